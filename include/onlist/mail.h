@@ -1,0 +1,82 @@
+/* mail.h - reading mail: mbox / mbox.gz / maildir sources, and one message
+ * parsed the way `git mailinfo -u` reads it.
+ *
+ * GMime stays inside src/mail.c; nothing here exposes it.
+ */
+#ifndef ONLIST_MAIL_H
+#define ONLIST_MAIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "onlist/status.h"
+#include "onlist/patchid.h"
+
+/* ---- sources ---------------------------------------------------------- */
+
+/* A stream of raw messages: an mbox (plain or gzip, read through zlib), a
+ * maildir (cur/ and new/, in name order), or one message file. */
+struct onlist_source;
+
+/* Open `path`; "-" is standard input.  ONLIST_EIO when it cannot be read,
+ * ONLIST_EPARSE when it is neither an mbox, a maildir nor a message (*errmsg,
+ * caller frees, says why). */
+onlist_status onlist_source_open(struct onlist_source **out, const char *path,
+				 char **errmsg);
+/* Like onlist_source_open() on an mbox or message arriving on file
+ * descriptor fd, of which the caller already read `prefix` (plain text,
+ * not gzip). The prefix is copied. */
+onlist_status onlist_source_open_fd(struct onlist_source **out, int fd,
+				    const char *prefix, size_t prefixlen,
+				    char **errmsg);
+void onlist_source_free(struct onlist_source *src);
+
+/* One raw message out of a source. Pointers are valid until the next call
+ * to onlist_source_next() or onlist_source_free(). */
+struct onlist_raw {
+	const char *data;	/* RFC 822 message, no From_ line, >From unescaped */
+	size_t len;
+	uint64_t offset;	/* byte offset in the (uncompressed) source, or
+				 * the index of the file in a maildir */
+	const char *from_line;	/* the mbox From_ line without "From " and
+				 * newline, or "" */
+	const char *where;	/* human name: "FILE:offset" or the maildir file */
+	const char *file;	/* the maildir file it is; NULL in an mbox */
+};
+
+/* ONLIST_OK and *raw filled; ONLIST_ENOTFOUND at the end; ONLIST_EIO or
+ * ONLIST_EPARSE (truncated gzip...) with *errmsg set. */
+onlist_status onlist_source_next(struct onlist_source *src,
+				 struct onlist_raw *raw, char **errmsg);
+
+/* ---- one message -------------------------------------------------------- */
+
+struct onlist_mail;
+
+/* Parse one message. ONLIST_EPARSE (with *errmsg, caller frees) when it is
+ * not a mail at all; a mail without a patch parses fine. */
+onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
+				size_t len, char **errmsg);
+void onlist_mail_free(struct onlist_mail *m);
+
+/* Getters: strings are UTF-8, owned by the mail, valid until it is freed.
+ * Absent values are "" (never NULL) unless said otherwise. */
+const char *onlist_mail_message_id(const struct onlist_mail *m); /* no <> */
+int onlist_mail_id_is_synthetic(const struct onlist_mail *m);
+int64_t onlist_mail_date(const struct onlist_mail *m);	/* UTC, 0 = none */
+const char *onlist_mail_from_name(const struct onlist_mail *m);
+const char *onlist_mail_from_addr(const struct onlist_mail *m);
+const char *onlist_mail_subject(const struct onlist_mail *m);
+const char *onlist_mail_in_reply_to(const struct onlist_mail *m);
+const char *onlist_mail_references(const struct onlist_mail *m); /* space-separated */
+/* The commit message part of the body (before the patch). */
+const char *onlist_mail_body(const struct onlist_mail *m);
+/* The patch text from its first line ("---", "diff -", "Index: ") to the
+ * end, as `git mailinfo` writes it to its patch file; NULL if none. */
+const char *onlist_mail_patch(const struct onlist_mail *m, size_t *len);
+/* "inline", "attachment", or NULL when the mail carries no patch. */
+const char *onlist_mail_patch_source(const struct onlist_mail *m);
+/* 1 and hex filled when the patch has a git patch-id, else 0. */
+int onlist_mail_patchid(const struct onlist_mail *m,
+			char hex[ONLIST_PATCHID_HEXSZ + 1]);
+
+#endif

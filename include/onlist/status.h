@@ -1,0 +1,21 @@
+/* status.h - the one error enum every fallible onlist function returns. */
+#ifndef ONLIST_STATUS_H
+#define ONLIST_STATUS_H
+
+typedef enum {
+	ONLIST_OK = 0,
+	ONLIST_ENOMEM,		/* out of memory */
+	ONLIST_EIO,		/* reading or writing a file failed */
+	ONLIST_EPARSE,		/* input is not what it claims to be */
+	ONLIST_ENOPATCH,	/* the mail carries no diff: usually not an error */
+	ONLIST_EHTTP,		/* a download failed */
+	ONLIST_EDB,		/* the database refused */
+	ONLIST_EGIT,		/* git failed or rejected its arguments */
+	ONLIST_ENOTFOUND,	/* no such commit, message or file */
+	ONLIST_EUSAGE,		/* the caller asked for something malformed */
+} onlist_status;
+
+/* A short constant English description; never NULL. */
+const char *onlist_status_str(onlist_status st);
+
+#endif

@@ -1,0 +1,106 @@
+/* store.h - the one SQLite database that holds everything.
+ *
+ * The schema lives in src/store.c alone.  Writers group their work in
+ * batches (onlist_store_begin/commit); every row is keyed so that writing
+ * it twice changes nothing, which is what makes an interrupted command safe
+ * to run again.
+ */
+#ifndef ONLIST_STORE_H
+#define ONLIST_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "onlist/status.h"
+#include "onlist/repo.h"
+
+struct onlist_store;
+
+/* Open (creating when needed) the database at path; the schema is created
+ * or upgraded.  On failure *out is NULL and *errmsg (caller frees) says why. */
+onlist_status onlist_store_open(struct onlist_store **out, const char *path,
+				char **errmsg);
+void onlist_store_close(struct onlist_store *s);
+
+/* The last error message of this handle; never NULL. */
+const char *onlist_store_errmsg(const struct onlist_store *s);
+
+onlist_status onlist_store_begin(struct onlist_store *s);
+onlist_status onlist_store_commit(struct onlist_store *s);
+onlist_status onlist_store_rollback(struct onlist_store *s);
+
+/* ---- messages --------------------------------------------------------- */
+
+struct onlist_message_row {
+	const char *list;
+	const char *msgid;
+	int synthetic_id;
+	int64_t date;
+	const char *from_name, *from_addr, *subject;
+	const char *in_reply_to, *refs;
+	const char *patch_id;		/* NULL: no git patch-id */
+	const char *patch_source;	/* "inline", "attachment" or NULL */
+	int has_patch;
+	const char *source;		/* where it was read: file path */
+	uint64_t offset;
+};
+
+/* Insert unless the Message-ID is known; *added says which happened. The
+ * list is recorded for the message either way. */
+onlist_status onlist_store_put_message(struct onlist_store *s,
+				       const struct onlist_message_row *m,
+				       int *added);
+
+/* Record that the message at source:offset could not be read, and why.
+ * Recording the same place twice keeps one row; *added says which. */
+onlist_status onlist_store_put_skip(struct onlist_store *s, const char *source,
+				    uint64_t offset, const char *reason,
+				    int *added);
+
+/* ---- commits ---------------------------------------------------------- */
+
+onlist_status onlist_store_put_commit(struct onlist_store *s,
+				      const struct onlist_commit *c);
+/* 1 when the commit is stored, 0 when not, -1 on error. */
+int onlist_store_has_commit(struct onlist_store *s, const char *sha);
+
+/* Remember key=value (repository path, ...). */
+onlist_status onlist_store_set_meta(struct onlist_store *s, const char *key,
+				    const char *value);
+/* The value, malloc'd (caller frees), or NULL when unset. */
+char *onlist_store_get_meta(struct onlist_store *s, const char *key);
+
+/* ---- matching --------------------------------------------------------- */
+
+/* Join commits to messages by exact patch-id; idempotent.  *added gets the
+ * number of new match rows. */
+onlist_status onlist_store_match_patchid(struct onlist_store *s, long *added);
+
+/* ---- queries ---------------------------------------------------------- */
+
+/* The read queries the commands need, named so the SQL stays in store.c.
+ * Parameters and columns (all passed as strings; NULL for SQL NULL):
+ *   UNPOSTED_ALL      ()           -> sha, commit_date, author_name, author_email, subject
+ *   IS_UNPOSTED       (sha)        -> same columns, one row if unposted
+ *   COMMIT_BY_PREFIX  (hexprefix)  -> sha, commit_date, author_name, author_email, subject
+ *   POSTINGS          (sha)        -> lists, msgid, date, subject, method, from_name, from_addr
+ *   COUNT_MESSAGES    ()           -> list, messages, patches
+ *   COUNT_SKIPPED     ()           -> reason, count
+ *   COUNT_TOTALS      ()           -> messages, patches, skipped, commits, matches, commits_matched
+ */
+enum onlist_query {
+	ONLIST_Q_UNPOSTED_ALL,
+	ONLIST_Q_IS_UNPOSTED,
+	ONLIST_Q_COMMIT_BY_PREFIX,
+	ONLIST_Q_POSTINGS,
+	ONLIST_Q_COUNT_MESSAGES,
+	ONLIST_Q_COUNT_SKIPPED,
+	ONLIST_Q_COUNT_TOTALS,
+};
+typedef int (*onlist_row_cb)(int ncol, const char *const *cols, void *data);
+/* Run query q with nparams text parameters; `row` is called for each result
+ * row (return non-zero to stop early). */
+onlist_status onlist_store_query(struct onlist_store *s, enum onlist_query q,
+				 const char *const *params, int nparams,
+				 onlist_row_cb row, void *data);
+
+#endif

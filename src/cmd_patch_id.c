@@ -1,0 +1,132 @@
+/* cmd_patch_id.c - onlist patch-id: a drop-in for `git patch-id --stable`. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "onlist/cli.h"
+#include "onlist/mail.h"
+#include "onlist/patchid.h"
+
+static const char help[] =
+	"usage: onlist patch-id [--stable | --unstable] < INPUT\n\n"
+	"Print \"<patch-id> <name>\" for every patch on standard input, byte for\n"
+	"byte what `git patch-id --stable` prints (--unstable: git's unstable\n"
+	"ids).  INPUT is what git accepts (`git log -p`, `git diff-tree -p\n"
+	"--stdin`, `git format-patch --stdout`), or mail: a list mbox or a single\n"
+	"message.  Mail is read the way `git mailinfo -u` reads it: the body is\n"
+	"decoded (quoted-printable, base64, charsets) and a patch in an\n"
+	"attachment is found; the name printed is the commit id of a\n"
+	"format-patch From_ line, else the Message-ID.  Input that starts with\n"
+	"a `From <commit id>` line (format-patch) is hashed as git hashes it.\n";
+
+static int is_hex40(const char *p)
+{
+	for (int i = 0; i < 40; i++)
+		if (!isxdigit((unsigned char)p[i]))
+			return 0;
+	return 1;
+}
+
+/* Mail mode: a list mbox ("From someone@host Date") or a bare message. */
+static int looks_like_mail(const char *l, size_t len)
+{
+	size_t i = 0;
+
+	if (len >= 5 && !memcmp(l, "From ", 5))
+		return !(len >= 45 && is_hex40(l + 5));
+	if ((len >= 5 && !memcmp(l, "diff ", 5)) ||
+	    (len >= 7 && !memcmp(l, "commit ", 7)))
+		return 0;
+	while (i < len && l[i] > ' ' && l[i] < 127 && l[i] != ':')
+		i++;
+	return i > 0 && i < len && l[i] == ':';
+}
+
+static int mail_mode(int stable, const char *first, size_t len)
+{
+	struct onlist_source *src;
+	struct onlist_raw raw;
+	char *err = NULL;
+	onlist_status st;
+	int ret = ONLIST_EXIT_OK;
+
+	if (!stable) {
+		onlist_err("patch-id: --unstable is for git-formatted input, "
+			   "not mail");
+		return ONLIST_EXIT_USAGE;
+	}
+	if (onlist_source_open_fd(&src, 0, first, len, &err) != ONLIST_OK) {
+		onlist_err("patch-id: %s", err ? err : "cannot read stdin");
+		free(err);
+		return ONLIST_EXIT_FAIL;
+	}
+	while ((st = onlist_source_next(src, &raw, &err)) == ONLIST_OK) {
+		struct onlist_mail *m;
+		char hex[ONLIST_PATCHID_HEXSZ + 1];
+
+		if (onlist_mail_parse(&m, raw.data, raw.len, &err) != ONLIST_OK) {
+			onlist_err("patch-id: %s: %s", raw.where,
+				   err ? err : "unreadable message");
+			free(err);
+			err = NULL;
+			ret = ONLIST_EXIT_FAIL;
+			continue;
+		}
+		if (onlist_mail_patchid(m, hex)) {
+			if (strlen(raw.from_line) >= 40 && is_hex40(raw.from_line))
+				printf("%s %.40s\n", hex, raw.from_line);
+			else
+				printf("%s %s\n", hex, onlist_mail_message_id(m));
+		}
+		onlist_mail_free(m);
+	}
+	if (st != ONLIST_ENOTFOUND) {
+		onlist_err("patch-id: %s", err ? err : onlist_status_str(st));
+		free(err);
+		ret = ONLIST_EXIT_FAIL;
+	}
+	onlist_source_free(src);
+	if (fflush(stdout) != 0)
+		ret = ONLIST_EXIT_FAIL;
+	return ret;
+}
+
+int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
+{
+	char first[4096];
+	size_t len = 0;
+	int stable = 1;
+
+	(void)cli;
+	if (onlist_cli_help(argc, argv, help))
+		return ONLIST_EXIT_OK;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--stable"))
+			stable = 1;
+		else if (!strcmp(argv[i], "--unstable"))
+			stable = 0;
+		else {
+			onlist_err("patch-id: unknown argument '%s'", argv[i]);
+			return ONLIST_EXIT_USAGE;
+		}
+	}
+	/* Read the first line straight from the descriptor, byte by byte, so
+	 * that whichever reader takes over finds the rest untouched. */
+	while (len < sizeof(first)) {
+		ssize_t n = read(0, first + len, 1);
+		if (n <= 0)
+			break;
+		if (first[len++] == '\n')
+			break;
+	}
+	if (len && looks_like_mail(first, len))
+		return mail_mode(stable, first, len);
+	if (onlist_patchid_stream(stdin, first, len, stdout, stable) != ONLIST_OK ||
+	    fflush(stdout) != 0) {
+		onlist_err("patch-id: read or write error");
+		return ONLIST_EXIT_FAIL;
+	}
+	return ONLIST_EXIT_OK;
+}

@@ -1,0 +1,822 @@
+/* mail.c - mail sources (mbox, mbox.gz, maildir) and message parsing.
+ *
+ * The only file that speaks GMime.  mbox files are split here rather than
+ * by GMime's mbox mode: GMime takes any line starting "From " as a
+ * separator, and `git format-patch` does not escape such lines in bodies.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+#include <gmime/gmime.h>
+#include <openssl/evp.h>
+
+#include "onlist/mail.h"
+
+/* ---- sources ---------------------------------------------------------- */
+
+#define CHUNK (256 * 1024)
+
+struct buf {
+	char *data;
+	size_t len, cap;
+};
+
+static int buf_add(struct buf *b, const char *p, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 65536;
+		char *d;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		d = realloc(b->data, cap);
+		if (!d)
+			return -1;
+		b->data = d;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+	return 0;
+}
+
+struct onlist_source {
+	char *path;
+	/* mbox */
+	gzFile gz;
+	char *in;		/* read buffer */
+	size_t in_start, in_end;
+	int eof;
+	uint64_t pos;		/* uncompressed offset of in[in_start] */
+	char *prefix;		/* bytes the caller read before handing us fd */
+	size_t prefix_len;
+	struct buf line;	/* a line that straddles two reads */
+	struct buf msg;		/* the message being collected */
+	uint64_t msg_offset;
+	char *from_line, *next_from_line;
+	uint64_t next_offset;
+	int have_next;		/* a From_ line was read: next message begun */
+	/* maildir */
+	char **files;
+	size_t nfiles, next_file;
+	char *where;
+};
+
+static onlist_status set_err(char **errmsg, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static onlist_status set_err(char **errmsg, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (errmsg && vasprintf(errmsg, fmt, ap) < 0)
+		*errmsg = NULL;
+	va_end(ap);
+	return ONLIST_EPARSE;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static onlist_status open_maildir(struct onlist_source *src, char **errmsg)
+{
+	static const char *const subs[] = { "cur", "new" };
+	int found = 0;
+	size_t cap = 0;
+
+	for (size_t i = 0; i < 2; i++) {
+		char *dir;
+		DIR *d;
+		struct dirent *e;
+
+		if (asprintf(&dir, "%s/%s", src->path, subs[i]) < 0)
+			return ONLIST_ENOMEM;
+		d = opendir(dir);
+		if (!d) {
+			free(dir);
+			continue;
+		}
+		found = 1;
+		while ((e = readdir(d))) {
+			char *f;
+			if (e->d_name[0] == '.')
+				continue;
+			if (src->nfiles == cap) {
+				char **n;
+				cap = cap ? cap * 2 : 256;
+				n = realloc(src->files, cap * sizeof(*n));
+				if (!n) {
+					closedir(d);
+					free(dir);
+					return ONLIST_ENOMEM;
+				}
+				src->files = n;
+			}
+			if (asprintf(&f, "%s/%s", dir, e->d_name) < 0) {
+				closedir(d);
+				free(dir);
+				return ONLIST_ENOMEM;
+			}
+			src->files[src->nfiles++] = f;
+		}
+		closedir(d);
+		free(dir);
+	}
+	if (!found) {
+		set_err(errmsg, "%s: a directory, but not a maildir (no cur/ or new/)",
+			src->path);
+		return ONLIST_EPARSE;
+	}
+	/* Name order: maildir names start with the delivery time. */
+	qsort(src->files, src->nfiles, sizeof(*src->files), cmp_str);
+	return ONLIST_OK;
+}
+
+/* Refill the read buffer; returns bytes available, 0 at end, -1 on error. */
+static long fill(struct onlist_source *src, char **errmsg)
+{
+	int n;
+
+	if (src->in_start < src->in_end)
+		return (long)(src->in_end - src->in_start);
+	if (src->eof)
+		return 0;
+	src->in_start = src->in_end = 0;
+	if (src->prefix) {
+		memcpy(src->in, src->prefix, src->prefix_len);
+		src->in_end = src->prefix_len;
+		free(src->prefix);
+		src->prefix = NULL;
+		return (long)src->in_end;
+	}
+	n = gzread(src->gz, src->in, CHUNK);
+	if (n < 0) {
+		int zerr;
+		const char *m = gzerror(src->gz, &zerr);
+		if (zerr == Z_ERRNO)
+			m = strerror(errno);
+		set_err(errmsg, "%s: read error after %llu bytes: %s", src->path,
+			(unsigned long long)src->pos, m);
+		return -1;
+	}
+	if (n == 0) {
+		int zerr;
+		const char *m = gzerror(src->gz, &zerr);
+		src->eof = 1;
+		/* zlib reports a gzip stream cut short only here. */
+		if (zerr != Z_OK && zerr != Z_STREAM_END) {
+			set_err(errmsg, "%s: truncated or corrupt gzip data "
+				"after %llu bytes: %s", src->path,
+				(unsigned long long)src->pos, m);
+			return -1;
+		}
+		return 0;
+	}
+	src->in_end = (size_t)n;
+	return n;
+}
+
+/* Read one line (with its '\n' unless at end of input). */
+static int read_line(struct onlist_source *src, const char **line, size_t *len,
+		     char **errmsg)
+{
+	src->line.len = 0;
+	for (;;) {
+		long avail = fill(src, errmsg);
+		char *p, *nl;
+		size_t n;
+
+		if (avail < 0)
+			return -1;
+		if (avail == 0) {
+			if (!src->line.len)
+				return 0;
+			*line = src->line.data;
+			*len = src->line.len;
+			return 1;
+		}
+		p = src->in + src->in_start;
+		nl = memchr(p, '\n', (size_t)avail);
+		n = nl ? (size_t)(nl - p) + 1 : (size_t)avail;
+		src->in_start += n;
+		src->pos += n;
+		if (nl && !src->line.len) {
+			*line = p;	/* common case: no copy */
+			*len = n;
+			return 1;
+		}
+		if (buf_add(&src->line, p, n) < 0) {
+			set_err(errmsg, "%s: out of memory", src->path);
+			return -1;
+		}
+		if (nl) {
+			*line = src->line.data;
+			*len = src->line.len;
+			return 1;
+		}
+	}
+}
+
+static int is_day_or_month(const char *p)
+{
+	return isupper((unsigned char)p[0]) && islower((unsigned char)p[1]) &&
+	       islower((unsigned char)p[2]);
+}
+
+/* A strict mbox From_ line: "From SENDER DAY MON DD HH:MM..." (asctime),
+ * so that a body line "From here on..." does not split a message. */
+static int is_from_line(const char *l, size_t len)
+{
+	const char *p = l + 5, *end = l + len;
+
+	if (len < 5 + 1 + 24 || memcmp(l, "From ", 5) != 0)
+		return 0;
+	while (p < end && *p != ' ' && *p != '\n')	/* sender */
+		p++;
+	while (p < end && *p == ' ')
+		p++;
+	if (end - p < 19 || !is_day_or_month(p) || p[3] != ' ' ||
+	    !is_day_or_month(p + 4) || p[7] != ' ')
+		return 0;
+	p += 8;
+	while (*p == ' ')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return 0;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p++ != ' ' || !isdigit((unsigned char)*p))
+		return 0;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return *p == ':' && isdigit((unsigned char)p[1]);
+}
+
+/* Does this look like the start of an RFC 822 header block? */
+static int looks_like_header(const char *p, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && p[i] > ' ' && p[i] < 127 && p[i] != ':')
+		i++;
+	return i > 0 && i < len && p[i] == ':';
+}
+
+onlist_status onlist_source_open(struct onlist_source **out, const char *path,
+				 char **errmsg)
+{
+	struct onlist_source *src;
+	struct stat st;
+	onlist_status ret;
+	long avail;
+
+	*out = NULL;
+	*errmsg = NULL;
+	src = calloc(1, sizeof(*src));
+	if (!src || !(src->path = strdup(path))) {
+		free(src);
+		return ONLIST_ENOMEM;
+	}
+	if (strcmp(path, "-") != 0 && stat(path, &st) < 0) {
+		if (asprintf(errmsg, "%s: %s", path, strerror(errno)) < 0)
+			*errmsg = NULL;
+		onlist_source_free(src);
+		return ONLIST_EIO;
+	}
+	if (strcmp(path, "-") != 0 && S_ISDIR(st.st_mode)) {
+		if ((ret = open_maildir(src, errmsg)) != ONLIST_OK) {
+			onlist_source_free(src);
+			return ret;
+		}
+		*out = src;
+		return ONLIST_OK;
+	}
+	/* gzread reads plain files unchanged, so one path serves both. */
+	src->gz = strcmp(path, "-") == 0 ? gzdopen(0, "rb") : gzopen(path, "rb");
+	src->in = malloc(CHUNK);
+	if (!src->gz || !src->in) {
+		if (asprintf(errmsg, "%s: %s", path, strerror(errno)) < 0)
+			*errmsg = NULL;
+		onlist_source_free(src);
+		return ONLIST_EIO;
+	}
+	gzbuffer(src->gz, CHUNK);
+	avail = fill(src, errmsg);
+	if (avail < 0) {
+		onlist_source_free(src);
+		return ONLIST_EPARSE;
+	}
+	if (avail == 0) {
+		set_err(errmsg, "%s: empty file, no messages", path);
+		onlist_source_free(src);
+		return ONLIST_EPARSE;
+	}
+	if (!(avail >= 5 && memcmp(src->in, "From ", 5) == 0) &&
+	    !looks_like_header(src->in, (size_t)avail)) {
+		set_err(errmsg, "%s: not an mbox, maildir or mail message "
+			"(it starts neither with \"From \" nor a header)", path);
+		onlist_source_free(src);
+		return ONLIST_EPARSE;
+	}
+	*out = src;
+	return ONLIST_OK;
+}
+
+onlist_status onlist_source_open_fd(struct onlist_source **out, int fd,
+				    const char *prefix, size_t prefixlen,
+				    char **errmsg)
+{
+	struct onlist_source *src;
+
+	*out = NULL;
+	*errmsg = NULL;
+	if (prefixlen > CHUNK)
+		return ONLIST_EUSAGE;
+	src = calloc(1, sizeof(*src));
+	if (!src)
+		return ONLIST_ENOMEM;
+	src->path = strdup("-");
+	src->gz = gzdopen(fd, "rb");
+	src->in = malloc(CHUNK);
+	src->prefix = prefixlen ? malloc(prefixlen) : NULL;
+	if (!src->path || !src->gz || !src->in || (prefixlen && !src->prefix)) {
+		onlist_source_free(src);
+		return ONLIST_ENOMEM;
+	}
+	if (prefixlen)
+		memcpy(src->prefix, prefix, prefixlen);
+	src->prefix_len = prefixlen;
+	*out = src;
+	return ONLIST_OK;
+}
+
+void onlist_source_free(struct onlist_source *src)
+{
+	if (!src)
+		return;
+	if (src->gz)
+		gzclose(src->gz);
+	for (size_t i = 0; i < src->nfiles; i++)
+		free(src->files[i]);
+	free(src->files);
+	free(src->in);
+	free(src->prefix);
+	free(src->line.data);
+	free(src->msg.data);
+	free(src->from_line);
+	free(src->next_from_line);
+	free(src->where);
+	free(src->path);
+	free(src);
+}
+
+static onlist_status next_maildir(struct onlist_source *src,
+				  struct onlist_raw *raw, char **errmsg)
+{
+	FILE *f;
+	char chunk[65536];
+	size_t n;
+	const char *name;
+
+	if (src->next_file >= src->nfiles)
+		return ONLIST_ENOTFOUND;
+	name = src->files[src->next_file];
+	src->msg.len = 0;
+	f = fopen(name, "rb");
+	if (!f) {
+		if (asprintf(errmsg, "%s: %s", name, strerror(errno)) < 0)
+			*errmsg = NULL;
+		src->next_file++;
+		return ONLIST_EIO;
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		if (buf_add(&src->msg, chunk, n) < 0) {
+			fclose(f);
+			return ONLIST_ENOMEM;
+		}
+	fclose(f);
+	if (buf_add(&src->msg, "", 0) < 0)
+		return ONLIST_ENOMEM;
+	raw->data = src->msg.data;
+	raw->len = src->msg.len;
+	raw->offset = 0;
+	raw->from_line = "";
+	raw->where = name;
+	raw->file = name;
+	src->next_file++;
+	return ONLIST_OK;
+}
+
+onlist_status onlist_source_next(struct onlist_source *src,
+				 struct onlist_raw *raw, char **errmsg)
+{
+	const char *line;
+	size_t len;
+	int r;
+
+	*errmsg = NULL;
+	if (src->files || !src->gz)
+		return next_maildir(src, raw, errmsg);
+
+	src->msg.len = 0;
+	free(src->from_line);
+	src->from_line = NULL;
+	if (src->have_next) {
+		src->from_line = src->next_from_line;
+		src->next_from_line = NULL;
+		src->msg_offset = src->next_offset;
+		src->have_next = 0;
+	} else {
+		src->msg_offset = src->pos;
+	}
+	for (;;) {
+		uint64_t at = src->pos;
+
+		r = read_line(src, &line, &len, errmsg);
+		if (r < 0)
+			return ONLIST_EPARSE;
+		if (r == 0)
+			break;
+		if (is_from_line(line, len)) {
+			char *fl = strndup(line + 5, len - 5);
+			if (!fl)
+				return ONLIST_ENOMEM;
+			fl[strcspn(fl, "\r\n")] = '\0';
+			if (src->msg.len == 0 && !src->from_line) {
+				src->from_line = fl;	/* first message */
+				src->msg_offset = at;
+				continue;
+			}
+			src->next_from_line = fl;
+			src->next_offset = at;
+			src->have_next = 1;
+			break;
+		}
+		/* mboxrd: ">From " and ">>From " lose one '>'. */
+		if (len > 5 && line[0] == '>') {
+			size_t q = 0;
+			while (q < len && line[q] == '>')
+				q++;
+			if (len - q >= 5 && memcmp(line + q, "From ", 5) == 0) {
+				line++;
+				len--;
+			}
+		}
+		if (buf_add(&src->msg, line, len) < 0)
+			return ONLIST_ENOMEM;
+	}
+	if (src->msg.len == 0 && !src->from_line)
+		return ONLIST_ENOTFOUND;
+	if (buf_add(&src->msg, "", 0) < 0)
+		return ONLIST_ENOMEM;
+	free(src->where);
+	if (asprintf(&src->where, "%s:%llu", src->path,
+		     (unsigned long long)src->msg_offset) < 0)
+		src->where = NULL;
+	raw->data = src->msg.data;
+	raw->len = src->msg.len;
+	raw->offset = src->msg_offset;
+	raw->from_line = src->from_line ? src->from_line : "";
+	raw->where = src->where ? src->where : src->path;
+	raw->file = NULL;
+	return ONLIST_OK;
+}
+
+/* ---- one message -------------------------------------------------------- */
+
+struct onlist_mail {
+	char *msgid;
+	int synthetic;
+	int64_t date;
+	char *from_name, *from_addr, *subject, *in_reply_to, *refs;
+	char *body;
+	char *patch;		/* NULL: no patch */
+	size_t patch_len;
+	const char *patch_source;
+	int has_patchid;
+	char patchid[ONLIST_PATCHID_HEXSZ + 1];
+};
+
+static void gmime_setup(void)
+{
+	static const char *fallback[] = { "UTF-8", "iso-8859-1", NULL };
+	static int done;
+
+	if (done)
+		return;
+	g_mime_init();
+	/* Mail that declares no charset, or a wrong one, is usually latin-1:
+	 * try that before giving up on 8-bit headers. */
+	g_mime_parser_options_set_fallback_charsets(
+		g_mime_parser_options_get_default(), fallback);
+	done = 1;
+}
+
+/* A valid UTF-8 copy of s ("" for NULL). */
+static char *utf8_dup(const char *s)
+{
+	if (!s)
+		return strdup("");
+	if (g_utf8_validate(s, -1, NULL))
+		return strdup(s);
+	{
+		gchar *v = g_utf8_make_valid(s, -1);
+		char *r = strdup(v);
+		g_free(v);
+		return r;
+	}
+}
+
+/* The decoded text of a leaf part, in UTF-8; caller g_free()s. */
+static char *part_text(GMimePart *part)
+{
+	GMimeDataWrapper *content;
+	GMimeStream *mem;
+	GByteArray *arr;
+	char *text;
+
+	if (GMIME_IS_TEXT_PART(part)) {
+		text = g_mime_text_part_get_text(GMIME_TEXT_PART(part));
+		if (text)
+			return text;
+	}
+	content = g_mime_part_get_content(part);
+	if (!content)
+		return NULL;
+	mem = g_mime_stream_mem_new();
+	g_mime_data_wrapper_write_to_stream(content, mem);
+	arr = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+	text = g_utf8_make_valid((const char *)arr->data, (gssize)arr->len);
+	g_object_unref(mem);
+	return text;
+}
+
+static int is_patch_type(GMimeContentType *ct)
+{
+	return g_mime_content_type_is_type(ct, "text", "x-patch") ||
+	       g_mime_content_type_is_type(ct, "text", "x-diff") ||
+	       g_mime_content_type_is_type(ct, "text", "x-diff-patch") ||
+	       g_mime_content_type_is_type(ct, "application", "x-patch") ||
+	       g_mime_content_type_is_type(ct, "application", "x-diff");
+}
+
+struct walk {
+	struct buf text;	/* the body text parts, concatenated */
+	size_t first_len;	/* length of the first part's text */
+	int nparts;
+};
+
+static void collect_part(GMimeObject *parent, GMimeObject *obj, void *data)
+{
+	struct walk *w = data;
+	GMimeContentType *ct;
+	char *text;
+
+	(void)parent;
+	if (!GMIME_IS_PART(obj))
+		return;
+	ct = g_mime_object_get_content_type(obj);
+	/* `git am` reads text parts; an HTML alternative would only repeat
+	 * (badly) the plain one. */
+	if (g_mime_content_type_is_type(ct, "text", "html"))
+		return;
+	if (!g_mime_content_type_is_type(ct, "text", "*") && !is_patch_type(ct))
+		return;
+	text = part_text(GMIME_PART(obj));
+	if (!text)
+		return;
+	if (w->text.len && w->text.data[w->text.len - 1] != '\n')
+		buf_add(&w->text, "\n", 1);
+	buf_add(&w->text, text, strlen(text));
+	if (w->nparts++ == 0)
+		w->first_len = w->text.len;
+	g_free(text);
+}
+
+/* Where `git mailinfo` would cut the patch from the message: a "---" line
+ * (alone or before a file name), a "diff -" line or an "Index: " line. */
+static const char *find_patch_start(const char *text)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if ((len >= 6 && memcmp(p, "diff -", 6) == 0) ||
+		    (len >= 7 && memcmp(p, "Index: ", 7) == 0))
+			return p;
+		if (len >= 3 && memcmp(p, "---", 3) == 0) {
+			size_t i = 3;
+			if (len > 4 && p[3] == ' ' && !isspace((unsigned char)p[4]))
+				return p;
+			while (i < len && isspace((unsigned char)p[i]))
+				i++;
+			if (i == len)
+				return p;
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return NULL;
+}
+
+/* Does the text after the cut hold a diff at all (not just a "---")? */
+static int holds_diff(const char *p)
+{
+	if (strncmp(p, "diff -", 6) == 0 || strncmp(p, "Index: ", 7) == 0)
+		return 1;
+	return strstr(p, "\ndiff -") || strstr(p, "\nIndex: ") ||
+	       (strstr(p, "\n+++ ") && strstr(p, "\n@@ -"));
+}
+
+static char *synthetic_id(const char *data, size_t len)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	char hex[2 * EVP_MAX_MD_SIZE + 1], *id;
+
+	EVP_Digest(data, len, md, &mdlen, EVP_sha1(), NULL);
+	for (unsigned i = 0; i < mdlen; i++)
+		sprintf(hex + 2 * i, "%02x", md[i]);
+	if (asprintf(&id, "%s@onlist.synthetic", hex) < 0)
+		return NULL;
+	return id;
+}
+
+static char *refs_join(const char *header)
+{
+	GMimeReferences *refs;
+	struct buf b = { 0 };
+
+	if (!header)
+		return strdup("");
+	refs = g_mime_references_parse(NULL, header);
+	if (!refs)
+		return strdup("");
+	for (int i = 0; i < g_mime_references_length(refs); i++) {
+		const char *id = g_mime_references_get_message_id(refs, i);
+		if (b.len)
+			buf_add(&b, " ", 1);
+		buf_add(&b, id, strlen(id));
+	}
+	g_mime_references_free(refs);
+	if (!b.data)
+		return strdup("");
+	return b.data;
+}
+
+onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
+				size_t len, char **errmsg)
+{
+	GMimeStream *stream;
+	GMimeParser *parser;
+	GMimeMessage *msg;
+	InternetAddressList *from;
+	GDateTime *date;
+	struct onlist_mail *m;
+	struct walk w = { { 0 }, 0, 0 };
+	const char *id, *cut;
+	char *first;
+
+	*out = NULL;
+	*errmsg = NULL;
+	gmime_setup();
+	if (!looks_like_header(data, len))
+		return set_err(errmsg, "no mail header at the start");
+	stream = g_mime_stream_mem_new_with_buffer(data, len);
+	parser = g_mime_parser_new_with_stream(stream);
+	g_mime_parser_set_format(parser, GMIME_FORMAT_MESSAGE);
+	msg = g_mime_parser_construct_message(parser, NULL);
+	g_object_unref(parser);
+	g_object_unref(stream);
+	if (!msg)
+		return set_err(errmsg, "GMime could not parse the message");
+
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		g_object_unref(msg);
+		return ONLIST_ENOMEM;
+	}
+	id = g_mime_message_get_message_id(msg);
+	if (id && *id) {
+		m->msgid = utf8_dup(id);
+	} else {
+		m->msgid = synthetic_id(data, len);
+		m->synthetic = 1;
+	}
+	date = g_mime_message_get_date(msg);
+	if (date)
+		m->date = g_date_time_to_unix(date);
+	from = g_mime_message_get_from(msg);
+	if (from && internet_address_list_length(from) > 0) {
+		InternetAddress *a = internet_address_list_get_address(from, 0);
+		m->from_name = utf8_dup(internet_address_get_name(a));
+		if (INTERNET_ADDRESS_IS_MAILBOX(a))
+			m->from_addr = utf8_dup(internet_address_mailbox_get_addr(
+				INTERNET_ADDRESS_MAILBOX(a)));
+	}
+	if (!m->from_name)
+		m->from_name = strdup("");
+	if (!m->from_addr)
+		m->from_addr = strdup("");
+	m->subject = utf8_dup(g_mime_message_get_subject(msg));
+	{
+		char *irt = refs_join(g_mime_object_get_header(GMIME_OBJECT(msg),
+							       "In-Reply-To"));
+		/* The first id is the parent; the rest is noise some MUAs add. */
+		if (irt)
+			irt[strcspn(irt, " ")] = '\0';
+		m->in_reply_to = irt;
+	}
+	m->refs = refs_join(g_mime_object_get_header(GMIME_OBJECT(msg),
+						     "References"));
+
+	g_mime_message_foreach(msg, collect_part, &w);
+	g_object_unref(msg);
+	first = w.text.data ? w.text.data : "";
+	cut = find_patch_start(first);
+	if (cut && holds_diff(cut)) {
+		const char *diff = strstr(cut, "diff -");
+		size_t off = (size_t)(cut - first);
+		unsigned char raw[ONLIST_PATCHID_RAWSZ];
+
+		m->patch_len = w.text.len - off;
+		m->patch = strndup(cut, m->patch_len);
+		m->body = strndup(first, off);
+		/* Where did the diff itself come from? */
+		if (!diff)
+			diff = cut;
+		m->patch_source = (size_t)(diff - first) < w.first_len ?
+				  "inline" : "attachment";
+		if (onlist_patchid_buf(m->patch, m->patch_len, raw)) {
+			onlist_patchid_hex(raw, m->patchid);
+			m->has_patchid = 1;
+		}
+	} else {
+		m->body = strdup(first);
+	}
+	free(w.text.data);
+	if (!m->msgid || !m->subject || !m->in_reply_to || !m->refs ||
+	    !m->body || !m->from_name || !m->from_addr) {
+		onlist_mail_free(m);
+		return ONLIST_ENOMEM;
+	}
+	*out = m;
+	return ONLIST_OK;
+}
+
+void onlist_mail_free(struct onlist_mail *m)
+{
+	if (!m)
+		return;
+	free(m->msgid);
+	free(m->from_name);
+	free(m->from_addr);
+	free(m->subject);
+	free(m->in_reply_to);
+	free(m->refs);
+	free(m->body);
+	free(m->patch);
+	free(m);
+}
+
+const char *onlist_mail_message_id(const struct onlist_mail *m) { return m->msgid; }
+int onlist_mail_id_is_synthetic(const struct onlist_mail *m) { return m->synthetic; }
+int64_t onlist_mail_date(const struct onlist_mail *m) { return m->date; }
+const char *onlist_mail_from_name(const struct onlist_mail *m) { return m->from_name; }
+const char *onlist_mail_from_addr(const struct onlist_mail *m) { return m->from_addr; }
+const char *onlist_mail_subject(const struct onlist_mail *m) { return m->subject; }
+const char *onlist_mail_in_reply_to(const struct onlist_mail *m) { return m->in_reply_to; }
+const char *onlist_mail_references(const struct onlist_mail *m) { return m->refs; }
+const char *onlist_mail_body(const struct onlist_mail *m) { return m->body; }
+
+const char *onlist_mail_patch(const struct onlist_mail *m, size_t *len)
+{
+	if (len)
+		*len = m->patch_len;
+	return m->patch;
+}
+
+const char *onlist_mail_patch_source(const struct onlist_mail *m)
+{
+	return m->patch_source;
+}
+
+int onlist_mail_patchid(const struct onlist_mail *m,
+			char hex[ONLIST_PATCHID_HEXSZ + 1])
+{
+	if (!m->has_patchid)
+		return 0;
+	memcpy(hex, m->patchid, sizeof(m->patchid));
+	return 1;
+}

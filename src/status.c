@@ -1,0 +1,18 @@
+#include "onlist/status.h"
+
+const char *onlist_status_str(onlist_status st)
+{
+	switch (st) {
+	case ONLIST_OK: return "ok";
+	case ONLIST_ENOMEM: return "out of memory";
+	case ONLIST_EIO: return "input/output error";
+	case ONLIST_EPARSE: return "cannot parse input";
+	case ONLIST_ENOPATCH: return "no patch in message";
+	case ONLIST_EHTTP: return "download failed";
+	case ONLIST_EDB: return "database error";
+	case ONLIST_EGIT: return "git failed";
+	case ONLIST_ENOTFOUND: return "not found";
+	case ONLIST_EUSAGE: return "usage error";
+	}
+	return "unknown error";
+}

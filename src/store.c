@@ -1,0 +1,461 @@
+/* store.c - the SQLite database.  The only file that speaks SQL. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+
+#include "onlist/store.h"
+
+#define SCHEMA_VERSION 1
+
+/* One statement per kind of write, prepared once and reused: a bulk import
+ * runs them millions of times. */
+enum stmt_id {
+	S_PUT_MESSAGE,
+	S_PUT_MESSAGE_LIST,
+	S_PUT_SKIP,
+	S_PUT_COMMIT,
+	S_DEL_TRAILERS,
+	S_PUT_TRAILER,
+	S_HAS_COMMIT,
+	S_SET_META,
+	S_GET_META,
+	S_COUNT
+};
+
+static const char *const stmt_sql[S_COUNT] = {
+	[S_PUT_MESSAGE] =
+	"INSERT OR IGNORE INTO messages(msgid, synthetic_id, list, date,"
+	" from_name, from_addr, subject, in_reply_to, refs, has_patch,"
+	" patch_id, patch_source, source, offset)"
+	" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
+	[S_PUT_MESSAGE_LIST] =
+	"INSERT OR IGNORE INTO message_lists(msgid, list) VALUES(?1, ?2)",
+	[S_PUT_SKIP] =
+	"INSERT OR IGNORE INTO skipped(source, offset, reason) VALUES(?1,?2,?3)",
+	[S_PUT_COMMIT] =
+	"INSERT OR IGNORE INTO commits(sha, author_name, author_email,"
+	" author_date, committer_name, committer_email, commit_date, subject,"
+	" body, body_empty, files, patch_id)"
+	" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)",
+	[S_DEL_TRAILERS] = "DELETE FROM trailers WHERE sha = ?1",
+	[S_PUT_TRAILER] =
+	"INSERT INTO trailers(sha, seq, key, value) VALUES(?1,?2,?3,?4)",
+	[S_HAS_COMMIT] = "SELECT 1 FROM commits WHERE sha = ?1",
+	[S_SET_META] = "INSERT OR REPLACE INTO meta(key, value) VALUES(?1, ?2)",
+	[S_GET_META] = "SELECT value FROM meta WHERE key = ?1",
+};
+
+static const char schema[] =
+	"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);\n"
+	/* One row per Message-ID; `list` is the first list it was seen on,
+	 * message_lists has them all (cross-posting is common). */
+	"CREATE TABLE IF NOT EXISTS messages(\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  msgid TEXT NOT NULL UNIQUE,\n"
+	"  synthetic_id INTEGER NOT NULL DEFAULT 0,\n"
+	"  list TEXT,\n"
+	"  date INTEGER,\n"
+	"  from_name TEXT, from_addr TEXT, subject TEXT,\n"
+	"  in_reply_to TEXT, refs TEXT,\n"
+	"  has_patch INTEGER NOT NULL DEFAULT 0,\n"
+	"  patch_id TEXT,\n"
+	"  patch_source TEXT,\n"
+	"  source TEXT, offset INTEGER);\n"
+	"CREATE INDEX IF NOT EXISTS messages_patch_id ON messages(patch_id)"
+	" WHERE patch_id IS NOT NULL;\n"
+	"CREATE TABLE IF NOT EXISTS message_lists(\n"
+	"  msgid TEXT NOT NULL, list TEXT NOT NULL,\n"
+	"  PRIMARY KEY(msgid, list)) WITHOUT ROWID;\n"
+	"CREATE TABLE IF NOT EXISTS skipped(\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  source TEXT NOT NULL, offset INTEGER NOT NULL, reason TEXT NOT NULL,\n"
+	"  UNIQUE(source, offset));\n"
+	"CREATE TABLE IF NOT EXISTS commits(\n"
+	"  sha TEXT PRIMARY KEY,\n"
+	"  author_name TEXT, author_email TEXT, author_date INTEGER,\n"
+	"  committer_name TEXT, committer_email TEXT, commit_date INTEGER,\n"
+	"  subject TEXT, body TEXT, body_empty INTEGER NOT NULL,\n"
+	"  files TEXT, patch_id TEXT);\n"
+	"CREATE INDEX IF NOT EXISTS commits_patch_id ON commits(patch_id)"
+	" WHERE patch_id IS NOT NULL;\n"
+	"CREATE TABLE IF NOT EXISTS trailers(\n"
+	"  sha TEXT NOT NULL, seq INTEGER NOT NULL,\n"
+	"  key TEXT NOT NULL, value TEXT NOT NULL,\n"
+	"  PRIMARY KEY(sha, seq)) WITHOUT ROWID;\n"
+	"CREATE TABLE IF NOT EXISTS matches(\n"
+	"  commit_sha TEXT NOT NULL, message_id TEXT NOT NULL,\n"
+	"  method TEXT NOT NULL, score REAL NOT NULL DEFAULT 1.0,\n"
+	"  PRIMARY KEY(commit_sha, message_id, method)) WITHOUT ROWID;\n"
+	"CREATE INDEX IF NOT EXISTS matches_message ON matches(message_id);\n";
+
+static const char *const query_sql[] = {
+	[ONLIST_Q_UNPOSTED_ALL] =
+	"SELECT sha, commit_date, author_name, author_email, subject"
+	" FROM commits c WHERE NOT EXISTS"
+	" (SELECT 1 FROM matches m WHERE m.commit_sha = c.sha)"
+	" ORDER BY commit_date, author_date, sha",
+	[ONLIST_Q_IS_UNPOSTED] =
+	"SELECT sha, commit_date, author_name, author_email, subject"
+	" FROM commits c WHERE sha = ?1 AND NOT EXISTS"
+	" (SELECT 1 FROM matches m WHERE m.commit_sha = c.sha)",
+	[ONLIST_Q_COMMIT_BY_PREFIX] =
+	"SELECT sha, commit_date, author_name, author_email, subject"
+	" FROM commits WHERE sha GLOB ?1 || '*' ORDER BY sha LIMIT 2",
+	[ONLIST_Q_POSTINGS] =
+	"SELECT (SELECT group_concat(list, ',') FROM message_lists l"
+	"         WHERE l.msgid = m.msgid),"
+	" m.msgid, m.date, m.subject, x.method, m.from_name, m.from_addr"
+	" FROM matches x JOIN messages m ON m.msgid = x.message_id"
+	" WHERE x.commit_sha = ?1 ORDER BY m.date, m.msgid",
+	[ONLIST_Q_COUNT_MESSAGES] =
+	"SELECT l.list, count(*), sum(m.has_patch) FROM message_lists l"
+	" JOIN messages m ON m.msgid = l.msgid GROUP BY l.list ORDER BY l.list",
+	[ONLIST_Q_COUNT_SKIPPED] =
+	"SELECT reason, count(*) FROM skipped GROUP BY reason"
+	" ORDER BY count(*) DESC, reason",
+	[ONLIST_Q_COUNT_TOTALS] =
+	"SELECT (SELECT count(*) FROM messages),"
+	" (SELECT count(*) FROM messages WHERE has_patch),"
+	" (SELECT count(*) FROM skipped),"
+	" (SELECT count(*) FROM commits),"
+	" (SELECT count(*) FROM matches),"
+	" (SELECT count(DISTINCT commit_sha) FROM matches)",
+};
+
+struct onlist_store {
+	sqlite3 *db;
+	sqlite3_stmt *stmt[S_COUNT];
+	char *errmsg;
+	int in_tx;
+};
+
+static onlist_status fail(struct onlist_store *s, const char *what)
+{
+	free(s->errmsg);
+	if (asprintf(&s->errmsg, "%s: %s", what, sqlite3_errmsg(s->db)) < 0)
+		s->errmsg = NULL;
+	return ONLIST_EDB;
+}
+
+const char *onlist_store_errmsg(const struct onlist_store *s)
+{
+	return s && s->errmsg ? s->errmsg : "no error";
+}
+
+static sqlite3_stmt *stmt(struct onlist_store *s, enum stmt_id id)
+{
+	if (!s->stmt[id] &&
+	    sqlite3_prepare_v3(s->db, stmt_sql[id], -1, SQLITE_PREPARE_PERSISTENT,
+			       &s->stmt[id], NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_reset(s->stmt[id]);
+	sqlite3_clear_bindings(s->stmt[id]);
+	return s->stmt[id];
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+onlist_status onlist_store_open(struct onlist_store **out, const char *path,
+				char **errmsg)
+{
+	struct onlist_store *s;
+	int version = 0;
+	sqlite3_stmt *st;
+
+	*out = NULL;
+	*errmsg = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return ONLIST_ENOMEM;
+	if (sqlite3_open_v2(path, &s->db,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)
+	    != SQLITE_OK)
+		goto err;
+	/* A second writer waits this long for the first, then gives up with
+	 * "database is locked" rather than hanging forever. */
+	sqlite3_busy_timeout(s->db, 10000);
+	/* WAL: readers (lookup, report) keep working while an import runs,
+	 * and a killed writer leaves the last committed batch intact. */
+	if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL;"
+			 "PRAGMA synchronous=NORMAL;", NULL, NULL, NULL)
+	    != SQLITE_OK)
+		goto err;
+	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL)
+	    != SQLITE_OK)
+		goto err;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		version = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (version > SCHEMA_VERSION) {
+		if (asprintf(errmsg, "%s: made by a newer onlist (schema %d, "
+			     "this one knows %d)", path, version,
+			     SCHEMA_VERSION) < 0)
+			*errmsg = NULL;
+		onlist_store_close(s);
+		return ONLIST_EDB;
+	}
+	if (version < SCHEMA_VERSION) {
+		char *sql;
+		if (asprintf(&sql, "BEGIN IMMEDIATE;%sPRAGMA user_version=%d;"
+			     "COMMIT;", schema, SCHEMA_VERSION) < 0)
+			goto err;
+		if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+			free(sql);
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			goto err;
+		}
+		free(sql);
+	}
+	*out = s;
+	return ONLIST_OK;
+err:
+	if (asprintf(errmsg, "%s: %s", path,
+		     s->db ? sqlite3_errmsg(s->db) : "cannot open") < 0)
+		*errmsg = NULL;
+	onlist_store_close(s);
+	return ONLIST_EDB;
+}
+
+void onlist_store_close(struct onlist_store *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < S_COUNT; i++)
+		sqlite3_finalize(s->stmt[i]);
+	if (s->in_tx)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_close(s->db);
+	free(s->errmsg);
+	free(s);
+}
+
+onlist_status onlist_store_begin(struct onlist_store *s)
+{
+	/* IMMEDIATE takes the write lock now, so two writers queue here
+	 * instead of failing half-way through a batch. */
+	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, "begin");
+	s->in_tx = 1;
+	return ONLIST_OK;
+}
+
+onlist_status onlist_store_commit(struct onlist_store *s)
+{
+	if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, "commit");
+	s->in_tx = 0;
+	return ONLIST_OK;
+}
+
+onlist_status onlist_store_rollback(struct onlist_store *s)
+{
+	s->in_tx = 0;
+	if (sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, "rollback");
+	return ONLIST_OK;
+}
+
+onlist_status onlist_store_put_message(struct onlist_store *s,
+				       const struct onlist_message_row *m,
+				       int *added)
+{
+	sqlite3_stmt *st = stmt(s, S_PUT_MESSAGE);
+
+	if (!st)
+		return fail(s, "prepare");
+	bind_text(st, 1, m->msgid);
+	sqlite3_bind_int(st, 2, m->synthetic_id);
+	bind_text(st, 3, m->list);
+	if (m->date)
+		sqlite3_bind_int64(st, 4, m->date);
+	bind_text(st, 5, m->from_name);
+	bind_text(st, 6, m->from_addr);
+	bind_text(st, 7, m->subject);
+	bind_text(st, 8, m->in_reply_to);
+	bind_text(st, 9, m->refs);
+	sqlite3_bind_int(st, 10, m->has_patch);
+	bind_text(st, 11, m->patch_id);
+	bind_text(st, 12, m->patch_source);
+	bind_text(st, 13, m->source);
+	sqlite3_bind_int64(st, 14, (sqlite3_int64)m->offset);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return fail(s, "insert message");
+	*added = sqlite3_changes(s->db) > 0;
+
+	st = stmt(s, S_PUT_MESSAGE_LIST);
+	if (!st)
+		return fail(s, "prepare");
+	bind_text(st, 1, m->msgid);
+	bind_text(st, 2, m->list ? m->list : "");
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return fail(s, "insert message list");
+	return ONLIST_OK;
+}
+
+onlist_status onlist_store_put_skip(struct onlist_store *s, const char *source,
+				    uint64_t offset, const char *reason,
+				    int *added)
+{
+	sqlite3_stmt *st = stmt(s, S_PUT_SKIP);
+
+	if (!st)
+		return fail(s, "prepare");
+	bind_text(st, 1, source);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)offset);
+	bind_text(st, 3, reason);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return fail(s, "insert skip");
+	if (added)
+		*added = sqlite3_changes(s->db) > 0;
+	return ONLIST_OK;
+}
+
+onlist_status onlist_store_put_commit(struct onlist_store *s,
+				      const struct onlist_commit *c)
+{
+	sqlite3_stmt *st = stmt(s, S_PUT_COMMIT);
+
+	if (!st)
+		return fail(s, "prepare");
+	bind_text(st, 1, c->sha);
+	bind_text(st, 2, c->author_name);
+	bind_text(st, 3, c->author_email);
+	sqlite3_bind_int64(st, 4, c->author_date);
+	bind_text(st, 5, c->committer_name);
+	bind_text(st, 6, c->committer_email);
+	sqlite3_bind_int64(st, 7, c->commit_date);
+	bind_text(st, 8, c->subject);
+	bind_text(st, 9, c->body);
+	sqlite3_bind_int(st, 10, c->body_empty);
+	bind_text(st, 11, c->files);
+	bind_text(st, 12, c->has_patchid ? c->patchid : NULL);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return fail(s, "insert commit");
+	if (sqlite3_changes(s->db) == 0)
+		return ONLIST_OK;	/* known: its trailers are stored too */
+
+	st = stmt(s, S_DEL_TRAILERS);
+	if (!st)
+		return fail(s, "prepare");
+	bind_text(st, 1, c->sha);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return fail(s, "delete trailers");
+	for (size_t i = 0; i < c->ntrailers; i++) {
+		st = stmt(s, S_PUT_TRAILER);
+		if (!st)
+			return fail(s, "prepare");
+		bind_text(st, 1, c->sha);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+		bind_text(st, 3, c->trailers[i].key);
+		bind_text(st, 4, c->trailers[i].value);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			return fail(s, "insert trailer");
+	}
+	return ONLIST_OK;
+}
+
+int onlist_store_has_commit(struct onlist_store *s, const char *sha)
+{
+	sqlite3_stmt *st = stmt(s, S_HAS_COMMIT);
+	int rc;
+
+	if (!st) {
+		fail(s, "prepare");
+		return -1;
+	}
+	bind_text(st, 1, sha);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	fail(s, "select commit");
+	return -1;
+}
+
+onlist_status onlist_store_set_meta(struct onlist_store *s, const char *key,
+				    const char *value)
+{
+	sqlite3_stmt *st = stmt(s, S_SET_META);
+
+	if (!st)
+		return fail(s, "prepare");
+	bind_text(st, 1, key);
+	bind_text(st, 2, value);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return fail(s, "set meta");
+	return ONLIST_OK;
+}
+
+char *onlist_store_get_meta(struct onlist_store *s, const char *key)
+{
+	sqlite3_stmt *st = stmt(s, S_GET_META);
+	char *v = NULL;
+
+	if (!st)
+		return NULL;
+	bind_text(st, 1, key);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		v = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_reset(st);
+	return v;
+}
+
+onlist_status onlist_store_match_patchid(struct onlist_store *s, long *added)
+{
+	/* One statement: the indexes on both patch_id columns make this a
+	 * merge of two sorted lists, and OR IGNORE keeps it idempotent. */
+	static const char sql[] =
+		"INSERT OR IGNORE INTO matches(commit_sha, message_id, method)"
+		" SELECT c.sha, m.msgid, 'patch-id' FROM commits c"
+		" JOIN messages m ON m.patch_id = c.patch_id"
+		" WHERE c.patch_id IS NOT NULL";
+	onlist_status st;
+
+	if ((st = onlist_store_begin(s)) != ONLIST_OK)
+		return st;
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+		st = fail(s, "match");
+		onlist_store_rollback(s);
+		return st;
+	}
+	*added = sqlite3_changes(s->db);
+	return onlist_store_commit(s);
+}
+
+onlist_status onlist_store_query(struct onlist_store *s, enum onlist_query q,
+				 const char *const *params, int nparams,
+				 onlist_row_cb row, void *data)
+{
+	sqlite3_stmt *st;
+	onlist_status ret = ONLIST_OK;
+	const char *cols[16];
+	int rc, n;
+
+	if ((unsigned)q >= sizeof(query_sql) / sizeof(query_sql[0]))
+		return ONLIST_EUSAGE;
+	if (sqlite3_prepare_v2(s->db, query_sql[q], -1, &st, NULL) != SQLITE_OK)
+		return fail(s, "prepare query");
+	for (int i = 0; i < nparams; i++)
+		bind_text(st, i + 1, params[i]);
+	n = sqlite3_column_count(st);
+	if (n > 16)
+		n = 16;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		for (int i = 0; i < n; i++)
+			cols[i] = (const char *)sqlite3_column_text(st, i);
+		if (row(n, cols, data))
+			break;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		ret = fail(s, "query");
+	sqlite3_finalize(st);
+	return ret;
+}
