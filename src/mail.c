@@ -535,28 +535,50 @@ static char *utf8_dup(const char *s)
 	}
 }
 
-/* The decoded text of a leaf part, in UTF-8; caller g_free()s. */
-static char *part_text(GMimePart *part)
+/* The bytes of a leaf part with its transfer encoding undone and its
+ * charset left alone, NUL-terminated; caller g_free()s. `git am` converts
+ * the commit message to UTF-8 but applies the patch as it was sent, so the
+ * patch-id must see the original bytes. */
+static char *part_bytes(GMimePart *part, size_t *len)
 {
-	GMimeDataWrapper *content;
+	GMimeDataWrapper *content = g_mime_part_get_content(part);
 	GMimeStream *mem;
 	GByteArray *arr;
-	char *text;
+	char *bytes;
 
-	if (GMIME_IS_TEXT_PART(part)) {
-		text = g_mime_text_part_get_text(GMIME_TEXT_PART(part));
-		if (text)
-			return text;
-	}
-	content = g_mime_part_get_content(part);
 	if (!content)
 		return NULL;
 	mem = g_mime_stream_mem_new();
 	g_mime_data_wrapper_write_to_stream(content, mem);
 	arr = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
-	text = g_utf8_make_valid((const char *)arr->data, (gssize)arr->len);
+	bytes = g_malloc(arr->len + 1);
+	memcpy(bytes, arr->data, arr->len);
+	bytes[arr->len] = '\0';
+	*len = arr->len;
 	g_object_unref(mem);
-	return text;
+	return bytes;
+}
+
+/* text (in `charset`) as UTF-8; never NULL unless out of memory. */
+static char *to_utf8(const char *text, size_t len, const char *charset)
+{
+	char *conv = NULL, *r;
+
+	if (charset && g_ascii_strcasecmp(charset, "utf-8") &&
+	    g_ascii_strcasecmp(charset, "us-ascii")) {
+		const char *iconv_name = g_mime_charset_iconv_name(charset);
+		conv = g_convert(text, (gssize)len, "UTF-8", iconv_name, NULL,
+				 NULL, NULL);
+	}
+	if (conv) {
+		r = strdup(conv);
+		g_free(conv);
+		return r;
+	}
+	conv = g_utf8_make_valid(text, (gssize)len);
+	r = strdup(conv);
+	g_free(conv);
+	return r;
 }
 
 static int is_patch_type(GMimeContentType *ct)
@@ -569,9 +591,10 @@ static int is_patch_type(GMimeContentType *ct)
 }
 
 struct walk {
-	struct buf text;	/* the body text parts, concatenated */
+	struct buf text;	/* the body text parts, decoded, concatenated */
 	size_t first_len;	/* length of the first part's text */
 	int nparts;
+	char *charset;		/* the first part's charset, g_strdup'd */
 };
 
 static void collect_part(GMimeObject *parent, GMimeObject *obj, void *data)
@@ -579,6 +602,7 @@ static void collect_part(GMimeObject *parent, GMimeObject *obj, void *data)
 	struct walk *w = data;
 	GMimeContentType *ct;
 	char *text;
+	size_t len = 0;
 
 	(void)parent;
 	if (!GMIME_IS_PART(obj))
@@ -590,14 +614,17 @@ static void collect_part(GMimeObject *parent, GMimeObject *obj, void *data)
 		return;
 	if (!g_mime_content_type_is_type(ct, "text", "*") && !is_patch_type(ct))
 		return;
-	text = part_text(GMIME_PART(obj));
+	text = part_bytes(GMIME_PART(obj), &len);
 	if (!text)
 		return;
 	if (w->text.len && w->text.data[w->text.len - 1] != '\n')
 		buf_add(&w->text, "\n", 1);
-	buf_add(&w->text, text, strlen(text));
-	if (w->nparts++ == 0)
+	buf_add(&w->text, text, len);
+	if (w->nparts++ == 0) {
 		w->first_len = w->text.len;
+		w->charset = g_strdup(g_mime_content_type_get_parameter(ct,
+								       "charset"));
+	}
 	g_free(text);
 }
 
@@ -684,7 +711,7 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 	InternetAddressList *from;
 	GDateTime *date;
 	struct onlist_mail *m;
-	struct walk w = { { 0 }, 0, 0 };
+	struct walk w = { { 0 }, 0, 0, NULL };
 	const char *id, *cut;
 	char *first;
 
@@ -751,8 +778,12 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 		unsigned char raw[ONLIST_PATCHID_RAWSZ];
 
 		m->patch_len = w.text.len - off;
-		m->patch = strndup(cut, m->patch_len);
-		m->body = strndup(first, off);
+		m->patch = malloc(m->patch_len + 1);
+		if (m->patch) {
+			memcpy(m->patch, cut, m->patch_len);
+			m->patch[m->patch_len] = '\0';
+		}
+		m->body = to_utf8(first, off, w.charset);
 		/* Where did the diff itself come from? */
 		if (!diff)
 			diff = cut;
@@ -763,9 +794,10 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 			m->has_patchid = 1;
 		}
 	} else {
-		m->body = strdup(first);
+		m->body = to_utf8(first, w.text.len, w.charset);
 	}
 	free(w.text.data);
+	g_free(w.charset);
 	if (!m->msgid || !m->subject || !m->in_reply_to || !m->refs ||
 	    !m->body || !m->from_name || !m->from_addr) {
 		onlist_mail_free(m);
