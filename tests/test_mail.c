@@ -1,0 +1,340 @@
+/* test_mail.c - mbox splitting and message parsing. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <zlib.h>
+#include <cmocka.h>
+
+#include "onlist/mail.h"
+
+static char tmpdir[] = "/tmp/onlist-test-mail-XXXXXX";
+
+static char *write_file(const char *name, const char *data, size_t len)
+{
+	char *path;
+	FILE *f;
+
+	assert_true(asprintf(&path, "%s/%s", tmpdir, name) > 0);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+	return path;
+}
+
+/* All messages of a source, as (from_line, data) pairs joined by "|". */
+static char *split_all(const char *path, int *count, onlist_status *end)
+{
+	struct onlist_source *src;
+	struct onlist_raw raw;
+	char *err = NULL, *acc = strdup("");
+	onlist_status st;
+
+	*count = 0;
+	st = onlist_source_open(&src, path, &err);
+	assert_int_equal(st, ONLIST_OK);
+	while ((st = onlist_source_next(src, &raw, &err)) == ONLIST_OK) {
+		char *n;
+		assert_true(asprintf(&n, "%s[%s]%.*s|", acc, raw.from_line,
+				     (int)raw.len, raw.data) > 0);
+		free(acc);
+		acc = n;
+		++*count;
+	}
+	*end = st;
+	free(err);
+	onlist_source_free(src);
+	return acc;
+}
+
+static const char two[] =
+	"From a@b Mon Jun  3 10:00:00 2013\n"
+	"Subject: one\n\nbody one\n"
+	"From here on a body line that is not a separator\n"
+	">From escaped\n"
+	">>From twice escaped\n"
+	"\n"
+	"From c@d Tue Jun  4 11:00:00 2013\n"
+	"Subject: two\n\nno final newline";
+
+static void test_mbox_split(void **state)
+{
+	char *path = write_file("two.mbox", two, strlen(two)), *all;
+	onlist_status end;
+	int n;
+
+	(void)state;
+	all = split_all(path, &n, &end);
+	assert_int_equal(end, ONLIST_ENOTFOUND);
+	assert_int_equal(n, 2);
+	assert_string_equal(all,
+		"[a@b Mon Jun  3 10:00:00 2013]Subject: one\n\nbody one\n"
+		"From here on a body line that is not a separator\n"
+		"From escaped\n"
+		">From twice escaped\n"
+		"\n|"
+		"[c@d Tue Jun  4 11:00:00 2013]Subject: two\n\nno final newline|");
+	free(all);
+	free(path);
+}
+
+static void test_mbox_gzip_same_as_plain(void **state)
+{
+	char *plain = write_file("p.mbox", two, strlen(two)), *gzpath, *a, *b;
+	gzFile gz;
+	onlist_status end;
+	int n1, n2;
+
+	(void)state;
+	assert_true(asprintf(&gzpath, "%s/p.mbox.gz", tmpdir) > 0);
+	gz = gzopen(gzpath, "wb");
+	gzwrite(gz, two, (unsigned)strlen(two));
+	gzclose(gz);
+	a = split_all(plain, &n1, &end);
+	b = split_all(gzpath, &n2, &end);
+	assert_int_equal(n1, n2);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	free(plain);
+	free(gzpath);
+}
+
+static void test_truncated_gzip_is_an_error(void **state)
+{
+	char *gzpath, *cut, *all, buf[65536];
+	FILE *f;
+	size_t len;
+	gzFile gz;
+	onlist_status end;
+	int n;
+	/* Enough incompressible-ish text that the cut lands mid-stream. */
+	char *big = malloc(400000);
+
+	(void)state;
+	for (size_t i = 0; i < 400000; i++)
+		big[i] = (char)('a' + (i * 7919 % 26));
+	memcpy(big, two, strlen(two));
+	assert_true(asprintf(&gzpath, "%s/t.mbox.gz", tmpdir) > 0);
+	gz = gzopen(gzpath, "wb");
+	gzwrite(gz, big, 400000);
+	gzclose(gz);
+	f = fopen(gzpath, "rb");
+	len = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	cut = write_file("cut.mbox.gz", buf, len / 2);
+	all = split_all(cut, &n, &end);
+	assert_int_equal(end, ONLIST_EPARSE);
+	free(all);
+	free(cut);
+	free(gzpath);
+	free(big);
+}
+
+static void test_open_errors(void **state)
+{
+	struct onlist_source *src;
+	char *err = NULL, *empty, *junk, *dir;
+
+	(void)state;
+	empty = write_file("empty", "", 0);
+	assert_int_equal(onlist_source_open(&src, empty, &err), ONLIST_EPARSE);
+	assert_non_null(strstr(err, "empty"));
+	free(err);
+	junk = write_file("junk", "\x7f" "ELF binary\n", 12);
+	assert_int_equal(onlist_source_open(&src, junk, &err), ONLIST_EPARSE);
+	assert_non_null(strstr(err, "not an mbox"));
+	free(err);
+	assert_true(asprintf(&dir, "%s/notmaildir", tmpdir) > 0);
+	mkdir(dir, 0700);
+	assert_int_equal(onlist_source_open(&src, dir, &err), ONLIST_EPARSE);
+	assert_non_null(strstr(err, "not a maildir"));
+	free(err);
+	assert_int_equal(onlist_source_open(&src, "/nonexistent/x", &err),
+			 ONLIST_EIO);
+	free(err);
+	free(empty);
+	free(junk);
+	free(dir);
+}
+
+static void test_maildir(void **state)
+{
+	char *d, *p;
+	int n;
+	onlist_status end;
+	char *all;
+
+	(void)state;
+	assert_true(asprintf(&d, "%s/md", tmpdir) > 0);
+	mkdir(d, 0700);
+	assert_true(asprintf(&p, "%s/cur", d) > 0);
+	mkdir(p, 0700);
+	free(p);
+	assert_true(asprintf(&p, "%s/new", d) > 0);
+	mkdir(p, 0700);
+	free(p);
+	free(write_file("md/cur/2.x", "Subject: b\n\nb\n", 14));
+	free(write_file("md/cur/1.x", "Subject: a\n\na\n", 14));
+	free(write_file("md/new/3.x", "Subject: c\n\nc\n", 14));
+	all = split_all(d, &n, &end);
+	assert_int_equal(n, 3);
+	assert_string_equal(all, "[]Subject: a\n\na\n|[]Subject: b\n\nb\n|"
+			    "[]Subject: c\n\nc\n|");
+	free(all);
+	free(d);
+}
+
+static struct onlist_mail *parse(const char *text)
+{
+	struct onlist_mail *m = NULL;
+	char *err = NULL;
+
+	assert_int_equal(onlist_mail_parse(&m, text, strlen(text), &err),
+			 ONLIST_OK);
+	return m;
+}
+
+static void test_headers(void **state)
+{
+	struct onlist_mail *m = parse(
+		"From: =?UTF-8?Q?J=C3=B6rg?= Schmidt <joerg@example.org>\n"
+		"Subject: [PATCH v2 1/3] fix =?ISO-8859-1?Q?caf=E9?=\n"
+		"Date: Mon, 3 Jun 2013 12:00:00 +0200\n"
+		"Message-ID: <abc@example.org>\n"
+		"In-Reply-To: <parent@example.org> (some comment)\n"
+		"References: <root@example.org>\n <parent@example.org>\n"
+		"\nhello\n");
+
+	(void)state;
+	assert_string_equal(onlist_mail_message_id(m), "abc@example.org");
+	assert_false(onlist_mail_id_is_synthetic(m));
+	assert_string_equal(onlist_mail_from_name(m), "J\xc3\xb6rg Schmidt");
+	assert_string_equal(onlist_mail_from_addr(m), "joerg@example.org");
+	assert_string_equal(onlist_mail_subject(m),
+			    "[PATCH v2 1/3] fix caf\xc3\xa9");
+	assert_int_equal(onlist_mail_date(m), 1370253600);	/* 10:00 UTC */
+	assert_string_equal(onlist_mail_in_reply_to(m), "parent@example.org");
+	assert_string_equal(onlist_mail_references(m),
+			    "root@example.org parent@example.org");
+	assert_null(onlist_mail_patch(m, NULL));
+	assert_null(onlist_mail_patch_source(m));
+	onlist_mail_free(m);
+}
+
+static void test_raw_latin1_subject_becomes_utf8(void **state)
+{
+	struct onlist_mail *m = parse("Subject: caf\xe9\n\nbody\n");
+
+	(void)state;
+	assert_string_equal(onlist_mail_subject(m), "caf\xc3\xa9");
+	onlist_mail_free(m);
+}
+
+static void test_synthetic_id_is_stable(void **state)
+{
+	const char *t = "Subject: no id\n\nbody\n";
+	struct onlist_mail *a = parse(t), *b = parse(t),
+			   *c = parse("Subject: no id\n\nother\n");
+
+	(void)state;
+	assert_true(onlist_mail_id_is_synthetic(a));
+	assert_string_equal(onlist_mail_message_id(a), onlist_mail_message_id(b));
+	assert_string_not_equal(onlist_mail_message_id(a),
+				onlist_mail_message_id(c));
+	onlist_mail_free(a);
+	onlist_mail_free(b);
+	onlist_mail_free(c);
+}
+
+static const char patch_mail[] =
+	"Subject: [PATCH] x\nMessage-ID: <p@x>\n\n"
+	"Explain.\n\nSigned-off-by: A <a@b>\n---\n f | 1 +\n\n"
+	"diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1,2 @@\n a\n+b\n-- \n2.39\n";
+
+static void test_inline_patch(void **state)
+{
+	struct onlist_mail *m = parse(patch_mail);
+	char hex[41];
+	size_t len;
+
+	(void)state;
+	assert_string_equal(onlist_mail_body(m),
+			    "Explain.\n\nSigned-off-by: A <a@b>\n");
+	assert_non_null(onlist_mail_patch(m, &len));
+	assert_true(len > 0);
+	assert_string_equal(onlist_mail_patch_source(m), "inline");
+	assert_true(onlist_mail_patchid(m, hex));
+	assert_int_equal(strlen(hex), 40);
+	onlist_mail_free(m);
+}
+
+static void test_quoted_patch_is_not_a_patch(void **state)
+{
+	struct onlist_mail *m = parse(
+		"Subject: Re: [PATCH] x\nMessage-ID: <r@x>\n\n"
+		"> diff --git a/f b/f\n> --- a/f\n> +++ b/f\n> @@ -1 +1,2 @@\n"
+		">  a\n> +b\n\nLooks good.\n");
+	char hex[41];
+
+	(void)state;
+	assert_null(onlist_mail_patch(m, NULL));
+	assert_false(onlist_mail_patchid(m, hex));
+	onlist_mail_free(m);
+}
+
+static void test_not_a_mail(void **state)
+{
+	struct onlist_mail *m = NULL;
+	char *err = NULL;
+
+	(void)state;
+	assert_int_equal(onlist_mail_parse(&m, "\x01\x02 garbage", 10, &err),
+			 ONLIST_EPARSE);
+	assert_null(m);
+	assert_non_null(err);
+	free(err);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char *cmd;
+
+	(void)state;
+	if (asprintf(&cmd, "rm -rf '%s'", tmpdir) > 0) {
+		if (system(cmd) != 0)
+			fprintf(stderr, "could not remove %s\n", tmpdir);
+		free(cmd);
+	}
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mbox_split),
+		cmocka_unit_test(test_mbox_gzip_same_as_plain),
+		cmocka_unit_test(test_truncated_gzip_is_an_error),
+		cmocka_unit_test(test_open_errors),
+		cmocka_unit_test(test_maildir),
+		cmocka_unit_test(test_headers),
+		cmocka_unit_test(test_raw_latin1_subject_becomes_utf8),
+		cmocka_unit_test(test_synthetic_id_is_stable),
+		cmocka_unit_test(test_inline_patch),
+		cmocka_unit_test(test_quoted_patch_is_not_a_patch),
+		cmocka_unit_test(test_not_a_mail),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
