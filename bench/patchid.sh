@@ -1,0 +1,46 @@
+#!/bin/sh
+# patch-ids of a commit range: git's pipeline and onlist scan, side by side.
+#
+#   bench/patchid.sh [REPO [RANGE]]
+#
+# Times `git log -p --no-merges --full-index RANGE | git patch-id --stable`
+# and `onlist scan` of the same range into a fresh database, checks that
+# both give the same (patch-id, commit) pairs, and prints the ratio.
+# Default: this repository, HEAD.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+repo=${1:-$top}
+range=${2:-HEAD}
+out=$top/bench/out
+mkdir -p "$out"
+onlist=$top/onlist
+[ -x "$onlist" ] || { echo "build ./onlist first (make)"; exit 1; }
+command -v sqlite3 >/dev/null || { echo "needs the sqlite3 command"; exit 1; }
+now() { date +%s.%N; }
+
+n=$(git -C "$repo" rev-list --no-merges --count "$range")
+echo "== $repo $range: $n non-merge commits"
+
+t0=$(now)
+git -C "$repo" log -p --no-merges --full-index "$range" |
+	git patch-id --stable > "$out/git-ids"
+t1=$(now)
+rm -f "$out/scan.db"*
+"$onlist" -q --db "$out/scan.db" scan --repo "$repo" "$range"
+t2=$(now)
+sqlite3 "$out/scan.db" "SELECT patch_id || ' ' || sha FROM commits
+	WHERE patch_id IS NOT NULL" | sort > "$out/onlist-ids"
+sort -o "$out/git-ids" "$out/git-ids"
+
+if cmp -s "$out/git-ids" "$out/onlist-ids"; then
+	agree="identical ($(wc -l < "$out/git-ids") ids)"
+else
+	agree="DIFFERENT: $(comm -3 "$out/git-ids" "$out/onlist-ids" | wc -l) lines differ (see $out/git-ids, $out/onlist-ids)"
+fi
+awk -v g="$(awk "BEGIN{print $t1 - $t0}")" -v o="$(awk "BEGIN{print $t2 - $t1}")" \
+    -v n="$n" -v agree="$agree" 'BEGIN {
+	printf "git log -p | git patch-id --stable: %7.1f s  %8.0f commits/s\n", g, n / g
+	printf "onlist scan (metadata, trailers, db): %7.1f s  %8.0f commits/s\n", o, n / o
+	printf "ratio git/onlist: %.2fx\n", g / o
+	printf "ids: %s\n", agree
+}'
