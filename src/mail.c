@@ -629,14 +629,15 @@ static void collect_part(GMimeObject *parent, GMimeObject *obj, void *data)
 }
 
 /* Where `git mailinfo` would cut the patch from the message: a "---" line
- * (alone or before a file name), a "diff -" line or an "Index: " line. */
-static const char *find_patch_start(const char *text)
+ * (alone or before a file name), a "diff -" line or an "Index: " line.
+ * Works on lengths: a NUL in a mail body must not hide the patch after it. */
+static const char *find_patch_start(const char *text, size_t tlen)
 {
-	const char *p = text;
+	const char *p = text, *end = text + tlen;
 
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
 		if ((len >= 6 && memcmp(p, "diff -", 6) == 0) ||
 		    (len >= 7 && memcmp(p, "Index: ", 7) == 0))
@@ -657,13 +658,22 @@ static const char *find_patch_start(const char *text)
 	return NULL;
 }
 
-/* Does the text after the cut hold a diff at all (not just a "---")? */
-static int holds_diff(const char *p)
+/* Does the text after the cut hold a diff at all (not just a "---")?
+ * Returns the first "diff -" line, or the cut itself for other diffs, or
+ * NULL. */
+static const char *find_diff(const char *p, size_t len)
 {
-	if (strncmp(p, "diff -", 6) == 0 || strncmp(p, "Index: ", 7) == 0)
-		return 1;
-	return strstr(p, "\ndiff -") || strstr(p, "\nIndex: ") ||
-	       (strstr(p, "\n+++ ") && strstr(p, "\n@@ -"));
+	const char *d;
+
+	if ((len >= 6 && !memcmp(p, "diff -", 6)) ||
+	    (len >= 7 && !memcmp(p, "Index: ", 7)))
+		return p;
+	if ((d = memmem(p, len, "\ndiff -", 7)))
+		return d + 1;
+	if (memmem(p, len, "\nIndex: ", 8) ||
+	    (memmem(p, len, "\n+++ ", 5) && memmem(p, len, "\n@@ -", 5)))
+		return p;
+	return NULL;
 }
 
 static char *synthetic_id(const char *data, size_t len)
@@ -712,7 +722,7 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 	GDateTime *date;
 	struct onlist_mail *m;
 	struct walk w = { { 0 }, 0, 0, NULL };
-	const char *id, *cut;
+	const char *id, *cut, *diff;
 	char *first;
 
 	*out = NULL;
@@ -771,9 +781,8 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 	g_mime_message_foreach(msg, collect_part, &w);
 	g_object_unref(msg);
 	first = w.text.data ? w.text.data : "";
-	cut = find_patch_start(first);
-	if (cut && holds_diff(cut)) {
-		const char *diff = strstr(cut, "diff -");
+	cut = find_patch_start(first, w.text.len);
+	if (cut && (diff = find_diff(cut, w.text.len - (size_t)(cut - first)))) {
 		size_t off = (size_t)(cut - first);
 		unsigned char raw[ONLIST_PATCHID_RAWSZ];
 
@@ -785,8 +794,6 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 		}
 		m->body = to_utf8(first, off, w.charset);
 		/* Where did the diff itself come from? */
-		if (!diff)
-			diff = cut;
 		m->patch_source = (size_t)(diff - first) < w.first_len ?
 				  "inline" : "attachment";
 		if (onlist_patchid_buf(m->patch, m->patch_len, raw)) {
