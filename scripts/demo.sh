@@ -1,0 +1,38 @@
+#!/bin/sh
+# demo.sh - build the fixture (fixtures/make-fixtures.sh) into ./demo and run
+# onlist's whole pipeline on it, printing each command before it runs; the
+# last line compares onlist's answer with the fixture's expected-unposted.txt.
+# `make demo` builds ./onlist first.  ./demo is generated (and gitignored).
+cd "$(dirname "$0")/.." || exit 1
+[ -x ./onlist ] || { echo "demo: ./onlist is not built: run make" >&2; exit 1; }
+rm -rf demo
+sh fixtures/make-fixtures.sh demo || exit 1
+
+run() {
+	echo
+	echo "\$ $*"
+	"$@" || { echo "demo: '$*' failed (exit $?)" >&2; exit 1; }
+}
+run ./onlist --db demo/onlist.db import --list demo-list demo/list.mbox
+run ./onlist --db demo/onlist.db scan --repo demo/repo v1.0..v1.1
+run ./onlist --db demo/onlist.db match
+run ./onlist --db demo/onlist.db status
+echo
+echo "\$ ./onlist --db demo/onlist.db unposted"
+./onlist --db demo/onlist.db unposted >demo/unposted.txt ||
+	{ echo "demo: unposted failed" >&2; exit 1; }
+cat demo/unposted.txt
+
+got=$(grep -c . demo/unposted.txt)
+want=$(grep -c . demo/expected-unposted.txt)
+cut -c1-12 demo/expected-unposted.txt | sort >demo/.want
+cut -d' ' -f1 demo/unposted.txt | sort >demo/.got
+echo
+if [ "$got" -eq "$want" ] && cmp -s demo/.want demo/.got; then
+	echo "demo: onlist finds $got unposted commits in v1.0..v1.1; the fixture expects $want, the same ones: OK"
+	rm -f demo/.want demo/.got
+else
+	echo "demo: onlist finds $got unposted commits in v1.0..v1.1; the fixture expects $want:" \
+		"MISMATCH (diff demo/.want demo/.got)"
+	exit 1
+fi
