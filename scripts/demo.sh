@@ -18,8 +18,8 @@ run ./onlist --db demo/onlist.db scan --repo demo/repo v1.0..v1.1
 run ./onlist --db demo/onlist.db match
 run ./onlist --db demo/onlist.db status
 echo
-echo "\$ ./onlist --db demo/onlist.db unposted"
-./onlist --db demo/onlist.db unposted >demo/unposted.txt ||
+echo "\$ ./onlist --db demo/onlist.db unposted v1.0..v1.1"
+./onlist --db demo/onlist.db unposted v1.0..v1.1 >demo/unposted.txt ||
 	{ echo "demo: unposted failed" >&2; exit 1; }
 cat demo/unposted.txt
 
