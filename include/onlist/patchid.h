@@ -31,15 +31,18 @@ enum onlist_patchid_event {
 	ONLIST_PATCHID_MORE = 0,	/* consumed; keep feeding */
 	ONLIST_PATCHID_END,	/* the line ended the patch (git drops it) */
 	ONLIST_PATCHID_NEXT,	/* the line names the next patch: `commit <hex>`,
-				 * `From <hex>` or a bare 40-hex line; *name gets
-				 * the 40 hex digits */
+				 * `From <hex>` or a bare 40-hex line; name gets
+				 * the 40 hex digits, lower-case, NUL-terminated */
 };
 
 void onlist_patchid_init(struct onlist_patchid *p, int stable);
 
 /* Feed one line of `len` bytes (no NUL needed; a NUL inside ends the line as
  * it does for git).  After END or NEXT the state must be finished and
- * re-initialised before feeding more. `name` may be NULL; else it must
+ * re-initialised before feeding more.  Note: git carries the last "index"
+ * line's blob ids from one patch to the next within a run (a binary file
+ * without an index line hashes the previous ones); re-initialising loses
+ * them, which onlist_patchid_stream() and _buf() handle internally. `name` may be NULL; else it must
  * hold ONLIST_PATCHID_HEXSZ + 1 bytes. */
 enum onlist_patchid_event onlist_patchid_line(struct onlist_patchid *p,
 					      const char *line, size_t len,
@@ -52,7 +55,9 @@ int onlist_patchid_finish(struct onlist_patchid *p,
 
 /* Convenience: the stable id of one patch held in buf (text before the first
  * "diff " line is skipped, as git does).  Returns 1 and fills out, or 0 when
- * buf holds no patch. Stops where git's first patch would stop. */
+ * buf holds no patch.  The id is the first one git would *print* for buf:
+ * patches that hash nothing (a leading `From <hex>` line, a body line
+ * `commit <hex> upstream.`) are passed over as git passes them over. */
 int onlist_patchid_buf(const char *buf, size_t len,
 		       unsigned char out[ONLIST_PATCHID_RAWSZ]);
 
@@ -60,7 +65,8 @@ int onlist_patchid_buf(const char *buf, size_t len,
  * (git log -p, diff-tree --stdin -p, format-patch output) becomes a line
  * "<patch-id> <name>\n" on `out`, exactly as `git patch-id` prints it.
  * `prefix` holds bytes the caller already read from `in` (may be NULL/0).
- * Returns ONLIST_OK, or ONLIST_EIO when reading or writing failed. */
+ * Returns ONLIST_OK, ONLIST_EIO when reading or writing failed, or
+ * ONLIST_ENOMEM when no read buffer could be had. */
 onlist_status onlist_patchid_stream(FILE *in, const char *prefix,
 				    size_t prefixlen, FILE *out, int stable);
 

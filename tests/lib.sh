@@ -1,0 +1,37 @@
+# lib.sh - helpers for tests/t*.sh, which tests/run.sh runs from the repo root.
+# Source it: `. tests/lib.sh`.  Exit 77 means skip; run.sh prints our last line.
+
+ONLIST=${ONLIST:-./onlist}	# override to test another build
+
+skip() { echo "skip: $*"; exit 77; }
+fail() { echo "FAIL: $*"; exit 1; }
+need_cmd() { command -v "$1" >/dev/null 2>&1 || skip "$1 not installed"; }
+need_onlist() { [ -x "$ONLIST" ] || skip "$ONLIST not built (run make)"; }
+
+# A private temporary directory in $TMP, removed on exit.
+make_tmp() {
+	TMP=$(mktemp -d "${TMPDIR:-/tmp}/onlist-test.XXXXXX") || exit 1
+	trap 'rm -rf "$TMP"' EXIT
+}
+
+# git that ignores the user's and the system's configuration.
+isolate_git() {
+	export HOME="$TMP" GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+	export GIT_AUTHOR_NAME=Tester GIT_AUTHOR_EMAIL=tester@example.org
+	export GIT_COMMITTER_NAME=Tester GIT_COMMITTER_EMAIL=tester@example.org
+	export LC_ALL=C TZ=UTC
+}
+
+# same_output LABEL EXPECTED ACTUAL: 0 when the files are identical, else
+# print LABEL and the first line where they differ, and return 1.
+same_output() {
+	cmp -s "$2" "$3" && return 0
+	msg=$(cmp "$2" "$3" 2>&1)
+	n=$(echo "$msg" | sed -n 's/.* line \([0-9]*\).*/\1/p')
+	case $msg in *EOF*) n=$(( ${n:-0} + 1 )) ;; esac	# one is a prefix
+	echo "MISMATCH $1: $(wc -l <"$2") lines expected, $(wc -l <"$3") got;" \
+		"first difference at line ${n:-?}:"
+	echo "    expected: $(sed -n "${n:-1}p" "$2")"
+	echo "    got:      $(sed -n "${n:-1}p" "$3")"
+	return 1
+}
