@@ -55,14 +55,22 @@ struct onlist_scan_opts {
 	 * each round completes; used to commit a transaction per round. */
 	onlist_commit_cb each;
 	void *each_data;
-	int (*round_done)(size_t done, size_t total, void *data); /* may be NULL */
+	/* May be NULL; gets each_data.  Non-zero stops the scan. */
+	int (*round_done)(size_t done, size_t total, void *data);
 };
 #define ONLIST_SCAN_OPTS_INIT { 0, 0, NULL, NULL, NULL, NULL, NULL }
 
 /* Scan every non-merge commit in `range` (any git rev-list range; several
  * words separated by spaces are not split: pass one range) of the repository
  * at `repo`.  A range beginning with '-' is refused (ONLIST_EUSAGE).
- * On ONLIST_EGIT, *errmsg (caller frees) holds git's own message. */
+ * On any error *errmsg may hold a message (caller frees); on ONLIST_EGIT it
+ * is git's own ("fatal: bad revision 'v9.9'").  When `each` or
+ * `round_done` stops the scan the result is still ONLIST_OK.  SHA-256
+ * repositories are refused with ONLIST_EGIT.
+ *
+ * The diff-tree processes live for the whole scan (a new git per round
+ * re-reads the same packs: 3x the work), and rounds overlap: a git that
+ * finishes its share early starts on the next round while `each` runs. */
 onlist_status onlist_repo_scan(const char *repo, const char *range,
 			       const struct onlist_scan_opts *opts,
 			       char **errmsg);
