@@ -6,7 +6,7 @@
 
 #include "onlist/store.h"
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2
 
 /* One statement per kind of write, prepared once and reused: a bulk import
  * runs them millions of times. */
@@ -20,6 +20,9 @@ enum stmt_id {
 	S_HAS_COMMIT,
 	S_SET_META,
 	S_GET_META,
+	S_ADD_SOURCE,
+	S_SET_STATE,
+	S_GET_STATE,
 	S_COUNT
 };
 
@@ -44,6 +47,11 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_HAS_COMMIT] = "SELECT 1 FROM commits WHERE sha = ?1",
 	[S_SET_META] = "INSERT OR REPLACE INTO meta(key, value) VALUES(?1, ?2)",
 	[S_GET_META] = "SELECT value FROM meta WHERE key = ?1",
+	[S_ADD_SOURCE] = "INSERT OR IGNORE INTO sources(url, list, added)"
+			 " VALUES(?1, ?2, strftime('%s','now'))",
+	[S_SET_STATE] = "INSERT OR REPLACE INTO source_state(url, key, value)"
+			" VALUES(?1, ?2, ?3)",
+	[S_GET_STATE] = "SELECT value FROM source_state WHERE url = ?1 AND key = ?2",
 };
 
 static const char schema[] =
@@ -87,7 +95,13 @@ static const char schema[] =
 	"  commit_sha TEXT NOT NULL, message_id TEXT NOT NULL,\n"
 	"  method TEXT NOT NULL, score REAL NOT NULL DEFAULT 1.0,\n"
 	"  PRIMARY KEY(commit_sha, message_id, method)) WITHOUT ROWID;\n"
-	"CREATE INDEX IF NOT EXISTS matches_message ON matches(message_id);\n";
+	"CREATE INDEX IF NOT EXISTS matches_message ON matches(message_id);\n"
+	/* Schema 2: what `onlist fetch` refreshes, and how far it got. */
+	"CREATE TABLE IF NOT EXISTS sources(\n"
+	"  url TEXT PRIMARY KEY, list TEXT NOT NULL, added INTEGER NOT NULL);\n"
+	"CREATE TABLE IF NOT EXISTS source_state(\n"
+	"  url TEXT NOT NULL, key TEXT NOT NULL, value TEXT,\n"
+	"  PRIMARY KEY(url, key)) WITHOUT ROWID;\n";
 
 static const char *const query_sql[] = {
 	[ONLIST_Q_UNPOSTED_ALL] =
@@ -114,6 +128,8 @@ static const char *const query_sql[] = {
 	[ONLIST_Q_COUNT_SKIPPED] =
 	"SELECT reason, count(*) FROM skipped GROUP BY reason"
 	" ORDER BY count(*) DESC, reason",
+	[ONLIST_Q_SOURCES] =
+	"SELECT url, list, added FROM sources ORDER BY added, url",
 	[ONLIST_Q_COUNT_TOTALS] =
 	"SELECT (SELECT count(*) FROM messages),"
 	" (SELECT count(*) FROM messages WHERE has_patch),"
@@ -402,6 +418,51 @@ char *onlist_store_get_meta(struct onlist_store *s, const char *key)
 	if (!st)
 		return NULL;
 	bind_text(st, 1, key);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		v = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_reset(st);
+	return v;
+}
+
+onlist_status onlist_store_add_source(struct onlist_store *s, const char *url,
+				      const char *list)
+{
+	sqlite3_stmt *st = stmt(s, S_ADD_SOURCE);
+
+	if (!st)
+		return fail(s, "prepare");
+	bind_text(st, 1, url);
+	bind_text(st, 2, list);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return fail(s, "add source");
+	return ONLIST_OK;
+}
+
+onlist_status onlist_store_set_state(struct onlist_store *s, const char *url,
+				     const char *key, const char *value)
+{
+	sqlite3_stmt *st = stmt(s, S_SET_STATE);
+
+	if (!st)
+		return fail(s, "prepare");
+	bind_text(st, 1, url);
+	bind_text(st, 2, key);
+	bind_text(st, 3, value);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return fail(s, "set source state");
+	return ONLIST_OK;
+}
+
+char *onlist_store_get_state(struct onlist_store *s, const char *url,
+			     const char *key)
+{
+	sqlite3_stmt *st = stmt(s, S_GET_STATE);
+	char *v = NULL;
+
+	if (!st)
+		return NULL;
+	bind_text(st, 1, url);
+	bind_text(st, 2, key);
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 		v = strdup((const char *)sqlite3_column_text(st, 0));
 	sqlite3_reset(st);

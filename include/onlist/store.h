@@ -69,6 +69,18 @@ onlist_status onlist_store_set_meta(struct onlist_store *s, const char *key,
 /* The value, malloc'd (caller frees), or NULL when unset. */
 char *onlist_store_get_meta(struct onlist_store *s, const char *key);
 
+/* ---- fetch sources ------------------------------------------------------ */
+
+/* Remember a source for `onlist fetch` without arguments (once). */
+onlist_status onlist_store_add_source(struct onlist_store *s, const char *url,
+				      const char *list);
+/* Per-source progress (the last commit imported from an epoch, an ETag).
+ * get returns a malloc'd value (caller frees) or NULL when unset. */
+onlist_status onlist_store_set_state(struct onlist_store *s, const char *url,
+				     const char *key, const char *value);
+char *onlist_store_get_state(struct onlist_store *s, const char *url,
+			     const char *key);
+
 /* ---- matching --------------------------------------------------------- */
 
 /* Join commits to messages by exact patch-id; idempotent.  *added gets the
@@ -86,6 +98,7 @@ onlist_status onlist_store_match_patchid(struct onlist_store *s, long *added);
  *   COUNT_MESSAGES    ()           -> list, messages, patches
  *   COUNT_SKIPPED     ()           -> reason, count
  *   COUNT_TOTALS      ()           -> messages, patches, skipped, commits, matches, commits_matched
+ *   SOURCES           ()           -> url, list, added (epoch seconds)
  */
 enum onlist_query {
 	ONLIST_Q_UNPOSTED_ALL,
@@ -95,6 +108,7 @@ enum onlist_query {
 	ONLIST_Q_COUNT_MESSAGES,
 	ONLIST_Q_COUNT_SKIPPED,
 	ONLIST_Q_COUNT_TOTALS,
+	ONLIST_Q_SOURCES,
 };
 typedef int (*onlist_row_cb)(int ncol, const char *const *cols, void *data);
 /* Run query q with nparams text parameters; `row` is called for each result
