@@ -9,7 +9,7 @@
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
-PKGS    = gmime-3.0 sqlite3 openssl zlib
+PKGS    = gmime-3.0 sqlite3 openssl zlib libcurl
 CFLAGS ?= -g -O2
 override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude -MMD -MP \
 	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
