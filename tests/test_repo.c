@@ -1,8 +1,12 @@
-/* test_repo.c - reading commits out of git: onlist_repo_scan and rev_list.
+/* test_repo.c - reading commits out of git: onlist_repo_scan and rev_list,
+ * and public-inbox epochs: onlist_repo_epoch_walk and onlist_repo_mirror.
  *
  * The setup builds a small repository with git itself; wherever git has an
  * answer (the patch-id of a commit's own format-patch mail, the rev-list
- * order) the test asks git rather than pasting its output.
+ * order) the test asks git rather than pasting its output.  The epochs are
+ * built with plain git plumbing in public-inbox's layouts (see FACTS.md and
+ * what public-inbox 1.9 writes): v2, one blob `m` per commit or `d` for a
+ * removal; v1, a message at aa/bbbb... added, or deleted for a removal.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +22,7 @@
 
 static char tmpdir[] = "/tmp/onlist-test-repo-XXXXXX";
 static char repo[sizeof tmpdir + 8];
+static char epoch[sizeof tmpdir + 16], v1[sizeof tmpdir + 16];
 
 /* Commits by subject; every one gets its own date so rev-list's order is
  * fixed.  "side" is on a branch merged with --no-ff: the merge commit
@@ -57,6 +62,55 @@ static const char build[] =
 	"GIT_AUTHOR_DATE=\"$d\" GIT_COMMITTER_DATE=\"$d\" "
 	"git merge -q --no-ff -m 'Merge branch side' side\n";
 
+/* $TMP/msg/1..4: the messages; $TMP/epoch.git (v2): commits 1-3 add
+ * messages 1-3, commit 4 removes message 2 (tree {d}), commit 5 adds
+ * message 4.  Message 2 has CRLF, a NUL, a bare "From " line and no final
+ * newline; message 3 is larger than one read of the pipe.  $TMP/v1.git:
+ * message 1 at its v1 path, message 2, a README (not a message), then the
+ * removal of message 1.  The commit ids are in $TMP/epoch.commits and
+ * $TMP/v1.commits, oldest first. */
+static const char build_epochs[] =
+	"set -e\n"
+	"cd \"$TMP\"\n"
+	"mkdir msg\n"
+	"printf 'Message-ID: <1@example.org>\\nSubject: one\\n\\nbody\\n'"
+	" > msg/1\n"
+	"printf 'Message-ID: <2@example.org>\\r\\nSubject: two\\r\\n\\r\\n"
+	"From me\\r\\nnul \\000 here \\377' > msg/2\n"
+	"{ printf 'Message-ID: <3@example.org>\\nSubject: big\\n\\n';"
+	" yes 'a long line of a large message, repeated many times' |"
+	" head -n 20000; } > msg/3\n"
+	"printf 'Message-ID: <4@example.org>\\nSubject: four\\n\\n4\\n' > msg/4\n"
+	"n=0\n"
+	"commit() {\n"
+	"  n=$((n+1)); d=\"@$((1700000000 + n * 60)) +0000\"\n"
+	"  t=$(GIT_INDEX_FILE=\"$1.index\" git -C \"$1\" write-tree)\n"
+	"  tip=$(GIT_AUTHOR_DATE=\"$d\" GIT_COMMITTER_DATE=\"$d\""
+	" git -C \"$1\" commit-tree ${tip:+-p $tip} -m \"$2\" $t)\n"
+	"  git -C \"$1\" update-ref refs/heads/master $tip\n"
+	"  echo $tip >> \"$1\"/../$(basename \"$1\" .git).commits\n"
+	"}\n"
+	"put() {\n"
+	"  b=$(git -C \"$1\" hash-object -w --stdin < \"$3\")\n"
+	"  GIT_INDEX_FILE=\"$1.index\" git --git-dir=\"$1\" --work-tree=\"$TMP\" update-index --add"
+	" --cacheinfo 100644,$b,$2\n"
+	"}\n"
+	"rm_() { GIT_INDEX_FILE=\"$1.index\" git --git-dir=\"$1\" --work-tree=\"$TMP\" update-index"
+	" --force-remove \"$2\"; }\n"
+	"E=$TMP/epoch.git; git init -q --bare $E\n"
+	"put $E m msg/1; commit $E one\n"
+	"put $E m msg/2; commit $E two\n"
+	"put $E m msg/3; commit $E big\n"
+	"rm_ $E m; put $E d msg/2; commit $E rm\n"
+	"rm_ $E d; put $E m msg/4; commit $E four\n"
+	"V=$TMP/v1.git; git init -q --bare $V; tip=\n"
+	"p1=$(printf '<1@example.org>' | sha1sum | sed 's,^\\(..\\)\\([^ ]*\\).*,\\1/\\2,')\n"
+	"p2=$(printf '<2@example.org>' | sha1sum | sed 's,^\\(..\\)\\([^ ]*\\).*,\\1/\\2,')\n"
+	"put $V $p1 msg/1; commit $V one\n"
+	"put $V $p2 msg/2; commit $V two\n"
+	"put $V README msg/4; commit $V readme\n"
+	"rm_ $V $p1; commit $V rm\n";
+
 static int setup(void **state)
 {
 	char *cmd;
@@ -80,7 +134,13 @@ static int setup(void **state)
 	setenv("BUILD", build, 1);
 	rc = system(cmd);
 	free(cmd);
-	return rc == 0 ? 0 : -1;
+	if (rc != 0)
+		return -1;
+	snprintf(epoch, sizeof epoch, "%s/epoch.git", tmpdir);
+	snprintf(v1, sizeof v1, "%s/v1.git", tmpdir);
+	setenv("TMP", tmpdir, 1);
+	setenv("BUILD", build_epochs, 1);
+	return system("sh -c \"$BUILD\" >&2") == 0 ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -551,6 +611,352 @@ static void test_rev_list(void **state)
 	free(err);
 }
 
+/* ---- public-inbox epochs ---- */
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/* Line i (from 1) of $TMP/<name>.commits. */
+static char *commit_no(const char *name, int i)
+{
+	return git_line("sed -n %dp '%s/%s.commits'", i, tmpdir, name);
+}
+
+struct event {
+	char commit[41];
+	int deleted;
+	char *data;		/* a copy, or NULL */
+	size_t len;
+};
+
+struct events {
+	struct event v[16];
+	size_t n;
+	size_t stop_after;	/* 0: never */
+};
+
+static int on_msg(const struct onlist_epoch_msg *m, void *data)
+{
+	struct events *ev = data;
+	struct event *e;
+
+	assert_true(ev->n < 16);
+	e = &ev->v[ev->n++];
+	assert_int_equal(strlen(m->commit), 40);
+	memcpy(e->commit, m->commit, 41);
+	e->deleted = m->deleted;
+	e->len = m->len;
+	e->data = NULL;
+	if (m->deleted) {
+		assert_null(m->data);
+		assert_int_equal(m->len, 0);
+	} else {
+		assert_non_null(m->data);
+		e->data = malloc(m->len + 1);
+		assert_non_null(e->data);
+		memcpy(e->data, m->data, m->len);
+	}
+	return ev->stop_after && ev->n >= ev->stop_after;
+}
+
+static void events_release(struct events *ev)
+{
+	size_t i;
+
+	for (i = 0; i < ev->n; i++)
+		free(ev->v[i].data);
+	ev->n = 0;
+}
+
+/* Event i is message `msg` (1-4, byte for byte) of commit `commit_i`
+ * (1-based) of the named repository; msg 0: a removal. */
+static void assert_event(const struct events *ev, size_t i, const char *name,
+			 int commit_i, int msg)
+{
+	char *want = commit_no(name, commit_i), *path, *data;
+	size_t len;
+
+	assert_true(i < ev->n);
+	assert_string_equal(ev->v[i].commit, want);
+	assert_int_equal(ev->v[i].deleted, msg == 0);
+	if (msg) {
+		assert_true(asprintf(&path, "%s/msg/%d", tmpdir, msg) > 0);
+		data = slurp(path, &len);
+		assert_int_equal(ev->v[i].len, len);
+		assert_memory_equal(ev->v[i].data, data, len);
+		free(data);
+		free(path);
+	}
+	free(want);
+}
+
+static void test_epoch_walk_all(void **state)
+{
+	struct events ev = { 0 };
+	char *last = NULL, *err = NULL, *tip;
+
+	(void)state;
+	assert_int_equal(onlist_repo_epoch_walk(epoch, NULL, NULL, on_msg, &ev,
+						&last, &err), ONLIST_OK);
+	assert_null(err);
+	assert_int_equal(ev.n, 5);
+	assert_event(&ev, 0, "epoch", 1, 1);
+	assert_event(&ev, 1, "epoch", 2, 2);
+	assert_event(&ev, 2, "epoch", 3, 3);	/* larger than a pipe read */
+	assert_event(&ev, 3, "epoch", 4, 0);	/* tree {d}: a removal */
+	assert_event(&ev, 4, "epoch", 5, 4);
+	tip = commit_no("epoch", 5);
+	assert_non_null(last);
+	assert_string_equal(last, tip);
+	free(tip);
+	free(last);
+	events_release(&ev);
+
+	/* "" is "from the start" too, and "master" the default branch */
+	assert_int_equal(onlist_repo_epoch_walk(epoch, "master", "", on_msg,
+						&ev, NULL, &err), ONLIST_OK);
+	assert_int_equal(ev.n, 5);
+	events_release(&ev);
+}
+
+static void test_epoch_walk_since(void **state)
+{
+	struct events ev = { 0 };
+	char *last = NULL, *err = NULL, *second, *tip;
+
+	(void)state;
+	second = commit_no("epoch", 2);
+	tip = commit_no("epoch", 5);
+	assert_int_equal(onlist_repo_epoch_walk(epoch, NULL, second, on_msg,
+						&ev, &last, &err), ONLIST_OK);
+	assert_int_equal(ev.n, 3);
+	assert_event(&ev, 0, "epoch", 3, 3);
+	assert_event(&ev, 1, "epoch", 4, 0);
+	assert_event(&ev, 2, "epoch", 5, 4);
+	assert_string_equal(last, tip);
+	free(last);
+	events_release(&ev);
+
+	/* nothing new since the tip: no call, and *last is set to NULL */
+	last = second;
+	assert_int_equal(onlist_repo_epoch_walk(epoch, NULL, tip, on_msg, &ev,
+						&last, &err), ONLIST_OK);
+	assert_int_equal(ev.n, 0);
+	assert_null(last);
+	assert_null(err);
+	free(second);
+	free(tip);
+}
+
+/* A callback that stops: ONLIST_OK, and *last is the commit it stopped
+ * at, so that the next walk starts right after it. */
+static void test_epoch_walk_stop(void **state)
+{
+	struct events ev = { 0 };
+	char *last = NULL, *err = NULL, *second;
+
+	(void)state;
+	ev.stop_after = 2;
+	assert_int_equal(onlist_repo_epoch_walk(epoch, NULL, NULL, on_msg, &ev,
+						&last, &err), ONLIST_OK);
+	assert_null(err);
+	assert_int_equal(ev.n, 2);
+	second = commit_no("epoch", 2);
+	assert_string_equal(last, second);
+	events_release(&ev);
+	ev.stop_after = 0;
+	assert_int_equal(onlist_repo_epoch_walk(epoch, NULL, last, on_msg, &ev,
+						NULL, &err), ONLIST_OK);
+	assert_int_equal(ev.n, 3);
+	assert_event(&ev, 0, "epoch", 3, 3);
+	events_release(&ev);
+	free(last);
+	free(second);
+}
+
+/* v1: one repository, a message at the path its Message-ID hashes to;
+ * other paths are no messages, a deleted path is a removal. */
+static void test_epoch_walk_v1(void **state)
+{
+	struct events ev = { 0 };
+	char *last = NULL, *err = NULL, *tip;
+
+	(void)state;
+	assert_int_equal(onlist_repo_epoch_walk(v1, NULL, NULL, on_msg, &ev,
+						&last, &err), ONLIST_OK);
+	assert_null(err);
+	assert_int_equal(ev.n, 3);
+	assert_event(&ev, 0, "v1", 1, 1);
+	assert_event(&ev, 1, "v1", 2, 2);
+	assert_event(&ev, 2, "v1", 4, 0);
+	/* the README commit is walked too: *last is the tip */
+	tip = commit_no("v1", 4);
+	assert_string_equal(last, tip);
+	free(tip);
+	free(last);
+	events_release(&ev);
+}
+
+static void test_epoch_walk_errors(void **state)
+{
+	struct events ev = { 0 };
+	char *last = NULL, *err = NULL, *empty;
+
+	(void)state;
+	/* a since that is gone: the history was rewritten */
+	assert_int_equal(onlist_repo_epoch_walk(epoch, NULL,
+			 "0123456789012345678901234567890123456789", on_msg,
+			 &ev, &last, &err), ONLIST_ENOTFOUND);
+	assert_non_null(err);
+	assert_null(last);
+	free(err);
+	err = NULL;
+
+	/* never handed to git, which would read an option */
+	assert_int_equal(onlist_repo_epoch_walk(epoch, "--all", NULL, on_msg,
+						&ev, &last, &err),
+			 ONLIST_EUSAGE);
+	free(err);
+	err = NULL;
+	assert_int_equal(onlist_repo_epoch_walk(epoch, NULL, "-n1", on_msg,
+						&ev, &last, &err),
+			 ONLIST_EUSAGE);
+	free(err);
+	err = NULL;
+
+	/* no repository: git's message, naming the directory */
+	assert_int_equal(onlist_repo_epoch_walk(tmpdir, NULL, NULL, on_msg,
+						&ev, &last, &err), ONLIST_EGIT);
+	assert_non_null(err);
+	assert_non_null(strstr(err, "not a git repository"));
+	assert_non_null(strstr(err, tmpdir));
+	free(err);
+	err = NULL;
+	assert_int_equal(ev.n, 0);
+
+	/* an epoch nothing was written to yet has no branch: nothing new */
+	assert_true(asprintf(&empty, "%s/empty.git", tmpdir) > 0);
+	free(git_line("git init -q --bare '%s'", empty));
+	assert_int_equal(onlist_repo_epoch_walk(empty, NULL, NULL, on_msg, &ev,
+						&last, &err), ONLIST_OK);
+	assert_int_equal(ev.n, 0);
+	assert_null(last);
+	assert_null(err);
+	free(empty);
+}
+
+/* A corrupt epoch (a message blob lost) fails with git's word on it. */
+static void test_epoch_walk_missing_blob(void **state)
+{
+	struct events ev = { 0 };
+	char *err = NULL, *last = NULL, *blob, *broken;
+
+	(void)state;
+	blob = git_line("git -C '%s' rev-parse \"$(sed -n 3p '%s/epoch.commits')\":m",
+			epoch, tmpdir);
+	assert_int_equal(strlen(blob), 40);
+	assert_true(asprintf(&broken, "%s/broken.git", tmpdir) > 0);
+	free(git_line("cp -r '%s' '%s' && rm '%s/objects/%.2s/%s'", epoch,
+		      broken, broken, blob, blob + 2));
+	assert_int_equal(onlist_repo_epoch_walk(broken, NULL, NULL, on_msg,
+						&ev, &last, &err), ONLIST_EGIT);
+	assert_non_null(err);
+	assert_null(last);
+	/* the two before it arrived */
+	assert_int_equal(ev.n, 2);
+	events_release(&ev);
+	free(err);
+	free(blob);
+	free(broken);
+}
+
+static void test_mirror(void **state)
+{
+	char *src, *dir, *tmp, *err = NULL, *a, *b;
+
+	(void)state;
+	assert_true(asprintf(&src, "%s/src.git", tmpdir) > 0);
+	assert_true(asprintf(&dir, "%s/mirrors/sub/0.git", tmpdir) > 0);
+	assert_true(asprintf(&tmp, "%s.tmp", dir) > 0);
+	free(git_line("git clone -q --bare '%s' '%s'", epoch, src));
+	/* a killed clone left this behind */
+	free(git_line("mkdir -p '%s' && echo junk > '%s/junk'", tmp, tmp));
+
+	assert_int_equal(onlist_repo_mirror(src, dir, &err), ONLIST_OK);
+	assert_null(err);
+	assert_int_equal(access(tmp, F_OK), -1);
+	a = git_line("git -C '%s' rev-parse master", src);
+	b = git_line("git -C '%s' rev-parse master", dir);
+	assert_int_equal(strlen(a), 40);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+
+	/* a new message in the source: fetched into the existing mirror */
+	free(git_line("cd '%s' && t=$(git mktree </dev/null) && "
+		      "c=$(git commit-tree -p master -m new $t) && "
+		      "git update-ref refs/heads/master $c", src));
+	assert_int_equal(onlist_repo_mirror(src, dir, &err), ONLIST_OK);
+	assert_null(err);
+	a = git_line("git -C '%s' rev-parse master", src);
+	b = git_line("git -C '%s' rev-parse master", dir);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	free(b = git_line("git -C '%s' rev-list --count master", dir));
+	free(tmp);
+	free(dir);
+
+	/* a source that is not there: git's message, and nothing left */
+	assert_true(asprintf(&dir, "%s/mirrors/none.git", tmpdir) > 0);
+	assert_true(asprintf(&tmp, "%s.tmp", dir) > 0);
+	assert_int_equal(onlist_repo_mirror("/nonexistent/onlist.git", dir,
+					    &err), ONLIST_EGIT);
+	assert_non_null(err);
+	assert_non_null(strstr(err, "/nonexistent/onlist.git"));
+	assert_int_equal(access(dir, F_OK), -1);
+	assert_int_equal(access(tmp, F_OK), -1);
+	free(err);
+	err = NULL;
+
+	/* never handed to git, which would read an option */
+	assert_int_equal(onlist_repo_mirror("--upload-pack=touch x", dir, &err),
+			 ONLIST_EUSAGE);
+	assert_non_null(err);
+	free(err);
+	err = NULL;
+	/* a transport that runs a command */
+	assert_int_equal(onlist_repo_mirror("ext::sh -c false", dir, &err),
+			 ONLIST_EGIT);
+	free(err);
+	err = NULL;
+
+	/* a directory that is no repository is not fetched into */
+	free(git_line("mkdir -p '%s'", dir));
+	assert_int_equal(onlist_repo_mirror(src, dir, &err), ONLIST_EGIT);
+	assert_non_null(err);
+	assert_non_null(strstr(err, dir));
+	free(err);
+	free(tmp);
+	free(dir);
+	free(src);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -566,6 +972,13 @@ int main(void)
 		cmocka_unit_test(test_scan_git_fails_mid_way),
 		cmocka_unit_test(test_scan_errors),
 		cmocka_unit_test(test_rev_list),
+		cmocka_unit_test(test_epoch_walk_all),
+		cmocka_unit_test(test_epoch_walk_since),
+		cmocka_unit_test(test_epoch_walk_stop),
+		cmocka_unit_test(test_epoch_walk_v1),
+		cmocka_unit_test(test_epoch_walk_errors),
+		cmocka_unit_test(test_epoch_walk_missing_blob),
+		cmocka_unit_test(test_mirror),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -80,4 +80,30 @@ onlist_status onlist_repo_scan(const char *repo, const char *range,
 onlist_status onlist_repo_rev_list(const char *repo, const char *range,
 				   char (**out)[41], size_t *n, char **errmsg);
 
+/* ---- public-inbox epochs ------------------------------------------------ */
+
+/* Make `dir` a mirror of the git repository at `url` (`git clone --mirror`
+ * when dir does not exist, `git fetch` into it when it does).  `url` may be
+ * a local path.  *errmsg (caller frees) holds git's message on failure. */
+onlist_status onlist_repo_mirror(const char *url, const char *dir,
+				 char **errmsg);
+
+/* One message of a public-inbox epoch: the blob `m` of a commit. */
+struct onlist_epoch_msg {
+	const char *commit;	/* 40 hex */
+	const char *data;	/* the raw message, valid during the callback */
+	size_t len;
+	int deleted;		/* the commit removed a message (blob `d`) */
+};
+typedef int (*onlist_epoch_cb)(const struct onlist_epoch_msg *m, void *data);
+
+/* Walk the commits of the epoch repository `gitdir` (bare) on `branch`
+ * (NULL: "master") after `since` (a commit id, or NULL/"" for all) oldest
+ * first, streaming each message to `cb` (non-zero stops; ONLIST_OK is
+ * still returned).  *last gets the last commit walked (caller frees; NULL
+ * when there was nothing new). */
+onlist_status onlist_repo_epoch_walk(const char *gitdir, const char *branch,
+				     const char *since, onlist_epoch_cb cb,
+				     void *data, char **last, char **errmsg);
+
 #endif
