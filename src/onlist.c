@@ -13,6 +13,8 @@ static const struct {
 	int (*fn)(struct onlist_cli *, int, char **);
 	const char *summary;
 } commands[] = {
+	{ "fetch", cmd_fetch, "bring public-inbox and mbox archives up to date" },
+	{ "sources", cmd_sources, "list the sources fetch refreshes" },
 	{ "import", cmd_import, "read mbox, mbox.gz or maildir archives into the database" },
 	{ "scan", cmd_scan, "read the commits of a git range into the database" },
 	{ "match", cmd_match, "join commits to postings by patch-id" },

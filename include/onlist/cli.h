@@ -23,6 +23,8 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv);
 int cmd_lookup(struct onlist_cli *cli, int argc, char **argv);
 int cmd_status(struct onlist_cli *cli, int argc, char **argv);
 int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv);
+int cmd_fetch(struct onlist_cli *cli, int argc, char **argv);
+int cmd_sources(struct onlist_cli *cli, int argc, char **argv);
 
 /* Print "onlist: <fmt>\n" to stderr. */
 void onlist_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

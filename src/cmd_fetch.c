@@ -1,0 +1,759 @@
+/* cmd_fetch.c - onlist fetch [SOURCE...] and onlist sources */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "onlist/cli.h"
+#include "onlist/fetch.h"
+#include "onlist/import.h"
+#include "onlist/mail.h"
+#include "onlist/repo.h"
+#include "onlist/store.h"
+
+static const char help[] =
+	"usage: onlist [--db PATH] fetch [OPTIONS] [SOURCE...]\n\n"
+	"Bring mail archives up to date, incrementally.  SOURCE is one of\n"
+	"  https://lore.kernel.org/LIST/   a public-inbox inbox: its epoch git\n"
+	"                  repositories are mirrored under the data directory\n"
+	"                  (git clone, then git fetch) and the new messages of\n"
+	"                  each epoch imported; with --since/--until/--query\n"
+	"                  only that window is downloaded, as mbox.gz\n"
+	"  URL of an mbox, mbox.gz or a public-inbox /raw or /t.mbox.gz\n"
+	"                  downloaded (conditionally: ETag/Last-Modified)\n"
+	"  PATH            an mbox, mbox.gz, maildir, or a public-inbox\n"
+	"                  directory (v2: PATH/git/N.git; v1: a bare repository)\n"
+	"                  read in place\n"
+	"Sources are remembered; with no SOURCE every remembered one is\n"
+	"refreshed (windows are not remembered).\n\n"
+	"  --list NAME       the list name (default: from the URL or file name)\n"
+	"  --data DIR        mirrors and downloads (default: onlist-data/ next\n"
+	"                    to the database)\n"
+	"  --since DATE      window start, YYYY-MM-DD (public-inbox URLs)\n"
+	"  --until DATE      window end, YYYY-MM-DD\n"
+	"  --query Q         a public-inbox search query (e.g. 's:O_TMPFILE')\n"
+	"  --retries N       attempts after the first on network errors (5)\n"
+	"  --pace SECONDS    minimum gap between requests to one host (1)\n"
+	"  --insecure        do not verify TLS certificates\n\n"
+	"Only one fetch runs on a database at a time.  Exit status: 0 when\n"
+	"every source was brought up to date, 1 when one failed (the others\n"
+	"are still fetched), 2 on usage errors.\n";
+
+static const char sources_help[] =
+	"usage: onlist [--db PATH] sources\n\n"
+	"List the sources `onlist fetch` refreshes, with their list names.\n";
+
+struct fetch_opts {
+	const char *list;
+	char *data;
+	const char *since, *until, *query;
+	struct onlist_http_opts http;
+};
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static int is_url(const char *s)
+{
+	return !strncmp(s, "http://", 7) || !strncmp(s, "https://", 8);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static int is_dir(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int mkdirs(const char *path)
+{
+	char buf[PATH_MAX];
+	size_t n = strlen(path);
+
+	if (n >= sizeof(buf))
+		return -1;
+	memcpy(buf, path, n + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* A file-system-safe name for a URL: host/path with odd bytes as '_'. */
+static char *url_dir(const char *url)
+{
+	const char *p = strstr(url, "://");
+	char *out = strdup(p ? p + 3 : url);
+
+	if (!out)
+		return NULL;
+	for (char *q = out; *q; q++)
+		if (!isalnum((unsigned char)*q) && !strchr("-._/", *q))
+			*q = '_';
+	/* No "..", no empty components, no trailing slash. */
+	for (char *q = out; (q = strstr(q, "..")); )
+		q[0] = q[1] = '_';
+	while (*out && out[strlen(out) - 1] == '/')
+		out[strlen(out) - 1] = '\0';
+	return out;
+}
+
+/* "https://lore.kernel.org/linux-fsdevel/" -> "linux-fsdevel";
+ * "/srv/lkml.mbox.gz" -> "lkml". */
+static char *default_list(const char *src)
+{
+	size_t n = strlen(src);
+	const char *end, *start;
+	char *name, *dot;
+
+	while (n > 1 && src[n - 1] == '/')
+		n--;
+	end = src + n;
+	start = end;
+	while (start > src && start[-1] != '/')
+		start--;
+	name = strndup(start, (size_t)(end - start));
+	if (name && (dot = strchr(name, '.')) && dot != name)
+		*dot = '\0';
+	return name;
+}
+
+static char *url_encode(const char *s)
+{
+	size_t n = strlen(s);
+	char *out = malloc(3 * n + 1), *q = out;
+
+	if (!out)
+		return NULL;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (isalnum(c) || strchr("-._~:", c))
+			*q++ = (char)c;
+		else
+			q += sprintf(q, "%%%02X", c);
+	}
+	*q = '\0';
+	return out;
+}
+
+/* ---- importing ---------------------------------------------------------- */
+
+static void print_counts(const char *what, const struct onlist_import_counts *c)
+{
+	printf("%s: %ld messages, %ld new, %ld with patch, %ld skipped\n", what,
+	       c->messages, c->added, c->patches, c->skipped);
+}
+
+/* Import a downloaded or local mbox/maildir file. */
+static int import_file(struct onlist_store *s, const char *path,
+		       const char *place, const char *list,
+		       struct onlist_import_counts *c)
+{
+	struct onlist_source *src;
+	char *err = NULL;
+	onlist_status st;
+
+	if ((st = onlist_source_open(&src, path, &err)) != ONLIST_OK) {
+		onlist_err("%s", err ? err : onlist_status_str(st));
+		free(err);
+		return -1;
+	}
+	st = onlist_import_source(s, src, place, list, c, NULL, NULL, &err);
+	onlist_source_free(src);
+	if (st != ONLIST_OK) {
+		onlist_err("%s: %s", place, err ? err : onlist_status_str(st));
+		free(err);
+		return -1;
+	}
+	return 0;
+}
+
+struct epoch_ctx {
+	struct onlist_store *s;
+	const char *url;	/* the source, for the state table */
+	const char *key;	/* "epoch:N" */
+	const char *list;
+	const char *place;
+	struct onlist_import_counts *c;
+	struct onlist_progress *prog;
+	long in_batch;
+	int failed;
+};
+
+/* One message of an epoch.  The epoch's position is saved in the same
+ * transaction as the messages, so a killed fetch resumes where its last
+ * batch ended and never skips one. */
+static int epoch_msg(const struct onlist_epoch_msg *m, void *data)
+{
+	struct epoch_ctx *e = data;
+	char *err = NULL;
+
+	if (!e->in_batch && onlist_store_begin(e->s) != ONLIST_OK)
+		goto db;
+	e->in_batch++;
+	if (!m->deleted &&
+	    onlist_import_message(e->s, m->data, m->len, e->list, e->place, 0,
+				  e->c, &err) != ONLIST_OK) {
+		onlist_err("%s", err ? err : "import failed");
+		free(err);
+		e->failed = 1;
+		return 1;
+	}
+	if (e->in_batch >= ONLIST_IMPORT_BATCH) {
+		if (onlist_store_set_state(e->s, e->url, e->key, m->commit)
+		    != ONLIST_OK || onlist_store_commit(e->s) != ONLIST_OK)
+			goto db;
+		e->in_batch = 0;
+		onlist_progress(e->prog, "fetch: %s %s: %ld messages, %ld new",
+				e->url, e->key, e->c->messages, e->c->added);
+	}
+	return 0;
+db:
+	onlist_err("%s", onlist_store_errmsg(e->s));
+	e->failed = 1;
+	return 1;
+}
+
+/* Import the new commits of one epoch repository. */
+static int walk_epoch(struct onlist_cli *cli, struct onlist_store *s,
+		      const char *url, const char *key, const char *gitdir,
+		      const char *list, struct onlist_import_counts *c)
+{
+	struct onlist_progress prog;
+	struct epoch_ctx e = { s, url, key, list, gitdir, c, &prog, 0, 0 };
+	char *since = onlist_store_get_state(s, url, key), *last = NULL,
+	     *err = NULL;
+	onlist_status st;
+
+	onlist_progress_init(&prog, cli);
+	st = onlist_repo_epoch_walk(gitdir, NULL, since, epoch_msg, &e, &last,
+				    &err);
+	onlist_progress_done(&prog);
+	free(since);
+	if (e.failed || st != ONLIST_OK) {
+		if (e.in_batch)
+			onlist_store_rollback(s);
+		if (st != ONLIST_OK)
+			onlist_err("%s: %s", gitdir,
+				   err ? err : onlist_status_str(st));
+		free(err);
+		free(last);
+		return -1;
+	}
+	if (last) {
+		if (!e.in_batch && onlist_store_begin(s) != ONLIST_OK)
+			goto db;
+		e.in_batch = 1;
+		if (onlist_store_set_state(s, url, key, last) != ONLIST_OK)
+			goto db;
+	}
+	if (e.in_batch && onlist_store_commit(s) != ONLIST_OK)
+		goto db;
+	free(last);
+	return 0;
+db:
+	onlist_err("%s", onlist_store_errmsg(s));
+	if (e.in_batch)
+		onlist_store_rollback(s);
+	free(last);
+	return -1;
+}
+
+/* A public-inbox directory on disk: PATH/git/N.git (v2) or a bare
+ * repository (v1).  Returns the number of epochs, 0 when it is neither. */
+static int local_epochs(const char *path, int *v1)
+{
+	char p[PATH_MAX + 32];
+	int n = 0;
+
+	*v1 = 0;
+	for (;; n++) {
+		snprintf(p, sizeof(p), "%s/git/%d.git", path, n);
+		if (!is_dir(p))
+			break;
+	}
+	if (n)
+		return n;
+	snprintf(p, sizeof(p), "%s/objects", path);
+	if (is_dir(p)) {
+		snprintf(p, sizeof(p), "%s/HEAD", path);
+		if (access(p, R_OK) == 0) {
+			*v1 = 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int fetch_local(struct onlist_cli *cli, struct onlist_store *s,
+		       const char *arg, const char *list,
+		       struct onlist_import_counts *c)
+{
+	char path[PATH_MAX];
+	int v1, n;
+
+	if (!realpath(arg, path)) {
+		onlist_err("%s: %s", arg, strerror(errno));
+		return -1;
+	}
+	if (!is_dir(path))
+		return import_file(s, path, path, list, c);
+	n = local_epochs(path, &v1);
+	if (n == 0) {
+		char p[PATH_MAX + 32];
+		snprintf(p, sizeof(p), "%s/cur", path);
+		if (!is_dir(p)) {
+			snprintf(p, sizeof(p), "%s/new", path);
+			if (!is_dir(p)) {
+				onlist_err("%s: neither a maildir nor a "
+					   "public-inbox directory (no cur/, "
+					   "new/, git/0.git or objects/)", arg);
+				return -1;
+			}
+		}
+		return import_file(s, path, path, list, c);
+	}
+	for (int i = 0; i < n; i++) {
+		char key[32], gitdir[PATH_MAX + 32];
+
+		snprintf(key, sizeof(key), "epoch:%d", i);
+		if (v1)
+			snprintf(gitdir, sizeof(gitdir), "%s", path);
+		else
+			snprintf(gitdir, sizeof(gitdir), "%s/git/%d.git", path, i);
+		if (walk_epoch(cli, s, path, key, gitdir, list, c) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A whole public-inbox over the network: mirror each epoch, then walk it.
+ * Epochs are found by trying 0.git, 1.git, ... until one is missing; an
+ * inbox without git/0.git is tried as a v1 repository at the URL. */
+static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
+		       const char *base, const struct fetch_opts *o,
+		       const char *list, struct onlist_import_counts *c)
+{
+	char *dir = url_dir(base), *err = NULL;
+	char url[PATH_MAX], mirror[PATH_MAX], key[32];
+	int n = 0, ret = 0;
+
+	if (!dir)
+		return -1;
+	for (;; n++) {
+		snprintf(url, sizeof(url), "%sgit/%d.git", base, n);
+		snprintf(mirror, sizeof(mirror), "%s/mirrors/%s/git/%d.git",
+			 o->data, dir, n);
+		if (mkdirs(o->data) < 0) {
+			onlist_err("%s: %s", o->data, strerror(errno));
+			ret = -1;
+			break;
+		}
+		if (onlist_repo_mirror(url, mirror, &err) != ONLIST_OK) {
+			/* Past the last epoch git says "not found"; an epoch
+			 * we already have that fails is a real error. */
+			int known = is_dir(mirror);
+			if (n > 0 && !known) {
+				free(err);
+				err = NULL;
+				break;
+			}
+			if (n == 0 && !known) {
+				char *err1 = err;
+				/* v1: the inbox itself is the repository. */
+				snprintf(mirror, sizeof(mirror),
+					 "%s/mirrors/%s/v1.git", o->data, dir);
+				err = NULL;
+				if (onlist_repo_mirror(base, mirror, &err) == ONLIST_OK) {
+					free(err1);
+					snprintf(key, sizeof(key), "epoch:0");
+					ret = walk_epoch(cli, s, base, key, mirror,
+							 list, c);
+					break;
+				}
+				onlist_err("%s: not a public-inbox (no git/0.git "
+					   "and no v1 repository): %s", base,
+					   err1 ? err1 : "git failed");
+				free(err1);
+				ret = -1;
+				break;
+			}
+			onlist_err("%s: %s", url, err ? err : "git failed");
+			ret = -1;
+			break;
+		}
+		snprintf(key, sizeof(key), "epoch:%d", n);
+		if (walk_epoch(cli, s, base, key, mirror, list, c) < 0) {
+			ret = -1;
+			break;
+		}
+	}
+	free(err);
+	free(dir);
+	return ret;
+}
+
+/* Download one URL into the data directory and import it. */
+static int fetch_download(struct onlist_store *s, const char *url,
+			  int post, int remember_cache,
+			  const struct fetch_opts *o, const char *list,
+			  struct onlist_import_counts *c)
+{
+	struct onlist_http_cache cache = { NULL, NULL };
+	enum onlist_http_result res;
+	char *dir = url_dir(url), *err = NULL, path[PATH_MAX], parent[PATH_MAX];
+	onlist_status st;
+	int ret = 0;
+
+	if (!dir)
+		return -1;
+	snprintf(path, sizeof(path), "%s/downloads/%s%s", o->data, dir,
+		 ends_with(dir, ".gz") ? "" : ".data");
+	snprintf(parent, sizeof(parent), "%s", path);
+	*strrchr(parent, '/') = '\0';
+	free(dir);
+	if (mkdirs(parent) < 0) {
+		onlist_err("%s: %s", parent, strerror(errno));
+		return -1;
+	}
+	if (remember_cache) {
+		cache.etag = onlist_store_get_state(s, url, "etag");
+		cache.last_modified = onlist_store_get_state(s, url, "last-modified");
+	}
+	st = onlist_http_get(url, path, post, &o->http,
+			     remember_cache ? &cache : NULL, &res, &err);
+	if (st != ONLIST_OK) {
+		onlist_err("%s", err ? err : onlist_status_str(st));
+		free(err);
+		onlist_http_cache_release(&cache);
+		return -1;
+	}
+	if (res == ONLIST_HTTP_NOT_FOUND) {
+		if (post) {
+			/* public-inbox answers 404 to a search that matches
+			 * nothing: an empty window, not an error. */
+			onlist_http_cache_release(&cache);
+			return 0;
+		}
+		onlist_err("%s: HTTP 404 Not Found", url);
+		onlist_http_cache_release(&cache);
+		return -1;
+	}
+	if (res == ONLIST_HTTP_NEW) {
+		ret = import_file(s, path, url, list, c);
+		/* Remember the validators only once the body is imported, so
+		 * a failed import is downloaded again next time. */
+		if (ret == 0 && remember_cache &&
+		    (onlist_store_set_state(s, url, "etag", cache.etag) != ONLIST_OK ||
+		     onlist_store_set_state(s, url, "last-modified",
+					    cache.last_modified) != ONLIST_OK)) {
+			onlist_err("%s", onlist_store_errmsg(s));
+			ret = -1;
+		}
+		if (ret == 0)
+			unlink(path);
+	}
+	onlist_http_cache_release(&cache);
+	return ret;
+}
+
+/* An mbox to download rather than an inbox to mirror?  Judged by the
+ * path, without any query string. */
+static int is_mbox_url(const char *url)
+{
+	size_t n = strcspn(url, "?#");
+	char *path = strndup(url, n);
+	int r;
+
+	if (!path)
+		return 0;
+	r = ends_with(path, ".gz") || ends_with(path, ".mbox") ||
+	    ends_with(path, ".txt") || ends_with(path, "/raw") ||
+	    ends_with(path, "/raw/") || strstr(url + n, "x=m") != NULL;
+	free(path);
+	return r;
+}
+
+static int fetch_one(struct onlist_cli *cli, struct onlist_store *s,
+		     const char *arg, const char *list_opt,
+		     const struct fetch_opts *o, int explicit)
+{
+	struct onlist_import_counts c = { 0, 0, 0, 0 };
+	int window = o->since || o->until || o->query;
+	char *list = list_opt ? strdup(list_opt) : default_list(arg);
+	char *base = NULL;
+	int ret;
+
+	if (!list)
+		return -1;
+	if (is_url(arg)) {
+		if (window) {
+			char q[1024], *enc, *url;
+			size_t n = strlen(arg);
+
+			snprintf(q, sizeof(q), "%s%s%s%s%s",
+				 o->since || o->until ? "d:" : "",
+				 o->since ? o->since : "",
+				 o->since || o->until ? ".." : "",
+				 o->until ? o->until : "",
+				 o->query ? (o->since || o->until ? " " : "") : "");
+			if (o->query)
+				strncat(q, o->query, sizeof(q) - strlen(q) - 1);
+			enc = url_encode(q);
+			if (!enc || asprintf(&url, "%s%s?q=%s&x=m", arg,
+					     n && arg[n - 1] == '/' ? "" : "/",
+					     enc) < 0) {
+				free(enc);
+				free(list);
+				return -1;
+			}
+			free(enc);
+			ret = fetch_download(s, url, 1, 0, o, list, &c);
+			free(url);
+		} else if (is_mbox_url(arg)) {
+			ret = fetch_download(s, arg, 0, 1, o, list, &c);
+		} else {
+			size_t n = strlen(arg);
+			if (asprintf(&base, "%s%s", arg,
+				     n && arg[n - 1] == '/' ? "" : "/") < 0) {
+				free(list);
+				return -1;
+			}
+			ret = fetch_inbox(cli, s, base, o, list, &c);
+		}
+	} else {
+		if (window) {
+			onlist_err("%s: --since, --until and --query need a "
+				   "public-inbox URL", arg);
+			free(list);
+			return -2;
+		}
+		ret = fetch_local(cli, s, arg, list, &c);
+	}
+	print_counts(arg, &c);
+	/* Remember what worked, except one-off windows. */
+	if (ret == 0 && explicit && !window) {
+		char resolved[PATH_MAX];
+		const char *key = base ? base : is_url(arg) ? arg :
+				  realpath(arg, resolved) ? resolved : arg;
+		if (onlist_store_add_source(s, key, list) != ONLIST_OK) {
+			onlist_err("%s", onlist_store_errmsg(s));
+			ret = -1;
+		}
+	}
+	free(base);
+	free(list);
+	return ret;
+}
+
+struct source_list {
+	char **url, **list;
+	size_t n;
+};
+
+static int collect_source(int ncol, const char *const *c, void *data)
+{
+	struct source_list *l = data;
+	char **u, **li;
+
+	(void)ncol;
+	u = realloc(l->url, (l->n + 1) * sizeof(*u));
+	if (u)
+		l->url = u;
+	li = realloc(l->list, (l->n + 1) * sizeof(*li));
+	if (li)
+		l->list = li;
+	if (!u || !li)
+		return 1;
+	l->url[l->n] = strdup(c[0]);
+	l->list[l->n] = strdup(c[1] ? c[1] : "");
+	l->n++;
+	return 0;
+}
+
+/* One fetch per database at a time: an advisory lock next to it, held
+ * until the process ends (also when it is killed). */
+static int take_lock(const char *db)
+{
+	char *path;
+	int fd;
+
+	if (asprintf(&path, "%s.fetch-lock", db) < 0)
+		return -1;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		onlist_err("fetch: cannot create %s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		onlist_err("fetch: another onlist fetch is running on %s "
+			   "(lock %s held); try again when it is done", db, path);
+		close(fd);
+		free(path);
+		return -1;
+	}
+	free(path);
+	return fd;
+}
+
+int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
+{
+	struct fetch_opts o;
+	struct onlist_store *s;
+	struct onlist_http_opts http = ONLIST_HTTP_OPTS_INIT;
+	struct source_list l = { NULL, NULL, 0 };
+	const char *data_opt = NULL;
+	int i, nsrc = 0, ret = ONLIST_EXIT_OK, lock;
+
+	if (onlist_cli_help(argc, argv, help))
+		return ONLIST_EXIT_OK;
+	memset(&o, 0, sizeof(o));
+	o.http = http;
+	o.http.quiet = cli->quiet;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--list") && v)
+			o.list = argv[++i];
+		else if (!strcmp(a, "--data") && v)
+			data_opt = argv[++i];
+		else if (!strcmp(a, "--since") && v)
+			o.since = argv[++i];
+		else if (!strcmp(a, "--until") && v)
+			o.until = argv[++i];
+		else if (!strcmp(a, "--query") && v)
+			o.query = argv[++i];
+		else if (!strcmp(a, "--retries") && v)
+			o.http.retries = atoi(argv[++i]);
+		else if (!strcmp(a, "--pace") && v)
+			o.http.pace = atof(argv[++i]);
+		else if (!strcmp(a, "--insecure"))
+			o.http.insecure = 1;
+		else if (!strcmp(a, "--")) {
+			i++;
+			break;
+		} else if (a[0] == '-' && a[1]) {
+			onlist_err("fetch: unknown option '%s'", a);
+			return ONLIST_EXIT_USAGE;
+		} else
+			break;
+	}
+	nsrc = argc - i;
+	if (o.http.retries < 0 || o.http.pace < 0) {
+		onlist_err("fetch: --retries and --pace take numbers >= 0");
+		return ONLIST_EXIT_USAGE;
+	}
+	if (data_opt) {
+		o.data = strdup(data_opt);
+	} else {
+		/* Beside the database, so one database keeps one data dir. */
+		char *slash = strrchr(cli->db_path, '/');
+		if (asprintf(&o.data, "%.*sonlist-data",
+			     slash ? (int)(slash - cli->db_path + 1) : 0,
+			     cli->db_path) < 0)
+			o.data = NULL;
+	}
+	if (!o.data)
+		return ONLIST_EXIT_FAIL;
+	if ((lock = take_lock(cli->db_path)) < 0) {
+		free(o.data);
+		return ONLIST_EXIT_FAIL;
+	}
+	if (!(s = onlist_cli_open_store(cli))) {
+		free(o.data);
+		close(lock);
+		return ONLIST_EXIT_FAIL;
+	}
+	onlist_http_init();
+	if (nsrc == 0) {
+		if (o.since || o.until || o.query) {
+			onlist_err("fetch: a window needs a SOURCE");
+			ret = ONLIST_EXIT_USAGE;
+		} else if (onlist_store_query(s, ONLIST_Q_SOURCES, NULL, 0,
+					      collect_source, &l) != ONLIST_OK) {
+			onlist_err("fetch: %s", onlist_store_errmsg(s));
+			ret = ONLIST_EXIT_FAIL;
+		} else if (l.n == 0) {
+			onlist_err("fetch: no sources yet; give one, e.g. "
+				   "onlist fetch https://lore.kernel.org/linux-fsdevel/");
+			ret = ONLIST_EXIT_USAGE;
+		}
+		for (size_t k = 0; k < l.n; k++) {
+			if (fetch_one(cli, s, l.url[k], o.list ? o.list : l.list[k],
+				      &o, 0) != 0)
+				ret = ONLIST_EXIT_FAIL;
+			free(l.url[k]);
+			free(l.list[k]);
+		}
+		free(l.url);
+		free(l.list);
+	} else {
+		for (; i < argc; i++) {
+			int r = fetch_one(cli, s, argv[i], o.list, &o, 1);
+			if (r == -2)
+				ret = ONLIST_EXIT_USAGE;
+			else if (r != 0 && ret == ONLIST_EXIT_OK)
+				ret = ONLIST_EXIT_FAIL;
+		}
+	}
+	onlist_http_cleanup();
+	onlist_store_close(s);
+	free(o.data);
+	close(lock);
+	return ret;
+}
+
+static int print_source(int ncol, const char *const *c, void *data)
+{
+	time_t t = c[2] ? (time_t)atoll(c[2]) : 0;
+	char date[32];
+	struct tm tm;
+
+	(void)ncol;
+	(void)data;
+	if (gmtime_r(&t, &tm))
+		strftime(date, sizeof(date), "%Y-%m-%d", &tm);
+	else
+		snprintf(date, sizeof(date), "?");
+	printf("%-20s %s  (since %s)\n", c[1] ? c[1] : "", c[0], date);
+	return 0;
+}
+
+int cmd_sources(struct onlist_cli *cli, int argc, char **argv)
+{
+	struct onlist_store *s;
+	int ret = ONLIST_EXIT_OK;
+
+	if (onlist_cli_help(argc, argv, sources_help))
+		return ONLIST_EXIT_OK;
+	if (argc > 1) {
+		onlist_err("sources: unexpected argument '%s'", argv[1]);
+		return ONLIST_EXIT_USAGE;
+	}
+	if (!(s = onlist_cli_open_store(cli)))
+		return ONLIST_EXIT_FAIL;
+	if (onlist_store_query(s, ONLIST_Q_SOURCES, NULL, 0, print_source, NULL)
+	    != ONLIST_OK) {
+		onlist_err("sources: %s", onlist_store_errmsg(s));
+		ret = ONLIST_EXIT_FAIL;
+	}
+	onlist_store_close(s);
+	return ret;
+}

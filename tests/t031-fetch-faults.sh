@@ -1,0 +1,85 @@
+#!/bin/sh
+# onlist fetch against a misbehaving HTTP server on 127.0.0.1
+# (tests/faultserver.py): dropped connections, resets, 500s, 429, trickled
+# bytes, a truncated gzip, a server that ignores Range, no Content-Length.
+# Every case must end with exactly the messages a local import of the same
+# file gives.  Then: conditional refetch (304), a 404, an unknown local
+# directory, and a second fetch while one holds the lock.
+set -u
+top=$(pwd)
+[ -x ./onlist ] || { echo "./onlist not built" >&2; exit 77; }
+./onlist fetch --help >/dev/null 2>&1 || { echo "onlist has no fetch" >&2; exit 77; }
+command -v python3 >/dev/null || { echo "needs python3" >&2; exit 77; }
+tmp=$(mktemp -d)
+srv_pid=
+cleanup() { [ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+sh fixtures/make-fixtures.sh "$tmp/fx" >/dev/null || exit 1
+mkdir "$tmp/srv" && cp "$tmp/fx/list.mbox.gz" "$tmp/srv/" || exit 1
+python3 tests/faultserver.py 0 "$tmp/srv" --timeout 300 > "$tmp/port" &
+srv_pid=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$tmp/port" ] && break; sleep 0.3; done
+port=$(head -n 1 "$tmp/port")
+[ -n "$port" ] || { echo "fault server did not start"; exit 1; }
+base=http://127.0.0.1:$port
+
+./onlist -q --db "$tmp/ref.db" import --list L "$tmp/fx/list.mbox.gz" > "$tmp/ref.out" || exit 1
+sqlite3 "$tmp/ref.db" "SELECT msgid, patch_id FROM messages ORDER BY msgid" > "$tmp/ref.rows"
+want=$(wc -l < "$tmp/ref.rows")
+[ "$want" -gt 100 ] || { echo "fixture too small: $want"; exit 1; }
+
+for fault in drop reset fail-once flaky/2 429 trickle truncgz norange nolength redirect/2; do
+	db=$tmp/$(echo "$fault" | tr / _).db
+	url="$base/$fault/list.mbox.gz?t=$fault"
+	out=$("$top/onlist" -q --db "$db" fetch --pace 0 --retries 4 --data "$tmp/data" --list L "$url" 2>&1)
+	rc=$?
+	[ $rc -eq 0 ] || { bad "$fault: exit $rc: $out"; continue; }
+	sqlite3 "$db" "SELECT msgid, patch_id FROM messages ORDER BY msgid" > "$tmp/got.rows"
+	cmp -s "$tmp/ref.rows" "$tmp/got.rows" ||
+		bad "$fault: messages differ from a local import ($(wc -l < "$tmp/got.rows") vs $want)"
+	echo "$fault: ok ($out)"
+done
+
+# Conditional refetch: the second run sends the validators and imports nothing.
+db=$tmp/etag.db
+./onlist -q --db "$db" fetch --pace 0 --data "$tmp/data" --list L "$base/etag/list.mbox.gz" > "$tmp/e1" 2>&1 || bad "etag first fetch: $(cat "$tmp/e1")"
+./onlist -q --db "$db" fetch --pace 0 --data "$tmp/data" > "$tmp/e2" 2>&1 || bad "etag refetch: $(cat "$tmp/e2")"
+grep -q "0 messages, 0 new" "$tmp/e2" || bad "refetch of an unchanged file imported something: $(cat "$tmp/e2")"
+python3 - "$base/_stats?key=/etag/list.mbox.gz" <<'PY' || bad "no conditional request seen"
+import json, sys, urllib.request
+s = json.load(urllib.request.urlopen(sys.argv[1]))
+sys.exit(0 if s.get("conditional", 0) >= 1 and s.get("count", 0) == 2 else 1)
+PY
+./onlist --db "$db" sources | grep -q "etag/list.mbox.gz" || bad "source not remembered"
+
+# A 404: one line, exit 1, nothing imported.
+db=$tmp/404.db
+out=$(./onlist -q --db "$db" fetch --pace 0 --retries 1 --data "$tmp/data" "$base/status/404" 2>&1)
+rc=$?
+[ $rc -eq 1 ] || bad "404 exit $rc"
+echo "$out" | grep -q "404" || bad "404 message: $out"
+[ "$(sqlite3 "$db" 'SELECT count(*) FROM messages')" = 0 ] || bad "404 imported messages"
+
+# A directory that is nothing onlist knows.
+mkdir "$tmp/nothing"
+out=$(./onlist -q --db "$tmp/n.db" fetch "$tmp/nothing" 2>&1)
+[ $? -eq 1 ] || bad "unknown directory did not fail"
+echo "$out" | grep -q "neither a maildir nor a public-inbox" || bad "unknown directory message: $out"
+
+# Two fetches at once: the second is refused while the first holds the lock.
+if command -v flock >/dev/null; then
+	db=$tmp/lock.db
+	flock "$db.fetch-lock" sleep 3 &
+	holder=$!
+	sleep 0.5
+	out=$(./onlist -q --db "$db" fetch "$tmp/fx/list.mbox.gz" 2>&1)
+	rc=$?
+	[ $rc -eq 1 ] || bad "second fetch not refused (exit $rc)"
+	echo "$out" | grep -q "another onlist fetch is running" || bad "lock message: $out"
+	wait "$holder"
+fi
+[ $fail -eq 0 ] && echo "all fetch fault cases passed"
+exit $fail
