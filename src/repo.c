@@ -1361,20 +1361,6 @@ static int rm_tree(const char *path)
 	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* *errmsg, when set, names `what` (a directory or a URL): git's message
- * may not ("fatal: not a git repository: '.'"). */
-static void name_in_err(char **errmsg, const char *what)
-{
-	char *s;
-
-	if (!errmsg || !*errmsg || strstr(*errmsg, what))
-		return;
-	if (asprintf(&s, "%s: %s", what, *errmsg) >= 0) {
-		free(*errmsg);
-		*errmsg = s;
-	}
-}
-
 /* git's stderr on one line: its "fatal:" line when it wrote one (after
  * "remote: Not Found", say), else every line joined with "; ". */
 static void one_line(char **errmsg)
@@ -1459,18 +1445,24 @@ onlist_status onlist_repo_mirror(const char *url, const char *dir,
 	if (stat(dir, &sb) == 0) {
 		/* the URL as given, not the one cloned from: the source may
 		 * have moved.  --git-dir: a directory that is no repository
-		 * must not be taken for a work tree of one above it.  '+':
-		 * public-inbox rewrites an epoch's history when it purges a
-		 * message. */
+		 * must not be taken for a work tree of one above it (and
+		 * git's complaint then names it).  '+': public-inbox rewrites
+		 * an epoch's history when it purges a message. */
 		const char *args[] = {
-			"--git-dir=.", MIRROR_CONFIG, "fetch", "--quiet",
-			"--prune", "--no-write-fetch-head", "--", url,
-			"+refs/*:refs/*", NULL
+			NULL, MIRROR_CONFIG, "fetch", "--quiet", "--prune",
+			"--no-write-fetch-head", "--", url, "+refs/*:refs/*",
+			NULL
 		};
-		st = run_git(dir, args, SPAWN_NET | SPAWN_CLEAN, "fetch",
+		char *gd;
+		if (asprintf(&gd, "--git-dir=%s", dir) < 0) {
+			set_err(errmsg, "out of memory");
+			return ONLIST_ENOMEM;
+		}
+		args[0] = gd;
+		st = run_git(".", args, SPAWN_NET | SPAWN_CLEAN, "fetch",
 			     errmsg);
+		free(gd);
 		one_line(errmsg);
-		name_in_err(errmsg, dir);
 		return st;
 	}
 	if (errno != ENOENT) {
@@ -1521,6 +1513,8 @@ out:
  * its Message-ID, removed by deleting that path).  The writer turns every
  * message-bearing line into a cat-file request carrying its commit and
  * kind ("%(rest)"); cat-file then answers in order, one message at a time.
+ * public-inbox-purge rewrites the history from the purged message on and
+ * leaves an empty blob `m` in its place: that is a removal too.
  * Measured on a 100k-message epoch (git 2.39): cat-file of blob ids 5.4 s,
  * of "<commit>:m" paths 6.8 s (a tree lookup each); the log runs alongside
  * in 1.5 s. */
@@ -1678,20 +1672,26 @@ static onlist_status resolve_commit(const char *gitdir, const char *rev,
 				    char id[41], char **errmsg)
 {
 	const char *args[] = {
-		"--git-dir=.", "rev-parse", "--verify", "--quiet", NULL, NULL
+		NULL, "rev-parse", "--verify", "--quiet", NULL, NULL
 	};
 	struct child ch;
 	struct reader r = { 0 };
 	onlist_status st;
-	char *arg, *line, *msg = NULL;
+	char *gd, *arg, *line, *msg = NULL;
 	size_t len;
 	int ret;
 
 	id[0] = '\0';
-	if (asprintf(&arg, "%s^{commit}", rev) < 0)
+	if (asprintf(&gd, "--git-dir=%s", gitdir) < 0)
 		return ONLIST_ENOMEM;
+	if (asprintf(&arg, "%s^{commit}", rev) < 0) {
+		free(gd);
+		return ONLIST_ENOMEM;
+	}
+	args[0] = gd;
 	args[4] = arg;
-	st = spawn_git(&ch, gitdir, args, 0, SPAWN_CLEAN, errmsg);
+	st = spawn_git(&ch, ".", args, 0, SPAWN_CLEAN, errmsg);
+	free(gd);
 	free(arg);
 	if (st != ONLIST_OK)
 		return st;
@@ -1711,7 +1711,6 @@ static onlist_status resolve_commit(const char *gitdir, const char *rev,
 		if (st == ONLIST_OK)
 			st = ONLIST_EGIT;
 		set_err(errmsg, "%s", msg ? msg : "git rev-parse failed");
-		name_in_err(errmsg, gitdir);
 	}
 	free(msg);
 	return st;
@@ -1722,7 +1721,7 @@ static onlist_status resolve_commit(const char *gitdir, const char *rev,
  * of the output; on failure *msg says what went wrong. */
 static onlist_status walk_one(struct reader *r, onlist_epoch_cb cb,
 			      void *data, char *commit, int *stop, int *done,
-			      size_t *answers, const char *gitdir, char **msg)
+			      size_t *answers, char **msg)
 {
 	struct onlist_epoch_msg m = { 0 };
 	char *line, *p, kind;
@@ -1739,8 +1738,8 @@ static onlist_status walk_one(struct reader *r, onlist_epoch_cb cb,
 	/* "<oid> blob <size> <commit> <kind>\n", or "<oid> missing\n" */
 	if (len == 49 && is_hex(line, 40) &&
 	    !memcmp(line + 40, " missing\n", 9)) {
-		set_err(msg, "%s: blob %.40s (a message after commit %s) is "
-			"missing", gitdir, line, *commit ? commit : "(none)");
+		set_err(msg, "blob %.40s (a message after commit %s) is "
+			"missing", line, *commit ? commit : "(none)");
 		return ONLIST_EGIT;
 	}
 	if (len < 41 + 5 + 1 + 1 + 43 || line[len - 1] != '\n' ||
@@ -1767,11 +1766,12 @@ static onlist_status walk_one(struct reader *r, onlist_epoch_cb cb,
 	}
 	if (!rc || r->buf[r->pos + size] != '\n') {
 		set_err(msg, "git cat-file output ended inside the message of "
-			"commit %s in %s", commit, gitdir);
+			"commit %s", commit);
 		return ONLIST_EGIT;
 	}
 	m.commit = commit;
-	if (kind == 'm') {
+	/* public-inbox-purge leaves an empty `m` where the message was */
+	if (kind == 'm' && size) {
 		m.data = r->buf + r->pos;
 		m.len = size;
 	} else {
@@ -1783,7 +1783,7 @@ static onlist_status walk_one(struct reader *r, onlist_epoch_cb cb,
 	r->pos += size + 1;
 	return ONLIST_OK;
 bad:
-	set_err(msg, "unexpected output from git cat-file in %s: %.*s", gitdir,
+	set_err(msg, "unexpected output from git cat-file: %.*s",
 		(int)(len > 100 ? 100 : len - 1), line);
 	return ONLIST_EGIT;
 }
@@ -1799,7 +1799,7 @@ onlist_status onlist_repo_epoch_walk(const char *gitdir, const char *branch,
 	int wok = 0, stop = 0, done = 0, lrc = 0, crc = 0;
 	size_t answers = 0;
 	onlist_status st;
-	char *catmsg = NULL, *logmsg = NULL, *gitmsg = NULL;
+	char *gd = NULL, *catmsg = NULL, *logmsg = NULL, *gitmsg = NULL;
 
 	if (errmsg)
 		*errmsg = NULL;
@@ -1835,8 +1835,8 @@ onlist_status onlist_repo_epoch_walk(const char *gitdir, const char *branch,
 		    ONLIST_OK)
 			return st;
 		if (!ids[1][0]) {
-			set_err(errmsg, "%s: no commit %s (was the history "
-				"rewritten?)", gitdir, since);
+			set_err(errmsg, "no commit %s (was the history "
+				"rewritten?)", since);
 			return ONLIST_ENOTFOUND;
 		}
 	}
@@ -1845,24 +1845,27 @@ onlist_status onlist_repo_epoch_walk(const char *gitdir, const char *branch,
 	else
 		snprintf(range, sizeof range, "%s", ids[0]);
 
+	if (asprintf(&gd, "--git-dir=%s", gitdir) < 0) {
+		st = ONLIST_ENOMEM;
+		goto out;
+	}
 	{
 		/* plumbing's settings for porcelain's log: nothing from the
 		 * user's configuration changes what it prints */
 		const char *log_args[] = {
-			"--git-dir=.", "log", "--reverse", "--raw",
-			"--no-abbrev", "--no-renames", "--root", "--no-color",
-			"--no-relative", "--no-show-signature", "--no-notes",
-			"--format=%x01%H", range, "--", NULL
+			gd, "log", "--reverse", "--raw", "--no-abbrev",
+			"--no-renames", "--root", "--no-color", "--no-relative",
+			"--no-show-signature", "--no-notes", "--format=%x01%H",
+			range, "--", NULL
 		};
 		const char *cat_args[] = {
-			"--git-dir=.", "cat-file", CAT_FORMAT, "--buffer", NULL
+			gd, "cat-file", CAT_FORMAT, "--buffer", NULL
 		};
-		if ((st = spawn_git(&w.log, gitdir, log_args, 0, SPAWN_CLEAN,
+		if ((st = spawn_git(&w.log, ".", log_args, 0, SPAWN_CLEAN,
 				    errmsg)) != ONLIST_OK)
 			goto out;
-		if ((st = spawn_git(&w.cat, gitdir, cat_args, 1,
-				    SPAWN_CLEAN | SPAWN_TUNED, errmsg)) !=
-		    ONLIST_OK)
+		if ((st = spawn_git(&w.cat, ".", cat_args, 1, SPAWN_CLEAN,
+				    errmsg)) != ONLIST_OK)
 			goto out;
 	}
 	if (reader_init(&w.lr, w.log.out) < 0 ||
@@ -1878,7 +1881,7 @@ onlist_status onlist_repo_epoch_walk(const char *gitdir, const char *branch,
 	wok = 1;
 	while (!stop && !done && st == ONLIST_OK)
 		st = walk_one(&cr, cb, data, commit, &stop, &done, &answers,
-			      gitdir, &catmsg);
+			      &catmsg);
 out:
 	/* on an early stop, closing cat-file's output ends it (SIGPIPE),
 	 * which ends the writer, which ends the log */
@@ -1911,7 +1914,7 @@ out:
 		} else if (answers != w.requests) {
 			st = ONLIST_EGIT;
 			set_err(errmsg, "git cat-file answered %zu of %zu "
-				"requests in %s", answers, w.requests, gitdir);
+				"requests", answers, w.requests);
 		}
 	} else {
 		st = ONLIST_OK;
@@ -1923,6 +1926,7 @@ out:
 		if (*l && !(*last = strdup(l)))
 			st = ONLIST_ENOMEM;
 	}
+	free(gd);
 	free(w.err);
 	free(catmsg);
 	free(logmsg);

@@ -67,8 +67,9 @@ static const char build[] =
  * message 4.  Message 2 has CRLF, a NUL, a bare "From " line and no final
  * newline; message 3 is larger than one read of the pipe.  $TMP/v1.git:
  * message 1 at its v1 path, message 2, a README (not a message), then the
- * removal of message 1.  The commit ids are in $TMP/epoch.commits and
- * $TMP/v1.commits, oldest first. */
+ * removal of message 1.  $TMP/purged.git (v2): message 1, an empty m (what
+ * public-inbox-purge leaves), message 4.  The commit ids are in
+ * $TMP/<name>.commits, oldest first. */
 static const char build_epochs[] =
 	"set -e\n"
 	"cd \"$TMP\"\n"
@@ -109,7 +110,13 @@ static const char build_epochs[] =
 	"put $V $p1 msg/1; commit $V one\n"
 	"put $V $p2 msg/2; commit $V two\n"
 	"put $V README msg/4; commit $V readme\n"
-	"rm_ $V $p1; commit $V rm\n";
+	"rm_ $V $p1; commit $V rm\n"
+	/* public-inbox-purge: the message replaced by an empty m */
+	"P=$TMP/purged.git; git init -q --bare $P; tip=\n"
+	": > msg/empty\n"
+	"put $P m msg/1; commit $P one\n"
+	"put $P m msg/empty; commit $P purged\n"
+	"put $P m msg/4; commit $P four\n";
 
 static int setup(void **state)
 {
@@ -812,6 +819,25 @@ static void test_epoch_walk_v1(void **state)
 	events_release(&ev);
 }
 
+/* public-inbox-purge rewrites the history and leaves an empty `m` where the
+ * message was: a removal, not an (unreadable) empty message. */
+static void test_epoch_walk_purged(void **state)
+{
+	struct events ev = { 0 };
+	char *err = NULL, *dir;
+
+	(void)state;
+	assert_true(asprintf(&dir, "%s/purged.git", tmpdir) > 0);
+	assert_int_equal(onlist_repo_epoch_walk(dir, NULL, NULL, on_msg, &ev,
+						NULL, &err), ONLIST_OK);
+	assert_int_equal(ev.n, 3);
+	assert_event(&ev, 0, "purged", 1, 1);
+	assert_event(&ev, 1, "purged", 2, 0);
+	assert_event(&ev, 2, "purged", 3, 4);
+	events_release(&ev);
+	free(dir);
+}
+
 static void test_epoch_walk_errors(void **state)
 {
 	struct events ev = { 0 };
@@ -976,6 +1002,7 @@ int main(void)
 		cmocka_unit_test(test_epoch_walk_since),
 		cmocka_unit_test(test_epoch_walk_stop),
 		cmocka_unit_test(test_epoch_walk_v1),
+		cmocka_unit_test(test_epoch_walk_purged),
 		cmocka_unit_test(test_epoch_walk_errors),
 		cmocka_unit_test(test_epoch_walk_missing_blob),
 		cmocka_unit_test(test_mirror),
