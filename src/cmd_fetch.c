@@ -244,14 +244,22 @@ static int walk_epoch(struct onlist_cli *cli, struct onlist_store *s,
 	onlist_progress_init(&prog, cli);
 	st = onlist_repo_epoch_walk(gitdir, NULL, since, epoch_msg, &e, &last,
 				    &err);
+	if (st == ONLIST_ENOTFOUND && !e.failed) {
+		/* The commit we stopped at is gone: the history was rewritten
+		 * (public-inbox-purge).  Walk it all again; what we have is
+		 * skipped by Message-ID. */
+		free(err);
+		err = NULL;
+		st = onlist_repo_epoch_walk(gitdir, NULL, NULL, epoch_msg, &e,
+					    &last, &err);
+	}
 	onlist_progress_done(&prog);
 	free(since);
 	if (e.failed || st != ONLIST_OK) {
 		if (e.in_batch)
 			onlist_store_rollback(s);
 		if (st != ONLIST_OK)
-			onlist_err("%s: %s", gitdir,
-				   err ? err : onlist_status_str(st));
+			onlist_err("%s", err ? err : onlist_status_str(st));
 		free(err);
 		free(last);
 		return -1;

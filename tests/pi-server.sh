@@ -16,6 +16,7 @@
 #                        indexed as it goes), then public-inbox-index
 #   pi_deliver NAME      deliver one message (stdin) with public-inbox-mda
 #   pi_index NAME        public-inbox-index the inbox
+#   pi_purge             public-inbox-purge --all the message on stdin
 #   pi_start             start public-inbox-httpd -W0 on PI_PORT in the
 #                        background, wait until it answers; the pid goes
 #                        to DIR/httpd.pid, the base URL to DIR/httpd.url
@@ -123,6 +124,14 @@ pi_deliver() {
 	pi_run ORIGINAL_RECIPIENT="$1@example.org" public-inbox-mda \
 		--no-precheck >"$PI_DIR/mda.log" 2>&1 ||
 		{ cat "$PI_DIR/mda.log" >&2; pi_die "public-inbox-mda failed"; }
+}
+
+# public-inbox-purge: the message (stdin) is removed from every epoch by
+# rewriting the history from it on; it leaves an empty `m` in its place,
+# and the old commits are pruned from the inbox.
+pi_purge() {
+	pi_run public-inbox-purge --all >"$PI_DIR/purge.log" 2>&1 ||
+		{ cat "$PI_DIR/purge.log" >&2; pi_die "public-inbox-purge failed"; }
 }
 
 pi_index() {

@@ -12,6 +12,8 @@
 #     whose Date header falls on those days;
 #   - the inbox directory read in place into a fresh database, v2 and v1,
 #     and the v1 inbox over HTTP: the same messages;
+#   - public-inbox-purge (a rewritten history): the next fetches, over HTTP
+#     and in place, still work and find nothing new;
 #   - bad sources: an inbox the server does not have, and a local directory
 #     that is neither a maildir nor an inbox: exit 1 and one line saying so.
 # What the inbox holds is read from its git epochs by pi_msgids (git and
@@ -195,6 +197,19 @@ same_ids fetch-local-v1 "$TMP/v1.ids" "$TMP/v1local/onlist.db"
 run fetch-http-v1 "$ONLIST" --db "$TMP/v1http/onlist.db" -q fetch --list old --pace 0 "$PI_URL/old/"
 expect_rc fetch-http-v1 0
 same_ids fetch-http-v1 "$TMP/v1.ids" "$TMP/v1http/onlist.db"
+
+# ---- a purge rewrites the history ------------------------------------------------
+# public-inbox-purge rewrites an epoch from the purged message on and prunes
+# the old commits from the inbox: the commit a database last saw is gone from
+# the inbox directory (still in a mirror, unreachable).  Both must go on.
+echo "+ public-inbox-purge: one message of the middle of the archive"
+git -C "$PI_DIR/list/git/0.git" show "master~100:m" | pi_purge
+run fetch-after-purge-http "$ONLIST" --db "$DB" -q fetch --pace 0
+expect_rc fetch-after-purge-http 0
+[ "$(field new)" = 0 ] || bad "fetch-after-purge-http: '$(field new)' new, expected 0"
+run fetch-after-purge-local "$ONLIST" --db "$LDB" -q fetch --list list "$PI_DIR/list"
+expect_rc fetch-after-purge-local 0
+[ "$(field new)" = 0 ] || bad "fetch-after-purge-local: '$(field new)' new, expected 0"
 
 # ---- bad sources ---------------------------------------------------------------
 one_line_error() {	# one_line_error LABEL WORD: exit 1, one line naming WORD
