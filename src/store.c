@@ -388,6 +388,10 @@ int onlist_store_has_commit(struct onlist_store *s, const char *sha)
 	}
 	bind_text(st, 1, sha);
 	rc = sqlite3_step(st);
+	/* Reset now: a statement left on its row keeps a read snapshot open,
+	 * and this connection's next BEGIN IMMEDIATE would then fail at once
+	 * with "database is locked" after another process committed. */
+	sqlite3_reset(st);
 	if (rc == SQLITE_ROW)
 		return 1;
 	if (rc == SQLITE_DONE)
