@@ -86,6 +86,7 @@ onlist_status onlist_import_source(struct onlist_store *s,
 
 		if (!in_batch && onlist_store_begin(s) != ONLIST_OK)
 			return db_error(s, errmsg);
+		memset(&raw, 0, sizeof(raw));
 		st = onlist_source_next(src, &raw, &err);
 		if (st == ONLIST_ENOTFOUND) {
 			free(err);
@@ -96,8 +97,11 @@ onlist_status onlist_import_source(struct onlist_store *s,
 			 * where it broke, and report it.  A maildir file that
 			 * cannot be opened is one message lost, not the rest. */
 			const char *why = err ? err : onlist_status_str(st);
-			if (onlist_store_put_skip(s, place, last_offset + 1, why,
-						  NULL) != ONLIST_OK) {
+			/* A maildir names the file that failed; an mbox broke
+			 * just after the last message read. */
+			if (onlist_store_put_skip(s, raw.file ? raw.file : place,
+						  raw.file ? 0 : last_offset + 1,
+						  why, NULL) != ONLIST_OK) {
 				free(err);
 				ret = db_error(s, errmsg);
 				break;

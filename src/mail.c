@@ -231,33 +231,43 @@ static int is_day_or_month(const char *p)
 	       islower((unsigned char)p[2]);
 }
 
+/* The asctime date of a From_ line at p: "Www Mmm [ d]d hh:mm". */
+static int is_asctime(const char *p, const char *end)
+{
+	if (end - p < 16 || !is_day_or_month(p) || p[3] != ' ' ||
+	    !is_day_or_month(p + 4) || p[7] != ' ')
+		return 0;
+	p += 8;
+	while (p < end && *p == ' ')
+		p++;
+	if (p >= end || !isdigit((unsigned char)*p))
+		return 0;
+	while (p < end && isdigit((unsigned char)*p))
+		p++;
+	if (p >= end || *p++ != ' ' || p >= end || !isdigit((unsigned char)*p))
+		return 0;
+	while (p < end && isdigit((unsigned char)*p))
+		p++;
+	return p + 1 < end && *p == ':' && isdigit((unsigned char)p[1]);
+}
+
 /* A strict mbox From_ line: "From SENDER DAY MON DD HH:MM..." (asctime),
- * so that a body line "From here on..." does not split a message. */
+ * so that a body line "From here on..." does not split a message.  The
+ * sender may itself hold spaces (Mailman writes "From alice at
+ * example.com  Mon Jun  3 ..."), so look for the date after it. */
 static int is_from_line(const char *l, size_t len)
 {
 	const char *p = l + 5, *end = l + len;
 
 	if (len < 5 + 1 + 24 || memcmp(l, "From ", 5) != 0)
 		return 0;
-	while (p < end && *p != ' ' && *p != '\n')	/* sender */
-		p++;
-	while (p < end && *p == ' ')
-		p++;
-	if (end - p < 19 || !is_day_or_month(p) || p[3] != ' ' ||
-	    !is_day_or_month(p + 4) || p[7] != ' ')
+	if (*p == ' ' || *p == '\n')
 		return 0;
-	p += 8;
-	while (*p == ' ')
-		p++;
-	if (!isdigit((unsigned char)*p))
-		return 0;
-	while (isdigit((unsigned char)*p))
-		p++;
-	if (*p++ != ' ' || !isdigit((unsigned char)*p))
-		return 0;
-	while (isdigit((unsigned char)*p))
-		p++;
-	return *p == ':' && isdigit((unsigned char)p[1]);
+	for (; p < end && *p != '\n'; p++)
+		if (*p == ' ' && p + 1 < end && p[1] != ' ' &&
+		    is_asctime(p + 1, end))
+			return 1;
+	return 0;
 }
 
 /* Does this look like the start of an RFC 822 header block? */
@@ -390,6 +400,12 @@ static onlist_status next_maildir(struct onlist_source *src,
 		return ONLIST_ENOTFOUND;
 	name = src->files[src->next_file];
 	src->msg.len = 0;
+	raw->data = NULL;
+	raw->len = 0;
+	raw->offset = 0;
+	raw->from_line = "";
+	raw->where = name;
+	raw->file = name;	/* also on failure: the caller records it */
 	f = fopen(name, "rb");
 	if (!f) {
 		if (asprintf(errmsg, "%s: %s", name, strerror(errno)) < 0)
@@ -402,6 +418,13 @@ static onlist_status next_maildir(struct onlist_source *src,
 			fclose(f);
 			return ONLIST_ENOMEM;
 		}
+	if (ferror(f)) {
+		if (asprintf(errmsg, "%s: read error", name) < 0)
+			*errmsg = NULL;
+		fclose(f);
+		src->next_file++;
+		return ONLIST_EIO;
+	}
 	fclose(f);
 	if (buf_add(&src->msg, "", 0) < 0)
 		return ONLIST_ENOMEM;
@@ -520,19 +543,39 @@ static void gmime_setup(void)
 	done = 1;
 }
 
-/* A valid UTF-8 copy of s ("" for NULL). */
+/* Control characters out: header text is printed on terminals and in
+ * reports, and a crafted subject must not forge output lines or send
+ * escape sequences.  C0, DEL and C1 (U+0080..U+009F) become spaces. */
+static char *clean_text(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+
+	if (!s)
+		return NULL;
+	for (; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			*p = ' ';
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			p[0] = p[1] = ' ';
+	}
+	return s;
+}
+
+/* A valid UTF-8 copy of s ("" for NULL), without control characters. */
 static char *utf8_dup(const char *s)
 {
+	char *r;
+
 	if (!s)
 		return strdup("");
-	if (g_utf8_validate(s, -1, NULL))
-		return strdup(s);
-	{
+	if (g_utf8_validate(s, -1, NULL)) {
+		r = strdup(s);
+	} else {
 		gchar *v = g_utf8_make_valid(s, -1);
-		char *r = strdup(v);
+		r = strdup(v);
 		g_free(v);
-		return r;
 	}
+	return clean_text(r);
 }
 
 /* The bytes of a leaf part with its transfer encoding undone and its
@@ -709,7 +752,7 @@ static char *refs_join(const char *header)
 	g_mime_references_free(refs);
 	if (!b.data)
 		return strdup("");
-	return b.data;
+	return clean_text(b.data);
 }
 
 onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,

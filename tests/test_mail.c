@@ -84,6 +84,30 @@ static void test_mbox_split(void **state)
 	free(path);
 }
 
+/* Mailman (pipermail) archives write the sender with " at ". */
+static const char pipermail[] =
+	"From alice at example.com  Mon Jun  3 10:00:00 2013\n"
+	"From: alice at example.com (Alice)\nSubject: one\n\nbody\n"
+	"From there on, nothing splits\n"
+	"\n"
+	"From bob at example.org  Tue Jun  4 11:00:00 2013\n"
+	"From: bob at example.org (Bob)\nSubject: two\n\nbody two\n";
+
+static void test_pipermail_split(void **state)
+{
+	char *path = write_file("2013-June.txt", pipermail, strlen(pipermail));
+	onlist_status end;
+	int n;
+	char *all = split_all(path, &n, &end);
+
+	(void)state;
+	assert_int_equal(n, 2);
+	assert_non_null(strstr(all, "[bob at example.org  Tue Jun  4 11:00:00 2013]"));
+	assert_non_null(strstr(all, "From there on, nothing splits"));
+	free(all);
+	free(path);
+}
+
 static void test_mbox_gzip_same_as_plain(void **state)
 {
 	char *plain = write_file("p.mbox", two, strlen(two)), *gzpath, *a, *b;
@@ -237,6 +261,29 @@ static void test_raw_latin1_subject_becomes_utf8(void **state)
 	onlist_mail_free(m);
 }
 
+/* Header text reaches terminals and reports: no control characters, also
+ * not when smuggled in through RFC 2047. */
+static void test_control_characters_removed(void **state)
+{
+	struct onlist_mail *m = parse(
+		"Subject: =?utf-8?q?legit=0A____posted_to_fake=1B[31mRED?=\n"
+		"From: =?utf-8?q?Evil=07=C2=9B?= <e@x>\n"
+		"Message-ID: <evil\x1b]0;pwn\x07@x>\n\nbody\n");
+	const char *fields[3];
+
+	(void)state;
+	fields[0] = onlist_mail_subject(m);
+	fields[1] = onlist_mail_from_name(m);
+	fields[2] = onlist_mail_message_id(m);
+	for (int i = 0; i < 3; i++)
+		for (const unsigned char *p = (const unsigned char *)fields[i]; *p; p++) {
+			assert_true(*p >= 0x20 && *p != 0x7f);
+			assert_false(p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f);
+		}
+	assert_non_null(strstr(onlist_mail_subject(m), "legit"));
+	onlist_mail_free(m);
+}
+
 static void test_synthetic_id_is_stable(void **state)
 {
 	const char *t = "Subject: no id\n\nbody\n";
@@ -325,12 +372,14 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mbox_split),
+		cmocka_unit_test(test_pipermail_split),
 		cmocka_unit_test(test_mbox_gzip_same_as_plain),
 		cmocka_unit_test(test_truncated_gzip_is_an_error),
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_maildir),
 		cmocka_unit_test(test_headers),
 		cmocka_unit_test(test_raw_latin1_subject_becomes_utf8),
+		cmocka_unit_test(test_control_characters_removed),
 		cmocka_unit_test(test_synthetic_id_is_stable),
 		cmocka_unit_test(test_inline_patch),
 		cmocka_unit_test(test_quoted_patch_is_not_a_patch),

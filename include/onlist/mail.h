@@ -44,7 +44,9 @@ struct onlist_raw {
 };
 
 /* ONLIST_OK and *raw filled; ONLIST_ENOTFOUND at the end; ONLIST_EIO or
- * ONLIST_EPARSE (truncated gzip...) with *errmsg set. */
+ * ONLIST_EPARSE (truncated gzip...) with *errmsg set.  On ONLIST_EIO from
+ * a maildir, raw->file names the file that could not be read (the next
+ * call goes on with the next file). */
 onlist_status onlist_source_next(struct onlist_source *src,
 				 struct onlist_raw *raw, char **errmsg);
 
