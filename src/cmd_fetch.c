@@ -207,13 +207,25 @@ static int epoch_msg(const struct onlist_epoch_msg *m, void *data)
 	if (!e->in_batch && onlist_store_begin(e->s) != ONLIST_OK)
 		goto db;
 	e->in_batch++;
-	if (!m->deleted &&
-	    onlist_import_message(e->s, m->data, m->len, e->list, e->place, 0,
-				  e->c, &err) != ONLIST_OK) {
-		onlist_err("%s", err ? err : "import failed");
-		free(err);
-		e->failed = 1;
-		return 1;
+	if (!m->deleted) {
+		/* Where it came from, for the skipped table: one commit of
+		 * one epoch. */
+		char *place = NULL;
+		onlist_status st;
+
+		if (asprintf(&place, "%s#%s", e->place, m->commit) < 0) {
+			e->failed = 1;
+			return 1;
+		}
+		st = onlist_import_message(e->s, m->data, m->len, e->list, place,
+					   0, e->c, &err);
+		free(place);
+		if (st != ONLIST_OK) {
+			onlist_err("%s", err ? err : "import failed");
+			free(err);
+			e->failed = 1;
+			return 1;
+		}
 	}
 	if (e->in_batch >= ONLIST_IMPORT_BATCH) {
 		if (onlist_store_set_state(e->s, e->url, e->key, m->commit)
@@ -377,7 +389,10 @@ static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
 			/* Past the last epoch git says "not found"; an epoch
 			 * we already have that fails is a real error. */
 			int known = is_dir(mirror);
-			if (n > 0 && !known) {
+			if (n > 0 && !known && err &&
+			    (strstr(err, "not found") || strstr(err, "404") ||
+			     strstr(err, "does not appear to be a git"))) {
+				/* Past the last epoch. */
 				free(err);
 				err = NULL;
 				break;

@@ -24,17 +24,18 @@ static const char help[] =
 /* "lkml.mbox.gz" -> "lkml" */
 static char *default_list(const char *path)
 {
-	const char *base = strrchr(path, '/');
+	size_t len = strlen(path);
+	const char *base;
 	char *name, *dot;
-	size_t len;
 
 	if (!strcmp(path, "-"))
 		return strdup("stdin");
-	base = base ? base + 1 : path;
-	len = strlen(base);
-	while (len && base[len - 1] == '/')	/* "maildir/" */
+	while (len > 1 && path[len - 1] == '/')	/* "maildir/" */
 		len--;
-	name = strndup(base, len);
+	base = path + len;
+	while (base > path && base[-1] != '/')
+		base--;
+	name = strndup(base, (size_t)(path + len - base));
 	if (name && (dot = strchr(name, '.')) && dot != name)
 		*dot = '\0';
 	return name;
