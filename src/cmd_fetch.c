@@ -517,6 +517,20 @@ static int is_mbox_url(const char *url)
 	return r;
 }
 
+static int is_one_off(const char *url)
+{
+	size_t n = strcspn(url, "?#");
+	char *path = strndup(url, n);
+	int r;
+
+	if (!path)
+		return 0;
+	r = is_url(url) && (ends_with(path, "/raw") || ends_with(path, "/raw/") ||
+			    ends_with(path, "/t.mbox.gz"));
+	free(path);
+	return r;
+}
+
 static int fetch_one(struct onlist_cli *cli, struct onlist_store *s,
 		     const char *arg, const char *list_opt,
 		     const struct fetch_opts *o, int explicit)
@@ -574,8 +588,9 @@ static int fetch_one(struct onlist_cli *cli, struct onlist_store *s,
 		ret = fetch_local(cli, s, arg, list, &c);
 	}
 	print_counts(arg, &c);
-	/* Remember what worked, except one-off windows. */
-	if (ret == 0 && explicit && !window) {
+	/* Remember what worked, except one-off windows, messages and
+	 * threads (public-inbox's /raw and /t.mbox.gz). */
+	if (ret == 0 && explicit && !window && !is_one_off(arg)) {
 		char resolved[PATH_MAX];
 		const char *key = base ? base : is_url(arg) ? arg :
 				  realpath(arg, resolved) ? resolved : arg;

@@ -218,6 +218,21 @@ one_line_error() {	# one_line_error LABEL WORD: exit 1, one line naming WORD
 		bad "$1: $(grep -c . "$TMP/err") lines on stderr, expected one"
 	grep -qF "$2" "$TMP/err" || bad "$1: the error does not name $2"
 }
+# ---- one message and its thread, as lookup --online will use them ------------
+mid=$(sed -n 's/^[Mm]essage-[Ii][Dd]: *<\(.*\)>.*/\1/p' "$FX/list.mbox" | head -n 1)
+RDB=$TMP/raw/onlist.db
+mkdir -p "$TMP/raw"
+run fetch-raw "$ONLIST" --db "$RDB" -q fetch --list list --pace 0 "$INBOX$mid/raw"
+expect_rc fetch-raw 0
+[ "$(sqlite3 "$RDB" 'SELECT msgid FROM messages')" = "$mid" ] ||
+	bad "fetch-raw: expected exactly <$mid>, got: $(sqlite3 "$RDB" 'SELECT msgid FROM messages')"
+run fetch-thread "$ONLIST" --db "$RDB" -q fetch --list list --pace 0 "$INBOX$mid/t.mbox.gz"
+expect_rc fetch-thread 0
+sqlite3 "$RDB" "SELECT count(*) FROM messages WHERE msgid = '$mid'" | grep -qx 1 ||
+	bad "fetch-thread: the thread's root is missing or doubled"
+run raw-sources "$ONLIST" --db "$RDB" sources
+grep -q "/raw\|t.mbox.gz" "$TMP/out" && bad "sources: a one-off message or thread was remembered"
+
 mkdir "$TMP/bad"
 run bad-inbox "$ONLIST" --db "$TMP/bad/onlist.db" -q fetch --pace 0 --retries 0 \
 	"$PI_URL/nosuchinbox/"
