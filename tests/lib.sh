@@ -35,3 +35,24 @@ same_output() {
 	echo "    got:      $(sed -n "${n:-1}p" "$3")"
 	return 1
 }
+
+# Checks that count failures instead of stopping at the first: `bad MSG`
+# records one; a script ends with [ $nfail -eq 0 ].
+nfail=0
+bad() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+# run LABEL CMD...: stdout in $TMP/out, stderr in $TMP/err, exit code in rc;
+# a signal or a sanitizer report is a failure whatever the test expects.
+run() {
+	label=$1; shift
+	echo "+ $*"
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	head -n 5 "$TMP/out" | sed 's/^/    /'
+	head -n 5 "$TMP/err" | sed 's/^/    err: /'
+	[ $rc -lt 128 ] || bad "$label: killed by signal $((rc - 128))"
+	! grep -q 'Sanitizer\|runtime error:' "$TMP/err" || bad "$label: sanitizer report"
+	return 0
+}
+expect_rc() {	# expect_rc LABEL N
+	[ "$rc" -eq "$2" ] || bad "$1: exit $rc, expected $2"
+}

@@ -18,24 +18,6 @@ need_onlist
 make_tmp
 isolate_git
 
-nfail=0
-bad() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
-# run LABEL CMD...: stdout in $TMP/out, stderr in $TMP/err, exit code in rc;
-# a signal or a sanitizer report is a failure whatever the test expects.
-run() {
-	label=$1; shift
-	echo "+ $*"
-	"$@" >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-	head -n 5 "$TMP/out" | sed 's/^/    /'
-	head -n 5 "$TMP/err" | sed 's/^/    err: /'
-	[ $rc -lt 128 ] || bad "$label: killed by signal $((rc - 128))"
-	! grep -q 'Sanitizer\|runtime error:' "$TMP/err" || bad "$label: sanitizer report"
-	return 0
-}
-expect_rc() {	# expect_rc LABEL N
-	[ "$rc" -eq "$2" ] || bad "$1: exit $rc, expected $2"
-}
 count() { grep "^$1=" "$FX/expected-counts" | cut -d= -f2; }
 # field N WORD: the number before WORD in the import summary line
 field() { sed -n "s/.* \([0-9][0-9]*\) $1.*/\1/p" "$TMP/out" | head -n 1; }

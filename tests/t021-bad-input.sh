@@ -21,8 +21,6 @@ isolate_git
 LIMIT=${ONLIST_T021_TIMEOUT:-300}	# seconds per command
 if command -v timeout >/dev/null 2>&1; then TO="timeout -k 10 $LIMIT"; else TO=""; fi
 
-nfail=0
-bad() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
 : >"$TMP/table"
 # run CASE CMD...: output in $TMP/out, $TMP/err, exit code in rc, seconds in secs.
 run() {

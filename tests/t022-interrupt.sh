@@ -25,8 +25,6 @@ isolate_git
 seed=${ONLIST_T022_SEED:-$(date +%s)}
 kills=${ONLIST_T022_KILLS:-6}
 echo "seed=$seed kills=$kills (ONLIST_T022_SEED=$seed repeats these kill points)"
-nfail=0
-bad() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
 # dump DB TABLE...: every column but the row id, in a fixed order

@@ -30,23 +30,6 @@ make_tmp
 trap 'pi_stop; rm -rf "$TMP"' EXIT
 isolate_git
 
-nfail=0
-bad() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
-# run LABEL CMD...: stdout in $TMP/out, stderr in $TMP/err, exit code in rc
-run() {
-	label=$1; shift
-	echo "+ $*"
-	"$@" >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-	head -n 5 "$TMP/out" | sed 's/^/    /'
-	head -n 5 "$TMP/err" | sed 's/^/    err: /'
-	[ $rc -lt 128 ] || bad "$label: killed by signal $((rc - 128))"
-	! grep -q 'Sanitizer\|runtime error:' "$TMP/err" || bad "$label: sanitizer report"
-	return 0
-}
-expect_rc() {	# expect_rc LABEL N
-	[ "$rc" -eq "$2" ] || bad "$1: exit $rc, expected $2"
-}
 # field WORD: the number before WORD in the summary line(s), summed
 field() {
 	sed -n "s/.* \([0-9][0-9]*\) $1[,.]*.*/\1/p; s/^\([0-9][0-9]*\) $1[,.]*.*/\1/p" \
