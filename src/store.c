@@ -400,77 +400,71 @@ int onlist_store_has_commit(struct onlist_store *s, const char *sha)
 	return -1;
 }
 
-onlist_status onlist_store_set_meta(struct onlist_store *s, const char *key,
-				    const char *value)
+/* Run write statement `id` with up to three text parameters (NULL binds
+ * SQL NULL; unused trailing ones are left unbound). */
+static onlist_status write_texts(struct onlist_store *s, enum stmt_id id,
+				 const char *what, int n, const char *a,
+				 const char *b, const char *c)
 {
-	sqlite3_stmt *st = stmt(s, S_SET_META);
+	const char *v[3] = { a, b, c };
+	sqlite3_stmt *st = stmt(s, id);
 
 	if (!st)
 		return fail(s, "prepare");
-	bind_text(st, 1, key);
-	bind_text(st, 2, value);
+	for (int i = 0; i < n; i++)
+		bind_text(st, i + 1, v[i]);
 	if (sqlite3_step(st) != SQLITE_DONE)
-		return fail(s, "set meta");
+		return fail(s, what);
 	return ONLIST_OK;
 }
 
-char *onlist_store_get_meta(struct onlist_store *s, const char *key)
+/* The first column of the first row of read statement `id` with one or two
+ * text parameters, malloc'd, or NULL. */
+static char *read_text(struct onlist_store *s, enum stmt_id id, int n,
+		       const char *a, const char *b)
 {
-	sqlite3_stmt *st = stmt(s, S_GET_META);
+	sqlite3_stmt *st = stmt(s, id);
 	char *v = NULL;
 
 	if (!st)
 		return NULL;
-	bind_text(st, 1, key);
+	bind_text(st, 1, a);
+	if (n > 1)
+		bind_text(st, 2, b);
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 		v = strdup((const char *)sqlite3_column_text(st, 0));
-	sqlite3_reset(st);
+	sqlite3_reset(st);	/* no read snapshot left open */
 	return v;
+}
+
+onlist_status onlist_store_set_meta(struct onlist_store *s, const char *key,
+				    const char *value)
+{
+	return write_texts(s, S_SET_META, "set meta", 2, key, value, NULL);
+}
+
+char *onlist_store_get_meta(struct onlist_store *s, const char *key)
+{
+	return read_text(s, S_GET_META, 1, key, NULL);
 }
 
 onlist_status onlist_store_add_source(struct onlist_store *s, const char *url,
 				      const char *list)
 {
-	sqlite3_stmt *st = stmt(s, S_ADD_SOURCE);
-
-	if (!st)
-		return fail(s, "prepare");
-	bind_text(st, 1, url);
-	bind_text(st, 2, list);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return fail(s, "add source");
-	return ONLIST_OK;
+	return write_texts(s, S_ADD_SOURCE, "add source", 2, url, list, NULL);
 }
 
 onlist_status onlist_store_set_state(struct onlist_store *s, const char *url,
 				     const char *key, const char *value)
 {
-	sqlite3_stmt *st = stmt(s, S_SET_STATE);
-
-	if (!st)
-		return fail(s, "prepare");
-	bind_text(st, 1, url);
-	bind_text(st, 2, key);
-	bind_text(st, 3, value);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return fail(s, "set source state");
-	return ONLIST_OK;
+	return write_texts(s, S_SET_STATE, "set source state", 3, url, key,
+			   value);
 }
 
 char *onlist_store_get_state(struct onlist_store *s, const char *url,
 			     const char *key)
 {
-	sqlite3_stmt *st = stmt(s, S_GET_STATE);
-	char *v = NULL;
-
-	if (!st)
-		return NULL;
-	bind_text(st, 1, url);
-	bind_text(st, 2, key);
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-		v = strdup((const char *)sqlite3_column_text(st, 0));
-	sqlite3_reset(st);
-	return v;
+	return read_text(s, S_GET_STATE, 2, url, key);
 }
 
 onlist_status onlist_store_match_patchid(struct onlist_store *s, long *added)
