@@ -5,6 +5,10 @@
 #include <sqlite3.h>
 
 #include "onlist/store.h"
+#include "store_int.h"
+
+#define fail onlist__store_fail
+#define bind_text onlist__bind_text
 
 #define SCHEMA_VERSION 2
 
@@ -103,6 +107,13 @@ static const char schema[] =
 	"  url TEXT NOT NULL, key TEXT NOT NULL, value TEXT,\n"
 	"  PRIMARY KEY(url, key)) WITHOUT ROWID;\n";
 
+/* The schema, in pieces: store.c's own tables first, then one piece per
+ * module with tables of its own (store_int.h).  Each piece only creates
+ * what is missing, so running them all upgrades an older database. */
+static const char *const schemas[] = {
+	schema,
+};
+
 static const char *const query_sql[] = {
 	[ONLIST_Q_UNPOSTED_ALL] =
 	"SELECT sha, commit_date, author_name, author_email, subject"
@@ -139,14 +150,7 @@ static const char *const query_sql[] = {
 	" (SELECT count(DISTINCT commit_sha) FROM matches)",
 };
 
-struct onlist_store {
-	sqlite3 *db;
-	sqlite3_stmt *stmt[S_COUNT];
-	char *errmsg;
-	int in_tx;
-};
-
-static onlist_status fail(struct onlist_store *s, const char *what)
+onlist_status onlist__store_fail(struct onlist_store *s, const char *what)
 {
 	free(s->errmsg);
 	if (asprintf(&s->errmsg, "%s: %s", what, sqlite3_errmsg(s->db)) < 0)
@@ -157,6 +161,35 @@ static onlist_status fail(struct onlist_store *s, const char *what)
 const char *onlist_store_errmsg(const struct onlist_store *s)
 {
 	return s && s->errmsg ? s->errmsg : "no error";
+}
+
+_Static_assert(S_COUNT <= ONLIST__STORE_NSTMT, "raise ONLIST__STORE_NSTMT");
+
+sqlite3_stmt *onlist__store_prepare(struct onlist_store *s, const char *sql)
+{
+	struct onlist__cached_stmt *c;
+
+	for (c = s->cache; c; c = c->next)
+		if (c->sql == sql)
+			break;
+	if (!c) {
+		c = calloc(1, sizeof(*c));
+		if (!c)
+			return NULL;
+		if (sqlite3_prepare_v3(s->db, sql, -1,
+				       SQLITE_PREPARE_PERSISTENT, &c->st,
+				       NULL) != SQLITE_OK) {
+			free(c);
+			fail(s, "prepare");
+			return NULL;
+		}
+		c->sql = sql;
+		c->next = s->cache;
+		s->cache = c;
+	}
+	sqlite3_reset(c->st);
+	sqlite3_clear_bindings(c->st);
+	return c->st;
 }
 
 static sqlite3_stmt *stmt(struct onlist_store *s, enum stmt_id id)
@@ -170,7 +203,7 @@ static sqlite3_stmt *stmt(struct onlist_store *s, enum stmt_id id)
 	return s->stmt[id];
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *v)
+void onlist__bind_text(sqlite3_stmt *st, int i, const char *v)
 {
 	if (v)
 		sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
@@ -219,8 +252,17 @@ onlist_status onlist_store_open(struct onlist_store **out, const char *path,
 	}
 	if (version < SCHEMA_VERSION) {
 		char *sql;
-		if (asprintf(&sql, "BEGIN IMMEDIATE;%sPRAGMA user_version=%d;"
-			     "COMMIT;", schema, SCHEMA_VERSION) < 0)
+		if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL)
+		    != SQLITE_OK)
+			goto err;
+		for (size_t i = 0; i < sizeof(schemas) / sizeof(*schemas); i++)
+			if (sqlite3_exec(s->db, schemas[i], NULL, NULL, NULL)
+			    != SQLITE_OK) {
+				sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+				goto err;
+			}
+		if (asprintf(&sql, "PRAGMA user_version=%d;COMMIT;",
+			     SCHEMA_VERSION) < 0)
 			goto err;
 		if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
 			free(sql);
@@ -245,6 +287,12 @@ void onlist_store_close(struct onlist_store *s)
 		return;
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(s->stmt[i]);
+	while (s->cache) {
+		struct onlist__cached_stmt *next = s->cache->next;
+		sqlite3_finalize(s->cache->st);
+		free(s->cache);
+		s->cache = next;
+	}
 	if (s->in_tx)
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_close(s->db);

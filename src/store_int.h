@@ -1,0 +1,40 @@
+/* store_int.h - what the store_*.c files share behind store.h.
+ *
+ * Only src/store*.c include this: they are the files that speak SQL.  A
+ * module with its own tables adds its CREATE statements to the schema list
+ * in store.c (new tables only: existing tables are never altered, so an
+ * older database upgrades by running the list again) and keeps its
+ * statements in static strings prepared through onlist__store_prepare().
+ */
+#ifndef ONLIST_STORE_INT_H
+#define ONLIST_STORE_INT_H
+
+#include <sqlite3.h>
+#include "onlist/store.h"
+
+#define ONLIST__STORE_NSTMT 32	/* store.c's own prepared statements */
+
+struct onlist__cached_stmt {
+	const char *sql;	/* a static string: compared by address */
+	sqlite3_stmt *st;
+	struct onlist__cached_stmt *next;
+};
+
+struct onlist_store {
+	sqlite3 *db;
+	sqlite3_stmt *stmt[ONLIST__STORE_NSTMT];
+	struct onlist__cached_stmt *cache;
+	char *errmsg;
+	int in_tx;
+};
+
+/* Set the handle's error message to "what: <sqlite's message>" and return
+ * ONLIST_EDB. */
+onlist_status onlist__store_fail(struct onlist_store *s, const char *what);
+/* Bind v (NULL binds SQL NULL); the string must outlive the step. */
+void onlist__bind_text(sqlite3_stmt *st, int i, const char *v);
+/* The statement for `sql` (a static string), prepared once per handle and
+ * reset with its bindings cleared; NULL on error (message set). */
+sqlite3_stmt *onlist__store_prepare(struct onlist_store *s, const char *sql);
+
+#endif
