@@ -1,0 +1,31 @@
+/* subject.h - what a mail's subject says about the patch it carries.
+ *
+ * "Re: [RFC PATCH net-next v2 03/12] tcp: fix foo" is a reply (1), to
+ * version 2, part 3 of 12, with the prefix words "RFC PATCH net-next", and
+ * the subject proper "tcp: fix foo" -- the key that ties versions of a
+ * series together and that fuzzy matching compares with commit subjects.
+ */
+#ifndef ONLIST_SUBJECT_H
+#define ONLIST_SUBJECT_H
+
+struct onlist_subject {
+	int reply;	/* began with Re:/Fwd:/AW:/Sv:... (before or after tags) */
+	int version;	/* vN; 1 when none is given */
+	int part;	/* N of [N/M]; -1 when none */
+	int total;	/* M of [N/M]; -1 when none */
+	int resend;	/* RESEND among the prefix words */
+	int rfc;	/* RFC among the prefix words */
+	int patch;	/* PATCH (or PATCHv2, PATCH-v2...) among them */
+	int pull;	/* GIT PULL / PULL among them */
+	char *prefix;	/* the other words of the [tags], space-separated,
+			 * as written ("RFC PATCH net-next") */
+	char *stripped;	/* the subject with all of the above removed,
+			 * white space folded */
+};
+
+/* Parse `subject` (UTF-8).  Returns 0, or -1 when out of memory.  Free
+ * the strings with onlist_subject_clear(). */
+int onlist_subject_parse(struct onlist_subject *out, const char *subject);
+void onlist_subject_clear(struct onlist_subject *s);
+
+#endif
