@@ -6,6 +6,84 @@
 #include "onlist/import.h"
 #include "onlist/mail.h"
 #include "onlist/store.h"
+#include "onlist/store_thread.h"
+#include "onlist/subject.h"
+#include "onlist/msgmeta.h"
+
+#define MAX_TRAILERS 64	/* per message; the rest is noise */
+
+struct trailers {
+	struct onlist_msg_trailer t[MAX_TRAILERS];
+	char *mem[MAX_TRAILERS * 3];
+	int n, nomem;
+};
+
+static int add_trailer(const char *key, size_t keylen, const char *value,
+		       size_t valuelen, void *data)
+{
+	struct trailers *tr = data;
+	struct onlist_msg_trailer *t = &tr->t[tr->n];
+	char *k, *v, *name, *addr;
+
+	if (tr->n == MAX_TRAILERS)
+		return 1;
+	k = strndup(key, keylen);
+	v = strndup(value, valuelen);
+	if (!k || !v || onlist_split_ident(value, valuelen, &name, &addr)) {
+		free(k);
+		free(v);
+		tr->nomem = 1;
+		return 1;
+	}
+	t->key = tr->mem[3 * tr->n] = k;
+	t->value = tr->mem[3 * tr->n + 1] = v;
+	t->name = name;
+	t->addr = addr;
+	tr->mem[3 * tr->n + 2] = NULL;
+	tr->n++;
+	return 0;
+}
+
+static void free_trailers(struct trailers *tr)
+{
+	for (int i = 0; i < tr->n; i++) {
+		free(tr->mem[3 * i]);
+		free(tr->mem[3 * i + 1]);
+		free((char *)tr->t[i].name);
+		free((char *)tr->t[i].addr);
+	}
+}
+
+/* What kind of message m is, from its subject and text.  For a pull
+ * request *url, *ref and *tip are set (malloc'd), else NULL. */
+static const char *classify(struct onlist_mail *m, const struct onlist_subject *sj,
+			    int has_patch, char **url, char **ref, char **tip)
+{
+	const char *patch = onlist_mail_patch(m, NULL);
+	int pull = 0;
+
+	*url = *ref = *tip = NULL;
+	if (!sj->reply) {
+		pull = onlist_find_pull(onlist_mail_body(m), url, ref, tip);
+		if (pull == 0 && patch)
+			pull = onlist_find_pull(patch, url, ref, tip);
+		if (pull == 0 && sj->pull && !sj->patch) {
+			*url = strdup("");
+			*ref = strdup("");
+			*tip = strdup("");
+			pull = *url && *ref && *tip ? 1 : -1;
+		}
+		if (pull == 1)
+			return ONLIST_CLASS_PULL;
+	}
+	if (!sj->reply && sj->part == 0 && sj->total > 0)
+		return ONLIST_CLASS_COVER;
+	if (has_patch)
+		return ONLIST_CLASS_PATCH;
+	if (sj->reply || *onlist_mail_in_reply_to(m) || *onlist_mail_references(m))
+		return ONLIST_CLASS_REPLY;
+	return ONLIST_CLASS_OTHER;
+}
 
 static onlist_status db_error(struct onlist_store *s, char **errmsg)
 {
@@ -59,8 +137,60 @@ onlist_status onlist_import_message(struct onlist_store *s, const char *data,
 	row.patch_id = onlist_mail_patchid(m, pid) ? pid : NULL;
 	row.source = place;
 	row.offset = offset;
-	st = onlist_store_put_message(s, &row, &added);
+
+	/* What the message is.  A cover letter or a pull request is not a
+	 * posted patch of its own, even when it carries a diff. */
+	struct onlist_subject sj;
+	struct onlist_message_info info;
+	struct trailers tr;
+	char *url = NULL, *ref = NULL, *tip = NULL, *cid = NULL;
+
+	memset(&info, 0, sizeof(info));
+	memset(&tr, 0, sizeof(tr));
+	if (onlist_subject_parse(&sj, row.subject)) {
+		onlist_mail_free(m);
+		*errmsg = strdup("out of memory");
+		return ONLIST_ENOMEM;
+	}
+	info.msgid = row.msgid;
+	info.cls = classify(m, &sj, row.has_patch, &url, &ref, &tip);
+	if (!strcmp(info.cls, ONLIST_CLASS_PULL) ||
+	    !strcmp(info.cls, ONLIST_CLASS_COVER)) {
+		row.has_patch = 0;
+		row.patch_id = NULL;
+		row.patch_source = NULL;
+	}
+	info.reply = sj.reply;
+	info.version = sj.version;
+	info.part = sj.part;
+	info.total = sj.total;
+	info.prefix = sj.prefix;
+	info.stripped = sj.stripped;
+	cid = onlist_find_change_id(onlist_mail_body(m));
+	if (!cid && onlist_mail_patch(m, NULL))
+		cid = onlist_find_change_id(onlist_mail_patch(m, NULL));
+	info.change_id = cid;
+	info.pull_url = url;
+	info.pull_ref = ref;
+	info.pull_tip = tip;
+	onlist_find_trailers(onlist_mail_body(m), add_trailer, &tr);
+	info.trailers = tr.t;
+	info.ntrailers = tr.n;
+
+	st = tr.nomem ? ONLIST_ENOMEM : onlist_store_put_message(s, &row, &added);
+	if (st == ONLIST_OK)
+		st = onlist_store_put_message_info(s, &info);
+	free_trailers(&tr);
+	free(url);
+	free(ref);
+	free(tip);
+	free(cid);
+	onlist_subject_clear(&sj);
 	onlist_mail_free(m);
+	if (st == ONLIST_ENOMEM) {
+		*errmsg = strdup("out of memory");
+		return st;
+	}
 	if (st != ONLIST_OK)
 		return db_error(s, errmsg);
 	c->added += added;

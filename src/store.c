@@ -10,7 +10,7 @@
 #define fail onlist__store_fail
 #define bind_text onlist__bind_text
 
-#define SCHEMA_VERSION 2
+#define SCHEMA_VERSION 3
 
 /* One statement per kind of write, prepared once and reused: a bulk import
  * runs them millions of times. */
@@ -110,8 +110,11 @@ static const char schema[] =
 /* The schema, in pieces: store.c's own tables first, then one piece per
  * module with tables of its own (store_int.h).  Each piece only creates
  * what is missing, so running them all upgrades an older database. */
+extern const char onlist__schema_thread[];
+
 static const char *const schemas[] = {
 	schema,
+	onlist__schema_thread,
 };
 
 static const char *const query_sql[] = {
@@ -139,6 +142,12 @@ static const char *const query_sql[] = {
 	[ONLIST_Q_COUNT_SKIPPED] =
 	"SELECT reason, count(*) FROM skipped GROUP BY reason"
 	" ORDER BY count(*) DESC, reason",
+	[ONLIST_Q_SKIPPED] =
+	"SELECT source, offset, reason FROM skipped"
+	" WHERE ?1 IS NULL OR source GLOB ?1 ORDER BY source, offset",
+	[ONLIST_Q_SKIPPED_BY_REASON] =
+	"SELECT reason, count(*) FROM skipped WHERE ?1 IS NULL OR source GLOB ?1"
+	" GROUP BY reason ORDER BY count(*) DESC, reason",
 	[ONLIST_Q_SOURCES] =
 	"SELECT url, list, added FROM sources ORDER BY added, url",
 	[ONLIST_Q_COUNT_TOTALS] =

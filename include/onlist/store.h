@@ -99,6 +99,8 @@ onlist_status onlist_store_match_patchid(struct onlist_store *s, long *added);
  *   COUNT_SKIPPED     ()           -> reason, count
  *   COUNT_TOTALS      ()           -> messages, patches, skipped, commits, matches, commits_matched
  *   SOURCES           ()           -> url, list, added (epoch seconds)
+ *   SKIPPED           (source glob) -> source, offset, reason (all when NULL)
+ *   SKIPPED_BY_REASON (source glob) -> reason, count (most frequent first)
  */
 enum onlist_query {
 	ONLIST_Q_UNPOSTED_ALL,
@@ -109,6 +111,8 @@ enum onlist_query {
 	ONLIST_Q_COUNT_SKIPPED,
 	ONLIST_Q_COUNT_TOTALS,
 	ONLIST_Q_SOURCES,
+	ONLIST_Q_SKIPPED,
+	ONLIST_Q_SKIPPED_BY_REASON,
 };
 typedef int (*onlist_row_cb)(int ncol, const char *const *cols, void *data);
 /* Run query q with nparams text parameters; `row` is called for each result

@@ -1,0 +1,93 @@
+/* store_thread.h - what each message is (patch, reply, cover letter, pull
+ * request), the trailers given in it, and the threads and series the
+ * messages form.
+ *
+ * Per-message facts are written at import (onlist_store_put_message_info,
+ * keyed by Message-ID like the message itself).  Threads, the replies to
+ * each patch and the series/version grouping depend on messages that may
+ * arrive in any order, so they are derived data: onlist_store_build_threads()
+ * recomputes them from scratch in one transaction (`onlist match` runs it).
+ */
+#ifndef ONLIST_STORE_THREAD_H
+#define ONLIST_STORE_THREAD_H
+
+#include <stdint.h>
+#include "onlist/status.h"
+
+struct onlist_store;
+
+/* The class of a message. */
+#define ONLIST_CLASS_PATCH "patch"	/* carries a patch of its own */
+#define ONLIST_CLASS_COVER "cover"	/* [PATCH 0/N] */
+#define ONLIST_CLASS_PULL  "pull"	/* [GIT PULL], git request-pull */
+#define ONLIST_CLASS_REPLY "reply"	/* Re:, or In-Reply-To without patch */
+#define ONLIST_CLASS_OTHER "other"	/* anything else */
+
+struct onlist_msg_trailer {
+	const char *key, *name, *addr, *value;
+};
+
+struct onlist_message_info {
+	const char *msgid;
+	const char *cls;		/* ONLIST_CLASS_* */
+	int reply, version, part, total;	/* part/total -1: none */
+	const char *prefix;		/* "RFC PATCH net-next" */
+	const char *stripped;		/* subject without prefixes */
+	const char *change_id;		/* NULL: none */
+	const char *pull_url, *pull_ref, *pull_tip; /* NULL: not a pull */
+	const struct onlist_msg_trailer *trailers;
+	int ntrailers;
+};
+
+/* Insert unless known (the first message with a Message-ID wins, as in
+ * onlist_store_put_message). */
+onlist_status onlist_store_put_message_info(struct onlist_store *s,
+					    const struct onlist_message_info *i);
+
+struct onlist_thread_counts {
+	long messages, threads, replies, series, topics;
+};
+
+/* Rebuild the thread, replies and series tables; *c may be NULL. */
+onlist_status onlist_store_build_threads(struct onlist_store *s,
+					 struct onlist_thread_counts *c);
+
+
+
+/* ---- reading ------------------------------------------------------------ */
+
+typedef int (*onlist_thread_row_cb)(int ncol, const char *const *cols,
+				    void *data);
+
+/* The whole thread that msgid belongs to, one row per message, in no
+ * particular order:
+ *   msgid, parent, depth, date, from_name, from_addr, subject, class
+ * ONLIST_ENOTFOUND when msgid is not stored (or `match` has not run since
+ * it was imported). */
+onlist_status onlist_store_thread(struct onlist_store *s, const char *msgid,
+				  onlist_thread_row_cb cb, void *data);
+
+/* The trailers given in one message: key, name, addr, value. */
+onlist_status onlist_store_message_trailers(struct onlist_store *s,
+					    const char *msgid,
+					    onlist_thread_row_cb cb, void *data);
+
+struct onlist_posting_detail {
+	char cls[8];
+	int version, part, total;
+	char prefix[128];
+	int replies;		/* replies by people other than the author */
+	int repliers;		/* distinct such people */
+};
+/* What is known about a posting; ONLIST_ENOTFOUND when nothing. */
+onlist_status onlist_store_posting_detail(struct onlist_store *s,
+					  const char *msgid,
+					  struct onlist_posting_detail *d);
+
+/* Review given on the list for a patch: the Reviewed-by, Acked-by,
+ * Tested-by and Nacked-by lines in replies to it or to its cover letter,
+ * written by others than the patch's author.  Rows:
+ *   key, name, addr, reply msgid, replier name, replier addr, date */
+onlist_status onlist_store_reviews(struct onlist_store *s, const char *msgid,
+				   onlist_thread_row_cb cb, void *data);
+#endif
