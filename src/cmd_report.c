@@ -8,6 +8,7 @@
 #include "onlist/cli.h"
 #include "onlist/repo.h"
 #include "onlist/store.h"
+#include "onlist/store_thread.h"
 
 static void fmt_date(const char *epoch, char *out, size_t n, int with_time)
 {
@@ -180,11 +181,43 @@ static int take_commit(int ncol, const char *const *c, void *data)
 struct postings {
 	int json;
 	int n;
+	struct onlist_store *s;
+	int nrev;
 };
+
+static int print_review(int ncol, const char *const *c, void *data)
+{
+	struct postings *p = data;
+
+	(void)ncol;
+	if (p->json) {
+		fputs(p->nrev ? ", {" : "{", stdout);
+		fputs("\"key\": ", stdout);
+		onlist_json_str(stdout, c[0]);
+		fputs(", \"name\": ", stdout);
+		onlist_json_str(stdout, c[1]);
+		fputs(", \"addr\": ", stdout);
+		onlist_json_str(stdout, c[2]);
+		fputs(", \"in\": ", stdout);
+		onlist_json_str(stdout, c[3]);
+		fputs(", \"replier\": ", stdout);
+		onlist_json_str(stdout, c[5]);
+		fputs("}", stdout);
+	} else {
+		printf("      %s: %s%s%s%s\n", c[0] ? c[0] : "", c[1] ? c[1] : "",
+		       c[2] && *c[2] ? " <" : "", c[2] && *c[2] ? c[2] : "",
+		       c[2] && *c[2] ? ">" : "");
+		if (c[2] && c[5] && strcmp(c[2], c[5]))
+			printf("        (given by %s)\n", c[5]);
+	}
+	p->nrev++;
+	return 0;
+}
 
 static int print_posting(int ncol, const char *const *c, void *data)
 {
 	struct postings *p = data;
+	struct onlist_posting_detail d;
 	char date[32];
 
 	(void)ncol;
@@ -203,11 +236,36 @@ static int print_posting(int ncol, const char *const *c, void *data)
 		onlist_json_str(stdout, c[4]);
 		fputs(", \"from\": ", stdout);
 		onlist_json_str(stdout, c[5]);
-		fputs("}", stdout);
+		if (p->s && onlist_store_posting_detail(p->s, c[1], &d) == ONLIST_OK) {
+			printf(", \"class\": \"%s\", \"version\": %d", d.cls,
+			       d.version);
+			if (d.part >= 0)
+				printf(", \"part\": %d, \"total\": %d", d.part,
+				       d.total);
+			printf(", \"replies\": %d, \"repliers\": %d", d.replies,
+			       d.repliers);
+		}
+		fputs(", \"reviews\": [", stdout);
+		p->nrev = 0;
+		if (p->s)
+			onlist_store_reviews(p->s, c[1], print_review, p);
+		fputs("]}", stdout);
 	} else {
 		printf("  posted to %s on %s by %s <%s>\n    %s\n    <%s> (%s)\n",
 		       c[0] ? c[0] : "?", date, c[5] ? c[5] : "",
 		       c[6] ? c[6] : "", c[3] ? c[3] : "", c[1], c[4]);
+		if (p->s && onlist_store_posting_detail(p->s, c[1], &d) == ONLIST_OK) {
+			printf("    version %d", d.version);
+			if (d.part >= 0)
+				printf(", patch %d of %d", d.part, d.total);
+			printf("; %d %s from %d other %s\n", d.replies,
+			       d.replies == 1 ? "reply" : "replies", d.repliers,
+			       d.repliers == 1 ? "person" : "people");
+			p->nrev = 0;
+			onlist_store_reviews(p->s, c[1], print_review, p);
+			if (!p->nrev)
+				puts("      no review trailers given on the list");
+		}
 	}
 	p->n++;
 	return 0;
@@ -289,7 +347,7 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 				   "(scan its range first)", argv[i]);
 			ret = ONLIST_EXIT_FAIL;
 		} else {
-			struct postings po = { json, 0 };
+			struct postings po = { json, 0, s, 0 };
 			char date[32];
 
 			any = 1;

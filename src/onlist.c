@@ -20,6 +20,8 @@ static const struct {
 	{ "match", cmd_match, "join commits to postings by patch-id" },
 	{ "unposted", cmd_unposted, "list commits that match no posting" },
 	{ "lookup", cmd_lookup, "show where a commit was posted, or that it never was" },
+	{ "thread", cmd_thread, "show the thread of a message, with the review given" },
+	{ "skipped", cmd_skipped, "list the messages that could not be read, and why" },
 	{ "status", cmd_status, "what the database holds" },
 	{ "patch-id", cmd_patch_id, "a drop-in for `git patch-id --stable`, mail-aware" },
 };

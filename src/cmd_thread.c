@@ -1,0 +1,397 @@
+/* cmd_thread.c - onlist thread, onlist skipped */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <glib.h>
+
+#include "onlist/cli.h"
+#include "onlist/store.h"
+#include "onlist/store_thread.h"
+
+static const char thread_help[] =
+	"usage: onlist [--db PATH] thread [--format text|json] MESSAGE-ID\n\n"
+	"Print the thread a message belongs to as a tree: subject, sender,\n"
+	"date, and the trailers (Reviewed-by:, Acked-by:, ...) given in each\n"
+	"reply.  The message asked for is marked with '*'.  MESSAGE-ID may be\n"
+	"given with or without <>, or as a lore URL (https://lore.kernel.org/\n"
+	"r/<id>, https://patch.msgid.link/<id>).\n\n"
+	"Threads are built by `onlist match`; run it after importing.\n"
+	"Exit status: 0 shown, 1 unknown message, 2 usage.\n";
+
+struct tmsg {
+	char *msgid, *parent, *from_name, *from_addr, *subject, *cls;
+	long long date;
+	int depth;
+	GPtrArray *kids;
+};
+
+static char *dup0(const char *s)
+{
+	return g_strdup(s ? s : "");
+}
+
+static int take(int ncol, const char *const *c, void *data)
+{
+	GPtrArray *all = data;
+	struct tmsg *m = g_new0(struct tmsg, 1);
+
+	(void)ncol;
+	m->msgid = dup0(c[0]);
+	m->parent = c[1] ? g_strdup(c[1]) : NULL;
+	m->depth = c[2] ? atoi(c[2]) : 0;
+	m->date = c[3] ? atoll(c[3]) : 0;
+	m->from_name = dup0(c[4]);
+	m->from_addr = dup0(c[5]);
+	m->subject = dup0(c[6]);
+	m->cls = dup0(c[7]);
+	m->kids = g_ptr_array_new();
+	g_ptr_array_add(all, m);
+	return 0;
+}
+
+static void free_tmsg(gpointer p)
+{
+	struct tmsg *m = p;
+
+	g_free(m->msgid);
+	g_free(m->parent);
+	g_free(m->from_name);
+	g_free(m->from_addr);
+	g_free(m->subject);
+	g_free(m->cls);
+	g_ptr_array_free(m->kids, TRUE);
+	g_free(m);
+}
+
+static gint by_date(gconstpointer a, gconstpointer b)
+{
+	const struct tmsg *x = *(struct tmsg *const *)a, *y = *(struct tmsg *const *)b;
+
+	if (x->date != y->date)
+		return x->date < y->date ? -1 : 1;
+	return strcmp(x->msgid, y->msgid);
+}
+
+/* Printable: no control characters from a hostile header reach the
+ * terminal. */
+static void put_clean(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+}
+
+struct tctx {
+	struct onlist_store *s;
+	const char *want;
+	int json, nout;
+};
+
+static int print_trailer(int ncol, const char *const *c, void *data)
+{
+	struct tctx *t = data;
+	(void)ncol;
+
+	if (t->json) {
+		fputs(t->nout++ ? ", " : "", stdout);
+		fputs("{\"key\": ", stdout);
+		onlist_json_str(stdout, c[0]);
+		fputs(", \"name\": ", stdout);
+		onlist_json_str(stdout, c[1]);
+		fputs(", \"addr\": ", stdout);
+		onlist_json_str(stdout, c[2]);
+		fputs("}", stdout);
+	} else {
+		fputs("  ", stdout);
+		put_clean(stdout, c[0] ? c[0] : "");
+		fputs(": ", stdout);
+		put_clean(stdout, c[3] ? c[3] : "");
+	}
+	return 0;
+}
+
+static void print_one(struct tctx *t, const struct tmsg *m, const char *indent,
+		      int last, int top)
+{
+	char date[32] = "?";
+	time_t when = (time_t)m->date;
+	struct tm tm;
+	int reply = !strcmp(m->cls, "reply") || !strcmp(m->cls, "other");
+
+	if (m->date && gmtime_r(&when, &tm))
+		strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
+	if (t->json) {
+		fputs(t->nout ? ",\n  {" : "\n  {", stdout);
+		t->nout = 1;
+		fputs("\"message_id\": ", stdout);
+		onlist_json_str(stdout, m->msgid);
+		fputs(", \"parent\": ", stdout);
+		onlist_json_str(stdout, m->parent);
+		printf(", \"depth\": %d, \"date\": %lld, \"class\": ", m->depth,
+		       m->date);
+		onlist_json_str(stdout, m->cls);
+		fputs(", \"from\": ", stdout);
+		onlist_json_str(stdout, m->from_name);
+		fputs(", \"addr\": ", stdout);
+		onlist_json_str(stdout, m->from_addr);
+		fputs(", \"subject\": ", stdout);
+		onlist_json_str(stdout, m->subject);
+		fputs(", \"trailers\": [", stdout);
+		t->nout = 0;
+		if (reply)
+			onlist_store_message_trailers(t->s, m->msgid,
+						      print_trailer, t);
+		fputs("]}", stdout);
+		t->nout = 1;
+		return;
+	}
+	printf("%c ", strcmp(m->msgid, t->want) ? ' ' : '*');
+	fputs(indent, stdout);
+	if (!top)
+		fputs(last ? "`- " : "+- ", stdout);
+	put_clean(stdout, m->subject);
+	printf("\n  %s%s   ", indent, top ? "" : last ? "   " : "|  ");
+	put_clean(stdout, m->from_name);
+	fputs(" <", stdout);
+	put_clean(stdout, m->from_addr);
+	printf(">, %s", date);
+	if (strcmp(m->cls, "reply") && strcmp(m->cls, "other"))
+		printf(" [%s]", m->cls);
+	if (reply)
+		onlist_store_message_trailers(t->s, m->msgid, print_trailer, t);
+	putchar('\n');
+}
+
+#define MAX_INDENT 24	/* deeper levels are drawn at this depth */
+
+/* Depth first, iteratively: a thread may be 10,000 replies deep. */
+static void print_tree(struct tctx *t, struct tmsg *root)
+{
+	struct frame { struct tmsg *m; guint next; };
+	GArray *stack = g_array_new(FALSE, FALSE, sizeof(struct frame));
+	GString *indent = g_string_new("");
+	struct frame f = { root, 0 };
+
+	print_one(t, root, "", 1, 1);
+	g_array_append_val(stack, f);
+	while (stack->len) {
+		struct frame *top = &g_array_index(stack, struct frame, stack->len - 1);
+		struct tmsg *kid;
+		int last;
+
+		if (top->next >= top->m->kids->len) {
+			g_array_set_size(stack, stack->len - 1);
+			if (stack->len && stack->len < MAX_INDENT)
+				g_string_truncate(indent, indent->len >= 3 ?
+						  indent->len - 3 : 0);
+			continue;
+		}
+		kid = g_ptr_array_index(top->m->kids, top->next);
+		top->next++;
+		last = top->next == top->m->kids->len;
+		print_one(t, kid, indent->str, last, 0);
+		if (stack->len < MAX_INDENT)
+			g_string_append(indent, last ? "   " : "|  ");
+		f.m = kid;
+		f.next = 0;
+		g_array_append_val(stack, f);
+	}
+	g_string_free(indent, TRUE);
+	g_array_free(stack, TRUE);
+}
+
+/* "<id>", "id", "https://lore.kernel.org/list/id/", ".../r/id" -> id */
+static char *normalize_id(const char *arg)
+{
+	char *s = g_strdup(arg), *p = s, *e;
+
+	if (!strncmp(p, "http://", 7) || !strncmp(p, "https://", 8)) {
+		e = p + strlen(p);
+		while (e > p && e[-1] == '/')
+			*--e = '\0';
+		if ((e = strrchr(p, '/')))
+			p = e + 1;
+		/* lore escapes '/' in ids as %2F: undo the common escapes */
+		char *d = p, *q = p;
+		for (; *q; q++) {
+			if (q[0] == '%' && g_ascii_isxdigit(q[1]) &&
+			    g_ascii_isxdigit(q[2])) {
+				*d++ = (char)(g_ascii_xdigit_value(q[1]) * 16 +
+					      g_ascii_xdigit_value(q[2]));
+				q += 2;
+			} else {
+				*d++ = *q;
+			}
+		}
+		*d = '\0';
+	}
+	if (*p == '<')
+		p++;
+	e = p + strlen(p);
+	if (e > p && e[-1] == '>')
+		e[-1] = '\0';
+	p = g_strdup(p);
+	g_free(s);
+	return p;
+}
+
+int cmd_thread(struct onlist_cli *cli, int argc, char **argv)
+{
+	struct onlist_store *s;
+	GPtrArray *all;
+	GHashTable *byid;
+	struct tctx t = { 0 };
+	char *id;
+	int i, ret = ONLIST_EXIT_OK;
+	onlist_status st;
+
+	if (onlist_cli_help(argc, argv, thread_help))
+		return ONLIST_EXIT_OK;
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		if (!strcmp(argv[i], "--format") && i + 1 < argc &&
+		    (!strcmp(argv[i + 1], "json") || !strcmp(argv[i + 1], "text"))) {
+			t.json = !strcmp(argv[++i], "json");
+		} else if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		} else {
+			onlist_err("thread: unexpected argument '%s'", argv[i]);
+			return ONLIST_EXIT_USAGE;
+		}
+	}
+	if (i != argc - 1) {
+		fputs(thread_help, stderr);
+		return ONLIST_EXIT_USAGE;
+	}
+	if (!(s = onlist_cli_open_store(cli)))
+		return ONLIST_EXIT_FAIL;
+	id = normalize_id(argv[i]);
+	all = g_ptr_array_new_with_free_func(free_tmsg);
+	st = onlist_store_thread(s, id, take, all);
+	if (st == ONLIST_ENOTFOUND) {
+		onlist_err("thread: <%s>: no such message in the database "
+			   "(import it, then run `onlist match`)", id);
+		ret = ONLIST_EXIT_FAIL;
+		goto out;
+	}
+	if (st != ONLIST_OK) {
+		onlist_err("thread: %s", onlist_store_errmsg(s));
+		ret = ONLIST_EXIT_FAIL;
+		goto out;
+	}
+	byid = g_hash_table_new(g_str_hash, g_str_equal);
+	for (guint k = 0; k < all->len; k++) {
+		struct tmsg *m = g_ptr_array_index(all, k);
+		g_hash_table_insert(byid, m->msgid, m);
+	}
+	g_ptr_array_sort(all, by_date);
+	struct tmsg *root = NULL;
+	for (guint k = 0; k < all->len; k++) {
+		struct tmsg *m = g_ptr_array_index(all, k);
+		struct tmsg *p = m->parent ? g_hash_table_lookup(byid, m->parent)
+					   : NULL;
+		if (p)
+			g_ptr_array_add(p->kids, m);
+		else if (!root)
+			root = m;
+	}
+	t.s = s;
+	t.want = id;
+	if (t.json)
+		fputs("[", stdout);
+	if (root)
+		print_tree(&t, root);
+	if (t.json)
+		fputs("\n]\n", stdout);
+	g_hash_table_destroy(byid);
+out:
+	g_ptr_array_free(all, TRUE);
+	g_free(id);
+	onlist_store_close(s);
+	return ret;
+}
+
+/* ---- skipped ------------------------------------------------------------ */
+
+static const char skipped_help[] =
+	"usage: onlist [--db PATH] skipped [--by-reason] [SOURCE]\n\n"
+	"List the messages that could not be read, with where they were\n"
+	"(file and byte offset, or maildir file) and why.  SOURCE limits the\n"
+	"list to one file or directory (a glob pattern may be given);\n"
+	"--by-reason counts them per reason instead.\n";
+
+static int print_skip(int ncol, const char *const *c, void *data)
+{
+	long *n = data;
+
+	(void)ncol;
+	put_clean(stdout, c[0] ? c[0] : "");
+	printf(":%s: ", c[1] ? c[1] : "0");
+	put_clean(stdout, c[2] ? c[2] : "");
+	putchar('\n');
+	(*n)++;
+	return 0;
+}
+
+static int print_reason(int ncol, const char *const *c, void *data)
+{
+	long *n = data;
+
+	(void)ncol;
+	printf("%7s  ", c[1] ? c[1] : "0");
+	put_clean(stdout, c[0] ? c[0] : "");
+	putchar('\n');
+	(*n)++;
+	return 0;
+}
+
+int cmd_skipped(struct onlist_cli *cli, int argc, char **argv)
+{
+	struct onlist_store *s;
+	int i, by_reason = 0;
+	const char *p[1] = { NULL };
+	char *glob = NULL;
+	long n = 0;
+
+	if (onlist_cli_help(argc, argv, skipped_help))
+		return ONLIST_EXIT_OK;
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		if (!strcmp(argv[i], "--by-reason")) {
+			by_reason = 1;
+		} else if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		} else {
+			onlist_err("skipped: unexpected argument '%s'", argv[i]);
+			return ONLIST_EXIT_USAGE;
+		}
+	}
+	if (i < argc - 1) {
+		fputs(skipped_help, stderr);
+		return ONLIST_EXIT_USAGE;
+	}
+	if (i == argc - 1) {
+		/* A directory names the maildir files below it too. */
+		glob = strpbrk(argv[i], "*?[") ? g_strdup(argv[i]) :
+		       g_strdup_printf("%s*", argv[i]);
+		p[0] = glob;
+	}
+	if (!(s = onlist_cli_open_store(cli))) {
+		g_free(glob);
+		return ONLIST_EXIT_FAIL;
+	}
+	if (onlist_store_query(s, by_reason ? ONLIST_Q_SKIPPED_BY_REASON :
+			       ONLIST_Q_SKIPPED, p, 1,
+			       by_reason ? print_reason : print_skip, &n)
+	    != ONLIST_OK) {
+		onlist_err("skipped: %s", onlist_store_errmsg(s));
+		onlist_store_close(s);
+		g_free(glob);
+		return ONLIST_EXIT_FAIL;
+	}
+	if (!n && !cli->quiet)
+		fputs("no skipped messages\n", stderr);
+	onlist_store_close(s);
+	g_free(glob);
+	return ONLIST_EXIT_OK;
+}
