@@ -55,6 +55,52 @@ static void progress(const struct onlist_import_counts *c, void *data)
 			c->messages / (onlist_now() - p->prog.start + 1e-9));
 }
 
+struct reasons {
+	int n;
+};
+
+static int print_reason(int ncol, const char *const *c, void *data)
+{
+	struct reasons *r = data;
+
+	(void)ncol;
+	if (r->n++ == 10) {
+		puts("  ...");
+		return 1;
+	}
+	printf("  %6s  ", c[1] ? c[1] : "0");
+	for (const char *p = c[0] ? c[0] : ""; *p; p++)
+		putchar((unsigned char)*p < 0x20 ? '?' : *p);
+	putchar('\n');
+	return 0;
+}
+
+/* The skips recorded for this source (a maildir's files are named below
+ * it), by reason. */
+static void skip_summary(struct onlist_store *s, const char *place)
+{
+	struct reasons r = { 0 };
+	char *glob = malloc(4 * strlen(place) + 2), *g = glob;
+	const char *p[1];
+
+	if (!glob)
+		return;
+	for (const char *q = place; *q; q++) {
+		if (*q == '*' || *q == '?' || *q == '[') {
+			*g++ = '[';
+			*g++ = *q;
+			*g++ = ']';
+		} else {
+			*g++ = *q;
+		}
+	}
+	strcpy(g, "*");
+	p[0] = glob;
+	puts("  skipped, by reason (all of them: onlist skipped FILE):");
+	onlist_store_query(s, ONLIST_Q_SKIPPED_BY_REASON, p, 1, print_reason, &r);
+	free(glob);
+}
+
 static int import_one(struct onlist_cli *cli, struct onlist_store *s,
 		      const char *path, const char *list_opt)
 {
@@ -84,6 +130,8 @@ static int import_one(struct onlist_cli *cli, struct onlist_store *s,
 		onlist_err("%s", err ? err : onlist_status_str(st));
 	printf("%s: %ld messages, %ld new, %ld with patch, %ld skipped\n",
 	       path, c.messages, c.added, c.patches, c.skipped);
+	if (c.skipped)
+		skip_summary(s, place);
 	free(err);
 	free(list);
 	onlist_source_free(src);

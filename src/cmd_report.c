@@ -154,7 +154,10 @@ static const char lookup_help[] =
 	"usage: onlist [--db PATH] lookup [--format text|json] COMMIT...\n\n"
 	"For each commit (a full or abbreviated sha, or any name git resolves\n"
 	"in the scanned repository), show every posting that matches it: list,\n"
-	"Message-ID, date, subject and how it matched, or \"never posted\".\n\n"
+	"Message-ID, date, subject and how it matched, or \"never posted\";\n"
+	"with the version and part of the series it was, the replies from\n"
+	"people other than its author, and the Reviewed-by, Acked-by,\n"
+	"Tested-by and Nacked-by lines given in them.\n\n"
 	"Exit status: 0 when every commit is known, 1 when one is not\n"
 	"scanned, 2 on usage errors.\n";
 

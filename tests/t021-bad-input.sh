@@ -211,6 +211,20 @@ n=$(sqlite3 "$db" "select count(*) from messages where msgid = '$(cat "$B/good.m
 [ "$n" = 1 ] || bad "broken-mime: the good patch mail after the broken ones is missing ($n)"
 n=$(sqlite3 "$db" "select count(*) from skipped where reason = ''" 2>&1)
 [ "$n" = 0 ] || bad "broken-mime: $n skips without a reason"
+# The import names the reasons; `onlist skipped` lists every skip with its
+# place, and --by-reason adds up to the skipped count.
+if [ "${skipped:-0}" -gt 0 ]; then
+	grep -q 'skipped, by reason' "$TMP/out" ||
+		bad "broken-mime: import prints no summary of the skip reasons"
+	"$ONLIST" --db "$db" skipped >"$TMP/skipped" 2>&1 || bad "skipped: exit $?"
+	[ "$(grep -c "^$B/broken-mime.mbox:[0-9]*: ." "$TMP/skipped")" = "$skipped" ] ||
+		bad "skipped: $(wc -l <"$TMP/skipped") lines with place and reason, expected $skipped"
+	"$ONLIST" --db "$db" skipped --by-reason >"$TMP/skipped" 2>&1 || bad "skipped --by-reason: exit $?"
+	[ "$(awk '{ n += $1 } END { print n }' "$TMP/skipped")" = "$skipped" ] ||
+		bad "skipped --by-reason: counts do not add up to $skipped"
+	"$ONLIST" --db "$db" skipped "$B/no-such-file" >"$TMP/skipped" 2>/dev/null
+	[ ! -s "$TMP/skipped" ] || bad "skipped FILE lists skips of other files"
+fi
 integrity broken-mime "$db"; record broken-mime "$db"
 
 # ---- raw Latin-1: imported, stored as valid UTF-8 ---------------------------------
