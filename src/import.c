@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <ctype.h>
 
 #include "onlist/import.h"
 #include "onlist/mail.h"
@@ -9,6 +11,8 @@
 #include "onlist/store_thread.h"
 #include "onlist/subject.h"
 #include "onlist/msgmeta.h"
+#include "onlist/patchfp.h"
+#include "onlist/store_match.h"
 
 #define MAX_TRAILERS 64	/* per message; the rest is noise */
 
@@ -83,6 +87,68 @@ static const char *classify(struct onlist_mail *m, const struct onlist_subject *
 	if (sj->reply || *onlist_mail_in_reply_to(m) || *onlist_mail_references(m))
 		return ONLIST_CLASS_REPLY;
 	return ONLIST_CLASS_OTHER;
+}
+
+/* A stable backport names the commit it copies: "commit <sha> upstream."
+ * or "[ Upstream commit <sha> ]". */
+static int names_upstream(const char *body)
+{
+	static const char *const marks[] = { "commit ", "Upstream commit " };
+
+	for (const char *p = body; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		const char *q = p;
+
+		while (*q == ' ' || *q == '[')
+			q++;
+		for (int i = 0; i < 2; i++) {
+			size_t n = strlen(marks[i]), h = 0;
+
+			if (strncasecmp(q, marks[i], n))
+				continue;
+			while (isxdigit((unsigned char)q[n + h]))
+				h++;
+			if (h >= 12 && (!strncmp(q + n + h, " upstream", 9) ||
+					i == 1))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* What fuzzy and repaired matching need of a patch mail. */
+static onlist_status put_patch(struct onlist_store *s, struct onlist_mail *m,
+			       const char *msgid, const char *stripped)
+{
+	struct onlist_patch_row r;
+	struct onlist_patchfp fp;
+	char rid[ONLIST_PATCHID_HEXSZ + 1], *text;
+	uint32_t *words = NULL;
+	size_t len, nwords = 0;
+	const char *patch = onlist_mail_patch(m, &len);
+	onlist_status st;
+
+	if (onlist_patchfp_compute(patch, len, &fp))
+		return ONLIST_ENOMEM;
+	if (asprintf(&text, "%s\n%s", stripped, onlist_mail_body(m)) < 0 ||
+	    onlist_words_fp(text, &words, &nwords)) {
+		onlist_patchfp_clear(&fp);
+		return ONLIST_ENOMEM;
+	}
+	free(text);
+	memset(&r, 0, sizeof(r));
+	r.key = msgid;
+	r.repaired_id = onlist_patch_repaired_id(patch, len, rid) ? rid : NULL;
+	r.fp = fp.h;
+	r.nfp = fp.n;
+	r.words = words;
+	r.nwords = nwords;
+	r.files = fp.files;
+	r.added = (long)fp.added;
+	r.removed = (long)fp.removed;
+	st = onlist_store_put_message_patch(s, &r);
+	onlist_patchfp_clear(&fp);
+	free(words);
+	return st;
 }
 
 static onlist_status db_error(struct onlist_store *s, char **errmsg)
@@ -176,10 +242,15 @@ onlist_status onlist_import_message(struct onlist_store *s, const char *data,
 	onlist_find_trailers(onlist_mail_body(m), add_trailer, &tr);
 	info.trailers = tr.t;
 	info.ntrailers = tr.n;
+	info.mailer = onlist_mail_mailer(m);
+	info.patchwork = onlist_mail_has_patchwork(m);
+	info.upstream = names_upstream(onlist_mail_body(m));
 
 	st = tr.nomem ? ONLIST_ENOMEM : onlist_store_put_message(s, &row, &added);
 	if (st == ONLIST_OK)
 		st = onlist_store_put_message_info(s, &info);
+	if (st == ONLIST_OK && row.has_patch)
+		st = put_patch(s, m, row.msgid, sj.stripped);
 	free_trailers(&tr);
 	free(url);
 	free(ref);

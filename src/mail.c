@@ -526,6 +526,8 @@ struct onlist_mail {
 	const char *patch_source;
 	int has_patchid;
 	char patchid[ONLIST_PATCHID_HEXSZ + 1];
+	char *x_mailer;		/* X-Mailer or User-Agent, "" when none */
+	int patchwork;		/* has X-Patchwork-* headers */
 };
 
 static void gmime_setup(void)
@@ -820,6 +822,21 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 	}
 	m->refs = refs_join(g_mime_object_get_header(GMIME_OBJECT(msg),
 						     "References"));
+	{
+		/* What sent it: bot and echo rules look at these. */
+		GMimeHeaderList *hl = g_mime_object_get_header_list(GMIME_OBJECT(msg));
+		const char *xm = g_mime_object_get_header(GMIME_OBJECT(msg), "X-Mailer");
+
+		if (!xm)
+			xm = g_mime_object_get_header(GMIME_OBJECT(msg), "User-Agent");
+		m->x_mailer = utf8_dup(xm ? xm : "");
+		for (int i = 0; hl && i < g_mime_header_list_get_count(hl); i++) {
+			const char *name = g_mime_header_get_name(
+				g_mime_header_list_get_header_at(hl, i));
+			if (name && !g_ascii_strncasecmp(name, "X-Patchwork-", 12))
+				m->patchwork = 1;
+		}
+	}
 
 	g_mime_message_foreach(msg, collect_part, &w);
 	g_object_unref(msg);
@@ -849,6 +866,7 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 	free(w.text.data);
 	g_free(w.charset);
 	if (!m->msgid || !m->subject || !m->in_reply_to || !m->refs ||
+	    !m->x_mailer ||
 	    !m->body || !m->from_name || !m->from_addr) {
 		onlist_mail_free(m);
 		return ONLIST_ENOMEM;
@@ -869,6 +887,7 @@ void onlist_mail_free(struct onlist_mail *m)
 	free(m->refs);
 	free(m->body);
 	free(m->patch);
+	free(m->x_mailer);
 	free(m);
 }
 
@@ -902,3 +921,6 @@ int onlist_mail_patchid(const struct onlist_mail *m,
 	memcpy(hex, m->patchid, sizeof(m->patchid));
 	return 1;
 }
+
+const char *onlist_mail_mailer(const struct onlist_mail *m) { return m->x_mailer; }
+int onlist_mail_has_patchwork(const struct onlist_mail *m) { return m->patchwork; }

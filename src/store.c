@@ -111,22 +111,26 @@ static const char schema[] =
  * module with tables of its own (store_int.h).  Each piece only creates
  * what is missing, so running them all upgrades an older database. */
 extern const char onlist__schema_thread[];
+extern const char onlist__schema_match[];
 
 static const char *const schemas[] = {
 	schema,
 	onlist__schema_thread,
+	onlist__schema_match,
 };
 
 static const char *const query_sql[] = {
 	[ONLIST_Q_UNPOSTED_ALL] =
 	"SELECT sha, commit_date, author_name, author_email, subject"
 	" FROM commits c WHERE NOT EXISTS"
-	" (SELECT 1 FROM matches m WHERE m.commit_sha = c.sha)"
+	" (SELECT 1 FROM matches m WHERE m.commit_sha = c.sha"
+	" AND m.method <> 'echo')"
 	" ORDER BY commit_date, author_date, sha",
 	[ONLIST_Q_IS_UNPOSTED] =
 	"SELECT sha, commit_date, author_name, author_email, subject"
 	" FROM commits c WHERE sha = ?1 AND NOT EXISTS"
-	" (SELECT 1 FROM matches m WHERE m.commit_sha = c.sha)",
+	" (SELECT 1 FROM matches m WHERE m.commit_sha = c.sha"
+	" AND m.method <> 'echo')",
 	[ONLIST_Q_COMMIT_BY_PREFIX] =
 	"SELECT sha, commit_date, author_name, author_email, subject"
 	" FROM commits WHERE sha GLOB ?1 || '*' ORDER BY sha LIMIT 2",
@@ -156,7 +160,7 @@ static const char *const query_sql[] = {
 	" (SELECT count(*) FROM skipped),"
 	" (SELECT count(*) FROM commits),"
 	" (SELECT count(*) FROM matches),"
-	" (SELECT count(DISTINCT commit_sha) FROM matches)",
+	" (SELECT count(DISTINCT commit_sha) FROM matches WHERE method <> 'echo')",
 };
 
 onlist_status onlist__store_fail(struct onlist_store *s, const char *what)

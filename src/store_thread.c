@@ -16,7 +16,8 @@ const char onlist__schema_thread[] =
 	"CREATE TABLE IF NOT EXISTS message_info(\n"
 	"  msgid TEXT PRIMARY KEY, class TEXT NOT NULL, reply INTEGER,\n"
 	"  version INTEGER, part INTEGER, total INTEGER, prefix TEXT,\n"
-	"  stripped TEXT, change_id TEXT) WITHOUT ROWID;\n"
+	"  stripped TEXT, change_id TEXT, mailer TEXT, patchwork INTEGER,\n"
+	"  upstream INTEGER) WITHOUT ROWID;\n"
 	"CREATE INDEX IF NOT EXISTS message_info_stripped"
 	" ON message_info(stripped);\n"
 	"CREATE TABLE IF NOT EXISTS message_trailers(\n"
@@ -44,7 +45,8 @@ const char onlist__schema_thread[] =
 
 static const char sql_put_info[] =
 	"INSERT OR IGNORE INTO message_info(msgid, class, reply, version, part,"
-	" total, prefix, stripped, change_id) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)";
+	" total, prefix, stripped, change_id, mailer, patchwork, upstream)"
+	" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)";
 static const char sql_put_trailer[] =
 	"INSERT OR IGNORE INTO message_trailers(msgid, seq, key, name, addr,"
 	" value) VALUES(?1,?2,?3,?4,?5,?6)";
@@ -67,6 +69,9 @@ onlist_status onlist_store_put_message_info(struct onlist_store *s,
 	bind_text(st, 7, i->prefix);
 	bind_text(st, 8, i->stripped);
 	bind_text(st, 9, i->change_id);
+	bind_text(st, 10, i->mailer);
+	sqlite3_bind_int(st, 11, i->patchwork);
+	sqlite3_bind_int(st, 12, i->upstream);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return fail(s, "insert message info");
 	if (!sqlite3_changes(s->db))

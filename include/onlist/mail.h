@@ -81,4 +81,9 @@ const char *onlist_mail_patch_source(const struct onlist_mail *m);
 int onlist_mail_patchid(const struct onlist_mail *m,
 			char hex[ONLIST_PATCHID_HEXSZ + 1]);
 
+/* X-Mailer (else User-Agent), "" when none; and whether the mail has
+ * X-Patchwork-* headers.  Bot and echo rules read them. */
+const char *onlist_mail_mailer(const struct onlist_mail *m);
+int onlist_mail_has_patchwork(const struct onlist_mail *m);
+
 #endif

@@ -34,6 +34,9 @@ struct onlist_message_info {
 	const char *prefix;		/* "RFC PATCH net-next" */
 	const char *stripped;		/* subject without prefixes */
 	const char *change_id;		/* NULL: none */
+	const char *mailer;		/* X-Mailer / User-Agent */
+	int patchwork;			/* X-Patchwork-* headers */
+	int upstream;			/* "commit <sha> upstream." (stable) */
 	const char *pull_url, *pull_ref, *pull_tip; /* NULL: not a pull */
 	const struct onlist_msg_trailer *trailers;
 	int ntrailers;

@@ -1,0 +1,69 @@
+/* match.h - joining commits to the mails that posted them, in tiers.
+ *
+ *   link          a Link:/Message-Id: trailer names a stored message
+ *   patch-id      exact `git patch-id --stable`
+ *   patch-id-alg  the commit's patch-id under histogram, patience or
+ *                 minimal diff equals the mail's
+ *   repaired      the mail's diff, repaired the way mailers damage it (or a
+ *                 quilt / diff -u patch put in git form), has the commit's
+ *                 patch-id
+ *   fuzzy         same author or same subject, posted before the commit
+ *                 landed (plus a day), and close enough in changed lines
+ *                 and commit message: "posted, modified before merge"
+ *   echo          nothing above, but an echo or bot mail carries the same
+ *                 patch: the commit is still unposted, and this says what
+ *                 echoed it
+ *
+ * Mails classified echo or bot (rules: onlist_match_default_rules, plus
+ * the user's) never count as postings.
+ */
+#ifndef ONLIST_MATCH_H
+#define ONLIST_MATCH_H
+
+#include <stdio.h>
+#include "onlist/status.h"
+#include "onlist/store_match.h"
+
+struct onlist_store;
+
+#define ONLIST_FUZZY_THRESHOLD 0.5
+
+struct onlist_match_opts {
+	const char *repo;	/* for the other diff algorithms; NULL: skip */
+	const struct onlist_echo_rule *rules;	/* added to the defaults */
+	size_t nrules;
+	double threshold;	/* fuzzy acceptance; 0: the default */
+	int no_fuzzy;
+	void (*progress)(const char *what, long done, long total, void *data);
+	void *progress_data;
+};
+
+struct onlist_match_counts {
+	long classified;	/* echo and bot mails */
+	long link, patchid, alt, repaired, fuzzy, echo;	/* match rows */
+	long commits, matched;	/* commits; commits with a posting */
+};
+
+onlist_status onlist_match_run(struct onlist_store *s,
+			       const struct onlist_match_opts *o,
+			       struct onlist_match_counts *c, char **errmsg);
+
+/* Print, for one commit, every fuzzy candidate and its scores, and why it
+ * was or was not taken (after onlist_match_run). */
+onlist_status onlist_match_explain(struct onlist_store *s,
+				   const struct onlist_match_opts *o,
+				   const char *sha, FILE *out, char **errmsg);
+
+/* The built-in echo and bot rules. */
+extern const struct onlist_echo_rule onlist_match_default_rules[];
+extern const size_t onlist_match_ndefault_rules;
+
+/* Read rules from a file: "KIND FIELD PATTERN" per line, '#' comments.
+ * *rules is malloc'd (strings inside it too; free with
+ * onlist_match_free_rules).  ONLIST_EPARSE with *errmsg on a bad line. */
+onlist_status onlist_match_read_rules(const char *path,
+				      struct onlist_echo_rule **rules,
+				      size_t *n, char **errmsg);
+void onlist_match_free_rules(struct onlist_echo_rule *rules, size_t n);
+
+#endif

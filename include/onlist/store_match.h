@@ -1,0 +1,96 @@
+/* store_match.h - the tables and queries behind `onlist match`'s tiers.
+ *
+ * At import each patch mail leaves its repaired patch-id, diff
+ * fingerprint and commit-message words (message_patch); at match each
+ * commit that exact patch-id leaves unmatched gets its patch-ids under
+ * the other diff algorithms and its fingerprint (commit_patch, kept:
+ * commits do not change).  The matches and echoes tables are rebuilt by
+ * every `onlist match`, inside one transaction.
+ */
+#ifndef ONLIST_STORE_MATCH_H
+#define ONLIST_STORE_MATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "onlist/status.h"
+#include "onlist/patchid.h"
+
+struct onlist_store;
+
+struct onlist_patch_row {
+	const char *key;		/* msgid or commit sha */
+	const char *repaired_id;	/* messages: NULL when none */
+	const char *alt[3];		/* commits: the patch-ids under the
+					 * histogram, patience and minimal
+					 * algorithms; NULL for none */
+	const uint32_t *fp;
+	size_t nfp;
+	const uint32_t *words;
+	size_t nwords;
+	const char *files;
+	long added, removed;
+};
+
+onlist_status onlist_store_put_message_patch(struct onlist_store *s,
+					     const struct onlist_patch_row *r);
+onlist_status onlist_store_put_commit_patch(struct onlist_store *s,
+					    const struct onlist_patch_row *r);
+
+/* An echo or bot rule: messages whose `field` (list, from, subject,
+ * mailer, patchwork, upstream) matches the glob `pattern` (lower case;
+ * for the flags "1") are of class `kind` ("echo" or "bot"). */
+struct onlist_echo_rule {
+	const char *kind, *field, *pattern;
+};
+
+/* Start a rebuild: one transaction, matches and echoes emptied. */
+onlist_status onlist_store_match_begin(struct onlist_store *s);
+onlist_status onlist_store_classify(struct onlist_store *s,
+				    const struct onlist_echo_rule *rules,
+				    size_t n, long *count);
+/* The tiers that are one statement each; *added counts new rows. */
+onlist_status onlist_store_match_links(struct onlist_store *s, long *added);
+onlist_status onlist_store_match_exact(struct onlist_store *s, long *added);
+onlist_status onlist_store_match_alt(struct onlist_store *s, long *added);
+onlist_status onlist_store_match_repaired(struct onlist_store *s, long *added);
+onlist_status onlist_store_match_echoes(struct onlist_store *s, long *added);
+onlist_status onlist_store_put_match(struct onlist_store *s, const char *sha,
+				     const char *msgid, const char *method,
+				     double score);
+
+/* Unmatched commits without a commit_patch row (malloc'd array). */
+onlist_status onlist_store_commits_needing_patch(struct onlist_store *s,
+						 char (**shas)[41], size_t *n);
+
+/* A commit still unmatched, for fuzzy matching or --explain. */
+struct onlist_fuzzy_commit {
+	const char *sha, *author_email, *author_name, *subject, *body;
+	int64_t bound;		/* latest posting date that counts; 0: none */
+	const uint32_t *fp, *words;
+	size_t nfp, nwords;
+};
+typedef int (*onlist_fuzzy_commit_cb)(const struct onlist_fuzzy_commit *c,
+				      void *data);
+/* sha NULL: every unmatched commit; else that one commit, matched or not. */
+onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
+					 const char *sha,
+					 onlist_fuzzy_commit_cb cb, void *data);
+
+struct onlist_fuzzy_candidate {
+	const char *msgid, *from_addr, *subject, *stripped;
+	int64_t date;
+	int version;
+	int echo;		/* classified echo or bot */
+	const uint32_t *fp, *words;
+	size_t nfp, nwords;
+};
+typedef int (*onlist_fuzzy_cand_cb)(const struct onlist_fuzzy_candidate *m,
+				    void *data);
+/* Patch mails by author address or with the same stripped subject (lower
+ * case), echoes included (flagged). */
+onlist_status onlist_store_fuzzy_candidates(struct onlist_store *s,
+					    const char *addr,
+					    const char *stripped_lower,
+					    onlist_fuzzy_cand_cb cb, void *data);
+
+#endif

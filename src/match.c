@@ -1,0 +1,509 @@
+/* match.c - onlist match's tiers (see match.h). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib.h>
+
+#include "onlist/match.h"
+#include "onlist/patchfp.h"
+#include "onlist/repo_diff.h"
+#include "onlist/store.h"
+#include "onlist/subject.h"
+
+const struct onlist_echo_rule onlist_match_default_rules[] = {
+	/* lists that only carry commits after they were applied */
+	{ "echo", "list", "linux-tip-commits" },
+	{ "echo", "list", "*tip-commits*" },
+	{ "echo", "list", "mm-commits" },
+	{ "echo", "list", "git-commits-head" },
+	{ "echo", "list", "stable-commits" },
+	{ "echo", "list", "stable" },
+	/* senders of commit notifications */
+	{ "echo", "from", "tip-bot*@*" },
+	{ "echo", "from", "tipbot@*" },
+	{ "echo", "from", "*commits-noreply@*" },
+	/* "patch added to ... tree", mm's "[merged mm-stable]", tip's
+	 * "[tip: x86/urgent]", stable's queue notices */
+	{ "echo", "subject", "*patch*added to*tree*" },
+	{ "echo", "subject", "*patch*has been added to the*" },
+	{ "echo", "subject", "+ *added to * branch" },
+	{ "echo", "subject", "*[merged*" },
+	{ "echo", "subject", "*[tip:*" },
+	{ "echo", "subject", "*[git commit*" },
+	{ "echo", "subject", "failed: patch*failed to apply*" },
+	{ "echo", "subject", "linux-next: manual merge of*" },
+	/* stable backports name the mainline commit they copy */
+	{ "echo", "upstream", "1" },
+	/* robots: reports and notices, never postings or review */
+	{ "bot", "from", "patchwork-bot*@*" },
+	{ "bot", "from", "lkp@intel.com" },
+	{ "bot", "from", "syzbot*@*" },
+	{ "bot", "patchwork", "1" },
+};
+const size_t onlist_match_ndefault_rules =
+	sizeof(onlist_match_default_rules) / sizeof(onlist_match_default_rules[0]);
+
+static onlist_status db_err(struct onlist_store *s, char **errmsg)
+{
+	if (errmsg && !*errmsg)
+		*errmsg = strdup(onlist_store_errmsg(s));
+	return ONLIST_EDB;
+}
+
+/* ---- rules files ---- */
+
+onlist_status onlist_match_read_rules(const char *path,
+				      struct onlist_echo_rule **rules,
+				      size_t *n, char **errmsg)
+{
+	static const char *const fields[] = {
+		"list", "from", "subject", "mailer", "patchwork", "upstream",
+	};
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0, lineno = 0, have = 0;
+
+	*rules = NULL;
+	*n = 0;
+	if (!f) {
+		if (asprintf(errmsg, "%s: cannot read rules", path) < 0)
+			*errmsg = NULL;
+		return ONLIST_EIO;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		char kind[16], field[16], pat[512];
+		int ok = 0;
+
+		lineno++;
+		line[strcspn(line, "#\r\n")] = '\0';
+		if (sscanf(line, "%15s %15s %511[^\n]", kind, field, pat) != 3) {
+			if (strspn(line, " \t") == strlen(line))
+				continue;
+		} else if (strcmp(kind, "echo") && strcmp(kind, "bot")) {
+			ok = 0;
+		} else {
+			for (size_t i = 0; i < sizeof(fields) / sizeof(*fields); i++)
+				ok |= !strcmp(field, fields[i]);
+		}
+		if (!ok) {
+			if (asprintf(errmsg, "%s:%zu: expected \"echo|bot "
+				     "list|from|subject|mailer|patchwork|upstream "
+				     "PATTERN\"", path, lineno) < 0)
+				*errmsg = NULL;
+			free(line);
+			fclose(f);
+			onlist_match_free_rules(*rules, *n);
+			*rules = NULL;
+			*n = 0;
+			return ONLIST_EPARSE;
+		}
+		if (*n == have) {
+			have = have ? 2 * have : 8;
+			*rules = realloc(*rules, have * sizeof(**rules));
+			if (!*rules)
+				abort();
+		}
+		char *p = g_utf8_strdown(pat, -1), *e = p + strlen(p);
+		while (e > p && isspace((unsigned char)e[-1]))
+			*--e = '\0';
+		(*rules)[*n].kind = strdup(kind);
+		(*rules)[*n].field = strdup(field);
+		(*rules)[*n].pattern = strdup(p);
+		g_free(p);
+		(*n)++;
+	}
+	free(line);
+	fclose(f);
+	return ONLIST_OK;
+}
+
+void onlist_match_free_rules(struct onlist_echo_rule *rules, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free((char *)rules[i].kind);
+		free((char *)rules[i].field);
+		free((char *)rules[i].pattern);
+	}
+	free(rules);
+}
+
+/* ---- commit diffs under the other algorithms ---- */
+
+struct cpatch {
+	char *alt[3];
+	struct onlist_patchfp fp;
+	int have_fp;
+};
+
+struct diff_ctx {
+	GHashTable *by_sha;
+	int algo;		/* -1: myers (fingerprint), else alt index */
+};
+
+static int take_diff(const char *sha, const char *diff, size_t len, void *data)
+{
+	struct diff_ctx *d = data;
+	struct cpatch *c = g_hash_table_lookup(d->by_sha, sha);
+	unsigned char raw[ONLIST_PATCHID_RAWSZ];
+	char hex[ONLIST_PATCHID_HEXSZ + 1];
+
+	if (!c)
+		return 0;
+	if (d->algo < 0) {
+		if (!onlist_patchfp_compute(diff, len, &c->fp))
+			c->have_fp = 1;
+	} else if (onlist_patchid_buf(diff, len, raw)) {
+		onlist_patchid_hex(raw, hex);
+		c->alt[d->algo] = strdup(hex);
+	}
+	return 0;
+}
+
+static void free_cpatch(gpointer p)
+{
+	struct cpatch *c = p;
+
+	for (int i = 0; i < 3; i++)
+		free(c->alt[i]);
+	onlist_patchfp_clear(&c->fp);
+	g_free(c);
+}
+
+#define DIFF_CHUNK 2000
+
+static onlist_status commit_patches(struct onlist_store *s,
+				    const struct onlist_match_opts *o,
+				    char **errmsg)
+{
+	static const char *const algos[3] = { "histogram", "patience", "minimal" };
+	char (*shas)[41] = NULL;
+	size_t n = 0;
+	onlist_status st;
+
+	if (!o->repo)
+		return ONLIST_OK;
+	if ((st = onlist_store_commits_needing_patch(s, &shas, &n)) != ONLIST_OK)
+		return st == ONLIST_EDB ? db_err(s, errmsg) : st;
+	for (size_t at = 0; at < n && st == ONLIST_OK; at += DIFF_CHUNK) {
+		size_t k = n - at < DIFF_CHUNK ? n - at : DIFF_CHUNK;
+		struct diff_ctx d;
+		GHashTableIter it;
+		gpointer key, val;
+
+		d.by_sha = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+						 free_cpatch);
+		for (size_t i = 0; i < k; i++)
+			g_hash_table_insert(d.by_sha, shas[at + i],
+					    g_new0(struct cpatch, 1));
+		for (int a = -1; a < 3 && st == ONLIST_OK; a++) {
+			d.algo = a;
+			st = onlist_repo_diffs(o->repo, a < 0 ? "myers" : algos[a],
+					       (const char (*)[41])shas + at, k,
+					       take_diff, &d, errmsg);
+		}
+		if (st == ONLIST_OK && (st = onlist_store_begin(s)) != ONLIST_OK)
+			st = db_err(s, errmsg);
+		g_hash_table_iter_init(&it, d.by_sha);
+		while (st == ONLIST_OK && g_hash_table_iter_next(&it, &key, &val)) {
+			struct cpatch *c = val;
+			struct onlist_patch_row r;
+
+			memset(&r, 0, sizeof(r));
+			r.key = key;
+			for (int i = 0; i < 3; i++)
+				r.alt[i] = c->alt[i];
+			r.fp = c->fp.h;
+			r.nfp = c->fp.n;
+			r.files = c->fp.files;
+			r.added = (long)c->fp.added;
+			r.removed = (long)c->fp.removed;
+			if (onlist_store_put_commit_patch(s, &r) != ONLIST_OK)
+				st = db_err(s, errmsg);
+		}
+		if (st == ONLIST_OK && onlist_store_commit(s) != ONLIST_OK)
+			st = db_err(s, errmsg);
+		else if (st != ONLIST_OK)
+			onlist_store_rollback(s);
+		g_hash_table_destroy(d.by_sha);
+		if (o->progress)
+			o->progress("diffing unmatched commits", (long)(at + k),
+				    (long)n, o->progress_data);
+	}
+	free(shas);
+	return st;
+}
+
+/* ---- fuzzy ---- */
+
+#define CLOCK_SLACK 86400	/* a day: mail and commit clocks disagree */
+
+struct score {
+	double diff, msg, score;
+	int subject, author, late, echo, accepted;
+};
+
+struct fuzzy_ctx {
+	struct onlist_store *s;
+	const struct onlist_fuzzy_commit *c;
+	char *addr;		/* lower-case */
+	char *stripped;		/* lower-case */
+	uint32_t *words;
+	size_t nwords;
+	double threshold;
+	FILE *explain;
+	long accepted;
+	onlist_status st;
+};
+
+static void score_one(const struct fuzzy_ctx *f,
+		      const struct onlist_fuzzy_candidate *m, struct score *sc)
+{
+	char *ms = g_utf8_strdown(m->stripped, -1);
+
+	sc->diff = onlist_patchfp_similarity(f->c->fp, f->c->nfp, m->fp, m->nfp);
+	sc->msg = onlist_patchfp_similarity(f->words, f->nwords, m->words,
+					    m->nwords);
+	sc->subject = !strcmp(ms, f->stripped) && *ms;
+	sc->author = !g_ascii_strcasecmp(m->from_addr, f->addr);
+	g_free(ms);
+	sc->score = 0.6 * sc->diff + 0.25 * sc->msg + 0.15 * sc->subject;
+	sc->late = f->c->bound && m->date > f->c->bound + CLOCK_SLACK;
+	sc->echo = m->echo;
+	/* the changed lines must carry part of the weight: the same subject
+	 * and words alone ("Update MAINTAINERS") are not the same patch */
+	sc->accepted = !sc->late && !sc->echo && sc->diff >= 0.2 &&
+		       sc->score >= f->threshold;
+}
+
+static int fuzzy_cand(const struct onlist_fuzzy_candidate *m, void *data)
+{
+	struct fuzzy_ctx *f = data;
+	struct score sc;
+
+	score_one(f, m, &sc);
+	if (f->explain) {
+		fprintf(f->explain, "  <%s>\n    %s, v%d, %s\n", m->msgid,
+			m->from_addr, m->version, m->subject);
+		fprintf(f->explain, "    changed lines %.2f, message %.2f, "
+			"subject %s, author %s -> score %.2f: %s\n", sc.diff,
+			sc.msg, sc.subject ? "same" : "differs",
+			sc.author ? "same" : "differs", sc.score,
+			sc.echo ? "not taken (echo or bot mail)" :
+			sc.late ? "not taken (sent more than a day after the "
+				  "commit landed)" :
+			sc.accepted ? "taken" :
+			sc.diff < 0.2 ? "not taken (too few changed lines in "
+					"common)" :
+			"not taken (below the threshold)");
+		return 0;
+	}
+	if (sc.accepted) {
+		if (onlist_store_put_match(f->s, f->c->sha, m->msgid, "fuzzy",
+					   sc.score) != ONLIST_OK) {
+			f->st = ONLIST_EDB;
+			return 1;
+		}
+		f->accepted++;
+	}
+	return 0;
+}
+
+static int fuzzy_prepare(struct fuzzy_ctx *f, const struct onlist_fuzzy_commit *c)
+{
+	struct onlist_subject sj;
+	char *text;
+
+	f->c = c;
+	f->addr = g_ascii_strdown(c->author_email, -1);
+	if (onlist_subject_parse(&sj, c->subject))
+		return -1;
+	f->stripped = g_utf8_strdown(sj.stripped, -1);
+	if (asprintf(&text, "%s\n%s", sj.stripped, c->body) < 0) {
+		onlist_subject_clear(&sj);
+		return -1;
+	}
+	onlist_subject_clear(&sj);
+	if (onlist_words_fp(text, &f->words, &f->nwords)) {
+		free(text);
+		return -1;
+	}
+	free(text);
+	return 0;
+}
+
+static void fuzzy_done(struct fuzzy_ctx *f)
+{
+	g_free(f->addr);
+	g_free(f->stripped);
+	free(f->words);
+	f->addr = f->stripped = NULL;
+	f->words = NULL;
+}
+
+static int fuzzy_commit(const struct onlist_fuzzy_commit *c, void *data)
+{
+	struct fuzzy_ctx *f = data;
+
+	if (!c->nfp)
+		return 0;	/* an empty diff has nothing to compare */
+	if (fuzzy_prepare(f, c)) {
+		f->st = ONLIST_ENOMEM;
+		return 1;
+	}
+	if (onlist_store_fuzzy_candidates(f->s, f->addr, f->stripped, fuzzy_cand,
+					  f) != ONLIST_OK && f->st == ONLIST_OK)
+		f->st = ONLIST_EDB;
+	fuzzy_done(f);
+	return f->st != ONLIST_OK;
+}
+
+/* ---- the run ---- */
+
+static onlist_status classify(struct onlist_store *s,
+			      const struct onlist_match_opts *o, long *count)
+{
+	struct onlist_echo_rule *all;
+	size_t n = onlist_match_ndefault_rules + o->nrules;
+	onlist_status st;
+
+	all = malloc(n * sizeof(*all) + 1);
+	if (!all)
+		return ONLIST_ENOMEM;
+	memcpy(all, onlist_match_default_rules,
+	       onlist_match_ndefault_rules * sizeof(*all));
+	if (o->nrules)
+		memcpy(all + onlist_match_ndefault_rules, o->rules,
+		       o->nrules * sizeof(*all));
+	st = onlist_store_classify(s, all, n, count);
+	free(all);
+	return st;
+}
+
+static int count_totals(int ncol, const char *const *cols, void *data)
+{
+	struct onlist_match_counts *c = data;
+
+	(void)ncol;
+	c->commits = cols[3] ? atol(cols[3]) : 0;
+	return 0;
+}
+
+static onlist_status begin_classified(struct onlist_store *s,
+				      const struct onlist_match_opts *o,
+				      struct onlist_match_counts *c)
+{
+	onlist_status st;
+
+	if ((st = onlist_store_match_begin(s)) != ONLIST_OK)
+		return st;
+	if ((st = classify(s, o, &c->classified)) != ONLIST_OK)
+		onlist_store_rollback(s);
+	return st;
+}
+
+onlist_status onlist_match_run(struct onlist_store *s,
+			       const struct onlist_match_opts *o,
+			       struct onlist_match_counts *c, char **errmsg)
+{
+	struct fuzzy_ctx f;
+	onlist_status st;
+
+	*errmsg = NULL;
+	memset(c, 0, sizeof(*c));
+	/* 1. Which mails are echoes: commits whose only partner is an
+	 * echo need their diffs too.  Committed, then redone in 3 within
+	 * the same transaction as the matches. */
+	if ((st = begin_classified(s, o, c)) != ONLIST_OK ||
+	    (st = onlist_store_commit(s)) != ONLIST_OK)
+		return db_err(s, errmsg);
+	/* 2. Diffs of the commits no posting has by exact patch-id
+	 * (cached: a commit's diff does not change). */
+	if ((st = commit_patches(s, o, errmsg)) != ONLIST_OK)
+		return st;
+	/* 3. All matches, rebuilt in one transaction: a reader sees the
+	 * old set or the new one. */
+	memset(c, 0, sizeof(*c));
+	if ((st = begin_classified(s, o, c)) != ONLIST_OK)
+		return db_err(s, errmsg);
+	if (onlist_store_match_links(s, &c->link) != ONLIST_OK ||
+	    onlist_store_match_exact(s, &c->patchid) != ONLIST_OK ||
+	    onlist_store_match_alt(s, &c->alt) != ONLIST_OK ||
+	    onlist_store_match_repaired(s, &c->repaired) != ONLIST_OK)
+		goto db;
+	if (!o->no_fuzzy) {
+		memset(&f, 0, sizeof(f));
+		f.s = s;
+		f.threshold = o->threshold > 0 ? o->threshold : ONLIST_FUZZY_THRESHOLD;
+		if (onlist_store_fuzzy_commits(s, NULL, fuzzy_commit, &f) != ONLIST_OK ||
+		    f.st != ONLIST_OK)
+			goto db;
+		c->fuzzy = f.accepted;
+	}
+	if (onlist_store_match_echoes(s, &c->echo) != ONLIST_OK)
+		goto db;
+	if (onlist_store_commit(s) != ONLIST_OK)
+		goto db;
+	onlist_store_query(s, ONLIST_Q_COUNT_TOTALS, NULL, 0, count_totals, c);
+	return ONLIST_OK;
+db:
+	st = db_err(s, errmsg);
+	onlist_store_rollback(s);
+	return st;
+}
+
+struct explain_ctx {
+	struct fuzzy_ctx f;
+	int found;
+};
+
+static int explain_commit(const struct onlist_fuzzy_commit *c, void *data)
+{
+	struct explain_ctx *e = data;
+	FILE *out = e->f.explain;
+
+	e->found = 1;
+	if (fuzzy_prepare(&e->f, c)) {
+		e->f.st = ONLIST_ENOMEM;
+		return 1;
+	}
+	fprintf(out, "fuzzy candidates (same author <%s> or same subject \"%s\")",
+		e->f.addr, e->f.stripped);
+	if (c->bound) {
+		GDateTime *t = g_date_time_new_from_unix_utc(c->bound);
+		char *d = g_date_time_format(t, "%Y-%m-%d %H:%M");
+		fprintf(out, ", sent before %s UTC + 1 day (landing):\n", d);
+		g_free(d);
+		g_date_time_unref(t);
+	} else {
+		fputs(", no time bound (landing unknown):\n", out);
+	}
+	if (!c->nfp)
+		fputs("  none: the commit's diff is empty\n", out);
+	else if (onlist_store_fuzzy_candidates(e->f.s, e->f.addr, e->f.stripped,
+					       fuzzy_cand, &e->f) != ONLIST_OK)
+		e->f.st = ONLIST_EDB;
+	fuzzy_done(&e->f);
+	return 1;
+}
+
+onlist_status onlist_match_explain(struct onlist_store *s,
+				   const struct onlist_match_opts *o,
+				   const char *sha, FILE *out, char **errmsg)
+{
+	struct explain_ctx e;
+
+	*errmsg = NULL;
+	memset(&e, 0, sizeof(e));
+	e.f.s = s;
+	e.f.explain = out;
+	e.f.threshold = o->threshold > 0 ? o->threshold : ONLIST_FUZZY_THRESHOLD;
+	if (onlist_store_fuzzy_commits(s, sha, explain_commit, &e) != ONLIST_OK ||
+	    e.f.st != ONLIST_OK)
+		return db_err(s, errmsg);
+	if (!e.found)
+		fputs("fuzzy candidates: not computed for this commit (its exact "
+		      "patch-id matched a posting, or no repository was given "
+		      "to diff it)\n", out);
+	return ONLIST_OK;
+}

@@ -1,0 +1,532 @@
+/* store_match.c - the SQL of onlist match's tiers (see store_match.h). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "onlist/store_match.h"
+#include "store_int.h"
+
+#define fail onlist__store_fail
+#define bind_text onlist__bind_text
+
+const char onlist__schema_match[] =
+	"CREATE TABLE IF NOT EXISTS message_patch(\n"
+	"  msgid TEXT PRIMARY KEY, repaired_id TEXT, fp BLOB, words BLOB,\n"
+	"  files TEXT, added INTEGER, removed INTEGER) WITHOUT ROWID;\n"
+	"CREATE INDEX IF NOT EXISTS message_patch_repaired"
+	" ON message_patch(repaired_id) WHERE repaired_id IS NOT NULL;\n"
+	"CREATE TABLE IF NOT EXISTS commit_patch(\n"
+	"  sha TEXT PRIMARY KEY, alt_histogram TEXT, alt_patience TEXT,\n"
+	"  alt_minimal TEXT, fp BLOB, words BLOB, files TEXT,\n"
+	"  added INTEGER, removed INTEGER) WITHOUT ROWID;\n"
+	"CREATE INDEX IF NOT EXISTS messages_from_lower"
+	" ON messages(lower(from_addr));\n"
+	"CREATE INDEX IF NOT EXISTS message_info_stripped_lower"
+	" ON message_info(lower(stripped));\n"
+	"CREATE TABLE IF NOT EXISTS echoes(\n"
+	"  msgid TEXT PRIMARY KEY, kind TEXT NOT NULL, rule TEXT NOT NULL)\n"
+	"  WITHOUT ROWID;\n"
+	/* Filled by `onlist scan` (store_report.c); created here too so
+	 * that matching can read it before any scan recorded landings. */
+	"CREATE TABLE IF NOT EXISTS landing(\n"
+	"  sha TEXT PRIMARY KEY,\n"
+	"  landed_date INTEGER NOT NULL,\n"
+	"  merge_sha TEXT NOT NULL,\n"
+	"  merge_subject TEXT);\n";
+
+static const char sql_put_mpatch[] =
+	"INSERT OR IGNORE INTO message_patch(msgid, repaired_id, fp, words,"
+	" files, added, removed) VALUES(?1,?2,?3,?4,?5,?6,?7)";
+static const char sql_put_cpatch[] =
+	"INSERT OR REPLACE INTO commit_patch(sha, alt_histogram, alt_patience,"
+	" alt_minimal, fp, words, files, added, removed)"
+	" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)";
+
+static void bind_u32s(sqlite3_stmt *st, int i, const uint32_t *v, size_t n)
+{
+	if (n)
+		sqlite3_bind_blob(st, i, v, (int)(n * sizeof(*v)), SQLITE_STATIC);
+	else
+		sqlite3_bind_zeroblob(st, i, 0);
+}
+
+onlist_status onlist_store_put_message_patch(struct onlist_store *s,
+					     const struct onlist_patch_row *r)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_put_mpatch);
+
+	if (!st)
+		return fail(s, "prepare");
+	bind_text(st, 1, r->key);
+	bind_text(st, 2, r->repaired_id);
+	bind_u32s(st, 3, r->fp, r->nfp);
+	bind_u32s(st, 4, r->words, r->nwords);
+	bind_text(st, 5, r->files);
+	sqlite3_bind_int64(st, 6, r->added);
+	sqlite3_bind_int64(st, 7, r->removed);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return fail(s, "insert message patch");
+	return ONLIST_OK;
+}
+
+onlist_status onlist_store_put_commit_patch(struct onlist_store *s,
+					    const struct onlist_patch_row *r)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_put_cpatch);
+
+	if (!st)
+		return fail(s, "prepare");
+	bind_text(st, 1, r->key);
+	for (int i = 0; i < 3; i++)
+		bind_text(st, 2 + i, r->alt[i]);
+	bind_u32s(st, 5, r->fp, r->nfp);
+	bind_u32s(st, 6, r->words, r->nwords);
+	bind_text(st, 7, r->files);
+	sqlite3_bind_int64(st, 8, r->added);
+	sqlite3_bind_int64(st, 9, r->removed);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return fail(s, "insert commit patch");
+	return ONLIST_OK;
+}
+
+onlist_status onlist_store_match_begin(struct onlist_store *s)
+{
+	onlist_status st = onlist_store_begin(s);
+
+	if (st != ONLIST_OK)
+		return st;
+	if (sqlite3_exec(s->db, "DELETE FROM matches; DELETE FROM echoes;",
+			 NULL, NULL, NULL) != SQLITE_OK) {
+		st = fail(s, "clear matches");
+		onlist_store_rollback(s);
+	}
+	return st;
+}
+
+static onlist_status exec_count(struct onlist_store *s, const char *sql,
+				const char *const *params, int np, long *added,
+				const char *what)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql);
+
+	if (!st)
+		return fail(s, "prepare");
+	for (int i = 0; i < np; i++)
+		bind_text(st, i + 1, params[i]);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return fail(s, what);
+	if (added)
+		*added += sqlite3_changes(s->db);
+	return ONLIST_OK;
+}
+
+/* A message counts as an echo by its list only when every list it was
+ * seen on is an echo list: a patch cross-posted to stable@ and its
+ * subsystem list is a posting. */
+static const char sql_cls_list[] =
+	"INSERT OR IGNORE INTO echoes(msgid, kind, rule)"
+	" SELECT l.msgid, ?1, ?2 FROM message_lists l WHERE lower(l.list) GLOB ?3"
+	" AND NOT EXISTS (SELECT 1 FROM message_lists o WHERE o.msgid = l.msgid"
+	"  AND NOT EXISTS (SELECT 1 FROM temp.echo_lists p"
+	"   WHERE lower(o.list) GLOB p.pattern))";
+static const char sql_echo_lists[] =
+	"CREATE TEMP TABLE IF NOT EXISTS echo_lists(pattern TEXT);"
+	"DELETE FROM temp.echo_lists;";
+static const char sql_add_echo_list[] =
+	"INSERT INTO temp.echo_lists(pattern) VALUES(?1)";
+static const char sql_cls_from[] =
+	"INSERT OR IGNORE INTO echoes(msgid, kind, rule)"
+	" SELECT msgid, ?1, ?2 FROM messages WHERE lower(from_addr) GLOB ?3";
+static const char sql_cls_subject[] =
+	"INSERT OR IGNORE INTO echoes(msgid, kind, rule)"
+	" SELECT msgid, ?1, ?2 FROM messages WHERE lower(subject) GLOB ?3";
+static const char sql_cls_mailer[] =
+	"INSERT OR IGNORE INTO echoes(msgid, kind, rule)"
+	" SELECT msgid, ?1, ?2 FROM message_info WHERE lower(mailer) GLOB ?3";
+static const char sql_cls_patchwork[] =
+	"INSERT OR IGNORE INTO echoes(msgid, kind, rule)"
+	" SELECT msgid, ?1, ?2 FROM message_info WHERE patchwork = 1"
+	" AND ?3 = '1'";
+static const char sql_cls_upstream[] =
+	"INSERT OR IGNORE INTO echoes(msgid, kind, rule)"
+	" SELECT msgid, ?1, ?2 FROM message_info WHERE upstream = 1"
+	" AND ?3 = '1'";
+
+onlist_status onlist_store_classify(struct onlist_store *s,
+				    const struct onlist_echo_rule *rules,
+				    size_t n, long *count)
+{
+	*count = 0;
+	if (sqlite3_exec(s->db, sql_echo_lists, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, "echo lists");
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(rules[i].field, "list")) {
+			onlist_status st = exec_count(s, sql_add_echo_list,
+						      &rules[i].pattern, 1,
+						      NULL, "echo lists");
+			if (st != ONLIST_OK)
+				return st;
+		}
+	for (size_t i = 0; i < n; i++) {
+		const struct onlist_echo_rule *r = &rules[i];
+		const char *sql;
+		char *rule;
+		onlist_status st;
+
+		if (!strcmp(r->field, "list"))
+			sql = sql_cls_list;
+		else if (!strcmp(r->field, "from"))
+			sql = sql_cls_from;
+		else if (!strcmp(r->field, "subject"))
+			sql = sql_cls_subject;
+		else if (!strcmp(r->field, "mailer"))
+			sql = sql_cls_mailer;
+		else if (!strcmp(r->field, "patchwork"))
+			sql = sql_cls_patchwork;
+		else if (!strcmp(r->field, "upstream"))
+			sql = sql_cls_upstream;
+		else
+			return ONLIST_EUSAGE;
+		if (asprintf(&rule, "%s %s", r->field, r->pattern) < 0)
+			return ONLIST_ENOMEM;
+		const char *p[3] = { r->kind, rule, r->pattern };
+		st = exec_count(s, sql, p, 3, count, "classify");
+		free(rule);
+		if (st != ONLIST_OK)
+			return st;
+	}
+	return ONLIST_OK;
+}
+
+#define NOT_ECHO(m) " NOT EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = " m ")"
+#define UNMATCHED(c) " NOT EXISTS (SELECT 1 FROM matches x WHERE x.commit_sha = " c ")"
+
+/* ---- link ---- */
+
+/* The Message-ID a Link:/Message-Id: value names, in buf, or 0. */
+static int link_id(const char *v, char *buf, size_t size)
+{
+	const char *lt = strchr(v, '<'), *gt, *p, *e;
+	size_t n;
+
+	if (lt && (gt = strchr(lt, '>')) && gt > lt + 1) {
+		p = lt + 1;
+		e = gt;
+	} else if (strstr(v, "://")) {
+		char tmp[1024];
+		char *q, *comp;
+
+		snprintf(tmp, sizeof(tmp), "%s", v);
+		tmp[strcspn(tmp, " \t#?")] = '\0';
+		/* drop what lore adds after the id: /, /T/, /raw, /t.mbox.gz */
+		for (;;) {
+			size_t l = strlen(tmp);
+			while (l && tmp[l - 1] == '/')
+				tmp[--l] = '\0';
+			q = strrchr(tmp, '/');
+			if (!q)
+				return 0;
+			comp = q + 1;
+			if (!strcmp(comp, "T") || !strcmp(comp, "t") ||
+			    !strcmp(comp, "raw") || !strcmp(comp, "t.mbox.gz") ||
+			    !strcmp(comp, "u") || !comp[0])
+				*q = '\0';
+			else
+				break;
+		}
+		if (!strchr(comp, '@'))
+			return 0;
+		/* undo %xx */
+		n = 0;
+		for (const char *c = comp; *c && n + 1 < size; c++) {
+			if (c[0] == '%' && isxdigit((unsigned char)c[1]) &&
+			    isxdigit((unsigned char)c[2])) {
+				char hx[3] = { c[1], c[2], 0 };
+				buf[n++] = (char)strtol(hx, NULL, 16);
+				c += 2;
+			} else {
+				buf[n++] = *c;
+			}
+		}
+		buf[n] = '\0';
+		return n > 0;
+	} else {
+		p = v;
+		while (isspace((unsigned char)*p))
+			p++;
+		e = p + strcspn(p, " \t");
+		if (!memchr(p, '@', (size_t)(e - p)))
+			return 0;
+	}
+	n = (size_t)(e - p);
+	if (!n || n >= size)
+		return 0;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return 1;
+}
+
+static const char sql_link_trailers[] =
+	"SELECT sha, value FROM trailers"
+	" WHERE lower(key) IN ('link', 'message-id', 'message-id')";
+static const char sql_put_link[] =
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
+	" SELECT ?1, m.msgid, 'link', 1.0 FROM messages m WHERE m.msgid = ?2"
+	" AND" NOT_ECHO("m.msgid");
+
+onlist_status onlist_store_match_links(struct onlist_store *s, long *added)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_link_trailers);
+	int rc;
+
+	if (!st)
+		return fail(s, "prepare");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *sha = (const char *)sqlite3_column_text(st, 0);
+		const char *v = (const char *)sqlite3_column_text(st, 1);
+		char id[1024];
+
+		if (sha && v && link_id(v, id, sizeof(id))) {
+			const char *p[2] = { sha, id };
+			onlist_status r = exec_count(s, sql_put_link, p, 2, added,
+						     "insert link match");
+			if (r != ONLIST_OK) {
+				sqlite3_reset(st);
+				return r;
+			}
+		}
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "read trailers");
+}
+
+/* ---- patch-id tiers ---- */
+
+static const char sql_exact[] =
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
+	" SELECT c.sha, m.msgid, 'patch-id', 1.0 FROM commits c"
+	" JOIN messages m ON m.patch_id = c.patch_id"
+	" WHERE c.patch_id IS NOT NULL AND" NOT_ECHO("m.msgid");
+
+onlist_status onlist_store_match_exact(struct onlist_store *s, long *added)
+{
+	return exec_count(s, sql_exact, NULL, 0, added, "match patch-id");
+}
+
+#define ALT_JOIN(col) \
+	" SELECT c.sha, m.msgid, 'patch-id-alg', 1.0 FROM commit_patch c" \
+	" JOIN messages m ON m.patch_id = c." col \
+	" WHERE" UNMATCHED("c.sha") " AND" NOT_ECHO("m.msgid")
+static const char sql_alt[] =
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
+	ALT_JOIN("alt_histogram") " UNION" ALT_JOIN("alt_patience")
+	" UNION" ALT_JOIN("alt_minimal");
+
+onlist_status onlist_store_match_alt(struct onlist_store *s, long *added)
+{
+	return exec_count(s, sql_alt, NULL, 0, added, "match other algorithms");
+}
+
+#define REP_JOIN(tab, col) \
+	" SELECT c.sha, p.msgid, 'repaired', 1.0 FROM " tab " c" \
+	" JOIN message_patch p ON p.repaired_id = c." col \
+	" WHERE" UNMATCHED("c.sha") " AND" NOT_ECHO("p.msgid")
+static const char sql_repaired[] =
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
+	REP_JOIN("commits", "patch_id") " UNION" REP_JOIN("commit_patch", "alt_histogram")
+	" UNION" REP_JOIN("commit_patch", "alt_patience")
+	" UNION" REP_JOIN("commit_patch", "alt_minimal");
+
+onlist_status onlist_store_match_repaired(struct onlist_store *s, long *added)
+{
+	return exec_count(s, sql_repaired, NULL, 0, added, "match repaired");
+}
+
+/* Commits nothing else matched, whose patch reached a list only as an
+ * echo (the same patch-id, repaired or not, in an echo or bot mail). */
+#define ECHO_JOIN(on) \
+	" SELECT c.sha, m.msgid, 'echo', 1.0 FROM commits c" \
+	" JOIN messages m ON " on " JOIN echoes e ON e.msgid = m.msgid" \
+	" WHERE" UNMATCHED("c.sha")
+static const char sql_echo[] =
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
+	ECHO_JOIN("m.patch_id = c.patch_id")
+	" UNION SELECT c.sha, p.msgid, 'echo', 1.0 FROM commits c"
+	" JOIN message_patch p ON p.repaired_id = c.patch_id"
+	" JOIN echoes e ON e.msgid = p.msgid WHERE" UNMATCHED("c.sha");
+
+onlist_status onlist_store_match_echoes(struct onlist_store *s, long *added)
+{
+	return exec_count(s, sql_echo, NULL, 0, added, "match echoes");
+}
+
+static const char sql_put_match[] =
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
+	" VALUES(?1, ?2, ?3, ?4)";
+
+onlist_status onlist_store_put_match(struct onlist_store *s, const char *sha,
+				     const char *msgid, const char *method,
+				     double score)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_put_match);
+
+	if (!st)
+		return fail(s, "prepare");
+	bind_text(st, 1, sha);
+	bind_text(st, 2, msgid);
+	bind_text(st, 3, method);
+	sqlite3_bind_double(st, 4, score);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return fail(s, "insert match");
+	return ONLIST_OK;
+}
+
+/* ---- what the fuzzy tier reads ---- */
+
+static const char sql_need_patch[] =
+	"SELECT c.sha FROM commits c"
+	" WHERE NOT EXISTS (SELECT 1 FROM commit_patch p WHERE p.sha = c.sha)"
+	" AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.patch_id = c.patch_id"
+	"  AND" NOT_ECHO("m.msgid") ")"
+	" ORDER BY c.sha";
+
+onlist_status onlist_store_commits_needing_patch(struct onlist_store *s,
+						 char (**shas)[41], size_t *n)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_need_patch);
+	size_t cap = 0;
+	int rc;
+
+	*shas = NULL;
+	*n = 0;
+	if (!st)
+		return fail(s, "prepare");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *sha = (const char *)sqlite3_column_text(st, 0);
+
+		if (*n == cap) {
+			char (*p)[41];
+			cap = cap ? 2 * cap : 256;
+			if (!(p = realloc(*shas, cap * sizeof(**shas)))) {
+				sqlite3_reset(st);
+				return ONLIST_ENOMEM;
+			}
+			*shas = p;
+		}
+		snprintf((*shas)[(*n)++], 41, "%s", sha ? sha : "");
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "read commits");
+}
+
+/* A landing counts as a bound when the commit came in by a merge, or when
+ * the history has merges at all (then a commit applied directly to the
+ * mainline landed when it was made).  In a linear history it does not:
+ * there the commit date is when the maintainer committed locally, which
+ * may be before the patch was posted. */
+#define COMMIT_COLS \
+	"SELECT c.sha, c.author_email, c.author_name, c.subject, c.body," \
+	" CASE WHEN l.merge_sha IS NULL THEN 0" \
+	"  WHEN l.merge_sha <> l.sha OR EXISTS (SELECT 1 FROM landing" \
+	"   WHERE merge_sha <> sha) THEN l.landed_date ELSE 0 END," \
+	" p.fp, p.words FROM commits c JOIN commit_patch p ON p.sha = c.sha" \
+	" LEFT JOIN landing l ON l.sha = c.sha"
+static const char sql_fuzzy_commits[] =
+	COMMIT_COLS " WHERE" UNMATCHED("c.sha") " ORDER BY c.commit_date, c.sha";
+static const char sql_fuzzy_commit[] = COMMIT_COLS " WHERE c.sha = ?1";
+
+static const uint32_t *blob_u32(sqlite3_stmt *st, int col, size_t *n)
+{
+	const void *b = sqlite3_column_blob(st, col);
+
+	*n = (size_t)sqlite3_column_bytes(st, col) / sizeof(uint32_t);
+	return b;
+}
+
+onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
+					 const char *sha,
+					 onlist_fuzzy_commit_cb cb, void *data)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sha ? sql_fuzzy_commit :
+						    sql_fuzzy_commits);
+	int rc;
+
+	if (!st)
+		return fail(s, "prepare");
+	if (sha)
+		bind_text(st, 1, sha);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct onlist_fuzzy_commit c;
+
+		c.sha = (const char *)sqlite3_column_text(st, 0);
+		c.author_email = (const char *)sqlite3_column_text(st, 1);
+		c.author_name = (const char *)sqlite3_column_text(st, 2);
+		c.subject = (const char *)sqlite3_column_text(st, 3);
+		c.body = (const char *)sqlite3_column_text(st, 4);
+		c.bound = sqlite3_column_int64(st, 5);
+		c.fp = blob_u32(st, 6, &c.nfp);
+		c.words = blob_u32(st, 7, &c.nwords);
+		if (!c.author_email)
+			c.author_email = "";
+		if (!c.author_name)
+			c.author_name = "";
+		if (!c.subject)
+			c.subject = "";
+		if (!c.body)
+			c.body = "";
+		if (cb(&c, data))
+			break;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return fail(s, "read commits");
+	sqlite3_reset(st);
+	return ONLIST_OK;
+}
+
+static const char sql_candidates[] =
+	"SELECT m.msgid, m.from_addr, m.subject, i.stripped, m.date, i.version,"
+	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = m.msgid), p.fp, p.words"
+	" FROM messages m JOIN message_info i ON i.msgid = m.msgid"
+	" JOIN message_patch p ON p.msgid = m.msgid"
+	" WHERE i.class = 'patch' AND (lower(m.from_addr) = ?1"
+	"  OR lower(i.stripped) = ?2)";
+
+onlist_status onlist_store_fuzzy_candidates(struct onlist_store *s,
+					    const char *addr,
+					    const char *stripped_lower,
+					    onlist_fuzzy_cand_cb cb, void *data)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_candidates);
+	int rc;
+
+	if (!st)
+		return fail(s, "prepare");
+	bind_text(st, 1, addr);
+	bind_text(st, 2, stripped_lower);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct onlist_fuzzy_candidate m;
+
+		m.msgid = (const char *)sqlite3_column_text(st, 0);
+		m.from_addr = (const char *)sqlite3_column_text(st, 1);
+		m.subject = (const char *)sqlite3_column_text(st, 2);
+		m.stripped = (const char *)sqlite3_column_text(st, 3);
+		m.date = sqlite3_column_int64(st, 4);
+		m.version = sqlite3_column_int(st, 5);
+		m.echo = sqlite3_column_int(st, 6);
+		m.fp = blob_u32(st, 7, &m.nfp);
+		m.words = blob_u32(st, 8, &m.nwords);
+		if (!m.from_addr)
+			m.from_addr = "";
+		if (!m.subject)
+			m.subject = "";
+		if (!m.stripped)
+			m.stripped = "";
+		if (cb(&m, data))
+			break;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return fail(s, "read candidates");
+	sqlite3_reset(st);
+	return ONLIST_OK;
+}
