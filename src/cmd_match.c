@@ -22,7 +22,9 @@ static const char help[] =
 	"whose changed lines and message are close enough (fuzzy: \"posted,\n"
 	"modified before merge\", with its score).  Echoes and bot mails\n"
 	"(commit notices, stable backports, ...) never count as postings; a\n"
-	"commit only they carry stays unposted, and lookup names the echo.\n\n"
+	"commit only they carry stays unposted, and lookup names the echo.\n"
+	"A posting sent more than a day after the commit landed (its merge)\n"
+	"does not count either (late): it is a backport or a resend.\n\n"
 	"It also rebuilds the threads, the replies each patch received and the\n"
 	"series and versions (used by lookup and thread).  Every run recomputes\n"
 	"the matches from scratch in one transaction.\n\n"
@@ -182,9 +184,9 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 	printf("%ld threads, %ld series in %ld topics, %ld replies to patches\n",
 	       tc.threads, tc.series, tc.topics, tc.replies);
 	printf("%ld echo or bot mails; matches: %ld link, %ld patch-id, "
-	       "%ld patch-id-alg, %ld repaired, %ld fuzzy, %ld echo\n",
-	       c.classified, c.link, c.patchid, c.alt, c.repaired, c.fuzzy,
-	       c.echo);
+	       "%ld patch-id-alg, %ld repaired, %ld fuzzy; not postings: %ld late, "
+	       "%ld echo\n", c.classified, c.link, c.patchid, c.alt, c.repaired,
+	       c.fuzzy, c.late, c.echo);
 	{
 		long t[6] = { 0 };
 		onlist_store_query(s, ONLIST_Q_COUNT_TOTALS, NULL, 0, totals, t);

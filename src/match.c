@@ -243,6 +243,11 @@ struct score {
 	int subject, author, late, echo, accepted;
 };
 
+struct shown {
+	struct score sc;
+	char *text;
+};
+
 struct fuzzy_ctx {
 	struct onlist_store *s;
 	const struct onlist_fuzzy_commit *c;
@@ -252,6 +257,7 @@ struct fuzzy_ctx {
 	size_t nwords;
 	double threshold;
 	FILE *explain;
+	GPtrArray *shown;	/* explain: struct shown */
 	long accepted;
 	onlist_status st;
 };
@@ -283,11 +289,15 @@ static int fuzzy_cand(const struct onlist_fuzzy_candidate *m, void *data)
 
 	score_one(f, m, &sc);
 	if (f->explain) {
-		fprintf(f->explain, "  <%s>\n    %s, v%d, %s\n", m->msgid,
-			m->from_addr, m->version, m->subject);
-		fprintf(f->explain, "    changed lines %.2f, message %.2f, "
-			"subject %s, author %s -> score %.2f: %s\n", sc.diff,
-			sc.msg, sc.subject ? "same" : "differs",
+		struct shown *x = g_new0(struct shown, 1);
+
+		x->sc = sc;
+		x->text = g_strdup_printf(
+			"  <%s>\n    %s, v%d, %s\n"
+			"    changed lines %.2f, message %.2f, subject %s, "
+			"author %s -> score %.2f: %s\n", m->msgid, m->from_addr,
+			m->version, m->subject, sc.diff, sc.msg,
+			sc.subject ? "same" : "differs",
 			sc.author ? "same" : "differs", sc.score,
 			sc.echo ? "not taken (echo or bot mail)" :
 			sc.late ? "not taken (sent more than a day after the "
@@ -296,6 +306,7 @@ static int fuzzy_cand(const struct onlist_fuzzy_candidate *m, void *data)
 			sc.diff < 0.2 ? "not taken (too few changed lines in "
 					"common)" :
 			"not taken (below the threshold)");
+		g_ptr_array_add(f->shown, x);
 		return 0;
 	}
 	if (sc.accepted) {
@@ -440,7 +451,8 @@ onlist_status onlist_match_run(struct onlist_store *s,
 			goto db;
 		c->fuzzy = f.accepted;
 	}
-	if (onlist_store_match_echoes(s, &c->echo) != ONLIST_OK)
+	if (onlist_store_match_late(s, &c->late) != ONLIST_OK ||
+	    onlist_store_match_echoes(s, &c->echo) != ONLIST_OK)
 		goto db;
 	if (onlist_store_commit(s) != ONLIST_OK)
 		goto db;
@@ -450,6 +462,24 @@ db:
 	st = db_err(s, errmsg);
 	onlist_store_rollback(s);
 	return st;
+}
+
+#define EXPLAIN_SHOWN 1000	/* candidates printed, best first */
+
+static gint by_score(gconstpointer a, gconstpointer b)
+{
+	const struct shown *x = *(struct shown *const *)a;
+	const struct shown *y = *(struct shown *const *)b;
+
+	return x->sc.score < y->sc.score ? 1 : x->sc.score > y->sc.score ? -1 : 0;
+}
+
+static void free_shown(gpointer p)
+{
+	struct shown *x = p;
+
+	g_free(x->text);
+	g_free(x);
 }
 
 struct explain_ctx {
@@ -483,6 +513,17 @@ static int explain_commit(const struct onlist_fuzzy_commit *c, void *data)
 	else if (onlist_store_fuzzy_candidates(e->f.s, e->f.addr, e->f.stripped,
 					       fuzzy_cand, &e->f) != ONLIST_OK)
 		e->f.st = ONLIST_EDB;
+	g_ptr_array_sort(e->f.shown, by_score);
+	for (guint i = 0; i < e->f.shown->len; i++) {
+		struct shown *x = g_ptr_array_index(e->f.shown, i);
+		if (i < EXPLAIN_SHOWN || x->sc.accepted)
+			fputs(x->text, out);
+	}
+	if (e->f.shown->len > EXPLAIN_SHOWN)
+		fprintf(out, "  ... and %u more with lower scores\n",
+			e->f.shown->len - EXPLAIN_SHOWN);
+	else if (!e->f.shown->len)
+		fputs("  none\n", out);
 	fuzzy_done(&e->f);
 	return 1;
 }
@@ -497,10 +538,13 @@ onlist_status onlist_match_explain(struct onlist_store *s,
 	memset(&e, 0, sizeof(e));
 	e.f.s = s;
 	e.f.explain = out;
+	e.f.shown = g_ptr_array_new_with_free_func(free_shown);
 	e.f.threshold = o->threshold > 0 ? o->threshold : ONLIST_FUZZY_THRESHOLD;
-	if (onlist_store_fuzzy_commits(s, sha, explain_commit, &e) != ONLIST_OK ||
+	if (onlist_store_compute_bounds(s) != ONLIST_OK ||
+	    onlist_store_fuzzy_commits(s, sha, explain_commit, &e) != ONLIST_OK ||
 	    e.f.st != ONLIST_OK)
 		return db_err(s, errmsg);
+	g_ptr_array_free(e.f.shown, TRUE);
 	if (!e.found)
 		fputs("fuzzy candidates: not computed for this commit (its exact "
 		      "patch-id matched a posting, or no repository was given "

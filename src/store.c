@@ -124,13 +124,13 @@ static const char *const query_sql[] = {
 	"SELECT sha, commit_date, author_name, author_email, subject"
 	" FROM commits c WHERE NOT EXISTS"
 	" (SELECT 1 FROM matches m WHERE m.commit_sha = c.sha"
-	" AND m.method <> 'echo')"
+	" AND m.method NOT IN ('echo', 'late'))"
 	" ORDER BY commit_date, author_date, sha",
 	[ONLIST_Q_IS_UNPOSTED] =
 	"SELECT sha, commit_date, author_name, author_email, subject"
 	" FROM commits c WHERE sha = ?1 AND NOT EXISTS"
 	" (SELECT 1 FROM matches m WHERE m.commit_sha = c.sha"
-	" AND m.method <> 'echo')",
+	" AND m.method NOT IN ('echo', 'late'))",
 	[ONLIST_Q_COMMIT_BY_PREFIX] =
 	"SELECT sha, commit_date, author_name, author_email, subject"
 	" FROM commits WHERE sha GLOB ?1 || '*' ORDER BY sha LIMIT 2",
@@ -160,7 +160,7 @@ static const char *const query_sql[] = {
 	" (SELECT count(*) FROM skipped),"
 	" (SELECT count(*) FROM commits),"
 	" (SELECT count(*) FROM matches),"
-	" (SELECT count(DISTINCT commit_sha) FROM matches WHERE method <> 'echo')",
+	" (SELECT count(DISTINCT commit_sha) FROM matches WHERE method NOT IN ('echo', 'late'))",
 };
 
 onlist_status onlist__store_fail(struct onlist_store *s, const char *what)

@@ -90,6 +90,29 @@ onlist_status onlist_store_put_commit_patch(struct onlist_store *s,
 	return ONLIST_OK;
 }
 
+static const char sql_bounds[] =
+	"CREATE TEMP TABLE IF NOT EXISTS bound("
+	" sha TEXT PRIMARY KEY, bound INTEGER NOT NULL);"
+	"DELETE FROM temp.bound;"
+	/* A landing bounds the postings when the commit came
+	 * in by a merge, or when the history has merges at
+	 * all (then a commit applied directly to the
+	 * mainline landed when it was made).  In a linear
+	 * history it does not: there the commit date is
+	 * when the maintainer committed locally, which may
+	 * be before the patch was posted. */
+	"INSERT INTO temp.bound(sha, bound)"
+	" SELECT sha, landed_date FROM landing"
+	" WHERE merge_sha <> sha OR EXISTS (SELECT 1 FROM landing"
+	"  WHERE merge_sha <> sha);";
+
+onlist_status onlist_store_compute_bounds(struct onlist_store *s)
+{
+	if (sqlite3_exec(s->db, sql_bounds, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, "landing bounds");
+	return ONLIST_OK;
+}
+
 onlist_status onlist_store_match_begin(struct onlist_store *s)
 {
 	onlist_status st = onlist_store_begin(s);
@@ -97,7 +120,8 @@ onlist_status onlist_store_match_begin(struct onlist_store *s)
 	if (st != ONLIST_OK)
 		return st;
 	if (sqlite3_exec(s->db, "DELETE FROM matches; DELETE FROM echoes;",
-			 NULL, NULL, NULL) != SQLITE_OK) {
+			 NULL, NULL, NULL) != SQLITE_OK ||
+	    onlist_store_compute_bounds(s) != ONLIST_OK) {
 		st = fail(s, "clear matches");
 		onlist_store_rollback(s);
 	}
@@ -201,6 +225,11 @@ onlist_status onlist_store_classify(struct onlist_store *s,
 
 #define NOT_ECHO(m) " NOT EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = " m ")"
 #define UNMATCHED(c) " NOT EXISTS (SELECT 1 FROM matches x WHERE x.commit_sha = " c ")"
+/* Sent no later than a day after the commit landed (temp.bound). */
+#define IN_TIME(c, m) " NOT EXISTS (SELECT 1 FROM temp.bound b WHERE b.sha = " c \
+	" AND " m ".date > b.bound + 86400)"
+#define LATE(c, m) " EXISTS (SELECT 1 FROM temp.bound b WHERE b.sha = " c \
+	" AND " m ".date > b.bound + 86400)"
 
 /* ---- link ---- */
 
@@ -307,7 +336,8 @@ static const char sql_exact[] =
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
 	" SELECT c.sha, m.msgid, 'patch-id', 1.0 FROM commits c"
 	" JOIN messages m ON m.patch_id = c.patch_id"
-	" WHERE c.patch_id IS NOT NULL AND" NOT_ECHO("m.msgid");
+	" WHERE c.patch_id IS NOT NULL AND" NOT_ECHO("m.msgid")
+	" AND" IN_TIME("c.sha", "m");
 
 onlist_status onlist_store_match_exact(struct onlist_store *s, long *added)
 {
@@ -317,7 +347,7 @@ onlist_status onlist_store_match_exact(struct onlist_store *s, long *added)
 #define ALT_JOIN(col) \
 	" SELECT c.sha, m.msgid, 'patch-id-alg', 1.0 FROM commit_patch c" \
 	" JOIN messages m ON m.patch_id = c." col \
-	" WHERE" UNMATCHED("c.sha") " AND" NOT_ECHO("m.msgid")
+	" WHERE" UNMATCHED("c.sha") " AND" NOT_ECHO("m.msgid") " AND" IN_TIME("c.sha", "m")
 static const char sql_alt[] =
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
 	ALT_JOIN("alt_histogram") " UNION" ALT_JOIN("alt_patience")
@@ -331,7 +361,8 @@ onlist_status onlist_store_match_alt(struct onlist_store *s, long *added)
 #define REP_JOIN(tab, col) \
 	" SELECT c.sha, p.msgid, 'repaired', 1.0 FROM " tab " c" \
 	" JOIN message_patch p ON p.repaired_id = c." col \
-	" WHERE" UNMATCHED("c.sha") " AND" NOT_ECHO("p.msgid")
+	" JOIN messages m ON m.msgid = p.msgid" \
+	" WHERE" UNMATCHED("c.sha") " AND" NOT_ECHO("p.msgid") " AND" IN_TIME("c.sha", "m")
 static const char sql_repaired[] =
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
 	REP_JOIN("commits", "patch_id") " UNION" REP_JOIN("commit_patch", "alt_histogram")
@@ -359,6 +390,24 @@ static const char sql_echo[] =
 onlist_status onlist_store_match_echoes(struct onlist_store *s, long *added)
 {
 	return exec_count(s, sql_echo, NULL, 0, added, "match echoes");
+}
+
+/* Commits nothing else matched whose patch was posted, but only more than
+ * a day after the commit landed: a backport or a resend, not a posting
+ * before merge. */
+static const char sql_late[] =
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
+	" SELECT c.sha, m.msgid, 'late', 1.0 FROM commits c"
+	" JOIN messages m ON m.patch_id = c.patch_id"
+	" WHERE" UNMATCHED("c.sha") " AND" NOT_ECHO("m.msgid") " AND" LATE("c.sha", "m")
+	" UNION SELECT c.sha, m.msgid, 'late', 1.0 FROM commits c"
+	" JOIN message_patch p ON p.repaired_id = c.patch_id"
+	" JOIN messages m ON m.msgid = p.msgid"
+	" WHERE" UNMATCHED("c.sha") " AND" NOT_ECHO("m.msgid") " AND" LATE("c.sha", "m");
+
+onlist_status onlist_store_match_late(struct onlist_store *s, long *added)
+{
+	return exec_count(s, sql_late, NULL, 0, added, "match late postings");
 }
 
 static const char sql_put_match[] =
@@ -420,18 +469,10 @@ onlist_status onlist_store_commits_needing_patch(struct onlist_store *s,
 	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "read commits");
 }
 
-/* A landing counts as a bound when the commit came in by a merge, or when
- * the history has merges at all (then a commit applied directly to the
- * mainline landed when it was made).  In a linear history it does not:
- * there the commit date is when the maintainer committed locally, which
- * may be before the patch was posted. */
 #define COMMIT_COLS \
 	"SELECT c.sha, c.author_email, c.author_name, c.subject, c.body," \
-	" CASE WHEN l.merge_sha IS NULL THEN 0" \
-	"  WHEN l.merge_sha <> l.sha OR EXISTS (SELECT 1 FROM landing" \
-	"   WHERE merge_sha <> sha) THEN l.landed_date ELSE 0 END," \
-	" p.fp, p.words FROM commits c JOIN commit_patch p ON p.sha = c.sha" \
-	" LEFT JOIN landing l ON l.sha = c.sha"
+	" coalesce((SELECT bound FROM temp.bound b WHERE b.sha = c.sha), 0)," \
+	" p.fp, p.words FROM commits c JOIN commit_patch p ON p.sha = c.sha"
 static const char sql_fuzzy_commits[] =
 	COMMIT_COLS " WHERE" UNMATCHED("c.sha") " ORDER BY c.commit_date, c.sha";
 static const char sql_fuzzy_commit[] = COMMIT_COLS " WHERE c.sha = ?1";

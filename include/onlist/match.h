@@ -10,6 +10,8 @@
  *   fuzzy         same author or same subject, posted before the commit
  *                 landed (plus a day), and close enough in changed lines
  *                 and commit message: "posted, modified before merge"
+ *   late          nothing above, but the patch was posted more than a day
+ *                 after the commit landed: a backport or resend; unposted
  *   echo          nothing above, but an echo or bot mail carries the same
  *                 patch: the commit is still unposted, and this says what
  *                 echoed it
@@ -40,7 +42,7 @@ struct onlist_match_opts {
 
 struct onlist_match_counts {
 	long classified;	/* echo and bot mails */
-	long link, patchid, alt, repaired, fuzzy, echo;	/* match rows */
+	long link, patchid, alt, repaired, fuzzy, late, echo;	/* match rows */
 	long commits, matched;	/* commits; commits with a posting */
 };
 

@@ -43,6 +43,9 @@ struct onlist_echo_rule {
 	const char *kind, *field, *pattern;
 };
 
+/* (Re)compute temp.bound: the latest date a posting of each commit may
+ * have, from its landing.  match_begin does it; --explain needs it too. */
+onlist_status onlist_store_compute_bounds(struct onlist_store *s);
 /* Start a rebuild: one transaction, matches and echoes emptied. */
 onlist_status onlist_store_match_begin(struct onlist_store *s);
 onlist_status onlist_store_classify(struct onlist_store *s,
@@ -53,6 +56,7 @@ onlist_status onlist_store_match_links(struct onlist_store *s, long *added);
 onlist_status onlist_store_match_exact(struct onlist_store *s, long *added);
 onlist_status onlist_store_match_alt(struct onlist_store *s, long *added);
 onlist_status onlist_store_match_repaired(struct onlist_store *s, long *added);
+onlist_status onlist_store_match_late(struct onlist_store *s, long *added);
 onlist_status onlist_store_match_echoes(struct onlist_store *s, long *added);
 onlist_status onlist_store_put_match(struct onlist_store *s, const char *sha,
 				     const char *msgid, const char *method,
