@@ -268,8 +268,8 @@ static void score_one(const struct fuzzy_ctx *f,
 	char *ms = g_utf8_strdown(m->stripped, -1);
 
 	sc->diff = onlist_patchfp_similarity(f->c->fp, f->c->nfp, m->fp, m->nfp);
-	sc->msg = onlist_patchfp_similarity(f->words, f->nwords, m->words,
-					    m->nwords);
+	sc->msg = onlist_set_similarity(f->words, f->nwords, m->words,
+					m->nwords);
 	sc->subject = !strcmp(ms, f->stripped) && *ms;
 	sc->author = !g_ascii_strcasecmp(m->from_addr, f->addr);
 	g_free(ms);

@@ -26,7 +26,9 @@ static uint32_t line_hash(const char *path, char sign, const char *p, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (!isspace((unsigned char)p[i]))
 			h = (h ^ (unsigned char)p[i]) * 16777619u;
-	return h;
+	/* the lowest bit says which side: similarity compares the removed
+	 * and the added lines separately */
+	return (h & ~1u) | (sign == '+');
 }
 
 /* "a/fs/x.c\t2013-06-01 ..." -> "fs/x.c"; quilt's "linux.orig/fs/x.c"
@@ -258,8 +260,53 @@ void onlist_patchfp_clear(struct onlist_patchfp *fp)
 	memset(fp, 0, sizeof(*fp));
 }
 
+/* Multiset Jaccard of the hashes of a and b whose lowest bit is `side`;
+ * *present says whether either has any. */
+static double side_sim(const uint32_t *a, size_t na, const uint32_t *b,
+		       size_t nb, unsigned side, int *present)
+{
+	size_t i = 0, j = 0, both = 0, ca = 0, cb = 0;
+
+	for (size_t k = 0; k < na; k++)
+		ca += (a[k] & 1u) == side;
+	for (size_t k = 0; k < nb; k++)
+		cb += (b[k] & 1u) == side;
+	*present = ca || cb;
+	if (!ca || !cb)
+		return 0.0;
+	while (i < na && j < nb) {
+		if ((a[i] & 1u) != side) {
+			i++;
+		} else if ((b[j] & 1u) != side) {
+			j++;
+		} else if (a[i] == b[j]) {
+			both++;
+			i++;
+			j++;
+		} else if (a[i] < b[j]) {
+			i++;
+		} else {
+			j++;
+		}
+	}
+	return (double)both / (double)(ca + cb - both);
+}
+
 double onlist_patchfp_similarity(const uint32_t *a, size_t na,
 				 const uint32_t *b, size_t nb)
+{
+	int pm, pp;
+	double m = side_sim(a, na, b, nb, 0, &pm);
+	double p = side_sim(a, na, b, nb, 1, &pp);
+
+	if (pm && pp)
+		return (m + p) / 2;
+	return pm ? m : pp ? p : 0.0;
+}
+
+/* For sets without sides (words): plain Jaccard. */
+double onlist_set_similarity(const uint32_t *a, size_t na, const uint32_t *b,
+			     size_t nb)
 {
 	size_t i = 0, j = 0, both = 0;
 

@@ -36,9 +36,16 @@ int onlist_patchfp_compute(const char *buf, size_t len,
 			   struct onlist_patchfp *fp);
 void onlist_patchfp_clear(struct onlist_patchfp *fp);
 
-/* Overlap of two fingerprints: |a ∩ b| / |a ∪ b| as multisets, 0..1. */
+/* Overlap of two fingerprints, 0..1: the mean of the multiset Jaccard
+ * index (|a ∩ b| / |a ∪ b|) of the removed lines and of the added lines
+ * (only one of them when neither patch has the other kind).  Separating
+ * the sides keeps a one-line fix recognisable: the removed line is the
+ * same even when the added one was corrected on the way in. */
 double onlist_patchfp_similarity(const uint32_t *a, size_t na,
 				 const uint32_t *b, size_t nb);
+/* Plain Jaccard index of two sorted sets (word fingerprints). */
+double onlist_set_similarity(const uint32_t *a, size_t na, const uint32_t *b,
+			     size_t nb);
 
 /* The repaired patch-id of the diff in buf: 1 and hex filled, or 0 when
  * there is no diff to hash. */
