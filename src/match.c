@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <time.h>
 #include <glib.h>
 
 #include "onlist/match.h"
@@ -43,6 +45,15 @@ const struct onlist_echo_rule onlist_match_default_rules[] = {
 };
 const size_t onlist_match_ndefault_rules =
 	sizeof(onlist_match_default_rules) / sizeof(onlist_match_default_rules[0]);
+
+/* ONLIST_TIMING=1 prints the CPU time used when each phase ends (for
+ * bench/match.sh). */
+static void phase(const char *name)
+{
+	if (getenv("ONLIST_TIMING"))
+		fprintf(stderr, "timing: %s done at %.2f s CPU\n", name,
+			(double)clock() / CLOCKS_PER_SEC);
+}
 
 static onlist_status db_err(struct onlist_store *s, char **errmsg)
 {
@@ -237,11 +248,68 @@ static onlist_status commit_patches(struct onlist_store *s,
 /* ---- fuzzy ---- */
 
 #define CLOCK_SLACK 86400	/* a day: mail and commit clocks disagree */
+/* Candidates are looked for from a year before the commit was written to
+ * a year after it was committed (or its landing plus the slack): the
+ * posting that became a commit is not older than that, and a window
+ * keeps a prolific author's ten thousand patches out of every comparison.
+ * The bound itself is applied by score_one(), so --explain can show a
+ * late candidate. */
+#define WINDOW (365 * 86400LL)
+
+static void window(const struct onlist_fuzzy_commit *c, int64_t *lo, int64_t *hi)
+{
+	int64_t w = c->author_date && c->author_date < c->commit_date ?
+		    c->author_date : c->commit_date;
+
+	*lo = w ? w - WINDOW : 0;
+	*hi = c->commit_date ? c->commit_date + WINDOW : INT64_MAX;
+	if (c->bound && c->bound + WINDOW > *hi)
+		*hi = c->bound + WINDOW;
+}
 
 struct score {
 	double diff, msg, score;
 	int subject, author, late, echo, accepted;
 };
+
+struct cand {
+	struct onlist_fuzzy_candidate m;	/* strings and arrays owned */
+};
+
+static void cand_clear(gpointer p)
+{
+	struct cand *c = p;
+
+	g_free((char *)c->m.msgid);
+	g_free((char *)c->m.from_addr);
+	g_free((char *)c->m.subject);
+	g_free((char *)c->m.stripped);
+	g_free((uint32_t *)c->m.fp);
+	g_free((uint32_t *)c->m.words);
+}
+
+static int keep_cand(const struct onlist_fuzzy_candidate *m, void *data)
+{
+	GArray *a = data;
+	struct cand c;
+
+	c.m = *m;
+	c.m.msgid = g_strdup(m->msgid);
+	c.m.from_addr = g_strdup(m->from_addr);
+	c.m.subject = g_strdup(m->subject);
+	c.m.stripped = g_strdup(m->stripped);
+	c.m.fp = g_memdup2(m->fp, m->nfp * sizeof(uint32_t));
+	c.m.words = g_memdup2(m->words, m->nwords * sizeof(uint32_t));
+	g_array_append_val(a, c);
+	return 0;
+}
+
+static gint by_date(gconstpointer a, gconstpointer b)
+{
+	const struct cand *x = a, *y = b;
+
+	return x->m.date < y->m.date ? -1 : x->m.date > y->m.date;
+}
 
 struct shown {
 	struct score sc;
@@ -258,6 +326,10 @@ struct fuzzy_ctx {
 	double threshold;
 	FILE *explain;
 	GPtrArray *shown;	/* explain: struct shown */
+	/* the current author's patch mails, oldest first: commits come
+	 * grouped by author, so each author's mails are read once */
+	char *cache_addr;
+	GArray *cache;		/* struct cand */
 	long accepted;
 	onlist_status st;
 };
@@ -265,7 +337,7 @@ struct fuzzy_ctx {
 static void score_one(const struct fuzzy_ctx *f,
 		      const struct onlist_fuzzy_candidate *m, struct score *sc)
 {
-	char *ms = g_utf8_strdown(m->stripped, -1);
+	char *ms = g_ascii_strdown(m->stripped, -1);
 
 	sc->diff = onlist_patchfp_similarity(f->c->fp, f->c->nfp, m->fp, m->nfp);
 	sc->msg = onlist_set_similarity(f->words, f->nwords, m->words,
@@ -329,7 +401,7 @@ static int fuzzy_prepare(struct fuzzy_ctx *f, const struct onlist_fuzzy_commit *
 	f->addr = g_ascii_strdown(c->author_email, -1);
 	if (onlist_subject_parse(&sj, c->subject))
 		return -1;
-	f->stripped = g_utf8_strdown(sj.stripped, -1);
+	f->stripped = g_ascii_strdown(sj.stripped, -1);	/* as SQLite's lower() */
 	if (asprintf(&text, "%s\n%s", sj.stripped, c->body) < 0) {
 		onlist_subject_clear(&sj);
 		return -1;
@@ -355,6 +427,7 @@ static void fuzzy_done(struct fuzzy_ctx *f)
 static int fuzzy_commit(const struct onlist_fuzzy_commit *c, void *data)
 {
 	struct fuzzy_ctx *f = data;
+	int64_t lo, hi;
 
 	if (!c->nfp)
 		return 0;	/* an empty diff has nothing to compare */
@@ -362,8 +435,43 @@ static int fuzzy_commit(const struct onlist_fuzzy_commit *c, void *data)
 		f->st = ONLIST_ENOMEM;
 		return 1;
 	}
-	if (onlist_store_fuzzy_candidates(f->s, f->addr, f->stripped, fuzzy_cand,
-					  f) != ONLIST_OK && f->st == ONLIST_OK)
+	window(c, &lo, &hi);
+	if (!f->cache_addr || strcmp(f->cache_addr, f->addr)) {
+		g_free(f->cache_addr);
+		f->cache_addr = g_strdup(f->addr);
+		g_array_set_size(f->cache, 0);
+		if (onlist_store_fuzzy_candidates(f->s, f->addr, NULL, INT64_MIN,
+						  INT64_MAX, 1, keep_cand,
+						  f->cache) != ONLIST_OK) {
+			f->st = ONLIST_EDB;
+			fuzzy_done(f);
+			return 1;
+		}
+		g_array_sort(f->cache, by_date);
+	}
+	/* the author's mails in the window: binary search for the first */
+	{
+		guint a = 0, b = f->cache->len;
+
+		while (a < b) {
+			guint mid = a + (b - a) / 2;
+			if (g_array_index(f->cache, struct cand, mid).m.date < lo)
+				a = mid + 1;
+			else
+				b = mid;
+		}
+		for (; a < f->cache->len && f->st == ONLIST_OK; a++) {
+			const struct cand *x = &g_array_index(f->cache, struct cand, a);
+			if (x->m.date > hi)
+				break;
+			if (fuzzy_cand(&x->m, f))
+				break;
+		}
+	}
+	/* others' mails with the same subject */
+	if (f->st == ONLIST_OK &&
+	    onlist_store_fuzzy_candidates(f->s, f->addr, f->stripped, lo, hi, 0,
+					  fuzzy_cand, f) != ONLIST_OK)
 		f->st = ONLIST_EDB;
 	fuzzy_done(f);
 	return f->st != ONLIST_OK;
@@ -406,9 +514,10 @@ static onlist_status begin_classified(struct onlist_store *s,
 {
 	onlist_status st;
 
-	if ((st = onlist_store_match_begin(s)) != ONLIST_OK)
+	if ((st = onlist_store_begin(s)) != ONLIST_OK)
 		return st;
-	if ((st = classify(s, o, &c->classified)) != ONLIST_OK)
+	if ((st = onlist_store_clear_echoes(s)) != ONLIST_OK ||
+	    (st = classify(s, o, &c->classified)) != ONLIST_OK)
 		onlist_store_rollback(s);
 	return st;
 }
@@ -422,35 +531,47 @@ onlist_status onlist_match_run(struct onlist_store *s,
 
 	*errmsg = NULL;
 	memset(c, 0, sizeof(*c));
-	/* 1. Which mails are echoes: commits whose only partner is an
-	 * echo need their diffs too.  Committed, then redone in 3 within
-	 * the same transaction as the matches. */
+	/* 1. Which mails are echoes (and bots): commits whose only partner
+	 * is an echo need their diffs too. */
 	if ((st = begin_classified(s, o, c)) != ONLIST_OK ||
 	    (st = onlist_store_commit(s)) != ONLIST_OK)
 		return db_err(s, errmsg);
 	/* 2. Diffs of the commits no posting has by exact patch-id
 	 * (cached: a commit's diff does not change). */
+	phase("threads and classes");
 	if ((st = commit_patches(s, o, errmsg)) != ONLIST_OK)
 		return st;
 	/* 3. All matches, rebuilt in one transaction: a reader sees the
 	 * old set or the new one. */
-	memset(c, 0, sizeof(*c));
-	if ((st = begin_classified(s, o, c)) != ONLIST_OK)
+	{
+		long classified = c->classified;
+
+		memset(c, 0, sizeof(*c));
+		c->classified = classified;
+	}
+	if ((st = onlist_store_match_begin(s)) != ONLIST_OK)
 		return db_err(s, errmsg);
 	if (onlist_store_match_links(s, &c->link) != ONLIST_OK ||
 	    onlist_store_match_exact(s, &c->patchid) != ONLIST_OK ||
 	    onlist_store_match_alt(s, &c->alt) != ONLIST_OK ||
 	    onlist_store_match_repaired(s, &c->repaired) != ONLIST_OK)
 		goto db;
+	phase("exact tiers");
 	if (!o->no_fuzzy) {
 		memset(&f, 0, sizeof(f));
 		f.s = s;
 		f.threshold = o->threshold > 0 ? o->threshold : ONLIST_FUZZY_THRESHOLD;
-		if (onlist_store_fuzzy_commits(s, NULL, fuzzy_commit, &f) != ONLIST_OK ||
-		    f.st != ONLIST_OK)
+		f.cache = g_array_new(FALSE, FALSE, sizeof(struct cand));
+		g_array_set_clear_func(f.cache, cand_clear);
+		if (onlist_store_fuzzy_commits(s, NULL, fuzzy_commit, &f) != ONLIST_OK)
+			f.st = ONLIST_EDB;
+		g_array_free(f.cache, TRUE);
+		g_free(f.cache_addr);
+		if (f.st != ONLIST_OK)
 			goto db;
 		c->fuzzy = f.accepted;
 	}
+	phase("fuzzy tier");
 	if (onlist_store_match_late(s, &c->late) != ONLIST_OK ||
 	    onlist_store_match_echoes(s, &c->echo) != ONLIST_OK)
 		goto db;
@@ -510,9 +631,15 @@ static int explain_commit(const struct onlist_fuzzy_commit *c, void *data)
 	}
 	if (!c->nfp)
 		fputs("  none: the commit's diff is empty\n", out);
-	else if (onlist_store_fuzzy_candidates(e->f.s, e->f.addr, e->f.stripped,
-					       fuzzy_cand, &e->f) != ONLIST_OK)
-		e->f.st = ONLIST_EDB;
+	else {
+		int64_t lo, hi;
+
+		window(c, &lo, &hi);
+		if (onlist_store_fuzzy_candidates(e->f.s, e->f.addr,
+						  e->f.stripped, lo, hi, 1,
+						  fuzzy_cand, &e->f) != ONLIST_OK)
+			e->f.st = ONLIST_EDB;
+	}
 	g_ptr_array_sort(e->f.shown, by_score);
 	for (guint i = 0; i < e->f.shown->len; i++) {
 		struct shown *x = g_ptr_array_index(e->f.shown, i);

@@ -21,7 +21,7 @@ const char onlist__schema_match[] =
 	"  alt_minimal TEXT, fp BLOB, words BLOB, files TEXT,\n"
 	"  added INTEGER, removed INTEGER) WITHOUT ROWID;\n"
 	"CREATE INDEX IF NOT EXISTS messages_from_lower"
-	" ON messages(lower(from_addr));\n"
+	" ON messages(lower(from_addr), date);\n"
 	"CREATE INDEX IF NOT EXISTS message_info_stripped_lower"
 	" ON message_info(lower(stripped));\n"
 	"CREATE TABLE IF NOT EXISTS echoes(\n"
@@ -113,13 +113,21 @@ onlist_status onlist_store_compute_bounds(struct onlist_store *s)
 	return ONLIST_OK;
 }
 
+onlist_status onlist_store_clear_echoes(struct onlist_store *s)
+{
+	if (sqlite3_exec(s->db, "DELETE FROM echoes", NULL, NULL, NULL)
+	    != SQLITE_OK)
+		return fail(s, "clear echoes");
+	return ONLIST_OK;
+}
+
 onlist_status onlist_store_match_begin(struct onlist_store *s)
 {
 	onlist_status st = onlist_store_begin(s);
 
 	if (st != ONLIST_OK)
 		return st;
-	if (sqlite3_exec(s->db, "DELETE FROM matches; DELETE FROM echoes;",
+	if (sqlite3_exec(s->db, "DELETE FROM matches;",
 			 NULL, NULL, NULL) != SQLITE_OK ||
 	    onlist_store_compute_bounds(s) != ONLIST_OK) {
 		st = fail(s, "clear matches");
@@ -471,10 +479,12 @@ onlist_status onlist_store_commits_needing_patch(struct onlist_store *s,
 
 #define COMMIT_COLS \
 	"SELECT c.sha, c.author_email, c.author_name, c.subject, c.body," \
+	" c.author_date, c.commit_date," \
 	" coalesce((SELECT bound FROM temp.bound b WHERE b.sha = c.sha), 0)," \
 	" p.fp, p.words FROM commits c JOIN commit_patch p ON p.sha = c.sha"
 static const char sql_fuzzy_commits[] =
-	COMMIT_COLS " WHERE" UNMATCHED("c.sha") " ORDER BY c.commit_date, c.sha";
+	COMMIT_COLS " WHERE" UNMATCHED("c.sha")
+	" ORDER BY lower(c.author_email), c.commit_date, c.sha";
 static const char sql_fuzzy_commit[] = COMMIT_COLS " WHERE c.sha = ?1";
 
 static const uint32_t *blob_u32(sqlite3_stmt *st, int col, size_t *n)
@@ -505,9 +515,11 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 		c.author_name = (const char *)sqlite3_column_text(st, 2);
 		c.subject = (const char *)sqlite3_column_text(st, 3);
 		c.body = (const char *)sqlite3_column_text(st, 4);
-		c.bound = sqlite3_column_int64(st, 5);
-		c.fp = blob_u32(st, 6, &c.nfp);
-		c.words = blob_u32(st, 7, &c.nwords);
+		c.author_date = sqlite3_column_int64(st, 5);
+		c.commit_date = sqlite3_column_int64(st, 6);
+		c.bound = sqlite3_column_int64(st, 7);
+		c.fp = blob_u32(st, 8, &c.nfp);
+		c.words = blob_u32(st, 9, &c.nwords);
 		if (!c.author_email)
 			c.author_email = "";
 		if (!c.author_name)
@@ -525,26 +537,33 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 	return ONLIST_OK;
 }
 
-static const char sql_candidates[] =
-	"SELECT m.msgid, m.from_addr, m.subject, i.stripped, m.date, i.version,"
-	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = m.msgid), p.fp, p.words"
-	" FROM messages m JOIN message_info i ON i.msgid = m.msgid"
+/* Two statements, not one with OR: SQLite cannot answer an OR across two
+ * tables from their two indexes, and scans every patch mail instead. */
+#define CANDIDATE_COLS \
+	"SELECT m.msgid, m.from_addr, m.subject, i.stripped, m.date, i.version," \
+	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = m.msgid), p.fp, p.words" \
+	" FROM messages m JOIN message_info i ON i.msgid = m.msgid" \
 	" JOIN message_patch p ON p.msgid = m.msgid"
-	" WHERE i.class = 'patch' AND (lower(m.from_addr) = ?1"
-	"  OR lower(i.stripped) = ?2)";
+static const char sql_cand_author[] = CANDIDATE_COLS
+	" WHERE lower(m.from_addr) = ?1 AND m.date BETWEEN ?3 AND ?4"
+	" AND i.class = 'patch'";
+static const char sql_cand_subject[] = CANDIDATE_COLS
+	" WHERE lower(i.stripped) = ?1 AND i.class = 'patch'"
+	" AND lower(m.from_addr) <> ?2 AND m.date BETWEEN ?3 AND ?4";
 
-onlist_status onlist_store_fuzzy_candidates(struct onlist_store *s,
-					    const char *addr,
-					    const char *stripped_lower,
-					    onlist_fuzzy_cand_cb cb, void *data)
+static onlist_status candidates(struct onlist_store *s, const char *sql,
+				const char *p1, const char *p2, int64_t lo,
+				int64_t hi, onlist_fuzzy_cand_cb cb, void *data)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_candidates);
+	sqlite3_stmt *st = onlist__store_prepare(s, sql);
 	int rc;
 
 	if (!st)
 		return fail(s, "prepare");
-	bind_text(st, 1, addr);
-	bind_text(st, 2, stripped_lower);
+	bind_text(st, 1, p1);
+	bind_text(st, 2, p2);
+	sqlite3_bind_int64(st, 3, lo);
+	sqlite3_bind_int64(st, 4, hi);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_fuzzy_candidate m;
 
@@ -570,4 +589,22 @@ onlist_status onlist_store_fuzzy_candidates(struct onlist_store *s,
 		return fail(s, "read candidates");
 	sqlite3_reset(st);
 	return ONLIST_OK;
+}
+
+onlist_status onlist_store_fuzzy_candidates(struct onlist_store *s,
+					    const char *addr,
+					    const char *stripped_lower,
+					    int64_t lo, int64_t hi, int by_author,
+					    onlist_fuzzy_cand_cb cb, void *data)
+{
+	onlist_status st = ONLIST_OK;
+
+	if (by_author)
+		st = candidates(s, sql_cand_author, addr, NULL, lo, hi, cb, data);
+
+	/* by subject: only the ones the author query did not give */
+	if (st == ONLIST_OK && stripped_lower && *stripped_lower)
+		st = candidates(s, sql_cand_subject, stripped_lower, addr, lo,
+				hi, cb, data);
+	return st;
 }

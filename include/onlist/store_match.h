@@ -46,7 +46,9 @@ struct onlist_echo_rule {
 /* (Re)compute temp.bound: the latest date a posting of each commit may
  * have, from its landing.  match_begin does it; --explain needs it too. */
 onlist_status onlist_store_compute_bounds(struct onlist_store *s);
-/* Start a rebuild: one transaction, matches and echoes emptied. */
+/* Empty the echoes table (inside the caller's transaction). */
+onlist_status onlist_store_clear_echoes(struct onlist_store *s);
+/* Start a rebuild of the matches: one transaction, matches emptied. */
 onlist_status onlist_store_match_begin(struct onlist_store *s);
 onlist_status onlist_store_classify(struct onlist_store *s,
 				    const struct onlist_echo_rule *rules,
@@ -69,13 +71,15 @@ onlist_status onlist_store_commits_needing_patch(struct onlist_store *s,
 /* A commit still unmatched, for fuzzy matching or --explain. */
 struct onlist_fuzzy_commit {
 	const char *sha, *author_email, *author_name, *subject, *body;
+	int64_t author_date, commit_date;
 	int64_t bound;		/* latest posting date that counts; 0: none */
 	const uint32_t *fp, *words;
 	size_t nfp, nwords;
 };
 typedef int (*onlist_fuzzy_commit_cb)(const struct onlist_fuzzy_commit *c,
 				      void *data);
-/* sha NULL: every unmatched commit; else that one commit, matched or not. */
+/* sha NULL: every unmatched commit, grouped by author (lower-case
+ * address), oldest first within; else that one commit, matched or not. */
 onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 					 const char *sha,
 					 onlist_fuzzy_commit_cb cb, void *data);
@@ -91,10 +95,13 @@ struct onlist_fuzzy_candidate {
 typedef int (*onlist_fuzzy_cand_cb)(const struct onlist_fuzzy_candidate *m,
 				    void *data);
 /* Patch mails by author address or with the same stripped subject (lower
- * case), echoes included (flagged). */
+ * case, as SQLite's lower() makes it), sent between lo and hi (epoch
+ * seconds); echoes included (flagged).  by_author 0 leaves out the
+ * author's own mails (the caller has them already). */
 onlist_status onlist_store_fuzzy_candidates(struct onlist_store *s,
 					    const char *addr,
 					    const char *stripped_lower,
+					    int64_t lo, int64_t hi, int by_author,
 					    onlist_fuzzy_cand_cb cb, void *data);
 
 #endif
