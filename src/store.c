@@ -10,7 +10,7 @@
 #define fail onlist__store_fail
 #define bind_text onlist__bind_text
 
-#define SCHEMA_VERSION 2
+#define SCHEMA_VERSION 3
 
 /* One statement per kind of write, prepared once and reused: a bulk import
  * runs them millions of times. */
@@ -112,6 +112,7 @@ static const char schema[] =
  * what is missing, so running them all upgrades an older database. */
 static const char *const schemas[] = {
 	schema,
+	onlist__report_schema,		/* schema 3: landing */
 };
 
 static const char *const query_sql[] = {
