@@ -40,11 +40,12 @@ onlist_status onlist_store_put_landing(struct onlist_store *s,
 
 /* Replies by In-Reply-To, gathered once per connection into an indexed
  * temporary table: messages.in_reply_to has no index of its own, and one
- * pass over the messages beats one per commit. */
+ * pass over the messages beats one per commit.  A reply that carries a
+ * patch is the next patch of a series (or a new version), not a review. */
 static const char replies_sql[] =
 	"CREATE TEMP TABLE IF NOT EXISTS onlist_replies AS"
 	" SELECT msgid, in_reply_to, from_name, from_addr, date FROM messages"
-	" WHERE in_reply_to IS NOT NULL AND in_reply_to <> '';"
+	" WHERE in_reply_to IS NOT NULL AND in_reply_to <> '' AND NOT has_patch;"
 	"CREATE INDEX IF NOT EXISTS temp.onlist_replies_parent"
 	" ON onlist_replies(in_reply_to);";
 
