@@ -21,6 +21,7 @@ static const struct {
 	{ "unposted", cmd_unposted, "list commits that match no posting" },
 	{ "lookup", cmd_lookup, "show where a commit was posted, or that it never was" },
 	{ "status", cmd_status, "what the database holds" },
+	{ "export", cmd_export, "write a table as CSV or JSON lines (docs/schema.md)" },
 	{ "report", cmd_report_weekly, "what landed in a week that bypassed the lists (md, html, json)" },
 	{ "stats", cmd_stats, "changelog statistics: empty explanations, signoffs, tags" },
 	{ "patch-id", cmd_patch_id, "a drop-in for `git patch-id --stable`, mail-aware" },
