@@ -407,6 +407,8 @@ struct report {
 	long counts[CHART_WEEKS], unposted[CHART_WEEKS];
 	int64_t chart_since;
 	int maintainers;		/* subsystems from MAINTAINERS */
+	char **refs;			/* Markdown link targets of a section */
+	size_t nrefs, refs_base;
 };
 
 static const char *const cat_title[] = {
@@ -435,48 +437,74 @@ static double pct(long k, long n)
 	return n ? 100.0 * (double)k / (double)n : 0.0;
 }
 
+/* Links as numbered references under each section, and details as a
+ * nested list: no long URL inside a line, and no trailing-space line
+ * breaks, which format=flowed mail would join. */
+static int md_ref(struct report *r, char *u)
+{
+	char **nv;
+
+	if (!u)
+		return 0;
+	if (!(nv = realloc(r->refs, (r->nrefs + 1) * sizeof *nv))) {
+		free(u);
+		return 0;
+	}
+	r->refs = nv;
+	r->refs[r->nrefs++] = u;
+	return (int)(r->refs_base + r->nrefs);
+}
+
+static void md_refs(struct report *r)
+{
+	if (r->nrefs)
+		fputc('\n', r->f);
+	for (size_t i = 0; i < r->nrefs; i++) {
+		fprintf(r->f, "[%zu]: %s\n", r->refs_base + i + 1, r->refs[i]);
+		free(r->refs[i]);
+	}
+	r->refs_base += r->nrefs;
+	r->nrefs = 0;
+}
+
 static void md_commit(struct report *r, const struct rrow *x)
 {
 	FILE *f = r->f;
-	char *u = url(r->commit_url, x->sha), tags[512], day[16];
+	char tags[512], day[16];
 
 	tag_summary(x->trailers, tags, sizeof tags);
-	fprintf(f, "- [%.12s](%s) ", x->sha, u ? u : "");
+	fprintf(f, "- [%.12s][%d] ", x->sha, md_ref(r, url(r->commit_url, x->sha)));
 	md(f, x->subject);
-	fputs("  \n  author: ", f);
+	fputs("\n  - author: ", f);
 	md(f, x->author);
 	fputs(", committer: ", f);
 	md(f, x->committer);
 	fputs(", subsystem: ", f);
 	md(f, x->subsys);
-	fputs("  \n  tags: ", f);
+	fputs("\n  - tags: ", f);
 	md(f, *tags ? tags : "none");
 	fputs(x->empty ? "; changelog: **empty**" : "", f);
 	if (x->landed && x->merge_sha) {
 		fmt_day(x->landed_date, day, sizeof day);
 		if (!strcmp(x->merge_sha, x->sha))
-			fprintf(f, "  \n  landed %s, applied directly", day);
+			fprintf(f, "\n  - landed %s, applied directly", day);
 		else {
-			free(u);
-			u = url(r->commit_url, x->merge_sha);
-			fprintf(f, "  \n  landed %s in [%.12s](%s) ", day,
-				x->merge_sha, u ? u : "");
+			fprintf(f, "\n  - landed %s in [%.12s][%d] ", day,
+				x->merge_sha,
+				md_ref(r, url(r->commit_url, x->merge_sha)));
 			md(f, x->merge_subject);
 		}
 	} else
-		fputs("  \n  landed: n/a", f);
+		fputs("\n  - landed: n/a", f);
 	if (x->msgid) {
-		free(u);
-		u = url(r->posting_url, x->msgid);
-		fprintf(f, "  \n  posted: <%s>", u ? u : "");
+		fprintf(f, "\n  - [posted][%d]",
+			md_ref(r, url(r->posting_url, x->msgid)));
 		if (x->list) {
-			fputs(" (", f);
+			fputs(" to ", f);
 			md(f, x->list);
-			fputs(")", f);
 		}
 	}
 	fputc('\n', f);
-	free(u);
 }
 
 static void html_commit(struct report *r, const struct rrow *x)
@@ -798,9 +826,9 @@ static int render(struct report *r)
 			      "from anyone but the author, and no Reviewed-by, "
 			      "Acked-by or Tested-by from anyone else in git. "
 			      "Review tags inside replies: n/a.</small></p>\n" :
-			      "No reply on the list from anyone but the author, and "
-			      "no Reviewed-by, Acked-by or Tested-by from anyone "
-			      "else in git.  Review tags inside replies: n/a.\n\n", f);
+			      "No reply on the list from anyone but the author, and\n"
+			      "no Reviewed-by, Acked-by or Tested-by from anyone else\n"
+			      "in git.  Review tags inside replies: n/a.\n\n", f);
 		for (size_t i = 0; i < r->rows.n; i++) {
 			if (r->rows.v[i].cat != (enum cat)c)
 				continue;
@@ -813,6 +841,8 @@ static int render(struct report *r)
 		}
 		if (r->fmt == F_HTML && any)
 			fputs("</ul>\n", f);
+		if (r->fmt == F_MD)
+			md_refs(r);
 		if (!any)
 			fputs(r->fmt == F_HTML ? "<p>None.</p>\n" : "None.\n", f);
 	}
@@ -1040,6 +1070,9 @@ out:
 	if (r.f != stdout)
 		fclose(r.f);
 	free_rows(&r.rows);
+	for (size_t i = 0; i < r.nrefs; i++)
+		free(r.refs[i]);
+	free(r.refs);
 	onlist_people_free(people);
 	onlist_maintainers_free(maint);
 	free(text);
