@@ -137,6 +137,46 @@ static double share(long k, long n)
 	return n ? 100.0 * (double)k / (double)n : 0.0;
 }
 
+/* Columns on a terminal: UTF-8 decoded by hand, East Asian wide ranges
+ * count two, combining marks none (names like 陈伟 or Zoë otherwise push
+ * the numbers out of line). */
+static int width(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int w = 0;
+
+	while (*p) {
+		unsigned c = *p, n = 0;
+		if (c < 0x80)
+			n = 0;
+		else if ((c & 0xe0) == 0xc0)
+			c &= 0x1f, n = 1;
+		else if ((c & 0xf0) == 0xe0)
+			c &= 0x0f, n = 2;
+		else if ((c & 0xf8) == 0xf0)
+			c &= 0x07, n = 3;
+		p++;
+		for (; n && (*p & 0xc0) == 0x80; n--, p++)
+			c = c << 6 | (*p & 0x3f);
+		if ((c >= 0x300 && c <= 0x36f) || (c >= 0x200b && c <= 0x200f))
+			continue;
+		w += (c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf) ||
+		     (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) ||
+		     (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
+		     (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x20000 && c <= 0x3fffd)
+		     ? 2 : 1;
+	}
+	return w;
+}
+
+/* s, then spaces up to `cols` columns. */
+static void padded(FILE *f, const char *s, int cols)
+{
+	fputs(s, f);
+	for (int w = width(s); w < cols; w++)
+		fputc(' ', f);
+}
+
 enum fmt { F_TEXT, F_MD, F_CSV, F_JSON };
 
 struct out {
@@ -214,7 +254,9 @@ static void person_table(struct out *o, const char *section,
 	fprintf(f, "\n  %s\n  %-40s %7s%s\n", title, who, "Commits",
 		extras ? "  Posted" : "");
 	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "  %-40s %7ld", t->v[i].name, t->v[i].count);
+		fputs("  ", f);
+		padded(f, t->v[i].name, 40);
+		fprintf(f, " %7ld", t->v[i].count);
 		if (extras)
 			fprintf(f, " %7ld", t->v[i].extra);
 		fputc('\n', f);
@@ -482,11 +524,15 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 	default: {
 		int md = o.fmt == F_MD;
 		const char *h = md ? "### " : "";
-		fprintf(o.f, "%sChangelog statistics%s%s%s\n\n", md ? "## " : "",
-			range ? " for " : "", range ? range : "",
-			md ? "" : "\n====================");
-		fprintf(o.f, "%s%zu commits (merges excluded)\n", md ? "" : "",
-			s.n);
+		fprintf(o.f, "%sChangelog statistics%s%s\n", md ? "## " : "",
+			range ? " for " : "", range ? range : "");
+		if (!md) {
+			int w = 20 + (range ? 5 + width(range) : 0);
+			while (w--)
+				fputc('=', o.f);
+			fputc('\n', o.f);
+		}
+		fprintf(o.f, "\n%zu commits (merges excluded)\n", s.n);
 		fprintf(o.f, "\n%sEmpty explanation: %ld commits (%.1f%%)\n", h,
 			nempty, share(nempty, (long)s.n));
 		person_table(&o, NULL, md ? "Most frequent authors:" :
@@ -517,10 +563,12 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 				md_cell(o.f, tags.v[i].name);
 				fprintf(o.f, " | %ld | %.1f%% |\n", tags.v[i].count,
 					share(tags.v[i].count, (long)s.n));
-			} else
-				fprintf(o.f, "  %-40s %7ld %6.1f%%\n",
-					tags.v[i].name, tags.v[i].count,
+			} else {
+				fputs("  ", o.f);
+				padded(o.f, tags.v[i].name, 40);
+				fprintf(o.f, " %7ld %6.1f%%\n", tags.v[i].count,
 					share(tags.v[i].count, (long)s.n));
+			}
 		}
 	}
 	}
