@@ -618,11 +618,14 @@ static void json_commit(struct report *r, const struct rrow *x, int first)
 }
 
 /* Totals per committer or per subsystem: commits, and each category. */
+/* Totals per committer or per subsystem: commits, and how many of them
+ * fell in each category. */
 static int group_table(struct report *r, int by_subsys)
 {
 	struct onlist_tally all = ONLIST_TALLY_INIT;
 	FILE *f = r->f;
 	const char *what = by_subsys ? "Subsystem" : "Committer";
+	char fzs[24];
 
 	for (size_t i = 0; i < r->rows.n; i++) {
 		const struct rrow *x = &r->rows.v[i];
@@ -633,46 +636,54 @@ static int group_table(struct report *r, int by_subsys)
 			onlist_tally_extra(&all, k);
 	}
 	onlist_tally_sort(&all);
-	if (r->fmt == F_JSON) {
+	if (r->fmt == F_JSON)
 		fprintf(f, "\"by_%s\": [", by_subsys ? "subsystem" : "committer");
-		for (size_t i = 0; i < all.n; i++) {
-			long nr = 0, fz = 0;
-			for (size_t k = 0; k < r->rows.n; k++) {
-				const struct rrow *x = &r->rows.v[k];
-				const char *key = by_subsys ? x->subsys : x->committer;
-				if (strcmp(key, all.v[i].name))
-					continue;
-				nr += x->cat == C_NOREVIEW;
-				fz += x->cat == C_FUZZY;
-			}
-			fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
-			onlist_json_str(f, all.v[i].name);
-			fprintf(f, ", \"commits\": %ld, \"never_posted\": %ld, "
-				"\"modified_before_merge\": %ld, \"no_review\": %ld}",
-				all.v[i].count, all.v[i].extra, fz, nr);
-		}
-		fputs(all.n ? "\n  ]" : "]", f);
-	} else if (r->fmt == F_HTML) {
+	else if (r->fmt == F_HTML)
 		fprintf(f, "<table><tr><th>%s</th><th>Commits</th>"
-			"<th>Never posted</th><th>Share</th></tr>\n", what);
-		for (size_t i = 0; i < all.n; i++) {
-			fputs("<tr><td>", f);
-			html(f, all.v[i].name);
-			fprintf(f, "</td><td>%ld</td><td>%ld</td><td>%.0f%%</td></tr>\n",
-				all.v[i].count, all.v[i].extra,
-				pct(all.v[i].extra, all.v[i].count));
+			"<th>Never posted</th><th>Share</th><th>Modified</th>"
+			"<th>No review</th></tr>\n", what);
+	else
+		fprintf(f, "| %s | Commits | Never posted | Share | Modified "
+			"| No review |\n|---|---:|---:|---:|---:|---:|\n", what);
+	for (size_t i = 0; i < all.n; i++) {
+		const struct onlist_tally_row *t = &all.v[i];
+		long nr = 0, fz = 0;
+
+		/* a week holds a few thousand commits at most */
+		for (size_t k = 0; k < r->rows.n; k++) {
+			const struct rrow *x = &r->rows.v[k];
+			if (strcmp(by_subsys ? x->subsys : x->committer, t->name))
+				continue;
+			nr += x->cat == C_NOREVIEW;
+			fz += x->cat == C_FUZZY;
 		}
-		fputs("</table>\n", f);
-	} else {
-		fprintf(f, "| %s | Commits | Never posted | Share |\n"
-			"|---|---:|---:|---:|\n", what);
-		for (size_t i = 0; i < all.n; i++) {
+		if (r->fuzzy_total)
+			snprintf(fzs, sizeof fzs, "%ld", fz);
+		else
+			snprintf(fzs, sizeof fzs, r->fmt == F_JSON ? "null" : "n/a");
+		if (r->fmt == F_JSON) {
+			fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
+			onlist_json_str(f, t->name);
+			fprintf(f, ", \"commits\": %ld, \"never_posted\": %ld, "
+				"\"modified_before_merge\": %s, \"no_review\": %ld}",
+				t->count, t->extra, fzs, nr);
+		} else if (r->fmt == F_HTML) {
+			fputs("<tr><td>", f);
+			html(f, t->name);
+			fprintf(f, "</td><td>%ld</td><td>%ld</td><td>%.0f%%</td>"
+				"<td>%s</td><td>%ld</td></tr>\n", t->count, t->extra,
+				pct(t->extra, t->count), fzs, nr);
+		} else {
 			fputs("| ", f);
-			md(f, all.v[i].name);
-			fprintf(f, " | %ld | %ld | %.0f%% |\n", all.v[i].count,
-				all.v[i].extra, pct(all.v[i].extra, all.v[i].count));
+			md(f, t->name);
+			fprintf(f, " | %ld | %ld | %.0f%% | %s | %ld |\n", t->count,
+				t->extra, pct(t->extra, t->count), fzs, nr);
 		}
 	}
+	if (r->fmt == F_JSON)
+		fputs(all.n ? "\n  ]" : "]", f);
+	else if (r->fmt == F_HTML)
+		fputs("</table>\n", f);
 	onlist_tally_release(&all);
 	return 0;
 nomem:

@@ -51,6 +51,9 @@ s = sum(x["commits"] for x in r["by_committer"])
 if s != r["totals"]["commits"]: print("by_committer sums to", s); ok = False
 s = sum(x["never_posted"] for x in r["by_subsystem"])
 if s != r["totals"]["never_posted"]: print("by_subsystem never_posted sums to", s); ok = False
+s = sum(x["no_review"] for x in r["by_committer"])
+if s != r["totals"]["no_review"]: print("by_committer no_review sums to", s); ok = False
+if any(x["modified_before_merge"] is not None for x in r["by_committer"]): print("modified_before_merge should be null per committer"); ok = False
 sys.exit(0 if ok else 1)
 PY
 
@@ -96,6 +99,26 @@ grep -q "<b>$nweek</b> commits: <b>$nnever</b> never posted" "$TMP/week.html" ||
 grep -q "<svg" "$TMP/week.html" || bad "html: no chart"
 [ "$(grep -c '<rect ' "$TMP/week.html")" -eq 26 ] || bad "html: the chart does not have 26 weeks"
 ! grep -qi "<script\|javascript:\|<link\|src=" "$TMP/week.html" || bad "html: not self-contained or has script"
+
+# a fuzzy match (the tier that fills them is other work): the commit moves
+# from never posted to modified before merge
+fz=$(head -n 1 "$FX/expected-unposted.txt" | cut -d' ' -f1)
+msg=$(sqlite3 "$DB" "SELECT msgid FROM messages WHERE has_patch LIMIT 1")
+sqlite3 "$DB" "INSERT INTO matches(commit_sha, message_id, method, score) VALUES('$fz', '$msg', 'fuzzy', 0.9)"
+run "report fuzzy" "$ONLIST" --db "$DB" report --format json v1.0..v1.1
+python3 - "$TMP/out" "$fz" "$TMP/range.json" <<'PY' || bad "fuzzy match not reported as modified before merge (above)"
+import json, sys
+r = json.load(open(sys.argv[1])); before = json.load(open(sys.argv[3]))
+c = [c for c in r["commits"] if c["sha"] == sys.argv[2]][0]
+ok = c["category"] == "modified_before_merge" and r["totals"]["modified_before_merge"] == 1
+ok = ok and r["totals"]["never_posted"] == before["totals"]["never_posted"] - 1
+ok = ok and sum(x["modified_before_merge"] for x in r["by_committer"]) == 1
+if not ok: print(c["category"], r["totals"])
+sys.exit(0 if ok else 1)
+PY
+run "report fuzzy md" "$ONLIST" --db "$DB" report v1.0..v1.1
+grep -q "^## Posted, modified before merge (1)$" "$TMP/out" || bad "md: the fuzzy section does not hold the one fuzzy commit"
+grep -q "^- \[$(echo "$fz" | cut -c1-12)\]" "$TMP/out" || bad "md: the fuzzy commit is not listed"
 
 run "bad week" "$ONLIST" --db "$DB" report --week 2013-27
 expect_rc "bad week" 2
