@@ -384,15 +384,6 @@ static void week_name(int64_t t, char *buf, size_t n)
 	strftime(buf, n, "%G-W%V", &tm);
 }
 
-static int latest_landing(const struct onlist_report_commit *c, void *data)
-{
-	int64_t *t = data;
-
-	if (c->landed && c->landed_date > *t)
-		*t = c->landed_date;
-	return 0;
-}
-
 /* ---- the report --------------------------------------------------------- */
 
 struct report {
@@ -788,7 +779,7 @@ static int render(struct report *r)
 		fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		      "<meta name=\"viewport\" content=\"width=device-width,"
 		      "initial-scale=1\"><title>onlist report ", f);
-		html(f, r->title);
+		html_attr(f, r->title);	/* <title> holds text, not markup */
 		fprintf(f, "</title><style>%s</style></head><body>\n<h1>"
 			"Commits that bypassed the lists: ", css);
 		html(f, r->title);
@@ -933,6 +924,18 @@ int cmd_report_weekly(struct onlist_cli *cli, int argc, char **argv)
 		} else
 			range = a;
 	}
+	/* a javascript: or data: template would turn every link in the HTML
+	 * into script */
+	if (strncmp(r.commit_url, "https://", 8) &&
+	    strncmp(r.commit_url, "http://", 7)) {
+		onlist_err("report: --commit-url must start with https:// or http://");
+		return ONLIST_EXIT_USAGE;
+	}
+	if (strncmp(r.posting_url, "https://", 8) &&
+	    strncmp(r.posting_url, "http://", 7)) {
+		onlist_err("report: --posting-url must start with https:// or http://");
+		return ONLIST_EXIT_USAGE;
+	}
 	if ((week != NULL) + (since_s || until_s) + (range != NULL) > 1) {
 		onlist_err("report: give one of --week, --since/--until, RANGE");
 		return ONLIST_EXIT_USAGE;
@@ -982,19 +985,13 @@ int cmd_report_weekly(struct onlist_cli *cli, int argc, char **argv)
 				   unknown, range);
 		r.title = range;
 	} else {
+		int64_t latest = onlist_store_latest_landing(db);
+		if (latest < 0) {
+			onlist_err("report: no landing dates recorded; run "
+				   "onlist scan first");
+			goto out;
+		}
 		if (!week && !since_s && !until_s) {
-			int64_t latest = 0;
-			if (onlist_store_report_window(db, 0, INT64_MAX,
-						       latest_landing, &latest)
-			    != ONLIST_OK) {
-				onlist_err("report: %s", onlist_store_errmsg(db));
-				goto out;
-			}
-			if (!latest) {
-				onlist_err("report: no landing dates recorded; run "
-					   "onlist scan first");
-				goto out;
-			}
 			r.since = week_start(latest);
 			week = "";
 		}
@@ -1002,8 +999,10 @@ int cmd_report_weekly(struct onlist_cli *cli, int argc, char **argv)
 			r.until = r.since + WEEK;
 			week_name(r.since, title, sizeof title);
 		} else {
+			/* open-ended: up to the latest landing, or now */
 			if (!until_s)
-				r.until = INT64_MAX / 2;
+				r.until = (latest > (int64_t)time(NULL) ?
+					   latest : (int64_t)time(NULL)) + 1;
 			if (!since_s)
 				r.since = 0;
 			snprintf(title, sizeof title, "%s to %s",

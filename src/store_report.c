@@ -207,6 +207,22 @@ onlist_status onlist_store_report_weeks(struct onlist_store *s, int64_t since,
 	return ONLIST_OK;
 }
 
+static const char latest_sql[] = "SELECT max(landed_date) FROM landing";
+
+int64_t onlist_store_latest_landing(struct onlist_store *s)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, latest_sql);
+	int64_t t = -1;
+
+	if (!st)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    sqlite3_column_type(st, 0) != SQLITE_NULL)
+		t = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return t;
+}
+
 static const char count_method_sql[] =
 	"SELECT count(*) FROM matches WHERE method = ?1";
 

@@ -120,6 +120,8 @@ run "report fuzzy md" "$ONLIST" --db "$DB" report v1.0..v1.1
 grep -q "^## Posted, modified before merge (1)$" "$TMP/out" || bad "md: the fuzzy section does not hold the one fuzzy commit"
 grep -q "^- \[$(echo "$fz" | cut -c1-12)\]" "$TMP/out" || bad "md: the fuzzy commit is not listed"
 
+run "script url" "$ONLIST" --db "$DB" report --commit-url 'javascript:alert(1)//%s'
+expect_rc "script url" 2
 run "bad week" "$ONLIST" --db "$DB" report --week 2013-27
 expect_rc "bad week" 2
 run "two windows" "$ONLIST" --db "$DB" report --week 2013-W27 v1.0..v1.1

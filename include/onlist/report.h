@@ -60,6 +60,10 @@ onlist_status onlist_store_report_weeks(struct onlist_store *s, int64_t since,
 					int nweeks, long *counts,
 					long *unposted);
 
+/* The latest landing date recorded, or -1 when there is none (or on a
+ * database error). */
+int64_t onlist_store_latest_landing(struct onlist_store *s);
+
 /* How many matches of method 'fuzzy' exist at all (0: the fuzzy tier has
  * not run, and the report says so). */
 long onlist_store_count_method(struct onlist_store *s, const char *method);
