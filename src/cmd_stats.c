@@ -265,6 +265,8 @@ static void person_table(struct out *o, const char *section,
 		fprintf(f, "  (%zu more)\n", t->n - n);
 }
 
+/* The commits whose pick[] is `want` (1: no signoff, 2: version bump),
+ * or any non-zero one when want is 0. */
 static void sha_list(struct out *o, const char *key, struct stats *s,
 		     const int *pick, int want)
 {
@@ -274,7 +276,7 @@ static void sha_list(struct out *o, const char *key, struct stats *s,
 	if (o->fmt == F_JSON)
 		fprintf(f, "\"%s\": [", key);
 	for (size_t i = 0; i < s->n; i++) {
-		if (pick[i] != want)
+		if (want ? pick[i] != want : !pick[i])
 			continue;
 		switch (o->fmt) {
 		case F_JSON:
@@ -484,7 +486,7 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 			"\"share\": %.2f,\n  ", nempty, share(nempty, (long)s.n));
 		person_table(&o, "by_author", NULL, NULL, &empty, 0);
 		fprintf(o.f, "},\n  \"no_signoff\": {\"count\": %ld, ", nnosob);
-		sha_list(&o, "commits", &s, nosob, 1);
+		sha_list(&o, "commits", &s, nosob, 0);
 		fprintf(o.f, ",\n    \"version_bumps\": {\"count\": %ld, ", nbump);
 		sha_list(&o, "commits", &s, nosob, 2);
 		fprintf(o.f, "}},\n  \"single_signoff_no_tags\": {\"count\": %ld, "
@@ -507,7 +509,7 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		fprintf(o.f, "empty_explanation,,%ld,\n", nempty);
 		person_table(&o, "empty_explanation_author", NULL, NULL, &empty, 0);
 		fprintf(o.f, "no_signoff,,%ld,\n", nnosob);
-		sha_list(&o, "no_signoff_commit", &s, nosob, 1);
+		sha_list(&o, "no_signoff_commit", &s, nosob, 0);
 		fprintf(o.f, "version_bump,,%ld,\n", nbump);
 		sha_list(&o, "version_bump_commit", &s, nosob, 2);
 		fprintf(o.f, "single_signoff_no_tags,,%ld,\n", nsingle);
@@ -524,8 +526,13 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 	default: {
 		int md = o.fmt == F_MD;
 		const char *h = md ? "### " : "";
-		fprintf(o.f, "%sChangelog statistics%s%s\n", md ? "## " : "",
-			range ? " for " : "", range ? range : "");
+		fprintf(o.f, "%sChangelog statistics%s", md ? "## " : "",
+			range ? " for " : "");
+		if (md)
+			md_cell(o.f, range ? range : "");
+		else
+			fputs(range ? range : "", o.f);
+		fputc('\n', o.f);
 		if (!md) {
 			int w = 20 + (range ? 5 + width(range) : 0);
 			while (w--)

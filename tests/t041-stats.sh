@@ -187,8 +187,10 @@ for r in e["by_author"]:
     print("empty_author %d\t%s" % (r["count"], r["name"]))
 n = s["no_signoff"]
 print("nosob", n["count"])
-for c in sorted(n["commits"] + n["version_bumps"]["commits"]):
+for c in sorted(n["commits"]):
     print("nosob_commit", c)
+if len(n["commits"]) != n["count"]:
+    print("no_signoff.commits has %d entries, count says %d" % (len(n["commits"]), n["count"]))
 print("bumps", n["version_bumps"]["count"])
 for c in sorted(n["version_bumps"]["commits"]):
     print("bump_commit", c)
