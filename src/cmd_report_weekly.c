@@ -630,7 +630,7 @@ static int group_table(struct report *r, int by_subsys)
 	if (r->fmt == F_JSON)
 		fprintf(f, "\"by_%s\": [", by_subsys ? "subsystem" : "committer");
 	else if (r->fmt == F_HTML)
-		fprintf(f, "<table><tr><th>%s</th><th>Commits</th>"
+		fprintf(f, "<div class=\"t\"><table><tr><th>%s</th><th>Commits</th>"
 			"<th>Never posted</th><th>Share</th><th>Modified</th>"
 			"<th>No review</th></tr>\n", what);
 	else
@@ -674,7 +674,7 @@ static int group_table(struct report *r, int by_subsys)
 	if (r->fmt == F_JSON)
 		fputs(all.n ? "\n  ]" : "]", f);
 	else if (r->fmt == F_HTML)
-		fputs("</table>\n", f);
+		fputs("</table></div>\n", f);
 	onlist_tally_release(&all);
 	return 0;
 nomem:
@@ -717,7 +717,8 @@ static const char css[] =
 	"h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}"
 	"ul{padding-left:1.1em}li{margin:.5em 0;overflow-wrap:anywhere}"
 	"a.sha,code{font-family:ui-monospace,monospace}"
-	"small{color:#555}table{border-collapse:collapse;width:100%}"
+	"small{color:#555}.t{overflow-x:auto}"
+	"table{border-collapse:collapse;width:100%}"
 	"td,th{border-bottom:1px solid #ddd;padding:.2em .4em;text-align:left}"
 	"td+td,th+th{text-align:right}"
 	"svg{width:100%;max-width:36em;height:auto}svg rect{fill:#c0392b}"

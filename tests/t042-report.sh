@@ -154,7 +154,7 @@ grep -q "EVIL SUBSYSTEM &lt;b&gt;&amp;amp;" "$TMP/evil.html" || bad "html: the M
 python3 - "$TMP/evil.html" <<'PY' || bad "html: unexpected elements (above)"
 import sys
 from html.parser import HTMLParser
-allowed = {"html","head","meta","title","style","body","h1","h2","p","b","small","ul","li","a","span","br","table","tr","th","td","svg","line","text","rect"}
+allowed = {"html","head","meta","title","style","body","div","h1","h2","p","b","small","ul","li","a","span","br","table","tr","th","td","svg","line","text","rect"}
 class P(HTMLParser):
     bad = []
     def handle_starttag(self, tag, attrs):
