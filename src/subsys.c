@@ -20,9 +20,23 @@ struct section {
 	size_t n, alloc;
 };
 
+/* F: and X: patterns by their literal prefix (up to the first wildcard):
+ * a path can only match a pattern whose literal prefix is a prefix of it,
+ * so a lookup tries one short run of the sorted index per prefix length
+ * of the path instead of every pattern of a kernel's ~3,000 sections. */
+struct ientry {
+	const char *lit;
+	size_t len;
+	unsigned sec, pat;
+};
+
 struct onlist_maintainers {
 	struct section *s;
 	size_t n, alloc;
+	struct ientry *idx;
+	size_t nidx;
+	struct ientry *nre;	/* N: patterns, tried on every path */
+	size_t nnre;
 };
 
 static void section_free(struct section *sec)
@@ -43,6 +57,8 @@ void onlist_maintainers_free(struct onlist_maintainers *m)
 	for (size_t i = 0; i < m->n; i++)
 		section_free(&m->s[i]);
 	free(m->s);
+	free(m->idx);
+	free(m->nre);
 	free(m);
 }
 
@@ -83,6 +99,46 @@ static int add_pattern(struct section *sec, char type, const char *v,
 		p->re_ok = 1;
 	}
 	sec->n++;
+	return 0;
+}
+
+static int cmp_ientry(const void *a, const void *b)
+{
+	const struct ientry *x = a, *y = b;
+	int c = memcmp(x->lit, y->lit, x->len < y->len ? x->len : y->len);
+
+	if (c)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	/* file order within one prefix: ties go to the earlier section */
+	if (x->sec != y->sec)
+		return x->sec < y->sec ? -1 : 1;
+	return x->pat < y->pat ? -1 : x->pat > y->pat;
+}
+
+static int build_index(struct onlist_maintainers *m)
+{
+	size_t n = 0, k = 0;
+
+	for (size_t i = 0; i < m->n; i++)
+		n += m->s[i].n;
+	if (n && (!(m->idx = calloc(n, sizeof *m->idx)) ||
+		  !(m->nre = calloc(n, sizeof *m->nre))))
+		return -1;
+	for (size_t i = 0; i < m->n; i++)
+		for (size_t j = 0; j < m->s[i].n; j++) {
+			const struct pattern *p = &m->s[i].p[j];
+			struct ientry e = { p->value, strcspn(p->value, "*?"),
+					    (unsigned)i, (unsigned)j };
+			if (p->type == 'N')
+				m->nre[m->nnre++] = e;
+			else
+				m->idx[k++] = e;
+		}
+	m->nidx = k;
+	if (k)
+		qsort(m->idx, k, sizeof *m->idx, cmp_ientry);
 	return 0;
 }
 
@@ -133,6 +189,8 @@ onlist_status onlist_maintainers_parse(struct onlist_maintainers **out,
 			goto nomem;
 		m->n++;
 	}
+	if (build_index(m))
+		goto nomem;
 	*out = m;
 	return ONLIST_OK;
 nomem:
@@ -194,34 +252,95 @@ static int file_match(const char *pat, const char *path, int *depth)
 	return 1;
 }
 
+struct cand {
+	unsigned sec;
+	int depth, hit, excluded;
+};
+
+static struct cand *cand_of(struct cand *c, size_t *n, size_t cap,
+			    unsigned sec)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (c[i].sec == sec)
+			return &c[i];
+	if (*n == cap)
+		return NULL;
+	c[*n].sec = sec;
+	c[*n].depth = -2;
+	c[*n].hit = c[*n].excluded = 0;
+	return &c[(*n)++];
+}
+
+/* First index entry whose literal is exactly path[0, len). */
+static size_t lower_bound(const struct onlist_maintainers *m,
+			  const char *path, size_t len)
+{
+	size_t lo = 0, hi = m->nidx;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct ientry *e = &m->idx[mid];
+		int c = memcmp(e->lit, path, e->len < len ? e->len : len);
+		if (c < 0 || (!c && e->len < len))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 const char *onlist_maintainers_section(const struct onlist_maintainers *m,
 				       const char *path)
 {
+	struct cand c[256];
+	size_t nc = 0, plen = strlen(path);
 	const char *best = NULL;
-	int best_depth = -2;
+	unsigned best_sec = 0;
+	int best_depth = -2, d;
 
-	for (size_t i = 0; m && i < m->n; i++) {
-		const struct section *sec = &m->s[i];
-		int hit = 0, depth = -2, d, excluded = 0;
+	if (!m)
+		return NULL;
+	for (size_t len = 0; len <= plen; len++) {
+		for (size_t i = lower_bound(m, path, len); i < m->nidx; i++) {
+			const struct ientry *e = &m->idx[i];
+			const struct pattern *p;
+			struct cand *k;
 
-		for (size_t k = 0; k < sec->n; k++) {
-			const struct pattern *p = &sec->p[k];
-			if (p->type == 'X' && file_match(p->value, path, &d))
-				excluded = 1;
-			else if (p->type == 'F' && file_match(p->value, path, &d)) {
-				hit = 1;
-				if (d > depth)
-					depth = d;
-			} else if (p->type == 'N' &&
-				   !regexec(&p->re, path, 0, NULL, 0)) {
-				hit = 1;
-				if (depth < 0)
-					depth = 0;
+			if (e->len != len || memcmp(e->lit, path, len))
+				break;
+			p = &m->s[e->sec].p[e->pat];
+			if (!file_match(p->value, path, &d))
+				continue;
+			if (!(k = cand_of(c, &nc, sizeof c / sizeof *c, e->sec)))
+				continue;
+			if (p->type == 'X') {
+				k->excluded = 1;
+			} else {
+				k->hit = 1;
+				if (d > k->depth)
+					k->depth = d;
 			}
 		}
-		if (hit && !excluded && depth > best_depth) {
-			best = sec->name;
-			best_depth = depth;
+	}
+	for (size_t i = 0; i < m->nnre; i++) {
+		const struct ientry *e = &m->nre[i];
+		struct cand *k;
+
+		if (regexec(&m->s[e->sec].p[e->pat].re, path, 0, NULL, 0) ||
+		    !(k = cand_of(c, &nc, sizeof c / sizeof *c, e->sec)))
+			continue;
+		k->hit = 1;
+		if (k->depth < 0)
+			k->depth = 0;
+	}
+	for (size_t i = 0; i < nc; i++) {
+		if (!c[i].hit || c[i].excluded)
+			continue;
+		if (c[i].depth > best_depth ||
+		    (c[i].depth == best_depth && c[i].sec < best_sec)) {
+			best = m->s[c[i].sec].name;
+			best_sec = c[i].sec;
+			best_depth = c[i].depth;
 		}
 	}
 	return best;
