@@ -162,6 +162,17 @@ NF >= 7 {
 	total++
 }
 END { print total > (dir "/total") }' dir="$TMP" "$TMP/log"
+# the trailers git log prints are the ones interpret-trailers finds in the
+# message (without the patch divider rule, as git reads commit messages):
+# the README's definition and the oracle above agree
+for x in $(git -C "$R" rev-list --no-merges v1..v2); do
+	a=$(git -C "$R" log -1 --format=%B "$x" | git interpret-trailers --parse --no-divider | grep -ci '^signed-off-by:')
+	b=$(git -C "$R" log -1 --format='%(trailers:key=Signed-off-by)' "$x" | grep -ci '^signed-off-by:')
+	[ "$a" = "$b" ] || bad "$x: interpret-trailers sees $a signoffs, %(trailers) $b"
+done
+# and .mailmap through check-mailmap says what %aN said
+[ "$(git -C "$R" check-mailmap 'ann <ann@old.example.com>')" = "Ann Author <ann@example.org>" ] ||
+	bad "git check-mailmap does not map ann (test bug)"
 tab=$(printf '\t')
 tally() { sort "$1" | uniq -c | awk '{ c = $1; sub(/^ *[0-9]+ /, ""); print c "\t" $0 }' |
 	sort -t "$tab" -k1,1nr -k2,2; }
