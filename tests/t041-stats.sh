@@ -93,7 +93,7 @@ Signed-off-by: $A
 Signed-off-by: $C"
 mk "$L" "$L" "Linux 1.2"
 mk "$L" "$L" "Linux 1.2-rc1"
-mk "$C" "$L" "Linux 1.3 is not a bump when Chen writes it"
+mk "$C" "$L" "Linux 1.3"	# not a bump: Chen wrote it
 mk "$B" "$B" "Fixes only
 
 Fixes: 123456789012 (\"base\")"
@@ -231,6 +231,13 @@ grep -q "^empty_explanation,,$n,$" "$TMP/stats.csv" || bad "csv: empty explanati
 # every scanned commit, without a range: the same total
 run "stats all" "$ONLIST" --db "$DB" stats --format json
 grep -q "\"commits\": $(cat "$TMP/total")," "$TMP/out" || bad "stats without a range: wrong total"
+# the version-bump rule is configurable: any author, or another subject
+run "stats any releaser" "$ONLIST" --db "$DB" stats --format json --release-author '' v1..v2
+python3 -c "import json,sys; n=json.load(open(sys.argv[1]))['no_signoff']; sys.exit(0 if n['version_bumps']['count'] == 3 and n['count'] == $(wc -l <"$TMP/nosob") else 1)" "$TMP/out" ||
+	bad "--release-author '': expected 3 version bumps (Linux 1.2, 1.2-rc1, 1.3 by Chen)"
+run "stats other subject" "$ONLIST" --db "$DB" stats --format json --release-subject '^Fixes only$' --release-author 'Bob Builder' v1..v2
+python3 -c "import json,sys; n=json.load(open(sys.argv[1]))['no_signoff']; sys.exit(0 if n['version_bumps']['count'] == 1 else 1)" "$TMP/out" ||
+	bad "--release-subject '^Fixes only\$' by Bob: expected 1 version bump"
 run "stats bad regex" "$ONLIST" --db "$DB" stats --release-subject "(" v1..v2
 expect_rc "stats bad regex" 2
 cat "$TMP/want"

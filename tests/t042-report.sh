@@ -81,6 +81,12 @@ cp "$TMP/out" "$TMP/week.json"
 nweek=$(wc -l <"$TMP/week.want")
 nnever=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['totals']['never_posted'])" "$TMP/week.json")
 
+# the same window as dates
+d0=$(date -u -d "@$since" +%Y-%m-%d); d1=$(date -u -d "@$until" +%Y-%m-%d)
+run "report dates" "$ONLIST" --db "$DB" report --since "$d0" --until "$d1" --format json
+python3 -c "import json,sys; [print(c['sha']) for c in json.load(open(sys.argv[1]))['commits']]" "$TMP/out" |
+	sort >"$TMP/dates.got"
+same_output "--since $d0 --until $d1" "$TMP/week.want" "$TMP/dates.got" || bad "report --since/--until differs from --week"
 run "report week md" "$ONLIST" --db "$DB" report --week "$week"
 expect_rc "report week md" 0
 grep -q "^$nweek commits: $nnever never posted" "$TMP/out" || bad "md: totals line is not '$nweek commits: $nnever never posted'"
