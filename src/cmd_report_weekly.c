@@ -44,7 +44,7 @@ struct rrow {
 	char *subject, *an, *ae, *cn, *ce, *trailers, *files, *merge_sha,
 	     *merge_subject, *msgid, *list;
 	int64_t landed_date, commit_date;
-	int landed, empty, postings, exact, fuzzy, replies;
+	int landed, empty, postings, exact, fuzzy, replies, review_tags;
 	/* filled after the walk */
 	const char *author, *committer;
 	char subsys[160];
@@ -100,6 +100,7 @@ static int keep(const struct onlist_report_commit *c, void *data)
 	x->exact = c->exact;
 	x->fuzzy = c->fuzzy;
 	x->replies = c->replies;
+	x->review_tags = c->review_tags;
 	return 0;
 nomem:
 	onlist_err("report: out of memory");
@@ -398,6 +399,8 @@ struct report {
 	long counts[CHART_WEEKS], unposted[CHART_WEEKS];
 	int64_t chart_since;
 	int maintainers;		/* subsystems from MAINTAINERS */
+	int reviews_known;		/* review tags in replies are recorded */
+	long with_review_tags;		/* commits with some */
 	char **refs;			/* Markdown link targets of a section */
 	size_t nrefs, refs_base;
 };
@@ -590,8 +593,13 @@ static void json_commit(struct report *r, const struct rrow *x, int first)
 	} else
 		fputs("null", f);
 	fprintf(f, ", \"postings\": %d, \"exact\": %d, \"fuzzy\": %d, "
-		"\"replies\": %d, \"posting\": ", x->postings, x->exact,
+		"\"replies\": %d, \"review_tags\": ", x->postings, x->exact,
 		x->fuzzy, x->replies);
+	if (x->review_tags < 0)
+		fputs("null", f);
+	else
+		fprintf(f, "%d", x->review_tags);
+	fputs(", \"posting\": ", f);
 	if (x->msgid) {
 		free(u);
 		u = url(r->posting_url, x->msgid);
@@ -752,8 +760,12 @@ static int render(struct report *r)
 		else
 			fputs("null", f);
 		fprintf(f, ", \"no_review\": %ld, \"reviewed\": %ld, "
-			"\"review_tags_in_replies\": null},\n  ",
-			cnt[C_NOREVIEW], cnt[C_REVIEWED]);
+			"\"review_tags_in_replies\": ", cnt[C_NOREVIEW],
+			cnt[C_REVIEWED]);
+		if (r->reviews_known)
+			fprintf(f, "%ld},\n  ", r->with_review_tags);
+		else
+			fputs("null},\n  ", f);
 		if (group_table(r, 0))
 			return -1;
 		fputs(",\n  ", f);
@@ -825,13 +837,15 @@ static int render(struct report *r)
 			continue;
 		}
 		if (c == C_NOREVIEW)
-			fputs(r->fmt == F_HTML ? "<p><small>No reply on the list "
-			      "from anyone but the author, and no Reviewed-by, "
-			      "Acked-by or Tested-by from anyone else in git. "
-			      "Review tags inside replies: n/a.</small></p>\n" :
-			      "No reply on the list from anyone but the author, and\n"
-			      "no Reviewed-by, Acked-by or Tested-by from anyone else\n"
-			      "in git.  Review tags inside replies: n/a.\n\n", f);
+			fprintf(f, r->fmt == F_HTML ? "<p><small>No reply on the "
+				"list from anyone but the author, and no "
+				"Reviewed-by, Acked-by or Tested-by from anyone "
+				"else in git%s.</small></p>\n" :
+				"No reply on the list from anyone but the author, and\n"
+				"no Reviewed-by, Acked-by or Tested-by from anyone else\n"
+				"in git%s.\n\n", r->reviews_known ? "" :
+				r->fmt == F_HTML ? ". Review tags inside replies: n/a" :
+				".  Review tags inside replies: n/a");
 		for (size_t i = 0; i < r->rows.n; i++) {
 			if (r->rows.v[i].cat != (enum cat)c)
 				continue;
@@ -1047,6 +1061,9 @@ int cmd_report_weekly(struct onlist_cli *cli, int argc, char **argv)
 	}
 	for (size_t i = 0; i < r.rows.n; i++) {
 		struct rrow *x = &r.rows.v[i];
+		if (x->review_tags >= 0)
+			r.reviews_known = 1;
+		r.with_review_tags += x->review_tags > 0;
 		x->author = onlist_people_name(people, x->an, x->ae);
 		x->committer = onlist_people_name(people, x->cn, x->ce);
 		onlist_subsystem(r.maintainers ? maint : NULL, x->files,
@@ -1055,7 +1072,8 @@ int cmd_report_weekly(struct onlist_cli *cli, int argc, char **argv)
 			x->cat = C_NEVER;
 		else if (!x->exact && x->fuzzy)
 			x->cat = C_FUZZY;
-		else if (!x->replies && !reviewed_in_git(x))
+		else if (!x->replies && x->review_tags <= 0 &&
+			 !reviewed_in_git(x))
 			x->cat = C_NOREVIEW;
 		else
 			x->cat = C_REVIEWED;

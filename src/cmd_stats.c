@@ -40,6 +40,7 @@ struct srow {
 	char *an, *ae, *cn, *ce;
 	char *tags;		/* lower-cased keys, one per line */
 	int empty, signoffs, otherby, posted, replied, bump;
+	int review_tags;	/* -1: unknown */
 };
 
 struct stats {
@@ -78,6 +79,7 @@ static int keep_row(const struct onlist_report_commit *c, void *data)
 	r->empty = c->body_empty;
 	r->posted = c->postings > 0;
 	r->replied = c->replies > 0;
+	r->review_tags = c->review_tags;
 	for (p = c->trailers; *p; p = *nl ? nl + 1 : nl) {
 		const char *colon;
 		size_t k, kl;
@@ -315,7 +317,8 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 	struct onlist_tally empty = ONLIST_TALLY_INIT, single = ONLIST_TALLY_INIT,
 			    tags = ONLIST_TALLY_INIT;
 	long nempty = 0, nnosob = 0, nbump = 0, nsingle = 0, nposted = 0,
-	     nreplied = 0, unknown = 0;
+	     nreplied = 0, nreviewed = 0, unknown = 0;
+	int reviews_known = 0;
 	int *nosob = NULL, ret = ONLIST_EXIT_FAIL;
 	char *repo = NULL, *err = NULL;
 	regex_t rel;
@@ -421,6 +424,8 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		const char *committer = onlist_people_name(people, r->cn, r->ce);
 		char *seen = NULL, *p, *nl;
 
+		if (r->review_tags >= 0)
+			reviews_known = 1;
 		if (r->empty) {
 			nempty++;
 			if (onlist_tally_add(&empty, author))
@@ -439,6 +444,7 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 			nsingle++;
 			nposted += r->posted;
 			nreplied += r->replied;
+			nreviewed += r->review_tags > 0;
 			if (onlist_tally_add(&single, committer))
 				goto nomem;
 			if (r->posted)
@@ -491,8 +497,12 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		sha_list(&o, "commits", &s, nosob, 2);
 		fprintf(o.f, "}},\n  \"single_signoff_no_tags\": {\"count\": %ld, "
 			"\"share\": %.2f, \"posted\": %ld, \"replied_on_list\": %ld, "
-			"\"review_tags_on_list\": null,\n  ", nsingle,
+			"\"review_tags_on_list\": ", nsingle,
 			share(nsingle, (long)s.n), nposted, nreplied);
+		if (reviews_known)
+			fprintf(o.f, "%ld,\n  ", nreviewed);
+		else
+			fputs("null,\n  ", o.f);
 		person_table(&o, "by_committer", NULL, NULL, &single, 1);
 		fputs("},\n  \"tags\": [", o.f);
 		for (size_t i = 0; i < tags.n; i++) {
@@ -515,6 +525,9 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		fprintf(o.f, "single_signoff_no_tags,,%ld,\n", nsingle);
 		fprintf(o.f, "single_signoff_no_tags_posted,,%ld,\n", nposted);
 		fprintf(o.f, "single_signoff_no_tags_replied,,%ld,\n", nreplied);
+		if (reviews_known)
+			fprintf(o.f, "single_signoff_no_tags_review_tags,,%ld,\n",
+				nreviewed);
 		person_table(&o, "single_signoff_no_tags_committer", NULL, NULL,
 			     &single, 1);
 		for (size_t i = 0; i < tags.n; i++) {
@@ -553,12 +566,17 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 				md ? "" : "  ", md ? "\n" : "");
 			sha_list(&o, NULL, &s, nosob, 2);
 		}
+		char rv[32];
+		if (reviews_known)
+			snprintf(rv, sizeof rv, "%ld", nreviewed);
+		else
+			snprintf(rv, sizeof rv, "n/a");
 		fprintf(o.f, "\n%sOne Signed-off-by and no other tags: %ld commits "
 			"(%.1f%%)\n%s%ld of them were posted to a list (%.1f%%); "
-			"%ld got a reply there from someone else; review tags in "
-			"replies: n/a\n", h, nsingle, share(nsingle, (long)s.n),
-			md ? "\n" : "  ", nposted, share(nposted, nsingle),
-			nreplied);
+			"%ld got a reply there from someone else; with review "
+			"tags in replies: %s\n", h, nsingle,
+			share(nsingle, (long)s.n), md ? "\n" : "  ", nposted,
+			share(nposted, nsingle), nreplied, rv);
 		person_table(&o, NULL, md ? "Most frequent committers:" :
 			     "Most frequent committers", "Committer", &single, 1);
 		fprintf(o.f, "\n%sTags\n", h);

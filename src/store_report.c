@@ -38,10 +38,18 @@ onlist_status onlist_store_put_landing(struct onlist_store *s,
 	return ONLIST_OK;
 }
 
-/* Replies by In-Reply-To, gathered once per connection into an indexed
- * temporary table: messages.in_reply_to has no index of its own, and one
- * pass over the messages beats one per commit.  A reply that carries a
- * patch is the next patch of a series (or a new version), not a review. */
+/* What makes a commit posted: a match by any method but 'echo' (a bot or
+ * echo mail carried the patch) and 'late' (posted after it landed). */
+#define POSTED "x.method NOT IN ('echo', 'late')"
+
+/* Replies come from one of two places.  When the thread tables exist
+ * (`replies`: patch, reply, by_author; `message_trailers`: the trailers of
+ * each mail), they are used, review tags in replies included.  Otherwise
+ * replies are found by In-Reply-To alone, gathered once per connection
+ * into an indexed temporary table (messages.in_reply_to has no index of
+ * its own, and one pass over the messages beats one per commit), and a
+ * reply that carries a patch is taken for a series' next patch, not a
+ * review; review tags are then unknown. */
 static const char replies_sql[] =
 	"CREATE TEMP TABLE IF NOT EXISTS onlist_replies AS"
 	" SELECT msgid, in_reply_to, from_name, from_addr, date FROM messages"
@@ -49,40 +57,82 @@ static const char replies_sql[] =
 	"CREATE INDEX IF NOT EXISTS temp.onlist_replies_parent"
 	" ON onlist_replies(in_reply_to);";
 
-static onlist_status need_replies(struct onlist_store *s)
+static const char has_threads_sql[] =
+	"SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+	" AND name IN ('replies', 'message_trailers')";
+
+/* 1 when the thread tables exist, 0 when the fallback is ready, -1 on
+ * error (message set). */
+static int need_replies(struct onlist_store *s)
 {
-	if (sqlite3_exec(s->db, replies_sql, NULL, NULL, NULL) != SQLITE_OK)
-		return onlist__store_fail(s, "gather replies");
-	return ONLIST_OK;
+	sqlite3_stmt *st = onlist__store_prepare(s, has_threads_sql);
+	int n = 0;
+
+	if (!st)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_reset(st);
+	if (n == 2)
+		return 1;
+	if (sqlite3_exec(s->db, replies_sql, NULL, NULL, NULL) != SQLITE_OK) {
+		onlist__store_fail(s, "gather replies");
+		return -1;
+	}
+	return 0;
 }
 
-#define REPORT_COLS \
+#define REPORT_COLS(REPLIES, REVIEWS) \
 	"SELECT c.sha, c.subject, c.author_name, c.author_email," \
 	" c.committer_name, c.committer_email, c.author_date, c.commit_date," \
 	" c.body_empty, c.files," \
 	" (SELECT group_concat(key || ': ' || value, char(10)) FROM" \
 	"   (SELECT key, value FROM trailers t WHERE t.sha = c.sha ORDER BY seq))," \
 	" l.landed_date, l.merge_sha, l.merge_subject," \
-	" (SELECT count(*) FROM matches x WHERE x.commit_sha = c.sha)," \
-	" (SELECT count(*) FROM matches x WHERE x.commit_sha = c.sha" \
-	"   AND x.method = 'patch-id')," \
+	" (SELECT count(*) FROM matches x WHERE x.commit_sha = c.sha AND " POSTED ")," \
+	" (SELECT count(*) FROM matches x WHERE x.commit_sha = c.sha AND " POSTED \
+	"   AND x.method <> 'fuzzy')," \
 	" (SELECT count(*) FROM matches x WHERE x.commit_sha = c.sha" \
 	"   AND x.method = 'fuzzy')," \
 	" (SELECT m.msgid FROM matches x JOIN messages m ON m.msgid = x.message_id" \
-	"   WHERE x.commit_sha = c.sha ORDER BY m.date, m.msgid LIMIT 1)," \
+	"   WHERE x.commit_sha = c.sha AND " POSTED " ORDER BY m.date, m.msgid LIMIT 1)," \
 	" (SELECT m.list FROM matches x JOIN messages m ON m.msgid = x.message_id" \
-	"   WHERE x.commit_sha = c.sha ORDER BY m.date, m.msgid LIMIT 1)," \
-	" (SELECT count(*) FROM matches x JOIN temp.onlist_replies r" \
-	"   ON r.in_reply_to = x.message_id WHERE x.commit_sha = c.sha" \
-	"   AND lower(coalesce(r.from_addr, '')) <> lower(coalesce(c.author_email, '')))" \
+	"   WHERE x.commit_sha = c.sha AND " POSTED " ORDER BY m.date, m.msgid LIMIT 1)," \
+	REPLIES "," REVIEWS \
 	" FROM commits c LEFT JOIN landing l ON l.sha = c.sha "
 
-static const char by_sha_sql[] = REPORT_COLS "WHERE c.sha = ?1";
-static const char window_sql[] = REPORT_COLS
-	"WHERE l.landed_date >= ?1 AND l.landed_date < ?2"
-	" ORDER BY l.landed_date, l.merge_sha, c.commit_date, c.sha";
-static const char all_sql[] = REPORT_COLS
-	"ORDER BY c.commit_date, c.author_date, c.sha";
+#define IRT_REPLIES \
+	" (SELECT count(*) FROM matches x JOIN temp.onlist_replies r" \
+	"   ON r.in_reply_to = x.message_id WHERE x.commit_sha = c.sha AND " POSTED \
+	"   AND lower(coalesce(r.from_addr, '')) <> lower(coalesce(c.author_email, '')))"
+#define IRT_REVIEWS " NULL"
+#define THREAD_REPLIES \
+	" (SELECT count(*) FROM matches x JOIN replies r ON r.patch = x.message_id" \
+	"   WHERE x.commit_sha = c.sha AND " POSTED " AND NOT r.by_author)"
+#define THREAD_REVIEWS \
+	" (SELECT count(*) FROM matches x JOIN replies r ON r.patch = x.message_id" \
+	"   JOIN message_trailers t ON t.msgid = r.reply" \
+	"   WHERE x.commit_sha = c.sha AND " POSTED " AND NOT r.by_author" \
+	"   AND lower(t.key) IN ('reviewed-by', 'acked-by', 'tested-by'))"
+
+#define BY_SHA "WHERE c.sha = ?1"
+#define WINDOW "WHERE l.landed_date >= ?1 AND l.landed_date < ?2" \
+	" ORDER BY l.landed_date, l.merge_sha, c.commit_date, c.sha"
+#define ALL "ORDER BY c.commit_date, c.author_date, c.sha"
+
+/* [0]: In-Reply-To fallback, [1]: thread tables */
+static const char *const by_sha_sql[2] = {
+	REPORT_COLS(IRT_REPLIES, IRT_REVIEWS) BY_SHA,
+	REPORT_COLS(THREAD_REPLIES, THREAD_REVIEWS) BY_SHA,
+};
+static const char *const window_sql[2] = {
+	REPORT_COLS(IRT_REPLIES, IRT_REVIEWS) WINDOW,
+	REPORT_COLS(THREAD_REPLIES, THREAD_REVIEWS) WINDOW,
+};
+static const char *const all_sql[2] = {
+	REPORT_COLS(IRT_REPLIES, IRT_REVIEWS) ALL,
+	REPORT_COLS(THREAD_REPLIES, THREAD_REVIEWS) ALL,
+};
 
 static const char *col(sqlite3_stmt *st, int i)
 {
@@ -118,6 +168,8 @@ static onlist_status each_row(struct onlist_store *s, sqlite3_stmt *st,
 		c.msgid = col(st, 17);
 		c.list = col(st, 18);
 		c.replies = sqlite3_column_int(st, 19);
+		c.review_tags = sqlite3_column_type(st, 20) == SQLITE_NULL ? -1
+			      : sqlite3_column_int(st, 20);
 		if (n)
 			(*n)++;
 		if (cb(&c, data))
@@ -130,11 +182,14 @@ static onlist_status each_row(struct onlist_store *s, sqlite3_stmt *st,
 	return ONLIST_OK;
 }
 
-static sqlite3_stmt *report_stmt(struct onlist_store *s, const char *sql)
+static sqlite3_stmt *report_stmt(struct onlist_store *s,
+				 const char *const sql[2])
 {
-	if (need_replies(s) != ONLIST_OK)
+	int threads = need_replies(s);
+
+	if (threads < 0)
 		return NULL;
-	return onlist__store_prepare(s, sql);
+	return onlist__store_prepare(s, sql[threads]);
 }
 
 onlist_status onlist_store_report_commit(struct onlist_store *s,
@@ -177,7 +232,8 @@ onlist_status onlist_store_report_all(struct onlist_store *s,
 
 static const char weeks_sql[] =
 	"SELECT (l.landed_date - ?1) / 604800, count(*),"
-	" sum(NOT EXISTS (SELECT 1 FROM matches x WHERE x.commit_sha = l.sha))"
+	" sum(NOT EXISTS (SELECT 1 FROM matches x WHERE x.commit_sha = l.sha"
+	"   AND " POSTED "))"
 	" FROM landing l JOIN commits c ON c.sha = l.sha"
 	" WHERE l.landed_date >= ?1 AND l.landed_date < ?2 GROUP BY 1";
 
@@ -255,7 +311,8 @@ static const struct {
 	" (SELECT count(*) FROM trailers t WHERE t.sha = c.sha"
 	"   AND lower(t.key) = 'signed-off-by'),"
 	" l.landed_date, l.merge_sha, l.merge_subject,"
-	" (SELECT count(*) FROM matches x WHERE x.commit_sha = c.sha)"
+	" (SELECT count(*) FROM matches x WHERE x.commit_sha = c.sha"
+	"   AND " POSTED ")"
 	" FROM commits c LEFT JOIN landing l ON l.sha = c.sha"
 	" ORDER BY c.commit_date, c.sha", "tttittititiiitti", 0 },
 	[ONLIST_EXPORT_POSTINGS] = {
@@ -271,11 +328,21 @@ static const struct {
 	"   lower(coalesce(c.author_email, ''))"
 	" FROM matches x JOIN commits c ON c.sha = x.commit_sha"
 	" JOIN temp.onlist_replies r ON r.in_reply_to = x.message_id"
+	" WHERE " POSTED
 	" ORDER BY x.commit_sha, r.date, r.msgid", "tttitti", 1 },
 	[ONLIST_EXPORT_TRAILERS] = {
 	"SELECT sha, seq, key, value FROM trailers ORDER BY sha, seq",
 	"titt", 0 },
 };
+
+/* The reviews export when the thread tables exist: the same columns. */
+static const char reviews_thread_sql[] =
+	"SELECT x.commit_sha, x.message_id, r.reply, m.date, m.from_name,"
+	" m.from_addr, r.by_author"
+	" FROM matches x JOIN replies r ON r.patch = x.message_id"
+	" JOIN messages m ON m.msgid = r.reply"
+	" WHERE " POSTED
+	" ORDER BY x.commit_sha, m.date, r.reply";
 
 static const char *const export_names[][17] = {
 	[ONLIST_EXPORT_COMMITS] = { "sha", "author_name", "author_email",
@@ -307,9 +374,15 @@ onlist_status onlist_store_export(struct onlist_store *s,
 
 	if ((unsigned)what > ONLIST_EXPORT_TRAILERS)
 		return ONLIST_EUSAGE;
-	if (export_q[what].replies && need_replies(s) != ONLIST_OK)
-		return ONLIST_EDB;
-	if (!(st = onlist__store_prepare(s, export_q[what].sql)))
+	const char *sql = export_q[what].sql;
+	if (export_q[what].replies) {
+		int threads = need_replies(s);
+		if (threads < 0)
+			return ONLIST_EDB;
+		if (threads)
+			sql = reviews_thread_sql;
+	}
+	if (!(st = onlist__store_prepare(s, sql)))
 		return ONLIST_EDB;
 	while (export_names[what][ncol])
 		ncol++;

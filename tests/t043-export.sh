@@ -32,7 +32,12 @@ for t in commits postings matches reviews trailers; do
 	postings) n=$(sqlite3 "$DB" "SELECT count(*) FROM messages") ;;
 	matches) n=$(sqlite3 "$DB" "SELECT count(*) FROM matches") ;;
 	trailers) n=$(sqlite3 "$DB" "SELECT count(*) FROM trailers") ;;
-	reviews) n=$(sqlite3 "$DB" "SELECT count(*) FROM matches x JOIN messages r ON r.in_reply_to = x.message_id WHERE NOT r.has_patch") ;;
+	reviews)	# the thread tables when they exist, else In-Reply-To
+		if [ "$(sqlite3 "$DB" "SELECT count(*) FROM sqlite_master WHERE name IN ('replies', 'message_trailers')")" = 2 ]; then
+			n=$(sqlite3 "$DB" "SELECT count(*) FROM matches x JOIN replies r ON r.patch = x.message_id WHERE x.method NOT IN ('echo', 'late')")
+		else
+			n=$(sqlite3 "$DB" "SELECT count(*) FROM matches x JOIN messages r ON r.in_reply_to = x.message_id WHERE NOT r.has_patch AND x.method NOT IN ('echo', 'late')")
+		fi ;;
 	esac
 	python3 - "$t" "$TMP/$t.csv" "$TMP/$t.jsonl" docs/schema.md "$n" <<'PY' || bad "export $t (above)"
 import csv, json, re, sys

@@ -31,12 +31,17 @@ struct onlist_report_commit {
 	int landed;			/* landing known (else the next 3 unset) */
 	int64_t landed_date;
 	const char *merge_sha, *merge_subject;
-	int postings;			/* matching messages, any method */
-	int exact;			/* ... by patch-id */
-	int fuzzy;			/* ... by matches.method = 'fuzzy' */
+	int postings;			/* postings: matches by any method but
+					 * 'echo' and 'late' */
+	int exact;			/* ... of them by a method other than
+					 * 'fuzzy' (patch-id, link, ...) */
+	int fuzzy;			/* matches of method 'fuzzy' */
 	const char *msgid, *list;	/* the earliest posting, or NULL */
 	int replies;			/* replies to a posting from anyone
-					 * but the author (In-Reply-To) */
+					 * but the author */
+	int review_tags;		/* Reviewed/Acked/Tested-by lines in
+					 * those replies; -1 when unknown (no
+					 * thread tables in the database) */
 };
 typedef int (*onlist_report_cb)(const struct onlist_report_commit *c,
 				void *data);
