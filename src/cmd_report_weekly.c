@@ -1049,6 +1049,10 @@ int cmd_report_weekly(struct onlist_cli *cli, int argc, char **argv)
 		if (onlist_people_add(people, r.rows.v[i].an, r.rows.v[i].ae) ||
 		    onlist_people_add(people, r.rows.v[i].cn, r.rows.v[i].ce))
 			goto nomem;
+	/* names would silently stay unmapped: say so */
+	if (!repo)
+		onlist_err("%s: no repository known (give --repo): names are "
+			   "not mapped through .mailmap", "report");
 	if (onlist_people_resolve(people, repo, alias, &err) != ONLIST_OK) {
 		onlist_err("report: .mailmap: %s", err ? err : "failed");
 		goto out;

@@ -412,6 +412,10 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		if (onlist_people_add(people, s.v[i].an, s.v[i].ae) ||
 		    onlist_people_add(people, s.v[i].cn, s.v[i].ce))
 			goto nomem;
+	/* names would silently stay unmapped: say so */
+	if (!repo)
+		onlist_err("%s: no repository known (give --repo): names are "
+			   "not mapped through .mailmap", "stats");
 	if (onlist_people_resolve(people, repo, alias, &err) != ONLIST_OK) {
 		onlist_err("stats: .mailmap: %s", err ? err : "failed");
 		goto out;
