@@ -2078,6 +2078,23 @@ static onlist_status add_main(char *rec, size_t len, void *data)
 	return ONLIST_OK;
 }
 
+struct mainline_job {
+	const char *repo;
+	const char *const *args;
+	struct lgraph *g;
+	onlist_status st;
+	char *err;
+};
+
+static void *mainline_job(void *arg)
+{
+	struct mainline_job *j = arg;
+
+	j->st = git_records(j->repo, j->args, '\n', add_main, j->g, "log",
+			    &j->err);
+	return NULL;
+}
+
 static int cmp_node(const void *a, const void *b)
 {
 	return strcmp(((const struct lnode *)a)->sha,
@@ -2110,16 +2127,37 @@ onlist_status onlist_repo_landings(const char *repo, const char *range,
 	struct lgraph g = { 0 };
 	struct lnode **stack = NULL;
 	size_t nstack = 0, astack = 0, i, k;
+	struct mainline_job ml = { 0 };
+	pthread_t tid;
+	int started;
 	onlist_status st;
 
 	if (errmsg)
 		*errmsg = NULL;
 	if ((st = check_args(repo, range, errmsg)) != ONLIST_OK)
 		return st;
-	if ((st = git_records(repo, graph_args, '\n', add_node, &g, "rev-list",
-			      errmsg)) != ONLIST_OK ||
-	    (st = git_records(repo, main_args, '\n', add_main, &g, "log",
-			      errmsg)) != ONLIST_OK)
+	/* The two gits run side by side: each walks the history on its own
+	 * (on git.git, 3 s and 1 s), and they fill separate parts of g. */
+	ml.repo = repo;
+	ml.args = main_args;
+	ml.g = &g;
+	started = !pthread_create(&tid, NULL, mainline_job, &ml);
+	if (!started)
+		ml.st = git_records(repo, main_args, '\n', add_main, &g, "log",
+				    &ml.err);
+	st = git_records(repo, graph_args, '\n', add_node, &g, "rev-list",
+			 errmsg);
+	if (started)
+		pthread_join(tid, NULL);
+	if (st == ONLIST_OK && ml.st != ONLIST_OK) {
+		st = ml.st;
+		if (errmsg && !*errmsg) {
+			*errmsg = ml.err;
+			ml.err = NULL;
+		}
+	}
+	free(ml.err);
+	if (st != ONLIST_OK)
 		goto out;
 	qsort(g.v, g.n, sizeof *g.v, cmp_node);
 	/* Oldest mainline commit first: every commit of the range that one
