@@ -2,6 +2,7 @@
 # demo.sh - build the fixture (fixtures/make-fixtures.sh) into ./demo and run
 # onlist's whole pipeline on it, printing each command before it runs; the
 # last line compares onlist's answer with the fixture's expected-unposted.txt.
+# It also writes demo/report.html, the weekly report as one HTML file.
 # `make demo` builds ./onlist first.  ./demo is generated (and gitignored).
 cd "$(dirname "$0")/.." || exit 1
 [ -x ./onlist ] || { echo "demo: ./onlist is not built: run make" >&2; exit 1; }
@@ -22,6 +23,13 @@ echo "\$ ./onlist --db demo/onlist.db unposted v1.0..v1.1"
 ./onlist --db demo/onlist.db unposted v1.0..v1.1 >demo/unposted.txt ||
 	{ echo "demo: unposted failed" >&2; exit 1; }
 cat demo/unposted.txt
+
+# The weekly report of the last week of v1.1 (Markdown here, HTML to a
+# file), and the changelog statistics of the range.
+run ./onlist --db demo/onlist.db report --week 2020-W04
+run ./onlist --db demo/onlist.db report --week 2020-W04 --format html -o demo/report.html
+echo "demo: wrote demo/report.html (open it in a browser)"
+run ./onlist --db demo/onlist.db stats v1.0..v1.1
 
 got=$(grep -c . demo/unposted.txt)
 want=$(grep -c . demo/expected-unposted.txt)

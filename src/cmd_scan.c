@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "onlist/cli.h"
+#include "onlist/report.h"
 #include "onlist/repo.h"
 #include "onlist/store.h"
 
@@ -14,7 +15,9 @@ static const char help[] =
 	"e.g. v3.5..v3.11) into the database: author, committer, dates,\n"
 	"subject, body, trailers, files touched and the patch-id of its diff,\n"
 	"computed the way `git format-patch` output would hash.  Commits\n"
-	"already in the database are skipped, so scanning again is cheap.\n\n"
+	"already in the database are skipped, so scanning again is cheap.\n"
+	"Each commit's landing is recorded too: the first-parent commit of\n"
+	"the range's tip that brought it in (the merge, or itself), and when.\n\n"
 	"  --repo PATH  the git repository (default: the current directory)\n"
 	"  --jobs N     git processes diffing in parallel (default 2)\n\n"
 	"Exit status: 0 on success, 1 when git fails (e.g. an unknown\n"
@@ -69,6 +72,43 @@ static int round_done(size_t done, size_t total, void *data)
 	onlist_progress(&c->prog, "scan: %zu/%zu commits, %.0f commits/s",
 			done, total, done / (onlist_now() - c->prog.start + 1e-9));
 	return 0;
+}
+
+static int put_landing(const struct onlist_landing *l, void *data)
+{
+	struct scan_ctx *c = data;
+
+	if (onlist_store_put_landing(c->s, l) != ONLIST_OK) {
+		onlist_err("%s", onlist_store_errmsg(c->s));
+		c->failed = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Where every commit of the range landed, in one transaction: landings
+ * are cheap (two gits reading the commit graph, no diffs) and are
+ * recomputed whole on each scan, so the last range scanned decides. */
+static onlist_status landings(struct scan_ctx *c, const char *repo,
+			      const char *range, char **err)
+{
+	onlist_status st;
+
+	if (onlist_store_begin(c->s) != ONLIST_OK) {
+		onlist_err("%s", onlist_store_errmsg(c->s));
+		c->failed = 1;
+		return ONLIST_OK;
+	}
+	st = onlist_repo_landings(repo, range, put_landing, c, err);
+	if (st != ONLIST_OK || c->failed) {
+		onlist_store_rollback(c->s);
+		return st;
+	}
+	if (onlist_store_commit(c->s) != ONLIST_OK) {
+		onlist_err("%s", onlist_store_errmsg(c->s));
+		c->failed = 1;
+	}
+	return ONLIST_OK;
 }
 
 int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
@@ -126,6 +166,8 @@ int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 		 * it, a re-run redoes the round. */
 		onlist_store_rollback(c.s);
 	}
+	if (st == ONLIST_OK && !c.failed)
+		st = landings(&c, resolved, range, &err);
 	if (st == ONLIST_OK && !c.failed &&
 	    onlist_store_set_meta(c.s, "repo", resolved) != ONLIST_OK) {
 		onlist_err("%s", onlist_store_errmsg(c.s));

@@ -23,6 +23,9 @@ static const struct {
 	{ "thread", cmd_thread, "show the thread of a message, with the review given" },
 	{ "skipped", cmd_skipped, "list the messages that could not be read, and why" },
 	{ "status", cmd_status, "what the database holds" },
+	{ "export", cmd_export, "write a table as CSV or JSON lines (docs/schema.md)" },
+	{ "report", cmd_report_weekly, "what landed in a week that bypassed the lists (md, html, json)" },
+	{ "stats", cmd_stats, "changelog statistics: empty explanations, signoffs, tags" },
 	{ "patch-id", cmd_patch_id, "a drop-in for `git patch-id --stable`, mail-aware" },
 };
 

@@ -1935,3 +1935,470 @@ out:
 	reader_release(&cr);
 	return st;
 }
+
+/* ---- landings, identities, files at a revision ---- */
+
+/* Run git and hand each record (up to `delim`, which is replaced by NUL) to
+ * fn; fn returns ONLIST_OK to go on. */
+static onlist_status git_records(const char *repo, const char *const *args,
+				 int delim,
+				 onlist_status (*fn)(char *rec, size_t len,
+						     void *data),
+				 void *data, const char *what, char **errmsg)
+{
+	struct child ch;
+	struct reader r = { 0 };
+	onlist_status st;
+	char *rec;
+	size_t len;
+	int rc, ret;
+
+	if ((st = spawn_git(&ch, repo, args, 0, SPAWN_CLEAN, errmsg))
+	    != ONLIST_OK)
+		return st;
+	if (reader_init(&r, ch.out) < 0) {
+		st = ONLIST_ENOMEM;
+		goto out;
+	}
+	while ((rc = reader_next(&r, delim, &rec, &len)) == 1) {
+		if (rec[len - 1] == delim) {
+			rec[--len] = '\0';
+			st = fn(rec, len, data);
+		} else {
+			/* the last record, without its delimiter: no room
+			 * to terminate it in place */
+			char *copy = strndup(rec, len);
+			st = copy ? fn(copy, len, data) : ONLIST_ENOMEM;
+			free(copy);
+		}
+		if (st != ONLIST_OK)
+			break;
+	}
+	if (rc < 0 && st == ONLIST_OK) {
+		st = ONLIST_EIO;
+		set_err(errmsg, "reading from git %s: %s", what,
+			strerror(errno));
+	}
+out:
+	ret = reap(&ch, what, st == ONLIST_OK ? errmsg : NULL);
+	if (st == ONLIST_OK && ret)
+		st = ONLIST_EGIT;
+	reader_release(&r);
+	return st;
+}
+
+struct lnode {
+	char sha[41];
+	int merge;		/* more than one parent */
+	long land;		/* index into mainline, -1 while unknown */
+	size_t npar;
+	size_t par;		/* first parent's slot in lgraph.pars */
+};
+
+struct lgraph {
+	struct lnode *v;
+	size_t n, alloc;
+	char (*pars)[41];
+	size_t npars, apars;
+	struct mainline {
+		char sha[41];
+		int64_t date;
+		char *subject;
+	} *main;
+	size_t nmain, amain;
+};
+
+static onlist_status add_node(char *rec, size_t len, void *data)
+{
+	struct lgraph *g = data;
+	struct lnode *nd;
+	char *p = rec;
+
+	(void)len;
+	if (g->n == g->alloc) {
+		size_t na = g->alloc ? g->alloc * 2 : 1024;
+		struct lnode *nv = realloc(g->v, na * sizeof *nv);
+		if (!nv)
+			return ONLIST_ENOMEM;
+		g->v = nv;
+		g->alloc = na;
+	}
+	nd = &g->v[g->n];
+	if (strlen(p) < 40 || !is_hex(p, 40))
+		return ONLIST_EGIT;
+	memcpy(nd->sha, p, 40);
+	nd->sha[40] = '\0';
+	nd->land = -1;
+	nd->npar = 0;
+	nd->par = g->npars;
+	for (p += 40; *p == ' ' && strlen(p + 1) >= 40; p += 41) {
+		if (g->npars == g->apars) {
+			size_t na = g->apars ? g->apars * 2 : 1024;
+			char (*nv)[41] = realloc(g->pars, na * sizeof *nv);
+			if (!nv)
+				return ONLIST_ENOMEM;
+			g->pars = nv;
+			g->apars = na;
+		}
+		memcpy(g->pars[g->npars], p + 1, 40);
+		g->pars[g->npars++][40] = '\0';
+		nd->npar++;
+	}
+	nd->merge = nd->npar > 1;
+	g->n++;
+	return ONLIST_OK;
+}
+
+static onlist_status add_main(char *rec, size_t len, void *data)
+{
+	struct lgraph *g = data;
+	struct mainline *m;
+	char *date, *subj;
+
+	(void)len;
+	if (!(date = strchr(rec, '\x1f')) || !(subj = strchr(date + 1, '\x1f')))
+		return ONLIST_EGIT;
+	if (g->nmain == g->amain) {
+		size_t na = g->amain ? g->amain * 2 : 256;
+		struct mainline *nv = realloc(g->main, na * sizeof *nv);
+		if (!nv)
+			return ONLIST_ENOMEM;
+		g->main = nv;
+		g->amain = na;
+	}
+	m = &g->main[g->nmain];
+	if (date - rec != 40)
+		return ONLIST_EGIT;
+	memcpy(m->sha, rec, 40);
+	m->sha[40] = '\0';
+	m->date = strtoll(date + 1, NULL, 10);
+	if (!(m->subject = strdup(subj + 1)))
+		return ONLIST_ENOMEM;
+	g->nmain++;
+	return ONLIST_OK;
+}
+
+struct mainline_job {
+	const char *repo;
+	const char *const *args;
+	struct lgraph *g;
+	onlist_status st;
+	char *err;
+};
+
+static void *mainline_job(void *arg)
+{
+	struct mainline_job *j = arg;
+
+	j->st = git_records(j->repo, j->args, '\n', add_main, j->g, "log",
+			    &j->err);
+	return NULL;
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+	return strcmp(((const struct lnode *)a)->sha,
+		      ((const struct lnode *)b)->sha);
+}
+
+static struct lnode *find_node(struct lgraph *g, const char *sha)
+{
+	struct lnode key;
+
+	memcpy(key.sha, sha, 41);
+	return bsearch(&key, g->v, g->n, sizeof *g->v, cmp_node);
+}
+
+onlist_status onlist_repo_landings(const char *repo, const char *range,
+				   onlist_landing_cb cb, void *data,
+				   char **errmsg)
+{
+	const char *graph_args[] = {
+		"rev-list", "--parents", "--end-of-options", range, "--", NULL
+	};
+	/* %x1f: a subject never holds that byte (git would print it, but
+	 * mailing it anywhere is unlikely); a NUL cannot be a delimiter of
+	 * the reader's records and a field separator both. */
+	const char *main_args[] = {
+		"-c", "log.showSignature=false", "log", "--first-parent",
+		"--no-color", "--format=%H%x1f%ct%x1f%s", "--end-of-options",
+		range, "--", NULL
+	};
+	struct lgraph g = { 0 };
+	struct lnode **stack = NULL;
+	size_t nstack = 0, astack = 0, i, k;
+	struct mainline_job ml = { 0 };
+	pthread_t tid;
+	int started;
+	onlist_status st;
+
+	if (errmsg)
+		*errmsg = NULL;
+	if ((st = check_args(repo, range, errmsg)) != ONLIST_OK)
+		return st;
+	/* The two gits run side by side: each walks the history on its own
+	 * (on git.git, 3 s and 1 s), and they fill separate parts of g. */
+	ml.repo = repo;
+	ml.args = main_args;
+	ml.g = &g;
+	started = !pthread_create(&tid, NULL, mainline_job, &ml);
+	if (!started)
+		ml.st = git_records(repo, main_args, '\n', add_main, &g, "log",
+				    &ml.err);
+	st = git_records(repo, graph_args, '\n', add_node, &g, "rev-list",
+			 errmsg);
+	if (started)
+		pthread_join(tid, NULL);
+	if (st == ONLIST_OK && ml.st != ONLIST_OK) {
+		st = ml.st;
+		if (errmsg && !*errmsg) {
+			*errmsg = ml.err;
+			ml.err = NULL;
+		}
+	}
+	free(ml.err);
+	if (st != ONLIST_OK)
+		goto out;
+	qsort(g.v, g.n, sizeof *g.v, cmp_node);
+	/* Oldest mainline commit first: every commit of the range that one
+	 * can reach is then already claimed by it or an older one, so what is
+	 * left unclaimed behind a merge's other parents is what the merge
+	 * brought in. */
+	for (i = g.nmain; i-- > 0;) {
+		struct lnode *m = find_node(&g, g.main[i].sha);
+		if (!m)
+			continue;
+		if (m->land < 0)
+			m->land = (long)i;
+		for (k = 1; k < m->npar; k++) {
+			struct lnode *p = find_node(&g, g.pars[m->par + k]);
+			if (!p || p->land >= 0)
+				continue;
+			p->land = (long)i;
+			if (nstack == astack) {
+				size_t na = astack ? astack * 2 : 256;
+				struct lnode **ns = realloc(stack, na * sizeof *ns);
+				if (!ns) {
+					st = ONLIST_ENOMEM;
+					goto out;
+				}
+				stack = ns;
+				astack = na;
+			}
+			stack[nstack++] = p;
+			while (nstack) {
+				struct lnode *x = stack[--nstack];
+				for (size_t j = 0; j < x->npar; j++) {
+					struct lnode *q = find_node(&g,
+						g.pars[x->par + j]);
+					if (!q || q->land >= 0)
+						continue;
+					q->land = (long)i;
+					if (nstack == astack) {
+						size_t na = astack * 2;
+						struct lnode **ns = realloc(stack,
+							na * sizeof *ns);
+						if (!ns) {
+							st = ONLIST_ENOMEM;
+							goto out;
+						}
+						stack = ns;
+						astack = na;
+					}
+					stack[nstack++] = q;
+				}
+			}
+		}
+	}
+	for (i = 0; i < g.n; i++) {
+		struct onlist_landing l;
+		const struct mainline *m;
+
+		if (g.v[i].merge || g.v[i].land < 0)
+			continue;
+		m = &g.main[g.v[i].land];
+		l.sha = g.v[i].sha;
+		l.merge_sha = m->sha;
+		l.landed_date = m->date;
+		l.merge_subject = m->subject;
+		if (cb(&l, data))
+			break;
+	}
+out:
+	free(stack);
+	free(g.v);
+	free(g.pars);
+	for (i = 0; i < g.nmain; i++)
+		free(g.main[i].subject);
+	free(g.main);
+	return st;
+}
+
+/* check-mailmap parses "Name <email>": keep brackets and line ends out of
+ * both parts, or git would split the contact elsewhere (or die). */
+static char *contact(const char *name, const char *email)
+{
+	char *n = strdup(name ? name : ""), *e = strdup(email ? email : "");
+	char *s = NULL, *p;
+
+	if (!n || !e)
+		goto out;
+	for (p = n; *p; p++)
+		if (*p == '<' || *p == '>' || *p == '\n' || *p == '\r')
+			*p = ' ';
+	for (p = e; *p; p++)
+		if (*p == '<' || *p == '>' || *p == '\n' || *p == '\r' ||
+		    *p == ' ')
+			*p = '_';
+	if (asprintf(&s, *n ? "%s <%s>" : "%s<%s>", n, e) < 0)
+		s = NULL;
+out:
+	free(n);
+	free(e);
+	return s;
+}
+
+struct mm_out {
+	struct onlist_ident *v;
+	size_t n, i;
+};
+
+static onlist_status take_mapped(char *rec, size_t len, void *data)
+{
+	struct mm_out *o = data;
+	char *lt = strrchr(rec, '<'), *name, *email;
+
+	(void)len;
+	if (o->i >= o->n)
+		return ONLIST_OK;
+	if (!lt || rec[len ? len - 1 : 0] != '>')
+		return ONLIST_EGIT;
+	rec[len - 1] = '\0';
+	*lt = '\0';
+	while (lt > rec && lt[-1] == ' ')
+		*--lt = '\0';
+	if (!(name = strdup(rec)) || !(email = strdup(lt + 1))) {
+		free(name);
+		return ONLIST_ENOMEM;
+	}
+	free(o->v[o->i].name);
+	free(o->v[o->i].email);
+	o->v[o->i].name = name;
+	o->v[o->i].email = email;
+	o->i++;
+	return ONLIST_OK;
+}
+
+#define MAILMAP_BATCH 40	/* contacts per git: spawn_git's argv is small */
+
+onlist_status onlist_repo_mailmap(const char *repo, const char *alias_file,
+				  struct onlist_ident *ids, size_t n,
+				  char **errmsg)
+{
+	const char *args[MAILMAP_BATCH + 8];
+	char *opt = NULL, *owned[MAILMAP_BATCH];
+	onlist_status st = ONLIST_OK;
+	size_t i, k, a;
+
+	if (errmsg)
+		*errmsg = NULL;
+	if (alias_file && asprintf(&opt, "mailmap.file=%s", alias_file) < 0)
+		return ONLIST_ENOMEM;
+	for (i = 0; i < n && st == ONLIST_OK; i += MAILMAP_BATCH) {
+		struct mm_out o = { ids + i, 0, 0 };
+		size_t m = n - i < MAILMAP_BATCH ? n - i : MAILMAP_BATCH;
+
+		a = 0;
+		if (opt) {
+			args[a++] = "-c";
+			args[a++] = opt;
+		}
+		args[a++] = "check-mailmap";
+		args[a++] = "--";
+		for (k = 0; k < m; k++) {
+			if (!(owned[k] = contact(ids[i + k].name,
+						 ids[i + k].email))) {
+				while (k-- > 0)
+					free(owned[k]);
+				st = ONLIST_ENOMEM;
+				goto out;
+			}
+			args[a++] = owned[k];
+		}
+		args[a] = NULL;
+		o.n = m;
+		st = git_records(repo, args, '\n', take_mapped, &o,
+				 "check-mailmap", errmsg);
+		for (k = 0; k < m; k++)
+			free(owned[k]);
+	}
+out:
+	free(opt);
+	return st;
+}
+
+struct blob {
+	char *s;
+	size_t len, alloc;
+};
+
+static onlist_status take_blob(char *rec, size_t len, void *data)
+{
+	struct blob *b = data;
+
+	/* records end at NUL; put back what the reader cut */
+	if (b->len + len + 2 > b->alloc) {
+		size_t na = b->alloc ? b->alloc : 65536;
+		char *ns;
+		while (na < b->len + len + 2)
+			na *= 2;
+		if (!(ns = realloc(b->s, na)))
+			return ONLIST_ENOMEM;
+		b->s = ns;
+		b->alloc = na;
+	}
+	memcpy(b->s + b->len, rec, len);
+	b->len += len;
+	b->s[b->len++] = '\0';
+	return ONLIST_OK;
+}
+
+onlist_status onlist_repo_read_blob(const char *repo, const char *rev,
+				    const char *path, char **out, size_t *len,
+				    char **errmsg)
+{
+	const char *args[] = { "cat-file", "-e", NULL, NULL };
+	const char *cat[] = { "cat-file", "blob", NULL, NULL };
+	struct blob b = { 0 };
+	char *spec;
+	onlist_status st;
+
+	if (errmsg)
+		*errmsg = NULL;
+	*out = NULL;
+	*len = 0;
+	if (!rev || rev[0] == '-' || !path)
+		return ONLIST_EUSAGE;
+	if (asprintf(&spec, "%s:%s", rev, path) < 0)
+		return ONLIST_ENOMEM;
+	args[2] = cat[2] = spec;
+	if (run_git(repo, args, SPAWN_CLEAN, "cat-file", NULL) != ONLIST_OK) {
+		free(spec);
+		return ONLIST_ENOTFOUND;
+	}
+	st = git_records(repo, cat, '\0', take_blob, &b, "cat-file", errmsg);
+	free(spec);
+	if (st != ONLIST_OK) {
+		free(b.s);
+		return st;
+	}
+	/* the last record had no NUL of its own */
+	if (b.len)
+		b.len--;
+	if (!b.s && !(b.s = calloc(1, 1)))
+		return ONLIST_ENOMEM;
+	b.s[b.len] = '\0';
+	*out = b.s;
+	*len = b.len;
+	return ONLIST_OK;
+}

@@ -10,7 +10,7 @@
 #define fail onlist__store_fail
 #define bind_text onlist__bind_text
 
-#define SCHEMA_VERSION 3
+#define SCHEMA_VERSION 4
 
 /* One statement per kind of write, prepared once and reused: a bulk import
  * runs them millions of times. */
@@ -117,6 +117,7 @@ static const char *const schemas[] = {
 	schema,
 	onlist__schema_thread,
 	onlist__schema_match,
+	onlist__report_schema,		/* landing */
 };
 
 static const char *const query_sql[] = {

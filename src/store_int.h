@@ -37,4 +37,7 @@ void onlist__bind_text(sqlite3_stmt *st, int i, const char *v);
  * reset with its bindings cleared; NULL on error (message set). */
 sqlite3_stmt *onlist__store_prepare(struct onlist_store *s, const char *sql);
 
+/* The schema pieces of the other store_*.c files, listed in store.c. */
+extern const char onlist__report_schema[];	/* store_report.c: landing */
+
 #endif

@@ -26,14 +26,7 @@ const char onlist__schema_match[] =
 	" ON message_info(lower(stripped));\n"
 	"CREATE TABLE IF NOT EXISTS echoes(\n"
 	"  msgid TEXT PRIMARY KEY, kind TEXT NOT NULL, rule TEXT NOT NULL)\n"
-	"  WITHOUT ROWID;\n"
-	/* Filled by `onlist scan` (store_report.c); created here too so
-	 * that matching can read it before any scan recorded landings. */
-	"CREATE TABLE IF NOT EXISTS landing(\n"
-	"  sha TEXT PRIMARY KEY,\n"
-	"  landed_date INTEGER NOT NULL,\n"
-	"  merge_sha TEXT NOT NULL,\n"
-	"  merge_subject TEXT);\n";
+	"  WITHOUT ROWID;\n";
 
 static const char sql_put_mpatch[] =
 	"INSERT OR IGNORE INTO message_patch(msgid, repaired_id, fp, words,"

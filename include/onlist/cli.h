@@ -27,6 +27,9 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv);
 int cmd_sources(struct onlist_cli *cli, int argc, char **argv);
 int cmd_thread(struct onlist_cli *cli, int argc, char **argv);
 int cmd_skipped(struct onlist_cli *cli, int argc, char **argv);
+int cmd_report_weekly(struct onlist_cli *cli, int argc, char **argv);
+int cmd_stats(struct onlist_cli *cli, int argc, char **argv);
+int cmd_export(struct onlist_cli *cli, int argc, char **argv);
 
 /* Print "onlist: <fmt>\n" to stderr. */
 void onlist_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,0 +1,169 @@
+/* cmd_export.c - onlist export: the database's tables as CSV or JSON lines
+ * in the column order docs/schema.md documents, for other tools. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "onlist/cli.h"
+#include "onlist/report.h"
+#include "onlist/store.h"
+
+/* Bump with any change to a column list in store_report.c, and say what
+ * changed in docs/schema.md. */
+#define EXPORT_SCHEMA 1
+
+static const char help[] =
+	"usage: onlist [--db PATH] export [--format csv|jsonl] [-o FILE] [TABLE]\n"
+	"       onlist export --schema-version\n\n"
+	"Write one table for a statistics tool: commits (default), postings,\n"
+	"matches, reviews (replies to matched postings) or trailers.  The\n"
+	"columns and their meaning are in docs/schema.md (export schema 1).\n\n"
+	"  csv    a header line, then one line per row (RFC 4180: text quoted,\n"
+	"         \"\" inside; NULL is an empty unquoted field)\n"
+	"  jsonl  one JSON object per line; NULL is null\n";
+
+static const struct {
+	const char *name;
+	enum onlist_export what;
+} tables[] = {
+	{ "commits", ONLIST_EXPORT_COMMITS },
+	{ "postings", ONLIST_EXPORT_POSTINGS },
+	{ "matches", ONLIST_EXPORT_MATCHES },
+	{ "reviews", ONLIST_EXPORT_REVIEWS },
+	{ "trailers", ONLIST_EXPORT_TRAILERS },
+};
+
+/* A value of a numeric column that is not a number (SQLite stores what it
+ * is given) is written as text rather than breaking the line. */
+static int is_number(const char *s)
+{
+	char *end;
+
+	if (!*s)
+		return 0;
+	strtod(s, &end);
+	return !*end;
+}
+
+struct exp {
+	FILE *f;
+	int jsonl;
+	const char *types;
+	long rows;
+};
+
+static void csv_text(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static int row(int ncol, const char *const *names, const char *const *vals,
+	       void *data)
+{
+	struct exp *e = data;
+
+	if (!vals) {
+		if (e->jsonl)
+			return 0;
+		for (int i = 0; i < ncol; i++)
+			fprintf(e->f, "%s%s", i ? "," : "", names[i]);
+		fputs("\r\n", e->f);
+		return 0;
+	}
+	if (e->jsonl)
+		fputc('{', e->f);
+	for (int i = 0; i < ncol; i++) {
+		char t = e->types[i];
+		if (vals[i] && t != 't' && !is_number(vals[i]))
+			t = 't';
+		if (e->jsonl) {
+			fprintf(e->f, "%s\"%s\": ", i ? ", " : "", names[i]);
+			if (!vals[i])
+				fputs("null", e->f);
+			else if (t == 't')
+				onlist_json_str(e->f, vals[i]);
+			else
+				fputs(vals[i], e->f);
+		} else {
+			if (i)
+				fputc(',', e->f);
+			if (vals[i] && t == 't')
+				csv_text(e->f, vals[i]);
+			else if (vals[i])
+				fputs(vals[i], e->f);
+		}
+	}
+	fputs(e->jsonl ? "}\n" : "\r\n", e->f);
+	e->rows++;
+	return ferror(e->f) != 0;
+}
+
+int cmd_export(struct onlist_cli *cli, int argc, char **argv)
+{
+	struct exp e = { stdout, 0, NULL, 0 };
+	const char *table = NULL, *ofile = NULL;
+	struct onlist_store *db;
+	enum onlist_export what = ONLIST_EXPORT_COMMITS;
+	int ret = ONLIST_EXIT_OK;
+	size_t k;
+
+	if (onlist_cli_help(argc, argv, help))
+		return ONLIST_EXIT_OK;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--schema-version")) {
+			printf("%d\n", EXPORT_SCHEMA);
+			return ONLIST_EXIT_OK;
+		} else if (!strcmp(a, "--format") && i + 1 < argc) {
+			const char *v = argv[++i];
+			if (!strcmp(v, "jsonl"))
+				e.jsonl = 1;
+			else if (strcmp(v, "csv")) {
+				onlist_err("export: --format is csv or jsonl, not "
+					   "'%s'", v);
+				return ONLIST_EXIT_USAGE;
+			}
+		} else if (!strcmp(a, "-o") && i + 1 < argc) {
+			ofile = argv[++i];
+		} else if (a[0] == '-' || table) {
+			onlist_err("export: unexpected argument '%s'", a);
+			return ONLIST_EXIT_USAGE;
+		} else
+			table = a;
+	}
+	if (table) {
+		for (k = 0; k < sizeof tables / sizeof *tables; k++)
+			if (!strcmp(tables[k].name, table))
+				break;
+		if (k == sizeof tables / sizeof *tables) {
+			onlist_err("export: no table '%s' (commits, postings, "
+				   "matches, reviews, trailers)", table);
+			return ONLIST_EXIT_USAGE;
+		}
+		what = tables[k].what;
+	}
+	e.types = onlist_export_types(what);
+	if (!(db = onlist_cli_open_store(cli)))
+		return ONLIST_EXIT_FAIL;
+	if (ofile && !(e.f = fopen(ofile, "w"))) {
+		onlist_err("export: %s: cannot write", ofile);
+		onlist_store_close(db);
+		return ONLIST_EXIT_FAIL;
+	}
+	if (onlist_store_export(db, what, row, &e) != ONLIST_OK) {
+		onlist_err("export: %s", onlist_store_errmsg(db));
+		ret = ONLIST_EXIT_FAIL;
+	}
+	if ((e.f != stdout ? fclose(e.f) : fflush(e.f)) && ret == ONLIST_EXIT_OK) {
+		onlist_err("export: %s: write failed", ofile ? ofile : "stdout");
+		ret = ONLIST_EXIT_FAIL;
+	}
+	onlist_store_close(db);
+	return ret;
+}

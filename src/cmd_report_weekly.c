@@ -1,0 +1,1116 @@
+/* cmd_report_weekly.c - onlist report: what landed in a window (a week by
+ * default) that was never posted, posted and changed, or posted and never
+ * answered; per committer and per subsystem; Markdown, HTML or JSON. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "onlist/cli.h"
+#include "onlist/report.h"
+#include "onlist/store.h"
+
+#define REPORT_SCHEMA "onlist-report/1"
+#define WEEK 604800
+#define CHART_WEEKS 26
+
+static const char help[] =
+	"usage: onlist [--db PATH] report [--week YYYY-Www | --since DATE --until DATE | RANGE]\n"
+	"                     [--format md|html|json] [-o FILE] [--repo PATH]\n"
+	"                     [--mailmap FILE] [--commit-url TEMPLATE] [--posting-url TEMPLATE]\n\n"
+	"What landed in a window, by landing date (the merge that brought a\n"
+	"commit into the mainline; `onlist scan` records it), or the commits\n"
+	"of RANGE.  Without a window: the ISO week of the latest landing.\n\n"
+	"Sections: never posted; posted, modified before merge (fuzzy matches\n"
+	"only); posted, no review on the list (no reply from anyone but the\n"
+	"author, no Reviewed/Acked/Tested-by from anyone else); then totals per\n"
+	"committer and per subsystem (MAINTAINERS at HEAD, else the top two\n"
+	"directories).\n\n"
+	"  --week 2013-W27       an ISO week (Monday 00:00 UTC, seven days)\n"
+	"  --since/--until DATE  YYYY-MM-DD, UTC; UNTIL itself is not included\n"
+	"  --format              md (default), html (one self-contained file),\n"
+	"                        json (schema " REPORT_SCHEMA ", docs/schema.md)\n"
+	"  --commit-url T        %s becomes the sha\n"
+	"                        (default https://git.kernel.org/torvalds/c/%s)\n"
+	"  --posting-url T       %s becomes the Message-ID\n"
+	"                        (default https://lore.kernel.org/r/%s)\n";
+
+enum fmt { F_MD, F_HTML, F_JSON };
+enum cat { C_NEVER, C_FUZZY, C_NOREVIEW, C_REVIEWED };
+
+struct rrow {
+	char sha[41];
+	char *subject, *an, *ae, *cn, *ce, *trailers, *files, *merge_sha,
+	     *merge_subject, *msgid, *list;
+	int64_t landed_date, commit_date;
+	int landed, empty, postings, exact, fuzzy, replies, review_tags;
+	/* filled after the walk */
+	const char *author, *committer;
+	char subsys[160];
+	enum cat cat;
+};
+
+struct rows {
+	struct rrow *v;
+	size_t n, alloc;
+	int failed;
+};
+
+static char *dup0(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static int keep(const struct onlist_report_commit *c, void *data)
+{
+	struct rows *r = data;
+	struct rrow *x;
+
+	if (r->n == r->alloc) {
+		size_t na = r->alloc ? r->alloc * 2 : 256;
+		struct rrow *nv = realloc(r->v, na * sizeof *nv);
+		if (!nv)
+			goto nomem;
+		r->v = nv;
+		r->alloc = na;
+	}
+	x = &r->v[r->n++];
+	memset(x, 0, sizeof *x);
+	memcpy(x->sha, c->sha, 40);
+	x->subject = strdup(c->subject ? c->subject : "");
+	x->an = strdup(c->author_name ? c->author_name : "");
+	x->ae = strdup(c->author_email ? c->author_email : "");
+	x->cn = strdup(c->committer_name ? c->committer_name : "");
+	x->ce = strdup(c->committer_email ? c->committer_email : "");
+	x->trailers = strdup(c->trailers);
+	x->files = strdup(c->files);
+	x->merge_sha = dup0(c->merge_sha);
+	x->merge_subject = dup0(c->merge_subject);
+	x->msgid = dup0(c->msgid);
+	x->list = dup0(c->list);
+	if (!x->subject || !x->an || !x->ae || !x->cn || !x->ce ||
+	    !x->trailers || !x->files)
+		goto nomem;
+	x->landed = c->landed;
+	x->landed_date = c->landed_date;
+	x->commit_date = c->commit_date;
+	x->empty = c->body_empty;
+	x->postings = c->postings;
+	x->exact = c->exact;
+	x->fuzzy = c->fuzzy;
+	x->replies = c->replies;
+	x->review_tags = c->review_tags;
+	return 0;
+nomem:
+	onlist_err("report: out of memory");
+	r->failed = 1;
+	return 1;
+}
+
+static void free_rows(struct rows *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		struct rrow *x = &r->v[i];
+		free(x->subject); free(x->an); free(x->ae); free(x->cn);
+		free(x->ce); free(x->trailers); free(x->files);
+		free(x->merge_sha); free(x->merge_subject); free(x->msgid);
+		free(x->list);
+	}
+	free(r->v);
+}
+
+/* A Reviewed-by, Acked-by or Tested-by from someone other than the
+ * author: review that happened somewhere, most likely on a list. */
+static int reviewed_in_git(const struct rrow *x)
+{
+	static const char *const keys[] = { "reviewed-by", "acked-by",
+					    "tested-by", NULL };
+	const char *p, *nl;
+
+	for (p = x->trailers; *p; p = *nl ? nl + 1 : nl) {
+		size_t kl;
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		kl = strcspn(p, ":\n");
+		for (int k = 0; keys[k]; k++) {
+			if (strlen(keys[k]) != kl || strncasecmp(p, keys[k], kl))
+				continue;
+			/* the author's own address in the value: not review */
+			char *v = strndup(p + kl, (size_t)(nl - p - (long)kl));
+			int self = v && *x->ae && strcasestr(v, x->ae);
+			free(v);
+			if (!self)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* "Signed-off-by ×2, Acked-by" */
+static void tag_summary(const char *trailers, char *buf, size_t n)
+{
+	char keys[32][64];
+	int counts[32], nk = 0;
+	const char *p, *nl;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (p = trailers; *p; p = *nl ? nl + 1 : nl) {
+		size_t kl;
+		int i;
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		kl = strcspn(p, ":\n");
+		if (kl >= sizeof keys[0])
+			kl = sizeof keys[0] - 1;
+		for (i = 0; i < nk; i++)
+			if (strlen(keys[i]) == kl && !strncasecmp(keys[i], p, kl))
+				break;
+		if (i == nk) {
+			if (nk == 32)
+				continue;
+			memcpy(keys[nk], p, kl);
+			keys[nk][kl] = '\0';
+			counts[nk++] = 0;
+		}
+		counts[i]++;
+	}
+	for (int i = 0; i < nk && used < n; i++) {
+		int w = counts[i] > 1 ?
+			snprintf(buf + used, n - used, "%s%s ×%d", i ? ", " : "",
+				 keys[i], counts[i]) :
+			snprintf(buf + used, n - used, "%s%s", i ? ", " : "",
+				 keys[i]);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+}
+
+/* ---- escaping ------------------------------------------------------------ */
+
+/* The length of a UTF-8 bidi or invisible formatting control at s (U+200E,
+ * U+200F, U+202A..U+202E, U+2066..U+2069), else 0.  Such a character in a
+ * subject could reorder what the reader sees around it. */
+static int bidi_len(const unsigned char *s, unsigned *cp)
+{
+	if (s[0] == 0xe2 && s[1] == 0x80 &&
+	    (s[2] == 0x8e || s[2] == 0x8f || (s[2] >= 0xaa && s[2] <= 0xae))) {
+		*cp = 0x2000 + (s[2] - 0x80);
+		return 3;
+	}
+	if (s[0] == 0xe2 && s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9) {
+		*cp = 0x2040 + (s[2] - 0x80);
+		return 3;
+	}
+	if (s[0] == 0xd8 && s[1] == 0x9c) {	/* U+061C ARABIC LETTER MARK */
+		*cp = 0x061c;
+		return 2;
+	}
+	return 0;
+}
+
+static void html(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	unsigned cp;
+	int k;
+
+	for (; *p; p++) {
+		if ((k = bidi_len(p, &cp))) {
+			fprintf(f, "<span class=\"ctl\">U+%04X</span>", cp);
+			p += k - 1;
+			continue;
+		}
+		switch (*p) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default:
+			if (*p < 0x20 || *p == 0x7f)
+				fprintf(f, "<span class=\"ctl\">U+%04X</span>", *p);
+			else
+				fputc(*p, f);
+		}
+	}
+}
+
+/* For attribute values: the same, but a control becomes plain text. */
+static void html_attr(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	unsigned cp;
+	int k;
+
+	for (; *p; p++) {
+		if ((k = bidi_len(p, &cp))) {
+			fprintf(f, "U+%04X", cp);
+			p += k - 1;
+		} else if (*p == '&')
+			fputs("&amp;", f);
+		else if (*p == '<')
+			fputs("&lt;", f);
+		else if (*p == '>')
+			fputs("&gt;", f);
+		else if (*p == '"')
+			fputs("&quot;", f);
+		else if (*p == '\'')
+			fputs("&#39;", f);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "U+%04X", *p);
+		else
+			fputc(*p, f);
+	}
+}
+
+/* Markdown that pastes into a mail: the characters Markdown would act on
+ * get a backslash, controls and bidi characters are spelled out. */
+static void md(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	unsigned cp;
+	int k;
+
+	for (; *p; p++) {
+		if ((k = bidi_len(p, &cp))) {
+			fprintf(f, "U+%04X", cp);
+			p += k - 1;
+		} else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "U+%04X", *p);
+		else {
+			if (strchr("\\`*_[]<>|#", *p))
+				fputc('\\', f);
+			fputc(*p, f);
+		}
+	}
+}
+
+/* A URL from a template: the first %s becomes `value`, percent-encoded
+ * except for the characters a sha or a Message-ID usually has. */
+static char *url(const char *tmpl, const char *value)
+{
+	const char *at = strstr(tmpl, "%s");
+	char *out, *o;
+	size_t n = strlen(tmpl) + 3 * strlen(value) + 1;
+
+	if (!(out = malloc(n)))
+		return NULL;
+	if (!at) {
+		snprintf(out, n, "%s", tmpl);
+		return out;
+	}
+	memcpy(out, tmpl, (size_t)(at - tmpl));
+	o = out + (at - tmpl);
+	for (const unsigned char *v = (const unsigned char *)value; *v; v++) {
+		if ((*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z') ||
+		    (*v >= '0' && *v <= '9') || strchr("-._~@+=$!", *v))
+			*o++ = (char)*v;
+		else
+			o += sprintf(o, "%%%02X", *v);
+	}
+	strcpy(o, at + 2);
+	return out;
+}
+
+static void fmt_day(int64_t t, char *buf, size_t n)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&tt, &tm))
+		snprintf(buf, n, "?");
+	else
+		strftime(buf, n, "%Y-%m-%d", &tm);
+}
+
+/* ---- dates ------------------------------------------------------------- */
+
+static int parse_day(const char *s, int64_t *out)
+{
+	struct tm tm = { 0 };
+	int y, m, d;
+	char c;
+
+	if (sscanf(s, "%4d-%2d-%2d%c", &y, &m, &d, &c) != 3 || m < 1 ||
+	    m > 12 || d < 1 || d > 31)
+		return -1;
+	tm.tm_year = y - 1900;
+	tm.tm_mon = m - 1;
+	tm.tm_mday = d;
+	*out = (int64_t)timegm(&tm);
+	return 0;
+}
+
+/* Monday 00:00 UTC of ISO week YYYY-Www. */
+static int parse_week(const char *s, int64_t *out)
+{
+	struct tm tm = { 0 };
+	int y, w, wd;
+	char c;
+	time_t jan4;
+
+	if (sscanf(s, "%4d-W%2d%c", &y, &w, &c) != 2 || w < 1 || w > 53)
+		return -1;
+	tm.tm_year = y - 1900;
+	tm.tm_mday = 4;		/* 4 January is always in week 1 */
+	jan4 = timegm(&tm);
+	gmtime_r(&jan4, &tm);
+	wd = tm.tm_wday ? tm.tm_wday : 7;
+	*out = (int64_t)jan4 - (int64_t)(wd - 1) * 86400 + (int64_t)(w - 1) * WEEK;
+	return 0;
+}
+
+static int64_t week_start(int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	int wd;
+
+	gmtime_r(&tt, &tm);
+	wd = tm.tm_wday ? tm.tm_wday : 7;
+	return t - (t % 86400 + 86400) % 86400 - (int64_t)(wd - 1) * 86400;
+}
+
+static void week_name(int64_t t, char *buf, size_t n)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	strftime(buf, n, "%G-W%V", &tm);
+}
+
+/* ---- the report --------------------------------------------------------- */
+
+struct report {
+	FILE *f;
+	enum fmt fmt;
+	const char *commit_url, *posting_url;
+	const char *title;		/* "2013-W27", "v3.10..v3.11" */
+	int windowed;
+	int64_t since, until;
+	struct rows rows;
+	long fuzzy_total;		/* fuzzy matches in the whole database */
+	long counts[CHART_WEEKS], unposted[CHART_WEEKS];
+	int64_t chart_since;
+	int maintainers;		/* subsystems from MAINTAINERS */
+	int reviews_known;		/* review tags in replies are recorded */
+	long with_review_tags;		/* commits with some */
+	char **refs;			/* Markdown link targets of a section */
+	size_t nrefs, refs_base;
+};
+
+static const char *const cat_title[] = {
+	[C_NEVER] = "Never posted",
+	[C_FUZZY] = "Posted, modified before merge",
+	[C_NOREVIEW] = "Posted, no review on the list",
+};
+static const char *const cat_key[] = {
+	[C_NEVER] = "never_posted",
+	[C_FUZZY] = "modified_before_merge",
+	[C_NOREVIEW] = "no_review",
+	[C_REVIEWED] = "reviewed",
+};
+
+static long count_cat(const struct report *r, enum cat c)
+{
+	long n = 0;
+
+	for (size_t i = 0; i < r->rows.n; i++)
+		n += r->rows.v[i].cat == c;
+	return n;
+}
+
+static double pct(long k, long n)
+{
+	return n ? 100.0 * (double)k / (double)n : 0.0;
+}
+
+/* Links as numbered references under each section, and details as a
+ * nested list: no long URL inside a line, and no trailing-space line
+ * breaks, which format=flowed mail would join. */
+static int md_ref(struct report *r, char *u)
+{
+	char **nv;
+
+	if (!u)
+		return 0;
+	if (!(nv = realloc(r->refs, (r->nrefs + 1) * sizeof *nv))) {
+		free(u);
+		return 0;
+	}
+	r->refs = nv;
+	r->refs[r->nrefs++] = u;
+	return (int)(r->refs_base + r->nrefs);
+}
+
+static void md_refs(struct report *r)
+{
+	if (r->nrefs)
+		fputc('\n', r->f);
+	for (size_t i = 0; i < r->nrefs; i++) {
+		fprintf(r->f, "[%zu]: %s\n", r->refs_base + i + 1, r->refs[i]);
+		free(r->refs[i]);
+	}
+	r->refs_base += r->nrefs;
+	r->nrefs = 0;
+}
+
+static void md_commit(struct report *r, const struct rrow *x)
+{
+	FILE *f = r->f;
+	char tags[512], day[16];
+
+	tag_summary(x->trailers, tags, sizeof tags);
+	fprintf(f, "- [%.12s][%d] ", x->sha, md_ref(r, url(r->commit_url, x->sha)));
+	md(f, x->subject);
+	fputs("\n  - author: ", f);
+	md(f, x->author);
+	fputs(", committer: ", f);
+	md(f, x->committer);
+	fputs(", subsystem: ", f);
+	md(f, x->subsys);
+	fputs("\n  - tags: ", f);
+	md(f, *tags ? tags : "none");
+	fputs(x->empty ? "; changelog: **empty**" : "", f);
+	if (x->landed && x->merge_sha) {
+		fmt_day(x->landed_date, day, sizeof day);
+		if (!strcmp(x->merge_sha, x->sha))
+			fprintf(f, "\n  - landed %s, applied directly", day);
+		else {
+			fprintf(f, "\n  - landed %s in [%.12s][%d] ", day,
+				x->merge_sha,
+				md_ref(r, url(r->commit_url, x->merge_sha)));
+			md(f, x->merge_subject);
+		}
+	} else
+		fputs("\n  - landed: n/a", f);
+	if (x->msgid) {
+		fprintf(f, "\n  - [posted][%d]",
+			md_ref(r, url(r->posting_url, x->msgid)));
+		if (x->list) {
+			fputs(" to ", f);
+			md(f, x->list);
+		}
+	}
+	fputc('\n', f);
+}
+
+static void html_commit(struct report *r, const struct rrow *x)
+{
+	FILE *f = r->f;
+	char *u = url(r->commit_url, x->sha), tags[512], day[16];
+
+	tag_summary(x->trailers, tags, sizeof tags);
+	fputs("<li><a class=\"sha\" href=\"", f);
+	html_attr(f, u);
+	fprintf(f, "\">%.12s</a> <span class=\"subj\">", x->sha);
+	html(f, x->subject);
+	fputs("</span><br><small>author ", f);
+	html(f, x->author);
+	fputs(", committer ", f);
+	html(f, x->committer);
+	fputs(", ", f);
+	html(f, x->subsys);
+	fputs("<br>tags: ", f);
+	html(f, *tags ? tags : "none");
+	if (x->empty)
+		fputs(" &middot; <b>empty changelog</b>", f);
+	if (x->landed && x->merge_sha) {
+		fmt_day(x->landed_date, day, sizeof day);
+		if (!strcmp(x->merge_sha, x->sha))
+			fprintf(f, "<br>landed %s, applied directly", day);
+		else {
+			free(u);
+			u = url(r->commit_url, x->merge_sha);
+			fprintf(f, "<br>landed %s in <a href=\"", day);
+			html_attr(f, u);
+			fprintf(f, "\">%.12s</a> ", x->merge_sha);
+			html(f, x->merge_subject);
+		}
+	} else
+		fputs("<br>landed: n/a", f);
+	if (x->msgid) {
+		free(u);
+		u = url(r->posting_url, x->msgid);
+		fputs("<br><a href=\"", f);
+		html_attr(f, u);
+		fputs("\">posting</a>", f);
+		if (x->list) {
+			fputs(" on ", f);
+			html(f, x->list);
+		}
+	}
+	fputs("</small></li>\n", f);
+	free(u);
+}
+
+static void json_commit(struct report *r, const struct rrow *x, int first)
+{
+	FILE *f = r->f;
+	char *u = url(r->commit_url, x->sha);
+
+	fputs(first ? "\n    {" : ",\n    {", f);
+	fprintf(f, "\"sha\": \"%s\", \"category\": \"%s\", \"url\": ", x->sha,
+		cat_key[x->cat]);
+	onlist_json_str(f, u);
+	fputs(", \"subject\": ", f);
+	onlist_json_str(f, x->subject);
+	fputs(", \"author\": ", f);
+	onlist_json_str(f, x->author);
+	fputs(", \"author_email\": ", f);
+	onlist_json_str(f, x->ae);
+	fputs(", \"committer\": ", f);
+	onlist_json_str(f, x->committer);
+	fputs(", \"subsystem\": ", f);
+	onlist_json_str(f, x->subsys);
+	fprintf(f, ", \"empty_changelog\": %s, \"commit_date\": %lld",
+		x->empty ? "true" : "false", (long long)x->commit_date);
+	fputs(", \"tags\": [", f);
+	for (const char *p = x->trailers, *nl; *p; p = *nl ? nl + 1 : nl) {
+		char *t;
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		t = strndup(p, (size_t)(nl - p));
+		if (p != x->trailers)
+			fputs(", ", f);
+		onlist_json_str(f, t ? t : "");
+		free(t);
+	}
+	fputs("], \"landed\": ", f);
+	if (x->landed && x->merge_sha) {
+		fprintf(f, "{\"date\": %lld, \"merge\": \"%s\", \"subject\": ",
+			(long long)x->landed_date, x->merge_sha);
+		onlist_json_str(f, x->merge_subject);
+		fprintf(f, ", \"direct\": %s}",
+			strcmp(x->merge_sha, x->sha) ? "false" : "true");
+	} else
+		fputs("null", f);
+	fprintf(f, ", \"postings\": %d, \"exact\": %d, \"fuzzy\": %d, "
+		"\"replies\": %d, \"review_tags\": ", x->postings, x->exact,
+		x->fuzzy, x->replies);
+	if (x->review_tags < 0)
+		fputs("null", f);
+	else
+		fprintf(f, "%d", x->review_tags);
+	fputs(", \"posting\": ", f);
+	if (x->msgid) {
+		free(u);
+		u = url(r->posting_url, x->msgid);
+		fputs("{\"msgid\": ", f);
+		onlist_json_str(f, x->msgid);
+		fputs(", \"list\": ", f);
+		onlist_json_str(f, x->list);
+		fputs(", \"url\": ", f);
+		onlist_json_str(f, u);
+		fputc('}', f);
+	} else
+		fputs("null", f);
+	fputc('}', f);
+	free(u);
+}
+
+/* Totals per committer or per subsystem: commits, and each category. */
+/* Totals per committer or per subsystem: commits, and how many of them
+ * fell in each category. */
+static int group_table(struct report *r, int by_subsys)
+{
+	struct onlist_tally all = ONLIST_TALLY_INIT;
+	FILE *f = r->f;
+	const char *what = by_subsys ? "Subsystem" : "Committer";
+	char fzs[24];
+
+	for (size_t i = 0; i < r->rows.n; i++) {
+		const struct rrow *x = &r->rows.v[i];
+		const char *k = by_subsys ? x->subsys : x->committer;
+		if (onlist_tally_add(&all, k))
+			goto nomem;
+		if (x->cat == C_NEVER)
+			onlist_tally_extra(&all, k);
+	}
+	onlist_tally_sort(&all);
+	if (r->fmt == F_JSON)
+		fprintf(f, "\"by_%s\": [", by_subsys ? "subsystem" : "committer");
+	else if (r->fmt == F_HTML)
+		fprintf(f, "<div class=\"t\"><table><tr><th>%s</th><th>Commits</th>"
+			"<th>Never posted</th><th>Share</th><th>Modified</th>"
+			"<th>No review</th></tr>\n", what);
+	else
+		fprintf(f, "| %s | Commits | Never posted | Share | Modified "
+			"| No review |\n|---|---:|---:|---:|---:|---:|\n", what);
+	for (size_t i = 0; i < all.n; i++) {
+		const struct onlist_tally_row *t = &all.v[i];
+		long nr = 0, fz = 0;
+
+		/* a week holds a few thousand commits at most */
+		for (size_t k = 0; k < r->rows.n; k++) {
+			const struct rrow *x = &r->rows.v[k];
+			if (strcmp(by_subsys ? x->subsys : x->committer, t->name))
+				continue;
+			nr += x->cat == C_NOREVIEW;
+			fz += x->cat == C_FUZZY;
+		}
+		if (r->fuzzy_total)
+			snprintf(fzs, sizeof fzs, "%ld", fz);
+		else
+			snprintf(fzs, sizeof fzs, r->fmt == F_JSON ? "null" : "n/a");
+		if (r->fmt == F_JSON) {
+			fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
+			onlist_json_str(f, t->name);
+			fprintf(f, ", \"commits\": %ld, \"never_posted\": %ld, "
+				"\"modified_before_merge\": %s, \"no_review\": %ld}",
+				t->count, t->extra, fzs, nr);
+		} else if (r->fmt == F_HTML) {
+			fputs("<tr><td>", f);
+			html(f, t->name);
+			fprintf(f, "</td><td>%ld</td><td>%ld</td><td>%.0f%%</td>"
+				"<td>%s</td><td>%ld</td></tr>\n", t->count, t->extra,
+				pct(t->extra, t->count), fzs, nr);
+		} else {
+			fputs("| ", f);
+			md(f, t->name);
+			fprintf(f, " | %ld | %ld | %.0f%% | %s | %ld |\n", t->count,
+				t->extra, pct(t->extra, t->count), fzs, nr);
+		}
+	}
+	if (r->fmt == F_JSON)
+		fputs(all.n ? "\n  ]" : "]", f);
+	else if (r->fmt == F_HTML)
+		fputs("</table></div>\n", f);
+	onlist_tally_release(&all);
+	return 0;
+nomem:
+	onlist_tally_release(&all);
+	return -1;
+}
+
+static void chart(struct report *r)
+{
+	FILE *f = r->f;
+	const int w = 26 * 12, h = 100;
+	char wk[16];
+
+	fprintf(f, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\""
+		"share of commits never posted, per week\" "
+		"xmlns=\"http://www.w3.org/2000/svg\">\n", w + 40, h + 30);
+	fprintf(f, "<line x1=\"30\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"ax\"/>"
+		"<text x=\"0\" y=\"10\">100%%</text><text x=\"8\" y=\"%d\">0%%</text>\n",
+		h + 5, w + 30, h + 5, h + 5);
+	for (int i = 0; i < CHART_WEEKS; i++) {
+		double s = r->counts[i] ? (double)r->unposted[i] / r->counts[i] : 0;
+		int bh = (int)(s * h + 0.5);
+		week_name(r->chart_since + (int64_t)i * WEEK, wk, sizeof wk);
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"%d\">"
+			"<title>%s: %ld of %ld never posted</title></rect>\n",
+			32 + i * 12, h + 5 - bh, bh, wk, r->unposted[i],
+			r->counts[i]);
+	}
+	week_name(r->chart_since, wk, sizeof wk);
+	fprintf(f, "<text x=\"30\" y=\"%d\">%s</text>", h + 25, wk);
+	week_name(r->chart_since + (int64_t)(CHART_WEEKS - 1) * WEEK, wk,
+		  sizeof wk);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n"
+		"</svg>\n", w + 40, h + 25, wk);
+}
+
+static const char css[] =
+	"body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:60em;"
+	"padding:0 1em;color:#222;background:#fff}"
+	"h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}"
+	"ul{padding-left:1.1em}li{margin:.5em 0;overflow-wrap:anywhere}"
+	"a.sha,code{font-family:ui-monospace,monospace}"
+	"small{color:#555}.t{overflow-x:auto}"
+	"table{border-collapse:collapse;width:100%}"
+	"td,th{border-bottom:1px solid #ddd;padding:.2em .4em;text-align:left}"
+	"td+td,th+th{text-align:right}"
+	"svg{width:100%;max-width:36em;height:auto}svg rect{fill:#c0392b}"
+	"svg text{font-size:9px;fill:#555}svg .ax{stroke:#999}"
+	".ctl{font-size:.75em;border:1px solid #c00;color:#c00;padding:0 .2em}"
+	"@media (prefers-color-scheme:dark){body{background:#111;color:#ddd}"
+	"small{color:#aaa}}";
+
+static int render(struct report *r)
+{
+	FILE *f = r->f;
+	long n = (long)r->rows.n, cnt[4];
+	char a[16], b[16];
+
+	for (int c = 0; c < 4; c++)
+		cnt[c] = count_cat(r, (enum cat)c);
+	fmt_day(r->since, a, sizeof a);
+	fmt_day(r->until - 1, b, sizeof b);
+	if (r->fmt == F_JSON) {
+		int first = 1;
+		fprintf(f, "{\n  \"schema\": \"%s\",\n  \"title\": ", REPORT_SCHEMA);
+		onlist_json_str(f, r->title);
+		if (r->windowed)
+			fprintf(f, ",\n  \"since\": %lld, \"until\": %lld",
+				(long long)r->since, (long long)r->until);
+		fprintf(f, ",\n  \"totals\": {\"commits\": %ld, "
+			"\"never_posted\": %ld, \"modified_before_merge\": ", n,
+			cnt[C_NEVER]);
+		if (r->fuzzy_total)
+			fprintf(f, "%ld", cnt[C_FUZZY]);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"no_review\": %ld, \"reviewed\": %ld, "
+			"\"review_tags_in_replies\": ", cnt[C_NOREVIEW],
+			cnt[C_REVIEWED]);
+		if (r->reviews_known)
+			fprintf(f, "%ld},\n  ", r->with_review_tags);
+		else
+			fputs("null},\n  ", f);
+		if (group_table(r, 0))
+			return -1;
+		fputs(",\n  ", f);
+		if (group_table(r, 1))
+			return -1;
+		fprintf(f, ",\n  \"subsystems_from\": \"%s\",\n  \"weeks\": [",
+			r->maintainers ? "MAINTAINERS" : "paths");
+		for (int i = 0; i < CHART_WEEKS && r->windowed; i++) {
+			char wk[16];
+			week_name(r->chart_since + (int64_t)i * WEEK, wk, sizeof wk);
+			fprintf(f, "%s{\"week\": \"%s\", \"commits\": %ld, "
+				"\"never_posted\": %ld}", i ? ", " : "", wk,
+				r->counts[i], r->unposted[i]);
+		}
+		fputs("],\n  \"commits\": [", f);
+		for (size_t i = 0; i < r->rows.n; i++) {
+			json_commit(r, &r->rows.v[i], first);
+			first = 0;
+		}
+		fputs(first ? "]\n}\n" : "\n  ]\n}\n", f);
+		return 0;
+	}
+	if (r->fmt == F_HTML) {
+		fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		      "<meta name=\"viewport\" content=\"width=device-width,"
+		      "initial-scale=1\"><title>onlist report ", f);
+		html_attr(f, r->title);	/* <title> holds text, not markup */
+		fprintf(f, "</title><style>%s</style></head><body>\n<h1>"
+			"Commits that bypassed the lists: ", css);
+		html(f, r->title);
+		fputs("</h1>\n", f);
+		if (r->windowed)
+			fprintf(f, "<p>Landed %s to %s (UTC).</p>\n", a, b);
+		fprintf(f, "<p><b>%ld</b> commits: <b>%ld</b> never posted "
+			"(%.0f%%), ", n, cnt[C_NEVER], pct(cnt[C_NEVER], n));
+		if (r->fuzzy_total)
+			fprintf(f, "%ld posted and modified before merge, ",
+				cnt[C_FUZZY]);
+		fprintf(f, "%ld posted with no review on the list.</p>\n",
+			cnt[C_NOREVIEW]);
+		if (r->windowed) {
+			fputs("<h2>Never posted, per week</h2>\n", f);
+			chart(r);
+		}
+	} else {
+		fputs("# Commits that bypassed the lists: ", f);
+		md(f, r->title);
+		fputs("\n\n", f);
+		if (r->windowed)
+			fprintf(f, "Landed %s to %s (UTC).\n\n", a, b);
+		fprintf(f, "%ld commits: %ld never posted (%.0f%%), ", n,
+			cnt[C_NEVER], pct(cnt[C_NEVER], n));
+		if (r->fuzzy_total)
+			fprintf(f, "%ld posted and modified before merge, ",
+				cnt[C_FUZZY]);
+		fprintf(f, "%ld posted with no review on the list.\n",
+			cnt[C_NOREVIEW]);
+	}
+	for (int c = C_NEVER; c <= C_NOREVIEW; c++) {
+		int any = 0;
+		if (r->fmt == F_HTML)
+			fprintf(f, "<h2>%s (%ld)</h2>\n", cat_title[c], cnt[c]);
+		else
+			fprintf(f, "\n## %s (%ld)\n\n", cat_title[c], cnt[c]);
+		if (c == C_FUZZY && !r->fuzzy_total) {
+			fputs(r->fmt == F_HTML ? "<p>n/a: fuzzy matching has not "
+			      "run on this database.</p>\n" : "n/a: fuzzy matching "
+			      "has not run on this database.\n", f);
+			continue;
+		}
+		if (c == C_NOREVIEW)
+			fprintf(f, r->fmt == F_HTML ? "<p><small>No reply on the "
+				"list from anyone but the author, and no "
+				"Reviewed-by, Acked-by or Tested-by from anyone "
+				"else in git%s.</small></p>\n" :
+				"No reply on the list from anyone but the author, and\n"
+				"no Reviewed-by, Acked-by or Tested-by from anyone else\n"
+				"in git%s.\n\n", r->reviews_known ? "" :
+				r->fmt == F_HTML ? ". Review tags inside replies: n/a" :
+				".  Review tags inside replies: n/a");
+		for (size_t i = 0; i < r->rows.n; i++) {
+			if (r->rows.v[i].cat != (enum cat)c)
+				continue;
+			if (r->fmt == F_HTML) {
+				fputs(any ? "" : "<ul>\n", f);
+				html_commit(r, &r->rows.v[i]);
+			} else
+				md_commit(r, &r->rows.v[i]);
+			any = 1;
+		}
+		if (r->fmt == F_HTML && any)
+			fputs("</ul>\n", f);
+		if (r->fmt == F_MD)
+			md_refs(r);
+		if (!any)
+			fputs(r->fmt == F_HTML ? "<p>None.</p>\n" : "None.\n", f);
+	}
+	if (r->fmt == F_HTML) {
+		fputs("<h2>Per committer</h2>\n", f);
+		if (group_table(r, 0))
+			return -1;
+		fprintf(f, "<h2>Per subsystem</h2>\n<p><small>From %s.</small></p>\n",
+			r->maintainers ? "MAINTAINERS" : "the top two directories");
+		if (group_table(r, 1))
+			return -1;
+		fputs("<p><small>Made by onlist.</small></p>\n</body></html>\n", f);
+	} else {
+		fputs("\n## Per committer\n\n", f);
+		if (group_table(r, 0))
+			return -1;
+		fprintf(f, "\n## Per subsystem (from %s)\n\n",
+			r->maintainers ? "MAINTAINERS" : "the top two directories");
+		if (group_table(r, 1))
+			return -1;
+	}
+	return 0;
+}
+
+int cmd_report_weekly(struct onlist_cli *cli, int argc, char **argv)
+{
+	const char *week = NULL, *since_s = NULL, *until_s = NULL, *range = NULL,
+		   *ofile = NULL, *repo_opt = NULL, *alias = NULL;
+	struct report r = { 0 };
+	struct onlist_store *db = NULL;
+	struct onlist_people *people = NULL;
+	struct onlist_maintainers *maint = NULL;
+	char *repo = NULL, *err = NULL, title[64], *text = NULL;
+	int ret = ONLIST_EXIT_FAIL;
+	size_t len;
+
+	r.f = stdout;
+	r.fmt = F_MD;
+	r.commit_url = "https://git.kernel.org/torvalds/c/%s";
+	r.posting_url = "https://lore.kernel.org/r/%s";
+	if (onlist_cli_help(argc, argv, help))
+		return ONLIST_EXIT_OK;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--week") && v)
+			week = argv[++i];
+		else if (!strcmp(a, "--since") && v)
+			since_s = argv[++i];
+		else if (!strcmp(a, "--until") && v)
+			until_s = argv[++i];
+		else if (!strcmp(a, "-o") && v)
+			ofile = argv[++i];
+		else if (!strcmp(a, "--repo") && v)
+			repo_opt = argv[++i];
+		else if (!strcmp(a, "--mailmap") && v)
+			alias = argv[++i];
+		else if (!strcmp(a, "--commit-url") && v)
+			r.commit_url = argv[++i];
+		else if (!strcmp(a, "--posting-url") && v)
+			r.posting_url = argv[++i];
+		else if (!strcmp(a, "--format") && v) {
+			v = argv[++i];
+			if (!strcmp(v, "md"))
+				r.fmt = F_MD;
+			else if (!strcmp(v, "html"))
+				r.fmt = F_HTML;
+			else if (!strcmp(v, "json"))
+				r.fmt = F_JSON;
+			else {
+				onlist_err("report: --format is md, html or json, "
+					   "not '%s'", v);
+				return ONLIST_EXIT_USAGE;
+			}
+		} else if (a[0] == '-' || range) {
+			onlist_err("report: unexpected argument '%s'", a);
+			return ONLIST_EXIT_USAGE;
+		} else
+			range = a;
+	}
+	/* a javascript: or data: template would turn every link in the HTML
+	 * into script */
+	if (strncmp(r.commit_url, "https://", 8) &&
+	    strncmp(r.commit_url, "http://", 7)) {
+		onlist_err("report: --commit-url must start with https:// or http://");
+		return ONLIST_EXIT_USAGE;
+	}
+	if (strncmp(r.posting_url, "https://", 8) &&
+	    strncmp(r.posting_url, "http://", 7)) {
+		onlist_err("report: --posting-url must start with https:// or http://");
+		return ONLIST_EXIT_USAGE;
+	}
+	if ((week != NULL) + (since_s || until_s) + (range != NULL) > 1) {
+		onlist_err("report: give one of --week, --since/--until, RANGE");
+		return ONLIST_EXIT_USAGE;
+	}
+	if (week && parse_week(week, &r.since)) {
+		onlist_err("report: --week wants YYYY-Www (2013-W27), not '%s'", week);
+		return ONLIST_EXIT_USAGE;
+	}
+	if ((since_s && parse_day(since_s, &r.since)) ||
+	    (until_s && parse_day(until_s, &r.until))) {
+		onlist_err("report: dates are YYYY-MM-DD");
+		return ONLIST_EXIT_USAGE;
+	}
+	if (!(db = onlist_cli_open_store(cli)))
+		return ONLIST_EXIT_FAIL;
+	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(db, "repo");
+	r.fuzzy_total = onlist_store_count_method(db, "fuzzy");
+	if (range) {
+		char (*shas)[41] = NULL;
+		size_t n = 0;
+		long unknown = 0;
+		onlist_status st;
+
+		if (!repo) {
+			onlist_err("report: no repository scanned yet; give --repo");
+			goto out;
+		}
+		if ((st = onlist_repo_rev_list(repo, range, &shas, &n, &err))
+		    != ONLIST_OK) {
+			onlist_err("report: %s", err ? err : onlist_status_str(st));
+			if (st == ONLIST_EUSAGE)
+				ret = ONLIST_EXIT_USAGE;
+			goto out;
+		}
+		for (size_t i = n; i-- > 0 && !r.rows.failed;) {
+			st = onlist_store_report_commit(db, shas[i], keep, &r.rows);
+			if (st == ONLIST_ENOTFOUND)
+				unknown++;
+			else if (st != ONLIST_OK) {
+				onlist_err("report: %s", onlist_store_errmsg(db));
+				r.rows.failed = 1;
+			}
+		}
+		free(shas);
+		if (unknown)
+			onlist_err("report: %ld commits of %s are not scanned yet",
+				   unknown, range);
+		r.title = range;
+	} else {
+		int64_t latest = onlist_store_latest_landing(db);
+		if (latest < 0) {
+			onlist_err("report: no landing dates recorded; run "
+				   "onlist scan first");
+			goto out;
+		}
+		if (!week && !since_s && !until_s) {
+			r.since = week_start(latest);
+			week = "";
+		}
+		if (week) {
+			r.until = r.since + WEEK;
+			week_name(r.since, title, sizeof title);
+		} else {
+			/* open-ended: up to the latest landing, or now */
+			if (!until_s)
+				r.until = (latest > (int64_t)time(NULL) ?
+					   latest : (int64_t)time(NULL)) + 1;
+			if (!since_s)
+				r.since = 0;
+			snprintf(title, sizeof title, "%s to %s",
+				 since_s ? since_s : "start",
+				 until_s ? until_s : "now");
+		}
+		r.title = title;
+		r.windowed = 1;
+		if (onlist_store_report_window(db, r.since, r.until, keep, &r.rows)
+		    != ONLIST_OK) {
+			onlist_err("report: %s", onlist_store_errmsg(db));
+			goto out;
+		}
+		r.chart_since = week_start(r.until - 1) -
+				(int64_t)(CHART_WEEKS - 1) * WEEK;
+		if (onlist_store_report_weeks(db, r.chart_since, CHART_WEEKS,
+					      r.counts, r.unposted) != ONLIST_OK) {
+			onlist_err("report: %s", onlist_store_errmsg(db));
+			goto out;
+		}
+	}
+	if (r.rows.failed)
+		goto out;
+
+	/* people, subsystems, categories */
+	if (onlist_people_new(&people) != ONLIST_OK)
+		goto nomem;
+	for (size_t i = 0; i < r.rows.n; i++)
+		if (onlist_people_add(people, r.rows.v[i].an, r.rows.v[i].ae) ||
+		    onlist_people_add(people, r.rows.v[i].cn, r.rows.v[i].ce))
+			goto nomem;
+	/* names would silently stay unmapped: say so */
+	if (!repo)
+		onlist_err("%s: no repository known (give --repo): names are "
+			   "not mapped through .mailmap", "report");
+	if (onlist_people_resolve(people, repo, alias, &err) != ONLIST_OK) {
+		onlist_err("report: .mailmap: %s", err ? err : "failed");
+		goto out;
+	}
+	if (repo && onlist_repo_read_blob(repo, "HEAD", "MAINTAINERS", &text,
+					  &len, NULL) == ONLIST_OK) {
+		if (onlist_maintainers_parse(&maint, text, len) != ONLIST_OK)
+			goto nomem;
+		r.maintainers = onlist_maintainers_count(maint) > 0;
+	}
+	for (size_t i = 0; i < r.rows.n; i++) {
+		struct rrow *x = &r.rows.v[i];
+		if (x->review_tags >= 0)
+			r.reviews_known = 1;
+		r.with_review_tags += x->review_tags > 0;
+		x->author = onlist_people_name(people, x->an, x->ae);
+		x->committer = onlist_people_name(people, x->cn, x->ce);
+		onlist_subsystem(r.maintainers ? maint : NULL, x->files,
+				 x->subsys, sizeof x->subsys);
+		if (!x->postings)
+			x->cat = C_NEVER;
+		else if (!x->exact && x->fuzzy)
+			x->cat = C_FUZZY;
+		else if (!x->replies && x->review_tags <= 0 &&
+			 !reviewed_in_git(x))
+			x->cat = C_NOREVIEW;
+		else
+			x->cat = C_REVIEWED;
+	}
+	if (ofile && !(r.f = fopen(ofile, "w"))) {
+		onlist_err("report: %s: cannot write", ofile);
+		r.f = stdout;
+		goto out;
+	}
+	if (render(&r))
+		goto nomem;
+	if (r.f != stdout ? fclose(r.f) : fflush(r.f)) {
+		r.f = stdout;
+		onlist_err("report: %s: write failed", ofile ? ofile : "stdout");
+		goto out;
+	}
+	r.f = stdout;
+	ret = ONLIST_EXIT_OK;
+	goto out;
+nomem:
+	onlist_err("report: out of memory");
+out:
+	if (r.f != stdout)
+		fclose(r.f);
+	free_rows(&r.rows);
+	for (size_t i = 0; i < r.nrefs; i++)
+		free(r.refs[i]);
+	free(r.refs);
+	onlist_people_free(people);
+	onlist_maintainers_free(maint);
+	free(text);
+	free(repo);
+	free(err);
+	onlist_store_close(db);
+	return ret;
+}

@@ -1,0 +1,629 @@
+/* cmd_stats.c - onlist stats: the changelog statistics of LWN's "What's
+ * missing from our changelogs" (2013) over any range, plus whether the
+ * commits without review tags were posted and answered on a list. */
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "onlist/cli.h"
+#include "onlist/report.h"
+#include "onlist/store.h"
+
+#define STATS_SCHEMA 1
+
+static const char help[] =
+	"usage: onlist [--db PATH] stats [--repo PATH] [--mailmap FILE]\n"
+	"                    [--format text|md|csv|json] [--top N] [-o FILE]\n"
+	"                    [--release-subject REGEX] [--release-author NAME] [RANGE]\n\n"
+	"Changelog statistics of the scanned commits of RANGE (all scanned\n"
+	"commits without one); merges are never counted.\n\n"
+	"  empty explanation   no body beyond the subject and the trailer block\n"
+	"  no signoff          no Signed-off-by trailer at all; version bumps by\n"
+	"                      the release maintainer are listed apart\n"
+	"  single signoff      exactly one Signed-off-by and no other *-by trailer;\n"
+	"                      of those, how many were posted to a list and how\n"
+	"                      many got a reply there from someone else\n"
+	"  tags                how many commits carry each trailer key\n\n"
+	"Names go through the repository's .mailmap (git check-mailmap) and\n"
+	"--mailmap FILE, an extra file in .mailmap format.\n\n"
+	"  --top N              rows in the per-person tables (default 20, 0: all)\n"
+	"  --release-subject RE version bumps: subjects matching this POSIX ERE\n"
+	"                       (default '^Linux [0-9]+\\.[0-9]+(\\.[0-9]+)?(-rc[0-9]+)?$')\n"
+	"  --release-author NAME ... by this author after .mailmap (default\n"
+	"                       'Linus Torvalds'; '' for anyone)\n";
+
+struct srow {
+	char sha[41];
+	char *subject;
+	char *an, *ae, *cn, *ce;
+	char *tags;		/* lower-cased keys, one per line */
+	int empty, signoffs, otherby, posted, replied, bump;
+	int review_tags;	/* -1: unknown */
+};
+
+struct stats {
+	struct srow *v;
+	size_t n, alloc;
+	int failed;
+};
+
+static int keep_row(const struct onlist_report_commit *c, void *data)
+{
+	struct stats *s = data;
+	struct srow *r;
+	const char *p, *nl;
+	size_t tl = 0;
+
+	if (s->n == s->alloc) {
+		size_t na = s->alloc ? s->alloc * 2 : 1024;
+		struct srow *nv = realloc(s->v, na * sizeof *nv);
+		if (!nv)
+			goto nomem;
+		s->v = nv;
+		s->alloc = na;
+	}
+	r = &s->v[s->n];
+	memset(r, 0, sizeof *r);
+	memcpy(r->sha, c->sha, 40);
+	r->subject = strdup(c->subject ? c->subject : "");
+	r->an = strdup(c->author_name ? c->author_name : "");
+	r->ae = strdup(c->author_email ? c->author_email : "");
+	r->cn = strdup(c->committer_name ? c->committer_name : "");
+	r->ce = strdup(c->committer_email ? c->committer_email : "");
+	r->tags = malloc(strlen(c->trailers) + 2);
+	s->n++;
+	if (!r->subject || !r->an || !r->ae || !r->cn || !r->ce || !r->tags)
+		goto nomem;
+	r->empty = c->body_empty;
+	r->posted = c->postings > 0;
+	r->replied = c->replies > 0;
+	r->review_tags = c->review_tags;
+	for (p = c->trailers; *p; p = *nl ? nl + 1 : nl) {
+		const char *colon;
+		size_t k, kl;
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		colon = memchr(p, ':', (size_t)(nl - p));
+		kl = (size_t)((colon ? colon : nl) - p);
+		for (k = 0; k < kl; k++)
+			r->tags[tl + k] = (char)(p[k] >= 'A' && p[k] <= 'Z'
+						 ? p[k] + 32 : p[k]);
+		r->tags[tl + kl] = '\n';
+		if (kl == 13 && !strncmp(r->tags + tl, "signed-off-by", 13))
+			r->signoffs++;
+		else if (kl >= 3 && !strncmp(r->tags + tl + kl - 3, "-by", 3))
+			r->otherby++;
+		tl += kl + 1;
+	}
+	r->tags[tl] = '\0';
+	return 0;
+nomem:
+	onlist_err("stats: out of memory");
+	s->failed = 1;
+	return 1;
+}
+
+static void free_rows(struct stats *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->v[i].subject);
+		free(s->v[i].an);
+		free(s->v[i].ae);
+		free(s->v[i].cn);
+		free(s->v[i].ce);
+		free(s->v[i].tags);
+	}
+	free(s->v);
+}
+
+/* Canonical spellings for the usual keys; others print lower-cased. */
+static const char *const known_tags[] = {
+	"Signed-off-by", "Reviewed-by", "Acked-by", "Tested-by", "Reported-by",
+	"Suggested-by", "Co-developed-by", "Cc", "Fixes", "Link", "Closes",
+	NULL
+};
+
+static const char *tag_name(const char *lower)
+{
+	for (size_t i = 0; known_tags[i]; i++)
+		if (!strcasecmp(known_tags[i], lower))
+			return known_tags[i];
+	return lower;
+}
+
+static double share(long k, long n)
+{
+	return n ? 100.0 * (double)k / (double)n : 0.0;
+}
+
+/* Columns on a terminal: UTF-8 decoded by hand, East Asian wide ranges
+ * count two, combining marks none (names like 陈伟 or Zoë otherwise push
+ * the numbers out of line). */
+static int width(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int w = 0;
+
+	while (*p) {
+		unsigned c = *p, n = 0;
+		if (c < 0x80)
+			n = 0;
+		else if ((c & 0xe0) == 0xc0)
+			c &= 0x1f, n = 1;
+		else if ((c & 0xf0) == 0xe0)
+			c &= 0x0f, n = 2;
+		else if ((c & 0xf8) == 0xf0)
+			c &= 0x07, n = 3;
+		p++;
+		for (; n && (*p & 0xc0) == 0x80; n--, p++)
+			c = c << 6 | (*p & 0x3f);
+		if ((c >= 0x300 && c <= 0x36f) || (c >= 0x200b && c <= 0x200f))
+			continue;
+		w += (c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf) ||
+		     (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) ||
+		     (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
+		     (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x20000 && c <= 0x3fffd)
+		     ? 2 : 1;
+	}
+	return w;
+}
+
+/* s, then spaces up to `cols` columns. */
+static void padded(FILE *f, const char *s, int cols)
+{
+	fputs(s, f);
+	for (int w = width(s); w < cols; w++)
+		fputc(' ', f);
+}
+
+enum fmt { F_TEXT, F_MD, F_CSV, F_JSON };
+
+struct out {
+	FILE *f;
+	enum fmt fmt;
+	long top;
+};
+
+static void csv_field(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* Markdown table cells: a pipe or a line end would break the row. */
+static void md_cell(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|' || *s == '\\' || *s == '`' || *s == '*' ||
+		    *s == '_' || *s == '<' || *s == '[')
+			fputc('\\', f);
+		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+	}
+}
+
+static void person_table(struct out *o, const char *section,
+			 const char *title, const char *who,
+			 struct onlist_tally *t, int extras)
+{
+	size_t n = o->top && (size_t)o->top < t->n ? (size_t)o->top : t->n;
+	FILE *f = o->f;
+
+	if (o->fmt == F_JSON) {
+		fprintf(f, "\"%s\": [", section);
+		for (size_t i = 0; i < n; i++) {
+			fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
+			onlist_json_str(f, t->v[i].name);
+			fprintf(f, ", \"count\": %ld", t->v[i].count);
+			if (extras)
+				fprintf(f, ", \"posted\": %ld", t->v[i].extra);
+			fputc('}', f);
+		}
+		fputs(n ? "\n  ]" : "]", f);
+		return;
+	}
+	if (o->fmt == F_CSV) {
+		for (size_t i = 0; i < n; i++) {
+			fprintf(f, "%s,", section);
+			csv_field(f, t->v[i].name);
+			fprintf(f, ",%ld,", t->v[i].count);
+			if (extras)
+				fprintf(f, "%ld", t->v[i].extra);
+			fputc('\n', f);
+		}
+		return;
+	}
+	if (o->fmt == F_MD) {
+		fprintf(f, "\n%s\n\n| %s | Commits |%s\n|---|---:|%s\n", title,
+			who, extras ? " Posted |" : "", extras ? "---:|" : "");
+		for (size_t i = 0; i < n; i++) {
+			fputs("| ", f);
+			md_cell(f, t->v[i].name);
+			fprintf(f, " | %ld |", t->v[i].count);
+			if (extras)
+				fprintf(f, " %ld |", t->v[i].extra);
+			fputc('\n', f);
+		}
+		return;
+	}
+	fprintf(f, "\n  %s\n  %-40s %7s%s\n", title, who, "Commits",
+		extras ? "  Posted" : "");
+	for (size_t i = 0; i < n; i++) {
+		fputs("  ", f);
+		padded(f, t->v[i].name, 40);
+		fprintf(f, " %7ld", t->v[i].count);
+		if (extras)
+			fprintf(f, " %7ld", t->v[i].extra);
+		fputc('\n', f);
+	}
+	if (n < t->n)
+		fprintf(f, "  (%zu more)\n", t->n - n);
+}
+
+/* The commits whose pick[] is `want` (1: no signoff, 2: version bump),
+ * or any non-zero one when want is 0. */
+static void sha_list(struct out *o, const char *key, struct stats *s,
+		     const int *pick, int want)
+{
+	FILE *f = o->f;
+	int first = 1;
+
+	if (o->fmt == F_JSON)
+		fprintf(f, "\"%s\": [", key);
+	for (size_t i = 0; i < s->n; i++) {
+		if (want ? pick[i] != want : !pick[i])
+			continue;
+		switch (o->fmt) {
+		case F_JSON:
+			fprintf(f, "%s\"%s\"", first ? "" : ", ", s->v[i].sha);
+			break;
+		case F_CSV:
+			fprintf(f, "%s,%s,,\n", key, s->v[i].sha);
+			break;
+		case F_MD:
+			fprintf(f, "- `%.12s` ", s->v[i].sha);
+			md_cell(f, s->v[i].subject);
+			fputs(" (", f);
+			md_cell(f, s->v[i].an);
+			fputs(")\n", f);
+			break;
+		default:
+			fprintf(f, "  %.12s %s (%s)\n", s->v[i].sha,
+				s->v[i].subject, s->v[i].an);
+		}
+		first = 0;
+	}
+	if (o->fmt == F_JSON)
+		fputc(']', f);
+}
+
+int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
+{
+	const char *repo_opt = NULL, *alias = NULL, *range = NULL, *ofile = NULL;
+	const char *rel_subject =
+		"^Linux [0-9]+\\.[0-9]+(\\.[0-9]+)?(-rc[0-9]+)?$";
+	const char *rel_author = "Linus Torvalds";
+	struct stats s = { 0 };
+	struct out o = { stdout, F_TEXT, 20 };
+	struct onlist_store *db = NULL;
+	struct onlist_people *people = NULL;
+	struct onlist_tally empty = ONLIST_TALLY_INIT, single = ONLIST_TALLY_INIT,
+			    tags = ONLIST_TALLY_INIT;
+	long nempty = 0, nnosob = 0, nbump = 0, nsingle = 0, nposted = 0,
+	     nreplied = 0, nreviewed = 0, unknown = 0;
+	int reviews_known = 0;
+	int *nosob = NULL, ret = ONLIST_EXIT_FAIL;
+	char *repo = NULL, *err = NULL;
+	regex_t rel;
+	int rel_ok = 0;
+
+	if (onlist_cli_help(argc, argv, help))
+		return ONLIST_EXIT_OK;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--repo") && v)
+			repo_opt = argv[++i];
+		else if (!strcmp(a, "--mailmap") && v)
+			alias = argv[++i];
+		else if (!strcmp(a, "--top") && v)
+			o.top = atol(argv[++i]);
+		else if (!strcmp(a, "-o") && v)
+			ofile = argv[++i];
+		else if (!strcmp(a, "--release-subject") && v)
+			rel_subject = argv[++i];
+		else if (!strcmp(a, "--release-author") && v)
+			rel_author = argv[++i];
+		else if (!strcmp(a, "--format") && v) {
+			v = argv[++i];
+			if (!strcmp(v, "text"))
+				o.fmt = F_TEXT;
+			else if (!strcmp(v, "md"))
+				o.fmt = F_MD;
+			else if (!strcmp(v, "csv"))
+				o.fmt = F_CSV;
+			else if (!strcmp(v, "json"))
+				o.fmt = F_JSON;
+			else {
+				onlist_err("stats: --format is text, md, csv or "
+					   "json, not '%s'", v);
+				return ONLIST_EXIT_USAGE;
+			}
+		} else if (a[0] == '-' || range) {
+			onlist_err("stats: unexpected argument '%s'", a);
+			return ONLIST_EXIT_USAGE;
+		} else
+			range = a;
+	}
+	if (regcomp(&rel, rel_subject, REG_EXTENDED | REG_NOSUB)) {
+		onlist_err("stats: --release-subject: not a regular expression: "
+			   "%s", rel_subject);
+		return ONLIST_EXIT_USAGE;
+	}
+	rel_ok = 1;
+	if (!(db = onlist_cli_open_store(cli)))
+		goto out;
+	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(db, "repo");
+	if (range) {
+		char (*shas)[41] = NULL;
+		size_t n = 0;
+		onlist_status st;
+
+		if (!repo) {
+			onlist_err("stats: no repository scanned yet; give --repo");
+			goto out;
+		}
+		if ((st = onlist_repo_rev_list(repo, range, &shas, &n, &err))
+		    != ONLIST_OK) {
+			onlist_err("stats: %s", err ? err : onlist_status_str(st));
+			if (st == ONLIST_EUSAGE)
+				ret = ONLIST_EXIT_USAGE;
+			goto out;
+		}
+		for (size_t i = n; i-- > 0 && !s.failed;) {
+			st = onlist_store_report_commit(db, shas[i], keep_row, &s);
+			if (st == ONLIST_ENOTFOUND)
+				unknown++;
+			else if (st != ONLIST_OK) {
+				onlist_err("stats: %s", onlist_store_errmsg(db));
+				s.failed = 1;
+			}
+		}
+		free(shas);
+		if (unknown)
+			onlist_err("stats: %ld commits of %s are not scanned yet "
+				   "(run onlist scan %s)", unknown, range, range);
+	} else if (onlist_store_report_all(db, keep_row, &s) != ONLIST_OK) {
+		onlist_err("stats: %s", onlist_store_errmsg(db));
+		goto out;
+	}
+	if (s.failed)
+		goto out;
+
+	if (onlist_people_new(&people) != ONLIST_OK)
+		goto nomem;
+	for (size_t i = 0; i < s.n; i++)
+		if (onlist_people_add(people, s.v[i].an, s.v[i].ae) ||
+		    onlist_people_add(people, s.v[i].cn, s.v[i].ce))
+			goto nomem;
+	/* names would silently stay unmapped: say so */
+	if (!repo)
+		onlist_err("%s: no repository known (give --repo): names are "
+			   "not mapped through .mailmap", "stats");
+	if (onlist_people_resolve(people, repo, alias, &err) != ONLIST_OK) {
+		onlist_err("stats: .mailmap: %s", err ? err : "failed");
+		goto out;
+	}
+	if (!(nosob = calloc(s.n + 1, sizeof *nosob)))
+		goto nomem;
+	for (size_t i = 0; i < s.n; i++) {
+		struct srow *r = &s.v[i];
+		const char *author = onlist_people_name(people, r->an, r->ae);
+		const char *committer = onlist_people_name(people, r->cn, r->ce);
+		char *seen = NULL, *p, *nl;
+
+		if (r->review_tags >= 0)
+			reviews_known = 1;
+		if (r->empty) {
+			nempty++;
+			if (onlist_tally_add(&empty, author))
+				goto nomem;
+		}
+		if (!r->signoffs) {
+			nnosob++;
+			nosob[i] = 1;
+			if (!regexec(&rel, r->subject, 0, NULL, 0) &&
+			    (!*rel_author || !strcmp(author, rel_author))) {
+				nosob[i] = 2;
+				nbump++;
+			}
+		}
+		if (r->signoffs == 1 && !r->otherby) {
+			nsingle++;
+			nposted += r->posted;
+			nreplied += r->replied;
+			nreviewed += r->review_tags > 0;
+			if (onlist_tally_add(&single, committer))
+				goto nomem;
+			if (r->posted)
+				onlist_tally_extra(&single, committer);
+		}
+		/* each key once per commit */
+		if (!(seen = strdup("\n")))
+			goto nomem;
+		for (p = r->tags; *p; p = nl + 1) {
+			char key[128];
+			nl = strchr(p, '\n');
+			snprintf(key, sizeof key, "\n%.*s\n",
+				 (int)(nl - p < 120 ? nl - p : 120), p);
+			if (strstr(seen, key))
+				continue;
+			char *ns = realloc(seen, strlen(seen) + strlen(key) + 1);
+			if (!ns) {
+				free(seen);
+				goto nomem;
+			}
+			seen = ns;
+			strcat(seen, key + 1);
+			key[strlen(key) - 1] = '\0';
+			if (onlist_tally_add(&tags, tag_name(key + 1))) {
+				free(seen);
+				goto nomem;
+			}
+		}
+		free(seen);
+	}
+	onlist_tally_sort(&empty);
+	onlist_tally_sort(&single);
+	onlist_tally_sort(&tags);
+
+	if (ofile && !(o.f = fopen(ofile, "w"))) {
+		onlist_err("stats: %s: cannot write", ofile);
+		goto out;
+	}
+	switch (o.fmt) {
+	case F_JSON:
+		fprintf(o.f, "{\n  \"schema\": %d,\n  \"range\": ", STATS_SCHEMA);
+		onlist_json_str(o.f, range);
+		fprintf(o.f, ",\n  \"commits\": %zu,\n", s.n);
+		fprintf(o.f, "  \"empty_explanation\": {\"count\": %ld, "
+			"\"share\": %.2f,\n  ", nempty, share(nempty, (long)s.n));
+		person_table(&o, "by_author", NULL, NULL, &empty, 0);
+		fprintf(o.f, "},\n  \"no_signoff\": {\"count\": %ld, ", nnosob);
+		sha_list(&o, "commits", &s, nosob, 0);
+		fprintf(o.f, ",\n    \"version_bumps\": {\"count\": %ld, ", nbump);
+		sha_list(&o, "commits", &s, nosob, 2);
+		fprintf(o.f, "}},\n  \"single_signoff_no_tags\": {\"count\": %ld, "
+			"\"share\": %.2f, \"posted\": %ld, \"replied_on_list\": %ld, "
+			"\"review_tags_on_list\": ", nsingle,
+			share(nsingle, (long)s.n), nposted, nreplied);
+		if (reviews_known)
+			fprintf(o.f, "%ld,\n  ", nreviewed);
+		else
+			fputs("null,\n  ", o.f);
+		person_table(&o, "by_committer", NULL, NULL, &single, 1);
+		fputs("},\n  \"tags\": [", o.f);
+		for (size_t i = 0; i < tags.n; i++) {
+			fputs(i ? ",\n    {\"tag\": " : "\n    {\"tag\": ", o.f);
+			onlist_json_str(o.f, tags.v[i].name);
+			fprintf(o.f, ", \"commits\": %ld, \"share\": %.2f}",
+				tags.v[i].count, share(tags.v[i].count, (long)s.n));
+		}
+		fputs(tags.n ? "\n  ]\n}\n" : "]\n}\n", o.f);
+		break;
+	case F_CSV:
+		fputs("section,name,count,extra\n", o.f);
+		fprintf(o.f, "commits,,%zu,\n", s.n);
+		fprintf(o.f, "empty_explanation,,%ld,\n", nempty);
+		person_table(&o, "empty_explanation_author", NULL, NULL, &empty, 0);
+		fprintf(o.f, "no_signoff,,%ld,\n", nnosob);
+		sha_list(&o, "no_signoff_commit", &s, nosob, 0);
+		fprintf(o.f, "version_bump,,%ld,\n", nbump);
+		sha_list(&o, "version_bump_commit", &s, nosob, 2);
+		fprintf(o.f, "single_signoff_no_tags,,%ld,\n", nsingle);
+		fprintf(o.f, "single_signoff_no_tags_posted,,%ld,\n", nposted);
+		fprintf(o.f, "single_signoff_no_tags_replied,,%ld,\n", nreplied);
+		if (reviews_known)
+			fprintf(o.f, "single_signoff_no_tags_review_tags,,%ld,\n",
+				nreviewed);
+		person_table(&o, "single_signoff_no_tags_committer", NULL, NULL,
+			     &single, 1);
+		for (size_t i = 0; i < tags.n; i++) {
+			fputs("tag,", o.f);
+			csv_field(o.f, tags.v[i].name);
+			fprintf(o.f, ",%ld,\n", tags.v[i].count);
+		}
+		break;
+	default: {
+		int md = o.fmt == F_MD;
+		const char *h = md ? "### " : "";
+		fprintf(o.f, "%sChangelog statistics%s", md ? "## " : "",
+			range ? " for " : "");
+		if (md)
+			md_cell(o.f, range ? range : "");
+		else
+			fputs(range ? range : "", o.f);
+		fputc('\n', o.f);
+		if (!md) {
+			int w = 20 + (range ? 5 + width(range) : 0);
+			while (w--)
+				fputc('=', o.f);
+			fputc('\n', o.f);
+		}
+		fprintf(o.f, "\n%zu commits (merges excluded)\n", s.n);
+		fprintf(o.f, "\n%sEmpty explanation: %ld commits (%.1f%%)\n", h,
+			nempty, share(nempty, (long)s.n));
+		person_table(&o, NULL, md ? "Most frequent authors:" :
+			     "Most frequent authors", "Author", &empty, 0);
+		fprintf(o.f, "\n%sNo Signed-off-by: %ld commits (%.1f%%), of which "
+			"%ld version bumps\n%s", h, nnosob,
+			share(nnosob, (long)s.n), nbump, md ? "\n" : "");
+		sha_list(&o, NULL, &s, nosob, 1);
+		if (nbump) {
+			fprintf(o.f, "\n%sVersion bumps by the release maintainer:\n%s",
+				md ? "" : "  ", md ? "\n" : "");
+			sha_list(&o, NULL, &s, nosob, 2);
+		}
+		char rv[32];
+		if (reviews_known)
+			snprintf(rv, sizeof rv, "%ld", nreviewed);
+		else
+			snprintf(rv, sizeof rv, "n/a");
+		fprintf(o.f, "\n%sOne Signed-off-by and no other tags: %ld commits "
+			"(%.1f%%)\n%s%ld of them were posted to a list (%.1f%%); "
+			"%ld got a reply there from someone else; with review "
+			"tags in replies: %s\n", h, nsingle,
+			share(nsingle, (long)s.n), md ? "\n" : "  ", nposted,
+			share(nposted, nsingle), nreplied, rv);
+		person_table(&o, NULL, md ? "Most frequent committers:" :
+			     "Most frequent committers", "Committer", &single, 1);
+		fprintf(o.f, "\n%sTags\n", h);
+		if (md)
+			fputs("\n| Tag | Commits | Share |\n|---|---:|---:|\n", o.f);
+		for (size_t i = 0; i < tags.n; i++) {
+			if (md) {
+				fputs("| ", o.f);
+				md_cell(o.f, tags.v[i].name);
+				fprintf(o.f, " | %ld | %.1f%% |\n", tags.v[i].count,
+					share(tags.v[i].count, (long)s.n));
+			} else {
+				fputs("  ", o.f);
+				padded(o.f, tags.v[i].name, 40);
+				fprintf(o.f, " %7ld %6.1f%%\n", tags.v[i].count,
+					share(tags.v[i].count, (long)s.n));
+			}
+		}
+	}
+	}
+	if (o.f != stdout ? fclose(o.f) : fflush(o.f)) {
+		onlist_err("stats: %s: write failed", ofile ? ofile : "stdout");
+		o.f = stdout;
+		goto out;
+	}
+	o.f = stdout;
+	ret = ONLIST_EXIT_OK;
+	goto out;
+nomem:
+	onlist_err("stats: out of memory");
+out:
+	if (o.f != stdout)
+		fclose(o.f);
+	if (rel_ok)
+		regfree(&rel);
+	free(nosob);
+	onlist_tally_release(&empty);
+	onlist_tally_release(&single);
+	onlist_tally_release(&tags);
+	onlist_people_free(people);
+	free_rows(&s);
+	free(repo);
+	free(err);
+	onlist_store_close(db);
+	return ret;
+}

@@ -1,0 +1,227 @@
+#!/bin/sh
+# onlist report on the fixture: the never-posted section of a RANGE report
+# is exactly the fixture's expected-unposted.txt; a --week report holds
+# exactly the commits whose landing git places in that week (each
+# first-parent commit of the week, or what `git rev-list M^1..M` says a
+# merge brought in); Markdown and HTML say the same numbers; and on a
+# repository of hostile names every string is escaped in HTML and
+# Markdown (<script>, quotes, ampersands, bidi controls).
+. tests/lib.sh
+need_cmd git
+need_cmd python3
+need_onlist
+make_tmp
+isolate_git
+
+FX=$TMP/fx
+DB=$TMP/onlist.db
+sh fixtures/make-fixtures.sh "$FX" >"$TMP/fixture.log" 2>&1 ||
+	{ cat "$TMP/fixture.log"; fail "the fixture could not be built"; }
+"$ONLIST" -q --db "$DB" import --list fixture "$FX/list.mbox" >/dev/null || fail "import"
+"$ONLIST" -q --db "$DB" scan --repo "$FX/repo" v1.0..v1.1 >/dev/null || fail "scan"
+"$ONLIST" -q --db "$DB" match >/dev/null || fail "match"
+
+# ---- a range: never posted == the fixture's unposted commits --------------
+run "report range json" "$ONLIST" --db "$DB" report --format json v1.0..v1.1
+expect_rc "report range json" 0
+cp "$TMP/out" "$TMP/range.json"
+nfuzzy=$(sqlite3 "$DB" "SELECT count(*) FROM matches WHERE method = 'fuzzy'")
+python3 - "$TMP/range.json" "$FX/expected-unposted.txt" "$FX/expected-counts" "$nfuzzy" <<'PY' || bad "range report (above)"
+import json, sys
+r = json.load(open(sys.argv[1]))
+want = sorted(l.split()[0] for l in open(sys.argv[2]) if l.strip())
+counts = dict(l.strip().split('=') for l in open(sys.argv[3]))
+ok = True
+never = sorted(c["sha"] for c in r["commits"] if c["category"] == "never_posted")
+if r["schema"] != "onlist-report/1":
+    print("schema is", r["schema"]); ok = False
+if never != want:
+    print("never posted: %d, expected %d" % (len(never), len(want))); ok = False
+if r["totals"]["never_posted"] != len(want):
+    print("totals.never_posted", r["totals"]["never_posted"]); ok = False
+if r["totals"]["commits"] != int(counts["range_commits"]) or len(r["commits"]) != int(counts["range_commits"]):
+    print("commits", r["totals"]["commits"], len(r["commits"])); ok = False
+nfuzzy = int(sys.argv[4])
+if (r["totals"]["modified_before_merge"] is None) != (nfuzzy == 0):
+    print("%d fuzzy matches, modified_before_merge is %r" % (nfuzzy, r["totals"]["modified_before_merge"])); ok = False
+for c in r["commits"]:
+    if c["category"] == "never_posted" and c["posting"] is not None: ok = False; print("never posted with a posting", c["sha"])
+    if c["category"] != "never_posted" and not c["posting"]["url"].startswith("https://lore.kernel.org/r/"): ok = False; print("posting url", c["posting"])
+    if c["category"] == "no_review" and c["replies"]: ok = False; print("no_review with replies", c["sha"])
+    if not c["url"].endswith(c["sha"]): ok = False; print("commit url", c["url"])
+s = sum(x["commits"] for x in r["by_committer"])
+if s != r["totals"]["commits"]: print("by_committer sums to", s); ok = False
+s = sum(x["never_posted"] for x in r["by_subsystem"])
+if s != r["totals"]["never_posted"]: print("by_subsystem never_posted sums to", s); ok = False
+s = sum(x["no_review"] for x in r["by_committer"])
+if s != r["totals"]["no_review"]: print("by_committer no_review sums to", s); ok = False
+if nfuzzy == 0 and any(x["modified_before_merge"] is not None for x in r["by_committer"]): print("modified_before_merge should be null per committer"); ok = False
+sys.exit(0 if ok else 1)
+PY
+
+# ---- a week: what git says landed in it -------------------------------------
+last=$(git -C "$FX/repo" log -1 --format=%ct v1.1)
+week=$(date -u -d "@$last" +%G-W%V)
+since=$(python3 -c "import datetime,sys; y,w=sys.argv[1].split('-W'); print(int(datetime.datetime.fromisocalendar(int(y),int(w),1).replace(tzinfo=datetime.timezone.utc).timestamp()))" "$week")
+until=$((since + 604800))
+git -C "$FX/repo" log --first-parent --format='%H %ct %P' v1.0..v1.1 |
+while read -r m ct p1 rest; do
+	[ "$ct" -ge "$since" ] && [ "$ct" -lt "$until" ] || continue
+	if [ -n "$rest" ]; then
+		git -C "$FX/repo" rev-list --no-merges "$p1..$m"
+	else
+		echo "$m"
+	fi
+done | sort >"$TMP/week.want"
+[ -s "$TMP/week.want" ] || bad "git finds nothing landing in $week (test bug)"
+run "report week json" "$ONLIST" --db "$DB" report --week "$week" --format json
+expect_rc "report week json" 0
+python3 -c "import json,sys; [print(c['sha']) for c in json.load(open(sys.argv[1]))['commits']]" "$TMP/out" |
+	sort >"$TMP/week.got"
+same_output "week $week" "$TMP/week.want" "$TMP/week.got" || bad "report --week $week: not the commits git lands in that week"
+cp "$TMP/out" "$TMP/week.json"
+nweek=$(wc -l <"$TMP/week.want")
+nnever=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['totals']['never_posted'])" "$TMP/week.json")
+
+# the same window as dates
+d0=$(date -u -d "@$since" +%Y-%m-%d); d1=$(date -u -d "@$until" +%Y-%m-%d)
+run "report dates" "$ONLIST" --db "$DB" report --since "$d0" --until "$d1" --format json
+python3 -c "import json,sys; [print(c['sha']) for c in json.load(open(sys.argv[1]))['commits']]" "$TMP/out" |
+	sort >"$TMP/dates.got"
+same_output "--since $d0 --until $d1" "$TMP/week.want" "$TMP/dates.got" || bad "report --since/--until differs from --week"
+run "report week md" "$ONLIST" --db "$DB" report --week "$week"
+expect_rc "report week md" 0
+grep -q "^$nweek commits: $nnever never posted" "$TMP/out" || bad "md: totals line is not '$nweek commits: $nnever never posted'"
+grep -q "^## Never posted ($nnever)$" "$TMP/out" || bad "md: no 'Never posted ($nnever)' section"
+grep -q "^## Posted, modified before merge (" "$TMP/out" || bad "md: no fuzzy section"
+[ "$nfuzzy" -gt 0 ] || grep -q "^n/a: fuzzy matching" "$TMP/out" || bad "md: fuzzy section does not say n/a"
+grep -q "^## Per subsystem" "$TMP/out" || bad "md: no subsystem table"
+[ "$(grep -c '^- \[' "$TMP/out")" -le "$nweek" ] || bad "md: more commit entries than commits"
+# the default window is the week of the latest landing
+run "report default" "$ONLIST" --db "$DB" report
+grep -q "^# Commits that bypassed the lists: $week$" "$TMP/out" || bad "default report is not $week"
+
+run "report html" "$ONLIST" --db "$DB" report --week "$week" --format html -o "$TMP/week.html"
+expect_rc "report html" 0
+grep -q "<b>$nweek</b> commits: <b>$nnever</b> never posted" "$TMP/week.html" || bad "html: totals"
+grep -q "<svg" "$TMP/week.html" || bad "html: no chart"
+[ "$(grep -c '<rect ' "$TMP/week.html")" -eq 26 ] || bad "html: the chart does not have 26 weeks"
+! grep -qi "<script\|javascript:\|<link\|src=" "$TMP/week.html" || bad "html: not self-contained or has script"
+
+# a fuzzy match (the tier that fills them is other work): the commit moves
+# from never posted to modified before merge
+fz=$(head -n 1 "$FX/expected-unposted.txt" | cut -d' ' -f1)
+nfuzzy_commits=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['totals']['modified_before_merge'] or 0)" "$TMP/range.json")
+msg=$(sqlite3 "$DB" "SELECT msgid FROM messages WHERE has_patch LIMIT 1")
+sqlite3 "$DB" "INSERT INTO matches(commit_sha, message_id, method, score) VALUES('$fz', '$msg', 'fuzzy', 0.9)"
+run "report fuzzy" "$ONLIST" --db "$DB" report --format json v1.0..v1.1
+python3 - "$TMP/out" "$fz" "$TMP/range.json" <<'PY' || bad "fuzzy match not reported as modified before merge (above)"
+import json, sys
+r = json.load(open(sys.argv[1])); before = json.load(open(sys.argv[3]))
+c = [c for c in r["commits"] if c["sha"] == sys.argv[2]][0]
+was = before["totals"]["modified_before_merge"] or 0
+ok = c["category"] == "modified_before_merge" and r["totals"]["modified_before_merge"] == was + 1
+ok = ok and r["totals"]["never_posted"] == before["totals"]["never_posted"] - 1
+ok = ok and sum(x["modified_before_merge"] for x in r["by_committer"]) == was + 1
+if not ok: print(c["category"], r["totals"])
+sys.exit(0 if ok else 1)
+PY
+run "report fuzzy md" "$ONLIST" --db "$DB" report v1.0..v1.1
+grep -q "^## Posted, modified before merge ($((nfuzzy_commits + 1)))$" "$TMP/out" || bad "md: the fuzzy section does not hold the new fuzzy commit"
+grep -q "^- \[$(echo "$fz" | cut -c1-12)\]" "$TMP/out" || bad "md: the fuzzy commit is not listed"
+
+# review tags in replies: n/a until the thread tables exist (another
+# module's; their shape here is the one it creates), then counted
+if [ "$(sqlite3 "$DB" "SELECT count(*) FROM sqlite_master WHERE name IN ('replies', 'message_trailers')")" = 0 ]; then
+	python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['totals']; sys.exit(0 if t['review_tags_in_replies'] is None else 1)" "$TMP/range.json" ||
+		bad "review_tags_in_replies should be null without thread tables"
+	"$ONLIST" --db "$DB" stats --format json v1.0..v1.1 >"$TMP/stats0.json"
+	grep -q '"review_tags_on_list": null' "$TMP/stats0.json" || bad "stats: review_tags_on_list should be null without thread tables"
+fi
+sqlite3 "$DB" "CREATE TABLE IF NOT EXISTS message_trailers(msgid TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL, name TEXT, addr TEXT, value TEXT, PRIMARY KEY(msgid, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS replies(patch TEXT NOT NULL, reply TEXT NOT NULL, by_author INTEGER NOT NULL, PRIMARY KEY(patch, reply)) WITHOUT ROWID;"
+run "report threads" "$ONLIST" --db "$DB" report --format json v1.0..v1.1
+cp "$TMP/out" "$TMP/threads0.json"
+set -- $(python3 -c "
+import json,sys
+r = json.load(open(sys.argv[1]))
+c = [c for c in r['commits'] if c['category'] == 'no_review'][0]
+print(c['sha'], c['posting']['msgid'], c['author_email'])" "$TMP/threads0.json")
+rv_sha=$1 rv_post=$2 rv_author=$3
+rv_reply=$(sqlite3 "$DB" "SELECT msgid FROM messages WHERE lower(from_addr) <> lower('$rv_author') AND NOT has_patch LIMIT 1")
+sqlite3 "$DB" "INSERT OR IGNORE INTO replies VALUES('$rv_post', '$rv_reply', 0);
+INSERT OR IGNORE INTO message_trailers VALUES('$rv_reply', 999, 'Reviewed-by', 'R. Viewer', 'rv@example.org', 'R. Viewer <rv@example.org>');"
+run "report review tags" "$ONLIST" --db "$DB" report --format json v1.0..v1.1
+python3 - "$TMP/out" "$rv_sha" "$TMP/threads0.json" <<'PY' || bad "a review tag in a reply did not count (above)"
+import json, sys
+r = json.load(open(sys.argv[1])); before = json.load(open(sys.argv[3]))
+c = [c for c in r["commits"] if c["sha"] == sys.argv[2]][0]
+ok = c["category"] == "reviewed" and c["review_tags"] == 1 and c["replies"] >= 1
+ok = ok and isinstance(r["totals"]["review_tags_in_replies"], int) and r["totals"]["review_tags_in_replies"] >= 1
+ok = ok and r["totals"]["no_review"] == before["totals"]["no_review"] - 1
+if not ok: print(c["category"], c["review_tags"], c["replies"], r["totals"], before["totals"])
+sys.exit(0 if ok else 1)
+PY
+"$ONLIST" --db "$DB" stats --format json v1.0..v1.1 >"$TMP/stats1.json"
+grep -q '"review_tags_on_list": [0-9]' "$TMP/stats1.json" || bad "stats: review_tags_on_list should be a number with thread tables"
+run "export reviews threads" "$ONLIST" --db "$DB" export --format jsonl reviews
+grep -q "\"reply\": \"$rv_reply\"" "$TMP/out" || bad "export reviews does not use the replies table"
+
+run "script url" "$ONLIST" --db "$DB" report --commit-url 'javascript:alert(1)//%s'
+expect_rc "script url" 2
+run "bad week" "$ONLIST" --db "$DB" report --week 2013-27
+expect_rc "bad week" 2
+run "two windows" "$ONLIST" --db "$DB" report --week 2013-W27 v1.0..v1.1
+expect_rc "two windows" 2
+
+# ---- hostile strings ----------------------------------------------------------
+R=$TMP/evil
+git init -q -b main "$R"
+printf 'EVIL SUBSYSTEM <b>&amp;\nF:\tdrivers/evil/\n\nTHE REST\nF:\t*\nF:\t*/\n' >"$R/MAINTAINERS"
+git -C "$R" add MAINTAINERS; git -C "$R" commit -q -m base; git -C "$R" tag e0
+mkdir -p "$R/drivers/evil"
+echo x >"$R/drivers/evil/x.c"; git -C "$R" add -A
+rlo=$(printf '\342\200\256')
+GIT_AUTHOR_NAME='Mallory "Quote" & <Co>' GIT_AUTHOR_EMAIL='m@example.org' \
+	git -C "$R" commit -q -m "evil: <script>alert(\"x\")</script> & 'q' ${rlo}gnp.exe" \
+	-m "Signed-off-by: Mallory <m@example.org>"
+git -C "$R" tag e1
+EDB=$TMP/evil.db
+"$ONLIST" -q --db "$EDB" scan --repo "$R" e0..e1 >/dev/null || fail "scan evil"
+run "evil html" "$ONLIST" --db "$EDB" report --format html --commit-url 'https://x.example/c?id=%s&"' -o "$TMP/evil.html"
+expect_rc "evil html" 0
+! grep -q "<script" "$TMP/evil.html" || bad "html: a <script> got through"
+! grep -q "$rlo" "$TMP/evil.html" || bad "html: a raw U+202E got through"
+grep -q "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39; <span class=\"ctl\">U+202E</span>gnp.exe" "$TMP/evil.html" ||
+	bad "html: the subject is not escaped as expected"
+# git itself drops the angle brackets from a name
+grep -q "Mallory &quot;Quote&quot; &amp; Co" "$TMP/evil.html" || bad "html: the author is not escaped"
+grep -q 'href="https://x.example/c?id=[0-9a-f]*&amp;&quot;"' "$TMP/evil.html" || bad "html: the URL template is not escaped"
+grep -q "EVIL SUBSYSTEM &lt;b&gt;&amp;amp;" "$TMP/evil.html" || bad "html: the MAINTAINERS section is not escaped or not used"
+python3 - "$TMP/evil.html" <<'PY' || bad "html: unexpected elements (above)"
+import sys
+from html.parser import HTMLParser
+allowed = {"html","head","meta","title","style","body","div","h1","h2","p","b","small","ul","li","a","span","br","table","tr","th","td","svg","line","text","rect"}
+class P(HTMLParser):
+    bad = []
+    def handle_starttag(self, tag, attrs):
+        if tag not in allowed: self.bad.append(tag)
+        for k, v in attrs:
+            if k.startswith("on") or (v or "").lower().startswith("javascript:"): self.bad.append(k)
+p = P(); p.feed(open(sys.argv[1], encoding="utf-8").read())
+if p.bad: print("unexpected:", p.bad); sys.exit(1)
+PY
+run "evil md" "$ONLIST" --db "$EDB" report
+! grep -q "$rlo" "$TMP/out" || bad "md: a raw U+202E got through"
+grep -q 'evil: \\<script\\>alert("x")\\</script\\> & '"'q' U+202Egnp.exe" "$TMP/out" || bad "md: the subject is not escaped as expected"
+grep -q "EVIL SUBSYSTEM" "$TMP/out" || bad "md: MAINTAINERS section not used"
+run "evil json" "$ONLIST" --db "$EDB" report --format json
+python3 -c "
+import json,sys
+r = json.load(open(sys.argv[1]))
+c = r['commits'][0]
+assert c['subject'] == sys.argv[2], c['subject']
+assert c['subsystem'] == 'EVIL SUBSYSTEM <b>&amp;', c['subsystem']
+assert r['subsystems_from'] == 'MAINTAINERS'
+" "$TMP/out" "evil: <script>alert(\"x\")</script> & 'q' ${rlo}gnp.exe" || bad "json: the subject or subsystem did not round-trip"
+[ $nfail -eq 0 ]
