@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <glib.h>
 
 #include "onlist/cli.h"
 #include "onlist/repo.h"
@@ -158,8 +159,12 @@ static const char lookup_help[] =
 	"with the version and part of the series it was, the replies from\n"
 	"people other than its author, and the Reviewed-by, Acked-by,\n"
 	"Tested-by and Nacked-by lines given in them.\n\n"
-	"Exit status: 0 when every commit is known, 1 when one is not\n"
-	"scanned, 2 on usage errors.\n";
+	"A fuzzy match shows its score (\"modified before merge\"); when several\n"
+	"versions were posted, the latest is marked as the version applied.\n"
+	"Echoes (commit notices, stable backports) and postings sent more\n"
+	"than a day after the commit landed are shown but do not count.\n\n"
+	"Exit status: 0 when every commit was posted, 1 when one was never\n"
+	"posted or is not in the database, 2 on usage errors.\n";
 
 struct found {
 	char sha[41];
@@ -217,13 +222,46 @@ static int print_review(int ncol, const char *const *c, void *data)
 	return 0;
 }
 
-static int print_posting(int ncol, const char *const *c, void *data)
-{
-	struct postings *p = data;
-	struct onlist_posting_detail d;
-	char date[32];
+/* One posting row of ONLIST_Q_POSTINGS, kept until all are read: the
+ * latest one that counts is the version applied. */
+struct prow {
+	char *col[9];
+};
 
-	(void)ncol;
+static int take_posting(int ncol, const char *const *c, void *data)
+{
+	GPtrArray *rows = data;
+	struct prow *r = g_new0(struct prow, 1);
+
+	for (int i = 0; i < 9 && i < ncol; i++)
+		r->col[i] = g_strdup(c[i]);
+	g_ptr_array_add(rows, r);
+	return 0;
+}
+
+static void free_prow(gpointer p)
+{
+	struct prow *r = p;
+
+	for (int i = 0; i < 9; i++)
+		g_free(r->col[i]);
+	g_free(r);
+}
+
+/* echo and late rows name a mail but are not postings */
+static int counts(const struct prow *r)
+{
+	return r->col[4] && strcmp(r->col[4], "echo") && strcmp(r->col[4], "late");
+}
+
+static void print_posting(struct postings *p, const struct prow *r, int applied)
+{
+	const char *const *c = (const char *const *)r->col;
+	struct onlist_posting_detail d;
+	int have = p->s && onlist_store_posting_detail(p->s, c[1], &d) == ONLIST_OK;
+	char date[32];
+	double score = c[7] ? atof(c[7]) : 1.0;
+
 	fmt_date(c[2], date, sizeof(date), 1);
 	if (p->json) {
 		fputs(p->n ? ", {" : "{", stdout);
@@ -237,9 +275,14 @@ static int print_posting(int ncol, const char *const *c, void *data)
 		onlist_json_str(stdout, c[3]);
 		fputs(", \"method\": ", stdout);
 		onlist_json_str(stdout, c[4]);
+		printf(", \"score\": %.2f, \"counts\": %s, \"applied\": %s",
+		       score, counts(r) ? "true" : "false",
+		       applied ? "true" : "false");
+		fputs(", \"echo_rule\": ", stdout);
+		onlist_json_str(stdout, c[8]);
 		fputs(", \"from\": ", stdout);
 		onlist_json_str(stdout, c[5]);
-		if (p->s && onlist_store_posting_detail(p->s, c[1], &d) == ONLIST_OK) {
+		if (have) {
 			printf(", \"class\": \"%s\", \"version\": %d", d.cls,
 			       d.version);
 			if (d.part >= 0)
@@ -253,25 +296,56 @@ static int print_posting(int ncol, const char *const *c, void *data)
 		if (p->s)
 			onlist_store_reviews(p->s, c[1], print_review, p);
 		fputs("]}", stdout);
-	} else {
-		printf("  posted to %s on %s by %s <%s>\n    %s\n    <%s> (%s)\n",
+		p->n++;
+		return;
+	}
+	if (!strcmp(c[4], "echo"))
+		printf("  echoed on %s on %s by %s <%s> (%s): not a posting\n",
 		       c[0] ? c[0] : "?", date, c[5] ? c[5] : "",
-		       c[6] ? c[6] : "", c[3] ? c[3] : "", c[1], c[4]);
-		if (p->s && onlist_store_posting_detail(p->s, c[1], &d) == ONLIST_OK) {
-			printf("    version %d", d.version);
-			if (d.part >= 0)
-				printf(", patch %d of %d", d.part, d.total);
-			printf("; %d %s from %d other %s\n", d.replies,
-			       d.replies == 1 ? "reply" : "replies", d.repliers,
-			       d.repliers == 1 ? "person" : "people");
-			p->nrev = 0;
-			onlist_store_reviews(p->s, c[1], print_review, p);
-			if (!p->nrev)
-				puts("      no review trailers given on the list");
-		}
+		       c[6] ? c[6] : "", c[8] ? c[8] : "echo");
+	else if (!strcmp(c[4], "late"))
+		printf("  posted to %s on %s by %s <%s>, more than a day after "
+		       "the commit landed: not counted\n", c[0] ? c[0] : "?",
+		       date, c[5] ? c[5] : "", c[6] ? c[6] : "");
+	else
+		printf("  posted to %s on %s by %s <%s>\n", c[0] ? c[0] : "?",
+		       date, c[5] ? c[5] : "", c[6] ? c[6] : "");
+	printf("    %s\n    <%s> (%s", c[3] ? c[3] : "", c[1], c[4]);
+	if (!strcmp(c[4], "fuzzy"))
+		printf(", score %.2f: modified before merge", score);
+	printf(")%s\n", applied ? ", the version applied" : "");
+	if (have && counts(r)) {
+		printf("    version %d", d.version);
+		if (d.part >= 0)
+			printf(", patch %d of %d", d.part, d.total);
+		printf("; %d %s from %d other %s\n", d.replies,
+		       d.replies == 1 ? "reply" : "replies", d.repliers,
+		       d.repliers == 1 ? "person" : "people");
+		p->nrev = 0;
+		onlist_store_reviews(p->s, c[1], print_review, p);
+		if (!p->nrev)
+			puts("      no review trailers given on the list");
 	}
 	p->n++;
-	return 0;
+}
+
+/* Print every posting of sha; returns how many count as postings. */
+static int print_postings(struct postings *p, const char *sha)
+{
+	GPtrArray *rows = g_ptr_array_new_with_free_func(free_prow);
+	const char *param[1] = { sha };
+	int last = -1, n = 0;
+
+	onlist_store_query(p->s, ONLIST_Q_POSTINGS, param, 1, take_posting, rows);
+	for (guint i = 0; i < rows->len; i++)
+		if (counts(g_ptr_array_index(rows, i))) {
+			last = (int)i;
+			n++;
+		}
+	for (guint i = 0; i < rows->len; i++)
+		print_posting(p, g_ptr_array_index(rows, i), (int)i == last && n > 1);
+	g_ptr_array_free(rows, TRUE);
+	return n;
 }
 
 static int is_hex(const char *s)
@@ -351,6 +425,7 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 			ret = ONLIST_EXIT_FAIL;
 		} else {
 			struct postings po = { json, 0, s, 0 };
+			int nposted;
 			char date[32];
 
 			any = 1;
@@ -371,12 +446,14 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 				       f.author);
 			}
 			first = 0;
-			onlist_store_query(s, ONLIST_Q_POSTINGS, p, 1,
-					   print_posting, &po);
+			nposted = print_postings(&po, f.sha);
 			if (json)
-				printf("], \"posted\": %s}", po.n ? "true" : "false");
-			else if (!po.n)
-				puts("  never posted");
+				printf("], \"posted\": %s}", nposted ? "true" : "false");
+			else if (!nposted)
+				puts(po.n ? "  never posted (only the mails above "
+					    "carried it)" : "  never posted");
+			if (!nposted && ret == ONLIST_EXIT_OK)
+				ret = ONLIST_EXIT_FAIL;
 		}
 		free(f.date);
 		free(f.author);

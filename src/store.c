@@ -138,7 +138,9 @@ static const char *const query_sql[] = {
 	[ONLIST_Q_POSTINGS] =
 	"SELECT (SELECT group_concat(list, ',') FROM message_lists l"
 	"         WHERE l.msgid = m.msgid),"
-	" m.msgid, m.date, m.subject, x.method, m.from_name, m.from_addr"
+	" m.msgid, m.date, m.subject, x.method, m.from_name, m.from_addr,"
+	" x.score, (SELECT kind || ' rule: ' || rule FROM echoes e"
+	"           WHERE e.msgid = m.msgid)"
 	" FROM matches x JOIN messages m ON m.msgid = x.message_id"
 	" WHERE x.commit_sha = ?1 ORDER BY m.date, m.msgid",
 	[ONLIST_Q_COUNT_MESSAGES] =

@@ -159,7 +159,7 @@ fi
 
 unposted=$(head -n 1 "$FX/expected-unposted.txt")
 run lookup-unposted "$ONLIST" --db "$DB" lookup "$unposted"
-expect_rc lookup-unposted 0
+expect_rc lookup-unposted 1	# exit 1: never posted
 grep -qi 'never posted' "$TMP/out" || bad "lookup $unposted: does not say \"never posted\""
 
 run lookup-unknown "$ONLIST" --db "$DB" lookup 0123456789abcdef0123456789abcdef01234567

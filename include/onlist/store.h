@@ -94,7 +94,8 @@ onlist_status onlist_store_match_patchid(struct onlist_store *s, long *added);
  *   UNPOSTED_ALL      ()           -> sha, commit_date, author_name, author_email, subject
  *   IS_UNPOSTED       (sha)        -> same columns, one row if unposted
  *   COMMIT_BY_PREFIX  (hexprefix)  -> sha, commit_date, author_name, author_email, subject
- *   POSTINGS          (sha)        -> lists, msgid, date, subject, method, from_name, from_addr
+ *   POSTINGS          (sha)        -> lists, msgid, date, subject, method, from_name, from_addr,
+ *                                     score, echo rule (NULL unless an echo/bot mail)
  *   COUNT_MESSAGES    ()           -> list, messages, patches
  *   COUNT_SKIPPED     ()           -> reason, count
  *   COUNT_TOTALS      ()           -> messages, patches, skipped, commits, matches, commits_matched
