@@ -11,7 +11,7 @@
 static const char help[] =
 	"usage: onlist [--db PATH] match [--repo PATH] [--rules FILE]\n"
 	"                                [--threshold X] [--no-fuzzy]\n"
-	"       onlist [--db PATH] match --explain COMMIT\n\n"
+	"       onlist [--db PATH] match [--threshold X] --explain COMMIT [--all]\n\n"
 	"Join the scanned commits to the imported postings, in tiers: a Link:\n"
 	"or Message-Id: trailer naming a stored mail (link); the same\n"
 	"`git patch-id --stable` (patch-id); the same patch-id under git's\n"
@@ -35,8 +35,12 @@ static const char help[] =
 	"                   upstream (see README)\n"
 	"  --threshold X    fuzzy score needed, 0..1 (default 0.5)\n"
 	"  --no-fuzzy       leave the fuzzy tier out\n"
-	"  --explain COMMIT print how COMMIT was matched and every fuzzy\n"
-	"                   candidate with its scores (after a match run)\n";
+	"  --explain COMMIT print how COMMIT was matched and its fuzzy candidates\n"
+	"                   with their scores, best first (after a match run;\n"
+	"                   give the run's --threshold); the best 20, or\n"
+	"  --all            every candidate considered\n"
+	"A Link: trailer counts only when it names a patch or cover letter: a\n"
+	"link to a bug report or a discussion is not a posting.\n";
 
 static int totals(int ncol, const char *const *cols, void *data)
 {
@@ -142,6 +146,8 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 			}
 		} else if (!strcmp(a, "--no-fuzzy"))
 			o.no_fuzzy = 1;
+		else if (!strcmp(a, "--all"))
+			o.explain_all = 1;
 		else {
 			onlist_err("match: unexpected argument '%s'", a);
 			return ONLIST_EXIT_USAGE;

@@ -585,7 +585,7 @@ db:
 	return st;
 }
 
-#define EXPLAIN_SHOWN 1000	/* candidates printed, best first */
+#define EXPLAIN_SHOWN 20	/* candidates printed, best first (--all: every one) */
 
 static gint by_score(gconstpointer a, gconstpointer b)
 {
@@ -604,6 +604,7 @@ static void free_shown(gpointer p)
 }
 
 struct explain_ctx {
+	const struct onlist_match_opts *o;
 	struct fuzzy_ctx f;
 	int found;
 };
@@ -611,6 +612,7 @@ struct explain_ctx {
 static int explain_commit(const struct onlist_fuzzy_commit *c, void *data)
 {
 	struct explain_ctx *e = data;
+	const struct onlist_match_opts *o = e->o;
 	FILE *out = e->f.explain;
 
 	e->found = 1;
@@ -643,12 +645,12 @@ static int explain_commit(const struct onlist_fuzzy_commit *c, void *data)
 	g_ptr_array_sort(e->f.shown, by_score);
 	for (guint i = 0; i < e->f.shown->len; i++) {
 		struct shown *x = g_ptr_array_index(e->f.shown, i);
-		if (i < EXPLAIN_SHOWN || x->sc.accepted)
+		if (o->explain_all || i < EXPLAIN_SHOWN || x->sc.accepted)
 			fputs(x->text, out);
 	}
-	if (e->f.shown->len > EXPLAIN_SHOWN)
-		fprintf(out, "  ... and %u more with lower scores\n",
-			e->f.shown->len - EXPLAIN_SHOWN);
+	if (!o->explain_all && e->f.shown->len > EXPLAIN_SHOWN)
+		fprintf(out, "  ... and %u more with lower scores (--all shows "
+			"them)\n", e->f.shown->len - EXPLAIN_SHOWN);
 	else if (!e->f.shown->len)
 		fputs("  none\n", out);
 	fuzzy_done(&e->f);
@@ -663,6 +665,7 @@ onlist_status onlist_match_explain(struct onlist_store *s,
 
 	*errmsg = NULL;
 	memset(&e, 0, sizeof(e));
+	e.o = o;
 	e.f.s = s;
 	e.f.explain = out;
 	e.f.shown = g_ptr_array_new_with_free_func(free_shown);

@@ -25,6 +25,7 @@ must find it, or "-" when the commit must come out unposted:
              reworded (found by author alone)
   stablecc   posted, cross-posted to stable@               patch-id
   never      never posted                                  -
+  linkbug    never posted; its Link: names a bug report    -
   echo       only a tip-bot notice after the merge         -
   late       posted, but a week after the merge            -
   backport   only a stable backport ("commit X upstream")  -
@@ -128,11 +129,11 @@ TIERS = {"exact": "patch-id", "reworded": "patch-id", "link": "link",
          "alg": "patch-id-alg", "mangled": "repaired", "quilt": "repaired",
          "drift": "fuzzy", "typo": "fuzzy", "dropped": "fuzzy",
          "rewritten": "fuzzy", "stablecc": "patch-id", "never": "-",
-         "echo": "-", "late": "-", "backport": "-"}
+         "echo": "-", "late": "-", "backport": "-", "linkbug": "-"}
 FATES = (["exact"] * 14 + ["reworded"] * 3 + ["link"] * 4 + ["alg"] * 5 +
          ["mangled"] * 5 + ["quilt"] * 4 + ["drift"] * 6 + ["typo"] * 6 +
          ["dropped"] * 5 + ["rewritten"] * 4 + ["stablecc"] * 3 +
-         ["never"] * 14 + ["echo"] * 4 + ["late"] * 4 + ["backport"] * 4)
+         ["never"] * 12 + ["linkbug"] * 2 + ["echo"] * 4 + ["late"] * 4 + ["backport"] * 4)
 
 def mid():
     serial[0] += 1
@@ -199,7 +200,7 @@ for ti, fates in enumerate(topics):
         msgid = mid()
         msg = "%s\n\nThe %s %s was wrong in one place.\n\nSigned-off-by: %s <%s>\n" % (
             subj, w, rnd.choice(WORDS), author[0], author[1])
-        if fate == "link":
+        if fate in ("link", "linkbug"):
             msg += "Link: https://lore.kernel.org/r/%s\n" % msgid
         git("add", "-A")
         git("commit", "-q", "-F", "-", inp=msg.encode(), extra=dict(at(t),
@@ -219,6 +220,13 @@ for ti, fates in enumerate(topics):
         land = merge_t if merge_t else ct
         post = ct - 3600           # posted before it was committed... 
         if fate in ("never",):
+            labels.append((sha, fate)); continue
+        if fate == "linkbug":
+            add_mail(post - 86400, "From: %s <%s>\nSubject: %s crashes on %s\n"
+                     "Message-ID: <%s>\nDate: Mon, 3 Jun 2013 10:00:00 +0000" % (
+                         "Rita Reporter", "rita@example.org", subj.split(":")[0],
+                         rnd.choice(WORDS), msgid),
+                     "It crashes when I do this.  No patch, just the report.\n")
             labels.append((sha, fate)); continue
         head, body = mail_of(sha, msgid, post, author, algo)
         blines = body.split("\n")

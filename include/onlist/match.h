@@ -36,6 +36,7 @@ struct onlist_match_opts {
 	size_t nrules;
 	double threshold;	/* fuzzy acceptance; 0: the default */
 	int no_fuzzy;
+	int explain_all;	/* --explain: every candidate, not the best 20 */
 	void (*progress)(const char *what, long done, long total, void *data);
 	void *progress_data;
 };
