@@ -304,6 +304,18 @@ static int keep_cand(const struct onlist_fuzzy_candidate *m, void *data)
 	return 0;
 }
 
+struct hit {
+	uint32_t h;
+	guint cand;
+};
+
+static gint by_hash(gconstpointer a, gconstpointer b)
+{
+	const struct hit *x = a, *y = b;
+
+	return x->h < y->h ? -1 : x->h > y->h;
+}
+
 static gint by_date(gconstpointer a, gconstpointer b)
 {
 	const struct cand *x = a, *y = b;
@@ -330,6 +342,14 @@ struct fuzzy_ctx {
 	 * grouped by author, so each author's mails are read once */
 	char *cache_addr;
 	GArray *cache;		/* struct cand */
+	/* every changed-line hash of the cached mails with the mail it is
+	 * in, sorted by hash: a mail that shares no changed line with the
+	 * commit scores below the 0.2 floor, so only the others are
+	 * scored */
+	GArray *index;		/* struct hit */
+	guint *stamp;		/* per cached mail: the last commit it was
+				 * scored for */
+	guint commit_no;
 	long accepted;
 	onlist_status st;
 };
@@ -448,22 +468,44 @@ static int fuzzy_commit(const struct onlist_fuzzy_commit *c, void *data)
 			return 1;
 		}
 		g_array_sort(f->cache, by_date);
+		g_array_set_size(f->index, 0);
+		for (guint i = 0; i < f->cache->len; i++) {
+			const struct cand *x = &g_array_index(f->cache, struct cand, i);
+			for (size_t k = 0; k < x->m.nfp; k++) {
+				struct hit h = { x->m.fp[k], i };
+				g_array_append_val(f->index, h);
+			}
+		}
+		g_array_sort(f->index, by_hash);
+		g_free(f->stamp);
+		f->stamp = g_new0(guint, f->cache->len + 1);
 	}
-	/* the author's mails in the window: binary search for the first */
-	{
-		guint a = 0, b = f->cache->len;
+	/* the author's mails in the window that share a changed line */
+	f->commit_no++;
+	for (size_t k = 0; k < c->nfp && f->st == ONLIST_OK; k++) {
+		guint a = 0, b = f->index->len;
 
+		if (k && c->fp[k] == c->fp[k - 1])
+			continue;
 		while (a < b) {
 			guint mid = a + (b - a) / 2;
-			if (g_array_index(f->cache, struct cand, mid).m.date < lo)
+			if (g_array_index(f->index, struct hit, mid).h < c->fp[k])
 				a = mid + 1;
 			else
 				b = mid;
 		}
-		for (; a < f->cache->len && f->st == ONLIST_OK; a++) {
-			const struct cand *x = &g_array_index(f->cache, struct cand, a);
-			if (x->m.date > hi)
+		for (; a < f->index->len; a++) {
+			const struct hit *h = &g_array_index(f->index, struct hit, a);
+			const struct cand *x;
+
+			if (h->h != c->fp[k])
 				break;
+			if (f->stamp[h->cand] == f->commit_no)
+				continue;
+			f->stamp[h->cand] = f->commit_no;
+			x = &g_array_index(f->cache, struct cand, h->cand);
+			if (x->m.date < lo || x->m.date > hi)
+				continue;
 			if (fuzzy_cand(&x->m, f))
 				break;
 		}
@@ -533,12 +575,13 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	memset(c, 0, sizeof(*c));
 	/* 1. Which mails are echoes (and bots): commits whose only partner
 	 * is an echo need their diffs too. */
+	phase("threads");
 	if ((st = begin_classified(s, o, c)) != ONLIST_OK ||
 	    (st = onlist_store_commit(s)) != ONLIST_OK)
 		return db_err(s, errmsg);
 	/* 2. Diffs of the commits no posting has by exact patch-id
 	 * (cached: a commit's diff does not change). */
-	phase("threads and classes");
+	phase("classes and commit diffs");
 	if ((st = commit_patches(s, o, errmsg)) != ONLIST_OK)
 		return st;
 	/* 3. All matches, rebuilt in one transaction: a reader sees the
@@ -563,9 +606,12 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		f.threshold = o->threshold > 0 ? o->threshold : ONLIST_FUZZY_THRESHOLD;
 		f.cache = g_array_new(FALSE, FALSE, sizeof(struct cand));
 		g_array_set_clear_func(f.cache, cand_clear);
+		f.index = g_array_new(FALSE, FALSE, sizeof(struct hit));
 		if (onlist_store_fuzzy_commits(s, NULL, fuzzy_commit, &f) != ONLIST_OK)
 			f.st = ONLIST_EDB;
 		g_array_free(f.cache, TRUE);
+		g_array_free(f.index, TRUE);
+		g_free(f.stamp);
 		g_free(f.cache_addr);
 		if (f.st != ONLIST_OK)
 			goto db;

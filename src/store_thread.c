@@ -395,8 +395,20 @@ static onlist_status load(struct onlist_store *s, struct graph *g)
 	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "load messages");
 }
 
+/* Rebuilt whole: the secondary indexes go and come back, since building
+ * an index once from sorted data is several times cheaper than keeping
+ * it up to date through a million inserts in random order. */
 static const char sql_clear[] =
+	"DROP INDEX IF EXISTS thread_root; DROP INDEX IF EXISTS thread_answers;"
+	"DROP INDEX IF EXISTS series_series; DROP INDEX IF EXISTS series_topic;"
+	"DROP INDEX IF EXISTS replies_reply;"
 	"DELETE FROM thread; DELETE FROM series; DELETE FROM replies;";
+static const char sql_reindex[] =
+	"CREATE INDEX IF NOT EXISTS thread_root ON thread(root);"
+	"CREATE INDEX IF NOT EXISTS thread_answers ON thread(answers);"
+	"CREATE INDEX IF NOT EXISTS series_series ON series(series);"
+	"CREATE INDEX IF NOT EXISTS series_topic ON series(topic);"
+	"CREATE INDEX IF NOT EXISTS replies_reply ON replies(reply);";
 static const char sql_put_thread[] =
 	"INSERT INTO thread(msgid, parent, root, depth, answers)"
 	" VALUES(?1,?2,?3,?4,?5)";
@@ -420,6 +432,13 @@ static onlist_status put_reply(struct onlist_store *s, struct graph *g,
 		return fail(s, "insert reply");
 	*count += sqlite3_changes(s->db);
 	return ONLIST_OK;
+}
+
+static gint by_msgid(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const struct graph *g = data;
+
+	return strcmp(g->n[*(const int *)a].msgid, g->n[*(const int *)b].msgid);
 }
 
 static onlist_status write_graph(struct onlist_store *s, struct graph *g,
@@ -457,7 +476,13 @@ static onlist_status write_graph(struct onlist_store *s, struct graph *g,
 		}
 		g_array_append_val(a, v);
 	}
-	for (size_t i = 0; i < g->len && ret == ONLIST_OK; i++) {
+	/* primary keys in order: appends, not page splits all over */
+	int *order = g_new(int, g->len ? g->len : 1);
+	for (size_t i = 0; i < g->len; i++)
+		order[i] = (int)i;
+	g_qsort_with_data(order, (gint)g->len, sizeof(int), by_msgid, g);
+	for (size_t oi = 0; oi < g->len && ret == ONLIST_OK; oi++) {
+		size_t i = (size_t)order[oi];
 		struct node *x = &g->n[i];
 
 		if (!(st = onlist__store_prepare(s, sql_put_thread))) {
@@ -514,7 +539,11 @@ static onlist_status write_graph(struct onlist_store *s, struct graph *g,
 			}
 		}
 	}
+	g_free(order);
 	c->topics = g_hash_table_size(topics);
+	if (ret == ONLIST_OK &&
+	    sqlite3_exec(s->db, sql_reindex, NULL, NULL, NULL) != SQLITE_OK)
+		ret = fail(s, "index threads");
 out:
 	g_hash_table_destroy(change_ids);
 	g_hash_table_destroy(members);
