@@ -207,7 +207,29 @@ static int epoch_msg(const struct onlist_epoch_msg *m, void *data)
 	if (!e->in_batch && onlist_store_begin(e->s) != ONLIST_OK)
 		goto db;
 	e->in_batch++;
-	if (!m->deleted) {
+	if (m->missing) {
+		/* a damaged mirror: record the lost message and go on */
+		char *place = NULL, *why = NULL;
+		int added = 0;
+
+		if (asprintf(&place, "%s#%s", e->place, m->missing) < 0 ||
+		    asprintf(&why, "message blob %s is missing from the "
+			     "repository (after commit %s)", m->missing,
+			     m->commit) < 0) {
+			free(place);
+			e->failed = 1;
+			return 1;
+		}
+		if (onlist_store_put_skip(e->s, place, 0, why, &added) != ONLIST_OK) {
+			free(place);
+			free(why);
+			goto db;
+		}
+		free(place);
+		free(why);
+		e->c->messages++;
+		e->c->skipped++;
+	} else if (!m->deleted) {
 		/* Where it came from, for the skipped table: one commit of
 		 * one epoch. */
 		char *place = NULL;

@@ -1738,9 +1738,20 @@ static onlist_status walk_one(struct reader *r, onlist_epoch_cb cb,
 	/* "<oid> blob <size> <commit> <kind>\n", or "<oid> missing\n" */
 	if (len == 49 && is_hex(line, 40) &&
 	    !memcmp(line + 40, " missing\n", 9)) {
-		set_err(msg, "blob %.40s (a message after commit %s) is "
-			"missing", line, *commit ? commit : "(none)");
-		return ONLIST_EGIT;
+		/* One lost message of a damaged mirror: report it and go on,
+		 * as an import does with a message it cannot read. */
+		char blob[41];
+
+		memcpy(blob, line, 40);
+		blob[40] = '\0';
+		if (!*commit)
+			memset(commit, '0', 40), commit[40] = '\0';
+		m.commit = commit;
+		m.missing = blob;
+		(*answers)++;
+		if (cb && cb(&m, data))
+			*stop = 1;
+		return ONLIST_OK;
 	}
 	if (len < 41 + 5 + 1 + 1 + 43 || line[len - 1] != '\n' ||
 	    !is_hex(line, 40) || memcmp(line + 40, " blob ", 6))

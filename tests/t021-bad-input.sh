@@ -302,6 +302,33 @@ run dash-range "$ONLIST" --db "$db" scan --repo "$FX/repo" --output="$TMP/pwned"
 [ ! -e "$TMP/pwned" ] || bad "dash-range: git was handed --output"
 record dash-range "$db"
 
+# ---- a damaged public-inbox mirror: one message blob lost --------------------------------------
+# The rest of the epoch is imported; the lost one is recorded as skipped;
+# a second fetch adds nothing and fails nothing.
+E=$TMP/inbox/git/0.git
+git init -q --bare "$E"
+tip=
+for i in 1 2 3; do
+	b=$(printf 'Message-ID: <lost%d@example.org>\nSubject: m%d\nFrom: a@example.org\n\nbody %d\n' \
+		$i $i $i | git -C "$E" hash-object -w --stdin)
+	t=$(printf '100644 blob %s\tm\n' "$b" | git -C "$E" mktree)
+	tip=$(git -C "$E" commit-tree ${tip:+-p $tip} -m "m$i" "$t")
+	[ $i -eq 2 ] && lost=$b
+done
+git -C "$E" update-ref refs/heads/master "$tip"
+rm "$E/objects/$(echo "$lost" | cut -c1-2)/$(echo "$lost" | cut -c3-)"
+run lost-blob "$ONLIST" --db "$TMP/lost.db" fetch --list lost "$TMP/inbox"
+[ $rc -eq 0 ] || bad "lost-blob: exit $rc: one lost message stopped the fetch"
+n=$(sqlite3 "$TMP/lost.db" "select count(*) from messages" 2>&1)
+[ "$n" = 2 ] || bad "lost-blob: $n messages imported, expected the 2 that are there"
+n=$(sqlite3 "$TMP/lost.db" "select count(*) from skipped where reason like '%$lost%missing%'" 2>&1)
+[ "$n" = 1 ] || bad "lost-blob: the lost message is not recorded as skipped ($n)"
+run lost-blob-again "$ONLIST" --db "$TMP/lost.db" fetch --list lost "$TMP/inbox"
+[ $rc -eq 0 ] || bad "lost-blob-again: exit $rc"
+n=$(sqlite3 "$TMP/lost.db" "select count(*) from skipped" 2>&1)
+[ "$n" = 1 ] || bad "lost-blob-again: $n skips after fetching twice, expected 1"
+integrity lost-blob "$TMP/lost.db"; record lost-blob "$TMP/lost.db"
+
 # ---- the database and the arguments ---------------------------------------------------------
 run no-db-dir "$ONLIST" --db "$TMP/no/such/dir/x.db" status
 expect_error no-db-dir

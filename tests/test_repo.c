@@ -647,6 +647,7 @@ static char *commit_no(const char *name, int i)
 struct event {
 	char commit[41];
 	int deleted;
+	char missing[41];	/* the blob, or "" */
 	char *data;		/* a copy, or NULL */
 	size_t len;
 };
@@ -669,7 +670,8 @@ static int on_msg(const struct onlist_epoch_msg *m, void *data)
 	e->deleted = m->deleted;
 	e->len = m->len;
 	e->data = NULL;
-	if (m->deleted) {
+	snprintf(e->missing, sizeof(e->missing), "%s", m->missing ? m->missing : "");
+	if (m->deleted || m->missing) {
 		assert_null(m->data);
 		assert_int_equal(m->len, 0);
 	} else {
@@ -886,7 +888,8 @@ static void test_epoch_walk_errors(void **state)
 	free(empty);
 }
 
-/* A corrupt epoch (a message blob lost) fails with git's word on it. */
+/* A corrupt epoch (a message blob lost): the loss is reported to the
+ * callback and the walk goes on to the end. */
 static void test_epoch_walk_missing_blob(void **state)
 {
 	struct events ev = { 0 };
@@ -899,12 +902,25 @@ static void test_epoch_walk_missing_blob(void **state)
 	assert_true(asprintf(&broken, "%s/broken.git", tmpdir) > 0);
 	free(git_line("cp -r '%s' '%s' && rm '%s/objects/%.2s/%s'", epoch,
 		      broken, broken, blob, blob + 2));
+	/* the walk goes on: the lost message is reported, not fatal */
 	assert_int_equal(onlist_repo_epoch_walk(broken, NULL, NULL, on_msg,
-						&ev, &last, &err), ONLIST_EGIT);
-	assert_non_null(err);
-	assert_null(last);
-	/* the two before it arrived */
-	assert_int_equal(ev.n, 2);
+						&ev, &last, &err), ONLIST_OK);
+	assert_null(err);
+	assert_int_equal(ev.n, 5);
+	assert_event(&ev, 0, "epoch", 1, 1);
+	assert_event(&ev, 1, "epoch", 2, 2);
+	assert_string_equal(ev.v[2].missing, blob);
+	assert_string_equal(ev.v[2].commit, ev.v[1].commit);	/* the one before */
+	assert_null(ev.v[2].data);
+	assert_event(&ev, 3, "epoch", 4, 0);
+	assert_event(&ev, 4, "epoch", 5, 4);
+	{
+		char *tip = commit_no("epoch", 5);
+		assert_non_null(last);
+		assert_string_equal(last, tip);
+		free(tip);
+		free(last);
+	}
 	events_release(&ev);
 	free(err);
 	free(blob);

@@ -98,6 +98,10 @@ struct onlist_epoch_msg {
 	size_t len;
 	int deleted;		/* the commit removed a message (blob `d`, or a
 				 * purge); data is NULL and len 0 */
+	const char *missing;	/* non-NULL: the message's blob (40 hex) is
+				 * not in the repository (a damaged mirror);
+				 * data is NULL, and commit is the commit
+				 * before it (git does not say which) */
 };
 typedef int (*onlist_epoch_cb)(const struct onlist_epoch_msg *m, void *data);
 
