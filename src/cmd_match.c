@@ -9,7 +9,7 @@
 #include "onlist/store_thread.h"
 
 static const char help[] =
-	"usage: onlist [--db PATH] match [--repo PATH] [--rules FILE]\n"
+	"usage: onlist [--db PATH] match [--repo PATH] [--rules FILE] [--aliases FILE]\n"
 	"                                [--threshold X] [--no-fuzzy]\n"
 	"       onlist [--db PATH] match [--threshold X] --explain COMMIT [--all]\n\n"
 	"Join the scanned commits to the imported postings, in tiers: a Link:\n"
@@ -30,6 +30,9 @@ static const char help[] =
 	"the matches from scratch in one transaction.\n\n"
 	"  --repo PATH      the repository, for the other diff algorithms and the\n"
 	"                   fuzzy tier (default: the one `scan` used)\n"
+	"  --aliases FILE   one more mailmap (\"Name <new> <old>\" lines): addresses\n"
+	"                   it ties together are one author for the fuzzy tier,\n"
+	"                   like those the repository's .mailmap ties\n"
 	"  --rules FILE     more echo/bot rules: \"echo|bot FIELD GLOB\" per line,\n"
 	"                   FIELD one of list, from, subject, mailer, patchwork,\n"
 	"                   upstream (see README)\n"
@@ -135,6 +138,8 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 			repo_opt = argv[++i];
 		else if (!strcmp(a, "--rules") && i + 1 < argc)
 			rules_path = argv[++i];
+		else if (!strcmp(a, "--aliases") && i + 1 < argc)
+			o.aliases = argv[++i];
 		else if (!strcmp(a, "--explain") && i + 1 < argc)
 			explain_sha = argv[++i];
 		else if (!strcmp(a, "--threshold") && i + 1 < argc) {

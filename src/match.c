@@ -9,6 +9,7 @@
 
 #include "onlist/match.h"
 #include "onlist/patchfp.h"
+#include "onlist/repo.h"
 #include "onlist/repo_diff.h"
 #include "onlist/store.h"
 #include "onlist/subject.h"
@@ -350,6 +351,9 @@ struct fuzzy_ctx {
 	guint *stamp;		/* per cached mail: the last commit it was
 				 * scored for */
 	guint commit_no;
+	/* one person's addresses, through the .mailmap: address -> its
+	 * canonical address, and canonical -> every address (GPtrArray) */
+	GHashTable *canon, *aliases;
 	long accepted;
 	onlist_status st;
 };
@@ -364,6 +368,13 @@ static void score_one(const struct fuzzy_ctx *f,
 					m->nwords);
 	sc->subject = !strcmp(ms, f->stripped) && *ms;
 	sc->author = !g_ascii_strcasecmp(m->from_addr, f->addr);
+	if (!sc->author && f->canon) {
+		char *low = g_ascii_strdown(m->from_addr, -1);
+		const char *a = g_hash_table_lookup(f->canon, low);
+		const char *b = g_hash_table_lookup(f->canon, f->addr);
+		sc->author = a && b && !strcmp(a, b);
+		g_free(low);
+	}
 	g_free(ms);
 	sc->score = 0.6 * sc->diff + 0.25 * sc->msg + 0.15 * sc->subject;
 	sc->late = f->c->bound && m->date > f->c->bound + CLOCK_SLACK;
@@ -460,12 +471,18 @@ static int fuzzy_commit(const struct onlist_fuzzy_commit *c, void *data)
 		g_free(f->cache_addr);
 		f->cache_addr = g_strdup(f->addr);
 		g_array_set_size(f->cache, 0);
-		if (onlist_store_fuzzy_candidates(f->s, f->addr, NULL, INT64_MIN,
-						  INT64_MAX, 1, keep_cand,
-						  f->cache) != ONLIST_OK) {
-			f->st = ONLIST_EDB;
-			fuzzy_done(f);
-			return 1;
+		const char *cn = f->canon ? g_hash_table_lookup(f->canon, f->addr) : NULL;
+		GPtrArray *all = cn ? g_hash_table_lookup(f->aliases, cn) : NULL;
+		for (guint k = 0; k < (all ? all->len : 1); k++) {
+			const char *addr = all ? g_ptr_array_index(all, k) : f->addr;
+			if (onlist_store_fuzzy_candidates(f->s, addr, NULL,
+							  INT64_MIN, INT64_MAX, 1,
+							  keep_cand, f->cache)
+			    != ONLIST_OK) {
+				f->st = ONLIST_EDB;
+				fuzzy_done(f);
+				return 1;
+			}
 		}
 		g_array_sort(f->cache, by_date);
 		g_array_set_size(f->index, 0);
@@ -517,6 +534,77 @@ static int fuzzy_commit(const struct onlist_fuzzy_commit *c, void *data)
 		f->st = ONLIST_EDB;
 	fuzzy_done(f);
 	return f->st != ONLIST_OK;
+}
+
+/* ---- one person, several addresses ---- */
+
+struct idlist {
+	GArray *ids;		/* struct onlist_ident */
+	GPtrArray *addrs;	/* the lower-case address of each */
+};
+
+static int take_ident(const char *name, const char *addr, void *data)
+{
+	struct idlist *l = data;
+	struct onlist_ident id = { g_strdup(name), g_strdup(addr) };
+
+	g_array_append_val(l->ids, id);
+	g_ptr_array_add(l->addrs, g_strdup(addr));
+	return 0;
+}
+
+/* Group addresses by what the repository's .mailmap (and the user's alias
+ * file) makes of them.  Without a repository, or when git fails, every
+ * address stands alone (f->canon stays NULL). */
+static void build_aliases(struct onlist_store *s,
+			  const struct onlist_match_opts *o,
+			  struct fuzzy_ctx *f)
+{
+	struct idlist l;
+	char *err = NULL;
+
+	if (!o->repo)
+		return;
+	l.ids = g_array_new(FALSE, FALSE, sizeof(struct onlist_ident));
+	l.addrs = g_ptr_array_new_with_free_func(g_free);
+	if (onlist_store_identities(s, take_ident, &l) == ONLIST_OK &&
+	    onlist_repo_mailmap(o->repo, o->aliases,
+				(struct onlist_ident *)(void *)l.ids->data,
+				l.ids->len, &err) == ONLIST_OK) {
+		f->canon = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+						 g_free);
+		f->aliases = g_hash_table_new_full(g_str_hash, g_str_equal,
+						   g_free, (GDestroyNotify)
+						   g_ptr_array_unref);
+		for (guint i = 0; i < l.ids->len; i++) {
+			struct onlist_ident *id =
+				&g_array_index(l.ids, struct onlist_ident, i);
+			const char *addr = g_ptr_array_index(l.addrs, i);
+			char *cn = g_ascii_strdown(id->email ? id->email : addr, -1);
+			GPtrArray *a;
+
+			if (g_hash_table_contains(f->canon, addr)) {
+				g_free(cn);
+				continue;
+			}
+			if (!(a = g_hash_table_lookup(f->aliases, cn))) {
+				a = g_ptr_array_new_with_free_func(g_free);
+				g_hash_table_insert(f->aliases, g_strdup(cn), a);
+			}
+			g_ptr_array_add(a, g_strdup(addr));
+			g_hash_table_insert(f->canon, g_strdup(addr), cn);
+		}
+	} else if (err) {
+		fprintf(stderr, "onlist: match: no .mailmap aliases: %s\n", err);
+	}
+	free(err);
+	for (guint i = 0; i < l.ids->len; i++) {
+		struct onlist_ident *id = &g_array_index(l.ids, struct onlist_ident, i);
+		free(id->name);
+		free(id->email);
+	}
+	g_array_free(l.ids, TRUE);
+	g_ptr_array_free(l.addrs, TRUE);
 }
 
 /* ---- the run ---- */
@@ -607,10 +695,15 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		f.cache = g_array_new(FALSE, FALSE, sizeof(struct cand));
 		g_array_set_clear_func(f.cache, cand_clear);
 		f.index = g_array_new(FALSE, FALSE, sizeof(struct hit));
+		build_aliases(s, o, &f);
 		if (onlist_store_fuzzy_commits(s, NULL, fuzzy_commit, &f) != ONLIST_OK)
 			f.st = ONLIST_EDB;
 		g_array_free(f.cache, TRUE);
 		g_array_free(f.index, TRUE);
+		if (f.canon) {
+			g_hash_table_destroy(f.canon);
+			g_hash_table_destroy(f.aliases);
+		}
 		g_free(f.stamp);
 		g_free(f.cache_addr);
 		if (f.st != ONLIST_OK)

@@ -2286,9 +2286,10 @@ static onlist_status take_mapped(char *rec, size_t len, void *data)
 		return ONLIST_EGIT;
 	rec[len - 1] = '\0';
 	*lt = '\0';
+	email = lt + 1;		/* before lt moves back over the blanks */
 	while (lt > rec && lt[-1] == ' ')
 		*--lt = '\0';
-	if (!(name = strdup(rec)) || !(email = strdup(lt + 1))) {
+	if (!(name = strdup(rec)) || !(email = strdup(email))) {
 		free(name);
 		return ONLIST_ENOMEM;
 	}
@@ -2300,51 +2301,97 @@ static onlist_status take_mapped(char *rec, size_t len, void *data)
 	return ONLIST_OK;
 }
 
-#define MAILMAP_BATCH 40	/* contacts per git: spawn_git's argv is small */
-
+/* One `git check-mailmap --stdin` for all of them: identities number in
+ * the tens of thousands on a real list, and a git per few dozen would
+ * spend minutes starting processes.  The contacts go through an unlinked
+ * temporary file, so writing them cannot block on git's output. */
 onlist_status onlist_repo_mailmap(const char *repo, const char *alias_file,
 				  struct onlist_ident *ids, size_t n,
 				  char **errmsg)
 {
-	const char *args[MAILMAP_BATCH + 8];
-	char *opt = NULL, *owned[MAILMAP_BATCH];
+	extern char **environ;
+	const char *args[8];
+	char *opt = NULL, tmpl[] = "/tmp/onlist-mailmap-XXXXXX", *line = NULL;
+	struct mm_out o = { ids, n, 0 };
 	onlist_status st = ONLIST_OK;
-	size_t i, k, a;
+	posix_spawn_file_actions_t fa;
+	int in, out[2], status, a = 0;
+	size_t cap = 0;
+	ssize_t len;
+	pid_t pid;
+	FILE *f;
 
 	if (errmsg)
 		*errmsg = NULL;
-	if (alias_file && asprintf(&opt, "mailmap.file=%s", alias_file) < 0)
-		return ONLIST_ENOMEM;
-	for (i = 0; i < n && st == ONLIST_OK; i += MAILMAP_BATCH) {
-		struct mm_out o = { ids + i, 0, 0 };
-		size_t m = n - i < MAILMAP_BATCH ? n - i : MAILMAP_BATCH;
-
-		a = 0;
-		if (opt) {
-			args[a++] = "-c";
-			args[a++] = opt;
-		}
-		args[a++] = "check-mailmap";
-		args[a++] = "--";
-		for (k = 0; k < m; k++) {
-			if (!(owned[k] = contact(ids[i + k].name,
-						 ids[i + k].email))) {
-				while (k-- > 0)
-					free(owned[k]);
-				st = ONLIST_ENOMEM;
-				goto out;
-			}
-			args[a++] = owned[k];
-		}
-		args[a] = NULL;
-		o.n = m;
-		st = git_records(repo, args, '\n', take_mapped, &o,
-				 "check-mailmap", errmsg);
-		for (k = 0; k < m; k++)
-			free(owned[k]);
+	if (!n)
+		return ONLIST_OK;
+	if (!repo || repo[0] == '-' || (alias_file && alias_file[0] == '-')) {
+		set_err(errmsg, "refusing a path that looks like an option");
+		return ONLIST_EUSAGE;
 	}
-out:
+	if ((in = mkstemp(tmpl)) < 0) {
+		set_err(errmsg, "temporary file: %s", strerror(errno));
+		return ONLIST_EIO;
+	}
+	unlink(tmpl);
+	for (size_t i = 0; i < n && st == ONLIST_OK; i++) {
+		char *c = contact(ids[i].name, ids[i].email);
+
+		if (!c)
+			st = ONLIST_ENOMEM;
+		else if (dprintf(in, "%s\n", c) < 0)
+			st = ONLIST_EIO;
+		free(c);
+	}
+	if (st != ONLIST_OK || lseek(in, 0, SEEK_SET) < 0 ||
+	    (alias_file && asprintf(&opt, "mailmap.file=%s", alias_file) < 0) ||
+	    pipe2(out, O_CLOEXEC)) {
+		close(in);
+		free(opt);
+		set_err(errmsg, "preparing git check-mailmap: %s", strerror(errno));
+		return st != ONLIST_OK ? st : ONLIST_EIO;
+	}
+	args[a++] = "git";
+	args[a++] = "-C";
+	args[a++] = repo;
+	if (opt) {
+		args[a++] = "-c";
+		args[a++] = opt;
+	}
+	args[a++] = "check-mailmap";
+	args[a++] = "--stdin";
+	args[a] = NULL;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, in, 0);
+	posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+	status = posix_spawnp(&pid, "git", &fa, NULL, (char *const *)args, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(in);
+	close(out[1]);
 	free(opt);
+	if (status) {
+		close(out[0]);
+		set_err(errmsg, "cannot run git: %s", strerror(status));
+		return ONLIST_EGIT;
+	}
+	f = fdopen(out[0], "r");
+	while (f && st == ONLIST_OK && (len = getline(&line, &cap, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		st = take_mapped(line, (size_t)len, &o);
+	}
+	if (f)
+		fclose(f);
+	else
+		close(out[0]);
+	free(line);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (st == ONLIST_OK && (!WIFEXITED(status) || WEXITSTATUS(status) ||
+				o.i != n)) {
+		set_err(errmsg, "git check-mailmap failed in %s", repo);
+		st = ONLIST_EGIT;
+	}
 	return st;
 }
 

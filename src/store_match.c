@@ -605,3 +605,31 @@ onlist_status onlist_store_fuzzy_candidates(struct onlist_store *s,
 				hi, cb, data);
 	return st;
 }
+
+static const char sql_identities[] =
+	"SELECT DISTINCT m.from_name, lower(m.from_addr) FROM messages m"
+	" JOIN message_info i ON i.msgid = m.msgid WHERE i.class = 'patch'"
+	" UNION SELECT DISTINCT c.author_name, lower(c.author_email)"
+	" FROM commits c WHERE" UNMATCHED("c.sha");
+
+onlist_status onlist_store_identities(struct onlist_store *s,
+				      int (*cb)(const char *name,
+						const char *addr, void *data),
+				      void *data)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_identities);
+	int rc;
+
+	if (!st)
+		return fail(s, "prepare");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *n = (const char *)sqlite3_column_text(st, 0);
+		const char *a = (const char *)sqlite3_column_text(st, 1);
+
+		if (a && *a && cb(n ? n : "", a, data))
+			break;
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
+	       fail(s, "read identities");
+}

@@ -24,6 +24,9 @@ must find it, or "-" when the commit must come out unposted:
   rewritten  posted; a changed line fixed AND the subject  fuzzy
              reworded (found by author alone)
   stablecc   posted, cross-posted to stable@               patch-id
+  alias      posted from the author's old address (tied to  fuzzy
+             the new one by .mailmap), a line and the
+             subject changed: only the mailmap finds it
   never      never posted                                  -
   linkbug    never posted; its Link: names a bug report    -
   echo       only a tip-bot notice after the merge         -
@@ -87,6 +90,10 @@ def at(t):
     return {"GIT_AUTHOR_DATE": d, "GIT_COMMITTER_DATE": d}
 
 write_all()
+# everyone once wrote from an older address
+open(os.path.join(repo, ".mailmap"), "w").write("".join(
+    "%s <%s> <%s>\n" % (n, e, e.replace("@example.org", "@old.example.net"))
+    for n, e in AUTHORS))
 git("add", "-A")
 git("commit", "-q", "-m", "Initial import", extra=dict(at(T0), GIT_AUTHOR_NAME="Mara",
     GIT_AUTHOR_EMAIL="mara@example.org", GIT_COMMITTER_NAME="Mara",
@@ -128,11 +135,11 @@ stable = []
 TIERS = {"exact": "patch-id", "reworded": "patch-id", "link": "link",
          "alg": "patch-id-alg", "mangled": "repaired", "quilt": "repaired",
          "drift": "fuzzy", "typo": "fuzzy", "dropped": "fuzzy",
-         "rewritten": "fuzzy", "stablecc": "patch-id", "never": "-",
+         "rewritten": "fuzzy", "stablecc": "patch-id", "alias": "fuzzy", "never": "-",
          "echo": "-", "late": "-", "backport": "-", "linkbug": "-"}
 FATES = (["exact"] * 14 + ["reworded"] * 3 + ["link"] * 4 + ["alg"] * 5 +
          ["mangled"] * 5 + ["quilt"] * 4 + ["drift"] * 6 + ["typo"] * 6 +
-         ["dropped"] * 5 + ["rewritten"] * 4 + ["stablecc"] * 3 +
+         ["dropped"] * 5 + ["rewritten"] * 4 + ["stablecc"] * 3 + ["alias"] * 3 +
          ["never"] * 12 + ["linkbug"] * 2 + ["echo"] * 4 + ["late"] * 4 + ["backport"] * 4)
 
 def mid():
@@ -263,12 +270,17 @@ for ti, fates in enumerate(topics):
                         j += 1
                     if j < len(blines):
                         blines[j] = blines[j] + " /* older tree */"
-        elif fate in ("typo", "rewritten"):
+        elif fate in ("typo", "rewritten", "alias"):
             plus = [i for i in range(di, len(blines))
                     if blines[i].startswith("+") and not blines[i].startswith("+++")]
             blines[plus[-1]] = blines[plus[-1]].replace("*/", "(typo) */")
-            if fate == "rewritten":
+            if fate in ("rewritten", "alias"):
                 head = head.replace("Subject: [PATCH] m:", "Subject: [PATCH] m: first try at")
+            if fate == "alias":
+                old = author[1].replace("@example.org", "@old.example.net")
+                head = "\n".join(l if not l.startswith("From:") else
+                                 "From: %s <%s>" % (author[0], old)
+                                 for l in head.split("\n"))
         elif fate == "dropped":
             hs = [i for i in range(di, len(blines)) if blines[i].startswith("@@")]
             # the mail had one hunk more: put a made-up hunk after the last
@@ -285,7 +297,7 @@ for ti, fates in enumerate(topics):
                 fate = "exact"
         body = "\n".join(blines)
         # git is the oracle: the damaged forms must really hash differently
-        if fate in ("mangled", "quilt", "drift", "typo", "dropped", "rewritten"):
+        if fate in ("mangled", "quilt", "drift", "typo", "dropped", "rewritten", "alias"):
             tmp = os.path.join(out, "mi")
             subprocess.run(["git", "mailinfo", "-u", tmp + ".msg", tmp + ".patch"],
                            input=(head + "\n\n" + body).encode(), env=env,

@@ -927,6 +927,43 @@ static void test_epoch_walk_missing_blob(void **state)
 	free(broken);
 }
 
+/* check-mailmap in one git: names and addresses both come back mapped,
+ * in order; an unmapped contact comes back as it went. */
+static void test_mailmap(void **state)
+{
+	struct onlist_ident ids[3] = {
+		{ strdup("Old Name"), strdup("ann@old.example.net") },
+		{ strdup("Bob"), strdup("bob@example.org") },
+		{ strdup(""), strdup("ann@old.example.net") },
+	};
+	char *dir, *err = NULL;
+
+	(void)state;
+	assert_true(asprintf(&dir, "%s/mm", tmpdir) > 0);
+	free(git_line("git init -q '%s' && printf 'Ann New <ann@new.example.org> "
+		      "<ann@old.example.net>\\n' > '%s/.mailmap' && echo ok",
+		      dir, dir));
+	assert_int_equal(onlist_repo_mailmap(dir, NULL, ids, 3, &err), ONLIST_OK);
+	assert_null(err);
+	assert_string_equal(ids[0].name, "Ann New");
+	assert_string_equal(ids[0].email, "ann@new.example.org");
+	assert_string_equal(ids[1].name, "Bob");
+	assert_string_equal(ids[1].email, "bob@example.org");
+	assert_string_equal(ids[2].email, "ann@new.example.org");
+	for (int i = 0; i < 3; i++) {
+		free(ids[i].name);
+		free(ids[i].email);
+	}
+	/* a path that git would take as an option is refused */
+	struct onlist_ident one = { strdup("A"), strdup("a@example.org") };
+	assert_int_equal(onlist_repo_mailmap("-x", NULL, &one, 1, &err),
+			 ONLIST_EUSAGE);
+	free(err);
+	free(one.name);
+	free(one.email);
+	free(dir);
+}
+
 static void test_mirror(void **state)
 {
 	char *src, *dir, *tmp, *err = NULL, *a, *b;
@@ -1022,6 +1059,7 @@ int main(void)
 		cmocka_unit_test(test_epoch_walk_errors),
 		cmocka_unit_test(test_epoch_walk_missing_blob),
 		cmocka_unit_test(test_mirror),
+		cmocka_unit_test(test_mailmap),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

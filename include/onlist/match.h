@@ -37,6 +37,7 @@ struct onlist_match_opts {
 	double threshold;	/* fuzzy acceptance; 0: the default */
 	int no_fuzzy;
 	int explain_all;	/* --explain: every candidate, not the best 20 */
+	const char *aliases;	/* a mailmap of the user's, or NULL */
 	void (*progress)(const char *what, long done, long total, void *data);
 	void *progress_data;
 };

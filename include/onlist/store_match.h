@@ -104,4 +104,11 @@ onlist_status onlist_store_fuzzy_candidates(struct onlist_store *s,
 					    int64_t lo, int64_t hi, int by_author,
 					    onlist_fuzzy_cand_cb cb, void *data);
 
+/* Every (name, lower-case address) that sent a patch mail or authored a
+ * commit not matched yet, for the mailmap. */
+onlist_status onlist_store_identities(struct onlist_store *s,
+				      int (*cb)(const char *name,
+						const char *addr, void *data),
+				      void *data);
+
 #endif
