@@ -609,23 +609,102 @@ static void build_aliases(struct onlist_store *s,
 
 /* ---- the run ---- */
 
+struct compiled_rule {
+	const struct onlist_echo_rule *r;
+	GPatternSpec *spec;
+	char *text;		/* "field pattern", for the echoes table */
+};
+
+struct rules {
+	struct compiled_rule *v;
+	size_t n;
+};
+
+/* Every line of `lists` matches one of the list rules: a patch sent to
+ * its subsystem list and Cc'd to stable@ is a posting, not an echo. */
+static int all_echo_lists(const struct rules *rs, const char *lists)
+{
+	gchar **names = g_strsplit(lists, "\n", -1);
+	int all = names[0] != NULL;
+
+	for (gchar **n = names; *n && all; n++) {
+		int hit = 0;
+		for (size_t i = 0; i < rs->n && !hit; i++)
+			hit = !strcmp(rs->v[i].r->field, "list") &&
+			      g_pattern_spec_match_string(rs->v[i].spec, *n);
+		all = hit;
+	}
+	g_strfreev(names);
+	return all;
+}
+
+static int classify_one(const struct onlist_classify_row *row,
+			const char **kind, const char **rule, void *data)
+{
+	const struct rules *rs = data;
+	int lists_all = -1;	/* not known yet */
+
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct compiled_rule *c = &rs->v[i];
+		const char *f = c->r->field, *v = NULL;
+		int hit;
+
+		if (!strcmp(f, "list")) {
+			if (lists_all < 0)
+				lists_all = row->lists && all_echo_lists(rs, row->lists);
+			hit = 0;
+			/* name the first list rule that matches one of them */
+			if (lists_all) {
+				gchar **names = g_strsplit(row->lists, "\n", -1);
+				for (gchar **n = names; *n && !hit; n++)
+					hit = g_pattern_spec_match_string(c->spec, *n);
+				g_strfreev(names);
+			}
+		} else if (!strcmp(f, "patchwork") || !strcmp(f, "upstream")) {
+			hit = (!strcmp(f, "patchwork") ? row->patchwork :
+			       row->upstream) && !strcmp(c->r->pattern, "1");
+		} else {
+			v = !strcmp(f, "from") ? row->from :
+			    !strcmp(f, "subject") ? row->subject :
+			    !strcmp(f, "mailer") ? row->mailer : NULL;
+			hit = v && g_pattern_spec_match_string(c->spec, v);
+		}
+		if (hit) {
+			*kind = c->r->kind;
+			*rule = c->text;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The rules are plain globs (* and ?, nothing else special: "[merged"
+ * means those characters), matched case-insensitively in one pass over
+ * the messages. */
 static onlist_status classify(struct onlist_store *s,
 			      const struct onlist_match_opts *o, long *count)
 {
-	struct onlist_echo_rule *all;
 	size_t n = onlist_match_ndefault_rules + o->nrules;
+	struct rules rs = { g_new0(struct compiled_rule, n + 1), n };
 	onlist_status st;
 
-	all = malloc(n * sizeof(*all) + 1);
-	if (!all)
-		return ONLIST_ENOMEM;
-	memcpy(all, onlist_match_default_rules,
-	       onlist_match_ndefault_rules * sizeof(*all));
-	if (o->nrules)
-		memcpy(all + onlist_match_ndefault_rules, o->rules,
-		       o->nrules * sizeof(*all));
-	st = onlist_store_classify(s, all, n, count);
-	free(all);
+	for (size_t i = 0; i < n; i++) {
+		const struct onlist_echo_rule *r = i < onlist_match_ndefault_rules ?
+			&onlist_match_default_rules[i] :
+			&o->rules[i - onlist_match_ndefault_rules];
+		char *low = g_utf8_strdown(r->pattern, -1);
+
+		rs.v[i].r = r;
+		rs.v[i].spec = g_pattern_spec_new(low);
+		rs.v[i].text = g_strdup_printf("%s %s", r->field, r->pattern);
+		g_free(low);
+	}
+	st = onlist_store_classify(s, classify_one, &rs, count);
+	for (size_t i = 0; i < n; i++) {
+		g_pattern_spec_free(rs.v[i].spec);
+		g_free(rs.v[i].text);
+	}
+	g_free(rs.v);
 	return st;
 }
 

@@ -146,82 +146,56 @@ static onlist_status exec_count(struct onlist_store *s, const char *sql,
 	return ONLIST_OK;
 }
 
-/* A message counts as an echo by its list only when every list it was
- * seen on is an echo list: a patch cross-posted to stable@ and its
- * subsystem list is a posting. */
-static const char sql_cls_list[] =
-	"INSERT OR IGNORE INTO echoes(msgid, kind, rule)"
-	" SELECT l.msgid, ?1, ?2 FROM message_lists l WHERE lower(l.list) GLOB ?3"
-	" AND NOT EXISTS (SELECT 1 FROM message_lists o WHERE o.msgid = l.msgid"
-	"  AND NOT EXISTS (SELECT 1 FROM temp.echo_lists p"
-	"   WHERE lower(o.list) GLOB p.pattern))";
-static const char sql_echo_lists[] =
-	"CREATE TEMP TABLE IF NOT EXISTS echo_lists(pattern TEXT);"
-	"DELETE FROM temp.echo_lists;";
-static const char sql_add_echo_list[] =
-	"INSERT INTO temp.echo_lists(pattern) VALUES(?1)";
-static const char sql_cls_from[] =
-	"INSERT OR IGNORE INTO echoes(msgid, kind, rule)"
-	" SELECT msgid, ?1, ?2 FROM messages WHERE lower(from_addr) GLOB ?3";
-static const char sql_cls_subject[] =
-	"INSERT OR IGNORE INTO echoes(msgid, kind, rule)"
-	" SELECT msgid, ?1, ?2 FROM messages WHERE lower(subject) GLOB ?3";
-static const char sql_cls_mailer[] =
-	"INSERT OR IGNORE INTO echoes(msgid, kind, rule)"
-	" SELECT msgid, ?1, ?2 FROM message_info WHERE lower(mailer) GLOB ?3";
-static const char sql_cls_patchwork[] =
-	"INSERT OR IGNORE INTO echoes(msgid, kind, rule)"
-	" SELECT msgid, ?1, ?2 FROM message_info WHERE patchwork = 1"
-	" AND ?3 = '1'";
-static const char sql_cls_upstream[] =
-	"INSERT OR IGNORE INTO echoes(msgid, kind, rule)"
-	" SELECT msgid, ?1, ?2 FROM message_info WHERE upstream = 1"
-	" AND ?3 = '1'";
+/* Every message with what the echo and bot rules look at, lower-cased:
+ * one pass, the rules are matched by the caller. */
+static const char sql_cls_rows[] =
+	"SELECT m.msgid, lower(m.from_addr), lower(m.subject), lower(i.mailer),"
+	" i.patchwork, i.upstream,"
+	" (SELECT group_concat(lower(list), char(10)) FROM message_lists l"
+	"  WHERE l.msgid = m.msgid)"
+	" FROM messages m LEFT JOIN message_info i ON i.msgid = m.msgid";
+static const char sql_put_echo[] =
+	"INSERT OR IGNORE INTO echoes(msgid, kind, rule) VALUES(?1, ?2, ?3)";
 
 onlist_status onlist_store_classify(struct onlist_store *s,
-				    const struct onlist_echo_rule *rules,
-				    size_t n, long *count)
+				    onlist_classify_cb cb, void *data,
+				    long *count)
 {
-	*count = 0;
-	if (sqlite3_exec(s->db, sql_echo_lists, NULL, NULL, NULL) != SQLITE_OK)
-		return fail(s, "echo lists");
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(rules[i].field, "list")) {
-			onlist_status st = exec_count(s, sql_add_echo_list,
-						      &rules[i].pattern, 1,
-						      NULL, "echo lists");
-			if (st != ONLIST_OK)
-				return st;
-		}
-	for (size_t i = 0; i < n; i++) {
-		const struct onlist_echo_rule *r = &rules[i];
-		const char *sql;
-		char *rule;
-		onlist_status st;
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_cls_rows);
+	int rc;
 
-		if (!strcmp(r->field, "list"))
-			sql = sql_cls_list;
-		else if (!strcmp(r->field, "from"))
-			sql = sql_cls_from;
-		else if (!strcmp(r->field, "subject"))
-			sql = sql_cls_subject;
-		else if (!strcmp(r->field, "mailer"))
-			sql = sql_cls_mailer;
-		else if (!strcmp(r->field, "patchwork"))
-			sql = sql_cls_patchwork;
-		else if (!strcmp(r->field, "upstream"))
-			sql = sql_cls_upstream;
-		else
-			return ONLIST_EUSAGE;
-		if (asprintf(&rule, "%s %s", r->field, r->pattern) < 0)
-			return ONLIST_ENOMEM;
-		const char *p[3] = { r->kind, rule, r->pattern };
-		st = exec_count(s, sql, p, 3, count, "classify");
-		free(rule);
-		if (st != ONLIST_OK)
-			return st;
+	*count = 0;
+	if (!st)
+		return fail(s, "prepare");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct onlist_classify_row r;
+		const char *kind = NULL, *rule = NULL;
+		sqlite3_stmt *put;
+
+		r.msgid = (const char *)sqlite3_column_text(st, 0);
+		r.from = (const char *)sqlite3_column_text(st, 1);
+		r.subject = (const char *)sqlite3_column_text(st, 2);
+		r.mailer = (const char *)sqlite3_column_text(st, 3);
+		r.patchwork = sqlite3_column_int(st, 4);
+		r.upstream = sqlite3_column_int(st, 5);
+		r.lists = (const char *)sqlite3_column_text(st, 6);
+		if (!cb(&r, &kind, &rule, data))
+			continue;
+		if (!(put = onlist__store_prepare(s, sql_put_echo))) {
+			sqlite3_reset(st);
+			return fail(s, "prepare");
+		}
+		bind_text(put, 1, r.msgid);
+		bind_text(put, 2, kind);
+		bind_text(put, 3, rule);
+		if (sqlite3_step(put) != SQLITE_DONE) {
+			sqlite3_reset(st);
+			return fail(s, "insert echo");
+		}
+		(*count)++;
 	}
-	return ONLIST_OK;
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "classify");
 }
 
 #define NOT_ECHO(m) " NOT EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = " m ")"

@@ -32,6 +32,10 @@ must find it, or "-" when the commit must come out unposted:
   echo       only a tip-bot notice after the merge         -
   late       posted, but a week after the merge            -
   backport   only a stable backport ("commit X upstream")  -
+  merged     only mm's "[merged mm-stable] ... removed from  -
+             -mm tree" notice (a subject rule)
+  cibot      only a CI bot's copy, before the merge: an echo -
+             by the rule t050-match-eval.sh passes (--rules)
 
 git decides what is "the same" at every step: alg commits are kept only when
 git patch-id differs between the algorithms, mangled/quilt only when git's
@@ -136,11 +140,11 @@ TIERS = {"exact": "patch-id", "reworded": "patch-id", "link": "link",
          "alg": "patch-id-alg", "mangled": "repaired", "quilt": "repaired",
          "drift": "fuzzy", "typo": "fuzzy", "dropped": "fuzzy",
          "rewritten": "fuzzy", "stablecc": "patch-id", "alias": "fuzzy", "never": "-",
-         "echo": "-", "late": "-", "backport": "-", "linkbug": "-"}
+         "echo": "-", "late": "-", "backport": "-", "linkbug": "-", "merged": "-", "cibot": "-"}
 FATES = (["exact"] * 14 + ["reworded"] * 3 + ["link"] * 4 + ["alg"] * 5 +
          ["mangled"] * 5 + ["quilt"] * 4 + ["drift"] * 6 + ["typo"] * 6 +
          ["dropped"] * 5 + ["rewritten"] * 4 + ["stablecc"] * 3 + ["alias"] * 3 +
-         ["never"] * 12 + ["linkbug"] * 2 + ["echo"] * 4 + ["late"] * 4 + ["backport"] * 4)
+         ["never"] * 12 + ["linkbug"] * 2 + ["echo"] * 4 + ["late"] * 4 + ["backport"] * 4 + ["merged"] * 2 + ["cibot"] * 2)
 
 def mid():
     serial[0] += 1
@@ -317,6 +321,17 @@ for ti, fates in enumerate(topics):
             head = head.replace("Date: ", "X-Was-Date: ")
             head += "\nDate: " + subprocess.run(["date", "-R", "-u", "-d", "@%d" % (land + 3600)],
                                                 stdout=subprocess.PIPE).stdout.decode().strip()
+        if fate == "merged":
+            head = "\n".join("Subject: [merged mm-stable] m-%d.patch removed from -mm tree" % serial[0]
+                             if l.startswith("Subject:") else
+                             "From: Andrew Morton <akpm@linux-foundation.org>"
+                             if l.startswith("From:") else
+                             "Date: " + subprocess.run(["date", "-R", "-u", "-d", "@%d" % (land + 3600)],
+                                                       stdout=subprocess.PIPE).stdout.decode().strip()
+                             if l.startswith("Date:") else l for l in head.split("\n"))
+        if fate == "cibot":
+            head = "\n".join("From: CI Bot <ci-bot@example.org>" if l.startswith("From:") else l
+                             for l in head.split("\n"))
         if fate == "late":
             head = "\n".join(l if not l.startswith("Date:") else
                              "Date: " + subprocess.run(["date", "-R", "-u", "-d", "@%d" % (land + 7 * 86400)],

@@ -24,8 +24,13 @@ run import-stable "$ONLIST" --db "$DB" import --list stable "$W/stable.mbox"
 expect_rc import-stable 0
 run scan "$ONLIST" --db "$DB" scan --repo "$W/repo" v1.0..v1.1
 expect_rc scan 0
-run match "$ONLIST" --db "$DB" match
+printf '# our CI mails every patch it tests back to the list\necho from ci-bot@example.org\n' >"$TMP/rules"
+run match "$ONLIST" --db "$DB" match --rules "$TMP/rules"
 expect_rc match 0
+printf 'echo sender nobody\n' >"$TMP/bad-rules"
+run bad-rules "$ONLIST" --db "$DB" match --rules "$TMP/bad-rules"
+expect_rc bad-rules 2
+grep -q 'bad-rules:1' "$TMP/err" || bad "a bad rules file: the error does not name the line"
 sqlite3 "$DB" "select commit_sha, method from matches" >"$TMP/matches"
 "$ONLIST" --db "$DB" unposted --format json >"$TMP/unposted.json" || bad "unposted failed"
 
@@ -71,7 +76,8 @@ if want != unposted:
     ok = False
 # echoes, late postings and backports are named, not counted
 for s, (f, t) in labels.items():
-    need = {"echo": "echo", "late": "late", "backport": "echo"}.get(f)
+    need = {"echo": "echo", "late": "late", "backport": "echo",
+            "merged": "echo", "cibot": "echo"}.get(f)
     if need and need not in methods.get(s, set()):
         print("  %s %s: no '%s' row naming the mail" % (s[:12], f, need))
         ok = False

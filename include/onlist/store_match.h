@@ -37,11 +37,27 @@ onlist_status onlist_store_put_commit_patch(struct onlist_store *s,
 					    const struct onlist_patch_row *r);
 
 /* An echo or bot rule: messages whose `field` (list, from, subject,
- * mailer, patchwork, upstream) matches the glob `pattern` (lower case;
- * for the flags "1") are of class `kind` ("echo" or "bot"). */
+ * mailer, patchwork, upstream) matches `pattern` (a lower-case glob with
+ * * and ?; "1" for the flags) are of class `kind` ("echo" or "bot"). */
 struct onlist_echo_rule {
 	const char *kind, *field, *pattern;
 };
+
+/* What the rules see of one message; strings lower-case, NULL when
+ * absent; lists newline-separated. */
+struct onlist_classify_row {
+	const char *msgid, *from, *subject, *mailer, *lists;
+	int patchwork, upstream;
+};
+/* Return 1 and set *kind and *rule (static or long-lived strings) when the
+ * message is an echo or a bot mail. */
+typedef int (*onlist_classify_cb)(const struct onlist_classify_row *r,
+				  const char **kind, const char **rule,
+				  void *data);
+/* One pass over every message; *count gets the echo and bot mails. */
+onlist_status onlist_store_classify(struct onlist_store *s,
+				    onlist_classify_cb cb, void *data,
+				    long *count);
 
 /* (Re)compute temp.bound: the latest date a posting of each commit may
  * have, from its landing.  match_begin does it; --explain needs it too. */
@@ -50,9 +66,6 @@ onlist_status onlist_store_compute_bounds(struct onlist_store *s);
 onlist_status onlist_store_clear_echoes(struct onlist_store *s);
 /* Start a rebuild of the matches: one transaction, matches emptied. */
 onlist_status onlist_store_match_begin(struct onlist_store *s);
-onlist_status onlist_store_classify(struct onlist_store *s,
-				    const struct onlist_echo_rule *rules,
-				    size_t n, long *count);
 /* The tiers that are one statement each; *added counts new rows. */
 onlist_status onlist_store_match_links(struct onlist_store *s, long *added);
 onlist_status onlist_store_match_exact(struct onlist_store *s, long *added);

@@ -1,0 +1,31 @@
+#!/bin/sh
+# onlist match on a large synthetic database.
+#
+#   bench/match.sh [MESSAGES [COMMITS]]     (default 1000000 100000)
+#
+# bench/make-matchdb.py fills a database shaped like a busy list (30% patch
+# mails, Zipf-like authors, half the commits posted exactly, a tenth posted
+# then edited, every commit landed by a merge); then `onlist match` runs
+# every tier except the git diffs (the commits' fingerprints are already
+# there, as after a first run) and the time, the CPU time of each phase and
+# the peak RSS are printed.
+# There is no peer program to compare with; the goal is well under a minute.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+nmsg=${1:-1000000}
+ncommit=${2:-100000}
+out=$top/bench/out
+mkdir -p "$out"
+onlist=$top/onlist
+[ -x "$onlist" ] || { echo "build ./onlist first (make)"; exit 1; }
+db=$out/match.db
+rm -f "$db" "$db-wal" "$db-shm"
+"$onlist" --db "$db" status >/dev/null
+echo "== generating $nmsg messages and $ncommit commits"
+python3 "$top/bench/make-matchdb.py" "$db" "$nmsg" "$ncommit"
+echo "== onlist match (threads, classes, every tier but the git diffs)"
+ONLIST_TIMING=1 /usr/bin/time -f '%e s elapsed, %U s user, %S s system, %M KB peak RSS' \
+	"$onlist" -q --db "$db" match 2>"$out/match.time" | sed 's/^/   /'
+cat "$out/match.time"
+secs=$(sed -n 's/ s elapsed.*//p' "$out/match.time")
+echo "match: $nmsg messages x $ncommit commits in $secs s"
