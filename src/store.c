@@ -49,7 +49,8 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_PUT_TRAILER] =
 	"INSERT INTO trailers(sha, seq, key, value) VALUES(?1,?2,?3,?4)",
 	[S_HAS_COMMIT] = "SELECT 1 FROM commits WHERE sha = ?1",
-	[S_SET_META] = "INSERT OR REPLACE INTO meta(key, value) VALUES(?1, ?2)",
+	[S_SET_META] = "INSERT INTO meta(key, value) VALUES(?1, ?2)"
+		       " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
 	[S_GET_META] = "SELECT value FROM meta WHERE key = ?1",
 	[S_ADD_SOURCE] = "INSERT OR IGNORE INTO sources(url, list, added)"
 			 " VALUES(?1, ?2, strftime('%s','now'))",

@@ -551,17 +551,75 @@ out:
 	return ret;
 }
 
+/* What the derived tables were built from: the messages and their
+ * classes only ever grow, so a count and the largest id say whether
+ * anything came in since. */
+static const char sql_stamp[] =
+	"SELECT count(*) || ':' || coalesce(max(id), 0) || ':' ||"
+	" (SELECT count(*) FROM message_info) FROM messages";
+static const char sql_counts[] =
+	"SELECT (SELECT count(*) FROM thread),"
+	" (SELECT count(*) FROM thread WHERE parent IS NULL),"
+	" (SELECT count(*) FROM replies),"
+	" (SELECT count(*) FROM series WHERE series = msgid),"
+	" (SELECT count(DISTINCT topic) FROM series)";
+
+static onlist_status rows(struct onlist_store *s, const char *sql,
+			  const char *const *params, int nparams,
+			  onlist_thread_row_cb cb, void *data, long *n);
+
+static int take_stamp(int ncol, const char *const *c, void *data)
+{
+	char *out = data;
+
+	(void)ncol;
+	snprintf(out, 64, "%s", c[0] ? c[0] : "");
+	return 1;
+}
+
+static onlist_status stamp(struct onlist_store *s, char *out, size_t size)
+{
+	(void)size;
+	out[0] = '\0';
+	return rows(s, sql_stamp, NULL, 0, take_stamp, out, NULL);
+}
+
+static int take_counts(int ncol, const char *const *c, void *data)
+{
+	struct onlist_thread_counts *t = data;
+
+	(void)ncol;
+	t->messages = c[0] ? atol(c[0]) : 0;
+	t->threads = c[1] ? atol(c[1]) : 0;
+	t->replies = c[2] ? atol(c[2]) : 0;
+	t->series = c[3] ? atol(c[3]) : 0;
+	t->topics = c[4] ? atol(c[4]) : 0;
+	return 1;
+}
+
 onlist_status onlist_store_build_threads(struct onlist_store *s,
 					 struct onlist_thread_counts *out)
 {
 	struct onlist_thread_counts c = { 0 };
 	struct graph g = { 0 };
 	onlist_status ret;
+	char stamp_now[64] = "", *old = NULL;
 
 	g.ids = g_hash_table_new(g_str_hash, g_str_equal);
 	g.strings = g_string_chunk_new(1 << 20);
 	if ((ret = onlist_store_begin(s)) != ONLIST_OK)
 		goto out;
+	/* Nothing imported since the last build: the tables stand (a
+	 * rebuild of a million messages costs tens of seconds). */
+	if (stamp(s, stamp_now, sizeof(stamp_now)) == ONLIST_OK &&
+	    (old = onlist_store_get_meta(s, "threads_stamp")) &&
+	    !strcmp(old, stamp_now) &&
+	    rows(s, sql_counts, NULL, 0, take_counts, &c, NULL) == ONLIST_OK) {
+		free(old);
+		ret = onlist_store_commit(s);
+		goto out;
+	}
+	free(old);
 	if ((ret = load(s, &g)) != ONLIST_OK)
 		goto rollback;
 	for (size_t i = 0; i < g.len; i++)
@@ -569,6 +627,9 @@ onlist_status onlist_store_build_threads(struct onlist_store *s,
 	resolve(&g);
 	group_series(&g);
 	if ((ret = write_graph(s, &g, &c)) != ONLIST_OK)
+		goto rollback;
+	if (stamp_now[0] &&
+	    (ret = onlist_store_set_meta(s, "threads_stamp", stamp_now)) != ONLIST_OK)
 		goto rollback;
 	ret = onlist_store_commit(s);
 	goto out;
