@@ -56,6 +56,7 @@ sanitize: deps
 bench: onlist
 	@sh bench/patchid.sh
 	@sh bench/import.sh
+	@sh bench/match.sh
 
 install: onlist
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
