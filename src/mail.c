@@ -329,8 +329,15 @@ onlist_status onlist_source_open(struct onlist_source **out, const char *path,
 		onlist_source_free(src);
 		return ONLIST_EPARSE;
 	}
-	if (!(avail >= 5 && memcmp(src->in, "From ", 5) == 0) &&
-	    !looks_like_header(src->in, (size_t)avail)) {
+	/* Blank lines before the first message are no message. */
+	while (src->in_start < src->in_end &&
+	       (src->in[src->in_start] == '\n' || src->in[src->in_start] == '\r')) {
+		src->in_start++;
+		src->pos++;
+	}
+	avail = (long)(src->in_end - src->in_start);
+	if (!(avail >= 5 && memcmp(src->in + src->in_start, "From ", 5) == 0) &&
+	    !looks_like_header(src->in + src->in_start, (size_t)avail)) {
 		set_err(errmsg, "%s: not an mbox, maildir or mail message "
 			"(it starts neither with \"From \" nor a header)", path);
 		onlist_source_free(src);

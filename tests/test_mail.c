@@ -215,6 +215,199 @@ static void test_maildir(void **state)
 	free(d);
 }
 
+/* The first message of a file may come without a From_ line (a single
+ * saved mail, or an mbox whose first line was cut off); blank lines before
+ * it are no message. */
+static void test_first_message_without_from_line(void **state)
+{
+	static const char t[] =
+		"\n\nSubject: one\n\nbody one\n"
+		"From b@c Tue Jun  4 11:00:00 2013\n"
+		"Subject: two\n\nbody two\n";
+	char *path = write_file("nofrom.mbox", t, strlen(t)), *all;
+	onlist_status end;
+	int n;
+
+	(void)state;
+	all = split_all(path, &n, &end);
+	assert_int_equal(end, ONLIST_ENOTFOUND);
+	assert_int_equal(n, 2);
+	assert_string_equal(all, "[]Subject: one\n\nbody one\n|"
+			    "[b@c Tue Jun  4 11:00:00 2013]Subject: two\n\nbody two\n|");
+	free(all);
+	free(path);
+}
+
+/* mboxo: body lines that start "From " but are no From_ line (no sender
+ * and asctime date after it) stay in the body. */
+static void test_mboxo_from_lines_in_body(void **state)
+{
+	static const char t[] =
+		"From a@b Mon Jun  3 10:00:00 2013\n"
+		"Subject: one\n\n"
+		"From me to you on Monday 3 June\n"
+		"From: not a header here\n"
+		"From  a@b Mon Jun  3 10:00:00 2013\n"
+		"From a@b yesterday at 10:00\n";
+	char *path = write_file("mboxo.mbox", t, strlen(t)), *all;
+	onlist_status end;
+	int n;
+
+	(void)state;
+	all = split_all(path, &n, &end);
+	assert_int_equal(n, 1);
+	assert_non_null(strstr(all, "From a@b yesterday at 10:00\n|"));
+	free(all);
+	free(path);
+}
+
+/* NUL bytes split and parse like any other byte: the message keeps its
+ * length, the patch after the NUL is still found. */
+static void test_nul_bytes(void **state)
+{
+	static const char t[] =
+		"From a@b Mon Jun  3 10:00:00 2013\n"
+		"Subject: [PATCH] x\x00y\n\n"
+		"Message with a \x00 inside.\n---\n"
+		"diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\x00\n+b\n"
+		"From c@d Tue Jun  4 11:00:00 2013\n"
+		"Subject: two\n\ntwo\n";
+	char *path = write_file("nul.mbox", t, sizeof(t) - 1), *err = NULL;
+	struct onlist_source *src;
+	struct onlist_raw raw;
+	struct onlist_mail *m;
+	char hex[41];
+	size_t first = strlen("From a@b Mon Jun  3 10:00:00 2013\n");
+	size_t second = (size_t)((const char *)memmem(t, sizeof(t) - 1,
+						      "From c@d", 8) - t);
+
+	(void)state;
+	assert_int_equal(onlist_source_open(&src, path, &err), ONLIST_OK);
+	assert_int_equal(onlist_source_next(src, &raw, &err), ONLIST_OK);
+	assert_int_equal(raw.len, second - first);
+	assert_memory_equal(raw.data, t + first, raw.len);
+	assert_int_equal(onlist_mail_parse(&m, raw.data, raw.len, &err),
+			 ONLIST_OK);
+	assert_string_equal(onlist_mail_body(m),
+			    "Message with a \xef\xbf\xbd inside.\n");
+	assert_true(onlist_mail_patchid(m, hex));
+	onlist_mail_free(m);
+	assert_int_equal(onlist_source_next(src, &raw, &err), ONLIST_OK);
+	assert_int_equal(onlist_source_next(src, &raw, &err), ONLIST_ENOTFOUND);
+	onlist_source_free(src);
+	free(path);
+}
+
+/* The last message ends without a newline, in the middle of its patch. */
+static void test_last_message_without_newline(void **state)
+{
+	static const char t[] =
+		"From a@b Mon Jun  3 10:00:00 2013\n"
+		"Subject: [PATCH] x\n\nWhy.\n---\n"
+		"diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b";
+	char *path = write_file("nonl.mbox", t, strlen(t)), *err = NULL;
+	struct onlist_source *src;
+	struct onlist_raw raw;
+	struct onlist_mail *m;
+	const char *patch;
+	size_t len;
+	char hex[41];
+
+	(void)state;
+	assert_int_equal(onlist_source_open(&src, path, &err), ONLIST_OK);
+	assert_int_equal(onlist_source_next(src, &raw, &err), ONLIST_OK);
+	assert_int_equal(raw.data[raw.len - 1], 'b');
+	assert_int_equal(onlist_mail_parse(&m, raw.data, raw.len, &err),
+			 ONLIST_OK);
+	patch = onlist_mail_patch(m, &len);
+	assert_non_null(patch);
+	assert_int_equal(patch[len - 1], 'b');
+	assert_true(onlist_mail_patchid(m, hex));
+	onlist_mail_free(m);
+	assert_int_equal(onlist_source_next(src, &raw, &err), ONLIST_ENOTFOUND);
+	onlist_source_free(src);
+	free(path);
+}
+
+/* A 50 MB message (one patch adding 50 MB of lines) between two small
+ * ones: read whole, parsed, and the message after it is still there. */
+static void test_50mb_message(void **state)
+{
+	const size_t big = 50u << 20;
+	static const char head[] =
+		"From a@b Mon Jun  3 10:00:00 2013\n"
+		"Subject: [PATCH] huge\n\nBig.\n---\n"
+		"diff --git a/f b/f\nnew file mode 100644\n--- /dev/null\n+++ b/f\n";
+	static const char tail[] =
+		"From c@d Tue Jun  4 11:00:00 2013\nSubject: after\n\nsmall\n";
+	size_t nlines = big / 64, total;
+	char *t, *p, *path, *err = NULL, hunk[64], hex[41];
+	struct onlist_source *src;
+	struct onlist_raw raw;
+	struct onlist_mail *m;
+	FILE *f;
+
+	(void)state;
+	t = malloc(sizeof(head) + 64 + nlines * 64 + sizeof(tail));
+	assert_non_null(t);
+	p = t + sprintf(t, "%s@@ -0,0 +1,%zu @@\n", head, nlines);
+	for (size_t i = 0; i < nlines; i++) {
+		memset(p, 'x', 63);
+		p[0] = '+';
+		p[63] = '\n';
+		p += 64;
+	}
+	memcpy(p, tail, sizeof(tail) - 1);
+	total = (size_t)(p - t) + sizeof(tail) - 1;
+	assert_true(asprintf(&path, "%s/big.mbox", tmpdir) > 0);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(t, 1, total, f), total);
+	fclose(f);
+
+	assert_int_equal(onlist_source_open(&src, path, &err), ONLIST_OK);
+	assert_int_equal(onlist_source_next(src, &raw, &err), ONLIST_OK);
+	assert_true(raw.len > big);
+	assert_int_equal(onlist_mail_parse(&m, raw.data, raw.len, &err),
+			 ONLIST_OK);
+	assert_string_equal(onlist_mail_body(m), "Big.\n");
+	assert_true(onlist_mail_patchid(m, hex));
+	onlist_mail_free(m);
+	assert_int_equal(onlist_source_next(src, &raw, &err), ONLIST_OK);
+	snprintf(hunk, sizeof(hunk), "%.*s", (int)raw.len, raw.data);
+	assert_string_equal(hunk, "Subject: after\n\nsmall\n");
+	assert_int_equal(onlist_source_next(src, &raw, &err), ONLIST_ENOTFOUND);
+	onlist_source_free(src);
+	free(path);
+	free(t);
+}
+
+/* Files that are no mail at all: a clear error naming the file. */
+static void test_not_an_mbox(void **state)
+{
+	static const struct { const char *name, *data; size_t len; } cases[] = {
+		{ "text.txt", "hello world\nthis is no mail\n", 29 },
+		{ "zip.zip", "PK\x03\x04\x14\x00\x00\x00", 8 },
+		{ "pdf.pdf", "%PDF-1.4\n%\xe2\xe3\xcf\xd3\n", 15 },
+		{ "nul.bin", "\0\0\0\0From a@b\n", 15 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct onlist_source *src;
+		char *err = NULL;
+		char *path = write_file(cases[i].name, cases[i].data, cases[i].len);
+
+		assert_int_equal(onlist_source_open(&src, path, &err),
+				 ONLIST_EPARSE);
+		assert_non_null(err);
+		assert_non_null(strstr(err, path));
+		assert_non_null(strstr(err, "not an mbox"));
+		free(err);
+		free(path);
+	}
+}
+
 static struct onlist_mail *parse(const char *text)
 {
 	struct onlist_mail *m = NULL;
@@ -377,6 +570,12 @@ int main(void)
 		cmocka_unit_test(test_truncated_gzip_is_an_error),
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_maildir),
+		cmocka_unit_test(test_first_message_without_from_line),
+		cmocka_unit_test(test_mboxo_from_lines_in_body),
+		cmocka_unit_test(test_nul_bytes),
+		cmocka_unit_test(test_last_message_without_newline),
+		cmocka_unit_test(test_50mb_message),
+		cmocka_unit_test(test_not_an_mbox),
 		cmocka_unit_test(test_headers),
 		cmocka_unit_test(test_raw_latin1_subject_becomes_utf8),
 		cmocka_unit_test(test_control_characters_removed),
