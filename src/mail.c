@@ -831,7 +831,9 @@ static void decode_line(struct split *s, enum te te, const char *in,
 {
 	out->len = 0;
 	sbuf_add(s, out, "", 0);
-	if (te == TE_QP) {
+	if (te == TE_NONE) {
+		sbuf_add(s, out, in, len);
+	} else if (te == TE_QP) {
 		for (size_t i = 0; i < len && in[i]; i++) {
 			char c = in[i];
 			if (c == '=') {

@@ -529,6 +529,182 @@ static void test_quoted_patch_is_not_a_patch(void **state)
 	onlist_mail_free(m);
 }
 
+#define DIFF "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n"
+#define QUILT "Index: f\n====\n--- f.orig\n+++ f\n@@ -1 +1 @@\n-a\n+b\n"
+#define MIXED(b) "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=" b "\n\n"
+
+/* How one mail comes apart: the commit message git am would make, whether
+ * there is a patch, whether it has a git patch-id, and where the diff was.
+ * Each row was checked against `git mailinfo -u` unless it says
+ * "onlist:" (where git stops with an error or copies junk in). */
+static const struct {
+	const char *name, *mail, *body;
+	int patch, id;
+	const char *source;
+} extract[] = {
+	{ "qp soft breaks and =3D", "Subject: x\n"
+	  "Content-Transfer-Encoding: quoted-printable\n\n"
+	  "a =3D b, a long=\n line\n---\n" DIFF,
+	  "a = b, a long line\n", 1, 1, "inline" },
+	{ "base64 with CR LF inside keeps the CRs (git: quoted CRLF)", "Subject: x\n"
+	  "Content-Transfer-Encoding: base64\n\n"
+	  "bXNnDQotLS0NCmRpZmYgLS1naXQgYS9mIGIvZg0KLS0tIGEvZg0KKysrIGIvZg0KQEAg\n"
+	  "LTEgKzEgQEANCi1hDQorYg0K\n",
+	  "msg\r\n", 1, 1, "inline" },
+	{ "CR LF mail: CRs go, like git mailsplit", "Subject: x\r\n\r\n"
+	  "msg\r\n---\r\n" DIFF, "msg\n", 1, 1, "inline" },
+	{ "format=flowed, delsp=yes", "Subject: x\n"
+	  "Content-Type: text/plain; format=flowed; delsp=yes\n\n"
+	  "one two \nthree\n>quoted\n From stuffed\n-- \nsig\n",
+	  "one twothree\n>quoted\nFrom stuffed\n-- \nsig\n", 0, 0, NULL },
+	{ "in-body From/Subject/Date go, blank after them too", "Subject: x\n\n"
+	  "From: Other <o@x>\nSubject: real\n  subject\nDate: today\n\nmsg\n---\n" DIFF,
+	  "msg\n", 1, 1, "inline" },
+	{ "scissors are not cut (git mailinfo's default)", "Subject: x\n\n"
+	  "note\n-- >8 --\nSubject: y\n\nmsg\n---\n" DIFF,
+	  "note\n-- >8 --\nSubject: y\n\nmsg\n", 1, 1, "inline" },
+	{ "a --- line in the message ends it", "Subject: x\n\n"
+	  "v2:\n---\n- fixed\n---\n" DIFF, "v2:\n", 1, 1, "inline" },
+	{ "windows-1252", "Subject: x\n"
+	  "Content-Type: text/plain; charset=windows-1252\n\n\x93q\x94\n",
+	  "\xe2\x80\x9cq\xe2\x80\x9d\n", 0, 0, NULL },
+	{ "ISO-2022-JP", "Subject: x\n"
+	  "Content-Type: text/plain; charset=ISO-2022-JP\n\n"
+	  "\x1b$BF|K\\\x1b(B\n", "\xe6\x97\xa5\xe6\x9c\xac\n", 0, 0, NULL },
+	{ "onlist: unknown charset falls back", "Subject: x\n"
+	  "Content-Type: text/plain; charset=x-klingon\n\ncaf\xe9 ok\n---\n" DIFF,
+	  "caf\xc3\xa9 ok\n", 1, 1, "inline" },
+	{ "onlist: invalid UTF-8 falls back to Latin-1", "Subject: x\n"
+	  "Content-Type: text/plain; charset=utf-8\n\ncaf\xe9\n",
+	  "caf\xc3\xa9\n", 0, 0, NULL },
+	{ "patch as a text/x-diff attachment", "Subject: x\n" MIXED("B")
+	  "--B\nContent-Type: text/plain\n\nmsg\n"
+	  "--B\nContent-Type: text/x-diff\nContent-Transfer-Encoding: base64\n\n"
+	  "ZGlmZiAtLWdpdCBhL2YgYi9mCi0tLSBhL2YKKysrIGIvZgpAQCAtMSArMSBAQAotYQorYgo=\n"
+	  "--B--\n", "msg\n", 1, 1, "attachment" },
+	{ "an octet-stream attachment that holds a diff", "Subject: x\n" MIXED("B")
+	  "--B\nContent-Type: text/plain\n\nmsg\n"
+	  "--B\nContent-Type: application/octet-stream\n\n" DIFF "--B--\n",
+	  "msg\n", 1, 1, "attachment" },
+	{ "onlist: a binary attachment stays out of the message", "Subject: x\n"
+	  MIXED("B") "--B\nContent-Type: text/plain\n\nlog attached\n"
+	  "--B\nContent-Type: application/gzip\n\n\x1f\x8b\x08junk\n--B--\n",
+	  "log attached\n\n", 0, 0, NULL },
+	{ "onlist: HTML and a nested multipart's preamble stay out", "Subject: x\n"
+	  MIXED("A") "--A\nContent-Type: multipart/alternative; boundary=B\n\n"
+	  "--B\nContent-Type: text/plain\n\nhello\n"
+	  "--B\nContent-Type: text/html\n\n<p>hello</p>\n--B--\n"
+	  "--A\nContent-Type: text/x-patch\n\n" DIFF "--A--\n",
+	  "hello\n\n", 1, 1, "attachment" },
+	{ "multipart/signed", "Subject: x\nContent-Type: multipart/signed; "
+	  "boundary=S\n\n--S\nContent-Type: text/plain\n\nmsg\n---\n" DIFF
+	  "--S\nContent-Type: application/pgp-signature\n\nsig\n--S--\n",
+	  "msg\n", 1, 1, "inline" },
+	{ "quilt: a patch, but no git patch-id", "Subject: x\n\nmsg\n---\n" QUILT,
+	  "msg\n", 1, 0, "inline" },
+	{ "plain diff -u: a patch, but no git patch-id", "Subject: x\n\n"
+	  "msg\n--- f.orig\n+++ f\n@@ -1 +1 @@\n-a\n+b\n", "msg\n", 1, 0, "inline" },
+	{ "a reply quoting a patch", "Subject: Re: x\n\n"
+	  "> msg\n> ---\n> diff --git a/f b/f\n> +b\n\nok\n",
+	  "> msg\n> ---\n> diff --git a/f b/f\n> +b\n\nok\n", 0, 0, NULL },
+	{ "a cover letter", "Subject: [PATCH 0/2] series\n\n*** BLURB ***\n\n"
+	  "Ann (2):\n  one\n  two\n\n f | 2 +-\n 1 file changed\n\n-- \n2.39.5\n",
+	  "*** BLURB ***\n\nAnn (2):\n  one\n  two\n\n f | 2 +-\n 1 file changed\n\n"
+	  "-- \n2.39.5\n", 0, 0, NULL },
+	{ "--- alone, no diff: not a patch", "Subject: x\n\nq\n---\nnot a patch\n",
+	  "q\n", 0, 0, NULL },
+};
+
+/* What git am makes of mail: `git mailsplit -b` then `git mailinfo -u`;
+ * the message into *msg (caller frees), 1 if git patch-id finds an id in
+ * the patch.  -1 when git cannot be run. */
+static int git_mailinfo(const char *mail, char **msg)
+{
+	char *path = write_file("x.eml", mail, strlen(mail)), *cmd, *idfile;
+	FILE *f;
+	char buf[128];
+	size_t n;
+	int id;
+
+	assert_true(asprintf(&cmd, "cd '%s' && rm -rf split && mkdir split && "
+		"export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null && "
+		"git mailsplit -b -osplit x.eml >/dev/null && "
+		"git mailinfo -u msg patch <split/0001 >/dev/null 2>&1 && "
+		"git patch-id --stable <patch >id", tmpdir) > 0);
+	if (system(cmd) != 0) {
+		free(cmd);
+		free(path);
+		return -1;
+	}
+	free(cmd);
+	free(path);
+	assert_true(asprintf(&path, "%s/msg", tmpdir) > 0);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	*msg = calloc(1, 65536);
+	n = fread(*msg, 1, 65535, f);
+	(*msg)[n] = '\0';
+	fclose(f);
+	free(path);
+	assert_true(asprintf(&idfile, "%s/id", tmpdir) > 0);
+	f = fopen(idfile, "rb");
+	assert_non_null(f);
+	id = fread(buf, 1, sizeof(buf), f) > 0;
+	fclose(f);
+	free(idfile);
+	return id;
+}
+
+static void test_extract(void **state)
+{
+	int have_git = system("git --version >/dev/null 2>&1") == 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(extract) / sizeof(extract[0]); i++) {
+		struct onlist_mail *m = NULL;
+		char *err = NULL, hex[41], *gmsg = NULL;
+		const char *src;
+		int gid;
+
+		print_message("%s\n", extract[i].name);
+		/* the expectations are git's, except where onlist falls back */
+		if (have_git && strncmp(extract[i].name, "onlist:", 7)) {
+			gid = git_mailinfo(extract[i].mail, &gmsg);
+			assert_int_not_equal(gid, -1);
+			assert_string_equal(gmsg, extract[i].body);
+			assert_int_equal(gid, extract[i].id);
+			free(gmsg);
+		}
+		assert_int_equal(onlist_mail_parse(&m, extract[i].mail,
+						   strlen(extract[i].mail), &err),
+				 ONLIST_OK);
+		assert_string_equal(onlist_mail_body(m), extract[i].body);
+		assert_int_equal(onlist_mail_patch(m, NULL) != NULL,
+				 extract[i].patch);
+		assert_int_equal(onlist_mail_patchid(m, hex), extract[i].id);
+		src = onlist_mail_patch_source(m);
+		if (extract[i].source)
+			assert_string_equal(src, extract[i].source);
+		else
+			assert_null(src);
+		onlist_mail_free(m);
+	}
+}
+
+static void test_encoded_words(void **state)
+{
+	struct onlist_mail *m = parse(
+		"From: =?ISO-2022-JP?B?GyRCRnxLXBsoQg==?= <jp@x>\n"
+		"Subject: =?x-unknown?Q?caf=E9?= and =?utf-8?B?w7w=?=\n\nb\n");
+
+	(void)state;
+	assert_string_equal(onlist_mail_from_name(m), "\xe6\x97\xa5\xe6\x9c\xac");
+	/* an unknown charset must not lose the subject */
+	assert_non_null(strstr(onlist_mail_subject(m), "caf"));
+	assert_non_null(strstr(onlist_mail_subject(m), "\xc3\xbc"));
+	onlist_mail_free(m);
+}
+
 static void test_not_a_mail(void **state)
 {
 	struct onlist_mail *m = NULL;
@@ -583,6 +759,8 @@ int main(void)
 		cmocka_unit_test(test_inline_patch),
 		cmocka_unit_test(test_quoted_patch_is_not_a_patch),
 		cmocka_unit_test(test_not_a_mail),
+		cmocka_unit_test(test_extract),
+		cmocka_unit_test(test_encoded_words),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
