@@ -522,12 +522,16 @@ onlist_status onlist_source_next(struct onlist_source *src,
 
 /* ---- one message -------------------------------------------------------- */
 
+/* the in-body headers git mailinfo reads */
+enum { IB_FROM, IB_SUBJECT, IB_DATE, IB_N };
+
 struct onlist_mail {
 	char *msgid;
 	int synthetic;
 	int64_t date;
 	char *from_name, *from_addr, *subject, *in_reply_to, *refs;
 	char *body;
+	char *inbody[IB_N];	/* in-body From, Subject, Date, or NULL */
 	char *patch;		/* NULL: no patch */
 	size_t patch_len;
 	const char *patch_source;
@@ -626,7 +630,6 @@ static const char *find_diff(const char *p, size_t len)
 
 enum te { TE_NONE, TE_QP, TE_BASE64 };
 enum { SKIP_NONE, SKIP_PART, SKIP_TO_BOUNDARY };
-enum { IB_FROM, IB_SUBJECT, IB_DATE, IB_N };
 static const char *const inbody_name[IB_N] = { "From", "Subject", "Date" };
 
 struct split {
@@ -1443,6 +1446,14 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 	g_object_unref(msg);
 
 	m->body = strdup(sp.msg.data ? sp.msg.data : "");
+	for (int i = 0; i < IB_N; i++) {
+		char *v;
+		if (!sp.inbody[i])
+			continue;
+		v = g_mime_utils_header_decode_text(NULL, sp.inbody[i]);
+		m->inbody[i] = utf8_dup(v ? v : sp.inbody[i]);
+		g_free(v);
+	}
 	if (sp.in_patch && find_diff(sp.patch.data, sp.patch.len)) {
 		unsigned char raw[ONLIST_PATCHID_RAWSZ];
 
@@ -1477,6 +1488,8 @@ void onlist_mail_free(struct onlist_mail *m)
 	free(m->in_reply_to);
 	free(m->refs);
 	free(m->body);
+	for (int i = 0; i < IB_N; i++)
+		free(m->inbody[i]);
 	free(m->patch);
 	free(m);
 }
@@ -1490,6 +1503,14 @@ const char *onlist_mail_subject(const struct onlist_mail *m) { return m->subject
 const char *onlist_mail_in_reply_to(const struct onlist_mail *m) { return m->in_reply_to; }
 const char *onlist_mail_references(const struct onlist_mail *m) { return m->refs; }
 const char *onlist_mail_body(const struct onlist_mail *m) { return m->body; }
+
+const char *onlist_mail_inbody(const struct onlist_mail *m, const char *name)
+{
+	for (int i = 0; i < IB_N; i++)
+		if (!g_ascii_strcasecmp(name, inbody_name[i]))
+			return m->inbody[i];
+	return NULL;
+}
 
 const char *onlist_mail_patch(const struct onlist_mail *m, size_t *len)
 {

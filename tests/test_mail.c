@@ -691,6 +691,28 @@ static void test_extract(void **state)
 	}
 }
 
+/* In-body headers: what git am takes as author, subject and date. */
+static void test_inbody_headers(void **state)
+{
+	struct onlist_mail *m = parse(
+		"From: Mara Maintainer <mara@x>\nSubject: [PATCH] sent by Mara\n\n"
+		"From: =?UTF-8?Q?Jos=C3=A9?= <jose@x>\nDate: Mon, 3 Jun 2013 10:00:00 +0000\n"
+		"\nWhy.\n---\n" DIFF);
+	struct onlist_mail *p = parse("Subject: x\n\n[PATCH] old style\nWhy.\n");
+
+	(void)state;
+	assert_string_equal(onlist_mail_inbody(m, "From"), "Jos\xc3\xa9 <jose@x>");
+	assert_string_equal(onlist_mail_inbody(m, "Date"),
+			    "Mon, 3 Jun 2013 10:00:00 +0000");
+	assert_null(onlist_mail_inbody(m, "Subject"));
+	assert_string_equal(onlist_mail_from_name(m), "Mara Maintainer");
+	assert_string_equal(onlist_mail_body(m), "Why.\n");
+	assert_string_equal(onlist_mail_inbody(p, "subject"), "[PATCH] old style");
+	assert_string_equal(onlist_mail_body(p), "Why.\n");
+	onlist_mail_free(m);
+	onlist_mail_free(p);
+}
+
 static void test_encoded_words(void **state)
 {
 	struct onlist_mail *m = parse(
@@ -761,6 +783,7 @@ int main(void)
 		cmocka_unit_test(test_not_a_mail),
 		cmocka_unit_test(test_extract),
 		cmocka_unit_test(test_encoded_words),
+		cmocka_unit_test(test_inbody_headers),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
