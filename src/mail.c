@@ -647,6 +647,7 @@ struct split {
 	int flowed, delsp;
 	char ctype[64];			/* of the current part, lower case */
 	int header_stage, in_patch, skip;
+	int after_header;		/* s->line holds the header just read */
 	int part;			/* 0 the mail itself, then 1, 2... */
 	int diff_part;			/* part of the first diff line, -1 */
 	int seen[IB_N];
@@ -725,13 +726,22 @@ static int is_header_line(const char *p)
  * holds that line with a newline: git takes it as the first body line. */
 static int header_line(struct split *s)
 {
-	if (!get_line(s, 0))
+	if (s->p >= s->end) {
+		/* git's quirk, kept: when the mail ends in its headers, the
+		 * last header line is read again as the first body line */
+		if (!s->after_header)
+			sbuf_set(s, &s->line, "", 0);
+		s->after_header = 0;
 		return 0;
+	}
+	s->after_header = 0;
+	get_line(s, 0);
 	rtrim(&s->line);
 	if (!s->line.len || !is_header_line(s->line.data)) {
 		sbuf_add(s, &s->line, "\n", 1);
 		return 0;
 	}
+	s->after_header = 1;
 	while (s->p < s->end && (*s->p == ' ' || *s->p == '\t')) {
 		const char *nl = memchr(s->p, '\n', (size_t)(s->end - s->p));
 		size_t n = nl ? (size_t)(nl - s->p) : (size_t)(s->end - s->p);

@@ -385,12 +385,14 @@ static void test_50mb_message(void **state)
 /* Files that are no mail at all: a clear error naming the file. */
 static void test_not_an_mbox(void **state)
 {
+#define FILE_CASE(name, data) { name, data, sizeof(data) - 1 }
 	static const struct { const char *name, *data; size_t len; } cases[] = {
-		{ "text.txt", "hello world\nthis is no mail\n", 29 },
-		{ "zip.zip", "PK\x03\x04\x14\x00\x00\x00", 8 },
-		{ "pdf.pdf", "%PDF-1.4\n%\xe2\xe3\xcf\xd3\n", 15 },
-		{ "nul.bin", "\0\0\0\0From a@b\n", 15 },
+		FILE_CASE("text.txt", "hello world\nthis is no mail\n"),
+		FILE_CASE("zip.zip", "PK\x03\x04\x14\x00\x00\x00"),
+		FILE_CASE("pdf.pdf", "%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"),
+		FILE_CASE("nul.bin", "\0\0\0\0From a@b\n"),
 	};
+#undef FILE_CASE
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -611,6 +613,8 @@ static const struct {
 	  "Ann (2):\n  one\n  two\n\n f | 2 +-\n 1 file changed\n\n-- \n2.39.5\n",
 	  "*** BLURB ***\n\nAnn (2):\n  one\n  two\n\n f | 2 +-\n 1 file changed\n\n"
 	  "-- \n2.39.5\n", 0, 0, NULL },
+	{ "cut off in its headers: git reads the last one again as the body",
+	  "Subject: x\nMessage-Id: <a@b>", "Message-Id: <a@b>", 0, 0, NULL },
 	{ "--- alone, no diff: not a patch", "Subject: x\n\nq\n---\nnot a patch\n",
 	  "q\n", 0, 0, NULL },
 };
