@@ -634,7 +634,7 @@ static const char *const inbody_name[IB_N] = { "From", "Subject", "Date" };
 
 struct split {
 	const char *p, *end;		/* what is left of the message */
-	struct buf line, tmp, work, piece;
+	struct buf line, tmp, work, piece, orig;
 	struct buf prev;		/* a partial decoded or flowed line */
 	struct buf accum;		/* an in-body header being read */
 	struct buf msg, patch;
@@ -943,13 +943,17 @@ static int is_utf8_name(const char *cs)
 	return !g_ascii_strcasecmp(cs, "utf-8") || !g_ascii_strcasecmp(cs, "utf8");
 }
 
-/* l converted from the part's charset to UTF-8, in place. */
-static void line_to_utf8(struct split *s, struct buf *l)
+/* l converted from the part's charset to UTF-8, in place.  Returns 1 when
+ * that took one of onlist's fallbacks, where git would have failed or
+ * kept the bytes. */
+static int line_to_utf8(struct split *s, struct buf *l)
 {
+	int fallback = 0;
 	gchar *out = NULL;
 	gsize outlen = 0;
 
 	if (memchr(l->data, '\0', l->len)) {
+		fallback = 1;
 		s->tmp.len = 0;
 		for (size_t i = 0; i < l->len; i++)
 			sbuf_add(s, &s->tmp, l->data[i] ? l->data + i :
@@ -971,7 +975,10 @@ static void line_to_utf8(struct split *s, struct buf *l)
 						   NULL, &outlen, NULL);
 		}
 	}
+	if (!out && (*s->charset && !is_utf8_name(s->charset)))
+		fallback = 1;	/* git: "cannot convert" */
 	if (!out && !g_utf8_validate(l->data, (gssize)l->len, NULL)) {
+		fallback = 1;
 		out = g_convert(l->data, (gssize)l->len, "UTF-8",
 				"WINDOWS-1252", NULL, &outlen, NULL);
 		if (!out)
@@ -982,6 +989,7 @@ static void line_to_utf8(struct split *s, struct buf *l)
 		sbuf_set(s, l, out, outlen);
 		g_free(out);
 	}
+	return fallback;
 }
 
 /* "From <40 hex> Mon Sep 17 00:00:00 2001\n", format-patch's separator. */
@@ -1044,6 +1052,8 @@ static int inbody_header(struct split *s, const struct buf *l)
 /* A message line: 1 when it starts the patch. */
 static int message_line(struct split *s, struct buf *l)
 {
+	int fallback;
+
 	if (s->header_stage) {
 		if (!l->len || (l->len == 1 && l->data[0] == '\n')) {
 			if (s->accum.len) {
@@ -1056,11 +1066,17 @@ static int message_line(struct split *s, struct buf *l)
 		if (s->header_stage)
 			return 0;
 	}
-	line_to_utf8(s, l);
+	sbuf_set(s, &s->orig, l->data, l->len);
+	fallback = line_to_utf8(s, l);
 	/* git cuts at scissors ("-- >8 --") only with --scissors or
 	 * mailinfo.scissors; `git mailinfo -u` and `git am` do not. */
-	if (patchbreak(l->data, l->len))
+	if (patchbreak(l->data, l->len)) {
+		/* git puts this line into the patch as it converted it; where
+		 * git would not have converted it, neither does onlist */
+		if (fallback)
+			sbuf_set(s, l, s->orig.data, s->orig.len);
 		return 1;
+	}
 	sbuf_add(s, &s->msg, l->data, l->len);
 	return 0;
 }
@@ -1292,6 +1308,7 @@ static void split_release(struct split *s)
 	free(s->tmp.data);
 	free(s->work.data);
 	free(s->piece.data);
+	free(s->orig.data);
 	free(s->prev.data);
 	free(s->accum.data);
 	free(s->msg.data);
@@ -1374,12 +1391,16 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 	struct split sp = { 0 };
 	const char *id, *text = data;
 	char *lf, *head;
-	size_t tlen = len, hdr_end;
+	size_t tlen = len, hdr_end, skip = 0;
 
 	*out = NULL;
 	*errmsg = NULL;
 	gmime_setup();
-	if (!looks_like_header(data, len))
+	/* git mailinfo skips blank lines before the headers */
+	while (skip < len && (data[skip] == '\n' || data[skip] == '\r' ||
+			      data[skip] == ' ' || data[skip] == '\t'))
+		skip++;
+	if (!looks_like_header(data + skip, len - skip))
 		return set_err(errmsg, "no mail header at the start");
 	if ((lf = crlf_to_lf(data, len, &tlen)))
 		text = lf;

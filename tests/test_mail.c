@@ -615,6 +615,8 @@ static const struct {
 	  "-- \n2.39.5\n", 0, 0, NULL },
 	{ "cut off in its headers: git reads the last one again as the body",
 	  "Subject: x\nMessage-Id: <a@b>", "Message-Id: <a@b>", 0, 0, NULL },
+	{ "blank lines before the headers", "\n\nSubject: x\n\nmsg\n",
+	  "msg\n", 0, 0, NULL },
 	{ "--- alone, no diff: not a patch", "Subject: x\n\nq\n---\nnot a patch\n",
 	  "q\n", 0, 0, NULL },
 };
@@ -717,6 +719,23 @@ static void test_inbody_headers(void **state)
 	onlist_mail_free(p);
 }
 
+/* Where onlist falls back and git would not convert, the line that starts
+ * the patch goes into it as sent: the patch stays git's. */
+static void test_fallback_keeps_patch_bytes(void **state)
+{
+	struct onlist_mail *m = parse("Subject: x\n"
+		"Content-Type: text/plain; charset=utf-8\n\ncaf\xe9\n"
+		"--- a/f\xe9\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n");
+	const char *patch;
+
+	(void)state;
+	assert_string_equal(onlist_mail_body(m), "caf\xc3\xa9\n");
+	patch = onlist_mail_patch(m, NULL);
+	assert_non_null(patch);
+	assert_memory_equal(patch, "--- a/f\xe9\n", 9);
+	onlist_mail_free(m);
+}
+
 static void test_encoded_words(void **state)
 {
 	struct onlist_mail *m = parse(
@@ -788,6 +807,7 @@ int main(void)
 		cmocka_unit_test(test_extract),
 		cmocka_unit_test(test_encoded_words),
 		cmocka_unit_test(test_inbody_headers),
+		cmocka_unit_test(test_fallback_keeps_patch_bytes),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
