@@ -623,7 +623,8 @@ static const char *find_diff(const char *p, size_t len)
  *   out of the message (git copies them in);
  * - a charset iconv does not know, or bytes invalid in the declared one,
  *   fall back to UTF-8 if valid, else Windows-1252 / Latin-1 (git stops
- *   with "cannot convert"); NUL becomes U+FFFD.
+ *   with "cannot convert", or keeps invalid UTF-8 as it is); NUL becomes
+ *   U+FFFD.  The line that starts the patch then goes into it unconverted.
  */
 
 #define MAX_BOUNDARIES 16
