@@ -10,7 +10,8 @@
 #include "onlist/patchid.h"
 
 static const char help[] =
-	"usage: onlist patch-id [--stable | --unstable] < INPUT\n\n"
+	"usage: onlist patch-id [--stable | --unstable] < INPUT\n"
+	"       onlist patch-id --mailinfo MSG PATCH < MAIL\n\n"
 	"Print \"<patch-id> <name>\" for every patch on standard input, byte for\n"
 	"byte what `git patch-id --stable` prints (--unstable: git's unstable\n"
 	"ids).  INPUT is what git accepts (`git log -p`, `git diff-tree -p\n"
@@ -19,7 +20,10 @@ static const char help[] =
 	"decoded (quoted-printable, base64, charsets) and a patch in an\n"
 	"attachment is found; the name printed is the commit id of a\n"
 	"format-patch From_ line, else the Message-ID.  Input that starts with\n"
-	"a `From <commit id>` line (format-patch) is hashed as git hashes it.\n";
+	"a `From <commit id>` line (format-patch) is hashed as git hashes it.\n\n"
+	"--mailinfo MSG PATCH  also write the first mail's commit message to MSG\n"
+	"                      and its patch to PATCH (empty when it has none), the\n"
+	"                      files `git mailinfo -u MSG PATCH` writes: for tests.\n";
 
 static int is_hex40(const char *p)
 {
@@ -44,7 +48,23 @@ static int looks_like_mail(const char *l, size_t len)
 	return i > 0 && i < len && l[i] == ':';
 }
 
-static int mail_mode(int stable, const char *first, size_t len)
+/* Write len bytes of data to path; 0 or -1. */
+static int write_file(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	int ret = 0;
+
+	if (!f)
+		return -1;
+	if (len && fwrite(data, 1, len, f) != len)
+		ret = -1;
+	if (fclose(f) != 0)
+		ret = -1;
+	return ret;
+}
+
+static int mail_mode(int stable, const char *first, size_t len,
+		     char **mailinfo)
 {
 	struct onlist_source *src;
 	struct onlist_raw raw;
@@ -74,6 +94,19 @@ static int mail_mode(int stable, const char *first, size_t len)
 			ret = ONLIST_EXIT_FAIL;
 			continue;
 		}
+		if (mailinfo) {
+			const char *body = onlist_mail_body(m), *patch;
+			size_t plen;
+
+			patch = onlist_mail_patch(m, &plen);
+			if (write_file(mailinfo[0], body, strlen(body)) < 0 ||
+			    write_file(mailinfo[1], patch, patch ? plen : 0) < 0) {
+				onlist_err("patch-id: cannot write %s or %s",
+					   mailinfo[0], mailinfo[1]);
+				ret = ONLIST_EXIT_FAIL;
+			}
+			mailinfo = NULL;	/* the first mail only */
+		}
 		if (onlist_mail_patchid(m, hex)) {
 			if (strlen(raw.from_line) >= 40 && is_hex40(raw.from_line))
 				printf("%s %.40s\n", hex, raw.from_line);
@@ -98,6 +131,7 @@ int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 	char first[4096];
 	size_t len = 0;
 	int stable = 1;
+	char **mailinfo = NULL;
 
 	(void)cli;
 	if (onlist_cli_help(argc, argv, help))
@@ -107,7 +141,10 @@ int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 			stable = 1;
 		else if (!strcmp(argv[i], "--unstable"))
 			stable = 0;
-		else {
+		else if (!strcmp(argv[i], "--mailinfo") && i + 2 < argc) {
+			mailinfo = argv + i + 1;
+			i += 2;
+		} else {
 			onlist_err("patch-id: unknown argument '%s'", argv[i]);
 			return ONLIST_EXIT_USAGE;
 		}
@@ -122,7 +159,11 @@ int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 			break;
 	}
 	if (len && looks_like_mail(first, len))
-		return mail_mode(stable, first, len);
+		return mail_mode(stable, first, len, mailinfo);
+	if (mailinfo) {
+		onlist_err("patch-id: --mailinfo needs a mail on standard input");
+		return ONLIST_EXIT_USAGE;
+	}
 	if (onlist_patchid_stream(stdin, first, len, stdout, stable) != ONLIST_OK ||
 	    fflush(stdout) != 0) {
 		onlist_err("patch-id: read or write error");

@@ -235,6 +235,16 @@ onlist_status onlist_import_message(struct onlist_store *s, const char *data,
 	cid = onlist_find_change_id(onlist_mail_body(m));
 	if (!cid && onlist_mail_patch(m, NULL))
 		cid = onlist_find_change_id(onlist_mail_patch(m, NULL));
+	/* b4 writes it below the "---" of a cover letter, which is neither
+	 * the commit message nor a patch when no diff follows: look in the
+	 * mail as sent (plain text, as b4 sends it) */
+	if (!cid && (memmem(data, len, "hange-id:", 9) ||
+		     memmem(data, len, "hange-Id:", 9))) {
+		char *text = strndup(data, len);
+		if (text)
+			cid = onlist_find_change_id(text);
+		free(text);
+	}
 	info.change_id = cid;
 	info.pull_url = url;
 	info.pull_ref = ref;

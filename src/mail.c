@@ -329,8 +329,15 @@ onlist_status onlist_source_open(struct onlist_source **out, const char *path,
 		onlist_source_free(src);
 		return ONLIST_EPARSE;
 	}
-	if (!(avail >= 5 && memcmp(src->in, "From ", 5) == 0) &&
-	    !looks_like_header(src->in, (size_t)avail)) {
+	/* Blank lines before the first message are no message. */
+	while (src->in_start < src->in_end &&
+	       (src->in[src->in_start] == '\n' || src->in[src->in_start] == '\r')) {
+		src->in_start++;
+		src->pos++;
+	}
+	avail = (long)(src->in_end - src->in_start);
+	if (!(avail >= 5 && memcmp(src->in + src->in_start, "From ", 5) == 0) &&
+	    !looks_like_header(src->in + src->in_start, (size_t)avail)) {
 		set_err(errmsg, "%s: not an mbox, maildir or mail message "
 			"(it starts neither with \"From \" nor a header)", path);
 		onlist_source_free(src);
@@ -515,12 +522,16 @@ onlist_status onlist_source_next(struct onlist_source *src,
 
 /* ---- one message -------------------------------------------------------- */
 
+/* the in-body headers git mailinfo reads */
+enum { IB_FROM, IB_SUBJECT, IB_DATE, IB_N };
+
 struct onlist_mail {
 	char *msgid;
 	int synthetic;
 	int64_t date;
 	char *from_name, *from_addr, *subject, *in_reply_to, *refs;
 	char *body;
+	char *inbody[IB_N];	/* in-body From, Subject, Date, or NULL */
 	char *patch;		/* NULL: no patch */
 	size_t patch_len;
 	const char *patch_source;
@@ -580,129 +591,6 @@ static char *utf8_dup(const char *s)
 	return clean_text(r);
 }
 
-/* The bytes of a leaf part with its transfer encoding undone and its
- * charset left alone, NUL-terminated; caller g_free()s. `git am` converts
- * the commit message to UTF-8 but applies the patch as it was sent, so the
- * patch-id must see the original bytes. */
-static char *part_bytes(GMimePart *part, size_t *len)
-{
-	GMimeDataWrapper *content = g_mime_part_get_content(part);
-	GMimeStream *mem;
-	GByteArray *arr;
-	char *bytes;
-
-	if (!content)
-		return NULL;
-	mem = g_mime_stream_mem_new();
-	g_mime_data_wrapper_write_to_stream(content, mem);
-	arr = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
-	bytes = g_malloc(arr->len + 1);
-	memcpy(bytes, arr->data, arr->len);
-	bytes[arr->len] = '\0';
-	*len = arr->len;
-	g_object_unref(mem);
-	return bytes;
-}
-
-/* text (in `charset`) as UTF-8; never NULL unless out of memory. */
-static char *to_utf8(const char *text, size_t len, const char *charset)
-{
-	char *conv = NULL, *r;
-
-	if (charset && g_ascii_strcasecmp(charset, "utf-8") &&
-	    g_ascii_strcasecmp(charset, "us-ascii")) {
-		const char *iconv_name = g_mime_charset_iconv_name(charset);
-		conv = g_convert(text, (gssize)len, "UTF-8", iconv_name, NULL,
-				 NULL, NULL);
-	}
-	if (conv) {
-		r = strdup(conv);
-		g_free(conv);
-		return r;
-	}
-	conv = g_utf8_make_valid(text, (gssize)len);
-	r = strdup(conv);
-	g_free(conv);
-	return r;
-}
-
-static int is_patch_type(GMimeContentType *ct)
-{
-	return g_mime_content_type_is_type(ct, "text", "x-patch") ||
-	       g_mime_content_type_is_type(ct, "text", "x-diff") ||
-	       g_mime_content_type_is_type(ct, "text", "x-diff-patch") ||
-	       g_mime_content_type_is_type(ct, "application", "x-patch") ||
-	       g_mime_content_type_is_type(ct, "application", "x-diff");
-}
-
-struct walk {
-	struct buf text;	/* the body text parts, decoded, concatenated */
-	size_t first_len;	/* length of the first part's text */
-	int nparts;
-	char *charset;		/* the first part's charset, g_strdup'd */
-};
-
-static void collect_part(GMimeObject *parent, GMimeObject *obj, void *data)
-{
-	struct walk *w = data;
-	GMimeContentType *ct;
-	char *text;
-	size_t len = 0;
-
-	(void)parent;
-	if (!GMIME_IS_PART(obj))
-		return;
-	ct = g_mime_object_get_content_type(obj);
-	/* `git am` reads text parts; an HTML alternative would only repeat
-	 * (badly) the plain one. */
-	if (g_mime_content_type_is_type(ct, "text", "html"))
-		return;
-	if (!g_mime_content_type_is_type(ct, "text", "*") && !is_patch_type(ct))
-		return;
-	text = part_bytes(GMIME_PART(obj), &len);
-	if (!text)
-		return;
-	if (w->text.len && w->text.data[w->text.len - 1] != '\n')
-		buf_add(&w->text, "\n", 1);
-	buf_add(&w->text, text, len);
-	if (w->nparts++ == 0) {
-		w->first_len = w->text.len;
-		w->charset = g_strdup(g_mime_content_type_get_parameter(ct,
-								       "charset"));
-	}
-	g_free(text);
-}
-
-/* Where `git mailinfo` would cut the patch from the message: a "---" line
- * (alone or before a file name), a "diff -" line or an "Index: " line.
- * Works on lengths: a NUL in a mail body must not hide the patch after it. */
-static const char *find_patch_start(const char *text, size_t tlen)
-{
-	const char *p = text, *end = text + tlen;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-		if ((len >= 6 && memcmp(p, "diff -", 6) == 0) ||
-		    (len >= 7 && memcmp(p, "Index: ", 7) == 0))
-			return p;
-		if (len >= 3 && memcmp(p, "---", 3) == 0) {
-			size_t i = 3;
-			if (len > 4 && p[3] == ' ' && !isspace((unsigned char)p[4]))
-				return p;
-			while (i < len && isspace((unsigned char)p[i]))
-				i++;
-			if (i == len)
-				return p;
-		}
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
-	return NULL;
-}
-
 /* Does the text after the cut hold a diff at all (not just a "---")?
  * Returns the first "diff -" line, or the cut itself for other diffs, or
  * NULL. */
@@ -719,6 +607,743 @@ static const char *find_diff(const char *p, size_t len)
 	    (memmem(p, len, "\n+++ ", 5) && memmem(p, len, "\n@@ -", 5)))
 		return p;
 	return NULL;
+}
+
+/* ---- the body, split the way `git mailinfo -u` splits it ---------------
+ *
+ * GMime reads the headers; the body is walked line by line with git's own
+ * rules (mailinfo.c in git 2.39), because matching git means matching its
+ * heuristics too: every MIME part goes through one filter, a part's
+ * transfer encoding is undone line by line, format=flowed is undone, the
+ * first "---"/"diff -"/"Index: " line ends the message, and everything from
+ * there on, whatever part it sits in, is the patch.
+ *
+ * Departures from git, all before the patch starts (from there on the
+ * patch is git's byte for byte):
+ * - text/html parts, non-text parts that hold no diff, and the lines
+ *   between a nested multipart's headers and its first boundary are left
+ *   out of the message (git copies them in);
+ * - a charset iconv does not know, or bytes invalid in the declared one,
+ *   fall back to UTF-8 if valid, else Windows-1252 / Latin-1 (git stops
+ *   with "cannot convert", or keeps invalid UTF-8 as it is); NUL becomes
+ *   U+FFFD.  The line that starts the patch then goes into it unconverted.
+ */
+
+#define MAX_BOUNDARIES 16
+
+enum te { TE_NONE, TE_QP, TE_BASE64 };
+enum { SKIP_NONE, SKIP_PART, SKIP_TO_BOUNDARY };
+static const char *const inbody_name[IB_N] = { "From", "Subject", "Date" };
+
+struct split {
+	const char *p, *end;		/* what is left of the message */
+	struct buf line, tmp, work, piece, orig;
+	struct buf prev;		/* a partial decoded or flowed line */
+	struct buf accum;		/* an in-body header being read */
+	struct buf msg, patch;
+	char *bound[MAX_BOUNDARIES];	/* "--" + boundary, innermost last */
+	size_t nbound;
+	enum te te;
+	char *charset;			/* of the current part; "" none */
+	char *cd_charset;		/* the converter below is for this */
+	GIConv cd;
+	int flowed, delsp;
+	char ctype[64];			/* of the current part, lower case */
+	int header_stage, in_patch, skip;
+	int after_header;		/* s->line holds the header just read */
+	int part;			/* 0 the mail itself, then 1, 2... */
+	int diff_part;			/* part of the first diff line, -1 */
+	int seen[IB_N];
+	char *inbody[IB_N];
+	int nomem;
+};
+
+/* git's isspace(): no \v or \f. */
+static int gspace(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static int starts(const char *s, size_t len, const char *pfx)
+{
+	size_t n = strlen(pfx);
+
+	return len >= n && memcmp(s, pfx, n) == 0;
+}
+
+static void sbuf_set(struct split *s, struct buf *b, const char *p, size_t n)
+{
+	b->len = 0;
+	if (buf_add(b, p, n) < 0)
+		s->nomem = 1;
+}
+
+static void sbuf_add(struct split *s, struct buf *b, const char *p, size_t n)
+{
+	if (buf_add(b, p, n) < 0)
+		s->nomem = 1;
+}
+
+/* The next line into s->line, with its newline when keep_nl; 0 at the end. */
+static int get_line(struct split *s, int keep_nl)
+{
+	const char *nl;
+	size_t n;
+
+	if (s->p >= s->end) {
+		sbuf_set(s, &s->line, "", 0);
+		return 0;
+	}
+	nl = memchr(s->p, '\n', (size_t)(s->end - s->p));
+	n = nl ? (size_t)(nl - s->p) + 1 : (size_t)(s->end - s->p);
+	sbuf_set(s, &s->line, s->p, nl && !keep_nl ? n - 1 : n);
+	s->p += n;
+	return 1;
+}
+
+static void rtrim(struct buf *b)
+{
+	while (b->len && gspace((unsigned char)b->data[b->len - 1]))
+		b->len--;
+	if (b->data)
+		b->data[b->len] = '\0';
+}
+
+/* RFC 2822 field name then ':'; mbox "From " lines count too. */
+static int is_header_line(const char *p)
+{
+	if (!strncmp(p, "From ", 5) || !strncmp(p, ">From ", 6))
+		return 1;
+	for (; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c == ':')
+			return 1;
+		if (c < 33 || c > 126)
+			return 0;
+	}
+	return 0;
+}
+
+/* One header field, unfolded and right-trimmed, into s->line: 1.  At the
+ * blank line (or a line that is no header, or the end) 0, and s->line
+ * holds that line with a newline: git takes it as the first body line. */
+static int header_line(struct split *s)
+{
+	if (s->p >= s->end) {
+		/* git's quirk, kept: when the mail ends in its headers, the
+		 * last header line is read again as the first body line */
+		if (!s->after_header)
+			sbuf_set(s, &s->line, "", 0);
+		s->after_header = 0;
+		return 0;
+	}
+	s->after_header = 0;
+	get_line(s, 0);
+	rtrim(&s->line);
+	if (!s->line.len || !is_header_line(s->line.data)) {
+		sbuf_add(s, &s->line, "\n", 1);
+		return 0;
+	}
+	s->after_header = 1;
+	while (s->p < s->end && (*s->p == ' ' || *s->p == '\t')) {
+		const char *nl = memchr(s->p, '\n', (size_t)(s->end - s->p));
+		size_t n = nl ? (size_t)(nl - s->p) : (size_t)(s->end - s->p);
+
+		sbuf_set(s, &s->tmp, s->p, n);
+		s->p += nl ? n + 1 : n;
+		s->tmp.data[0] = ' ';
+		rtrim(&s->tmp);
+		sbuf_add(s, &s->line, s->tmp.data, s->tmp.len);
+	}
+	return 1;
+}
+
+/* The value of header `name` in line (name, ':', blanks skipped), or NULL. */
+static const char *header_value(const char *line, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (g_ascii_strncasecmp(line, name, n) || line[n] != ':')
+		return NULL;
+	line += n + 1;
+	while (gspace((unsigned char)*line))
+		line++;
+	return line;
+}
+
+/* git's parameter lookup: the first "name" anywhere, quoted or up to
+ * ';', blank or tab.  A g_malloc'd value or NULL. */
+static char *param(const char *v, const char *name)
+{
+	const char *p = strcasestr(v, name);
+
+	if (!p)
+		return NULL;
+	p += strlen(name);
+	if (*p == '"')
+		return g_strndup(p + 1, strcspn(p + 1, "\""));
+	return g_strndup(p, strcspn(p, "; \t"));
+}
+
+static int param_is(const char *v, const char *name, const char *want)
+{
+	char *got = param(v, name);
+	int r = got && !g_ascii_strcasecmp(got, want);
+
+	g_free(got);
+	return r;
+}
+
+static void set_charset(struct split *s, char *cs)
+{
+	g_free(s->charset);
+	s->charset = cs ? cs : g_strdup("");
+}
+
+static void content_type(struct split *s, const char *v)
+{
+	char *b;
+	size_t n = strcspn(v, "; \t");
+
+	s->flowed = param_is(v, "format=", "flowed");
+	s->delsp = param_is(v, "delsp=", "yes");
+	if ((b = param(v, "boundary="))) {
+		/* git gives up beyond a few levels; ignore the extra ones */
+		if (s->nbound < MAX_BOUNDARIES)
+			s->bound[s->nbound++] = g_strconcat("--", b, NULL);
+		g_free(b);
+	}
+	set_charset(s, param(v, "charset="));
+	if (n >= sizeof(s->ctype))
+		n = sizeof(s->ctype) - 1;
+	for (size_t i = 0; i < n; i++)
+		s->ctype[i] = g_ascii_tolower(v[i]);
+	s->ctype[n] = '\0';
+}
+
+static void handle_header(struct split *s, const char *line)
+{
+	const char *v;
+
+	if ((v = header_value(line, "Content-Type")))
+		content_type(s, v);
+	else if ((v = header_value(line, "Content-Transfer-Encoding")))
+		s->te = strcasestr(v, "base64") ? TE_BASE64 :
+			strcasestr(v, "quoted-printable") ? TE_QP : TE_NONE;
+}
+
+static int hexdig(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* One line's transfer encoding undone into out.  Like git, a line is
+ * decoded on its own and a NUL ends it. */
+static void decode_line(struct split *s, enum te te, const char *in,
+			size_t len, struct buf *out)
+{
+	out->len = 0;
+	sbuf_add(s, out, "", 0);
+	if (te == TE_NONE) {
+		sbuf_add(s, out, in, len);
+	} else if (te == TE_QP) {
+		for (size_t i = 0; i < len && in[i]; i++) {
+			char c = in[i];
+			if (c == '=') {
+				int hi, lo;
+				if (i + 1 >= len || in[i + 1] == '\n')
+					break;		/* soft line break */
+				hi = hexdig((unsigned char)in[i + 1]);
+				lo = i + 2 < len ? hexdig((unsigned char)in[i + 2]) : -1;
+				if (hi >= 0 && lo >= 0) {
+					c = (char)(hi << 4 | lo);
+					sbuf_add(s, out, &c, 1);
+					i += 2;
+					continue;
+				}
+			}
+			sbuf_add(s, out, &c, 1);
+		}
+	} else {
+		int pos = 0, acc = 0;
+		for (size_t i = 0; i < len && in[i]; i++) {
+			int c = (unsigned char)in[i];
+			char o;
+			if (c == '+')
+				c = 62;
+			else if (c == '/')
+				c = 63;
+			else if (c >= 'A' && c <= 'Z')
+				c -= 'A';
+			else if (c >= 'a' && c <= 'z')
+				c -= 'a' - 26;
+			else if (c >= '0' && c <= '9')
+				c -= '0' - 52;
+			else
+				continue;	/* padding, blanks, garbage */
+			switch (pos++) {
+			case 0:
+				acc = c << 2;
+				break;
+			case 1:
+				o = (char)(acc | c >> 4);
+				sbuf_add(s, out, &o, 1);
+				acc = (c & 15) << 4;
+				break;
+			case 2:
+				o = (char)(acc | c >> 2);
+				sbuf_add(s, out, &o, 1);
+				acc = (c & 3) << 6;
+				break;
+			default:
+				o = (char)(acc | c);
+				sbuf_add(s, out, &o, 1);
+				acc = pos = 0;
+			}
+		}
+	}
+}
+
+/* Where `git mailinfo` would cut the patch from the message: a "---" line
+ * (alone or before a file name), a "diff -" line or an "Index: " line. */
+static int patchbreak(const char *p, size_t len)
+{
+	if (starts(p, len, "diff -") || starts(p, len, "Index: "))
+		return 1;
+	if (len < 4 || !starts(p, len, "---"))
+		return 0;
+	if (p[3] == ' ' && !gspace((unsigned char)p[4]))
+		return 1;
+	for (size_t i = 3; i < len; i++) {
+		if (p[i] == '\n')
+			return 1;
+		if (!gspace((unsigned char)p[i]))
+			break;
+	}
+	return 0;
+}
+
+static const char *find_patch_start(const char *text, size_t tlen)
+{
+	const char *p = text, *end = text + tlen;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+
+		if (patchbreak(p, len))
+			return p;
+		p += len;
+	}
+	return NULL;
+}
+
+static int is_utf8_name(const char *cs)
+{
+	return !g_ascii_strcasecmp(cs, "utf-8") || !g_ascii_strcasecmp(cs, "utf8");
+}
+
+/* l converted from the part's charset to UTF-8, in place.  Returns 1 when
+ * that took one of onlist's fallbacks, where git would have failed or
+ * kept the bytes. */
+static int line_to_utf8(struct split *s, struct buf *l)
+{
+	int fallback = 0;
+	gchar *out = NULL;
+	gsize outlen = 0;
+
+	if (memchr(l->data, '\0', l->len)) {
+		fallback = 1;
+		s->tmp.len = 0;
+		for (size_t i = 0; i < l->len; i++)
+			sbuf_add(s, &s->tmp, l->data[i] ? l->data + i :
+				 "\xef\xbf\xbd", l->data[i] ? 1 : 3);
+		sbuf_set(s, l, s->tmp.data, s->tmp.len);
+	}
+	if (*s->charset && !is_utf8_name(s->charset)) {
+		if (!s->cd_charset || strcmp(s->cd_charset, s->charset)) {
+			if (s->cd_charset && s->cd != (GIConv)-1)
+				g_iconv_close(s->cd);
+			g_free(s->cd_charset);
+			s->cd_charset = g_strdup(s->charset);
+			s->cd = g_iconv_open("UTF-8",
+					     g_mime_charset_iconv_name(s->charset));
+		}
+		if (s->cd != (GIConv)-1) {
+			g_iconv(s->cd, NULL, NULL, NULL, NULL);
+			out = g_convert_with_iconv(l->data, (gssize)l->len, s->cd,
+						   NULL, &outlen, NULL);
+		}
+	}
+	if (!out && (*s->charset && !is_utf8_name(s->charset)))
+		fallback = 1;	/* git: "cannot convert" */
+	if (!out && !g_utf8_validate(l->data, (gssize)l->len, NULL)) {
+		fallback = 1;
+		out = g_convert(l->data, (gssize)l->len, "UTF-8",
+				"WINDOWS-1252", NULL, &outlen, NULL);
+		if (!out)
+			out = g_convert(l->data, (gssize)l->len, "UTF-8",
+					"ISO-8859-1", NULL, &outlen, NULL);
+	}
+	if (out) {
+		sbuf_set(s, l, out, outlen);
+		g_free(out);
+	}
+	return fallback;
+}
+
+/* "From <40 hex> Mon Sep 17 00:00:00 2001\n", format-patch's separator. */
+static int is_fp_separator(const char *p, size_t len)
+{
+	static const char tail[] = " Mon Sep 17 00:00:00 2001\n";
+
+	if (len != 5 + 40 + sizeof(tail) - 1 || strncmp(p, "From ", 5))
+		return 0;
+	for (int i = 5; i < 45; i++)
+		if (!isdigit((unsigned char)p[i]) && !(p[i] >= 'a' && p[i] <= 'f'))
+			return 0;
+	return !memcmp(p + 45, tail, sizeof(tail) - 1);
+}
+
+static void flush_inbody(struct split *s)
+{
+	const char *v;
+
+	if (!s->accum.len)
+		return;
+	for (int i = 0; i < IB_N; i++)
+		if (!s->seen[i] && (v = header_value(s->accum.data, inbody_name[i]))) {
+			s->inbody[i] = g_strndup(v, strcspn(v, "\n"));
+			s->seen[i] = 1;
+			break;
+		}
+	s->accum.len = 0;
+}
+
+/* In-body headers at the top of the message: 1 while the line is one. */
+static int inbody_header(struct split *s, const struct buf *l)
+{
+	const char *d = l->data;
+
+	if (s->accum.len && (d[0] == ' ' || d[0] == '\t')) {
+		if (s->accum.data[s->accum.len - 1] == '\n')
+			s->accum.len--;
+		sbuf_add(s, &s->accum, d, l->len);
+		return 1;
+	}
+	flush_inbody(s);
+	if (!strncmp(d, ">From", 5) && gspace((unsigned char)d[5]))
+		return is_fp_separator(d + 1, l->len - 1);
+	if (!strncmp(d, "[PATCH]", 7) && gspace((unsigned char)d[7])) {
+		if (!s->seen[IB_SUBJECT]) {
+			s->inbody[IB_SUBJECT] = g_strndup(d, strcspn(d, "\n"));
+			s->seen[IB_SUBJECT] = 1;
+		}
+		return 1;
+	}
+	for (int i = 0; i < IB_N; i++)
+		if (!s->seen[i] && header_value(d, inbody_name[i])) {
+			sbuf_add(s, &s->accum, d, l->len);
+			return 1;
+		}
+	return 0;
+}
+
+/* A message line: 1 when it starts the patch. */
+static int message_line(struct split *s, struct buf *l)
+{
+	int fallback;
+
+	if (s->header_stage) {
+		if (!l->len || (l->len == 1 && l->data[0] == '\n')) {
+			if (s->accum.len) {
+				flush_inbody(s);
+				s->header_stage = 0;
+			}
+			return 0;
+		}
+		s->header_stage = inbody_header(s, l);
+		if (s->header_stage)
+			return 0;
+	}
+	sbuf_set(s, &s->orig, l->data, l->len);
+	fallback = line_to_utf8(s, l);
+	/* git cuts at scissors ("-- >8 --") only with --scissors or
+	 * mailinfo.scissors; `git mailinfo -u` and `git am` do not. */
+	if (patchbreak(l->data, l->len)) {
+		/* git puts this line into the patch as it converted it; where
+		 * git would not have converted it, neither does onlist */
+		if (fallback)
+			sbuf_set(s, l, s->orig.data, s->orig.len);
+		return 1;
+	}
+	sbuf_add(s, &s->msg, l->data, l->len);
+	return 0;
+}
+
+static void filter(struct split *s, struct buf *l)
+{
+	const char *d = l->data;
+
+	if (!s->in_patch) {
+		if (!message_line(s, l))
+			return;
+		s->in_patch = 1;
+		d = l->data;
+	}
+	if (s->diff_part < 0 && (starts(d, l->len, "diff -") ||
+				 starts(d, l->len, "Index: ") ||
+				 starts(d, l->len, "+++ ")))
+		s->diff_part = s->part;
+	sbuf_add(s, &s->patch, d, l->len);
+}
+
+/* format=flowed undone (RFC 3676), as git does it. */
+static void flowed(struct split *s, struct buf *l)
+{
+	size_t len = l->len;
+
+	if (!s->flowed) {
+		filter(s, l);
+		return;
+	}
+	if (len && l->data[len - 1] == '\n') {
+		len--;
+		if (len && l->data[len - 1] == '\r')
+			len--;
+	}
+	if (len == 3 && !memcmp(l->data, "-- ", 3)) {	/* signature mark */
+		if (s->prev.len) {
+			filter(s, &s->prev);
+			s->prev.len = 0;
+		}
+		filter(s, l);
+		return;
+	}
+	if (len && l->data[0] == ' ') {			/* space-stuffed */
+		memmove(l->data, l->data + 1, l->len);
+		l->len--;
+		len--;
+	}
+	if (len && l->data[len - 1] == ' ') {		/* soft break */
+		sbuf_add(s, &s->prev, l->data, len - (s->delsp ? 1 : 0));
+		return;
+	}
+	if (s->prev.len) {
+		sbuf_add(s, &s->prev, l->data, l->len);
+		sbuf_set(s, l, s->prev.data, s->prev.len);
+		s->prev.len = 0;
+	}
+	filter(s, l);
+}
+
+static void body_line(struct split *s)
+{
+	const char *p, *end;
+
+	if (s->te == TE_NONE) {
+		flowed(s, &s->line);
+		return;
+	}
+	decode_line(s, s->te, s->line.data, s->line.len, &s->tmp);
+	/* the partial line left from before goes first */
+	sbuf_set(s, &s->work, s->prev.data ? s->prev.data : "", s->prev.len);
+	sbuf_add(s, &s->work, s->tmp.data, s->tmp.len);
+	s->prev.len = 0;
+	p = s->work.data;
+	end = p + s->work.len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl) {
+			sbuf_add(s, &s->prev, p, (size_t)(end - p));
+			break;
+		}
+		sbuf_set(s, &s->piece, p, (size_t)(nl - p) + 1);
+		flowed(s, &s->piece);
+		p = nl + 1;
+	}
+}
+
+static int is_boundary(struct split *s)
+{
+	const char *b = s->bound[s->nbound - 1];
+
+	return s->line.len >= strlen(b) && !memcmp(s->line.data, b, strlen(b));
+}
+
+static int find_boundary(struct split *s)
+{
+	while (get_line(s, 0))
+		if (s->nbound && is_boundary(s))
+			return 1;
+	return 0;
+}
+
+/* Does the part starting at s->line (up to the next boundary) hold a diff
+ * once decoded? */
+static int part_holds_diff(struct split *s)
+{
+	const char *b = s->bound[s->nbound - 1], *p = s->p;
+	size_t blen = strlen(b);
+	struct buf text = { 0 }, dec = { 0 };
+	const char *cut;
+	int r;
+
+	decode_line(s, s->te, s->line.data, s->line.len, &dec);
+	sbuf_add(s, &text, dec.data, dec.len);
+	while (p < s->end) {
+		const char *nl = memchr(p, '\n', (size_t)(s->end - p));
+		size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(s->end - p);
+		if (n >= blen && !memcmp(p, b, blen))
+			break;
+		if (s->te == TE_NONE) {
+			sbuf_add(s, &text, p, n);
+		} else {
+			decode_line(s, s->te, p, n, &dec);
+			sbuf_add(s, &text, dec.data, dec.len);
+		}
+		p += n;
+	}
+	cut = text.data ? find_patch_start(text.data, text.len) : NULL;
+	r = cut && find_diff(cut, text.len - (size_t)(cut - text.data));
+	free(text.data);
+	free(dec.data);
+	return r;
+}
+
+/* At a boundary line: an end boundary closes its multipart and moves on
+ * to the next boundary; else the headers of the next part are read and
+ * s->line is its first line.  0 at the end of the mail. */
+static int at_boundary(struct split *s)
+{
+	size_t depth;
+
+	for (;;) {
+		size_t blen = strlen(s->bound[s->nbound - 1]);
+
+		if (!(s->line.len >= blen + 2 &&
+		      !memcmp(s->line.data + blen, "--", 2)))
+			break;
+		g_free(s->bound[--s->nbound]);
+		s->bound[s->nbound] = NULL;
+		sbuf_set(s, &s->tmp, "\n", 1);
+		filter(s, &s->tmp);
+		if (!find_boundary(s))
+			return 0;
+	}
+	s->te = TE_NONE;
+	set_charset(s, NULL);
+	s->ctype[0] = '\0';
+	s->part++;
+	depth = s->nbound;
+	while (header_line(s))
+		handle_header(s, s->line.data);
+	if (!get_line(s, 0))
+		return 0;
+	sbuf_add(s, &s->line, "\n", 1);
+	s->skip = SKIP_NONE;
+	if (!s->in_patch) {
+		int text = !s->ctype[0] || !strncmp(s->ctype, "text/", 5);
+		if (s->nbound > depth)
+			s->skip = SKIP_TO_BOUNDARY;
+		else if (!strcmp(s->ctype, "text/html") ||
+			 (!text && !part_holds_diff(s)))
+			s->skip = SKIP_PART;
+	}
+	return 1;
+}
+
+static void split_body(struct split *s)
+{
+	if (s->nbound && !find_boundary(s))
+		return;
+	for (;;) {
+		if (s->nbound && is_boundary(s)) {
+			if (s->prev.len) {
+				filter(s, &s->prev);
+				s->prev.len = 0;
+			}
+			if (!at_boundary(s))
+				return;
+			if (s->skip == SKIP_TO_BOUNDARY)
+				continue;	/* look at this line again */
+		}
+		if (s->skip == SKIP_NONE)
+			body_line(s);
+		if (!get_line(s, 1))
+			break;
+	}
+	if (s->prev.len)
+		filter(s, &s->prev);
+	flush_inbody(s);
+}
+
+/* Split a mail (CR LF already made LF) into s->msg and s->patch.  Returns
+ * where the header block ends. */
+static size_t split_mail(struct split *s, const char *data, size_t len)
+{
+	size_t hdr_end;
+
+	s->p = data;
+	s->end = data + len;
+	s->cd = (GIConv)-1;
+	s->diff_part = -1;
+	s->header_stage = 1;
+	set_charset(s, NULL);
+	while (s->p < s->end && gspace((unsigned char)*s->p))
+		s->p++;
+	for (;;) {
+		hdr_end = (size_t)(s->p - data);
+		if (!header_line(s))
+			break;
+		handle_header(s, s->line.data);
+	}
+	split_body(s);
+	return hdr_end;
+}
+
+static void split_release(struct split *s)
+{
+	free(s->line.data);
+	free(s->tmp.data);
+	free(s->work.data);
+	free(s->piece.data);
+	free(s->orig.data);
+	free(s->prev.data);
+	free(s->accum.data);
+	free(s->msg.data);
+	free(s->patch.data);
+	for (size_t i = 0; i < s->nbound; i++)
+		g_free(s->bound[i]);
+	g_free(s->charset);
+	if (s->cd_charset && s->cd != (GIConv)-1)
+		g_iconv_close(s->cd);
+	g_free(s->cd_charset);
+	for (int i = 0; i < IB_N; i++)
+		g_free(s->inbody[i]);
+}
+
+/* "\r\n" -> "\n" everywhere, as `git mailsplit` (and so `git am`) does
+ * before mailinfo sees a mail; NULL when there is none (use the input). */
+static char *crlf_to_lf(const char *data, size_t len, size_t *outlen)
+{
+	char *out, *o;
+
+	if (!memmem(data, len, "\r\n", 2))
+		return NULL;
+	out = malloc(len + 1);
+	if (!out)
+		return NULL;
+	o = out;
+	for (size_t i = 0; i < len; i++)
+		if (!(data[i] == '\r' && i + 1 < len && data[i + 1] == '\n'))
+			*o++ = data[i];
+	*o = '\0';
+	*outlen = (size_t)(o - out);
+	return out;
 }
 
 static char *synthetic_id(const char *data, size_t len)
@@ -766,27 +1391,56 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 	InternetAddressList *from;
 	GDateTime *date;
 	struct onlist_mail *m;
-	struct walk w = { { 0 }, 0, 0, NULL };
-	const char *id, *cut, *diff;
-	char *first;
+	struct split sp = { 0 };
+	const char *id, *text = data;
+	char *lf, *head;
+	size_t tlen = len, hdr_end, skip = 0;
 
 	*out = NULL;
 	*errmsg = NULL;
 	gmime_setup();
-	if (!looks_like_header(data, len))
+	/* git mailinfo skips blank lines before the headers */
+	while (skip < len && (data[skip] == '\n' || data[skip] == '\r' ||
+			      data[skip] == ' ' || data[skip] == '\t'))
+		skip++;
+	if (!looks_like_header(data + skip, len - skip))
 		return set_err(errmsg, "no mail header at the start");
-	stream = g_mime_stream_mem_new_with_buffer(data, len);
+	if ((lf = crlf_to_lf(data, len, &tlen)))
+		text = lf;
+	else
+		tlen = len;
+	hdr_end = split_mail(&sp, text, tlen);
+	if (sp.nomem) {
+		split_release(&sp);
+		free(lf);
+		return ONLIST_ENOMEM;
+	}
+	/* GMime only reads the header block: the body is done. */
+	head = malloc(hdr_end + 2);
+	if (!head) {
+		split_release(&sp);
+		free(lf);
+		return ONLIST_ENOMEM;
+	}
+	memcpy(head, text, hdr_end);
+	memcpy(head + hdr_end, "\n", 2);
+	free(lf);
+	stream = g_mime_stream_mem_new_with_buffer(head, hdr_end + 1);
 	parser = g_mime_parser_new_with_stream(stream);
 	g_mime_parser_set_format(parser, GMIME_FORMAT_MESSAGE);
 	msg = g_mime_parser_construct_message(parser, NULL);
 	g_object_unref(parser);
 	g_object_unref(stream);
-	if (!msg)
+	free(head);
+	if (!msg) {
+		split_release(&sp);
 		return set_err(errmsg, "GMime could not parse the message");
+	}
 
 	m = calloc(1, sizeof(*m));
 	if (!m) {
 		g_object_unref(msg);
+		split_release(&sp);
 		return ONLIST_ENOMEM;
 	}
 	id = g_mime_message_get_message_id(msg);
@@ -838,33 +1492,31 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 		}
 	}
 
-	g_mime_message_foreach(msg, collect_part, &w);
 	g_object_unref(msg);
-	first = w.text.data ? w.text.data : "";
-	cut = find_patch_start(first, w.text.len);
-	if (cut && (diff = find_diff(cut, w.text.len - (size_t)(cut - first)))) {
-		size_t off = (size_t)(cut - first);
+
+	m->body = strdup(sp.msg.data ? sp.msg.data : "");
+	for (int i = 0; i < IB_N; i++) {
+		char *v;
+		if (!sp.inbody[i])
+			continue;
+		v = g_mime_utils_header_decode_text(NULL, sp.inbody[i]);
+		m->inbody[i] = utf8_dup(v ? v : sp.inbody[i]);
+		g_free(v);
+	}
+	if (sp.in_patch && find_diff(sp.patch.data, sp.patch.len)) {
 		unsigned char raw[ONLIST_PATCHID_RAWSZ];
 
-		m->patch_len = w.text.len - off;
-		m->patch = malloc(m->patch_len + 1);
-		if (m->patch) {
-			memcpy(m->patch, cut, m->patch_len);
-			m->patch[m->patch_len] = '\0';
-		}
-		m->body = to_utf8(first, off, w.charset);
-		/* Where did the diff itself come from? */
-		m->patch_source = (size_t)(diff - first) < w.first_len ?
-				  "inline" : "attachment";
+		m->patch = sp.patch.data;
+		m->patch_len = sp.patch.len;
+		sp.patch.data = NULL;
+		/* the mail itself or its first part, or a later one */
+		m->patch_source = sp.diff_part <= 1 ? "inline" : "attachment";
 		if (onlist_patchid_buf(m->patch, m->patch_len, raw)) {
 			onlist_patchid_hex(raw, m->patchid);
 			m->has_patchid = 1;
 		}
-	} else {
-		m->body = to_utf8(first, w.text.len, w.charset);
 	}
-	free(w.text.data);
-	g_free(w.charset);
+	split_release(&sp);
 	if (!m->msgid || !m->subject || !m->in_reply_to || !m->refs ||
 	    !m->x_mailer ||
 	    !m->body || !m->from_name || !m->from_addr) {
@@ -886,6 +1538,8 @@ void onlist_mail_free(struct onlist_mail *m)
 	free(m->in_reply_to);
 	free(m->refs);
 	free(m->body);
+	for (int i = 0; i < IB_N; i++)
+		free(m->inbody[i]);
 	free(m->patch);
 	free(m->x_mailer);
 	free(m);
@@ -900,6 +1554,14 @@ const char *onlist_mail_subject(const struct onlist_mail *m) { return m->subject
 const char *onlist_mail_in_reply_to(const struct onlist_mail *m) { return m->in_reply_to; }
 const char *onlist_mail_references(const struct onlist_mail *m) { return m->refs; }
 const char *onlist_mail_body(const struct onlist_mail *m) { return m->body; }
+
+const char *onlist_mail_inbody(const struct onlist_mail *m, const char *name)
+{
+	for (int i = 0; i < IB_N; i++)
+		if (!g_ascii_strcasecmp(name, inbody_name[i]))
+			return m->inbody[i];
+	return NULL;
+}
 
 const char *onlist_mail_patch(const struct onlist_mail *m, size_t *len)
 {

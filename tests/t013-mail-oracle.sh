@@ -1,95 +1,105 @@
 #!/bin/sh
-# Mail side of patch-id, with git as the oracle: every commit of a generated
-# history is turned into a mail by `git format-patch`, then re-encoded the
-# ways mailers do (quoted-printable, base64, CRLF, latin-1, attachment).
-# For each mail, `git mailinfo -u` + `git patch-id --stable` must give the
-# same id that `onlist patch-id` gives on the mail itself.
-set -u
+# Mail extraction, with git as the oracle.  The commits of a generated
+# history become mails through `git format-patch` (plain, --attach,
+# --inline, --cover-letter -v3 --thread), and tests/mail-forms.py re-encodes
+# the plain ones the ways mailers do (quoted-printable, base64, CR LF,
+# Latin-1, windows-1252, ISO-2022-JP, format=flowed, in-body headers, a
+# scissors line, an octet-stream attachment, multipart/alternative and
+# /signed, a quoting reply, quilt and plain diffs).  Each mail goes through
+# what `git am` does: `git mailsplit --mboxrd`, `git mailinfo -u MSG PATCH`,
+# then `git patch-id --stable < PATCH`; `onlist patch-id --mailinfo` on the
+# same file must write the same MSG byte for byte, the same PATCH (or none
+# where git's holds no diff) and print the same patch-id.
+. tests/lib.sh
+need_cmd git
+need_cmd python3
+need_onlist
+make_tmp
+isolate_git
 top=$(pwd)
-[ -x ./onlist ] || { echo "./onlist not built" >&2; exit 77; }
-tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
+cd "$TMP" || exit 1
 
-export GIT_AUTHOR_NAME="Ann Author" GIT_AUTHOR_EMAIL=ann@example.org
-export GIT_COMMITTER_NAME="Ann Author" GIT_COMMITTER_EMAIL=ann@example.org
 export GIT_AUTHOR_DATE="2013-06-01T10:00:00Z" GIT_COMMITTER_DATE="2013-06-01T10:00:00Z"
 git init -q repo && cd repo || exit 1
+git config i18n.commitEncoding UTF-8
+N=${ONLIST_T013_COMMITS:-24}
 i=0
-while [ $i -lt 40 ]; do
+while [ $i -lt "$N" ]; do
 	case $((i % 8)) in
 	0) printf 'int f%d(void)\n{\n\treturn %d;\n}\n' $i $i > "f$((i % 5)).c" ;;
 	1) printf 'caf\303\251 %d na\303\257ve\n' $i >> utf8.txt ;;
 	2) printf 'line with trailing space %d   \n' $i >> ws.txt ;;
 	3) printf 'crlf line %d\r\n' $i >> crlf.txt ;;
-	4) [ -f f1.c ] && git mv -k f1.c "moved$i.c"; printf '/* moved */\n' >> "moved$i.c" 2>/dev/null || true ;;
+	4) [ -f f1.c ] && git mv -k f1.c "moved$i.c"; printf '/* moved */\n' >> "moved$i.c" ;;
 	5) printf 'no newline %d' $i > nonl.txt ;;
 	6) printf '\tindented %d\n\n\nafter blank\n' $i >> blank.txt ;;
-	7) printf 'From the start of a line %d\n' $i >> from.txt ;;
+	7) printf 'x = "%s" + %d\n' "$(printf 'long line %.0s' 1 2 3 4 5 6 7 8 9)" $i >> long.txt ;;
 	esac
 	git add -A >/dev/null 2>&1
-	git commit -q -m "change $i: edit things" -m "Explain change $i.
-
-Signed-off-by: Ann Author <ann@example.org>" || exit 1
+	case $((i % 6)) in
+	0) body="Explain change $i in plain ASCII." ;;
+	1) body="Fix the caf$(printf '\303\251') in Jos$(printf '\303\251')'s na$(printf '\303\257')ve parser.
+From now on, lines that start with From are fine.
+>From the archive, too." ;;
+	2) body="Japanese: $(printf '\346\227\245\346\234\254\350\252\236\343\201\256\343\203\206\343\202\271\343\203\210') ($i)." ;;
+	3) body="Changes since v1:
+---
+- moved the check up
+- this line is long enough that a mailer will want to wrap it somewhere before the end of it, $i
+Quotes: $(printf '\342\200\234')smart$(printf '\342\200\235') and a dash $(printf '\342\200\224') $i." ;;
+	4) body="Reported-by: Rita Reviewer <rita@example.com>" ;;
+	5) body="" ;;
+	esac
+	git commit -q -m "change $i: edit things" ${body:+-m "$body"} \
+		-m "Signed-off-by: Ann Author <ann@example.org>" || exit 1
 	i=$((i + 1))
 done
-git format-patch -q -o ../mails --root HEAD || exit 1
+git format-patch -q -o ../plain --root HEAD || exit 1
+git format-patch -q -o ../attach --attach HEAD~6 || exit 1
+git format-patch -q -o ../inline --inline HEAD~6 || exit 1
+git format-patch -q -o ../series --cover-letter -v3 --thread -n HEAD~5 || exit 1
 cd .. || exit 1
+python3 "$top/tests/mail-forms.py" mails plain attach inline series || exit 1
 
-python3 - mails variants <<'PY' || exit 1
-import email, email.policy, os, sys, base64, quopri
-src, dst = sys.argv[1], sys.argv[2]
-os.makedirs(dst)
-def strip_from(raw):
-    return raw.split(b"\n", 1)[1] if raw.startswith(b"From ") else raw
-for n, name in enumerate(sorted(os.listdir(src))):
-    raw = strip_from(open(os.path.join(src, name), "rb").read())
-    head, body = raw.split(b"\n\n", 1)
-    head = head.replace(b"Message-Id:", b"X-Old-Id:")
-    mid = b"Message-Id: <%d.onlist-test@example.org>\n" % n
-    def out(kind, h, b):
-        open(os.path.join(dst, "%02d-%s.eml" % (n, kind)), "wb").write(h + b"\n\n" + b)
-    out("plain", mid + head, body)
-    bare = mid + b"\n".join(l for l in head.split(b"\n")
-                            if not l.lower().startswith((b"content-", b"mime-version")))
-    def mime(cte, charset="UTF-8"):
-        return bare + (b"\nMIME-Version: 1.0\nContent-Type: text/plain; charset=%s"
-                       b"\nContent-Transfer-Encoding: %s" % (charset.encode(), cte))
-    out("qp", mime(b"quoted-printable"), quopri.encodestring(body))
-    # base64, with CRLF inside the encoded text
-    out("b64", mime(b"base64"), base64.encodebytes(body.replace(b"\n", b"\r\n")))
-    # CRLF line ends on the whole message
-    out("crlf", (mid + head).replace(b"\n", b"\r\n"), body.replace(b"\n", b"\r\n"))
-    # latin-1 where the text allows it
-    try:
-        lat = body.decode("utf-8").encode("latin-1")
-        out("latin1", mime(b"8bit", "ISO-8859-1"), lat)
-    except UnicodeError:
-        pass
-    # patch as an attachment, message in the first part
-    msg, sep, patch = body.partition(b"\n---\n")
-    if sep:
-        b = (b"--XX\nContent-Type: text/plain; charset=UTF-8\n\n" + msg + b"\n---\n"
-             b"--XX\nContent-Type: text/x-patch; charset=UTF-8; name=p.patch\n"
-             b"Content-Disposition: attachment; filename=p.patch\n"
-             b"Content-Transfer-Encoding: base64\n\n" + base64.encodebytes(patch) + b"--XX--\n")
-        h = bare + b"\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=XX"
-        out("attach", h, b)
-PY
-
-fail=0 n=0 with_id=0
-for m in variants/*.eml; do
+n=0 with_id=0 with_patch=0
+: >forms
+for m in mails/*.mbox; do
 	n=$((n + 1))
-	git mailinfo -u msg patch < "$m" > info 2>/dev/null || { echo "mailinfo failed on $m"; fail=1; continue; }
-	want=$(git patch-id --stable < patch | cut -d' ' -f1)
-	got=$("$top/onlist" patch-id < "$m" | cut -d' ' -f1)
-	[ -n "$want" ] && with_id=$((with_id + 1))
-	if [ "$want" != "$got" ]; then
-		echo "MISMATCH $m: git '$want' onlist '$got'"
-		fail=1
+	form=${m#mails/???-}; form=${form%.mbox}
+	echo "$form" >>forms
+	rm -rf split; mkdir split
+	if ! git mailsplit --mboxrd -osplit "$m" >/dev/null ||
+	   ! git mailinfo -u msg patch <split/0001 >info 2>err; then
+		bad "$m: git cannot read it: $(cat err)"
+		continue
 	fi
+	# git prints one id per diff it finds; onlist keeps the first (they
+	# differ only when a part after the patch repeats it, as an HTML
+	# alternative of the whole mail does)
+	want=$(git patch-id --stable <patch | head -n 1 | cut -d' ' -f1)
+	got=$("$top/$ONLIST" patch-id --mailinfo omsg opatch <"$m" | cut -d' ' -f1)
+	[ -n "$want" ] && with_id=$((with_id + 1))
+	[ -s opatch ] && with_patch=$((with_patch + 1))
+	[ "$want" = "$got" ] || bad "$m: patch-id: git '$want' onlist '$got'"
+	same_output "$m (message)" msg omsg || bad "$m: message differs"
+	if [ -s opatch ]; then
+		same_output "$m (patch)" patch opatch || bad "$m: patch differs"
+	elif grep -q '^diff -\|^Index: \|^+++ ' patch; then
+		bad "$m: git found a diff, onlist none"
+	fi
+	case $form in
+	reply) [ ! -s opatch ] || bad "$m: a quoting reply counts as a patch" ;;
+	series) if grep -q '^Subject: \[PATCH v3 0*0/' "$m"; then
+			covers=$((covers + 1))
+			[ ! -s opatch ] || bad "$m: a cover letter counts as a patch"
+		fi ;;
+	quilt|plaindiff) [ -s opatch ] && [ -z "$got" ] ||
+		bad "$m: a diff without git headers: a patch with no patch-id" ;;
+	esac
 done
-[ -n "${KEEP:-}" ] && echo "kept $tmp"; echo "$n mails compared, $with_id with a patch-id"
-[ $with_id -ge $((n * 9 / 10)) ] || { echo "too few mails carry a patch-id"; fail=1; }
-[ $n -ge 200 ] || { echo "expected at least 200 mails, made $n"; fail=1; }
-exit $fail
+[ "${covers:-0}" -eq 1 ] || bad "expected one cover letter, saw ${covers:-0}"
+echo "$n mails compared, $with_patch with a patch, $with_id with a patch-id; forms:"
+sort forms | uniq -c | sort -rn | awk '{ printf "  %s %s", $2, $1 } END { print "" }'
+[ "$n" -ge 200 ] || bad "expected at least 200 mails, made $n"
+[ "$with_id" -ge $((n / 2)) ] || bad "too few mails carry a patch-id"
+[ $nfail -eq 0 ]

@@ -215,6 +215,201 @@ static void test_maildir(void **state)
 	free(d);
 }
 
+/* The first message of a file may come without a From_ line (a single
+ * saved mail, or an mbox whose first line was cut off); blank lines before
+ * it are no message. */
+static void test_first_message_without_from_line(void **state)
+{
+	static const char t[] =
+		"\n\nSubject: one\n\nbody one\n"
+		"From b@c Tue Jun  4 11:00:00 2013\n"
+		"Subject: two\n\nbody two\n";
+	char *path = write_file("nofrom.mbox", t, strlen(t)), *all;
+	onlist_status end;
+	int n;
+
+	(void)state;
+	all = split_all(path, &n, &end);
+	assert_int_equal(end, ONLIST_ENOTFOUND);
+	assert_int_equal(n, 2);
+	assert_string_equal(all, "[]Subject: one\n\nbody one\n|"
+			    "[b@c Tue Jun  4 11:00:00 2013]Subject: two\n\nbody two\n|");
+	free(all);
+	free(path);
+}
+
+/* mboxo: body lines that start "From " but are no From_ line (no sender
+ * and asctime date after it) stay in the body. */
+static void test_mboxo_from_lines_in_body(void **state)
+{
+	static const char t[] =
+		"From a@b Mon Jun  3 10:00:00 2013\n"
+		"Subject: one\n\n"
+		"From me to you on Monday 3 June\n"
+		"From: not a header here\n"
+		"From  a@b Mon Jun  3 10:00:00 2013\n"
+		"From a@b yesterday at 10:00\n";
+	char *path = write_file("mboxo.mbox", t, strlen(t)), *all;
+	onlist_status end;
+	int n;
+
+	(void)state;
+	all = split_all(path, &n, &end);
+	assert_int_equal(n, 1);
+	assert_non_null(strstr(all, "From a@b yesterday at 10:00\n|"));
+	free(all);
+	free(path);
+}
+
+/* NUL bytes split and parse like any other byte: the message keeps its
+ * length, the patch after the NUL is still found. */
+static void test_nul_bytes(void **state)
+{
+	static const char t[] =
+		"From a@b Mon Jun  3 10:00:00 2013\n"
+		"Subject: [PATCH] x\x00y\n\n"
+		"Message with a \x00 inside.\n---\n"
+		"diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\x00\n+b\n"
+		"From c@d Tue Jun  4 11:00:00 2013\n"
+		"Subject: two\n\ntwo\n";
+	char *path = write_file("nul.mbox", t, sizeof(t) - 1), *err = NULL;
+	struct onlist_source *src;
+	struct onlist_raw raw;
+	struct onlist_mail *m;
+	char hex[41];
+	size_t first = strlen("From a@b Mon Jun  3 10:00:00 2013\n");
+	size_t second = (size_t)((const char *)memmem(t, sizeof(t) - 1,
+						      "From c@d", 8) - t);
+
+	(void)state;
+	assert_int_equal(onlist_source_open(&src, path, &err), ONLIST_OK);
+	assert_int_equal(onlist_source_next(src, &raw, &err), ONLIST_OK);
+	assert_int_equal(raw.len, second - first);
+	assert_memory_equal(raw.data, t + first, raw.len);
+	assert_int_equal(onlist_mail_parse(&m, raw.data, raw.len, &err),
+			 ONLIST_OK);
+	assert_string_equal(onlist_mail_body(m),
+			    "Message with a \xef\xbf\xbd inside.\n");
+	assert_true(onlist_mail_patchid(m, hex));
+	onlist_mail_free(m);
+	assert_int_equal(onlist_source_next(src, &raw, &err), ONLIST_OK);
+	assert_int_equal(onlist_source_next(src, &raw, &err), ONLIST_ENOTFOUND);
+	onlist_source_free(src);
+	free(path);
+}
+
+/* The last message ends without a newline, in the middle of its patch. */
+static void test_last_message_without_newline(void **state)
+{
+	static const char t[] =
+		"From a@b Mon Jun  3 10:00:00 2013\n"
+		"Subject: [PATCH] x\n\nWhy.\n---\n"
+		"diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b";
+	char *path = write_file("nonl.mbox", t, strlen(t)), *err = NULL;
+	struct onlist_source *src;
+	struct onlist_raw raw;
+	struct onlist_mail *m;
+	const char *patch;
+	size_t len;
+	char hex[41];
+
+	(void)state;
+	assert_int_equal(onlist_source_open(&src, path, &err), ONLIST_OK);
+	assert_int_equal(onlist_source_next(src, &raw, &err), ONLIST_OK);
+	assert_int_equal(raw.data[raw.len - 1], 'b');
+	assert_int_equal(onlist_mail_parse(&m, raw.data, raw.len, &err),
+			 ONLIST_OK);
+	patch = onlist_mail_patch(m, &len);
+	assert_non_null(patch);
+	assert_int_equal(patch[len - 1], 'b');
+	assert_true(onlist_mail_patchid(m, hex));
+	onlist_mail_free(m);
+	assert_int_equal(onlist_source_next(src, &raw, &err), ONLIST_ENOTFOUND);
+	onlist_source_free(src);
+	free(path);
+}
+
+/* A 50 MB message (one patch adding 50 MB of lines) between two small
+ * ones: read whole, parsed, and the message after it is still there. */
+static void test_50mb_message(void **state)
+{
+	const size_t big = 50u << 20;
+	static const char head[] =
+		"From a@b Mon Jun  3 10:00:00 2013\n"
+		"Subject: [PATCH] huge\n\nBig.\n---\n"
+		"diff --git a/f b/f\nnew file mode 100644\n--- /dev/null\n+++ b/f\n";
+	static const char tail[] =
+		"From c@d Tue Jun  4 11:00:00 2013\nSubject: after\n\nsmall\n";
+	size_t nlines = big / 64, total;
+	char *t, *p, *path, *err = NULL, hunk[64], hex[41];
+	struct onlist_source *src;
+	struct onlist_raw raw;
+	struct onlist_mail *m;
+	FILE *f;
+
+	(void)state;
+	t = malloc(sizeof(head) + 64 + nlines * 64 + sizeof(tail));
+	assert_non_null(t);
+	p = t + sprintf(t, "%s@@ -0,0 +1,%zu @@\n", head, nlines);
+	for (size_t i = 0; i < nlines; i++) {
+		memset(p, 'x', 63);
+		p[0] = '+';
+		p[63] = '\n';
+		p += 64;
+	}
+	memcpy(p, tail, sizeof(tail) - 1);
+	total = (size_t)(p - t) + sizeof(tail) - 1;
+	assert_true(asprintf(&path, "%s/big.mbox", tmpdir) > 0);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(t, 1, total, f), total);
+	fclose(f);
+
+	assert_int_equal(onlist_source_open(&src, path, &err), ONLIST_OK);
+	assert_int_equal(onlist_source_next(src, &raw, &err), ONLIST_OK);
+	assert_true(raw.len > big);
+	assert_int_equal(onlist_mail_parse(&m, raw.data, raw.len, &err),
+			 ONLIST_OK);
+	assert_string_equal(onlist_mail_body(m), "Big.\n");
+	assert_true(onlist_mail_patchid(m, hex));
+	onlist_mail_free(m);
+	assert_int_equal(onlist_source_next(src, &raw, &err), ONLIST_OK);
+	snprintf(hunk, sizeof(hunk), "%.*s", (int)raw.len, raw.data);
+	assert_string_equal(hunk, "Subject: after\n\nsmall\n");
+	assert_int_equal(onlist_source_next(src, &raw, &err), ONLIST_ENOTFOUND);
+	onlist_source_free(src);
+	free(path);
+	free(t);
+}
+
+/* Files that are no mail at all: a clear error naming the file. */
+static void test_not_an_mbox(void **state)
+{
+#define FILE_CASE(name, data) { name, data, sizeof(data) - 1 }
+	static const struct { const char *name, *data; size_t len; } cases[] = {
+		FILE_CASE("text.txt", "hello world\nthis is no mail\n"),
+		FILE_CASE("zip.zip", "PK\x03\x04\x14\x00\x00\x00"),
+		FILE_CASE("pdf.pdf", "%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"),
+		FILE_CASE("nul.bin", "\0\0\0\0From a@b\n"),
+	};
+#undef FILE_CASE
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct onlist_source *src;
+		char *err = NULL;
+		char *path = write_file(cases[i].name, cases[i].data, cases[i].len);
+
+		assert_int_equal(onlist_source_open(&src, path, &err),
+				 ONLIST_EPARSE);
+		assert_non_null(err);
+		assert_non_null(strstr(err, path));
+		assert_non_null(strstr(err, "not an mbox"));
+		free(err);
+		free(path);
+	}
+}
+
 static struct onlist_mail *parse(const char *text)
 {
 	struct onlist_mail *m = NULL;
@@ -336,6 +531,225 @@ static void test_quoted_patch_is_not_a_patch(void **state)
 	onlist_mail_free(m);
 }
 
+#define DIFF "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n"
+#define QUILT "Index: f\n====\n--- f.orig\n+++ f\n@@ -1 +1 @@\n-a\n+b\n"
+#define MIXED(b) "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=" b "\n\n"
+
+/* How one mail comes apart: the commit message git am would make, whether
+ * there is a patch, whether it has a git patch-id, and where the diff was.
+ * Each row was checked against `git mailinfo -u` unless it says
+ * "onlist:" (where git stops with an error or copies junk in). */
+static const struct {
+	const char *name, *mail, *body;
+	int patch, id;
+	const char *source;
+} extract[] = {
+	{ "qp soft breaks and =3D", "Subject: x\n"
+	  "Content-Transfer-Encoding: quoted-printable\n\n"
+	  "a =3D b, a long=\n line\n---\n" DIFF,
+	  "a = b, a long line\n", 1, 1, "inline" },
+	{ "base64 with CR LF inside keeps the CRs (git: quoted CRLF)", "Subject: x\n"
+	  "Content-Transfer-Encoding: base64\n\n"
+	  "bXNnDQotLS0NCmRpZmYgLS1naXQgYS9mIGIvZg0KLS0tIGEvZg0KKysrIGIvZg0KQEAg\n"
+	  "LTEgKzEgQEANCi1hDQorYg0K\n",
+	  "msg\r\n", 1, 1, "inline" },
+	{ "CR LF mail: CRs go, like git mailsplit", "Subject: x\r\n\r\n"
+	  "msg\r\n---\r\n" DIFF, "msg\n", 1, 1, "inline" },
+	{ "format=flowed, delsp=yes", "Subject: x\n"
+	  "Content-Type: text/plain; format=flowed; delsp=yes\n\n"
+	  "one two \nthree\n>quoted\n From stuffed\n-- \nsig\n",
+	  "one twothree\n>quoted\nFrom stuffed\n-- \nsig\n", 0, 0, NULL },
+	{ "in-body From/Subject/Date go, blank after them too", "Subject: x\n\n"
+	  "From: Other <o@x>\nSubject: real\n  subject\nDate: today\n\nmsg\n---\n" DIFF,
+	  "msg\n", 1, 1, "inline" },
+	{ "scissors are not cut (git mailinfo's default)", "Subject: x\n\n"
+	  "note\n-- >8 --\nSubject: y\n\nmsg\n---\n" DIFF,
+	  "note\n-- >8 --\nSubject: y\n\nmsg\n", 1, 1, "inline" },
+	{ "a --- line in the message ends it", "Subject: x\n\n"
+	  "v2:\n---\n- fixed\n---\n" DIFF, "v2:\n", 1, 1, "inline" },
+	{ "windows-1252", "Subject: x\n"
+	  "Content-Type: text/plain; charset=windows-1252\n\n\x93q\x94\n",
+	  "\xe2\x80\x9cq\xe2\x80\x9d\n", 0, 0, NULL },
+	{ "ISO-2022-JP", "Subject: x\n"
+	  "Content-Type: text/plain; charset=ISO-2022-JP\n\n"
+	  "\x1b$BF|K\\\x1b(B\n", "\xe6\x97\xa5\xe6\x9c\xac\n", 0, 0, NULL },
+	{ "onlist: unknown charset falls back", "Subject: x\n"
+	  "Content-Type: text/plain; charset=x-klingon\n\ncaf\xe9 ok\n---\n" DIFF,
+	  "caf\xc3\xa9 ok\n", 1, 1, "inline" },
+	{ "onlist: invalid UTF-8 falls back to Latin-1", "Subject: x\n"
+	  "Content-Type: text/plain; charset=utf-8\n\ncaf\xe9\n",
+	  "caf\xc3\xa9\n", 0, 0, NULL },
+	{ "patch as a text/x-diff attachment", "Subject: x\n" MIXED("B")
+	  "--B\nContent-Type: text/plain\n\nmsg\n"
+	  "--B\nContent-Type: text/x-diff\nContent-Transfer-Encoding: base64\n\n"
+	  "ZGlmZiAtLWdpdCBhL2YgYi9mCi0tLSBhL2YKKysrIGIvZgpAQCAtMSArMSBAQAotYQorYgo=\n"
+	  "--B--\n", "msg\n", 1, 1, "attachment" },
+	{ "an octet-stream attachment that holds a diff", "Subject: x\n" MIXED("B")
+	  "--B\nContent-Type: text/plain\n\nmsg\n"
+	  "--B\nContent-Type: application/octet-stream\n\n" DIFF "--B--\n",
+	  "msg\n", 1, 1, "attachment" },
+	{ "onlist: a binary attachment stays out of the message", "Subject: x\n"
+	  MIXED("B") "--B\nContent-Type: text/plain\n\nlog attached\n"
+	  "--B\nContent-Type: application/gzip\n\n\x1f\x8b\x08junk\n--B--\n",
+	  "log attached\n\n", 0, 0, NULL },
+	{ "onlist: HTML and a nested multipart's preamble stay out", "Subject: x\n"
+	  MIXED("A") "--A\nContent-Type: multipart/alternative; boundary=B\n\n"
+	  "--B\nContent-Type: text/plain\n\nhello\n"
+	  "--B\nContent-Type: text/html\n\n<p>hello</p>\n--B--\n"
+	  "--A\nContent-Type: text/x-patch\n\n" DIFF "--A--\n",
+	  "hello\n\n", 1, 1, "attachment" },
+	{ "multipart/signed", "Subject: x\nContent-Type: multipart/signed; "
+	  "boundary=S\n\n--S\nContent-Type: text/plain\n\nmsg\n---\n" DIFF
+	  "--S\nContent-Type: application/pgp-signature\n\nsig\n--S--\n",
+	  "msg\n", 1, 1, "inline" },
+	{ "quilt: a patch, but no git patch-id", "Subject: x\n\nmsg\n---\n" QUILT,
+	  "msg\n", 1, 0, "inline" },
+	{ "plain diff -u: a patch, but no git patch-id", "Subject: x\n\n"
+	  "msg\n--- f.orig\n+++ f\n@@ -1 +1 @@\n-a\n+b\n", "msg\n", 1, 0, "inline" },
+	{ "a reply quoting a patch", "Subject: Re: x\n\n"
+	  "> msg\n> ---\n> diff --git a/f b/f\n> +b\n\nok\n",
+	  "> msg\n> ---\n> diff --git a/f b/f\n> +b\n\nok\n", 0, 0, NULL },
+	{ "a cover letter", "Subject: [PATCH 0/2] series\n\n*** BLURB ***\n\n"
+	  "Ann (2):\n  one\n  two\n\n f | 2 +-\n 1 file changed\n\n-- \n2.39.5\n",
+	  "*** BLURB ***\n\nAnn (2):\n  one\n  two\n\n f | 2 +-\n 1 file changed\n\n"
+	  "-- \n2.39.5\n", 0, 0, NULL },
+	{ "cut off in its headers: git reads the last one again as the body",
+	  "Subject: x\nMessage-Id: <a@b>", "Message-Id: <a@b>", 0, 0, NULL },
+	{ "blank lines before the headers", "\n\nSubject: x\n\nmsg\n",
+	  "msg\n", 0, 0, NULL },
+	{ "--- alone, no diff: not a patch", "Subject: x\n\nq\n---\nnot a patch\n",
+	  "q\n", 0, 0, NULL },
+};
+
+/* What git am makes of mail: `git mailsplit -b` then `git mailinfo -u`;
+ * the message into *msg (caller frees), 1 if git patch-id finds an id in
+ * the patch.  -1 when git cannot be run. */
+static int git_mailinfo(const char *mail, char **msg)
+{
+	char *path = write_file("x.eml", mail, strlen(mail)), *cmd, *idfile;
+	FILE *f;
+	char buf[128];
+	size_t n;
+	int id;
+
+	assert_true(asprintf(&cmd, "cd '%s' && rm -rf split && mkdir split && "
+		"export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null && "
+		"git mailsplit -b -osplit x.eml >/dev/null && "
+		"git mailinfo -u msg patch <split/0001 >/dev/null 2>&1 && "
+		"git patch-id --stable <patch >id", tmpdir) > 0);
+	if (system(cmd) != 0) {
+		free(cmd);
+		free(path);
+		return -1;
+	}
+	free(cmd);
+	free(path);
+	assert_true(asprintf(&path, "%s/msg", tmpdir) > 0);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	*msg = calloc(1, 65536);
+	n = fread(*msg, 1, 65535, f);
+	(*msg)[n] = '\0';
+	fclose(f);
+	free(path);
+	assert_true(asprintf(&idfile, "%s/id", tmpdir) > 0);
+	f = fopen(idfile, "rb");
+	assert_non_null(f);
+	id = fread(buf, 1, sizeof(buf), f) > 0;
+	fclose(f);
+	free(idfile);
+	return id;
+}
+
+static void test_extract(void **state)
+{
+	int have_git = system("git --version >/dev/null 2>&1") == 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(extract) / sizeof(extract[0]); i++) {
+		struct onlist_mail *m = NULL;
+		char *err = NULL, hex[41], *gmsg = NULL;
+		const char *src;
+		int gid;
+
+		print_message("%s\n", extract[i].name);
+		/* the expectations are git's, except where onlist falls back */
+		if (have_git && strncmp(extract[i].name, "onlist:", 7)) {
+			gid = git_mailinfo(extract[i].mail, &gmsg);
+			assert_int_not_equal(gid, -1);
+			assert_string_equal(gmsg, extract[i].body);
+			assert_int_equal(gid, extract[i].id);
+			free(gmsg);
+		}
+		assert_int_equal(onlist_mail_parse(&m, extract[i].mail,
+						   strlen(extract[i].mail), &err),
+				 ONLIST_OK);
+		assert_string_equal(onlist_mail_body(m), extract[i].body);
+		assert_int_equal(onlist_mail_patch(m, NULL) != NULL,
+				 extract[i].patch);
+		assert_int_equal(onlist_mail_patchid(m, hex), extract[i].id);
+		src = onlist_mail_patch_source(m);
+		if (extract[i].source)
+			assert_string_equal(src, extract[i].source);
+		else
+			assert_null(src);
+		onlist_mail_free(m);
+	}
+}
+
+/* In-body headers: what git am takes as author, subject and date. */
+static void test_inbody_headers(void **state)
+{
+	struct onlist_mail *m = parse(
+		"From: Mara Maintainer <mara@x>\nSubject: [PATCH] sent by Mara\n\n"
+		"From: =?UTF-8?Q?Jos=C3=A9?= <jose@x>\nDate: Mon, 3 Jun 2013 10:00:00 +0000\n"
+		"\nWhy.\n---\n" DIFF);
+	struct onlist_mail *p = parse("Subject: x\n\n[PATCH] old style\nWhy.\n");
+
+	(void)state;
+	assert_string_equal(onlist_mail_inbody(m, "From"), "Jos\xc3\xa9 <jose@x>");
+	assert_string_equal(onlist_mail_inbody(m, "Date"),
+			    "Mon, 3 Jun 2013 10:00:00 +0000");
+	assert_null(onlist_mail_inbody(m, "Subject"));
+	assert_string_equal(onlist_mail_from_name(m), "Mara Maintainer");
+	assert_string_equal(onlist_mail_body(m), "Why.\n");
+	assert_string_equal(onlist_mail_inbody(p, "subject"), "[PATCH] old style");
+	assert_string_equal(onlist_mail_body(p), "Why.\n");
+	onlist_mail_free(m);
+	onlist_mail_free(p);
+}
+
+/* Where onlist falls back and git would not convert, the line that starts
+ * the patch goes into it as sent: the patch stays git's. */
+static void test_fallback_keeps_patch_bytes(void **state)
+{
+	struct onlist_mail *m = parse("Subject: x\n"
+		"Content-Type: text/plain; charset=utf-8\n\ncaf\xe9\n"
+		"--- a/f\xe9\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n");
+	const char *patch;
+
+	(void)state;
+	assert_string_equal(onlist_mail_body(m), "caf\xc3\xa9\n");
+	patch = onlist_mail_patch(m, NULL);
+	assert_non_null(patch);
+	assert_memory_equal(patch, "--- a/f\xe9\n", 9);
+	onlist_mail_free(m);
+}
+
+static void test_encoded_words(void **state)
+{
+	struct onlist_mail *m = parse(
+		"From: =?ISO-2022-JP?B?GyRCRnxLXBsoQg==?= <jp@x>\n"
+		"Subject: =?x-unknown?Q?caf=E9?= and =?utf-8?B?w7w=?=\n\nb\n");
+
+	(void)state;
+	assert_string_equal(onlist_mail_from_name(m), "\xe6\x97\xa5\xe6\x9c\xac");
+	/* an unknown charset must not lose the subject */
+	assert_non_null(strstr(onlist_mail_subject(m), "caf"));
+	assert_non_null(strstr(onlist_mail_subject(m), "\xc3\xbc"));
+	onlist_mail_free(m);
+}
+
 static void test_not_a_mail(void **state)
 {
 	struct onlist_mail *m = NULL;
@@ -377,6 +791,12 @@ int main(void)
 		cmocka_unit_test(test_truncated_gzip_is_an_error),
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_maildir),
+		cmocka_unit_test(test_first_message_without_from_line),
+		cmocka_unit_test(test_mboxo_from_lines_in_body),
+		cmocka_unit_test(test_nul_bytes),
+		cmocka_unit_test(test_last_message_without_newline),
+		cmocka_unit_test(test_50mb_message),
+		cmocka_unit_test(test_not_an_mbox),
 		cmocka_unit_test(test_headers),
 		cmocka_unit_test(test_raw_latin1_subject_becomes_utf8),
 		cmocka_unit_test(test_control_characters_removed),
@@ -384,6 +804,10 @@ int main(void)
 		cmocka_unit_test(test_inline_patch),
 		cmocka_unit_test(test_quoted_patch_is_not_a_patch),
 		cmocka_unit_test(test_not_a_mail),
+		cmocka_unit_test(test_extract),
+		cmocka_unit_test(test_encoded_words),
+		cmocka_unit_test(test_inbody_headers),
+		cmocka_unit_test(test_fallback_keeps_patch_bytes),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

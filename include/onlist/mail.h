@@ -70,10 +70,22 @@ const char *onlist_mail_from_addr(const struct onlist_mail *m);
 const char *onlist_mail_subject(const struct onlist_mail *m);
 const char *onlist_mail_in_reply_to(const struct onlist_mail *m);
 const char *onlist_mail_references(const struct onlist_mail *m); /* space-separated */
-/* The commit message part of the body (before the patch). */
+/* The commit message: the file `git mailinfo -u MSG PATCH` writes as MSG
+ * (the body up to the patch, decoded, in-body headers taken off, UTF-8),
+ * whether or not the mail has a patch.  Where git would refuse the mail
+ * (an unknown charset, bytes invalid in theirs) onlist falls back instead;
+ * see README "What counts as a patch". */
 const char *onlist_mail_body(const struct onlist_mail *m);
+/* The value of an in-body header ("From", "Subject" or "Date" at the top of
+ * the body, or a "[PATCH] ..." first line as the Subject): what git am
+ * takes as the author, subject and date instead of the mail's own.  UTF-8,
+ * RFC 2047 decoded; NULL when the mail has none. */
+const char *onlist_mail_inbody(const struct onlist_mail *m, const char *name);
 /* The patch text from its first line ("---", "diff -", "Index: ") to the
- * end, as `git mailinfo` writes it to its patch file; NULL if none. */
+ * end, byte for byte the PATCH file of `git mailinfo -u` (not converted
+ * to UTF-8); NULL when that holds no diff (a cover letter, a "---" line
+ * followed by prose).  A diff without git headers (quilt "Index:", plain
+ * `diff -u`) is a patch with no patch-id, as with git. */
 const char *onlist_mail_patch(const struct onlist_mail *m, size_t *len);
 /* "inline", "attachment", or NULL when the mail carries no patch. */
 const char *onlist_mail_patch_source(const struct onlist_mail *m);
