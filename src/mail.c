@@ -595,7 +595,8 @@ static char *part_bytes(GMimePart *part, size_t *len)
 	g_mime_data_wrapper_write_to_stream(content, mem);
 	arr = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
 	bytes = g_malloc(arr->len + 1);
-	memcpy(bytes, arr->data, arr->len);
+	if (arr->len)	/* an empty part has no data pointer at all */
+		memcpy(bytes, arr->data, arr->len);
 	bytes[arr->len] = '\0';
 	*len = arr->len;
 	g_object_unref(mem);
