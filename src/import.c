@@ -118,6 +118,20 @@ onlist_status onlist_import_source(struct onlist_store *s,
 			break;
 		}
 		last_offset = raw.offset;
+		if (raw.skip) {
+			/* Too large to read: counted and recorded, not lost
+			 * silently. */
+			c->messages++;
+			if (onlist_store_put_skip(s, raw.file ? raw.file : place,
+						  raw.offset, raw.skip,
+						  NULL) != ONLIST_OK) {
+				ret = db_error(s, errmsg);
+				break;
+			}
+			c->skipped++;
+			in_batch++;
+			continue;
+		}
 		st = onlist_import_message(s, raw.data, raw.len, list,
 					   raw.file ? raw.file : place,
 					   raw.offset, c, errmsg);
