@@ -164,6 +164,17 @@ onlist_status onlist__store_fail(struct onlist_store *s, const char *what)
 			     "another process writing to it (another onlist "
 			     "import, scan, match or fetch?); gave up after "
 			     "waiting %d s", what, BUSY_TIMEOUT_MS / 1000);
+	else if (sqlite3_errcode(s->db) == SQLITE_IOERR)
+		/* "disk I/O error" alone hides "No space left on device",
+		 * "File too large", "Read-only file system"; a short
+		 * write leaves no errno at all. */
+		r = asprintf(&s->errmsg, "%s: %s (%s)", what,
+			     sqlite3_errmsg(s->db),
+			     sqlite3_system_errno(s->db) ?
+			     strerror(sqlite3_system_errno(s->db)) :
+			     sqlite3_extended_errcode(s->db) == SQLITE_IOERR_WRITE ?
+			     "a write came up short: disk full or file size "
+			     "limit?" : "no detail");
 	else
 		r = asprintf(&s->errmsg, "%s: %s", what, sqlite3_errmsg(s->db));
 	if (r < 0)
