@@ -5,6 +5,7 @@
 # (tests/fuzz_NAME, from fuzz/fuzz_NAME.c + fuzz/replay.c).  Under
 # `make sanitize` this runs with ASan + UBSan like the fuzzer did.
 . tests/lib.sh
+make_tmp
 ran=0
 for bin in tests/fuzz_*; do
 	[ -x "$bin" ] || continue
