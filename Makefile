@@ -69,7 +69,7 @@ VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full \
 valgrind:
 	@sh scripts/deps.sh valgrind
 	@$(MAKE) --no-print-directory $(UNIT_BIN)
-	@fail=0; for t in $(UNIT_BIN); do \
+	@mkdir -p tests/log; fail=0; for t in $(UNIT_BIN); do \
 		echo "valgrind $$t"; \
 		$(VALGRIND) ./$$t >tests/log/$$(basename $$t).valgrind 2>&1 || \
 			{ fail=1; tail -n 40 tests/log/$$(basename $$t).valgrind; }; \
@@ -79,7 +79,8 @@ valgrind:
 # the library compiled separately (fuzz/build/) with the fuzzer's coverage
 # and ASan + UBSan.  The harness's own definitions come first, so one that
 # includes a src/ file to reach its statics gets no duplicate from the
-# archive.  `make fuzz FUZZ_SECONDS=N` runs each for N seconds.
+# archive.  `make fuzz FUZZ_SECONDS=N` runs each for N seconds;
+# FUZZ_SECONDS=total:N shares N seconds among them (CI's smoke run).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=undefined

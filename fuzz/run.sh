@@ -1,6 +1,8 @@
 #!/bin/sh
 # fuzz/run.sh SECONDS BINARY... - run each libFuzzer harness for SECONDS of
-# wall time (one process each, one after the other), on its corpus
+# wall time (one process each, one after the other); SECONDS may be
+# "total:N" to share N seconds among the harnesses (at least 10 each), so
+# that CI's smoke run keeps its length when harnesses are added; on its corpus
 # fuzz/corpus/NAME (kept between runs, not committed), seeded from
 # fuzz/build/seeds/NAME (made from the fixtures by fuzz/seeds.py) and from
 # fuzz/seeds/NAME when that exists.  A crash leaves its input in
@@ -8,7 +10,11 @@
 # Prints one line per harness: CPU seconds, executions, coverage, corpus.
 cd "$(dirname "$0")/.." || exit 1
 secs=$1; shift
-[ -n "$secs" ] || { echo "usage: fuzz/run.sh SECONDS BINARY..." >&2; exit 2; }
+[ -n "$secs" ] || { echo "usage: fuzz/run.sh SECONDS|total:N BINARY..." >&2; exit 2; }
+case $secs in total:*)
+	secs=$(( ${secs#total:} / $# ))
+	[ "$secs" -ge 10 ] || secs=10 ;;
+esac
 seeds=fuzz/build/seeds
 if [ ! -d "$seeds" ]; then
 	fx=fuzz/build/fixtures
