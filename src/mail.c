@@ -797,7 +797,14 @@ static char *refs_join(const char *header)
 	g_mime_references_free(refs);
 	if (!b.data)
 		return strdup("");
-	return clean_text(b.data);
+	/* GMime passes 8-bit bytes in ids through as they came: the
+	 * getters promise UTF-8, and the ids go to the database as TEXT. */
+	{
+		char *r = utf8_dup(b.data);
+
+		free(b.data);
+		return r;
+	}
 }
 
 onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
