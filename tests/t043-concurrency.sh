@@ -33,8 +33,8 @@ with open(path, 'wb') as f:
                 b'@@ -1 +1 @@\n-old\n+new %s %d\n\n' % ((tag, i) + (i,) * 5 + (tag, i)))
 PY
 }
-gen "$TMP/a.mbox" a 60000
-gen "$TMP/b.mbox" b 60000
+gen "$TMP/a.mbox" a 30000
+gen "$TMP/b.mbox" b 30000
 gen "$TMP/small.mbox" s 10
 
 DB=$TMP/t.db
@@ -58,11 +58,12 @@ readers() {
 
 # ---- 1. a writer holds the lock ---------------------------------------------
 before=$(sqlite3 "$DB" 'select count(*) from messages')
-{ echo 'BEGIN IMMEDIATE;'
-  echo "insert into meta values ('t043', 'held');"
-  sleep 15
-  echo 'ROLLBACK;'; } | sqlite3 "$DB" &
+mkfifo "$TMP/ctl" || fail "mkfifo"
+sqlite3 "$DB" <"$TMP/ctl" >/dev/null 2>&1 &
 holder=$!
+exec 3>"$TMP/ctl"
+echo 'BEGIN IMMEDIATE;' >&3
+echo "insert into meta values ('t043', 'held');" >&3
 sleep 1
 readers "lock held"
 t0=$(now_ms)
@@ -73,6 +74,8 @@ echo "    refused after $ms ms"
 [ "$ms" -ge 5000 ] && [ "$ms" -lt 14000 ] || bad "import while locked: gave up after $ms ms, not ~10 s"
 grep -q 'locked by another process writing to it' "$TMP/err" ||
 	bad "import while locked: unclear message: $(cat "$TMP/err")"
+echo 'ROLLBACK;' >&3
+exec 3>&-
 wait "$holder"
 [ "$(sqlite3 "$DB" 'select count(*) from messages')" = "$before" ] || bad "the refused import changed the database"
 [ "$(sqlite3 "$DB" 'pragma integrity_check')" = ok ] || bad "integrity_check after the refused import"
