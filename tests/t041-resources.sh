@@ -5,7 +5,8 @@
 #     of an mbox: that message is over ONLIST_MESSAGE_MAX (32 MiB) and is
 #     recorded as skipped; the messages around it are imported.  (A 1 GB
 #     line goes the same way, only slower; 64 MiB keeps CI quick.)
-#   - a maildir file over the cap: skipped the same way.
+#   - a maildir file over the cap, and a public-inbox message (read in
+#     place from an epoch) over the cap: skipped the same way.
 #   - a mail with 100,000 MIME parts.
 #   - a patch with 1,000,000 hunks: the patch-id equals git's.
 #   - a thread 10,000 messages deep (In-Reply-To and References chains,
@@ -77,6 +78,26 @@ expect_rc "big maildir file" 0
 q 'select source, reason from skipped' | grep -q 'cur/2|message larger than' ||
 	bad "big maildir file: no skip recorded: $(q 'select * from skipped')"
 rm -rf "$TMP/md"
+
+# ---- a public-inbox blob over the cap ------------------------------------------------
+DB=$TMP/epoch.db
+git init -q --bare "$TMP/pi/git/0.git" || fail "git init (not onlist's fault)"
+python3 - <<'PY' | git -C "$TMP/pi/git/0.git" fast-import --quiet || fail "git fast-import (not onlist's fault)"
+import sys
+out = sys.stdout.buffer
+for n, m in enumerate([b'Message-ID: <e1@example.org>\nSubject: small\n\nhi\n',
+                       b'Message-ID: <e2@example.org>\nSubject: big\n\n' + b'z' * 40000000 + b'\n',
+                       b'Message-ID: <e3@example.org>\nSubject: after\n\nhi\n']):
+    out.write(b'commit refs/heads/master\ncommitter A <a@example.org> %d +0000\n'
+              b'data 0\nM 100644 inline m\ndata %d\n' % (1000000000 + n, len(m)) + m + b'\n')
+PY
+measured "big public-inbox blob" 300 60 "$ONLIST" -q --db "$DB" fetch --list pi --data "$TMP/data" "$TMP/pi"
+expect_rc "big public-inbox blob" 0
+[ "$(q 'select group_concat(msgid, " ") from (select msgid from messages order by msgid)')" = \
+	"e1@example.org e3@example.org" ] || bad "big public-inbox blob: messages: $(q 'select msgid from messages')"
+q 'select reason from skipped' | grep -q 'message larger than 33554432 bytes' ||
+	bad "big public-inbox blob: no skip recorded: $(q 'select * from skipped')"
+rm -rf "$TMP/pi" "$TMP/data"
 
 # ---- 100,000 MIME parts -----------------------------------------------------------
 DB=$TMP/parts.db
