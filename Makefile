@@ -39,8 +39,9 @@ tests/test_%: tests/test_%.c libonlist.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< libonlist.a $(LDLIBS) \
 		$(shell pkg-config --libs cmocka 2>/dev/null)
 
-tests/fuzz_%: fuzz/fuzz_%.c fuzz/replay.c libonlist.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< fuzz/replay.c libonlist.a $(LDLIBS)
+$(REPLAY_BIN): fuzz/replay.o	# named here so make keeps the object
+tests/fuzz_%: fuzz/fuzz_%.c fuzz/replay.o libonlist.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< fuzz/replay.o libonlist.a $(LDLIBS)
 
 deps:
 	@sh scripts/deps.sh
@@ -119,8 +120,9 @@ install: onlist
 	install -m 644 doc/onlist.1 $(DESTDIR)$(MANDIR)/man1/onlist.1
 
 clean:
-	rm -f onlist libonlist.a src/*.o src/*.d tests/*.d $(UNIT_BIN) $(REPLAY_BIN)
+	rm -f onlist libonlist.a src/*.o src/*.d tests/*.d $(UNIT_BIN) $(REPLAY_BIN) \
+		fuzz/replay.o fuzz/replay.d
 	rm -rf fuzz/build
 
 .PHONY: all deps demo check sanitize valgrind fuzz fuzz-build bench install clean
--include $(wildcard src/*.d tests/*.d fuzz/build/*.d)
+-include $(wildcard src/*.d tests/*.d fuzz/*.d fuzz/build/*.d)
