@@ -22,9 +22,14 @@ need_onlist
 make_tmp
 isolate_git
 
+# Under ASan (make sanitize) memory and time are several times larger:
+# freed memory sits in quarantine, every access is checked.
+scale=1
+grep -q __asan_init "$ONLIST" 2>/dev/null && scale=4 && echo "ASan build: bounds x$scale"
+
 # measured LABEL MAXMB MAXSECS CMD...: run(), then check peak RSS and time
 measured() {
-	mlabel=$1 maxmb=$2 maxs=$3; shift 3
+	mlabel=$1 maxmb=$(($2 * scale)) maxs=$(($3 * scale)); shift 3
 	run "$mlabel" /usr/bin/time -f '%M %e' -o "$TMP/time" "$@"
 	read -r kb secs <"$TMP/time" || { bad "$mlabel: no time output"; return; }
 	mb=$((kb / 1024))
