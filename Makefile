@@ -72,7 +72,8 @@ valgrind:
 	@$(MAKE) --no-print-directory $(UNIT_BIN)
 	@mkdir -p tests/log; fail=0; for t in $(UNIT_BIN); do \
 		echo "valgrind $$t"; \
-		$(VALGRIND) ./$$t >tests/log/$$(basename $$t).valgrind 2>&1 || \
+		ONLIST_TEST_TIME_SCALE=10 $(VALGRIND) ./$$t \
+			>tests/log/$$(basename $$t).valgrind 2>&1 || \
 			{ fail=1; tail -n 40 tests/log/$$(basename $$t).valgrind; }; \
 	done; [ $$fail -eq 0 ] && echo "valgrind: no errors, no leaks"
 
