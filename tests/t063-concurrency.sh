@@ -63,7 +63,7 @@ sqlite3 "$DB" <"$TMP/ctl" >/dev/null 2>&1 &
 holder=$!
 exec 3>"$TMP/ctl"
 echo 'BEGIN IMMEDIATE;' >&3
-echo "insert into meta values ('t043', 'held');" >&3
+echo "insert into meta values ('t063', 'held');" >&3
 sleep 1
 readers "lock held"
 t0=$(now_ms)

@@ -61,7 +61,7 @@ complete() {
 
 tested=0
 if [ "$(id -u)" = 0 ] && mkdir "$TMP/mnt" &&
-   mount -t tmpfs -o size=1200k onlist-t044 "$TMP/mnt" 2>/dev/null; then
+   mount -t tmpfs -o size=1200k onlist-t064 "$TMP/mnt" 2>/dev/null; then
 	mnt=$TMP/mnt
 	full "tmpfs full" "$mnt/t.db"
 	mount -o remount,size=64m "$mnt" || bad "could not grow the tmpfs"
