@@ -5,6 +5,8 @@
 # make check    install, build, run every test (unit + end-to-end)
 # make sanitize the whole suite under ASan + UBSan
 # make bench    side-by-side benchmarks against git (see bench/)
+# make valgrind the unit tests under valgrind (leaks count as failures)
+# make fuzz     each fuzz/fuzz_*.c under libFuzzer for FUZZ_SECONDS (clang)
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -21,6 +23,9 @@ LIB_OBJ  = $(LIB_SRC:.c=.o)
 CMD_OBJ  = $(CMD_SRC:.c=.o)
 UNIT_SRC = $(wildcard tests/test_*.c)
 UNIT_BIN = $(UNIT_SRC:.c=)
+# The fuzz harnesses again, built with the normal compiler and a plain
+# main() (fuzz/replay.c): make check replays fuzz/regress/ and the seeds.
+REPLAY_BIN = $(patsubst fuzz/fuzz_%.c,tests/fuzz_%,$(wildcard fuzz/fuzz_*.c))
 
 all: onlist
 
@@ -34,6 +39,10 @@ tests/test_%: tests/test_%.c libonlist.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< libonlist.a $(LDLIBS) \
 		$(shell pkg-config --libs cmocka 2>/dev/null)
 
+$(REPLAY_BIN): fuzz/replay.o	# named here so make keeps the object
+tests/fuzz_%: fuzz/fuzz_%.c fuzz/replay.o libonlist.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< fuzz/replay.o libonlist.a $(LDLIBS)
+
 deps:
 	@sh scripts/deps.sh
 
@@ -42,16 +51,65 @@ demo: deps
 	@sh scripts/demo.sh
 
 check: deps
-	@$(MAKE) --no-print-directory onlist $(UNIT_BIN)
+	@$(MAKE) --no-print-directory onlist $(UNIT_BIN) $(REPLAY_BIN)
 	@sh tests/run.sh $(UNIT_BIN)
 
 sanitize: deps
 	@$(MAKE) --no-print-directory clean
-	@$(MAKE) --no-print-directory onlist $(UNIT_BIN) \
+	@$(MAKE) --no-print-directory onlist $(UNIT_BIN) $(REPLAY_BIN) \
 		CFLAGS="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		LDFLAGS="-fsanitize=address,undefined"
 	@ASAN_OPTIONS=detect_leaks=0 sh tests/run.sh $(UNIT_BIN)
 	@$(MAKE) --no-print-directory clean
+
+# Unit tests under valgrind: any error, or memory definitely or indirectly
+# lost, fails.  GLib keeps caches alive until exit ("possibly lost" and
+# "still reachable"); those are not counted.
+VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full \
+	--errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
+valgrind:
+	@sh scripts/deps.sh valgrind
+	@$(MAKE) --no-print-directory $(UNIT_BIN)
+	@mkdir -p tests/log; fail=0; for t in $(UNIT_BIN); do \
+		echo "valgrind $$t"; \
+		ONLIST_TEST_TIME_SCALE=10 $(VALGRIND) ./$$t \
+			>tests/log/$$(basename $$t).valgrind 2>&1 || \
+			{ fail=1; tail -n 40 tests/log/$$(basename $$t).valgrind; }; \
+	done; [ $$fail -eq 0 ] && echo "valgrind: no errors, no leaks"
+
+# Fuzzing with libFuzzer: every fuzz/fuzz_NAME.c is a harness, linked with
+# the library compiled separately (fuzz/build/) with the fuzzer's coverage
+# and ASan + UBSan.  The harness's own definitions come first, so one that
+# includes a src/ file to reach its statics gets no duplicate from the
+# archive.  `make fuzz FUZZ_SECONDS=N` runs each for N seconds;
+# FUZZ_SECONDS=total:N shares N seconds among them (CI's smoke run).
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS   = -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -std=c11 \
+	-D_GNU_SOURCE -Wall -Wextra -Iinclude -MMD -MP \
+	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+FUZZ_SRC      = $(wildcard fuzz/fuzz_*.c)
+FUZZ_BIN      = $(FUZZ_SRC:fuzz/%.c=fuzz/build/%)
+FUZZ_LIB_OBJ  = $(LIB_SRC:src/%.c=fuzz/build/%.o)
+
+fuzz/build/%.o: src/%.c
+	@mkdir -p fuzz/build
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+fuzz/build/libonlist.a: $(FUZZ_LIB_OBJ)
+	$(AR) rcs $@ $^
+
+fuzz/build/fuzz_%: fuzz/fuzz_%.c fuzz/build/libonlist.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< \
+		fuzz/build/libonlist.a $(LDLIBS)
+
+fuzz-build: $(FUZZ_BIN)
+
+fuzz:
+	@sh scripts/deps.sh clang time
+	@$(MAKE) --no-print-directory fuzz-build
+	@sh fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
 
 bench: onlist
 	@sh bench/patchid.sh
@@ -64,7 +122,9 @@ install: onlist
 	install -m 644 doc/onlist.1 $(DESTDIR)$(MANDIR)/man1/onlist.1
 
 clean:
-	rm -f onlist libonlist.a src/*.o src/*.d tests/*.d $(UNIT_BIN)
+	rm -f onlist libonlist.a src/*.o src/*.d tests/*.d $(UNIT_BIN) $(REPLAY_BIN) \
+		fuzz/replay.o fuzz/replay.d
+	rm -rf fuzz/build
 
-.PHONY: all deps demo check sanitize bench install clean
--include $(wildcard src/*.d tests/*.d)
+.PHONY: all deps demo check sanitize valgrind fuzz fuzz-build bench install clean
+-include $(wildcard src/*.d tests/*.d fuzz/*.d fuzz/build/*.d)

@@ -1,8 +1,10 @@
 #!/bin/sh
 # Install the Debian packages onlist needs to build and test, if missing.
 # As root it runs apt-get; otherwise it prints the exact command and stops.
+# Arguments name extra packages a target needs (make fuzz: clang time;
+# make valgrind: valgrind).
 PKGS="gcc make pkg-config git libgmime-3.0-dev libsqlite3-dev libssl-dev
-zlib1g-dev libcurl4-openssl-dev libcmocka-dev sqlite3 python3"
+zlib1g-dev libcurl4-openssl-dev libcmocka-dev sqlite3 python3 $*"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

@@ -239,6 +239,22 @@ static int epoch_msg(const struct onlist_epoch_msg *m, void *data)
 			e->failed = 1;
 			return 1;
 		}
+		if (m->len > ONLIST_MESSAGE_MAX) {
+			/* The same cap as for mbox and maildir sources (git
+			 * has already read it, but it goes no further). */
+			char why[80];
+
+			snprintf(why, sizeof(why), "message larger than %u "
+				 "bytes (%zu), not read", ONLIST_MESSAGE_MAX,
+				 m->len);
+			e->c->messages++;
+			st = onlist_store_put_skip(e->s, place, 0, why, NULL);
+			free(place);
+			if (st != ONLIST_OK)
+				goto db;
+			e->c->skipped++;
+			goto batch;
+		}
 		st = onlist_import_message(e->s, m->data, m->len, e->list, place,
 					   0, e->c, &err);
 		free(place);
@@ -249,6 +265,7 @@ static int epoch_msg(const struct onlist_epoch_msg *m, void *data)
 			return 1;
 		}
 	}
+batch:
 	if (e->in_batch >= ONLIST_IMPORT_BATCH) {
 		if (onlist_store_set_state(e->s, e->url, e->key, m->commit)
 		    != ONLIST_OK || onlist_store_commit(e->s) != ONLIST_OK)

@@ -86,6 +86,11 @@ static int mail_mode(int stable, const char *first, size_t len,
 		struct onlist_mail *m;
 		char hex[ONLIST_PATCHID_HEXSZ + 1];
 
+		if (raw.skip) {
+			onlist_err("patch-id: %s: %s", raw.where, raw.skip);
+			ret = ONLIST_EXIT_FAIL;
+			continue;
+		}
 		if (onlist_mail_parse(&m, raw.data, raw.len, &err) != ONLIST_OK) {
 			onlist_err("patch-id: %s: %s", raw.where,
 				   err ? err : "unreadable message");

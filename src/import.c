@@ -289,6 +289,9 @@ onlist_status onlist_import_source(struct onlist_store *s,
 	onlist_status st, ret = ONLIST_OK;
 	uint64_t last_offset = 0;
 	long in_batch = 0;
+	/* What the last commit made durable: when a commit fails (disk
+	 * full) the counts must not claim the batch that was lost. */
+	struct onlist_import_counts kept = *c;
 
 	*errmsg = NULL;
 	for (;;) {
@@ -329,6 +332,20 @@ onlist_status onlist_import_source(struct onlist_store *s,
 			break;
 		}
 		last_offset = raw.offset;
+		if (raw.skip) {
+			/* Too large to read: counted and recorded, not lost
+			 * silently. */
+			c->messages++;
+			if (onlist_store_put_skip(s, raw.file ? raw.file : place,
+						  raw.offset, raw.skip,
+						  NULL) != ONLIST_OK) {
+				ret = db_error(s, errmsg);
+				break;
+			}
+			c->skipped++;
+			in_batch++;
+			continue;
+		}
 		st = onlist_import_message(s, raw.data, raw.len, list,
 					   raw.file ? raw.file : place,
 					   raw.offset, c, errmsg);
@@ -338,19 +355,28 @@ onlist_status onlist_import_source(struct onlist_store *s,
 		}
 		if (++in_batch >= ONLIST_IMPORT_BATCH) {
 			in_batch = 0;
-			if (onlist_store_commit(s) != ONLIST_OK)
-				return db_error(s, errmsg);
+			if (onlist_store_commit(s) != ONLIST_OK) {
+				*c = kept;
+				st = db_error(s, errmsg);
+				onlist_store_rollback(s);
+				return st;
+			}
+			kept = *c;
 			if (progress)
 				progress(c, data);
 		}
 	}
 	if (ret == ONLIST_EDB) {
+		*c = kept;
 		onlist_store_rollback(s);
 		return ret;
 	}
 	if (onlist_store_commit(s) != ONLIST_OK) {
+		*c = kept;
 		free(*errmsg);
-		return db_error(s, errmsg);
+		st = db_error(s, errmsg);
+		onlist_store_rollback(s);
+		return st;
 	}
 	if (ret == ONLIST_EIO && !*errmsg)
 		*errmsg = strdup("some maildir files could not be read");

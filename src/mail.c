@@ -20,6 +20,9 @@
 /* ---- sources ---------------------------------------------------------- */
 
 #define CHUNK (256 * 1024)
+/* A line longer than this is handed on in pieces: only its first piece
+ * can be a From_ line or mboxrd-escaped, and a piece this long is neither. */
+#define LINE_PIECE (1024 * 1024)
 
 struct buf {
 	char *data;
@@ -56,6 +59,9 @@ struct onlist_source {
 	char *prefix;		/* bytes the caller read before handing us fd */
 	size_t prefix_len;
 	struct buf line;	/* a line that straddles two reads */
+	int mid_line;		/* the last piece read did not end a line */
+	int too_big;		/* the message being read is over the cap */
+	char skip_why[128];
 	struct buf msg;		/* the message being collected */
 	uint64_t msg_offset;
 	char *from_line, *next_from_line;
@@ -184,10 +190,13 @@ static long fill(struct onlist_source *src, char **errmsg)
 	return n;
 }
 
-/* Read one line (with its '\n' unless at end of input). */
+/* Read one line (with its '\n' unless at end of input), or the next
+ * LINE_PIECE bytes of a longer one: *cont says the piece does not start a
+ * line. */
 static int read_line(struct onlist_source *src, const char **line, size_t *len,
-		     char **errmsg)
+		     int *cont, char **errmsg)
 {
+	*cont = src->mid_line;
 	src->line.len = 0;
 	for (;;) {
 		long avail = fill(src, errmsg);
@@ -201,6 +210,7 @@ static int read_line(struct onlist_source *src, const char **line, size_t *len,
 				return 0;
 			*line = src->line.data;
 			*len = src->line.len;
+			src->mid_line = 0;
 			return 1;
 		}
 		p = src->in + src->in_start;
@@ -211,15 +221,17 @@ static int read_line(struct onlist_source *src, const char **line, size_t *len,
 		if (nl && !src->line.len) {
 			*line = p;	/* common case: no copy */
 			*len = n;
+			src->mid_line = 0;
 			return 1;
 		}
 		if (buf_add(&src->line, p, n) < 0) {
 			set_err(errmsg, "%s: out of memory", src->path);
 			return -1;
 		}
-		if (nl) {
+		if (nl || src->line.len >= LINE_PIECE) {
 			*line = src->line.data;
 			*len = src->line.len;
+			src->mid_line = !nl;
 			return 1;
 		}
 	}
@@ -413,6 +425,7 @@ static onlist_status next_maildir(struct onlist_source *src,
 	raw->from_line = "";
 	raw->where = name;
 	raw->file = name;	/* also on failure: the caller records it */
+	raw->skip = NULL;
 	f = fopen(name, "rb");
 	if (!f) {
 		if (asprintf(errmsg, "%s: %s", name, strerror(errno)) < 0)
@@ -420,11 +433,25 @@ static onlist_status next_maildir(struct onlist_source *src,
 		src->next_file++;
 		return ONLIST_EIO;
 	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (src->msg.len + n > ONLIST_MESSAGE_MAX) {
+			snprintf(src->skip_why, sizeof(src->skip_why),
+				 "message larger than %u bytes, not read",
+				 ONLIST_MESSAGE_MAX);
+			fclose(f);
+			src->msg.len = 0;
+			if (buf_add(&src->msg, "", 0) < 0)
+				return ONLIST_ENOMEM;
+			raw->data = src->msg.data;
+			raw->skip = src->skip_why;
+			src->next_file++;
+			return ONLIST_OK;
+		}
 		if (buf_add(&src->msg, chunk, n) < 0) {
 			fclose(f);
 			return ONLIST_ENOMEM;
 		}
+	}
 	if (ferror(f)) {
 		if (asprintf(errmsg, "%s: read error", name) < 0)
 			*errmsg = NULL;
@@ -450,13 +477,15 @@ onlist_status onlist_source_next(struct onlist_source *src,
 {
 	const char *line;
 	size_t len;
-	int r;
+	uint64_t total = 0;
+	int r, cont;
 
 	*errmsg = NULL;
 	if (src->files || !src->gz)
 		return next_maildir(src, raw, errmsg);
 
 	src->msg.len = 0;
+	src->too_big = 0;
 	free(src->from_line);
 	src->from_line = NULL;
 	if (src->have_next) {
@@ -470,12 +499,12 @@ onlist_status onlist_source_next(struct onlist_source *src,
 	for (;;) {
 		uint64_t at = src->pos;
 
-		r = read_line(src, &line, &len, errmsg);
+		r = read_line(src, &line, &len, &cont, errmsg);
 		if (r < 0)
 			return ONLIST_EPARSE;
 		if (r == 0)
 			break;
-		if (is_from_line(line, len)) {
+		if (!cont && is_from_line(line, len)) {
 			char *fl = strndup(line + 5, len - 5);
 			if (!fl)
 				return ONLIST_ENOMEM;
@@ -491,7 +520,7 @@ onlist_status onlist_source_next(struct onlist_source *src,
 			break;
 		}
 		/* mboxrd: ">From " and ">>From " lose one '>'. */
-		if (len > 5 && line[0] == '>') {
+		if (!cont && len > 5 && line[0] == '>') {
 			size_t q = 0;
 			while (q < len && line[q] == '>')
 				q++;
@@ -500,10 +529,17 @@ onlist_status onlist_source_next(struct onlist_source *src,
 				len--;
 			}
 		}
+		total += len;
+		if (total > ONLIST_MESSAGE_MAX) {
+			/* Read on to the next From_ line, keep nothing. */
+			src->too_big = 1;
+			src->msg.len = 0;
+			continue;
+		}
 		if (buf_add(&src->msg, line, len) < 0)
 			return ONLIST_ENOMEM;
 	}
-	if (src->msg.len == 0 && !src->from_line)
+	if (src->msg.len == 0 && !src->from_line && !src->too_big)
 		return ONLIST_ENOTFOUND;
 	if (buf_add(&src->msg, "", 0) < 0)
 		return ONLIST_ENOMEM;
@@ -517,6 +553,14 @@ onlist_status onlist_source_next(struct onlist_source *src,
 	raw->from_line = src->from_line ? src->from_line : "";
 	raw->where = src->where ? src->where : src->path;
 	raw->file = NULL;
+	raw->skip = NULL;
+	if (src->too_big) {
+		snprintf(src->skip_why, sizeof(src->skip_why),
+			 "message larger than %u bytes (%llu), not read",
+			 ONLIST_MESSAGE_MAX, (unsigned long long)total);
+		raw->skip = src->skip_why;
+		raw->len = 0;
+	}
 	return ONLIST_OK;
 }
 
@@ -1379,7 +1423,14 @@ static char *refs_join(const char *header)
 	g_mime_references_free(refs);
 	if (!b.data)
 		return strdup("");
-	return clean_text(b.data);
+	/* GMime passes 8-bit bytes in ids through as they came: the
+	 * getters promise UTF-8, and the ids go to the database as TEXT. */
+	{
+		char *r = utf8_dup(b.data);
+
+		free(b.data);
+		return r;
+	}
 }
 
 onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,

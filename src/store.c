@@ -11,6 +11,8 @@
 #define bind_text onlist__bind_text
 
 #define SCHEMA_VERSION 4
+/* A second writer waits this long for the first, then gives up. */
+#define BUSY_TIMEOUT_MS 10000
 
 /* One statement per kind of write, prepared once and reused: a bulk import
  * runs them millions of times. */
@@ -169,8 +171,30 @@ static const char *const query_sql[] = {
 
 onlist_status onlist__store_fail(struct onlist_store *s, const char *what)
 {
+	int r;
+
 	free(s->errmsg);
-	if (asprintf(&s->errmsg, "%s: %s", what, sqlite3_errmsg(s->db)) < 0)
+	/* "database is locked" alone does not say that it is another
+	 * onlist, nor that waiting longer is pointless. */
+	if (sqlite3_errcode(s->db) == SQLITE_BUSY)
+		r = asprintf(&s->errmsg, "%s: the database is locked by "
+			     "another process writing to it (another onlist "
+			     "import, scan, match or fetch?); gave up after "
+			     "waiting %d s", what, BUSY_TIMEOUT_MS / 1000);
+	else if (sqlite3_errcode(s->db) == SQLITE_IOERR)
+		/* "disk I/O error" alone hides "No space left on device",
+		 * "File too large", "Read-only file system"; a short
+		 * write leaves no errno at all. */
+		r = asprintf(&s->errmsg, "%s: %s (%s)", what,
+			     sqlite3_errmsg(s->db),
+			     sqlite3_system_errno(s->db) ?
+			     strerror(sqlite3_system_errno(s->db)) :
+			     sqlite3_extended_errcode(s->db) == SQLITE_IOERR_WRITE ?
+			     "a write came up short: disk full or file size "
+			     "limit?" : "no detail");
+	else
+		r = asprintf(&s->errmsg, "%s: %s", what, sqlite3_errmsg(s->db));
+	if (r < 0)
 		s->errmsg = NULL;
 	return ONLIST_EDB;
 }
@@ -246,7 +270,7 @@ onlist_status onlist_store_open(struct onlist_store **out, const char *path,
 		goto err;
 	/* A second writer waits this long for the first, then gives up with
 	 * "database is locked" rather than hanging forever. */
-	sqlite3_busy_timeout(s->db, 10000);
+	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
 	/* WAL: readers (lookup, report) keep working while an import runs,
 	 * and a killed writer leaves the last committed batch intact. */
 	/* Matching reads the same index pages over and over: map the file

@@ -1,8 +1,8 @@
 #!/bin/sh
-# kill -9 in the middle of `import`, `scan` and `match`, several times at
-# random points, then run the command to completion: the database must pass
-# `pragma integrity_check` after every kill and end up with the same content
-# as a run that was never interrupted.
+# kill -9 in the middle of `import`, `scan`, `match` and `fetch`, 20 times
+# each at random points, then run the command to completion: the database
+# must pass `pragma integrity_check` after every kill and end up with the
+# same content as a run that was never interrupted.
 #
 # import: the fixture mbox copied many times with renamed Message-IDs (a few
 #   thousand messages, plus one junk message per copy so that skips get
@@ -11,9 +11,14 @@
 # scan:   a 2000-commit repository from fixtures/make-repo.py; compared:
 #   every column of commits and trailers.
 # match:  compared: matches.
+# fetch:  a local public-inbox v2 directory (git/0.git, one commit per
+#   message, written by git fast-import) holding the import's messages,
+#   read in place; the position in the epoch is saved with each batch, so
+#   a killed fetch must resume without losing or repeating a message.
+#   Compared: messages, message_lists, skipped.
 #
 # ONLIST_T022_SEED picks the kill points (default: the clock; it is printed),
-# ONLIST_T022_KILLS how many kills per command (default 6).
+# ONLIST_T022_KILLS how many kills per command (default 20).
 . tests/lib.sh
 need_cmd git
 need_cmd python3
@@ -23,7 +28,7 @@ make_tmp
 isolate_git
 
 seed=${ONLIST_T022_SEED:-$(date +%s)}
-kills=${ONLIST_T022_KILLS:-6}
+kills=${ONLIST_T022_KILLS:-20}
 echo "seed=$seed kills=$kills (ONLIST_T022_SEED=$seed repeats these kill points)"
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
@@ -53,11 +58,16 @@ echo "kill points (fractions of an uninterrupted run): $fractions"
 
 # killrun LABEL REFMS CMD...: run CMD in the background once per kill point,
 # kill -9 it there, check the database after each kill.  Sets landed.
+# With resumes=1 (scan, fetch: a re-run does only what is left) the kill
+# points are spread over the whole job instead: each run is killed after
+# f * REFMS / kills * 1.6, so that the runs together get through about
+# 80% of the work and every kill lands while work is left.
 killrun() {
 	label=$1 refms=$2; shift 2
 	landed=0
 	for f in $fractions; do
-		delay=$(awk -v f="$f" -v t="$refms" 'BEGIN { printf "%.3f", f * t / 1000 }')
+		delay=$(awk -v f="$f" -v t="$refms" -v r="${resumes:-0}" -v n="$kills" \
+			'BEGIN { if (r) t = t * 1.6 / n; printf "%.3f", f * t / 1000 }')
 		"$@" >"$TMP/kill.out" 2>&1 &
 		pid=$!
 		sleep "$delay"
@@ -132,6 +142,7 @@ echo "    reference: $(grep -c . "$TMP/import.ref") dump lines"
 
 DB=$TMP/int.db
 echo "+ import, killed $kills times"
+resumes=0
 killrun import "$import_ms" "$ONLIST" --db "$DB" import --list big "$big"
 import_landed=$landed
 echo "+ import to the end"
@@ -153,7 +164,7 @@ scan_ms=$ms
 dump "$TMP/ref.db" commits trailers >"$TMP/scan.ref"
 
 echo "+ scan, killed $kills times"
-killrun scan "$scan_ms" "$ONLIST" --db "$DB" scan --repo "$R" next
+resumes=1; killrun scan "$scan_ms" "$ONLIST" --db "$DB" scan --repo "$R" next; resumes=0
 scan_landed=$landed
 echo "+ scan to the end"
 timed "$ONLIST" --db "$DB" scan --repo "$R" next
@@ -179,15 +190,48 @@ dump "$DB" matches >"$TMP/match.int"
 same_output "match: interrupted then completed vs uninterrupted" \
 	"$TMP/match.ref" "$TMP/match.int" || bad "match: the database differs from an uninterrupted run"
 
+# ---- fetch (a local public-inbox v2 directory) ------------------------------------------
+PI=$TMP/inbox
+git init -q --bare "$PI/git/0.git" || fail "git init (not onlist's fault)"
+python3 - "$big" <<'EOF' | git -C "$PI/git/0.git" fast-import --quiet ||
+import re, sys
+data = open(sys.argv[1], 'rb').read()
+FROM = re.compile(rb'^From \S+.*\n', re.M)
+starts = [m.start() for m in FROM.finditer(data)] + [len(data)]
+out = sys.stdout.buffer
+for n, (a, b) in enumerate(zip(starts, starts[1:])):
+    m = data[a:b]
+    m = m[m.index(b'\n') + 1:]          # public-inbox keeps no From_ line
+    out.write(b'commit refs/heads/master\ncommitter A <a@example.org> %d +0000\n'
+              b'data 0\nM 100644 inline m\ndata %d\n' % (1000000000 + n, len(m)) + m + b'\n')
+EOF
+	fail "git fast-import (not onlist's fault)"
+echo "+ fetch (reference): $(git -C "$PI/git/0.git" rev-list --count master) commits in $PI"
+timed "$ONLIST" --db "$TMP/fref.db" fetch --list big --data "$TMP/fdata" "$PI"
+[ $rc -eq 0 ] || bad "fetch (reference): exit $rc"
+fetch_ms=$ms
+dump "$TMP/fref.db" messages message_lists skipped >"$TMP/fetch.ref"
+DB=$TMP/fint.db
+echo "+ fetch, killed $kills times"
+resumes=1; killrun fetch "$fetch_ms" "$ONLIST" --db "$DB" fetch --list big --data "$TMP/fdata" "$PI"; resumes=0
+fetch_landed=$landed
+echo "+ fetch to the end"
+timed "$ONLIST" --db "$DB" fetch --list big --data "$TMP/fdata" "$PI"
+[ $rc -eq 0 ] || bad "fetch after the kills: exit $rc"
+dump "$DB" messages message_lists skipped >"$TMP/fetch.int"
+same_output "fetch: interrupted then completed vs uninterrupted" \
+	"$TMP/fetch.ref" "$TMP/fetch.int" || bad "fetch: the database differs from an uninterrupted run"
+
 echo
 echo "kills that hit a running process: import $import_landed/$kills (run ${import_ms} ms)," \
-	"scan $scan_landed/$kills (${scan_ms} ms), match $match_landed/$kills (${match_ms} ms)"
+	"scan $scan_landed/$kills (${scan_ms} ms), match $match_landed/$kills (${match_ms} ms)," \
+	"fetch $fetch_landed/$kills (${fetch_ms} ms)"
 if [ $nfail -gt 0 ]; then
 	echo "$nfail check(s) failed"
 	exit 1
 fi
-if [ "$import_landed" -eq 0 ] || [ "$scan_landed" -eq 0 ]; then
-	echo "skip: no kill -9 landed while import or scan ran (too fast here); nothing was tested" >&2
+if [ "$import_landed" -eq 0 ] || [ "$scan_landed" -eq 0 ] || [ "$fetch_landed" -eq 0 ]; then
+	echo "skip: no kill -9 landed while import, scan or fetch ran (too fast here); nothing was tested" >&2
 	exit 77
 fi
 echo "all checks passed"

@@ -30,6 +30,13 @@ onlist_status onlist_source_open_fd(struct onlist_source **out, int fd,
 				    char **errmsg);
 void onlist_source_free(struct onlist_source *src);
 
+/* A message larger than this is not read into memory: the source skips
+ * to the next one and says so in onlist_raw.skip.  Real list mail is far
+ * smaller (vger refuses 100 kB+); the cap keeps a hostile or broken
+ * archive (one 1 GB line, a message with no From_ line after it) from
+ * taking memory without bound. */
+#define ONLIST_MESSAGE_MAX (32u << 20)
+
 /* One raw message out of a source. Pointers are valid until the next call
  * to onlist_source_next() or onlist_source_free(). */
 struct onlist_raw {
@@ -41,6 +48,8 @@ struct onlist_raw {
 				 * newline, or "" */
 	const char *where;	/* human name: "FILE:offset" or the maildir file */
 	const char *file;	/* the maildir file it is; NULL in an mbox */
+	const char *skip;	/* NULL, or why the message was not read (over
+				 * ONLIST_MESSAGE_MAX); data is then "" */
 };
 
 /* ONLIST_OK and *raw filled; ONLIST_ENOTFOUND at the end; ONLIST_EIO or
