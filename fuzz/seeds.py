@@ -4,7 +4,8 @@
     python3 fuzz/seeds.py FIXTURES OUTDIR
 
 FIXTURES is a directory written by fixtures/make-fixtures.sh; OUTDIR gets
-one subdirectory per harness (mbox, mail, patchid, http, gzip).  Seeds are
+one subdirectory per harness (mbox, mail, patchid, http, gzip, subject,
+patchfp, maintainers).  Seeds are
 kept small (a few KB) so that libFuzzer's default input size stays small
 and executions fast.  Deterministic: the same fixtures give the same seeds.
 A harness with no entry here still runs, from fuzz/seeds/NAME/ if that
@@ -95,3 +96,29 @@ resp(2, b'206 Partial Content', [(b'Content-Range', b'bytes 0-9/%d' % len(zbody)
                                  cl(zbody[:10])], zbody[:10])
 resp(0, b'301 Moved', [(b'Location', b'/elsewhere'), cl(b'')], b'')
 resp(0, b'200 OK', [cl(body + body)], body)   # shorter than it says
+
+# subject prefixes and the text of mails: subjects and bodies of the
+# fixture's mails (replies with trailers, a request-pull, cover letters)
+for m in picked:
+    sub = re.search(rb'(?m)^Subject: (.*)$', m)
+    if sub:
+        put('subject', sub.group(1))
+    put('subject', m[m.find(b'\n\n') + 2:][:MAX])
+for s in (b'Re: AW: [RFC PATCH net-next v2 03/12] tcp: foo',
+          b'[PATCH [net] v2,1/3] x', b'Re[2]: [PATCHv4 1/2] y', b'[GIT PULL] z',
+          b'are available in the Git repository at:\n\n  git://x/y.git tag\n\n'
+          b'for you to fetch changes up to 0123456789abcdef0123:\n',
+          b'> Reviewed-by: Q <q@x>\nAcked-by: A <a@x>\n-- \nTested-by: S <s@x>\n',
+          b'---\nbase-commit: abc\nchange-id: 20230101-x-0123\n'):
+    put('subject', s)
+
+# diff fingerprints and repaired ids: the patch-id seeds, and damaged forms
+for c in [c for c in commits if 0 < len(c) <= MAX][::20]:
+    put('patchfp', c)
+    put('patchfp', re.sub(rb'(?m)^ $', b'', c))                 # mangled
+    put('patchfp', re.sub(rb'(?m)^(diff --git|index ).*\n', b'', c))  # quilt-ish
+
+# MAINTAINERS
+put('maintainers', b'EXT4 FILE SYSTEM\nM:\tA <a@x>\nF:\tfs/ext4/\nX:\tfs/ext4/x.c\n\n'
+                   b'NETWORKING\nF:\tnet/\nN:\t[^a-z]tcp\nF:\tinclude/*/net*.h\n\n'
+                   b'THE REST\nF:\t*\nF:\t*/\n')

@@ -1,10 +1,10 @@
 #!/bin/sh
 # Hostile sizes end in bounded time and memory, with a correct result or a
 # skip recorded with its reason:
-#   - a 64 MiB line (streamed through a pipe, never on disk) in the middle
-#     of an mbox: that message is over ONLIST_MESSAGE_MAX (32 MiB) and is
+#   - a 96 MiB line (streamed through a pipe, never on disk) in the middle
+#     of an mbox: that message is over ONLIST_MESSAGE_MAX (64 MiB) and is
 #     recorded as skipped; the messages around it are imported.  (A 1 GB
-#     line goes the same way, only slower; 64 MiB keeps CI quick.)
+#     line goes the same way, only slower; 96 MiB keeps CI quick.)
 #   - a maildir file over the cap, and a public-inbox message (read in
 #     place from an epoch) over the cap: skipped the same way.
 #   - a mail with 100,000 MIME parts.
@@ -40,7 +40,7 @@ measured() {
 }
 q() { sqlite3 "$DB" "$1"; }
 
-# ---- a 64 MiB line, from a pipe ----------------------------------------------
+# ---- a 96 MiB line, from a pipe ----------------------------------------------
 DB=$TMP/long.db
 cat >"$TMP/gen.py" <<'PY'
 import sys
@@ -52,7 +52,7 @@ def msg(n, body=b'hello\n'):
 msg(1)
 msg(2, b'')
 chunk = b'x' * (1 << 20)
-for _ in range(64):        # one line of 64 MiB, never held whole here
+for _ in range(96):        # one line of 96 MiB, never held whole here
     w(chunk)
 w(b'\n')
 msg(3)
@@ -60,22 +60,22 @@ PY
 python3 "$TMP/gen.py" >"$TMP/long.mbox.pipe" &
 # (written to a file first only to keep `run`'s exit code that of onlist)
 wait $!
-measured "64 MiB line" 200 60 sh -c "cat '$TMP/long.mbox.pipe' | '$ONLIST' -q --db '$DB' import --list long -"
+measured "96 MiB line" 200 60 sh -c "cat '$TMP/long.mbox.pipe' | '$ONLIST' -q --db '$DB' import --list long -"
 rm -f "$TMP/long.mbox.pipe"
-expect_rc "64 MiB line" 0
+expect_rc "96 MiB line" 0
 [ "$(q 'select group_concat(msgid, " ") from (select msgid from messages order by msgid)')" = \
 	"m1@example.org m3@example.org" ] ||
-	bad "64 MiB line: messages 1 and 3 not imported: $(q 'select msgid from messages')"
-q 'select reason from skipped' | grep -q 'message larger than 33554432 bytes' ||
-	bad "64 MiB line: no skip recorded: $(q 'select * from skipped')"
-grep -q '1 skipped' "$TMP/out" || bad "64 MiB line: summary: $(cat "$TMP/out")"
+	bad "96 MiB line: messages 1 and 3 not imported: $(q 'select msgid from messages')"
+q 'select reason from skipped' | grep -q 'message larger than 67108864 bytes' ||
+	bad "96 MiB line: no skip recorded: $(q 'select * from skipped')"
+grep -q '1 skipped' "$TMP/out" || bad "96 MiB line: summary: $(cat "$TMP/out")"
 
 # ---- a maildir file over the cap --------------------------------------------------
 DB=$TMP/maildir.db
 mkdir -p "$TMP/md/cur" "$TMP/md/new" "$TMP/md/tmp"
 printf 'Message-ID: <small@example.org>\nSubject: small\n\nhi\n' >"$TMP/md/cur/1"
 { printf 'Message-ID: <big@example.org>\nSubject: big\n\n'
-  head -c 40000000 /dev/zero | tr '\0' 'y'; } >"$TMP/md/cur/2"
+  head -c 70000000 /dev/zero | tr '\0' 'y'; } >"$TMP/md/cur/2"
 measured "big maildir file" 200 60 "$ONLIST" -q --db "$DB" import --list md "$TMP/md"
 expect_rc "big maildir file" 0
 [ "$(q 'select msgid from messages')" = small@example.org ] ||
@@ -91,7 +91,7 @@ python3 - <<'PY' | git -C "$TMP/pi/git/0.git" fast-import --quiet || fail "git f
 import sys
 out = sys.stdout.buffer
 for n, m in enumerate([b'Message-ID: <e1@example.org>\nSubject: small\n\nhi\n',
-                       b'Message-ID: <e2@example.org>\nSubject: big\n\n' + b'z' * 40000000 + b'\n',
+                       b'Message-ID: <e2@example.org>\nSubject: big\n\n' + b'z' * 70000000 + b'\n',
                        b'Message-ID: <e3@example.org>\nSubject: after\n\nhi\n']):
     out.write(b'commit refs/heads/master\ncommitter A <a@example.org> %d +0000\n'
               b'data 0\nM 100644 inline m\ndata %d\n' % (1000000000 + n, len(m)) + m + b'\n')
@@ -100,7 +100,7 @@ measured "big public-inbox blob" 300 60 "$ONLIST" -q --db "$DB" fetch --list pi 
 expect_rc "big public-inbox blob" 0
 [ "$(q 'select group_concat(msgid, " ") from (select msgid from messages order by msgid)')" = \
 	"e1@example.org e3@example.org" ] || bad "big public-inbox blob: messages: $(q 'select msgid from messages')"
-q 'select reason from skipped' | grep -q 'message larger than 33554432 bytes' ||
+q 'select reason from skipped' | grep -q 'message larger than 67108864 bytes' ||
 	bad "big public-inbox blob: no skip recorded: $(q 'select * from skipped')"
 rm -rf "$TMP/pi" "$TMP/data"
 

@@ -35,7 +35,7 @@ void onlist_source_free(struct onlist_source *src);
  * smaller (vger refuses 100 kB+); the cap keeps a hostile or broken
  * archive (one 1 GB line, a message with no From_ line after it) from
  * taking memory without bound. */
-#define ONLIST_MESSAGE_MAX (32u << 20)
+#define ONLIST_MESSAGE_MAX (64u << 20)
 
 /* One raw message out of a source. Pointers are valid until the next call
  * to onlist_source_next() or onlist_source_free(). */
