@@ -536,6 +536,47 @@ static int fuzzy_commit(const struct onlist_fuzzy_commit *c, void *data)
 	return f->st != ONLIST_OK;
 }
 
+/* ---- the time bound of a linear history ---- */
+
+struct bound_ctx {
+	struct onlist_store *s;
+	onlist_status st;
+};
+
+static void take_bound(const char *sha, int64_t date, void *data)
+{
+	struct bound_ctx *b = data;
+
+	if (b->st == ONLIST_OK)
+		b->st = onlist_store_put_bound(b->s, sha, date);
+}
+
+/* Without merges, a commit landed with the first tag that contains it
+ * (the release that shipped it): the bound for its postings.  Untagged
+ * commits stay without one. */
+static onlist_status tag_bounds(struct onlist_store *s,
+				const struct onlist_match_opts *o)
+{
+	struct bound_ctx b = { s, ONLIST_OK };
+	char (*shas)[41] = NULL, *err = NULL;
+	size_t n = 0;
+	onlist_status st;
+
+	if (!o->repo || onlist_store_history_linear(s) != 1)
+		return ONLIST_OK;
+	if ((st = onlist_store_commits_unbounded(s, &shas, &n)) != ONLIST_OK)
+		return st;
+	if (n && onlist_repo_tag_dates(o->repo, (const char (*)[41])shas, n,
+				       take_bound, &b, &err) != ONLIST_OK) {
+		/* no tags to read is no bound, not a failure of the match */
+		fprintf(stderr, "onlist: match: no tag dates: %s\n",
+			err ? err : "git failed");
+	}
+	free(err);
+	free(shas);
+	return b.st;
+}
+
 /* ---- one person, several addresses ---- */
 
 struct idlist {
@@ -761,6 +802,8 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	}
 	if ((st = onlist_store_match_begin(s)) != ONLIST_OK)
 		return db_err(s, errmsg);
+	if (tag_bounds(s, o) != ONLIST_OK)
+		goto db;
 	if (onlist_store_match_links(s, &c->link) != ONLIST_OK ||
 	    onlist_store_match_exact(s, &c->patchid) != ONLIST_OK ||
 	    onlist_store_match_alt(s, &c->alt) != ONLIST_OK ||
@@ -889,6 +932,7 @@ onlist_status onlist_match_explain(struct onlist_store *s,
 	e.f.shown = g_ptr_array_new_with_free_func(free_shown);
 	e.f.threshold = o->threshold > 0 ? o->threshold : ONLIST_FUZZY_THRESHOLD;
 	if (onlist_store_compute_bounds(s) != ONLIST_OK ||
+	    tag_bounds(s, o) != ONLIST_OK ||
 	    onlist_store_fuzzy_commits(s, sha, explain_commit, &e) != ONLIST_OK ||
 	    e.f.st != ONLIST_OK)
 		return db_err(s, errmsg);

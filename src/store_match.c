@@ -607,3 +607,67 @@ onlist_status onlist_store_identities(struct onlist_store *s,
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
 	       fail(s, "read identities");
 }
+
+/* No landing came by a merge: a linear history (or one scanned before
+ * landings were recorded). */
+static const char sql_linear[] =
+	"SELECT NOT EXISTS (SELECT 1 FROM landing WHERE merge_sha <> sha)";
+static const char sql_unbounded[] =
+	"SELECT c.sha FROM commits c WHERE NOT EXISTS"
+	" (SELECT 1 FROM temp.bound b WHERE b.sha = c.sha) ORDER BY c.sha";
+static const char sql_put_bound[] =
+	"INSERT OR REPLACE INTO temp.bound(sha, bound) VALUES(?1, ?2)";
+
+int onlist_store_history_linear(struct onlist_store *s)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_linear);
+	int r = -1;
+
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		r = sqlite3_column_int(st, 0);
+	if (st)
+		sqlite3_reset(st);
+	return r;
+}
+
+onlist_status onlist_store_commits_unbounded(struct onlist_store *s,
+					     char (**shas)[41], size_t *n)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_unbounded);
+	size_t cap = 0;
+	int rc;
+
+	*shas = NULL;
+	*n = 0;
+	if (!st)
+		return fail(s, "prepare");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			char (*p)[41];
+			cap = cap ? 2 * cap : 256;
+			if (!(p = realloc(*shas, cap * sizeof(**shas)))) {
+				sqlite3_reset(st);
+				return ONLIST_ENOMEM;
+			}
+			*shas = p;
+		}
+		snprintf((*shas)[(*n)++], 41, "%s",
+			 (const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "read commits");
+}
+
+onlist_status onlist_store_put_bound(struct onlist_store *s, const char *sha,
+				     int64_t bound)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_put_bound);
+
+	if (!st)
+		return fail(s, "prepare");
+	bind_text(st, 1, sha);
+	sqlite3_bind_int64(st, 2, bound);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return fail(s, "insert bound");
+	return ONLIST_OK;
+}

@@ -10,6 +10,7 @@
 #define ONLIST_REPO_DIFF_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "onlist/status.h"
 
 /* Called once per commit with its diff (format-patch's diff options,
@@ -22,5 +23,14 @@ typedef int (*onlist_diff_cb)(const char *sha, const char *diff, size_t len,
 onlist_status onlist_repo_diffs(const char *repo, const char *algorithm,
 				const char (*shas)[41], size_t n,
 				onlist_diff_cb cb, void *data, char **errmsg);
+
+/* For each commit, the date of the first tag that contains it, in a
+ * history without merges (`git name-rev --tags`: the nearest tag after the
+ * commit; the tag's date, or its commit's for a lightweight tag).  cb is
+ * called for the commits that have one. */
+typedef void (*onlist_tag_date_cb)(const char *sha, int64_t date, void *data);
+onlist_status onlist_repo_tag_dates(const char *repo, const char (*shas)[41],
+				    size_t n, onlist_tag_date_cb cb, void *data,
+				    char **errmsg);
 
 #endif

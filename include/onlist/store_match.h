@@ -124,4 +124,13 @@ onlist_status onlist_store_identities(struct onlist_store *s,
 						const char *addr, void *data),
 				      void *data);
 
+/* 1 when no commit landed by a merge, 0 when some did, -1 on error. */
+int onlist_store_history_linear(struct onlist_store *s);
+/* Commits with no bound in temp.bound (malloc'd array). */
+onlist_status onlist_store_commits_unbounded(struct onlist_store *s,
+					     char (**shas)[41], size_t *n);
+/* Set a commit's bound in temp.bound. */
+onlist_status onlist_store_put_bound(struct onlist_store *s, const char *sha,
+				     int64_t bound);
+
 #endif
