@@ -1,6 +1,7 @@
 /* fuzz_maintainers.c - the MAINTAINERS parser and the section lookup.
  * The input is the file; a few paths (and the input's own last line as a
- * path) are looked up in it.  A section found must be non-empty. */
+ * path) are looked up in it: nothing may crash, leak or overrun.  (A
+ * section's name may be empty: a name line that starts with a NUL.) */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (onlist_maintainers_parse(&m, (const char *)data, size) != 0)
 		return 0;
 	for (size_t i = 0; i < sizeof(paths) / sizeof(*paths); i++)
-		if ((sec = onlist_maintainers_section(m, paths[i])) && !*sec)
-			abort();
+		if ((sec = onlist_maintainers_section(m, paths[i])))
+			(void)strlen(sec);	/* terminated, readable */
 	if ((last = malloc(size + 1))) {
 		const char *nl;
 

@@ -170,6 +170,12 @@ int onlist_find_pull(const char *text, char **url, char **ref, char **tip)
 	if (!(*url = dup_trim(u, (size_t)(ue - u))) ||
 	    !(*ref = dup_trim(r, trimmed_len(r, e))))
 		goto oom;
+	if (!**url) {		/* only quotes where the URL goes */
+		free(*url);
+		free(*ref);
+		*url = *ref = NULL;
+		return 0;
+	}
 	if ((p = find_ci(e, "for you to fetch changes up to"))) {
 		p += strlen("for you to fetch changes up to");
 		while (*p == ' ')

@@ -239,7 +239,7 @@ int onlist_patchfp_compute(const char *buf, size_t len, struct onlist_patchfp *f
 	fp->n = w.h->len;
 	fp->h = malloc((fp->n ? fp->n : 1) * sizeof(uint32_t));
 	fp->files = strdup(w.files->str);
-	if (fp->h)
+	if (fp->h && fp->n)	/* an empty GArray has no data at all */
 		memcpy(fp->h, w.h->data, fp->n * sizeof(uint32_t));
 	fp->added = w.added;
 	fp->removed = w.removed;
@@ -392,7 +392,7 @@ int onlist_words_fp(const char *text, uint32_t **out, size_t *n)
 			g_array_index(a, uint32_t, k++) = g_array_index(a, uint32_t, i);
 	*n = k;
 	*out = malloc((k ? k : 1) * sizeof(uint32_t));
-	if (*out)
+	if (*out && k)
 		memcpy(*out, a->data, k * sizeof(uint32_t));
 	g_array_free(a, TRUE);
 	return *out ? 0 : -1;
