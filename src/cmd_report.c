@@ -9,6 +9,9 @@
 #include "onlist/cli.h"
 #include "onlist/repo.h"
 #include "onlist/store.h"
+#include "onlist/patchfp.h"
+#include "onlist/patchid.h"
+#include "onlist/mail.h"
 #include "onlist/store_thread.h"
 
 static void fmt_date(const char *epoch, char *out, size_t n, int with_time)
@@ -152,7 +155,8 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 /* ---- lookup ------------------------------------------------------------- */
 
 static const char lookup_help[] =
-	"usage: onlist [--db PATH] lookup [--format text|json] COMMIT...\n\n"
+	"usage: onlist [--db PATH] lookup [--format text|json | --json] COMMIT...\n"
+	"       onlist [--db PATH] lookup [--json] --patch FILE\n\n"
 	"For each commit (a full or abbreviated sha, or any name git resolves\n"
 	"in the scanned repository), show every posting that matches it: list,\n"
 	"Message-ID, date, subject and how it matched, or \"never posted\";\n"
@@ -163,6 +167,9 @@ static const char lookup_help[] =
 	"versions were posted, the latest is marked as the version applied.\n"
 	"Echoes (commit notices, stable backports) and postings sent more\n"
 	"than a day after the commit landed are shown but do not count.\n\n"
+	"--patch FILE (a diff, or a mail carrying one; - for standard input)\n"
+	"looks up a patch that is not in git yet, by its patch-id and by the\n"
+	"repaired patch-id of the mails.\n\n"
 	"Exit status: 0 when every commit was posted, 1 when one was never\n"
 	"posted or is not in the database, 2 on usage errors.\n";
 
@@ -329,14 +336,21 @@ static void print_posting(struct postings *p, const struct prow *r, int applied)
 	p->n++;
 }
 
-/* Print every posting of sha; returns how many count as postings. */
-static int print_postings(struct postings *p, const char *sha)
+/* Print every posting of sha (or, sha NULL, of the patch with the ids
+ * in by_patch); returns how many count as postings. */
+static int print_postings(struct postings *p, const char *sha,
+			  const char *const *by_patch)
 {
 	GPtrArray *rows = g_ptr_array_new_with_free_func(free_prow);
 	const char *param[1] = { sha };
 	int last = -1, n = 0;
 
-	onlist_store_query(p->s, ONLIST_Q_POSTINGS, param, 1, take_posting, rows);
+	if (sha)
+		onlist_store_query(p->s, ONLIST_Q_POSTINGS, param, 1,
+				   take_posting, rows);
+	else
+		onlist_store_query(p->s, ONLIST_Q_POSTINGS_BY_PATCH, by_patch, 2,
+				   take_posting, rows);
 	for (guint i = 0; i < rows->len; i++)
 		if (counts(g_ptr_array_index(rows, i))) {
 			last = (int)i;
@@ -360,10 +374,77 @@ static int is_hex(const char *s)
 	return 1;
 }
 
+/* lookup --patch FILE: a diff, or a mail carrying one, not (yet) in git:
+ * the postings with its patch-id, or whose repaired diff has it. */
+static int lookup_patch(struct onlist_cli *cli, const char *path, int json)
+{
+	struct onlist_store *s;
+	struct onlist_mail *m = NULL;
+	char *data = NULL, *err = NULL, pid[ONLIST_PATCHID_HEXSZ + 1] = "",
+	     rid[ONLIST_PATCHID_HEXSZ + 1] = "";
+	const char *diff;
+	size_t len = 0, dlen;
+	int n;
+	unsigned char raw[ONLIST_PATCHID_RAWSZ];
+	GError *gerr = NULL;
+
+	if (!g_file_get_contents(strcmp(path, "-") ? path : "/dev/stdin",
+				 &data, &len, &gerr)) {
+		onlist_err("lookup: %s: %s", path, gerr->message);
+		g_error_free(gerr);
+		return ONLIST_EXIT_FAIL;
+	}
+	diff = data;
+	dlen = len;
+	/* a mail: its patch, as git am would take it */
+	if (onlist_mail_parse(&m, data, len, &err) == ONLIST_OK &&
+	    onlist_mail_patch(m, NULL))
+		diff = onlist_mail_patch(m, &dlen);
+	free(err);
+	if (onlist_patchid_buf(diff, dlen, raw))
+		onlist_patchid_hex(raw, pid);
+	onlist_patch_repaired_id(diff, dlen, rid);
+	if (!pid[0] && !rid[0]) {
+		onlist_err("lookup: %s: no diff in it", path);
+		onlist_mail_free(m);
+		g_free(data);
+		return ONLIST_EXIT_FAIL;
+	}
+	if (!(s = onlist_cli_open_store(cli))) {
+		onlist_mail_free(m);
+		g_free(data);
+		return ONLIST_EXIT_FAIL;
+	}
+	{
+		struct postings po = { json, 0, s, 0 };
+		const char *ids[2] = { pid[0] ? pid : rid, rid[0] ? rid : pid };
+
+		if (json) {
+			fputs("{\"patch\": ", stdout);
+			onlist_json_str(stdout, path);
+			fputs(", \"patch_id\": ", stdout);
+			onlist_json_str(stdout, pid[0] ? pid : NULL);
+			fputs(", \"postings\": [", stdout);
+		} else {
+			printf("%s: patch-id %s\n", path, pid[0] ? pid : "(none)");
+		}
+		n = print_postings(&po, NULL, ids);
+		if (json)
+			printf("], \"posted\": %s}\n", n ? "true" : "false");
+		else if (!n)
+			puts("  never posted");
+	}
+	onlist_store_close(s);
+	onlist_mail_free(m);
+	g_free(data);
+	return n ? ONLIST_EXIT_OK : ONLIST_EXIT_FAIL;
+}
+
 int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 {
 	struct onlist_store *s;
 	int json = 0, ret = ONLIST_EXIT_OK, first = 1, i, any = 0;
+	const char *patch_file = NULL;
 	char *repo;
 
 	if (onlist_cli_help(argc, argv, lookup_help))
@@ -372,6 +453,10 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 		if (!strcmp(argv[i], "--format") && i + 1 < argc &&
 		    (!strcmp(argv[i + 1], "json") || !strcmp(argv[i + 1], "text"))) {
 			json = !strcmp(argv[++i], "json");
+		} else if (!strcmp(argv[i], "--json")) {
+			json = 1;
+		} else if (!strcmp(argv[i], "--patch") && i + 1 < argc) {
+			patch_file = argv[++i];
 		} else if (!strcmp(argv[i], "--")) {
 			i++;
 			break;
@@ -379,6 +464,13 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 			onlist_err("lookup: unexpected argument '%s'", argv[i]);
 			return ONLIST_EXIT_USAGE;
 		}
+	}
+	if (patch_file) {
+		if (i < argc) {
+			onlist_err("lookup: --patch takes no commits as well");
+			return ONLIST_EXIT_USAGE;
+		}
+		return lookup_patch(cli, patch_file, json);
 	}
 	if (i >= argc) {
 		fputs(lookup_help, stderr);
@@ -446,7 +538,7 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 				       f.author);
 			}
 			first = 0;
-			nposted = print_postings(&po, f.sha);
+			nposted = print_postings(&po, f.sha, NULL);
 			if (json)
 				printf("], \"posted\": %s}", nposted ? "true" : "false");
 			else if (!nposted)

@@ -137,7 +137,8 @@ static const char *const query_sql[] = {
 	" AND m.method NOT IN ('echo', 'late'))",
 	[ONLIST_Q_COMMIT_BY_PREFIX] =
 	"SELECT sha, commit_date, author_name, author_email, subject"
-	" FROM commits WHERE sha GLOB ?1 || '*' ORDER BY sha LIMIT 2",
+	" FROM commits WHERE sha >= ?1 AND sha < ?1 || 'g'"
+	" ORDER BY sha LIMIT 2",	/* a range: GLOB on a parameter scans */
 	[ONLIST_Q_POSTINGS] =
 	"SELECT (SELECT group_concat(list, ',') FROM message_lists l"
 	"         WHERE l.msgid = m.msgid),"
@@ -146,6 +147,17 @@ static const char *const query_sql[] = {
 	"           WHERE e.msgid = m.msgid)"
 	" FROM matches x JOIN messages m ON m.msgid = x.message_id"
 	" WHERE x.commit_sha = ?1 ORDER BY m.date, m.msgid",
+	[ONLIST_Q_POSTINGS_BY_PATCH] =
+	"SELECT (SELECT group_concat(list, ',') FROM message_lists l"
+	"         WHERE l.msgid = m.msgid),"
+	" m.msgid, m.date, m.subject,"
+	" CASE WHEN e.msgid IS NOT NULL THEN 'echo'"
+	"  WHEN m.patch_id = ?1 THEN 'patch-id' ELSE 'repaired' END,"
+	" m.from_name, m.from_addr, 1.0, e.kind || ' rule: ' || e.rule"
+	" FROM messages m LEFT JOIN echoes e ON e.msgid = m.msgid"
+	" WHERE m.patch_id = ?1 OR m.msgid IN"
+	"  (SELECT msgid FROM message_patch WHERE repaired_id = ?2)"
+	" ORDER BY m.date, m.msgid",
 	[ONLIST_Q_COUNT_MESSAGES] =
 	"SELECT l.list, count(*), sum(m.has_patch) FROM message_lists l"
 	" JOIN messages m ON m.msgid = l.msgid GROUP BY l.list ORDER BY l.list",

@@ -162,6 +162,16 @@ run lookup-unposted "$ONLIST" --db "$DB" lookup "$unposted"
 expect_rc lookup-unposted 1	# exit 1: never posted
 grep -qi 'never posted' "$TMP/out" || bad "lookup $unposted: does not say \"never posted\""
 
+# --patch: the same answers for the patch itself, as a mail or a diff
+git -C "$FX/repo" format-patch -1 --stdout "$posted" >"$TMP/posted.patch"
+run lookup-patch "$ONLIST" --db "$DB" lookup --patch "$TMP/posted.patch"
+expect_rc lookup-patch 0
+grep -qF "$posted_id" "$TMP/out" || bad "lookup --patch (mail): Message-ID $posted_id not shown"
+git -C "$FX/repo" show "$unposted" >"$TMP/unposted.diff"
+run lookup-patch-unposted "$ONLIST" --db "$DB" lookup --json --patch "$TMP/unposted.diff"
+expect_rc lookup-patch-unposted 1
+grep -q '"posted": false' "$TMP/out" || bad "lookup --json --patch (diff): not \"posted\": false"
+
 run lookup-unknown "$ONLIST" --db "$DB" lookup 0123456789abcdef0123456789abcdef01234567
 expect_rc lookup-unknown 1
 [ -s "$TMP/err" ] || [ -s "$TMP/out" ] || bad "lookup of an unknown commit says nothing"

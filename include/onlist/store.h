@@ -96,6 +96,8 @@ onlist_status onlist_store_match_patchid(struct onlist_store *s, long *added);
  *   COMMIT_BY_PREFIX  (hexprefix)  -> sha, commit_date, author_name, author_email, subject
  *   POSTINGS          (sha)        -> lists, msgid, date, subject, method, from_name, from_addr,
  *                                     score, echo rule (NULL unless an echo/bot mail)
+ *   POSTINGS_BY_PATCH (patch-id, repaired id) -> the columns of POSTINGS, for
+ *                                     a patch not in git (lookup --patch)
  *   COUNT_MESSAGES    ()           -> list, messages, patches
  *   COUNT_SKIPPED     ()           -> reason, count
  *   COUNT_TOTALS      ()           -> messages, patches, skipped, commits, matches, commits_matched
@@ -113,6 +115,7 @@ enum onlist_query {
 	ONLIST_Q_COUNT_TOTALS,
 	ONLIST_Q_SOURCES,
 	ONLIST_Q_SKIPPED,
+	ONLIST_Q_POSTINGS_BY_PATCH,
 	ONLIST_Q_SKIPPED_BY_REASON,
 };
 typedef int (*onlist_row_cb)(int ncol, const char *const *cols, void *data);
