@@ -54,13 +54,14 @@ static void strip1(char *dst, size_t size, const char *p, size_t n)
 
 static void add_file(struct walk *w)
 {
-	size_t n = strlen(w->path);
-	const char *last = w->files->str + w->files->len;
+	size_t n = strlen(w->path), len = w->files->len;
+	const char *f = w->files->str;
 
-	/* not the same as the last one */
-	if (w->files->len > n && last[-1] == '\n' &&
-	    !memcmp(last - n - 1, w->path, n) &&
-	    (w->files->len == n + 1 || last[-n - 2] == '\n'))
+	/* not the same as the last one (indexes, not pointer arithmetic
+	 * with a negated size_t, which wraps: UBSan via fuzz_patchfp) */
+	if (len > n && f[len - 1] == '\n' &&
+	    !memcmp(f + len - n - 1, w->path, n) &&
+	    (len == n + 1 || f[len - n - 2] == '\n'))
 		return;
 	g_string_append(w->files, w->path);
 	g_string_append_c(w->files, '\n');

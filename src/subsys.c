@@ -203,19 +203,32 @@ nomem:
  * crosses '/'. */
 static int prefix_match(const char *p, const char *s)
 {
-	for (; *p; p++, s++) {
+	/* Iterative, with one backtracking point (the last star): the
+	 * recursive form took exponential time on "F:\t*****...x" (found
+	 * by fuzz_maintainers), and MAINTAINERS comes from the repository
+	 * being scanned. */
+	const char *star_p = NULL, *star_s = NULL;
+
+	for (;;) {
+		if (!*p)
+			return 1;	/* a prefix of s matched */
 		if (*p == '*') {
-			for (const char *t = s;; t++) {
-				if (prefix_match(p + 1, t))
-					return 1;
-				if (!*t)
-					return 0;
-			}
+			star_p = ++p;
+			star_s = s;
+			continue;
 		}
-		if (!*s || (*p != '?' && *p != *s))
-			return 0;
+		if (*s && (*p == '?' || *p == *s)) {
+			p++;
+			s++;
+			continue;
+		}
+		if (star_p && *star_s) {
+			p = star_p;
+			s = ++star_s;
+			continue;
+		}
+		return 0;
 	}
-	return 1;
 }
 
 static int slashes(const char *s)
