@@ -419,10 +419,11 @@ static const char sql_need_patch[] =
 	"  AND" NOT_ECHO("m.msgid") ")"
 	" ORDER BY c.sha";
 
-onlist_status onlist_store_commits_needing_patch(struct onlist_store *s,
-						 char (**shas)[41], size_t *n)
+/* The first column of every row of sql: a malloc'd array of shas. */
+static onlist_status read_shas(struct onlist_store *s, const char *sql,
+			       char (**shas)[41], size_t *n)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_need_patch);
+	sqlite3_stmt *st = onlist__store_prepare(s, sql);
 	size_t cap = 0;
 	int rc;
 
@@ -446,6 +447,12 @@ onlist_status onlist_store_commits_needing_patch(struct onlist_store *s,
 	}
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "read commits");
+}
+
+onlist_status onlist_store_commits_needing_patch(struct onlist_store *s,
+						 char (**shas)[41], size_t *n)
+{
+	return read_shas(s, sql_need_patch, shas, n);
 }
 
 #define COMMIT_COLS \
@@ -633,29 +640,7 @@ int onlist_store_history_linear(struct onlist_store *s)
 onlist_status onlist_store_commits_unbounded(struct onlist_store *s,
 					     char (**shas)[41], size_t *n)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_unbounded);
-	size_t cap = 0;
-	int rc;
-
-	*shas = NULL;
-	*n = 0;
-	if (!st)
-		return fail(s, "prepare");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			char (*p)[41];
-			cap = cap ? 2 * cap : 256;
-			if (!(p = realloc(*shas, cap * sizeof(**shas)))) {
-				sqlite3_reset(st);
-				return ONLIST_ENOMEM;
-			}
-			*shas = p;
-		}
-		snprintf((*shas)[(*n)++], 41, "%s",
-			 (const char *)sqlite3_column_text(st, 0));
-	}
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "read commits");
+	return read_shas(s, sql_unbounded, shas, n);
 }
 
 onlist_status onlist_store_put_bound(struct onlist_store *s, const char *sha,
