@@ -117,7 +117,21 @@ static void emit(struct walk *w, const char *p, size_t n)
 	g_string_append_c(w->out, '\n');
 }
 
+static void run_terminated(struct walk *w, const char *buf, size_t len);
+
+/* The hunk header is read with strtol(), which needs a terminator: work
+ * on a terminated copy (callers' buffers need not have one). */
 static void run(struct walk *w, const char *buf, size_t len)
+{
+	char *copy = g_malloc(len + 1);
+
+	memcpy(copy, buf, len);
+	copy[len] = '\0';
+	run_terminated(w, copy, len);
+	g_free(copy);
+}
+
+static void run_terminated(struct walk *w, const char *buf, size_t len)
 {
 	const char *p = buf, *end = buf + len;
 	long old = 0, new = 0;
@@ -174,8 +188,8 @@ static void run(struct walk *w, const char *buf, size_t len)
 				in_hunk = 1;
 			in_git_header = 0;
 			emit(w, p, n);
-		} else if (n >= 4 && !memcmp(p, "--- ", 4) && next < end &&
-			   !strncmp(next, "+++ ", 4)) {
+		} else if (n >= 4 && !memcmp(p, "--- ", 4) && end - next >= 4 &&
+			   !memcmp(next, "+++ ", 4)) {
 			const char *e2 = memchr(next, '\n', (size_t)(end - next));
 			size_t n2 = e2 ? (size_t)(e2 - next) : (size_t)(end - next);
 			char plus[4096];
