@@ -81,6 +81,10 @@ static int parse_range(const char **p, long *start, long *count)
 		if (e == c)
 			return -1;
 	}
+	/* a line count no diff has: not a hunk header (and no counting
+	 * down from LONG_MIN) */
+	if (*start < 0 || *count < 0 || *count > 100000000)
+		return -1;
 	*p = e;
 	return 0;
 }
