@@ -71,6 +71,31 @@ size_t onlist_maintainers_count(const struct onlist_maintainers *m)
 	return k;
 }
 
+/* glibc's regcomp() copies the tree of an operand once per stacked
+ * quantifier: "[^a-z]++++...+" took gigabytes (fuzz_maintainers).  The
+ * kernel's N: patterns are short and never stack quantifiers; a pattern
+ * that does, or that is long, is dropped like one that does not compile. */
+static int sane_regex(const char *re)
+{
+	int prev_quant = 0;
+
+	if (strlen(re) > 256)
+		return 0;
+	for (const char *c = re; *c; c++) {
+		int quant = *c == '*' || *c == '+' || *c == '?' || *c == '{';
+
+		if (*c == '\\' && c[1]) {
+			c++;
+			prev_quant = 0;
+			continue;
+		}
+		if (quant && prev_quant)
+			return 0;
+		prev_quant = quant || *c == '}';
+	}
+	return 1;
+}
+
 static int add_pattern(struct section *sec, char type, const char *v,
 		       size_t len)
 {
@@ -92,7 +117,8 @@ static int add_pattern(struct section *sec, char type, const char *v,
 	/* get_maintainer.pl matches N: as a Perl regex; POSIX ERE is close
 	 * enough for the kernel's (and one that does not compile is dropped) */
 	if (type == 'N') {
-		if (regcomp(&p->re, p->value, REG_EXTENDED | REG_NOSUB)) {
+		if (!sane_regex(p->value) ||
+		    regcomp(&p->re, p->value, REG_EXTENDED | REG_NOSUB)) {
 			free(p->value);
 			return 0;
 		}
