@@ -66,6 +66,7 @@ sanitize: deps
 # lost, fails.  GLib keeps caches alive until exit ("possibly lost" and
 # "still reachable"); those are not counted.
 VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full \
+	--suppressions=tests/valgrind.supp \
 	--errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
 valgrind:
 	@sh scripts/deps.sh valgrind
