@@ -47,6 +47,12 @@ void onlist_json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+void onlist_put_clean(FILE *f, const char *s)
+{
+	for (; s && *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+}
+
 double onlist_now(void)
 {
 	struct timespec ts;

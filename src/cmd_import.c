@@ -69,8 +69,7 @@ static int print_reason(int ncol, const char *const *c, void *data)
 		return 1;
 	}
 	printf("  %6s  ", c[1] ? c[1] : "0");
-	for (const char *p = c[0] ? c[0] : ""; *p; p++)
-		putchar((unsigned char)*p < 0x20 ? '?' : *p);
+	onlist_put_clean(stdout, c[0]);
 	putchar('\n');
 	return 0;
 }

@@ -73,14 +73,6 @@ static gint by_date(gconstpointer a, gconstpointer b)
 	return strcmp(x->msgid, y->msgid);
 }
 
-/* Printable: no control characters from a hostile header reach the
- * terminal. */
-static void put_clean(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
-}
-
 struct tctx {
 	struct onlist_store *s;
 	const char *want;
@@ -103,9 +95,9 @@ static int print_trailer(int ncol, const char *const *c, void *data)
 		fputs("}", stdout);
 	} else {
 		fputs("  ", stdout);
-		put_clean(stdout, c[0] ? c[0] : "");
+		onlist_put_clean(stdout, c[0] ? c[0] : "");
 		fputs(": ", stdout);
-		put_clean(stdout, c[3] ? c[3] : "");
+		onlist_put_clean(stdout, c[3] ? c[3] : "");
 	}
 	return 0;
 }
@@ -149,11 +141,11 @@ static void print_one(struct tctx *t, const struct tmsg *m, const char *indent,
 	fputs(indent, stdout);
 	if (!top)
 		fputs(last ? "`- " : "+- ", stdout);
-	put_clean(stdout, m->subject);
+	onlist_put_clean(stdout, m->subject);
 	printf("\n  %s%s   ", indent, top ? "" : last ? "   " : "|  ");
-	put_clean(stdout, m->from_name);
+	onlist_put_clean(stdout, m->from_name);
 	fputs(" <", stdout);
-	put_clean(stdout, m->from_addr);
+	onlist_put_clean(stdout, m->from_addr);
 	printf(">, %s", date);
 	if (strcmp(m->cls, "reply") && strcmp(m->cls, "other"))
 		printf(" [%s]", m->cls);
@@ -325,9 +317,9 @@ static int print_skip(int ncol, const char *const *c, void *data)
 	long *n = data;
 
 	(void)ncol;
-	put_clean(stdout, c[0] ? c[0] : "");
+	onlist_put_clean(stdout, c[0] ? c[0] : "");
 	printf(":%s: ", c[1] ? c[1] : "0");
-	put_clean(stdout, c[2] ? c[2] : "");
+	onlist_put_clean(stdout, c[2] ? c[2] : "");
 	putchar('\n');
 	(*n)++;
 	return 0;
@@ -339,7 +331,7 @@ static int print_reason(int ncol, const char *const *c, void *data)
 
 	(void)ncol;
 	printf("%7s  ", c[1] ? c[1] : "0");
-	put_clean(stdout, c[0] ? c[0] : "");
+	onlist_put_clean(stdout, c[0] ? c[0] : "");
 	putchar('\n');
 	(*n)++;
 	return 0;

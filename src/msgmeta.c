@@ -124,23 +124,12 @@ int onlist_split_ident(const char *value, size_t len, char **name, char **addr)
 	return 0;
 }
 
-/* Case-insensitive strstr. */
-static const char *find_ci(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-
-	for (; *hay; hay++)
-		if (!strncasecmp(hay, needle, n))
-			return hay;
-	return NULL;
-}
-
 int onlist_find_pull(const char *text, char **url, char **ref, char **tip)
 {
 	const char *p, *e, *u, *ue, *r;
 
 	*url = *ref = *tip = NULL;
-	for (p = text; p && (p = find_ci(p, "are available in the git "
+	for (p = text; p && (p = (const char *)strcasestr(p, "are available in the git "
 					"repository at")); p++) {
 		const char *b = p;	/* quoted ("> are available...")? */
 
@@ -176,7 +165,7 @@ int onlist_find_pull(const char *text, char **url, char **ref, char **tip)
 		*url = *ref = NULL;
 		return 0;
 	}
-	if ((p = find_ci(e, "for you to fetch changes up to"))) {
+	if ((p = (const char *)strcasestr(e, "for you to fetch changes up to"))) {
 		p += strlen("for you to fetch changes up to");
 		while (*p == ' ')
 			p++;

@@ -594,19 +594,15 @@ onlist_status onlist_store_match_patchid(struct onlist_store *s, long *added)
 	return onlist_store_commit(s);
 }
 
-onlist_status onlist_store_query(struct onlist_store *s, enum onlist_query q,
+onlist_status onlist__store_rows(struct onlist_store *s, sqlite3_stmt *st,
 				 const char *const *params, int nparams,
-				 onlist_row_cb row, void *data)
+				 onlist_row_cb row, void *data, long *count)
 {
-	sqlite3_stmt *st;
-	onlist_status ret = ONLIST_OK;
 	const char *cols[16];
 	int rc, n;
 
-	if ((unsigned)q >= sizeof(query_sql) / sizeof(query_sql[0]))
-		return ONLIST_EUSAGE;
-	if (sqlite3_prepare_v2(s->db, query_sql[q], -1, &st, NULL) != SQLITE_OK)
-		return fail(s, "prepare query");
+	if (count)
+		*count = 0;
 	for (int i = 0; i < nparams; i++)
 		bind_text(st, i + 1, params[i]);
 	n = sqlite3_column_count(st);
@@ -615,11 +611,27 @@ onlist_status onlist_store_query(struct onlist_store *s, enum onlist_query q,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		for (int i = 0; i < n; i++)
 			cols[i] = (const char *)sqlite3_column_text(st, i);
-		if (row(n, cols, data))
+		if (count)
+			(*count)++;
+		if (row && row(n, cols, data))
 			break;
 	}
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		ret = fail(s, "query");
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK : fail(s, "query");
+}
+
+onlist_status onlist_store_query(struct onlist_store *s, enum onlist_query q,
+				 const char *const *params, int nparams,
+				 onlist_row_cb row, void *data)
+{
+	sqlite3_stmt *st;
+	onlist_status ret;
+
+	if ((unsigned)q >= sizeof(query_sql) / sizeof(query_sql[0]))
+		return ONLIST_EUSAGE;
+	if (sqlite3_prepare_v2(s->db, query_sql[q], -1, &st, NULL) != SQLITE_OK)
+		return fail(s, "prepare query");
+	ret = onlist__store_rows(s, st, params, nparams, row, data, NULL);
 	sqlite3_finalize(st);
 	return ret;
 }

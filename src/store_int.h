@@ -40,4 +40,11 @@ sqlite3_stmt *onlist__store_prepare(struct onlist_store *s, const char *sql);
 /* The schema pieces of the other store_*.c files, listed in store.c. */
 extern const char onlist__report_schema[];	/* store_report.c: landing */
 
+/* Bind params (text) to st, call row for each result row with its columns
+ * as text (non-zero stops), count them in *count (may be NULL), reset st.
+ * The loop behind onlist_store_query() and the store_*.c readers. */
+onlist_status onlist__store_rows(struct onlist_store *s, sqlite3_stmt *st,
+				 const char *const *params, int nparams,
+				 onlist_row_cb row, void *data, long *count);
+
 #endif

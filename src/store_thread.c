@@ -566,7 +566,7 @@ static const char sql_counts[] =
 
 static onlist_status rows(struct onlist_store *s, const char *sql,
 			  const char *const *params, int nparams,
-			  onlist_thread_row_cb cb, void *data, long *n);
+			  onlist_row_cb cb, void *data, long *n);
 
 static int take_stamp(int ncol, const char *const *c, void *data)
 {
@@ -648,34 +648,13 @@ out:
 
 static onlist_status rows(struct onlist_store *s, const char *sql,
 			  const char *const *params, int nparams,
-			  onlist_thread_row_cb cb, void *data, long *n)
+			  onlist_row_cb cb, void *data, long *n)
 {
 	sqlite3_stmt *st = onlist__store_prepare(s, sql);
-	const char *cols[16];
-	int rc;
 
-	if (n)
-		*n = 0;
 	if (!st)
 		return fail(s, "prepare");
-	for (int i = 0; i < nparams; i++)
-		bind_text(st, i + 1, params[i]);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int nc = sqlite3_column_count(st);
-
-		if (nc > 16)
-			nc = 16;
-		for (int i = 0; i < nc; i++)
-			cols[i] = (const char *)sqlite3_column_text(st, i);
-		if (n)
-			(*n)++;
-		if (cb && cb(nc, cols, data))
-			break;
-	}
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return fail(s, "query");
-	sqlite3_reset(st);
-	return ONLIST_OK;
+	return onlist__store_rows(s, st, params, nparams, cb, data, n);
 }
 
 static const char sql_thread[] =
@@ -687,7 +666,7 @@ static const char sql_thread[] =
 	" WHERE t.root = (SELECT root FROM thread WHERE msgid = ?1)";
 
 onlist_status onlist_store_thread(struct onlist_store *s, const char *msgid,
-				  onlist_thread_row_cb cb, void *data)
+				  onlist_row_cb cb, void *data)
 {
 	long n;
 	onlist_status st = rows(s, sql_thread, &msgid, 1, cb, data, &n);
@@ -701,7 +680,7 @@ static const char sql_msg_trailers[] =
 
 onlist_status onlist_store_message_trailers(struct onlist_store *s,
 					    const char *msgid,
-					    onlist_thread_row_cb cb, void *data)
+					    onlist_row_cb cb, void *data)
 {
 	return rows(s, sql_msg_trailers, &msgid, 1, cb, data, NULL);
 }
@@ -752,7 +731,7 @@ static const char sql_reviews[] =
 	" ORDER BY m.date, r.reply, t.seq";
 
 onlist_status onlist_store_reviews(struct onlist_store *s, const char *msgid,
-				   onlist_thread_row_cb cb, void *data)
+				   onlist_row_cb cb, void *data)
 {
 	return rows(s, sql_reviews, &msgid, 1, cb, data, NULL);
 }

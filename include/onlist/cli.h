@@ -42,6 +42,10 @@ struct onlist_store *onlist_cli_open_store(struct onlist_cli *cli);
 /* Write s as a JSON string literal (with quotes); NULL writes null. */
 void onlist_json_str(FILE *f, const char *s);
 
+/* Write s (NULL: nothing) with control characters as '?': what a header
+ * holds must not drive the terminal. */
+void onlist_put_clean(FILE *f, const char *s);
+
 /* Progress on stderr when it is a terminal and -q was not given: at most a
  * few updates a second; onlist_progress_done() ends the line. */
 struct onlist_progress {

@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 #include "onlist/status.h"
+#include "onlist/store.h"
 
 struct onlist_store;
 
@@ -59,21 +60,18 @@ onlist_status onlist_store_build_threads(struct onlist_store *s,
 
 /* ---- reading ------------------------------------------------------------ */
 
-typedef int (*onlist_thread_row_cb)(int ncol, const char *const *cols,
-				    void *data);
-
 /* The whole thread that msgid belongs to, one row per message, in no
  * particular order:
  *   msgid, parent, depth, date, from_name, from_addr, subject, class
  * ONLIST_ENOTFOUND when msgid is not stored (or `match` has not run since
  * it was imported). */
 onlist_status onlist_store_thread(struct onlist_store *s, const char *msgid,
-				  onlist_thread_row_cb cb, void *data);
+				  onlist_row_cb cb, void *data);
 
 /* The trailers given in one message: key, name, addr, value. */
 onlist_status onlist_store_message_trailers(struct onlist_store *s,
 					    const char *msgid,
-					    onlist_thread_row_cb cb, void *data);
+					    onlist_row_cb cb, void *data);
 
 struct onlist_posting_detail {
 	char cls[8];
@@ -92,5 +90,5 @@ onlist_status onlist_store_posting_detail(struct onlist_store *s,
  * written by others than the patch's author.  Rows:
  *   key, name, addr, reply msgid, replier name, replier addr, date */
 onlist_status onlist_store_reviews(struct onlist_store *s, const char *msgid,
-				   onlist_thread_row_cb cb, void *data);
+				   onlist_row_cb cb, void *data);
 #endif
