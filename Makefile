@@ -17,8 +17,8 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude -MMD -MP \
 	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread
 
-LIB_SRC  = $(filter-out src/onlist.c src/cmd_%.c,$(wildcard src/*.c))
-CMD_SRC  = src/onlist.c $(wildcard src/cmd_*.c)
+LIB_SRC  = $(wildcard src/*.c)
+CMD_SRC  = $(wildcard src/cmd/*.c)
 LIB_OBJ  = $(LIB_SRC:.c=.o)
 CMD_OBJ  = $(CMD_SRC:.c=.o)
 UNIT_SRC = $(wildcard tests/test_*.c)
@@ -123,7 +123,7 @@ install: onlist
 	install -m 644 doc/onlist.1 $(DESTDIR)$(MANDIR)/man1/onlist.1
 
 clean:
-	rm -f onlist libonlist.a src/*.o src/*.d tests/*.d $(UNIT_BIN) $(REPLAY_BIN) \
+	rm -f onlist libonlist.a src/*.o src/*.d src/cmd/*.o src/cmd/*.d tests/*.d $(UNIT_BIN) $(REPLAY_BIN) \
 		fuzz/replay.o fuzz/replay.d
 	rm -rf fuzz/build
 

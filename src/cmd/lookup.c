@@ -1,4 +1,4 @@
-/* cmd_report.c - the reading commands: unposted, lookup, status. */
+/* lookup.c - onlist lookup: where a commit was posted, or that it never was. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,153 +6,13 @@
 #include <time.h>
 #include <glib.h>
 
-#include "onlist/cli.h"
+#include "cli.h"
 #include "onlist/repo.h"
 #include "onlist/store.h"
 #include "onlist/patchfp.h"
 #include "onlist/patchid.h"
 #include "onlist/mail.h"
 #include "onlist/store_thread.h"
-
-static void fmt_date(const char *epoch, char *out, size_t n, int with_time)
-{
-	time_t t = epoch ? (time_t)atoll(epoch) : 0;
-	struct tm tm;
-
-	if (!epoch || !gmtime_r(&t, &tm)) {
-		snprintf(out, n, "?");
-		return;
-	}
-	strftime(out, n, with_time ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%d", &tm);
-}
-
-/* ---- unposted ----------------------------------------------------------- */
-
-static const char unposted_help[] =
-	"usage: onlist [--db PATH] unposted [--repo PATH] [--format text|json] [RANGE]\n\n"
-	"List the scanned commits that match no posting, oldest first.  With a\n"
-	"RANGE, only the commits of that range (asked of git, in the repository\n"
-	"last scanned or --repo), in git's order (`git rev-list --reverse`).\n\n"
-	"  text: one line per commit: short sha, commit date, author, subject\n"
-	"  json: an array of {commit, subject, author, email, date}\n";
-
-struct unposted_out {
-	int json;
-	long n;
-};
-
-static int print_unposted(int ncol, const char *const *c, void *data)
-{
-	struct unposted_out *o = data;
-	char date[32];
-
-	(void)ncol;
-	if (o->json) {
-		fmt_date(c[1], date, sizeof(date), 1);
-		fputs(o->n ? ",\n  {" : "\n  {", stdout);
-		fputs("\"commit\": ", stdout);
-		onlist_json_str(stdout, c[0]);
-		fputs(", \"subject\": ", stdout);
-		onlist_json_str(stdout, c[4]);
-		fputs(", \"author\": ", stdout);
-		onlist_json_str(stdout, c[2]);
-		fputs(", \"email\": ", stdout);
-		onlist_json_str(stdout, c[3]);
-		fputs(", \"date\": ", stdout);
-		onlist_json_str(stdout, date);
-		fputs("}", stdout);
-	} else {
-		fmt_date(c[1], date, sizeof(date), 0);
-		printf("%.12s %s %s: %s\n", c[0], date, c[2] ? c[2] : "?",
-		       c[4] ? c[4] : "");
-	}
-	o->n++;
-	return 0;
-}
-
-int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
-{
-	struct onlist_store *s;
-	struct unposted_out o = { 0, 0 };
-	const char *range = NULL, *repo_opt = NULL;
-	int ret = ONLIST_EXIT_OK;
-
-	if (onlist_cli_help(argc, argv, unposted_help))
-		return ONLIST_EXIT_OK;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-			const char *f = argv[++i];
-			if (!strcmp(f, "json"))
-				o.json = 1;
-			else if (strcmp(f, "text")) {
-				onlist_err("unposted: --format is text or json, "
-					   "not '%s'", f);
-				return ONLIST_EXIT_USAGE;
-			}
-		} else if (!strcmp(argv[i], "--json")) {
-			o.json = 1;
-		} else if (!strcmp(argv[i], "--repo") && i + 1 < argc) {
-			repo_opt = argv[++i];
-		} else if (argv[i][0] == '-' || range) {
-			onlist_err("unposted: unexpected argument '%s'", argv[i]);
-			return ONLIST_EXIT_USAGE;
-		} else {
-			range = argv[i];
-		}
-	}
-	if (!(s = onlist_cli_open_store(cli)))
-		return ONLIST_EXIT_FAIL;
-	if (o.json)
-		fputs("[", stdout);
-	if (!range) {
-		if (onlist_store_query(s, ONLIST_Q_UNPOSTED_ALL, NULL, 0,
-				       print_unposted, &o) != ONLIST_OK) {
-			onlist_err("unposted: %s", onlist_store_errmsg(s));
-			ret = ONLIST_EXIT_FAIL;
-		}
-	} else {
-		char *repo = repo_opt ? strdup(repo_opt)
-				      : onlist_store_get_meta(s, "repo");
-		char (*shas)[41] = NULL, *err = NULL;
-		size_t n = 0;
-		long unknown = 0;
-		onlist_status st;
-
-		if (!repo) {
-			onlist_err("unposted: no repository scanned yet; "
-				   "give --repo PATH");
-			ret = ONLIST_EXIT_FAIL;
-		} else if ((st = onlist_repo_rev_list(repo, range, &shas, &n, &err))
-			   != ONLIST_OK) {
-			onlist_err("unposted: %s", err ? err : onlist_status_str(st));
-			ret = st == ONLIST_EUSAGE ? ONLIST_EXIT_USAGE : ONLIST_EXIT_FAIL;
-		} else {
-			/* rev-list gives newest first; people read oldest first. */
-			for (size_t i = n; i-- > 0;) {
-				const char *p[1] = { shas[i] };
-				if (onlist_store_has_commit(s, shas[i]) != 1) {
-					unknown++;
-					continue;
-				}
-				onlist_store_query(s, ONLIST_Q_IS_UNPOSTED, p, 1,
-						   print_unposted, &o);
-			}
-			if (unknown)
-				onlist_err("unposted: %ld commits of %s are not "
-					   "scanned yet (run onlist scan %s)",
-					   unknown, range, range);
-		}
-		free(err);
-		free(shas);
-		free(repo);
-	}
-	if (o.json)
-		fputs(o.n ? "\n]\n" : "]\n", stdout);
-	onlist_store_close(s);
-	return ret;
-}
-
-/* ---- lookup ------------------------------------------------------------- */
 
 static const char lookup_help[] =
 	"usage: onlist [--db PATH] lookup [--format text|json | --json] COMMIT...\n"
@@ -269,7 +129,7 @@ static void print_posting(struct postings *p, const struct prow *r, int applied)
 	char date[32];
 	double score = c[7] ? atof(c[7]) : 1.0;
 
-	fmt_date(c[2], date, sizeof(date), 1);
+	onlist_fmt_date(c[2], date, sizeof(date), 1);
 	if (p->json) {
 		fputs(p->n ? ", {" : "{", stdout);
 		fputs("\"list\": ", stdout);
@@ -521,7 +381,7 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 			char date[32];
 
 			any = 1;
-			fmt_date(f.date, date, sizeof(date), 0);
+			onlist_fmt_date(f.date, date, sizeof(date), 0);
 			p[0] = f.sha;
 			if (json) {
 				fputs(first ? "\n  {" : ",\n  {", stdout);
@@ -559,108 +419,3 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 }
 
 /* ---- status ------------------------------------------------------------- */
-
-static const char status_help[] =
-	"usage: onlist [--db PATH] status [--json]\n\n"
-	"What the database holds: messages per list and how many carry a\n"
-	"patch, messages skipped by reason, commits, and matches.\n";
-
-struct status_ctx {
-	int json;
-	int n;
-	long t[6];
-};
-
-static int totals_row(int ncol, const char *const *c, void *data)
-{
-	struct status_ctx *x = data;
-
-	for (int i = 0; i < ncol && i < 6; i++)
-		x->t[i] = c[i] ? atol(c[i]) : 0;
-	return 0;
-}
-
-static int list_row(int ncol, const char *const *c, void *data)
-{
-	struct status_ctx *x = data;
-
-	(void)ncol;
-	if (x->json) {
-		fputs(x->n ? ", " : "", stdout);
-		onlist_json_str(stdout, c[0]);
-		printf(": {\"messages\": %s, \"patches\": %s}", c[1],
-		       c[2] ? c[2] : "0");
-	} else {
-		printf("  %-24s %8s messages, %8s with a patch\n", c[0], c[1],
-		       c[2] ? c[2] : "0");
-	}
-	x->n++;
-	return 0;
-}
-
-static int skip_row(int ncol, const char *const *c, void *data)
-{
-	struct status_ctx *x = data;
-
-	(void)ncol;
-	if (x->json) {
-		fputs(x->n ? ", " : "", stdout);
-		onlist_json_str(stdout, c[0]);
-		printf(": %s", c[1]);
-	} else {
-		printf("  %8s  %s\n", c[1], c[0]);
-	}
-	x->n++;
-	return 0;
-}
-
-int cmd_status(struct onlist_cli *cli, int argc, char **argv)
-{
-	struct onlist_store *s;
-	struct status_ctx x = { 0, 0, { 0 } };
-	onlist_status st;
-
-	if (onlist_cli_help(argc, argv, status_help))
-		return ONLIST_EXIT_OK;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			x.json = 1;
-		} else {
-			onlist_err("status: unexpected argument '%s'", argv[i]);
-			return ONLIST_EXIT_USAGE;
-		}
-	}
-	if (!(s = onlist_cli_open_store(cli)))
-		return ONLIST_EXIT_FAIL;
-	st = onlist_store_query(s, ONLIST_Q_COUNT_TOTALS, NULL, 0, totals_row, &x);
-	if (st != ONLIST_OK) {
-		onlist_err("status: %s", onlist_store_errmsg(s));
-		onlist_store_close(s);
-		return ONLIST_EXIT_FAIL;
-	}
-	if (x.json) {
-		printf("{\"database\": ");
-		onlist_json_str(stdout, cli->db_path);
-		printf(", \"messages\": %ld, \"patches\": %ld, \"skipped\": %ld, "
-		       "\"commits\": %ld, \"matches\": %ld, "
-		       "\"commits_matched\": %ld, \"lists\": {",
-		       x.t[0], x.t[1], x.t[2], x.t[3], x.t[4], x.t[5]);
-		onlist_store_query(s, ONLIST_Q_COUNT_MESSAGES, NULL, 0, list_row, &x);
-		printf("}, \"skipped_by_reason\": {");
-		x.n = 0;
-		onlist_store_query(s, ONLIST_Q_COUNT_SKIPPED, NULL, 0, skip_row, &x);
-		printf("}}\n");
-	} else {
-		printf("database %s\n", cli->db_path);
-		printf("messages: %ld (%ld carry a patch)\n", x.t[0], x.t[1]);
-		onlist_store_query(s, ONLIST_Q_COUNT_MESSAGES, NULL, 0, list_row, &x);
-		printf("skipped:  %ld\n", x.t[2]);
-		x.n = 0;
-		onlist_store_query(s, ONLIST_Q_COUNT_SKIPPED, NULL, 0, skip_row, &x);
-		printf("commits:  %ld\n", x.t[3]);
-		printf("matches:  %ld (%ld commits matched, %ld never posted)\n",
-		       x.t[4], x.t[5], x.t[3] - x.t[5]);
-	}
-	onlist_store_close(s);
-	return ONLIST_EXIT_OK;
-}

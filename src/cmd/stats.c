@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "onlist/cli.h"
+#include "cli.h"
 #include "onlist/report.h"
 #include "onlist/store.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "onlist/cli.h"
+#include "cli.h"
 
 #define ONLIST_VERSION "0.1"
 
@@ -24,7 +24,7 @@ static const struct {
 	{ "skipped", cmd_skipped, "list the messages that could not be read, and why" },
 	{ "status", cmd_status, "what the database holds" },
 	{ "export", cmd_export, "write a table as CSV or JSON lines (docs/schema.md)" },
-	{ "report", cmd_report_weekly, "what landed in a week that bypassed the lists (md, html, json)" },
+	{ "report", cmd_report, "what landed in a week that bypassed the lists (md, html, json)" },
 	{ "stats", cmd_stats, "changelog statistics: empty explanations, signoffs, tags" },
 	{ "patch-id", cmd_patch_id, "a drop-in for `git patch-id --stable`, mail-aware" },
 };

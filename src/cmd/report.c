@@ -1,4 +1,4 @@
-/* cmd_report_weekly.c - onlist report: what landed in a window (a week by
+/* cmd_report.c - onlist report: what landed in a window (a week by
  * default) that was never posted, posted and changed, or posted and never
  * answered; per committer and per subsystem; Markdown, HTML or JSON. */
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "onlist/cli.h"
+#include "cli.h"
 #include "onlist/report.h"
 #include "onlist/store.h"
 
@@ -884,7 +884,7 @@ static int render(struct report *r)
 	return 0;
 }
 
-int cmd_report_weekly(struct onlist_cli *cli, int argc, char **argv)
+int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 {
 	const char *week = NULL, *since_s = NULL, *until_s = NULL, *range = NULL,
 		   *ofile = NULL, *repo_opt = NULL, *alias = NULL;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "onlist/cli.h"
+#include "cli.h"
 #include "onlist/import.h"
 #include "onlist/mail.h"
 #include "onlist/store.h"

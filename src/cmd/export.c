@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "onlist/cli.h"
+#include "cli.h"
 #include "onlist/report.h"
 #include "onlist/store.h"
 

@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "onlist/cli.h"
+#include "cli.h"
 #include "onlist/store.h"
 
 struct onlist_store *onlist_cli_open_store(struct onlist_cli *cli)
@@ -51,6 +51,18 @@ void onlist_put_clean(FILE *f, const char *s)
 {
 	for (; s && *s; s++)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+}
+
+void onlist_fmt_date(const char *epoch, char *out, size_t n, int with_time)
+{
+	time_t t = epoch ? (time_t)atoll(epoch) : 0;
+	struct tm tm;
+
+	if (!epoch || !gmtime_r(&t, &tm)) {
+		snprintf(out, n, "?");
+		return;
+	}
+	strftime(out, n, with_time ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%d", &tm);
 }
 
 double onlist_now(void)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "onlist/cli.h"
+#include "cli.h"
 #include "onlist/match.h"
 #include "onlist/store.h"
 #include "onlist/store_thread.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "onlist/cli.h"
+#include "cli.h"
 #include "onlist/mail.h"
 #include "onlist/patchid.h"
 

@@ -27,7 +27,7 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv);
 int cmd_sources(struct onlist_cli *cli, int argc, char **argv);
 int cmd_thread(struct onlist_cli *cli, int argc, char **argv);
 int cmd_skipped(struct onlist_cli *cli, int argc, char **argv);
-int cmd_report_weekly(struct onlist_cli *cli, int argc, char **argv);
+int cmd_report(struct onlist_cli *cli, int argc, char **argv);
 int cmd_stats(struct onlist_cli *cli, int argc, char **argv);
 int cmd_export(struct onlist_cli *cli, int argc, char **argv);
 
@@ -58,6 +58,10 @@ void onlist_progress(struct onlist_progress *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void onlist_progress_done(struct onlist_progress *p);
 double onlist_now(void);
+
+/* Format a decimal epoch string (NULL: "?") as YYYY-MM-DD, or with
+ * with_time as YYYY-MM-DDTHH:MM:SSZ, into out. */
+void onlist_fmt_date(const char *epoch, char *out, size_t n, int with_time);
 
 /* Is `arg` a command's --help / -h?  Then print `text` and return 1. */
 int onlist_cli_help(int argc, char **argv, const char *text);
