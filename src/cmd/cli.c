@@ -23,36 +23,6 @@ struct onlist_store *onlist_cli_open_store(struct onlist_cli *cli)
 	return s;
 }
 
-void onlist_json_str(FILE *f, const char *s)
-{
-	if (!s) {
-		fputs("null", f);
-		return;
-	}
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\t': fputs("\\t", f); break;
-		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
-		}
-	}
-	fputc('"', f);
-}
-
-void onlist_put_clean(FILE *f, const char *s)
-{
-	for (; s && *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
-}
-
 void onlist_fmt_date(const char *epoch, char *out, size_t n, int with_time)
 {
 	time_t t = epoch ? (time_t)atoll(epoch) : 0;
@@ -103,6 +73,137 @@ void onlist_progress_done(struct onlist_progress *p)
 	if (p->on && p->printed)
 		fputs("\r\033[K", stderr);
 	p->printed = 0;
+}
+
+/* "CMD: " for a command's messages; nothing before the command's name */
+#define CMD(cli) ((cli)->cmd ? (cli)->cmd : ""), ((cli)->cmd ? ": " : "")
+
+/* Levenshtein distance, capped: enough to rank a few dozen names. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[64], prev, tmp;
+
+	if (la >= 63 || lb >= 63)
+		return 64;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			tmp = row[j];
+			row[j] = a[i - 1] == b[j - 1] ? prev :
+				 1 + (prev < row[j] ? (prev < row[j - 1] ? prev : row[j - 1])
+						    : (row[j] < row[j - 1] ? row[j] : row[j - 1]));
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+const char *onlist_cli_nearest(const char *w, const char *const *words)
+{
+	const char *best = NULL;
+	size_t bestd = (size_t)-1, d;
+
+	for (; *words; words++) {
+		d = distance(w, *words);
+		/* a prefix of a longer name is close whatever its length */
+		if (*w && !strncmp(*words, w, strlen(w)))
+			d = d < 1 ? d : 1;
+		if (d < bestd) {
+			bestd = d;
+			best = *words;
+		}
+	}
+	/* more than a third of the word changed is another word */
+	return best && bestd <= 1 + strlen(w) / 3 ? best : NULL;
+}
+
+static void unknown_option(struct onlist_cli *cli, const char *arg,
+			   const struct option *longopts)
+{
+	const char *names[128], *near;
+	char name[64];
+	size_t n = 0;
+
+	if (arg[0] == '-' && arg[1] == '-') {
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg + 2, "="),
+			 arg + 2);
+		for (; longopts->name && n < 127; longopts++)
+			names[n++] = longopts->name;
+		names[n] = NULL;
+		near = onlist_cli_nearest(name, names);
+		if (near) {
+			onlist_err("%s%sunknown option '--%s'; did you mean '--%s'?",
+				   CMD(cli), name, near);
+			return;
+		}
+		onlist_err("%s%sunknown option '--%s'", CMD(cli), name);
+		return;
+	}
+	onlist_err("%s%sunknown option '-%c'", CMD(cli), optopt ? optopt : '?');
+}
+
+int onlist_cli_getopt(struct onlist_cli *cli, int argc, char **argv,
+		      const char *shortopts, const struct option *longopts,
+		      const char *help)
+{
+	char so[64];
+	int c, at;
+
+	/* ':' first (after a '+'): a missing argument is told apart from an
+	 * unknown option */
+	if (!shortopts)
+		shortopts = "";
+	if (*shortopts == '+')
+		snprintf(so, sizeof(so), "+:%sqh", shortopts + 1);
+	else
+		snprintf(so, sizeof(so), ":%sqh", shortopts);
+	for (;;) {
+		opterr = 0;
+		at = optind;
+		c = getopt_long(argc, argv, so, longopts, NULL);
+		switch (c) {
+		case ONLIST_OPT_DB:
+			cli->db_path = optarg;
+			continue;
+		case 'q':
+			cli->quiet = 1;
+			continue;
+		case 'h':
+			fputs(help, stdout);
+			return ONLIST_OPT_HELP;
+		case ':':
+			onlist_err("%s%soption '%s' needs a value", CMD(cli),
+				   argv[optind - 1] ? argv[optind - 1] : "?");
+			return ONLIST_OPT_ERROR;
+		case '?':
+			unknown_option(cli, at < argc && optind > at ?
+					     argv[optind - 1] : argv[at < argc ? at : argc - 1],
+				       longopts);
+			return ONLIST_OPT_ERROR;
+		default:
+			return c;
+		}
+	}
+}
+
+int onlist_cli_format(struct onlist_cli *cli, const char *arg,
+		      const char *const *allowed, enum onlist_fmt *out)
+{
+	char list[128] = "";
+
+	for (const char *const *a = allowed; *a; a++)
+		if (!strcmp(arg, *a) && onlist_fmt_parse(arg, out) == ONLIST_OK)
+			return 0;
+	for (const char *const *a = allowed; *a; a++) {
+		if (a != allowed)
+			strncat(list, a[1] ? ", " : " or ", sizeof(list) - strlen(list) - 1);
+		strncat(list, *a, sizeof(list) - strlen(list) - 1);
+	}
+	onlist_err("%s%s--format is %s, not '%s'", CMD(cli), list, arg);
+	return -1;
 }
 
 int onlist_cli_help(int argc, char **argv, const char *text)

@@ -3,7 +3,9 @@
 #ifndef ONLIST_CLI_H
 #define ONLIST_CLI_H
 
+#include <getopt.h>
 #include <stdio.h>
+#include "onlist/print.h"
 
 /* Exit codes. */
 #define ONLIST_EXIT_OK 0
@@ -13,7 +15,57 @@
 struct onlist_cli {
 	const char *db_path;	/* --db, default ./onlist.db */
 	int quiet;		/* -q */
+	const char *cmd;	/* the command's name, for messages */
 };
+
+/* ---- options -------------------------------------------------------------
+ * Every command parses its arguments with onlist_cli_getopt(), a wrapper
+ * of getopt_long(3): `--opt=value` and `--opt value` both work, options
+ * may follow the operands, `--` ends them, and the global options (--db,
+ * -q/--quiet, -h/--help) are accepted after the command's name too.  The
+ * command's long options end with ONLIST_CLI_GLOBAL_OPTIONS:
+ *
+ *   static const struct option opts[] = {
+ *   	{ "repo", required_argument, NULL, 'r' },
+ *   	ONLIST_CLI_GLOBAL_OPTIONS
+ *   };
+ *   while ((c = onlist_cli_getopt(cli, argc, argv, "r:", opts, help)) != -1)
+ *   	switch (c) {
+ *   	case 'r': repo = optarg; break;
+ *   	case ONLIST_OPT_HELP: return ONLIST_EXIT_OK;
+ *   	default: return ONLIST_EXIT_USAGE;
+ *   	}
+ *   ... operands are argv[optind..argc-1]
+ */
+enum {
+	ONLIST_OPT_HELP = -2,	/* --help: the help text was printed */
+	ONLIST_OPT_ERROR = -3,	/* a usage error was printed */
+	ONLIST_OPT_DB = 0x1000,	/* values past any character, for options */
+	ONLIST_OPT_FIRST_LONG,	/* with no short form */
+};
+#define ONLIST_CLI_GLOBAL_OPTIONS \
+	{ "db", required_argument, NULL, ONLIST_OPT_DB }, \
+	{ "quiet", no_argument, NULL, 'q' }, \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ NULL, 0, NULL, 0 }
+
+/* The next option of argv (argv[0] is the command's name): its `val`, -1
+ * after the last one (operands then start at optind), ONLIST_OPT_HELP
+ * after printing `help` to stdout, or ONLIST_OPT_ERROR after printing what
+ * was wrong, with the nearest option's name ("did you mean --json?").
+ * The global options are handled here and never returned. */
+int onlist_cli_getopt(struct onlist_cli *cli, int argc, char **argv,
+		      const char *shortopts, const struct option *longopts,
+		      const char *help);
+
+/* Parse a --format value: 0 with *out set, or -1 after printing an error
+ * naming the formats in `allowed` (a NULL-ended list of names). */
+int onlist_cli_format(struct onlist_cli *cli, const char *arg,
+		      const char *const *allowed, enum onlist_fmt *out);
+
+/* The word of `words` (NULL-ended) nearest to `w` by edit distance, or
+ * NULL when none is close enough to be what was meant. */
+const char *onlist_cli_nearest(const char *w, const char *const *words);
 
 /* Each command gets argv after its own name (argv[0] is the command name). */
 int cmd_import(struct onlist_cli *cli, int argc, char **argv);
@@ -39,12 +91,6 @@ struct onlist_store;
 /* Open the database named by --db; prints the error and returns NULL. */
 struct onlist_store *onlist_cli_open_store(struct onlist_cli *cli);
 
-/* Write s as a JSON string literal (with quotes); NULL writes null. */
-void onlist_json_str(FILE *f, const char *s);
-
-/* Write s (NULL: nothing) with control characters as '?': what a header
- * holds must not drive the terminal. */
-void onlist_put_clean(FILE *f, const char *s);
 
 /* Progress on stderr when it is a terminal and -q was not given: at most a
  * few updates a second; onlist_progress_done() ends the line. */

@@ -87,7 +87,7 @@ static int row(int ncol, const char *const *names, const char *const *vals,
 			if (!vals[i])
 				fputs("null", e->f);
 			else if (t == 't')
-				onlist_json_str(e->f, vals[i]);
+				onlist_put_json(e->f, vals[i]);
 			else
 				fputs(vals[i], e->f);
 		} else {

@@ -69,7 +69,7 @@ static int print_reason(int ncol, const char *const *c, void *data)
 		return 1;
 	}
 	printf("  %6s  ", c[1] ? c[1] : "0");
-	onlist_put_clean(stdout, c[0]);
+	onlist_put_text(stdout, c[0]);
 	putchar('\n');
 	return 0;
 }

@@ -68,15 +68,15 @@ static int print_review(int ncol, const char *const *c, void *data)
 	if (p->json) {
 		fputs(p->nrev ? ", {" : "{", stdout);
 		fputs("\"key\": ", stdout);
-		onlist_json_str(stdout, c[0]);
+		onlist_put_json(stdout, c[0]);
 		fputs(", \"name\": ", stdout);
-		onlist_json_str(stdout, c[1]);
+		onlist_put_json(stdout, c[1]);
 		fputs(", \"addr\": ", stdout);
-		onlist_json_str(stdout, c[2]);
+		onlist_put_json(stdout, c[2]);
 		fputs(", \"in\": ", stdout);
-		onlist_json_str(stdout, c[3]);
+		onlist_put_json(stdout, c[3]);
 		fputs(", \"replier\": ", stdout);
-		onlist_json_str(stdout, c[5]);
+		onlist_put_json(stdout, c[5]);
 		fputs("}", stdout);
 	} else {
 		printf("      %s: %s%s%s%s\n", c[0] ? c[0] : "", c[1] ? c[1] : "",
@@ -133,22 +133,22 @@ static void print_posting(struct postings *p, const struct prow *r, int applied)
 	if (p->json) {
 		fputs(p->n ? ", {" : "{", stdout);
 		fputs("\"list\": ", stdout);
-		onlist_json_str(stdout, c[0]);
+		onlist_put_json(stdout, c[0]);
 		fputs(", \"message_id\": ", stdout);
-		onlist_json_str(stdout, c[1]);
+		onlist_put_json(stdout, c[1]);
 		fputs(", \"date\": ", stdout);
-		onlist_json_str(stdout, date);
+		onlist_put_json(stdout, date);
 		fputs(", \"subject\": ", stdout);
-		onlist_json_str(stdout, c[3]);
+		onlist_put_json(stdout, c[3]);
 		fputs(", \"method\": ", stdout);
-		onlist_json_str(stdout, c[4]);
+		onlist_put_json(stdout, c[4]);
 		printf(", \"score\": %.2f, \"counts\": %s, \"applied\": %s",
 		       score, counts(r) ? "true" : "false",
 		       applied ? "true" : "false");
 		fputs(", \"echo_rule\": ", stdout);
-		onlist_json_str(stdout, c[8]);
+		onlist_put_json(stdout, c[8]);
 		fputs(", \"from\": ", stdout);
-		onlist_json_str(stdout, c[5]);
+		onlist_put_json(stdout, c[5]);
 		if (have) {
 			printf(", \"class\": \"%s\", \"version\": %d", d.cls,
 			       d.version);
@@ -281,9 +281,9 @@ static int lookup_patch(struct onlist_cli *cli, const char *path, int json)
 
 		if (json) {
 			fputs("{\"patch\": ", stdout);
-			onlist_json_str(stdout, path);
+			onlist_put_json(stdout, path);
 			fputs(", \"patch_id\": ", stdout);
-			onlist_json_str(stdout, pid[0] ? pid : NULL);
+			onlist_put_json(stdout, pid[0] ? pid : NULL);
 			fputs(", \"postings\": [", stdout);
 		} else {
 			printf("%s: patch-id %s\n", path, pid[0] ? pid : "(none)");
@@ -386,11 +386,11 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 			if (json) {
 				fputs(first ? "\n  {" : ",\n  {", stdout);
 				fputs("\"commit\": ", stdout);
-				onlist_json_str(stdout, f.sha);
+				onlist_put_json(stdout, f.sha);
 				fputs(", \"subject\": ", stdout);
-				onlist_json_str(stdout, f.subject);
+				onlist_put_json(stdout, f.subject);
 				fputs(", \"author\": ", stdout);
-				onlist_json_str(stdout, f.author);
+				onlist_put_json(stdout, f.author);
 				fputs(", \"postings\": [", stdout);
 			} else {
 				printf("%s%.12s %s\n  committed %s, author %s\n",

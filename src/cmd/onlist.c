@@ -61,38 +61,49 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	struct onlist_cli cli = { NULL, 0 };
-	int i;
+	static const struct option opts[] = {
+		{ "version", no_argument, NULL, 'V' },
+		ONLIST_CLI_GLOBAL_OPTIONS
+	};
+	enum { NCMD = sizeof(commands) / sizeof(commands[0]) };
+	struct onlist_cli cli = { .db_path = getenv("ONLIST_DB"), .cmd = NULL };
+	const char *names[NCMD + 1], *near;
+	int c;
 
-	cli.db_path = getenv("ONLIST_DB");
 	if (!cli.db_path || !*cli.db_path)
 		cli.db_path = "onlist.db";
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--db") && i + 1 < argc) {
-			cli.db_path = argv[++i];
-		} else if (!strncmp(argv[i], "--db=", 5)) {
-			cli.db_path = argv[i] + 5;
-		} else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
-			cli.quiet = 1;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return ONLIST_EXIT_OK;
-		} else if (!strcmp(argv[i], "--version")) {
+	/* '+': stop at the command's name; what follows is the command's */
+	while ((c = onlist_cli_getopt(&cli, argc, argv, "+V", opts, "")) != -1) {
+		switch (c) {
+		case 'V':
 			printf("onlist %s\n", ONLIST_VERSION);
 			return ONLIST_EXIT_OK;
-		} else {
-			onlist_err("unknown option '%s'", argv[i]);
+		case ONLIST_OPT_HELP:
+			usage(stdout);
+			return ONLIST_EXIT_OK;
+		default:
 			usage(stderr);
 			return ONLIST_EXIT_USAGE;
 		}
 	}
-	if (i >= argc) {
+	if (optind >= argc) {
 		usage(stderr);
 		return ONLIST_EXIT_USAGE;
 	}
-	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
-		if (!strcmp(argv[i], commands[c].name))
-			return commands[c].fn(&cli, argc - i, argv + i);
-	onlist_err("'%s' is not a command; see 'onlist --help'", argv[i]);
+	argc -= optind;
+	argv += optind;
+	for (size_t i = 0; i < NCMD; i++) {
+		if (!strcmp(argv[0], commands[i].name)) {
+			cli.cmd = commands[i].name;
+			optind = 0;	/* glibc: start afresh on the command's argv */
+			return commands[i].fn(&cli, argc, argv);
+		}
+		names[i] = commands[i].name;
+	}
+	names[NCMD] = NULL;
+	if ((near = onlist_cli_nearest(argv[0], names)))
+		onlist_err("'%s' is not a command; did you mean '%s'?", argv[0], near);
+	else
+		onlist_err("'%s' is not a command; see 'onlist --help'", argv[0]);
 	return ONLIST_EXIT_USAGE;
 }

@@ -558,17 +558,17 @@ static void json_commit(struct report *r, const struct rrow *x, int first)
 	fputs(first ? "\n    {" : ",\n    {", f);
 	fprintf(f, "\"sha\": \"%s\", \"category\": \"%s\", \"url\": ", x->sha,
 		cat_key[x->cat]);
-	onlist_json_str(f, u);
+	onlist_put_json(f, u);
 	fputs(", \"subject\": ", f);
-	onlist_json_str(f, x->subject);
+	onlist_put_json(f, x->subject);
 	fputs(", \"author\": ", f);
-	onlist_json_str(f, x->author);
+	onlist_put_json(f, x->author);
 	fputs(", \"author_email\": ", f);
-	onlist_json_str(f, x->ae);
+	onlist_put_json(f, x->ae);
 	fputs(", \"committer\": ", f);
-	onlist_json_str(f, x->committer);
+	onlist_put_json(f, x->committer);
 	fputs(", \"subsystem\": ", f);
-	onlist_json_str(f, x->subsys);
+	onlist_put_json(f, x->subsys);
 	fprintf(f, ", \"empty_changelog\": %s, \"commit_date\": %lld",
 		x->empty ? "true" : "false", (long long)x->commit_date);
 	fputs(", \"tags\": [", f);
@@ -580,14 +580,14 @@ static void json_commit(struct report *r, const struct rrow *x, int first)
 		t = strndup(p, (size_t)(nl - p));
 		if (p != x->trailers)
 			fputs(", ", f);
-		onlist_json_str(f, t ? t : "");
+		onlist_put_json(f, t ? t : "");
 		free(t);
 	}
 	fputs("], \"landed\": ", f);
 	if (x->landed && x->merge_sha) {
 		fprintf(f, "{\"date\": %lld, \"merge\": \"%s\", \"subject\": ",
 			(long long)x->landed_date, x->merge_sha);
-		onlist_json_str(f, x->merge_subject);
+		onlist_put_json(f, x->merge_subject);
 		fprintf(f, ", \"direct\": %s}",
 			strcmp(x->merge_sha, x->sha) ? "false" : "true");
 	} else
@@ -604,11 +604,11 @@ static void json_commit(struct report *r, const struct rrow *x, int first)
 		free(u);
 		u = url(r->posting_url, x->msgid);
 		fputs("{\"msgid\": ", f);
-		onlist_json_str(f, x->msgid);
+		onlist_put_json(f, x->msgid);
 		fputs(", \"list\": ", f);
-		onlist_json_str(f, x->list);
+		onlist_put_json(f, x->list);
 		fputs(", \"url\": ", f);
-		onlist_json_str(f, u);
+		onlist_put_json(f, u);
 		fputc('}', f);
 	} else
 		fputs("null", f);
@@ -662,7 +662,7 @@ static int group_table(struct report *r, int by_subsys)
 			snprintf(fzs, sizeof fzs, r->fmt == F_JSON ? "null" : "n/a");
 		if (r->fmt == F_JSON) {
 			fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
-			onlist_json_str(f, t->name);
+			onlist_put_json(f, t->name);
 			fprintf(f, ", \"commits\": %ld, \"never_posted\": %ld, "
 				"\"modified_before_merge\": %s, \"no_review\": %ld}",
 				t->count, t->extra, fzs, nr);
@@ -748,7 +748,7 @@ static int render(struct report *r)
 	if (r->fmt == F_JSON) {
 		int first = 1;
 		fprintf(f, "{\n  \"schema\": \"%s\",\n  \"title\": ", REPORT_SCHEMA);
-		onlist_json_str(f, r->title);
+		onlist_put_json(f, r->title);
 		if (r->windowed)
 			fprintf(f, ",\n  \"since\": %lld, \"until\": %lld",
 				(long long)r->since, (long long)r->until);

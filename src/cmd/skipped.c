@@ -21,9 +21,9 @@ static int print_skip(int ncol, const char *const *c, void *data)
 	long *n = data;
 
 	(void)ncol;
-	onlist_put_clean(stdout, c[0] ? c[0] : "");
+	onlist_put_text(stdout, c[0] ? c[0] : "");
 	printf(":%s: ", c[1] ? c[1] : "0");
-	onlist_put_clean(stdout, c[2] ? c[2] : "");
+	onlist_put_text(stdout, c[2] ? c[2] : "");
 	putchar('\n');
 	(*n)++;
 	return 0;
@@ -35,7 +35,7 @@ static int print_reason(int ncol, const char *const *c, void *data)
 
 	(void)ncol;
 	printf("%7s  ", c[1] ? c[1] : "0");
-	onlist_put_clean(stdout, c[0] ? c[0] : "");
+	onlist_put_text(stdout, c[0] ? c[0] : "");
 	putchar('\n');
 	(*n)++;
 	return 0;

@@ -220,7 +220,7 @@ static void person_table(struct out *o, const char *section,
 		fprintf(f, "\"%s\": [", section);
 		for (size_t i = 0; i < n; i++) {
 			fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
-			onlist_json_str(f, t->v[i].name);
+			onlist_put_json(f, t->v[i].name);
 			fprintf(f, ", \"count\": %ld", t->v[i].count);
 			if (extras)
 				fprintf(f, ", \"posted\": %ld", t->v[i].extra);
@@ -490,7 +490,7 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 	switch (o.fmt) {
 	case F_JSON:
 		fprintf(o.f, "{\n  \"schema\": %d,\n  \"range\": ", STATS_SCHEMA);
-		onlist_json_str(o.f, range);
+		onlist_put_json(o.f, range);
 		fprintf(o.f, ",\n  \"commits\": %zu,\n", s.n);
 		fprintf(o.f, "  \"empty_explanation\": {\"count\": %ld, "
 			"\"share\": %.2f,\n  ", nempty, share(nempty, (long)s.n));
@@ -511,7 +511,7 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		fputs("},\n  \"tags\": [", o.f);
 		for (size_t i = 0; i < tags.n; i++) {
 			fputs(i ? ",\n    {\"tag\": " : "\n    {\"tag\": ", o.f);
-			onlist_json_str(o.f, tags.v[i].name);
+			onlist_put_json(o.f, tags.v[i].name);
 			fprintf(o.f, ", \"commits\": %ld, \"share\": %.2f}",
 				tags.v[i].count, share(tags.v[i].count, (long)s.n));
 		}

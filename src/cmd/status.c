@@ -41,7 +41,7 @@ static int list_row(int ncol, const char *const *c, void *data)
 	(void)ncol;
 	if (x->json) {
 		fputs(x->n ? ", " : "", stdout);
-		onlist_json_str(stdout, c[0]);
+		onlist_put_json(stdout, c[0]);
 		printf(": {\"messages\": %s, \"patches\": %s}", c[1],
 		       c[2] ? c[2] : "0");
 	} else {
@@ -59,7 +59,7 @@ static int skip_row(int ncol, const char *const *c, void *data)
 	(void)ncol;
 	if (x->json) {
 		fputs(x->n ? ", " : "", stdout);
-		onlist_json_str(stdout, c[0]);
+		onlist_put_json(stdout, c[0]);
 		printf(": %s", c[1]);
 	} else {
 		printf("  %8s  %s\n", c[1], c[0]);
@@ -94,7 +94,7 @@ int cmd_status(struct onlist_cli *cli, int argc, char **argv)
 	}
 	if (x.json) {
 		printf("{\"database\": ");
-		onlist_json_str(stdout, cli->db_path);
+		onlist_put_json(stdout, cli->db_path);
 		printf(", \"messages\": %ld, \"patches\": %ld, \"skipped\": %ld, "
 		       "\"commits\": %ld, \"matches\": %ld, "
 		       "\"commits_matched\": %ld, \"lists\": {",

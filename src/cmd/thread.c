@@ -87,17 +87,17 @@ static int print_trailer(int ncol, const char *const *c, void *data)
 	if (t->json) {
 		fputs(t->nout++ ? ", " : "", stdout);
 		fputs("{\"key\": ", stdout);
-		onlist_json_str(stdout, c[0]);
+		onlist_put_json(stdout, c[0]);
 		fputs(", \"name\": ", stdout);
-		onlist_json_str(stdout, c[1]);
+		onlist_put_json(stdout, c[1]);
 		fputs(", \"addr\": ", stdout);
-		onlist_json_str(stdout, c[2]);
+		onlist_put_json(stdout, c[2]);
 		fputs("}", stdout);
 	} else {
 		fputs("  ", stdout);
-		onlist_put_clean(stdout, c[0] ? c[0] : "");
+		onlist_put_text(stdout, c[0] ? c[0] : "");
 		fputs(": ", stdout);
-		onlist_put_clean(stdout, c[3] ? c[3] : "");
+		onlist_put_text(stdout, c[3] ? c[3] : "");
 	}
 	return 0;
 }
@@ -116,18 +116,18 @@ static void print_one(struct tctx *t, const struct tmsg *m, const char *indent,
 		fputs(t->nout ? ",\n  {" : "\n  {", stdout);
 		t->nout = 1;
 		fputs("\"message_id\": ", stdout);
-		onlist_json_str(stdout, m->msgid);
+		onlist_put_json(stdout, m->msgid);
 		fputs(", \"parent\": ", stdout);
-		onlist_json_str(stdout, m->parent);
+		onlist_put_json(stdout, m->parent);
 		printf(", \"depth\": %d, \"date\": %lld, \"class\": ", m->depth,
 		       m->date);
-		onlist_json_str(stdout, m->cls);
+		onlist_put_json(stdout, m->cls);
 		fputs(", \"from\": ", stdout);
-		onlist_json_str(stdout, m->from_name);
+		onlist_put_json(stdout, m->from_name);
 		fputs(", \"addr\": ", stdout);
-		onlist_json_str(stdout, m->from_addr);
+		onlist_put_json(stdout, m->from_addr);
 		fputs(", \"subject\": ", stdout);
-		onlist_json_str(stdout, m->subject);
+		onlist_put_json(stdout, m->subject);
 		fputs(", \"trailers\": [", stdout);
 		t->nout = 0;
 		if (reply)
@@ -141,11 +141,11 @@ static void print_one(struct tctx *t, const struct tmsg *m, const char *indent,
 	fputs(indent, stdout);
 	if (!top)
 		fputs(last ? "`- " : "+- ", stdout);
-	onlist_put_clean(stdout, m->subject);
+	onlist_put_text(stdout, m->subject);
 	printf("\n  %s%s   ", indent, top ? "" : last ? "   " : "|  ");
-	onlist_put_clean(stdout, m->from_name);
+	onlist_put_text(stdout, m->from_name);
 	fputs(" <", stdout);
-	onlist_put_clean(stdout, m->from_addr);
+	onlist_put_text(stdout, m->from_addr);
 	printf(">, %s", date);
 	if (strcmp(m->cls, "reply") && strcmp(m->cls, "other"))
 		printf(" [%s]", m->cls);

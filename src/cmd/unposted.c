@@ -37,15 +37,15 @@ static int print_unposted(int ncol, const char *const *c, void *data)
 		onlist_fmt_date(c[1], date, sizeof(date), 1);
 		fputs(o->n ? ",\n  {" : "\n  {", stdout);
 		fputs("\"commit\": ", stdout);
-		onlist_json_str(stdout, c[0]);
+		onlist_put_json(stdout, c[0]);
 		fputs(", \"subject\": ", stdout);
-		onlist_json_str(stdout, c[4]);
+		onlist_put_json(stdout, c[4]);
 		fputs(", \"author\": ", stdout);
-		onlist_json_str(stdout, c[2]);
+		onlist_put_json(stdout, c[2]);
 		fputs(", \"email\": ", stdout);
-		onlist_json_str(stdout, c[3]);
+		onlist_put_json(stdout, c[3]);
 		fputs(", \"date\": ", stdout);
-		onlist_json_str(stdout, date);
+		onlist_put_json(stdout, date);
 		fputs("}", stdout);
 	} else {
 		onlist_fmt_date(c[1], date, sizeof(date), 0);
