@@ -109,6 +109,21 @@ double onlist_now(void);
  * with_time as YYYY-MM-DDTHH:MM:SSZ, into out. */
 void onlist_fmt_date(const char *epoch, char *out, size_t n, int with_time);
 
+/* ---- RANGE -------------------------------------------------------------
+ * For each commit of `range` (git's revision syntax, asked of the
+ * repository `repo_opt`, else the one last scanned), oldest first, call
+ * cb(s, sha, data).  cb returns ONLIST_OK, ONLIST_ENOTFOUND for a commit
+ * the database does not hold (counted, and said once at the end), or
+ * another status to stop (the store's error message is printed).
+ * Returns an exit code: ONLIST_EXIT_OK, _FAIL, or _USAGE for a range git
+ * refuses. */
+struct onlist_store;
+typedef onlist_status (*onlist_cli_range_cb)(struct onlist_store *s,
+					     const char *sha, void *data);
+int onlist_cli_range(struct onlist_cli *cli, struct onlist_store *s,
+		     const char *repo_opt, const char *range,
+		     onlist_cli_range_cb cb, void *data);
+
 /* Is `arg` a command's --help / -h?  Then print `text` and return 1. */
 int onlist_cli_help(int argc, char **argv, const char *text);
 

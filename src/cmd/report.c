@@ -62,6 +62,18 @@ static char *dup0(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
+static int keep(const struct onlist_report_commit *c, void *data);
+
+/* For onlist_cli_range(): one commit of the RANGE into the rows. */
+static onlist_status report_one(struct onlist_store *s, const char *sha,
+				void *data)
+{
+	struct rows *r = data;
+	onlist_status st = onlist_store_report_commit(s, sha, keep, r);
+
+	return st == ONLIST_OK && r->failed ? ONLIST_ENOMEM : st;
+}
+
 static int keep(const struct onlist_report_commit *c, void *data)
 {
 	struct rows *r = data;
@@ -969,35 +981,17 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(db, "repo");
 	r.fuzzy_total = onlist_store_count_method(db, "fuzzy");
 	if (range) {
-		char (*shas)[41] = NULL;
-		size_t n = 0;
-		long unknown = 0;
-		onlist_status st;
-
 		if (!repo) {
 			onlist_err("report: no repository scanned yet; give --repo");
 			goto out;
 		}
-		if ((st = onlist_repo_rev_list(repo, range, &shas, &n, &err))
-		    != ONLIST_OK) {
-			onlist_err("report: %s", err ? err : onlist_status_str(st));
-			if (st == ONLIST_EUSAGE)
-				ret = ONLIST_EXIT_USAGE;
+		if ((ret = onlist_cli_range(cli, db, repo, range, report_one,
+					    &r.rows)) != ONLIST_EXIT_OK || r.rows.failed) {
+			if (ret == ONLIST_EXIT_OK)
+				ret = ONLIST_EXIT_FAIL;
 			goto out;
 		}
-		for (size_t i = n; i-- > 0 && !r.rows.failed;) {
-			st = onlist_store_report_commit(db, shas[i], keep, &r.rows);
-			if (st == ONLIST_ENOTFOUND)
-				unknown++;
-			else if (st != ONLIST_OK) {
-				onlist_err("report: %s", onlist_store_errmsg(db));
-				r.rows.failed = 1;
-			}
-		}
-		free(shas);
-		if (unknown)
-			onlist_err("report: %ld commits of %s are not scanned yet",
-				   unknown, range);
+		ret = ONLIST_EXIT_FAIL;
 		r.title = range;
 	} else {
 		int64_t latest = onlist_store_latest_landing(db);

@@ -49,6 +49,18 @@ struct stats {
 	int failed;
 };
 
+static int keep_row(const struct onlist_report_commit *c, void *data);
+
+/* For onlist_cli_range(): one commit of the RANGE into the rows. */
+static onlist_status stats_one(struct onlist_store *db, const char *sha,
+			       void *data)
+{
+	struct stats *s = data;
+	onlist_status st = onlist_store_report_commit(db, sha, keep_row, s);
+
+	return st == ONLIST_OK && s->failed ? ONLIST_ENOMEM : st;
+}
+
 static int keep_row(const struct onlist_report_commit *c, void *data)
 {
 	struct stats *s = data;
@@ -317,7 +329,7 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 	struct onlist_tally empty = ONLIST_TALLY_INIT, single = ONLIST_TALLY_INIT,
 			    tags = ONLIST_TALLY_INIT;
 	long nempty = 0, nnosob = 0, nbump = 0, nsingle = 0, nposted = 0,
-	     nreplied = 0, nreviewed = 0, unknown = 0;
+	     nreplied = 0, nreviewed = 0;
 	int reviews_known = 0;
 	int *nosob = NULL, ret = ONLIST_EXIT_FAIL;
 	char *repo = NULL, *err = NULL;
@@ -371,34 +383,13 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		goto out;
 	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(db, "repo");
 	if (range) {
-		char (*shas)[41] = NULL;
-		size_t n = 0;
-		onlist_status st;
-
-		if (!repo) {
-			onlist_err("stats: no repository scanned yet; give --repo");
+		if ((ret = onlist_cli_range(cli, db, repo, range, stats_one, &s))
+		    != ONLIST_EXIT_OK || s.failed) {
+			if (ret == ONLIST_EXIT_OK)
+				ret = ONLIST_EXIT_FAIL;
 			goto out;
 		}
-		if ((st = onlist_repo_rev_list(repo, range, &shas, &n, &err))
-		    != ONLIST_OK) {
-			onlist_err("stats: %s", err ? err : onlist_status_str(st));
-			if (st == ONLIST_EUSAGE)
-				ret = ONLIST_EXIT_USAGE;
-			goto out;
-		}
-		for (size_t i = n; i-- > 0 && !s.failed;) {
-			st = onlist_store_report_commit(db, shas[i], keep_row, &s);
-			if (st == ONLIST_ENOTFOUND)
-				unknown++;
-			else if (st != ONLIST_OK) {
-				onlist_err("stats: %s", onlist_store_errmsg(db));
-				s.failed = 1;
-			}
-		}
-		free(shas);
-		if (unknown)
-			onlist_err("stats: %ld commits of %s are not scanned yet "
-				   "(run onlist scan %s)", unknown, range, range);
+		ret = ONLIST_EXIT_FAIL;
 	} else if (onlist_store_report_all(db, keep_row, &s) != ONLIST_OK) {
 		onlist_err("stats: %s", onlist_store_errmsg(db));
 		goto out;

@@ -56,6 +56,18 @@ static int print_unposted(int ncol, const char *const *c, void *data)
 	return 0;
 }
 
+/* For onlist_cli_range(): print the commit when it has no posting. */
+static onlist_status unposted_one(struct onlist_store *s, const char *sha,
+				  void *data)
+{
+	const char *p[1] = { sha };
+
+	if (onlist_store_has_commit(s, sha) != 1)
+		return ONLIST_ENOTFOUND;
+	return onlist_store_query(s, ONLIST_Q_IS_UNPOSTED, p, 1,
+				  print_unposted, data);
+}
+
 int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 {
 	struct onlist_store *s;
@@ -97,40 +109,7 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 			ret = ONLIST_EXIT_FAIL;
 		}
 	} else {
-		char *repo = repo_opt ? strdup(repo_opt)
-				      : onlist_store_get_meta(s, "repo");
-		char (*shas)[41] = NULL, *err = NULL;
-		size_t n = 0;
-		long unknown = 0;
-		onlist_status st;
-
-		if (!repo) {
-			onlist_err("unposted: no repository scanned yet; "
-				   "give --repo PATH");
-			ret = ONLIST_EXIT_FAIL;
-		} else if ((st = onlist_repo_rev_list(repo, range, &shas, &n, &err))
-			   != ONLIST_OK) {
-			onlist_err("unposted: %s", err ? err : onlist_status_str(st));
-			ret = st == ONLIST_EUSAGE ? ONLIST_EXIT_USAGE : ONLIST_EXIT_FAIL;
-		} else {
-			/* rev-list gives newest first; people read oldest first. */
-			for (size_t i = n; i-- > 0;) {
-				const char *p[1] = { shas[i] };
-				if (onlist_store_has_commit(s, shas[i]) != 1) {
-					unknown++;
-					continue;
-				}
-				onlist_store_query(s, ONLIST_Q_IS_UNPOSTED, p, 1,
-						   print_unposted, &o);
-			}
-			if (unknown)
-				onlist_err("unposted: %ld commits of %s are not "
-					   "scanned yet (run onlist scan %s)",
-					   unknown, range, range);
-		}
-		free(err);
-		free(shas);
-		free(repo);
+		ret = onlist_cli_range(cli, s, repo_opt, range, unposted_one, &o);
 	}
 	if (o.json)
 		fputs(o.n ? "\n]\n" : "]\n", stdout);
