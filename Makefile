@@ -120,7 +120,7 @@ bench: onlist
 install: onlist
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 onlist $(DESTDIR)$(BINDIR)/onlist
-	install -m 644 doc/onlist.1 $(DESTDIR)$(MANDIR)/man1/onlist.1
+	install -m 644 docs/onlist.1 $(DESTDIR)$(MANDIR)/man1/onlist.1
 
 clean:
 	rm -f onlist libonlist.a src/*.o src/*.d src/cmd/*.o src/cmd/*.d tests/*.d $(UNIT_BIN) $(REPLAY_BIN) \
@@ -128,4 +128,4 @@ clean:
 	rm -rf fuzz/build
 
 .PHONY: all deps demo check sanitize valgrind fuzz fuzz-build bench install clean
--include $(wildcard src/*.d tests/*.d fuzz/*.d fuzz/build/*.d)
+-include $(wildcard src/*.d src/cmd/*.d tests/*.d fuzz/*.d fuzz/build/*.d)
