@@ -8,6 +8,7 @@
 #include <glib.h>
 
 #include "onlist/match.h"
+#include "onlist/print.h"
 #include "onlist/patchfp.h"
 #include "onlist/repo.h"
 #include "onlist/repo_diff.h"
@@ -394,12 +395,19 @@ static int fuzzy_cand(const struct onlist_fuzzy_candidate *m, void *data)
 	if (f->explain) {
 		struct shown *x = g_new0(struct shown, 1);
 
+		/* mail text: made safe for the terminal here, the
+		 * one place --explain prints it */
+		char *id = onlist_text_dup(m->msgid),
+		     *from = onlist_text_dup(m->from_addr),
+		     *subj = onlist_text_dup(m->subject);
+
 		x->sc = sc;
 		x->text = g_strdup_printf(
 			"  <%s>\n    %s, v%d, %s\n"
 			"    changed lines %.2f, message %.2f, subject %s, "
-			"author %s -> score %.2f: %s\n", m->msgid, m->from_addr,
-			m->version, m->subject, sc.diff, sc.msg,
+			"author %s -> score %.2f: %s\n", id ? id : "?",
+			from ? from : "?", m->version, subj ? subj : "?",
+			sc.diff, sc.msg,
 			sc.subject ? "same" : "differs",
 			sc.author ? "same" : "differs", sc.score,
 			sc.echo ? "not taken (echo or bot mail)" :
@@ -409,6 +417,9 @@ static int fuzzy_cand(const struct onlist_fuzzy_candidate *m, void *data)
 			sc.diff < 0.2 ? "not taken (too few changed lines in "
 					"common)" :
 			"not taken (below the threshold)");
+		free(id);
+		free(from);
+		free(subj);
 		g_ptr_array_add(f->shown, x);
 		return 0;
 	}
@@ -881,8 +892,11 @@ static int explain_commit(const struct onlist_fuzzy_commit *c, void *data)
 		e->f.st = ONLIST_ENOMEM;
 		return 1;
 	}
-	fprintf(out, "fuzzy candidates (same author <%s> or same subject \"%s\")",
-		e->f.addr, e->f.stripped);
+	fputs("fuzzy candidates (same author <", out);
+	onlist_put_text(out, e->f.addr);
+	fputs("> or same subject \"", out);
+	onlist_put_text(out, e->f.stripped);
+	fputs("\")", out);
 	if (c->bound) {
 		GDateTime *t = g_date_time_new_from_unix_utc(c->bound);
 		char *d = g_date_time_format(t, "%Y-%m-%d %H:%M");

@@ -129,6 +129,22 @@ void onlist_put_text(FILE *f, const char *s)
 		WALK(f, s, text_cp);
 }
 
+char *onlist_text_dup(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	onlist_put_text(f, s);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 static void json_cp(FILE *f, unsigned cp)
 {
 	switch (cp) {

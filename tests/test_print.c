@@ -127,6 +127,18 @@ static void test_always_utf8(void **state)
 			}
 }
 
+static void test_text_dup(void **state)
+{
+	char *s = onlist_text_dup("a\033b\xe2\x80\xae\xff");
+
+	(void)state;
+	assert_string_equal(s, "aU+001BbU+202E\xef\xbf\xbd");
+	free(s);
+	s = onlist_text_dup(NULL);
+	assert_string_equal(s, "");
+	free(s);
+}
+
 static void test_formats(void **state)
 {
 	enum onlist_fmt f;
@@ -224,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_escapers),
 		cmocka_unit_test(test_always_utf8),
 		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_text_dup),
 		cmocka_unit_test(test_out_file),
 		cmocka_unit_test(test_out_full),
 	};

@@ -41,6 +41,11 @@ onlist_status onlist_fmt_parse(const char *name, enum onlist_fmt *out);
  * "U+XXXX", everything else as it is. */
 void onlist_put_text(FILE *f, const char *s);
 
+/* What onlist_put_text() would write, as a new string (the caller's,
+ * free()), for text assembled before it is printed; NULL when out of
+ * memory.  NULL in gives "". */
+char *onlist_text_dup(const char *s);
+
 /* A JSON string literal, quotes included; NULL writes null.  Controls are
  * written as \uXXXX escapes (also C1, bidi and U+2028/U+2029, which are
  * valid JSON but would reach whoever prints the value). */
