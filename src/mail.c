@@ -1193,6 +1193,15 @@ static void body_line(struct split *s)
 		return;
 	}
 	decode_line(s, s->te, s->line.data, s->line.len, &s->tmp);
+	/* No line end decoded: the partial line just grows.  Without this
+	 * the partial line was copied into work for every encoded line, and
+	 * one decoded line of a few MB took a quadratic minute.  The result
+	 * is the one the general path below gives (work = prev + tmp, no
+	 * complete line, all of it back into prev). */
+	if (!memchr(s->tmp.data, '\n', s->tmp.len)) {
+		sbuf_add(s, &s->prev, s->tmp.data, s->tmp.len);
+		return;
+	}
 	/* the partial line left from before goes first */
 	sbuf_set(s, &s->work, s->prev.data ? s->prev.data : "", s->prev.len);
 	sbuf_add(s, &s->work, s->tmp.data, s->tmp.len);
