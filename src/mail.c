@@ -7,10 +7,12 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 #include <gmime/gmime.h>
 #include <openssl/evp.h>
@@ -407,9 +409,26 @@ void onlist_source_free(struct onlist_source *src)
 	free(src);
 }
 
+/* The current maildir file is recorded as skipped for `why` (a constant
+ * string or src->skip_why) and passed over. */
+static onlist_status skip_maildir(struct onlist_source *src,
+				  struct onlist_raw *raw, const char *why)
+{
+	src->msg.len = 0;
+	if (buf_add(&src->msg, "", 0) < 0)
+		return ONLIST_ENOMEM;
+	raw->data = src->msg.data;
+	raw->len = 0;
+	raw->skip = why;
+	src->next_file++;
+	return ONLIST_OK;
+}
+
 static onlist_status next_maildir(struct onlist_source *src,
 				  struct onlist_raw *raw, char **errmsg)
 {
+	struct stat st;
+	int fd;
 	FILE *f;
 	char chunk[65536];
 	size_t n;
@@ -426,8 +445,24 @@ static onlist_status next_maildir(struct onlist_source *src,
 	raw->where = name;
 	raw->file = name;	/* also on failure: the caller records it */
 	raw->skip = NULL;
-	f = fopen(name, "rb");
+	/* Not followed: a link in cur/ could name /etc/shadow (and onlist
+	 * often runs as root from cron).  Non-blocking, so a FIFO does not
+	 * hang the import before fstat() tells what it is. */
+	fd = open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == ELOOP)
+		return skip_maildir(src, raw, "a symbolic link, not followed");
+	if (fd >= 0 && fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		close(fd);
+		return skip_maildir(src, raw, S_ISFIFO(st.st_mode) ?
+				    "a FIFO, not a regular file" :
+				    S_ISDIR(st.st_mode) ?
+				    "a directory, not a regular file" :
+				    "a device or socket, not a regular file");
+	}
+	f = fd >= 0 ? fdopen(fd, "rb") : NULL;
 	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		if (asprintf(errmsg, "%s: %s", name, strerror(errno)) < 0)
 			*errmsg = NULL;
 		src->next_file++;
@@ -439,13 +474,7 @@ static onlist_status next_maildir(struct onlist_source *src,
 				 "message larger than %u bytes, not read",
 				 ONLIST_MESSAGE_MAX);
 			fclose(f);
-			src->msg.len = 0;
-			if (buf_add(&src->msg, "", 0) < 0)
-				return ONLIST_ENOMEM;
-			raw->data = src->msg.data;
-			raw->skip = src->skip_why;
-			src->next_file++;
-			return ONLIST_OK;
+			return skip_maildir(src, raw, src->skip_why);
 		}
 		if (buf_add(&src->msg, chunk, n) < 0) {
 			fclose(f);

@@ -110,6 +110,7 @@ w('truncated.mbox.gz', gz[:len(gz) // 2])
 good = mbox[starts[1]:starts[2]]
 good_id = re.search(rb'(?im)^Message-Id: <([^>]+)>', good).group(1)
 w('good.msgid', good_id + b'\n')
+w('good.eml', good[good.index(b'\n') + 1:])	# without its From_ line
 
 def msg(n, headers, body):
     return b'From broken@example.org Mon Jan  6 10:%02d:00 2020\n' % n + headers + b'\n' + body + b'\n'
@@ -255,6 +256,27 @@ imp empty "$B/empty.mbox"
 [ $rc -le 1 ] || bad "empty: exit $rc"
 [ $rc -eq 0 ] || [ -s "$TMP/err" ] || bad "empty: exit $rc without a message"
 integrity empty "$db"; record empty "$db"
+
+# ---- a maildir with a FIFO and a symbolic link: skipped, never read ------------------
+# A FIFO used to hang the import (timeout ends it here, and fails the
+# case); a link was followed, so cur/x -> a secret stored the secret.
+mkdir -p "$TMP/md/cur" "$TMP/md/new" "$TMP/md/tmp"
+cp "$B/good.eml" "$TMP/md/cur/1.good"
+mkfifo "$TMP/md/cur/2.fifo"
+printf 'From: x@example.org\nSubject: SECRET-CONTENT\nMessage-ID: <secret@x>\n\nroot:hash\n' >"$TMP/secret"
+ln -s "$TMP/secret" "$TMP/md/cur/3.link"
+db=$TMP/md.db
+run maildir-special timeout 30 "$ONLIST" --db "$db" import --list md "$TMP/md"
+[ $rc -ne 124 ] || bad "maildir-special: import hung on the FIFO"
+expect_partial maildir-special "$db" 1
+n=$(sqlite3 "$db" "select count(*) from messages where msgid = 'secret@x' or subject like '%SECRET%'" 2>&1)
+[ "$n" = 0 ] || bad "maildir-special: the symbolic link was followed and its target stored"
+n=$(sqlite3 "$db" "select count(*) from messages where msgid = '$(cat "$B/good.msgid")'" 2>&1)
+[ "$n" = 1 ] || bad "maildir-special: the good message beside them was not imported"
+sqlite3 "$db" "select reason from skipped" >"$TMP/reasons" 2>&1
+grep -q 'FIFO' "$TMP/reasons" || bad "maildir-special: the FIFO is not recorded as skipped: $(cat "$TMP/reasons")"
+grep -q 'symbolic link' "$TMP/reasons" || bad "maildir-special: the link is not recorded as skipped: $(cat "$TMP/reasons")"
+integrity maildir-special "$db"; record maildir-special "$db"
 
 # ---- unusable inputs: an error ----------------------------------------------------------
 imp notmaildir "$B/notmaildir"
