@@ -7,7 +7,9 @@
 #
 # The disk is a 1.2 MB tmpfs when we may mount one (root); otherwise the
 # file size limit (`ulimit -f`, with SIGXFSZ ignored so that writes fail
-# with EFBIG instead of killing the process).  Both are run when possible.
+# with EFBIG instead of killing the process; and once more with the signal
+# left at its default, which onlist ignores itself).  All are run when
+# possible.
 . tests/lib.sh
 need_cmd python3
 need_cmd sqlite3
@@ -75,6 +77,13 @@ fi
 limited() { (trap '' XFSZ; ulimit -f 2048; exec "$@"); }
 full "ulimit -f" "$TMP/u.db" limited
 complete "ulimit -f" "$TMP/u.db"
+
+# The same limit with SIGXFSZ left at its default, as a cron job or a
+# shell gives it: onlist ignores the signal itself, so the write fails
+# with EFBIG and is reported, instead of the process dying silently.
+bare_limit() { (ulimit -f 2048; exec "$@"); }
+full "ulimit -f, SIGXFSZ at its default" "$TMP/v.db" bare_limit
+complete "ulimit -f, SIGXFSZ at its default" "$TMP/v.db"
 
 [ $nfail -eq 0 ] && echo "all disk-full checks passed"
 [ $nfail -eq 0 ]

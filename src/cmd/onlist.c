@@ -1,4 +1,5 @@
 /* onlist.c - main: global options, then one subcommand from the table. */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +71,10 @@ int main(int argc, char **argv)
 	const char *names[NCMD + 1], *near;
 	int c;
 
+	/* Past a file size limit (ulimit -f) the kernel's default is to kill
+	 * the process without a word; ignored, the write fails with EFBIG,
+	 * which the store reports as "File too large". */
+	signal(SIGXFSZ, SIG_IGN);
 	if (!cli.db_path || !*cli.db_path)
 		cli.db_path = "onlist.db";
 	/* '+': stop at the command's name; what follows is the command's */
