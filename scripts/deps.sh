@@ -4,7 +4,7 @@
 # Arguments name extra packages a target needs (make fuzz: clang time;
 # make valgrind: valgrind).
 PKGS="gcc make pkg-config git libgmime-3.0-dev libsqlite3-dev libssl-dev
-zlib1g-dev libcurl4-openssl-dev libcmocka-dev sqlite3 python3 $*"
+zlib1g-dev libcurl4-openssl-dev libcmocka-dev sqlite3 python3 time $*"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

@@ -78,7 +78,8 @@ onlist_status onlist_people_resolve(struct onlist_people *p, const char *repo,
 
 	if (errmsg)
 		*errmsg = NULL;
-	qsort(p->v, p->n, sizeof *p->v, cmp_person);
+	if (p->n)	/* qsort(NULL, 0, ...) is undefined: an empty week */
+		qsort(p->v, p->n, sizeof *p->v, cmp_person);
 	for (i = 0; i < p->n; i++) {
 		if (k && !cmp_person(&p->v[k - 1], &p->v[i])) {
 			free(p->v[i].name);
