@@ -2,7 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "onlist/report.h"
+#include "onlist/people.h"
+#include "onlist/repo.h"
 
 struct person {
 	char *name, *email;	/* as recorded */

@@ -2,10 +2,11 @@
  * file read the way scripts/get_maintainer.pl reads it, or the top of the
  * path when there is none. */
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "onlist/report.h"
+#include "onlist/subsys.h"
 
 struct pattern {
 	char type;		/* 'F', 'X' or 'N' */
@@ -37,7 +38,13 @@ struct onlist_maintainers {
 	size_t nidx;
 	struct ientry *nre;	/* N: patterns, tried on every path */
 	size_t nnre;
+	size_t dropped;		/* N: patterns not used (see sane_regex) */
 };
+
+size_t onlist_maintainers_dropped(const struct onlist_maintainers *m)
+{
+	return m ? m->dropped : 0;
+}
 
 static void section_free(struct section *sec)
 {
@@ -71,26 +78,62 @@ size_t onlist_maintainers_count(const struct onlist_maintainers *m)
 	return k;
 }
 
-/* glibc's regcomp() copies the tree of an operand once per stacked
- * quantifier: "[^a-z]++++...+" took gigabytes (fuzz_maintainers).  The
- * kernel's N: patterns are short and never stack quantifiers; a pattern
- * that does, or that is long, is dropped like one that does not compile. */
+/* glibc's regcomp() copies the tree of an operand once per quantifier
+ * applied to it: "[^a-z]++++...+" took gigabytes (fuzz_maintainers), and
+ * "((a{255}){255}){255}" 13 s and 3.5 GB, as the copies multiply through
+ * nested groups.  The kernel's N: patterns are short, never stack
+ * quantifiers, never quantify a group that holds a quantifier, and count
+ * no higher than a few; a pattern that does any of that, or is long, is
+ * dropped (and counted) like one that does not compile.  What is left
+ * compiles to at most 256 x 100 nodes. */
+#define REGEX_MAX_LEN 256
+#define REGEX_MAX_COUNT 100
+#define REGEX_MAX_DEPTH 32
+
 static int sane_regex(const char *re)
 {
-	int prev_quant = 0;
+	/* quantified[d]: the group open at depth d holds a quantifier */
+	int prev_quant = 0, depth = 0, closed_quant = 0, after_close = 0;
+	char quantified[REGEX_MAX_DEPTH + 1] = { 0 };
 
-	if (strlen(re) > 256)
+	if (strlen(re) > REGEX_MAX_LEN)
 		return 0;
 	for (const char *c = re; *c; c++) {
 		int quant = *c == '*' || *c == '+' || *c == '?' || *c == '{';
 
 		if (*c == '\\' && c[1]) {
 			c++;
-			prev_quant = 0;
+			prev_quant = after_close = 0;
 			continue;
 		}
 		if (quant && prev_quant)
 			return 0;
+		if (quant && after_close && closed_quant)
+			return 0;	/* a quantified group inside a quantifier */
+		if (*c == '{') {
+			/* {m}, {m,}, {m,n}: no count above REGEX_MAX_COUNT */
+			char *end;
+			long a = strtol(c + 1, &end, 10), b = a;
+
+			if (*end == ',')
+				b = end[1] == '}' ? 0 : strtol(end + 1, &end, 10);
+			if (a > REGEX_MAX_COUNT || b > REGEX_MAX_COUNT || a < 0 || b < 0)
+				return 0;
+		}
+		if (quant)
+			quantified[depth] = 1;
+		after_close = 0;
+		if (*c == '(') {
+			if (++depth > REGEX_MAX_DEPTH)
+				return 0;
+			quantified[depth] = 0;
+		} else if (*c == ')' && depth > 0) {
+			closed_quant = quantified[depth];
+			depth--;
+			/* what the group holds, its parent holds too */
+			quantified[depth] |= (char)closed_quant;
+			after_close = 1;
+		}
 		prev_quant = quant || *c == '}';
 	}
 	return 1;
@@ -120,7 +163,7 @@ static int add_pattern(struct section *sec, char type, const char *v,
 		if (!sane_regex(p->value) ||
 		    regcomp(&p->re, p->value, REG_EXTENDED | REG_NOSUB)) {
 			free(p->value);
-			return 0;
+			return 1;
 		}
 		p->re_ok = 1;
 	}
@@ -195,8 +238,13 @@ onlist_status onlist_maintainers_parse(struct onlist_maintainers **out,
 				continue;
 			while (v < e && (*v == ' ' || *v == '\t'))
 				v++;
-			if (v < e && add_pattern(cur, p[0], v, (size_t)(e - v)))
-				goto nomem;
+			if (v < e) {
+				int r = add_pattern(cur, p[0], v, (size_t)(e - v));
+
+				if (r < 0)
+					goto nomem;
+				m->dropped += r;
+			}
 			continue;
 		}
 		if (*p == ' ' || *p == '\t')

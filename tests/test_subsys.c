@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "onlist/report.h"
+#include "onlist/subsys.h"
 
 static const char maintainers[] =
 	"List of maintainers\n"
@@ -133,12 +134,61 @@ static void test_empty_file(void **state)
 	onlist_maintainers_free(e);
 }
 
+/* N: patterns that would make regcomp() or regexec() blow up are left
+ * out and counted; the kernel's own kinds of N: pattern still work. */
+static const struct { const char *pattern; int kept; const char *path; } npats[] = {
+	{ "((a{255}){255}){255}", 0, NULL },	/* 13 s and 3.5 GB before */
+	{ "(a{100}){100}", 0, NULL },
+	{ "(x+)*", 0, NULL },
+	{ "((ab)*c)+", 0, NULL },
+	{ "a{101}", 0, NULL },
+	{ "a{1,1000}", 0, NULL },
+	{ "[^a-z]++", 0, NULL },
+	{ "(", 0, NULL },			/* does not compile */
+	/* the shapes of real kernel N: entries */
+	{ "[^a-z]tegra", 1, "drivers/gpu/host1x/tegra-drm.c" },
+	{ "sun[x456789]i", 1, "arch/arm/boot/dts/sun8i-h3.dtsi" },
+	{ "ipq[0-9]*", 1, "drivers/clk/qcom/ipq8074.c" },
+	{ "(cros|chrome)_ec", 1, "drivers/mfd/cros_ec_dev.c" },
+	{ "a{2,3}x", 1, "foo/aax" },
+};
+
+static void test_hostile_n_patterns(void **state)
+{
+	struct onlist_maintainers *mm;
+	char text[256];
+	int want_dropped = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof npats / sizeof *npats; i++) {
+		int len = snprintf(text, sizeof text, "SECTION %zu\nN:\t%s\n",
+				   i, npats[i].pattern);
+
+		assert_int_equal(onlist_maintainers_parse(&mm, text, (size_t)len),
+				 ONLIST_OK);
+		if (onlist_maintainers_dropped(mm) != (size_t)!npats[i].kept)
+			fail_msg("N: %s: dropped %zu, expected %d", npats[i].pattern,
+				 onlist_maintainers_dropped(mm), !npats[i].kept);
+		if (npats[i].path) {
+			const char *got = onlist_maintainers_section(mm, npats[i].path);
+			snprintf(text, sizeof text, "SECTION %zu", i);
+			if (!got || strcmp(got, text))
+				fail_msg("N: %s does not match %s", npats[i].pattern,
+					 npats[i].path);
+		}
+		want_dropped += !npats[i].kept;
+		onlist_maintainers_free(mm);
+	}
+	assert_true(want_dropped > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sections),
 		cmocka_unit_test(test_commit_subsystem),
 		cmocka_unit_test(test_empty_file),
+		cmocka_unit_test(test_hostile_n_patterns),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

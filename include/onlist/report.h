@@ -11,6 +11,9 @@
 #include "onlist/status.h"
 #include "onlist/repo.h"
 #include "onlist/store.h"
+/* for the commands that used to find these here */
+#include "onlist/subsys.h"
+#include "onlist/people.h"
 
 /* Record where a commit landed (`onlist scan` does, for its range).  A
  * later scan replaces an earlier answer: the last range scanned is taken
@@ -91,69 +94,5 @@ const char *onlist_export_types(enum onlist_export what);
 onlist_status onlist_store_export(struct onlist_store *s,
 				  enum onlist_export what,
 				  onlist_export_cb cb, void *data);
-
-/* ---- subsystems (src/subsys.c) ---------------------------------------- */
-
-struct onlist_maintainers;
-
-/* Parse a kernel-style MAINTAINERS file: sections named by a line of their
- * own, with F: (file pattern), X: (excluded pattern) and N: (regex on the
- * path) entries.  The text is copied.  ONLIST_ENOMEM only. */
-onlist_status onlist_maintainers_parse(struct onlist_maintainers **out,
-				       const char *text, size_t len);
-void onlist_maintainers_free(struct onlist_maintainers *m);
-/* How many sections have at least one pattern. */
-size_t onlist_maintainers_count(const struct onlist_maintainers *m);
-
-/* The section `path` belongs to: of the sections with an F: or N: entry
- * matching it and no X: entry excluding it, the most specific (deepest
- * pattern, as get_maintainer.pl ranks them; on a tie the first in the
- * file).  NULL when none matches.  The name is owned by m. */
-const char *onlist_maintainers_section(const struct onlist_maintainers *m,
-				       const char *path);
-
-/* The subsystem of a commit touching `files` (one path per line): the
- * section most of its files belong to (with m), else the top two
- * components of the most common directory ("fs/ext4", "Makefile").  The
- * result is written into buf (always terminated). */
-void onlist_subsystem(const struct onlist_maintainers *m, const char *files,
-		      char *buf, size_t n);
-
-/* ---- people and tallies (src/people.c) -------------------------------- */
-
-/* Identities as recorded, mapped through the repository's .mailmap so that
- * one developer with several addresses counts once. */
-struct onlist_people;
-onlist_status onlist_people_new(struct onlist_people **out);
-void onlist_people_free(struct onlist_people *p);	/* NULL is fine */
-/* Remember an identity (duplicates are fine); then resolve once. */
-onlist_status onlist_people_add(struct onlist_people *p, const char *name,
-				const char *email);
-/* Map every identity with `git check-mailmap` in repo (NULL: no mapping,
- * names stay as recorded) and alias_file (an extra mailmap, may be NULL).
- * ONLIST_EGIT with git's message in *errmsg (caller frees). */
-onlist_status onlist_people_resolve(struct onlist_people *p, const char *repo,
-				    const char *alias_file, char **errmsg);
-/* The name to count this identity under: the mailmapped name, else the
- * recorded one, else the address.  Owned by p (or the arguments). */
-const char *onlist_people_name(const struct onlist_people *p,
-			       const char *name, const char *email);
-
-/* Counts per name, sorted by count (descending) then name. */
-struct onlist_tally_row {
-	char *name;
-	long count;
-	long extra;		/* a second count the caller keeps per name */
-};
-struct onlist_tally {
-	struct onlist_tally_row *v;
-	size_t n, alloc;
-};
-#define ONLIST_TALLY_INIT { NULL, 0, 0 }
-onlist_status onlist_tally_add(struct onlist_tally *t, const char *name);
-/* Count one more `extra` for a name already added; ONLIST_ENOTFOUND else. */
-onlist_status onlist_tally_extra(struct onlist_tally *t, const char *name);
-void onlist_tally_sort(struct onlist_tally *t);
-void onlist_tally_release(struct onlist_tally *t);
 
 #endif
