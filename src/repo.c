@@ -1,9 +1,5 @@
-/* repo.c - commits out of a git repository, read through the git binary.
- *
- * git runs as a child process started with an argument vector
- * (posix_spawnp, never a shell).  Its stderr goes to an unlinked temporary
- * file, so a chatty git can never block on a full pipe, and the file is read
- * back only when git fails.
+/* repo.c - commits out of a git repository, read through the git binary
+ * (started by git.c, like every git onlist runs).
  *
  * A scan is `git rev-list` (shas kept as 20-byte values, nothing else),
  * then `jobs` long-lived `git diff-tree --stdin -p` children.  Each round's
@@ -28,28 +24,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "onlist/git.h"
 #include "onlist/repo.h"
-
-extern char **environ;
 
 #define DEFAULT_JOBS	2
 #define MAX_JOBS	64
 #define DEFAULT_BATCH	512
-#define READ_CHUNK	(256 * 1024)
-#define MAX_ERRMSG	(16 * 1024)
-
-/* Settings that change a diff or a message, pinned to git's defaults: they
- * are what the format-patch of whoever mailed a patch most likely used, and
- * plumbing still reads some of them from the user's configuration (measured
- * with git 2.39: diff.indentHeuristic=false, diff.suppressBlankEmpty=true
- * and core.quotePath=false each change `git diff-tree -p`, and patch-ids
- * with it).  The indent heuristic and the algorithm are pinned by options
- * below. */
-static const char *const pinned_config[] = {
-	"-c", "core.quotePath=true",
-	"-c", "diff.suppressBlankEmpty=false",
-	"-c", "i18n.logOutputEncoding=UTF-8",
-};
 
 /* Each commit starts with a \001 byte, which no diff line can start with
  * (they start with ' ', '+', '-', '@', '\\' or a header word); the fields
@@ -91,365 +71,6 @@ static void set_err(char **errmsg, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* ---- running git ---- */
-
-struct child {
-	pid_t pid;
-	int in;		/* our end of its stdin, or -1 */
-	int out;	/* our end of its stdout, or -1 */
-	int err;	/* unlinked temporary file receiving its stderr */
-};
-
-static void close_fd(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
-}
-
-static int err_tmpfile(void)
-{
-	const char *dir = getenv("TMPDIR");
-	char *path;
-	int fd;
-
-	if (!dir || !*dir)
-		dir = "/tmp";
-	if (asprintf(&path, "%s/onlist-git-XXXXXX", dir) < 0)
-		return -1;
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd >= 0)
-		unlink(path);
-	free(path);
-	return fd;
-}
-
-/* For the diffing gits: glibc's malloc otherwise hands memory back to the
- * kernel after each big blob and faults it in again for the next (measured
- * on curl.git with git 2.39: 206k page faults and ~20% more CPU for
- * diff-tree over 11k commits without this, 37k with; same peak RSS).  Only
- * glibc reads it; a GLIBC_TUNABLES the user set wins. */
-static const char malloc_tuning[] = "GLIBC_TUNABLES=glibc.malloc.trim_threshold="
-	"268435456:glibc.malloc.mmap_threshold=33554432";
-
-/* What spawn_git() changes in git's environment. */
-enum {
-	SPAWN_TUNED = 1,	/* malloc_tuning, for the diffing gits */
-	SPAWN_NET = 2,		/* never prompt, nothing but safe protocols */
-	SPAWN_CLEAN = 4,	/* no GIT_DIR & co. inherited from a hook */
-};
-
-/* Variables that would point git at another repository than the one we
- * name: set when onlist runs from inside a git hook, for instance. */
-static const char *const repo_vars[] = {
-	"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE",
-	"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-	"GIT_NAMESPACE", NULL
-};
-
-/* A network git must fail rather than wait for a password nobody will
- * type (stdin is /dev/null, but git asks on the terminal). */
-static const char *const net_vars[] = { "GIT_TERMINAL_PROMPT=0", NULL };
-
-static int env_is(const char *entry, const char *name)
-{
-	size_t n = strcspn(name, "=");
-
-	return !strncmp(entry, name, n) && entry[n] == '=';
-}
-
-/* environ with the changes `flags` asks for in *out, or NULL there (then
- * use environ as it is).  A variable we set replaces the caller's: getenv()
- * takes the first of two entries.  Returns -1 when out of memory. */
-static int make_environ(int flags, char ***out)
-{
-	size_t n = 0, k = 0, i, j;
-	char **env;
-	int drop;
-
-	*out = NULL;
-	if (flags & SPAWN_TUNED && getenv("GLIBC_TUNABLES"))
-		flags &= ~SPAWN_TUNED;	/* the user's wins */
-	if (!flags)
-		return 0;
-	while (environ[n])
-		n++;
-	if (!(env = malloc((n + 8) * sizeof *env)))
-		return -1;
-	for (j = 0; j < n; j++) {
-		drop = 0;
-		for (i = 0; flags & SPAWN_CLEAN && repo_vars[i]; i++)
-			drop |= env_is(environ[j], repo_vars[i]);
-		for (i = 0; flags & SPAWN_NET && net_vars[i]; i++)
-			drop |= env_is(environ[j], net_vars[i]);
-		if (!drop)
-			env[k++] = environ[j];
-	}
-	for (i = 0; flags & SPAWN_NET && net_vars[i]; i++)
-		env[k++] = (char *)net_vars[i];
-	if (flags & SPAWN_TUNED)
-		env[k++] = (char *)malloc_tuning;
-	env[k] = NULL;
-	*out = env;
-	return 0;
-}
-
-/* Start `git -C repo <pinned config> args...`.  All our descriptors are
- * close-on-exec, so a child never holds another child's pipe open (which
- * would keep that child from ever seeing EOF on its stdin).  git gets
- * SIGPIPE back at its default and nothing blocked, whatever the caller did
- * with them: a git whose reader went away must end. */
-static onlist_status spawn_git(struct child *ch, const char *repo,
-			       const char *const *args, int with_stdin,
-			       int flags, char **errmsg)
-{
-	const char *argv[64];
-	size_t n = 0, i;
-	int inp[2] = { -1, -1 }, outp[2] = { -1, -1 };
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	sigset_t none, pipe_sig;
-	char **env = NULL;
-	int fa_ok = 0, attr_ok = 0, rc;
-	onlist_status st = ONLIST_EIO;
-
-	ch->pid = -1;
-	ch->in = ch->out = ch->err = -1;
-	argv[n++] = "git";
-	argv[n++] = "-C";
-	argv[n++] = repo;
-	for (i = 0; i < sizeof pinned_config / sizeof *pinned_config; i++)
-		argv[n++] = pinned_config[i];
-	for (i = 0; args[i] && n < sizeof argv / sizeof *argv - 1; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-
-	if (make_environ(flags, &env) < 0) {
-		st = ONLIST_ENOMEM;
-		set_err(errmsg, "cannot run git: out of memory");
-		goto out;
-	}
-	if (pipe2(outp, O_CLOEXEC) < 0 ||
-	    (with_stdin && pipe2(inp, O_CLOEXEC) < 0) ||
-	    (ch->err = err_tmpfile()) < 0) {
-		set_err(errmsg, "cannot run git: %s", strerror(errno));
-		goto out;
-	}
-	if ((rc = posix_spawn_file_actions_init(&fa)) != 0)
-		goto spawn_failed;
-	fa_ok = 1;
-	if ((rc = posix_spawnattr_init(&attr)) != 0)
-		goto spawn_failed;
-	attr_ok = 1;
-	sigemptyset(&none);
-	sigemptyset(&pipe_sig);
-	sigaddset(&pipe_sig, SIGPIPE);
-	rc = posix_spawnattr_setsigmask(&attr, &none);
-	if (!rc)
-		rc = posix_spawnattr_setsigdefault(&attr, &pipe_sig);
-	if (!rc)
-		rc = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK |
-					      POSIX_SPAWN_SETSIGDEF);
-	if (!rc && with_stdin)
-		rc = posix_spawn_file_actions_adddup2(&fa, inp[0], 0);
-	else if (!rc)
-		rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
-						      O_RDONLY, 0);
-	if (!rc)
-		rc = posix_spawn_file_actions_adddup2(&fa, outp[1], 1);
-	if (!rc)
-		rc = posix_spawn_file_actions_adddup2(&fa, ch->err, 2);
-	if (!rc)
-		rc = posix_spawnp(&ch->pid, "git", &fa, &attr,
-				  (char *const *)argv, env ? env : environ);
-	if (rc) {
-spawn_failed:
-		st = rc == ENOMEM ? ONLIST_ENOMEM : ONLIST_EGIT;
-		set_err(errmsg, "cannot run git: %s", strerror(rc));
-		ch->pid = -1;
-		goto out;
-	}
-	ch->out = outp[0];
-	outp[0] = -1;
-	if (with_stdin) {
-		ch->in = inp[1];
-		inp[1] = -1;
-	}
-	st = ONLIST_OK;
-out:
-	if (fa_ok)
-		posix_spawn_file_actions_destroy(&fa);
-	if (attr_ok)
-		posix_spawnattr_destroy(&attr);
-	free(env);
-	close_fd(&inp[0]);
-	close_fd(&inp[1]);
-	close_fd(&outp[0]);
-	close_fd(&outp[1]);
-	if (st != ONLIST_OK)
-		close_fd(&ch->err);
-	return st;
-}
-
-/* git's stderr, trimmed; NULL when it wrote nothing. */
-static char *read_stderr(int fd)
-{
-	char *s;
-	ssize_t n;
-	size_t len = 0;
-
-	if (fd < 0 || lseek(fd, 0, SEEK_SET) < 0 || !(s = malloc(MAX_ERRMSG)))
-		return NULL;
-	while (len < MAX_ERRMSG - 1 &&
-	       ((n = read(fd, s + len, MAX_ERRMSG - 1 - len)) > 0 ||
-		(n < 0 && errno == EINTR)))
-		if (n > 0)
-			len += (size_t)n;
-	while (len && (s[len - 1] == '\n' || s[len - 1] == ' ' ||
-		       s[len - 1] == '\r' || s[len - 1] == '\t'))
-		len--;
-	if (!len) {
-		free(s);
-		return NULL;
-	}
-	s[len] = '\0';
-	return s;
-}
-
-/* Wait for git.  Returns 0 when it exited with status 0, its exit status
- * when it failed on its own, or minus the signal that killed it; on
- * failure *errmsg gets its stderr. */
-static int reap(struct child *ch, const char *what, char **errmsg)
-{
-	int status, ret = 0;
-	char *msg;
-
-	close_fd(&ch->in);
-	close_fd(&ch->out);
-	if (ch->pid > 0) {
-		while (waitpid(ch->pid, &status, 0) < 0) {
-			if (errno != EINTR) {
-				set_err(errmsg, "git %s: %s", what,
-					strerror(errno));
-				ret = 255;
-				goto out;
-			}
-		}
-		ch->pid = -1;
-		if (WIFEXITED(status))
-			ret = WEXITSTATUS(status);
-		else
-			ret = -(WIFSIGNALED(status) ? WTERMSIG(status) : 255);
-		if (ret && errmsg && !*errmsg) {
-			if ((msg = read_stderr(ch->err)))
-				*errmsg = msg;
-			else if (ret > 0)
-				set_err(errmsg, "git %s exited with status %d",
-					what, ret);
-			else
-				set_err(errmsg, "git %s killed by signal %d",
-					what, -ret);
-		}
-	}
-out:
-	close_fd(&ch->err);
-	return ret;
-}
-
-/* ---- reading git's output: records ending in a delimiter ---- */
-
-struct reader {
-	int fd;
-	char *buf;
-	size_t cap, pos, end;	/* unread bytes are buf[pos, end) */
-	int eof;
-};
-
-static int reader_init(struct reader *r, int fd)
-{
-	r->fd = fd;
-	r->cap = READ_CHUNK;
-	r->pos = r->end = 0;
-	r->eof = 0;
-	r->buf = malloc(r->cap);
-	return r->buf ? 0 : -1;
-}
-
-static void reader_release(struct reader *r)
-{
-	free(r->buf);
-	r->buf = NULL;
-}
-
-/* Read more; returns 0, or -1 with errno set. */
-static int reader_fill(struct reader *r)
-{
-	ssize_t n;
-
-	if (r->pos) {
-		memmove(r->buf, r->buf + r->pos, r->end - r->pos);
-		r->end -= r->pos;
-		r->pos = 0;
-	}
-	if (r->end == r->cap) {
-		char *nb = realloc(r->buf, r->cap * 2);
-		if (!nb)
-			return -1;
-		r->buf = nb;
-		r->cap *= 2;
-	}
-	do
-		n = read(r->fd, r->buf + r->end, r->cap - r->end);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return -1;
-	if (n == 0)
-		r->eof = 1;
-	r->end += (size_t)n;
-	return 0;
-}
-
-/* The next byte without consuming it, or -1 at EOF (or on error). */
-static int reader_peek(struct reader *r)
-{
-	while (r->pos == r->end) {
-		if (r->eof || reader_fill(r) < 0)
-			return -1;
-	}
-	return (unsigned char)r->buf[r->pos];
-}
-
-/* The next record up to and including `delim` (or up to EOF).  Returns 1,
- * 0 at EOF, -1 on error; *rec stays valid until the next call. */
-static int reader_next(struct reader *r, int delim, char **rec, size_t *len)
-{
-	size_t seen = 0;	/* bytes after pos already searched */
-	char *p;
-
-	for (;;) {
-		size_t avail = r->end - r->pos;
-		p = avail > seen ?
-			memchr(r->buf + r->pos + seen, delim, avail - seen) : NULL;
-		if (p) {
-			*rec = r->buf + r->pos;
-			*len = (size_t)(p - *rec) + 1;
-			r->pos += *len;
-			return 1;
-		}
-		seen = avail;
-		if (r->eof) {
-			if (!avail)
-				return 0;
-			*rec = r->buf + r->pos;
-			*len = avail;
-			r->pos = r->end;
-			return 1;
-		}
-		if (reader_fill(r) < 0)
-			return -1;
-	}
-}
-
 /* ---- rev-list ---- */
 
 static int is_hex(const char *s, size_t n)
@@ -460,26 +81,6 @@ static int is_hex(const char *s, size_t n)
 		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
 			return 0;
 	return 1;
-}
-
-static onlist_status check_args(const char *repo, const char *range,
-				char **errmsg)
-{
-	if (!repo || !*repo) {
-		set_err(errmsg, "no repository given");
-		return ONLIST_EUSAGE;
-	}
-	if (!range || !*range) {
-		set_err(errmsg, "no revision range given");
-		return ONLIST_EUSAGE;
-	}
-	/* git would take it for an option */
-	if (range[0] == '-') {
-		set_err(errmsg, "revision range must not begin with '-': %s",
-			range);
-		return ONLIST_EUSAGE;
-	}
-	return ONLIST_OK;
 }
 
 /* Run rev-list over `range` and hand every sha to fn, which returns
@@ -493,22 +94,23 @@ static onlist_status rev_list_each(const char *repo, const char *range,
 	const char *args[] = {
 		"rev-list", "--no-merges", "--end-of-options", range, "--", NULL
 	};
-	struct child ch;
-	struct reader r = { 0 };
+	struct onlist_git ch;
+	struct onlist_git_reader r = { 0 };
 	onlist_status st;
 	char *line, *msg = NULL;
 	size_t len;
 	int rc, ret;
 
-	if ((st = check_args(repo, range, errmsg)) != ONLIST_OK)
+	if ((st = onlist_git_check_range(repo, range, errmsg)) != ONLIST_OK)
 		return st;
-	if ((st = spawn_git(&ch, repo, args, 0, 0, errmsg)) != ONLIST_OK)
+	st = onlist_git_start(&ch, repo, args, 0, NULL, 0, errmsg);
+	if (st != ONLIST_OK)
 		return st;
-	if (reader_init(&r, ch.out) < 0) {
+	if (onlist_git_reader_init(&r, ch.out) < 0) {
 		st = ONLIST_ENOMEM;
 		goto out;
 	}
-	while ((rc = reader_next(&r, '\n', &line, &len)) == 1) {
+	while ((rc = onlist_git_reader_next(&r, '\n', &line, &len)) == 1) {
 		if (len != ONLIST_PATCHID_HEXSZ + 1 || line[len - 1] != '\n' ||
 		    !is_hex(line, len - 1)) {
 			st = ONLIST_EGIT;
@@ -528,7 +130,7 @@ static onlist_status rev_list_each(const char *repo, const char *range,
 	}
 out:
 	/* on an early stop, closing our end makes git exit */
-	ret = reap(&ch, "rev-list", st == ONLIST_OK ? errmsg : NULL);
+	ret = onlist_git_wait(&ch, st == ONLIST_OK ? errmsg : NULL);
 	if (st == ONLIST_OK && ret)
 		st = ONLIST_EGIT;
 	if (msg) {
@@ -537,7 +139,7 @@ out:
 		else
 			free(msg);
 	}
-	reader_release(&r);
+	onlist_git_reader_release(&r);
 	return st;
 }
 
@@ -780,8 +382,8 @@ struct scan;
 struct job {
 	struct scan *sc;
 	int idx;
-	struct child ch;
-	struct reader r;
+	struct onlist_git ch;
+	struct onlist_git_reader r;
 	int live;
 	pthread_t wt, rt;
 	int wok, rok;
@@ -809,7 +411,7 @@ static onlist_status fail(struct job *j, onlist_status st, const char *fmt,
 
 /* Read one commit's header: NFIELDS NUL-terminated fields, then the end of
  * the line. */
-static onlist_status read_header(struct job *j, struct reader *r,
+static onlist_status read_header(struct job *j, struct onlist_git_reader *r,
 				 struct onlist_commit *c, const char *want)
 {
 	char *f[NFIELDS] = { 0 };
@@ -819,7 +421,7 @@ static onlist_status read_header(struct job *j, struct reader *r,
 	onlist_status st = ONLIST_OK;
 
 	for (i = 0; i < NFIELDS; i++) {
-		if ((rc = reader_next(r, '\0', &rec, &len)) != 1 ||
+		if ((rc = onlist_git_reader_next(r, '\0', &rec, &len)) != 1 ||
 		    rec[len - 1] != '\0') {
 			st = rc < 0 ? fail(j, ONLIST_EIO,
 					   "reading from git diff-tree: %s",
@@ -842,7 +444,7 @@ static onlist_status read_header(struct job *j, struct reader *r,
 		goto out;
 	}
 	/* the rest of the header line: just its newline */
-	if ((rc = reader_next(r, '\n', &rec, &len)) < 0) {
+	if ((rc = onlist_git_reader_next(r, '\n', &rec, &len)) < 0) {
 		st = fail(j, ONLIST_EIO, "reading from git diff-tree: %s",
 			  strerror(errno));
 		goto out;
@@ -868,7 +470,7 @@ out:
 	return st;
 }
 
-static onlist_status read_commit(struct job *j, struct reader *r,
+static onlist_status read_commit(struct job *j, struct onlist_git_reader *r,
 				 struct parse *ps, struct onlist_commit *c,
 				 const char *want)
 {
@@ -884,8 +486,9 @@ static onlist_status read_commit(struct job *j, struct reader *r,
 	ps->hashing = 1;
 	ps->files.len = ps->path.len = 0;
 	/* up to the next commit, or the end of the round */
-	while ((ch = reader_peek(r)) >= 0 && ch != '\001' && ch != '\002') {
-		if (reader_next(r, '\n', &line, &len) != 1) {
+	while ((ch = onlist_git_reader_peek(r)) >= 0 && ch != '\001' &&
+	       ch != '\002') {
+		if (onlist_git_reader_next(r, '\n', &line, &len) != 1) {
 			ch = -1;
 			break;
 		}
@@ -979,7 +582,7 @@ static void *read_job(void *arg)
 		slot = sc->slot[r % 2];
 		for (k = from; k < to; k++) {
 			hex_of(sc->v[k], want);
-			if ((ch = reader_peek(&j->r)) != '\001') {
+			if ((ch = onlist_git_reader_peek(&j->r)) != '\001') {
 				if (ch < 0 && !j->r.eof)
 					fail(j, ONLIST_EIO,
 					     "reading from git diff-tree: %s",
@@ -995,7 +598,7 @@ static void *read_job(void *arg)
 				break;
 		}
 		if (j->st == ONLIST_OK && from < to &&
-		    (reader_next(&j->r, '\n', &line, &len) != 1 ||
+		    (onlist_git_reader_next(&j->r, '\n', &line, &len) != 1 ||
 		     len != sizeof ROUND_END - 1 ||
 		     memcmp(line, ROUND_END, len)))
 			fail(j, ONLIST_EGIT, "unexpected output from git "
@@ -1028,7 +631,7 @@ static void *write_job(void *arg)
 	ssize_t w;
 
 	/* a git that died early must not take the process down with
-	 * SIGPIPE: the reader sees its output end, reap() why */
+	 * SIGPIPE: the reader sees its output end, onlist_git_wait() why */
 	sigemptyset(&set);
 	sigaddset(&set, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
@@ -1055,7 +658,7 @@ static void *write_job(void *arg)
 	}
 out:
 	free(buf);
-	close_fd(&j->ch.in);	/* EOF: git exits after the last round */
+	onlist_git_close_in(&j->ch);	/* EOF: git exits after the last round */
 	return NULL;
 }
 
@@ -1070,12 +673,13 @@ static onlist_status start_jobs(struct scan *sc, const char *repo,
 		j = &sc->job[i];
 		j->sc = sc;
 		j->idx = i;
-		st = spawn_git(&j->ch, repo, diff_tree_args, 1, SPAWN_TUNED,
-			       errmsg);
+		st = onlist_git_start(&j->ch, repo, diff_tree_args,
+				      ONLIST_GIT_STDIN | ONLIST_GIT_TUNED,
+				      NULL, 0, errmsg);
 		if (st != ONLIST_OK)
 			return st;
 		j->live = 1;
-		if (reader_init(&j->r, j->ch.out) < 0)
+		if (onlist_git_reader_init(&j->r, j->ch.out) < 0)
 			return ONLIST_ENOMEM;
 		j->rok = pthread_create(&j->rt, NULL, read_job, j) == 0;
 		j->wok = j->rok &&
@@ -1107,22 +711,22 @@ static onlist_status stop_jobs(struct scan *sc, onlist_status st, int stopped,
 	/* a git nobody writes to must see EOF, or its reader waits forever */
 	for (i = 0; i < sc->njobs; i++)
 		if (!sc->job[i].wok)
-			close_fd(&sc->job[i].ch.in);
+			onlist_git_close_in(&sc->job[i].ch);
 	for (i = 0; i < sc->njobs; i++) {
 		j = &sc->job[i];
 		if (j->rok)
 			pthread_join(j->rt, NULL);
 		/* a writer blocked on a full pipe gets EPIPE once git dies
 		 * of its closed stdout */
-		close_fd(&j->ch.out);
+		onlist_git_close_out(&j->ch);
 	}
 	for (i = 0; i < sc->njobs; i++) {
 		j = &sc->job[i];
 		if (j->wok)
 			pthread_join(j->wt, NULL);
 		if (j->live)
-			ret[i] = reap(&j->ch, "diff-tree", &gitmsg[i]);
-		reader_release(&j->r);
+			ret[i] = onlist_git_wait(&j->ch, &gitmsg[i]);
+		onlist_git_reader_release(&j->r);
 	}
 	for (i = 0; i < sc->njobs && !stopped; i++)
 		if (ret[i] > 0 && (st == ONLIST_OK || st == ONLIST_EGIT ||
@@ -1243,10 +847,8 @@ onlist_status onlist_repo_scan(const char *repo, const char *range,
 		jobs = MAX_JOBS;
 	sc->njobs = (size_t)jobs > sc->batch ? (int)sc->batch : jobs;
 	sc->open_rounds = 2;
-	for (i = 0; i < MAX_JOBS; i++) {
-		sc->job[i].ch.pid = -1;
-		sc->job[i].ch.in = sc->job[i].ch.out = sc->job[i].ch.err = -1;
-	}
+	for (i = 0; i < MAX_JOBS; i++)
+		sc->job[i].ch = (struct onlist_git)ONLIST_GIT_INIT;
 	pthread_mutex_init(&sc->mu, NULL);
 	pthread_cond_init(&sc->cv, NULL);
 	sc->slot[0] = calloc(sc->batch, sizeof **sc->slot);
@@ -1296,48 +898,6 @@ out:
 }
 
 /* ---- public-inbox epochs ---- */
-
-/* Make the next n bytes readable at r->buf + r->pos, growing the buffer to
- * hold them (so it grows to the largest message, and stays there).
- * Returns 1, 0 when the stream ends first, -1 on error with errno set. */
-static int reader_need(struct reader *r, size_t n)
-{
-	ssize_t got;
-
-	while (r->end - r->pos < n) {
-		if (r->eof)
-			return 0;
-		if (r->cap - r->pos < n) {
-			memmove(r->buf, r->buf + r->pos, r->end - r->pos);
-			r->end -= r->pos;
-			r->pos = 0;
-		}
-		if (r->cap < n) {
-			size_t nc = r->cap;
-			char *nb;
-			while (nc < n) {
-				if (nc > SIZE_MAX / 2) {
-					errno = ENOMEM;
-					return -1;
-				}
-				nc *= 2;
-			}
-			if (!(nb = realloc(r->buf, nc)))
-				return -1;
-			r->buf = nb;
-			r->cap = nc;
-		}
-		do
-			got = read(r->fd, r->buf + r->end, r->cap - r->end);
-		while (got < 0 && errno == EINTR);
-		if (got < 0)
-			return -1;
-		if (got == 0)
-			r->eof = 1;
-		r->end += (size_t)got;
-	}
-	return 1;
-}
 
 /* Remove a directory tree left by a clone that was killed: nothing under
  * it is followed out of it (FTW_PHYS). */
@@ -1393,24 +953,6 @@ static void one_line(char **errmsg)
 	*errmsg = s;
 }
 
-/* Run one git to its end, its output ignored; ONLIST_EGIT with git's
- * stderr when it fails. */
-static onlist_status run_git(const char *repo, const char *const *args,
-			     int flags, const char *what, char **errmsg)
-{
-	struct child ch;
-	char buf[4096];
-	onlist_status st;
-	ssize_t n;
-
-	if ((st = spawn_git(&ch, repo, args, 0, flags, errmsg)) != ONLIST_OK)
-		return st;
-	do
-		n = read(ch.out, buf, sizeof buf);
-	while (n > 0 || (n < 0 && errno == EINTR));
-	return reap(&ch, what, errmsg) ? ONLIST_EGIT : ONLIST_OK;
-}
-
 /* For a mirror, whatever the configuration says: the transports it may
  * use (the URL may come from a server's listing, and git's "user" class,
  * file:// and local paths since git 2.38.1, would otherwise depend on
@@ -1459,8 +1001,8 @@ onlist_status onlist_repo_mirror(const char *url, const char *dir,
 			return ONLIST_ENOMEM;
 		}
 		args[0] = gd;
-		st = run_git(".", args, SPAWN_NET | SPAWN_CLEAN, "fetch",
-			     errmsg);
+		st = onlist_git_run(".", args, ONLIST_GIT_NET | ONLIST_GIT_CLEAN,
+				    errmsg);
 		free(gd);
 		one_line(errmsg);
 		return st;
@@ -1485,8 +1027,8 @@ onlist_status onlist_repo_mirror(const char *url, const char *dir,
 			MIRROR_CONFIG, "clone", "--mirror", "--quiet", "--", url,
 			tmp, NULL
 		};
-		st = run_git(".", args, SPAWN_NET | SPAWN_CLEAN, "clone",
-			     errmsg);
+		st = onlist_git_run(".", args, ONLIST_GIT_NET | ONLIST_GIT_CLEAN,
+				    errmsg);
 		one_line(errmsg);
 	}
 	if (st == ONLIST_OK && rename(tmp, dir) < 0) {
@@ -1522,8 +1064,8 @@ out:
 #define CAT_FORMAT "--batch=%(objectname) %(objecttype) %(objectsize) %(rest)"
 
 struct walk {
-	struct child log, cat;
-	struct reader lr;		/* the log's output, for the writer */
+	struct onlist_git log, cat;
+	struct onlist_git_reader lr;	/* the log's output, for the writer */
 	size_t requests;		/* lines written to cat-file */
 	char last[41];			/* the last commit the log named */
 	onlist_status st;		/* the writer's failure, and why */
@@ -1617,7 +1159,7 @@ static void *walk_writer(void *arg)
 	sigemptyset(&set);
 	sigaddset(&set, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	while ((rc = reader_next(&w->lr, '\n', &line, &len)) == 1) {
+	while ((rc = onlist_git_reader_next(&w->lr, '\n', &line, &len)) == 1) {
 		if (line[0] == '\001') {
 			if (len != 42 || line[41] != '\n' ||
 			    !is_hex(line + 1, 40)) {
@@ -1660,9 +1202,9 @@ static void *walk_writer(void *arg)
 	if (used && w->st == ONLIST_OK)
 		write_all(w->cat.in, buf, used);
 	memcpy(w->last, commit, 41);
-	close_fd(&w->cat.in);
+	onlist_git_close_in(&w->cat);
 	/* a log we stopped reading ends with SIGPIPE */
-	close_fd(&w->log.out);
+	onlist_git_close_out(&w->log);
 	return NULL;
 }
 
@@ -1674,8 +1216,8 @@ static onlist_status resolve_commit(const char *gitdir, const char *rev,
 	const char *args[] = {
 		NULL, "rev-parse", "--verify", "--quiet", NULL, NULL
 	};
-	struct child ch;
-	struct reader r = { 0 };
+	struct onlist_git ch;
+	struct onlist_git_reader r = { 0 };
 	onlist_status st;
 	char *gd, *arg, *line, *msg = NULL;
 	size_t len;
@@ -1690,22 +1232,23 @@ static onlist_status resolve_commit(const char *gitdir, const char *rev,
 	}
 	args[0] = gd;
 	args[4] = arg;
-	st = spawn_git(&ch, ".", args, 0, SPAWN_CLEAN, errmsg);
+	st = onlist_git_start(&ch, ".", args, ONLIST_GIT_CLEAN, NULL, 0,
+			      errmsg);
 	free(gd);
 	free(arg);
 	if (st != ONLIST_OK)
 		return st;
-	if (reader_init(&r, ch.out) < 0)
+	if (onlist_git_reader_init(&r, ch.out) < 0)
 		st = ONLIST_ENOMEM;
-	else if (reader_next(&r, '\n', &line, &len) == 1 && len == 41 &&
-		 is_hex(line, 40) && line[40] == '\n') {
+	else if (onlist_git_reader_next(&r, '\n', &line, &len) == 1 &&
+		 len == 41 && is_hex(line, 40) && line[40] == '\n') {
 		memcpy(id, line, 40);
 		id[40] = '\0';
 	}
-	reader_release(&r);
+	onlist_git_reader_release(&r);
 	/* --quiet: status 1 and nothing said for a rev that names no
 	 * commit; anything else is git's complaint (no repository...) */
-	ret = reap(&ch, "rev-parse", &msg);
+	ret = onlist_git_wait(&ch, &msg);
 	if (ret && !(ret == 1 && !id[0])) {
 		id[0] = '\0';
 		if (st == ONLIST_OK)
@@ -1719,7 +1262,7 @@ static onlist_status resolve_commit(const char *gitdir, const char *rev,
 /* Read one cat-file answer and hand it to the callback.  Returns
  * ONLIST_OK, with *stop set when the callback said so and *done at the end
  * of the output; on failure *msg says what went wrong. */
-static onlist_status walk_one(struct reader *r, onlist_epoch_cb cb,
+static onlist_status walk_one(struct onlist_git_reader *r, onlist_epoch_cb cb,
 			      void *data, char *commit, int *stop, int *done,
 			      size_t *answers, char **msg)
 {
@@ -1728,7 +1271,7 @@ static onlist_status walk_one(struct reader *r, onlist_epoch_cb cb,
 	size_t len, size;
 	int rc;
 
-	if ((rc = reader_next(r, '\n', &line, &len)) <= 0) {
+	if ((rc = onlist_git_reader_next(r, '\n', &line, &len)) <= 0) {
 		*done = 1;
 		if (rc < 0)
 			set_err(msg, "reading from git cat-file: %s",
@@ -1770,7 +1313,8 @@ static onlist_status walk_one(struct reader *r, onlist_epoch_cb cb,
 	commit[40] = '\0';
 	kind = p[42];
 	/* the buffer may move: nothing above points into it from here */
-	if (size == SIZE_MAX || (rc = reader_need(r, size + 1)) < 0) {
+	if (size == SIZE_MAX ||
+	    (rc = onlist_git_reader_need(r, size + 1)) < 0) {
 		set_err(msg, "reading from git cat-file: %s",
 			size == SIZE_MAX ? "message too large" : strerror(errno));
 		return errno == ENOMEM ? ONLIST_ENOMEM : ONLIST_EIO;
@@ -1804,7 +1348,7 @@ onlist_status onlist_repo_epoch_walk(const char *gitdir, const char *branch,
 				     void *data, char **last, char **errmsg)
 {
 	struct walk w = { 0 };
-	struct reader cr = { 0 };
+	struct onlist_git_reader cr = { 0 };
 	char ids[2][41], range[2 * 41 + 2], commit[41] = "";
 	pthread_t wt;
 	int wok = 0, stop = 0, done = 0, lrc = 0, crc = 0;
@@ -1816,9 +1360,7 @@ onlist_status onlist_repo_epoch_walk(const char *gitdir, const char *branch,
 		*errmsg = NULL;
 	if (last)
 		*last = NULL;
-	w.log.pid = w.cat.pid = -1;
-	w.log.in = w.log.out = w.log.err = -1;
-	w.cat.in = w.cat.out = w.cat.err = -1;
+	w.log = w.cat = (struct onlist_git)ONLIST_GIT_INIT;
 	if (!branch || !*branch)
 		branch = "master";
 	if (since && !*since)
@@ -1872,15 +1414,17 @@ onlist_status onlist_repo_epoch_walk(const char *gitdir, const char *branch,
 		const char *cat_args[] = {
 			gd, "cat-file", CAT_FORMAT, "--buffer", NULL
 		};
-		if ((st = spawn_git(&w.log, ".", log_args, 0, SPAWN_CLEAN,
-				    errmsg)) != ONLIST_OK)
+		if ((st = onlist_git_start(&w.log, ".", log_args,
+					   ONLIST_GIT_CLEAN, NULL, 0,
+					   errmsg)) != ONLIST_OK)
 			goto out;
-		if ((st = spawn_git(&w.cat, ".", cat_args, 1, SPAWN_CLEAN,
-				    errmsg)) != ONLIST_OK)
+		if ((st = onlist_git_start(&w.cat, ".", cat_args,
+					   ONLIST_GIT_STDIN | ONLIST_GIT_CLEAN,
+					   NULL, 0, errmsg)) != ONLIST_OK)
 			goto out;
 	}
-	if (reader_init(&w.lr, w.log.out) < 0 ||
-	    reader_init(&cr, w.cat.out) < 0) {
+	if (onlist_git_reader_init(&w.lr, w.log.out) < 0 ||
+	    onlist_git_reader_init(&cr, w.cat.out) < 0) {
 		st = ONLIST_ENOMEM;
 		goto out;
 	}
@@ -1896,17 +1440,17 @@ onlist_status onlist_repo_epoch_walk(const char *gitdir, const char *branch,
 out:
 	/* on an early stop, closing cat-file's output ends it (SIGPIPE),
 	 * which ends the writer, which ends the log */
-	close_fd(&w.cat.out);
+	onlist_git_close_out(&w.cat);
 	if (wok)
 		pthread_join(wt, NULL);
 	else
-		close_fd(&w.cat.in);
+		onlist_git_close_in(&w.cat);
 	if (w.log.pid > 0)
-		lrc = reap(&w.log, "log", &logmsg);
+		lrc = onlist_git_wait(&w.log, &logmsg);
 	else
-		close_fd(&w.log.out);
+		onlist_git_close_out(&w.log);
 	if (w.cat.pid > 0)
-		crc = reap(&w.cat, "cat-file", &gitmsg);
+		crc = onlist_git_wait(&w.cat, &gitmsg);
 	/* Who failed first?  A git that exited on its own said why; the
 	 * others then died of the pipes we closed (a signal), or stopped. */
 	if (!stop) {
@@ -1942,61 +1486,12 @@ out:
 	free(catmsg);
 	free(logmsg);
 	free(gitmsg);
-	reader_release(&w.lr);
-	reader_release(&cr);
+	onlist_git_reader_release(&w.lr);
+	onlist_git_reader_release(&cr);
 	return st;
 }
 
 /* ---- landings, identities, files at a revision ---- */
-
-/* Run git and hand each record (up to `delim`, which is replaced by NUL) to
- * fn; fn returns ONLIST_OK to go on. */
-static onlist_status git_records(const char *repo, const char *const *args,
-				 int delim,
-				 onlist_status (*fn)(char *rec, size_t len,
-						     void *data),
-				 void *data, const char *what, char **errmsg)
-{
-	struct child ch;
-	struct reader r = { 0 };
-	onlist_status st;
-	char *rec;
-	size_t len;
-	int rc, ret;
-
-	if ((st = spawn_git(&ch, repo, args, 0, SPAWN_CLEAN, errmsg))
-	    != ONLIST_OK)
-		return st;
-	if (reader_init(&r, ch.out) < 0) {
-		st = ONLIST_ENOMEM;
-		goto out;
-	}
-	while ((rc = reader_next(&r, delim, &rec, &len)) == 1) {
-		if (rec[len - 1] == delim) {
-			rec[--len] = '\0';
-			st = fn(rec, len, data);
-		} else {
-			/* the last record, without its delimiter: no room
-			 * to terminate it in place */
-			char *copy = strndup(rec, len);
-			st = copy ? fn(copy, len, data) : ONLIST_ENOMEM;
-			free(copy);
-		}
-		if (st != ONLIST_OK)
-			break;
-	}
-	if (rc < 0 && st == ONLIST_OK) {
-		st = ONLIST_EIO;
-		set_err(errmsg, "reading from git %s: %s", what,
-			strerror(errno));
-	}
-out:
-	ret = reap(&ch, what, st == ONLIST_OK ? errmsg : NULL);
-	if (st == ONLIST_OK && ret)
-		st = ONLIST_EGIT;
-	reader_release(&r);
-	return st;
-}
 
 struct lnode {
 	char sha[41];
@@ -2101,8 +1596,8 @@ static void *mainline_job(void *arg)
 {
 	struct mainline_job *j = arg;
 
-	j->st = git_records(j->repo, j->args, '\n', add_main, j->g, "log",
-			    &j->err);
+	j->st = onlist_git_records(j->repo, j->args, ONLIST_GIT_CLEAN, NULL, 0,
+				   '\n', add_main, j->g, &j->err);
 	return NULL;
 }
 
@@ -2145,7 +1640,7 @@ onlist_status onlist_repo_landings(const char *repo, const char *range,
 
 	if (errmsg)
 		*errmsg = NULL;
-	if ((st = check_args(repo, range, errmsg)) != ONLIST_OK)
+	if ((st = onlist_git_check_range(repo, range, errmsg)) != ONLIST_OK)
 		return st;
 	/* The two gits run side by side: each walks the history on its own
 	 * (on git.git, 3 s and 1 s), and they fill separate parts of g. */
@@ -2154,10 +1649,11 @@ onlist_status onlist_repo_landings(const char *repo, const char *range,
 	ml.g = &g;
 	started = !pthread_create(&tid, NULL, mainline_job, &ml);
 	if (!started)
-		ml.st = git_records(repo, main_args, '\n', add_main, &g, "log",
-				    &ml.err);
-	st = git_records(repo, graph_args, '\n', add_node, &g, "rev-list",
-			 errmsg);
+		ml.st = onlist_git_records(repo, main_args, ONLIST_GIT_CLEAN,
+					   NULL, 0, '\n', add_main, &g,
+					   &ml.err);
+	st = onlist_git_records(repo, graph_args, ONLIST_GIT_CLEAN, NULL, 0,
+				'\n', add_node, &g, errmsg);
 	if (started)
 		pthread_join(tid, NULL);
 	if (st == ONLIST_OK && ml.st != ONLIST_OK) {
@@ -2440,11 +1936,12 @@ onlist_status onlist_repo_read_blob(const char *repo, const char *rev,
 	if (asprintf(&spec, "%s:%s", rev, path) < 0)
 		return ONLIST_ENOMEM;
 	args[2] = cat[2] = spec;
-	if (run_git(repo, args, SPAWN_CLEAN, "cat-file", NULL) != ONLIST_OK) {
+	if (onlist_git_run(repo, args, ONLIST_GIT_CLEAN, NULL) != ONLIST_OK) {
 		free(spec);
 		return ONLIST_ENOTFOUND;
 	}
-	st = git_records(repo, cat, '\0', take_blob, &b, "cat-file", errmsg);
+	st = onlist_git_records(repo, cat, ONLIST_GIT_CLEAN, NULL, 0, '\0',
+				take_blob, &b, errmsg);
 	free(spec);
 	if (st != ONLIST_OK) {
 		free(b.s);
