@@ -9,10 +9,8 @@
  * in memory.  The caller's callbacks run on its own thread, round by round.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,7 +19,6 @@
 #include <ftw.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "onlist/git.h"
@@ -1799,22 +1796,18 @@ static onlist_status take_mapped(char *rec, size_t len, void *data)
 
 /* One `git check-mailmap --stdin` for all of them: identities number in
  * the tens of thousands on a real list, and a git per few dozen would
- * spend minutes starting processes.  The contacts go through an unlinked
- * temporary file, so writing them cannot block on git's output. */
+ * spend minutes starting processes.  The contacts go in as git's input
+ * (git.c feeds it from a temporary file), so writing them cannot block on
+ * git's output. */
 onlist_status onlist_repo_mailmap(const char *repo, const char *alias_file,
 				  struct onlist_ident *ids, size_t n,
 				  char **errmsg)
 {
-	extern char **environ;
-	const char *args[8];
-	char *opt = NULL, tmpl[] = "/tmp/onlist-mailmap-XXXXXX", *line = NULL;
+	const char *args[] = { "-c", NULL, "check-mailmap", "--stdin", NULL };
+	char *opt = NULL, *input = NULL;
 	struct mm_out o = { ids, n, 0 };
 	onlist_status st = ONLIST_OK;
-	posix_spawn_file_actions_t fa;
-	int in, out[2], status, a = 0;
-	size_t cap = 0;
-	ssize_t len;
-	pid_t pid;
+	size_t len = 0;
 	FILE *f;
 
 	if (errmsg)
@@ -1825,69 +1818,38 @@ onlist_status onlist_repo_mailmap(const char *repo, const char *alias_file,
 		set_err(errmsg, "refusing a path that looks like an option");
 		return ONLIST_EUSAGE;
 	}
-	if ((in = mkstemp(tmpl)) < 0) {
-		set_err(errmsg, "temporary file: %s", strerror(errno));
-		return ONLIST_EIO;
-	}
-	unlink(tmpl);
+	if (!(f = open_memstream(&input, &len)))
+		return ONLIST_ENOMEM;
 	for (size_t i = 0; i < n && st == ONLIST_OK; i++) {
 		char *c = contact(ids[i].name, ids[i].email);
 
-		if (!c)
+		if (!c || fprintf(f, "%s\n", c) < 0)
 			st = ONLIST_ENOMEM;
-		else if (dprintf(in, "%s\n", c) < 0)
-			st = ONLIST_EIO;
 		free(c);
 	}
-	if (st != ONLIST_OK || lseek(in, 0, SEEK_SET) < 0 ||
-	    (alias_file && asprintf(&opt, "mailmap.file=%s", alias_file) < 0) ||
-	    pipe2(out, O_CLOEXEC)) {
-		close(in);
-		free(opt);
-		set_err(errmsg, "preparing git check-mailmap: %s", strerror(errno));
-		return st != ONLIST_OK ? st : ONLIST_EIO;
+	if (fclose(f) != 0 && st == ONLIST_OK)
+		st = ONLIST_ENOMEM;
+	if (st == ONLIST_OK && alias_file &&
+	    asprintf(&opt, "mailmap.file=%s", alias_file) < 0) {
+		opt = NULL;
+		st = ONLIST_ENOMEM;
 	}
-	args[a++] = "git";
-	args[a++] = "-C";
-	args[a++] = repo;
-	if (opt) {
-		args[a++] = "-c";
-		args[a++] = opt;
+	if (st != ONLIST_OK) {
+		set_err(errmsg, "preparing git check-mailmap: out of memory");
+		goto out;
 	}
-	args[a++] = "check-mailmap";
-	args[a++] = "--stdin";
-	args[a] = NULL;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, in, 0);
-	posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-	status = posix_spawnp(&pid, "git", &fa, NULL, (char *const *)args, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(in);
-	close(out[1]);
-	free(opt);
-	if (status) {
-		close(out[0]);
-		set_err(errmsg, "cannot run git: %s", strerror(status));
-		return ONLIST_EGIT;
-	}
-	f = fdopen(out[0], "r");
-	while (f && st == ONLIST_OK && (len = getline(&line, &cap, f)) > 0) {
-		if (line[len - 1] == '\n')
-			line[--len] = '\0';
-		st = take_mapped(line, (size_t)len, &o);
-	}
-	if (f)
-		fclose(f);
-	else
-		close(out[0]);
-	free(line);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (st == ONLIST_OK && (!WIFEXITED(status) || WEXITSTATUS(status) ||
-				o.i != n)) {
-		set_err(errmsg, "git check-mailmap failed in %s", repo);
+	args[1] = opt;
+	/* without an alias file, no "-c" */
+	st = onlist_git_records(repo, opt ? args : args + 2, 0, input, len,
+				'\n', take_mapped, &o, errmsg);
+	if (st == ONLIST_OK && o.i != n) {
+		set_err(errmsg, "git check-mailmap answered %zu of %zu "
+			"identities in %s", o.i, n, repo);
 		st = ONLIST_EGIT;
 	}
+out:
+	free(opt);
+	free(input);
 	return st;
 }
 

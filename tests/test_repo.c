@@ -959,6 +959,24 @@ static void test_mailmap(void **state)
 	assert_int_equal(onlist_repo_mailmap("-x", NULL, &one, 1, &err),
 			 ONLIST_EUSAGE);
 	free(err);
+	/* an alias file is one more mailmap */
+	char *alias;
+	assert_true(asprintf(&alias, "%s/aliases", tmpdir) > 0);
+	free(git_line("printf 'A Person <a@example.org>\\n' > '%s' && echo ok",
+		      alias));
+	err = NULL;
+	assert_int_equal(onlist_repo_mailmap(dir, alias, &one, 1, &err),
+			 ONLIST_OK);
+	assert_null(err);
+	assert_string_equal(one.name, "A Person");
+	free(alias);
+	/* when git fails, its own words, and the identity left alone */
+	assert_int_equal(onlist_repo_mailmap("/nonexistent/onlist", NULL, &one,
+					     1, &err), ONLIST_EGIT);
+	assert_non_null(err);
+	assert_non_null(strstr(err, "cannot change to '/nonexistent/onlist'"));
+	assert_string_equal(one.name, "A Person");
+	free(err);
 	free(one.name);
 	free(one.email);
 	free(dir);
