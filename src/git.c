@@ -581,6 +581,16 @@ out:
 	return st;
 }
 
+int onlist_git_is_hex(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	return 1;
+}
+
 onlist_status onlist_git_check_range(const char *repo, const char *range,
 				     char **errmsg)
 {

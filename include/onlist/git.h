@@ -143,6 +143,10 @@ onlist_status onlist_git_records(const char *repo, const char *const *args,
 				 onlist_git_record_cb fn, void *data,
 				 char **errmsg);
 
+/* 1 when the n bytes at s are lower-case hex digits, as git prints
+ * object ids; else 0. */
+int onlist_git_is_hex(const char *s, size_t n);
+
 /* ONLIST_EUSAGE with a message when repo or range is missing or empty, or
  * range begins with '-' (git would take it for an option); else
  * ONLIST_OK. */
