@@ -349,7 +349,9 @@ static char *read_stderr(int fd)
 	return s;
 }
 
-int onlist_git_wait(struct onlist_git *g, char **errmsg)
+/* onlist_git_wait(); `say` 0: *errmsg gets git's stderr only, never a
+ * message of ours for a git that said nothing. */
+static int wait_git(struct onlist_git *g, char **errmsg, int say)
 {
 	int status, ret = 0;
 	char *msg;
@@ -373,6 +375,8 @@ int onlist_git_wait(struct onlist_git *g, char **errmsg)
 		if (ret && errmsg && !*errmsg) {
 			if ((msg = read_stderr(g->err)))
 				*errmsg = msg;
+			else if (!say)
+				;
 			else if (ret > 0)
 				set_err(errmsg, "git %s exited with status %d",
 					g->what, ret);
@@ -384,6 +388,11 @@ int onlist_git_wait(struct onlist_git *g, char **errmsg)
 out:
 	close_fd(&g->err);
 	return ret;
+}
+
+int onlist_git_wait(struct onlist_git *g, char **errmsg)
+{
+	return wait_git(g, errmsg, 1);
 }
 
 /* ---- reading git's output: records ending in a delimiter ---- */
@@ -520,6 +529,8 @@ onlist_status onlist_git_run(const char *repo, const char *const *args,
 	onlist_status st;
 	ssize_t n;
 
+	/* nobody would write to a pipe to its stdin */
+	flags &= ~(unsigned)ONLIST_GIT_STDIN;
 	st = onlist_git_start(&g, repo, args, flags, NULL, 0, errmsg);
 	if (st != ONLIST_OK)
 		return st;
@@ -542,6 +553,7 @@ onlist_status onlist_git_records(const char *repo, const char *const *args,
 	size_t len;
 	int rc, ret;
 
+	flags &= ~(unsigned)ONLIST_GIT_STDIN;
 	st = onlist_git_start(&g, repo, args, flags, input, input_len, errmsg);
 	if (st != ONLIST_OK)
 		return st;
@@ -581,6 +593,64 @@ out:
 	return st;
 }
 
+onlist_status onlist_git_capture(const char *repo, const char *const *args,
+				 unsigned flags, char **out, size_t *len,
+				 int *status, char **errmsg)
+{
+	struct onlist_git g;
+	char *buf = NULL, *nb;
+	size_t n = 0, cap = 0;
+	ssize_t got;
+	onlist_status st;
+	int ret;
+
+	*out = NULL;
+	if (len)
+		*len = 0;
+	if (status)
+		*status = 0;
+	flags &= ~(unsigned)ONLIST_GIT_STDIN;
+	st = onlist_git_start(&g, repo, args, flags, NULL, 0, errmsg);
+	if (st != ONLIST_OK)
+		return st;
+	for (;;) {
+		if (cap - n < 4096) {
+			if (!(nb = realloc(buf, cap ? cap * 2 : 8192))) {
+				st = ONLIST_ENOMEM;
+				break;
+			}
+			buf = nb;
+			cap = cap ? cap * 2 : 8192;
+		}
+		got = read(g.out, buf + n, cap - n - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			st = ONLIST_EIO;
+			set_err(errmsg, "reading from git %s: %s", g.what,
+				strerror(errno));
+			break;
+		}
+		if (!got)
+			break;
+		n += (size_t)got;
+	}
+	ret = wait_git(&g, st == ONLIST_OK ? errmsg : NULL, !status);
+	if (st == ONLIST_OK && ret && !status)
+		st = ONLIST_EGIT;
+	if (st != ONLIST_OK) {
+		free(buf);
+		return st;
+	}
+	if (status)
+		*status = ret;
+	buf[n] = '\0';
+	*out = buf;
+	if (len)
+		*len = n;
+	return ONLIST_OK;
+}
+
 int onlist_git_is_hex(const char *s, size_t n)
 {
 	size_t i;
@@ -609,4 +679,266 @@ onlist_status onlist_git_check_range(const char *repo, const char *range,
 		return ONLIST_EUSAGE;
 	}
 	return ONLIST_OK;
+}
+
+/* ---- configuration and remotes ---- */
+
+onlist_status onlist_git_config_get(const char *repo_dir, const char *key,
+				    char **out, char **errmsg)
+{
+	const char *args[] = { "config", "--get", key, NULL };
+	char *val = NULL, *msg = NULL;
+	size_t len;
+	int status;
+	onlist_status st;
+
+	*out = NULL;
+	if (!repo_dir || !*repo_dir) {
+		set_err(errmsg, "no directory given");
+		return ONLIST_EUSAGE;
+	}
+	/* git would take it for an option */
+	if (!key || !*key || key[0] == '-') {
+		set_err(errmsg, "bad configuration key '%s'", key ? key : "");
+		return ONLIST_EUSAGE;
+	}
+	/* Unpinned: `git -c core.quotePath=true config --get
+	 * core.quotePath` answers with our value, not the user's. */
+	st = onlist_git_capture(repo_dir, args, ONLIST_GIT_CLEAN | GIT_UNPINNED,
+				&val, &len, &status, &msg);
+	if (st == ONLIST_OK && status) {
+		/* 1 and nothing said: not set; 1 with a message: a key git
+		 * cannot parse */
+		st = status == 1 && !msg ? ONLIST_ENOTFOUND : ONLIST_EGIT;
+		free(val);
+		val = NULL;
+	}
+	if (st == ONLIST_EGIT)
+		set_err(errmsg, "%s", msg ? msg : "git config failed");
+	free(msg);
+	if (st != ONLIST_OK)
+		return st;
+	if (len && val[len - 1] == '\n')
+		val[len - 1] = '\0';
+	*out = val;
+	return ONLIST_OK;
+}
+
+/* A remote URL taken apart; every part points into a copy the caller
+ * frees, NUL-terminated, host lower-cased. */
+struct remote {
+	char *host;
+	char *port;	/* NULL: none */
+	char *path;	/* begins with '/', no trailing '/' */
+	char *query;	/* after '?', or NULL */
+	int web;	/* http or https: a port there is the web server's */
+};
+
+/* What may stand in a link we print: no '%' (the template has one %s),
+ * nothing a terminal, a shell or HTML would read differently. */
+static int link_safe(const char *s, const char *extra)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || strchr("._~/+-", *s) ||
+		      strchr(extra, *s)))
+			return 0;
+	return 1;
+}
+
+/* Split url (copied into *buf) into r; 0, or -1 for a URL that is not a
+ * network one we understand (or when out of memory: *buf is then NULL). */
+static int parse_remote(const char *url, char **buf, struct remote *r)
+{
+	size_t len = strlen(url);
+	char *s, *p, *at, *colon;
+
+	memset(r, 0, sizeof *r);
+	/* one byte spare: the path moves one on, to begin with its own '/'
+	 * after the host's terminating NUL */
+	if (!(s = *buf = malloc(len + 2)))
+		return -1;
+	memcpy(s, url, len + 1);
+	if ((p = strstr(s, "://"))) {
+		*p = '\0';
+		if (!strcmp(s, "https") || !strcmp(s, "http"))
+			r->web = 1;
+		else if (strcmp(s, "git") && strcmp(s, "ssh") &&
+			 strcmp(s, "git+ssh") && strcmp(s, "ssh+git"))
+			return -1;	/* file://, and what we do not know */
+		s = p + 3;
+		if (!(p = strchr(s, '/')))
+			return -1;
+		memmove(p + 1, p, strlen(p) + 1);
+		*p = '\0';
+		r->path = p + 1;
+		if ((at = strrchr(s, '@')))
+			s = at + 1;
+		if ((colon = strchr(s, ':'))) {
+			*colon = '\0';
+			r->port = colon + 1;
+			if (!*r->port ||
+			    strspn(r->port, "0123456789") != strlen(r->port))
+				return -1;
+		}
+	} else {
+		/* scp-like [user@]host:path: a colon before any slash (git's
+		 * own rule); anything else is a local path */
+		colon = strchr(s, ':');
+		p = strchr(s, '/');
+		if (!colon || (p && p < colon))
+			return -1;
+		if ((at = strrchr(s, '@')) && at < colon)
+			s = at + 1;
+		p = colon + 1;
+		if (*p == '/') {
+			*colon = '\0';
+			r->path = p;
+		} else {
+			memmove(p + 1, p, strlen(p) + 1);
+			*colon = '\0';
+			*p = '/';
+			r->path = p;
+		}
+	}
+	r->host = s;
+	for (p = s; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	if (!*r->host || !link_safe(r->host, "") ||
+	    strcspn(r->host, "/~+") != strlen(r->host))
+		return -1;
+	if ((p = strchr(r->path, '?'))) {
+		*p = '\0';
+		r->query = p + 1;
+	}
+	for (p = r->path + strlen(r->path); p > r->path + 1 && p[-1] == '/';)
+		*--p = '\0';
+	if (!link_safe(r->path, "") ||
+	    (r->query && !link_safe(r->query, "=;&")))
+		return -1;
+	return 0;
+}
+
+static int is_host(const struct remote *r, const char *name)
+{
+	return !strcmp(r->host, name);
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n >= t && !strcmp(s + n - t, tail);
+}
+
+/* A repository path of min to max parts (max 0: no limit), none empty,
+ * "." or "..": "owner/repo" on a forge. */
+static int repo_path(const char *p, int min, int max)
+{
+	int parts = 0;
+	size_t n;
+
+	while (*p) {
+		n = strcspn(p, "/");
+		if (!n || (n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.'))
+			return 0;
+		parts++;
+		p += n;
+		if (*p && !*++p)
+			return 0;	/* a trailing slash: an empty part */
+	}
+	return parts >= min && (!max || parts <= max);
+}
+
+onlist_status onlist_git_commit_url_from_remote(const char *remote_url,
+						char **out)
+{
+	struct remote r;
+	char *buf = NULL, *path, *repo, *p, *port = NULL;
+	const char *host;
+	onlist_status st = ONLIST_ENOTFOUND;
+	int n = 0;
+
+	*out = NULL;
+	if (!remote_url)
+		return ONLIST_ENOTFOUND;
+	if (parse_remote(remote_url, &buf, &r) < 0) {
+		st = buf ? ONLIST_ENOTFOUND : ONLIST_ENOMEM;
+		goto out;
+	}
+	path = r.path + 1;	/* without its leading '/' */
+	host = r.host;
+	/* a web server's port; an ssh or git port says nothing of it */
+	if (r.web && r.port && asprintf(&port, ":%s", r.port) < 0) {
+		port = NULL;
+		st = ONLIST_ENOMEM;
+		goto out;
+	}
+	if (is_host(&r, "github.com") || is_host(&r, "gitlab.com") ||
+	    is_host(&r, "codeberg.org")) {
+		if (ends_with(path, ".git"))
+			path[strlen(path) - 4] = '\0';
+		/* gitlab.com nests groups; the others are owner/repo */
+		if (!r.query &&
+		    repo_path(path, 2, is_host(&r, "gitlab.com") ? 0 : 2))
+			n = asprintf(out, "https://%s/%s/commit/%%s", host,
+				     path);
+	} else if (is_host(&r, "git.kernel.org") ||
+		   is_host(&r, "gitolite.kernel.org") ||
+		   strstr(r.path, "/pub/scm/") || strstr(r.path, "/cgit/")) {
+		/* kernel.org takes pushes at gitolite and shows them at
+		 * git.kernel.org, under the same path */
+		if (is_host(&r, "gitolite.kernel.org"))
+			host = "git.kernel.org";
+		if (!r.query && repo_path(path, 1, 0))
+			n = asprintf(out, "https://%s%s/%s/commit/?id=%%s",
+				     host, port ? port : "", path);
+	} else if (is_host(&r, "sourceware.org") ||
+		   (r.query && !strncmp(r.query, "p=", 2) &&
+		    (ends_with(r.path, "/git") || strstr(r.path, "/git/")))) {
+		/* the repository: gitweb's p= parameter, else the path
+		 * after /git/ (git://sourceware.org/git/glibc.git) */
+		if (r.query && !strncmp(r.query, "p=", 2)) {
+			repo = r.query + 2;
+			repo[strcspn(repo, ";&")] = '\0';
+		} else {
+			/* "/git" alone names no repository */
+			repo = (p = strstr(r.path, "/git/")) ? p + 5 :
+			       strcmp(r.path, "/git") ? path : path + 3;
+		}
+		if (ends_with(repo, ".git"))
+			repo[strlen(repo) - 4] = '\0';
+		if ((!r.query || !strncmp(r.query, "p=", 2)) &&
+		    repo_path(repo, 1, 0))
+			n = asprintf(out, "https://%s%s/git/?p=%s.git;"
+				     "a=commit;h=%%s", host, port ? port : "",
+				     repo);
+	}
+	if (n < 0) {
+		*out = NULL;
+		st = ONLIST_ENOMEM;
+	} else if (*out) {
+		st = ONLIST_OK;
+	}
+out:
+	free(port);
+	free(buf);
+	return st;
+}
+
+onlist_status onlist_git_remote_commit_url(const char *repo_dir,
+					   char **out_template, char **errmsg)
+{
+	char *url = NULL;
+	onlist_status st;
+
+	*out_template = NULL;
+	st = onlist_git_config_get(repo_dir, "remote.origin.url", &url,
+				   errmsg);
+	if (st == ONLIST_OK)
+		st = onlist_git_commit_url_from_remote(url, out_template);
+	free(url);
+	return st;
 }

@@ -117,10 +117,10 @@ int onlist_git_reader_need(struct onlist_git_reader *r, size_t n);
 
 /* ---- running git to its end ------------------------------------------ */
 
-/* Run git (see onlist_git_start for repo, args, flags and input) to its
- * end, its output read and dropped.  ONLIST_OK when it exits with status
- * 0; ONLIST_EGIT with git's stderr otherwise; what onlist_git_start()
- * returns when git cannot be started. */
+/* Run git (see onlist_git_start for repo, args and flags; no input) to
+ * its end, its output read and dropped.  ONLIST_OK when it exits with
+ * status 0; ONLIST_EGIT with git's stderr otherwise; what
+ * onlist_git_start() returns when git cannot be started. */
 onlist_status onlist_git_run(const char *repo, const char *const *args,
 			     unsigned flags, char **errmsg);
 
@@ -132,7 +132,9 @@ onlist_status onlist_git_run(const char *repo, const char *const *args,
 typedef onlist_status (*onlist_git_record_cb)(char *rec, size_t len,
 					      void *data);
 
-/* Run git and hand each record of its stdout, up to `delim`, to fn.
+/* Run git (see onlist_git_start) and hand each record of its stdout, up
+ * to `delim`, to fn.  ONLIST_GIT_STDIN is ignored here and in
+ * onlist_git_run and _capture: git's stdin is the input, or /dev/null.
  * Returns ONLIST_OK when git exited with status 0 and fn always returned
  * ONLIST_OK; fn's status when it stopped (then nothing is said in
  * *errmsg); ONLIST_EGIT with git's stderr when git failed; ONLIST_EIO when
@@ -143,6 +145,20 @@ onlist_status onlist_git_records(const char *repo, const char *const *args,
 				 onlist_git_record_cb fn, void *data,
 				 char **errmsg);
 
+/* Run git (see onlist_git_start; no input) and return its whole stdout in
+ * *out, NUL-terminated (it may hold other NULs: *len is its length; len
+ * may be NULL).  *out is the caller's to free, and NULL on an error
+ * return.  With status NULL: ONLIST_EGIT with git's stderr when git does
+ * not exit with 0.  With status non-NULL, *status gets what
+ * onlist_git_wait() returned and ONLIST_OK is returned whatever it is;
+ * when it is not 0, *errmsg gets git's stderr if git wrote any (and stays
+ * NULL if it did not): for the gits whose exit status is an answer (`git
+ * config --get`).  ONLIST_EIO, ONLIST_ENOMEM,
+ * or what onlist_git_start() returns, on failures of onlist's own. */
+onlist_status onlist_git_capture(const char *repo, const char *const *args,
+				 unsigned flags, char **out, size_t *len,
+				 int *status, char **errmsg);
+
 /* 1 when the n bytes at s are lower-case hex digits, as git prints
  * object ids; else 0. */
 int onlist_git_is_hex(const char *s, size_t n);
@@ -152,5 +168,52 @@ int onlist_git_is_hex(const char *s, size_t n);
  * ONLIST_OK. */
 onlist_status onlist_git_check_range(const char *repo, const char *range,
 				     char **errmsg);
+
+/* ---- configuration and remotes --------------------------------------- */
+
+/* The value of `key` ("remote.origin.url") as `git config --get KEY` run
+ * in repo_dir finds it: the repository's configuration, the user's and the
+ * system's, with git's own precedence (its last value for a key set more
+ * than once); none of onlist's pinned settings is in the way, and neither
+ * is a GIT_DIR inherited from a hook.  repo_dir need not be a repository
+ * (then only the user's and the system's configuration count).  *out
+ * (caller frees) gets the value without its newline; NULL on error.
+ * ONLIST_ENOTFOUND when the key is not set; ONLIST_EUSAGE for a missing
+ * repo_dir, or a key that is empty or begins with '-'; ONLIST_EGIT with
+ * git's stderr when git fails ("fatal: cannot change to 'x': No such file
+ * or directory", "error: key does not contain a section: foo");
+ * ONLIST_ENOMEM. */
+onlist_status onlist_git_config_get(const char *repo_dir, const char *key,
+				    char **out, char **errmsg);
+
+/* A link template for a commit of the repository cloned from remote_url:
+ * an https URL with exactly one "%s" where the full commit id goes, and no
+ * other '%'.  *out is the caller's to free (NULL on error).
+ *
+ *   github.com, gitlab.com, codeberg.org
+ *       https://HOST/OWNER/REPO/commit/%s     (".git" dropped; gitlab.com
+ *                                             may have subgroups)
+ *   git.kernel.org (and gitolite.kernel.org, its push side), or any host
+ *   with /pub/scm/ or /cgit/ in the path: cgit
+ *       https://HOST/PATH/commit/?id=%s       (PATH as in the URL)
+ *   sourceware.org, or any host with /git/ in the path and "?p=": gitweb
+ *       https://HOST/git/?p=REPO.git;a=commit;h=%s
+ *
+ * Accepted forms: https://, http://, git://, ssh:// (a user name and a
+ * port are dropped, except an http(s) port on a cgit or gitweb host), and
+ * scp-like [user@]host:path.  Host names compare without case.
+ * ONLIST_ENOTFOUND for any other host, a local path or file:// URL, or a
+ * URL with characters a link should not carry (blanks, quotes, '%',
+ * controls, non-ASCII); ONLIST_ENOMEM.  Runs nothing: the template comes
+ * from the string alone. */
+onlist_status onlist_git_commit_url_from_remote(const char *remote_url,
+						char **out);
+
+/* The template above for the `remote.origin.url` of repo_dir (read with
+ * onlist_git_config_get).  *out_template is the caller's to free.
+ * ONLIST_ENOTFOUND when there is no such remote or its URL is none of the
+ * above; otherwise what onlist_git_config_get() returns. */
+onlist_status onlist_git_remote_commit_url(const char *repo_dir,
+					   char **out_template, char **errmsg);
 
 #endif
