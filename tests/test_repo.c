@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "onlist/repo.h"
+#include "onlist/repo_diff.h"
 
 static char tmpdir[] = "/tmp/onlist-test-repo-XXXXXX";
 static char repo[sizeof tmpdir + 8];
@@ -959,6 +960,24 @@ static void test_mailmap(void **state)
 	assert_int_equal(onlist_repo_mailmap("-x", NULL, &one, 1, &err),
 			 ONLIST_EUSAGE);
 	free(err);
+	/* an alias file is one more mailmap */
+	char *alias;
+	assert_true(asprintf(&alias, "%s/aliases", tmpdir) > 0);
+	free(git_line("printf 'A Person <a@example.org>\\n' > '%s' && echo ok",
+		      alias));
+	err = NULL;
+	assert_int_equal(onlist_repo_mailmap(dir, alias, &one, 1, &err),
+			 ONLIST_OK);
+	assert_null(err);
+	assert_string_equal(one.name, "A Person");
+	free(alias);
+	/* when git fails, its own words, and the identity left alone */
+	assert_int_equal(onlist_repo_mailmap("/nonexistent/onlist", NULL, &one,
+					     1, &err), ONLIST_EGIT);
+	assert_non_null(err);
+	assert_non_null(strstr(err, "cannot change to '/nonexistent/onlist'"));
+	assert_string_equal(one.name, "A Person");
+	free(err);
 	free(one.name);
 	free(one.email);
 	free(dir);
@@ -1036,6 +1055,61 @@ static void test_mirror(void **state)
 	free(src);
 }
 
+struct diffs {
+	char sha[8][41];
+	int n, stop_after;
+	int has_diff;
+};
+
+static int on_diff(const char *sha, const char *diff, size_t len, void *data)
+{
+	struct diffs *d = data;
+
+	assert_true(d->n < 8);
+	memcpy(d->sha[d->n++], sha, 41);
+	d->has_diff += len > 0 && strstr(diff, "\ndiff --git ") != NULL;
+	return d->n == d->stop_after;
+}
+
+/* The diffs of chosen commits come in the order asked, whole; a callback
+ * may stop them; a failing git says why. */
+static void test_repo_diffs(void **state)
+{
+	char (*v)[41] = NULL, *err = NULL;
+	struct diffs d = { 0 };
+	size_t n;
+
+	(void)state;
+	assert_int_equal(onlist_repo_rev_list(repo, "HEAD", &v, &n, &err),
+			 ONLIST_OK);
+	assert_true(n >= 3);
+	assert_int_equal(onlist_repo_diffs(repo, "histogram",
+					   (const char (*)[41])v, 3, on_diff,
+					   &d, &err), ONLIST_OK);
+	assert_null(err);
+	assert_int_equal(d.n, 3);
+	for (int i = 0; i < 3; i++)
+		assert_string_equal(d.sha[i], v[i]);
+	assert_int_equal(d.has_diff, 3);
+
+	memset(&d, 0, sizeof d);
+	d.stop_after = 1;
+	assert_int_equal(onlist_repo_diffs(repo, "myers", (const char (*)[41])v,
+					   n, on_diff, &d, &err), ONLIST_OK);
+	assert_null(err);
+	assert_int_equal(d.n, 1);
+
+	memset(&d, 0, sizeof d);
+	assert_int_equal(onlist_repo_diffs("/nonexistent/onlist", "myers",
+					   (const char (*)[41])v, 1, on_diff,
+					   &d, &err), ONLIST_EGIT);
+	assert_non_null(err);
+	assert_non_null(strstr(err, "cannot change to '/nonexistent/onlist'"));
+	assert_int_equal(d.n, 0);
+	free(err);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1060,6 +1134,7 @@ int main(void)
 		cmocka_unit_test(test_epoch_walk_missing_blob),
 		cmocka_unit_test(test_mirror),
 		cmocka_unit_test(test_mailmap),
+		cmocka_unit_test(test_repo_diffs),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

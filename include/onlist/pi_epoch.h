@@ -1,0 +1,48 @@
+/* pi_epoch.h - public-inbox epochs: the git repositories a public-inbox
+ * archive is made of (one per epoch in v2, one in all for v1), mirrored
+ * with git and read back message by message.
+ *
+ * Every git runs through git.h; errors carry git's own message.
+ */
+#ifndef ONLIST_PI_EPOCH_H
+#define ONLIST_PI_EPOCH_H
+
+#include <stddef.h>
+#include "onlist/status.h"
+
+/* Make `dir` a mirror of the git repository at `url` (`git clone --mirror`
+ * into DIR.tmp, renamed to dir when complete, when dir does not exist; a
+ * forced `git fetch` from `url` into it when it does).  `url` may be a
+ * local path; one starting with '-' is ONLIST_EUSAGE.  *errmsg (caller
+ * frees) holds git's one-line message on failure. */
+onlist_status onlist_repo_mirror(const char *url, const char *dir,
+				 char **errmsg);
+
+/* One message of a public-inbox epoch: the blob `m` of a commit (v2) or
+ * the blob a commit adds (v1: pass the inbox repository as gitdir). */
+struct onlist_epoch_msg {
+	const char *commit;	/* 40 hex */
+	const char *data;	/* the raw message, valid during the callback */
+	size_t len;
+	int deleted;		/* the commit removed a message (blob `d`, or a
+				 * purge); data is NULL and len 0 */
+	const char *missing;	/* non-NULL: the message's blob (40 hex) is
+				 * not in the repository (a damaged mirror);
+				 * data is NULL, and commit is the commit
+				 * before it (git does not say which) */
+};
+typedef int (*onlist_epoch_cb)(const struct onlist_epoch_msg *m, void *data);
+
+/* Walk the commits of the epoch repository `gitdir` (bare) on `branch`
+ * (NULL: "master") after `since` (a commit id, or NULL/"" for all) oldest
+ * first, streaming each message to `cb` (non-zero stops; ONLIST_OK is
+ * still returned, and *last is the commit it stopped at).  *last gets the
+ * last commit walked (caller frees; NULL when there was nothing new, on an
+ * empty epoch whose branch does not exist yet, and on error).
+ * ONLIST_ENOTFOUND: `since` is not in the history any more (rewritten by
+ * public-inbox-purge): walk again from the start. */
+onlist_status onlist_repo_epoch_walk(const char *gitdir, const char *branch,
+				     const char *since, onlist_epoch_cb cb,
+				     void *data, char **last, char **errmsg);
+
+#endif

@@ -1,0 +1,83 @@
+/* repo_scan.h - reading commits out of a git repository.
+ *
+ * All git access goes through the git binary (git.h).  Commits are diffed
+ * with the settings `git format-patch` uses (rename detection on, full
+ * blob ids) so that a commit and the mail made from it get the same
+ * patch-id.
+ */
+#ifndef ONLIST_REPO_SCAN_H
+#define ONLIST_REPO_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "onlist/status.h"
+#include "onlist/patchid.h"
+
+/* One trailer line of a commit message, as git parses it. */
+struct onlist_trailer {
+	char *key;		/* "Signed-off-by" */
+	char *value;		/* "A U Thor <a@example.org>" */
+};
+
+/* One scanned commit.  Every string is owned by the struct and freed by
+ * onlist_commit_release(). */
+struct onlist_commit {
+	char sha[41];
+	char *author_name, *author_email;
+	int64_t author_date;		/* seconds since the epoch, UTC */
+	char *committer_name, *committer_email;
+	int64_t commit_date;
+	char *subject;
+	char *body;			/* the message after the subject line */
+	int body_empty;			/* no explanation beyond the trailers */
+	struct onlist_trailer *trailers;
+	size_t ntrailers;
+	char *files;			/* touched paths, one per line */
+	int has_patchid;		/* 0 for an empty diff */
+	char patchid[ONLIST_PATCHID_HEXSZ + 1];
+};
+
+void onlist_commit_release(struct onlist_commit *c);
+
+/* Receives each commit; the callee may keep nothing past the call (copy what
+ * it needs).  Return non-zero to stop the scan. */
+typedef int (*onlist_commit_cb)(const struct onlist_commit *c, void *data);
+
+/* Decides which commits are already known: return 1 to skip this sha. */
+typedef int (*onlist_known_cb)(const char *sha, void *data);
+
+struct onlist_scan_opts {
+	int jobs;		/* git processes diffing in parallel; 0 = 2 */
+	size_t batch;		/* commits per round; 0 = 512 */
+	onlist_known_cb known;	/* may be NULL */
+	void *known_data;
+	/* Called on the calling thread, in rev-list order within a round, after
+	 * each round completes; used to commit a transaction per round. */
+	onlist_commit_cb each;
+	void *each_data;
+	/* May be NULL; gets each_data.  Non-zero stops the scan. */
+	int (*round_done)(size_t done, size_t total, void *data);
+};
+#define ONLIST_SCAN_OPTS_INIT { 0, 0, NULL, NULL, NULL, NULL, NULL }
+
+/* Scan every non-merge commit in `range` (any git rev-list range; several
+ * words separated by spaces are not split: pass one range) of the repository
+ * at `repo`.  A range beginning with '-' is refused (ONLIST_EUSAGE).
+ * On any error *errmsg may hold a message (caller frees); on ONLIST_EGIT it
+ * is git's own ("fatal: bad revision 'v9.9'").  When `each` or
+ * `round_done` stops the scan the result is still ONLIST_OK.  SHA-256
+ * repositories are refused with ONLIST_EGIT.
+ *
+ * The diff-tree processes live for the whole scan (a new git per round
+ * re-reads the same packs: 3x the work), and rounds overlap: a git that
+ * finishes its share early starts on the next round while `each` runs. */
+onlist_status onlist_repo_scan(const char *repo, const char *range,
+			       const struct onlist_scan_opts *opts,
+			       char **errmsg);
+
+/* The full shas of the non-merge commits in `range`, newest first, as a
+ * malloc'd array of 41-byte strings (caller frees *out). */
+onlist_status onlist_repo_rev_list(const char *repo, const char *range,
+				   char (**out)[41], size_t *n, char **errmsg);
+
+#endif

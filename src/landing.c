@@ -1,0 +1,455 @@
+/* landing.c - where commits landed, who their people are once mailmapped,
+ * and files at a revision (see landing.h).  Every git is started by
+ * git.c. */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "onlist/git.h"
+#include "onlist/landing.h"
+
+static void set_err(char **errmsg, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	if (!errmsg || *errmsg)
+		return;		/* keep the first, most specific message */
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) >= 0)
+		*errmsg = s;
+	va_end(ap);
+}
+
+struct lnode {
+	char sha[41];
+	int merge;		/* more than one parent */
+	long land;		/* index into mainline, -1 while unknown */
+	size_t npar;
+	size_t par;		/* first parent's slot in lgraph.pars */
+};
+
+struct lgraph {
+	struct lnode *v;
+	size_t n, alloc;
+	char (*pars)[41];
+	size_t npars, apars;
+	struct mainline {
+		char sha[41];
+		int64_t date;
+		char *subject;
+	} *main;
+	size_t nmain, amain;
+};
+
+static onlist_status add_node(char *rec, size_t len, void *data)
+{
+	struct lgraph *g = data;
+	struct lnode *nd;
+	char *p = rec;
+
+	(void)len;
+	if (g->n == g->alloc) {
+		size_t na = g->alloc ? g->alloc * 2 : 1024;
+		struct lnode *nv = realloc(g->v, na * sizeof *nv);
+		if (!nv)
+			return ONLIST_ENOMEM;
+		g->v = nv;
+		g->alloc = na;
+	}
+	nd = &g->v[g->n];
+	if (strlen(p) < 40 || !onlist_git_is_hex(p, 40))
+		return ONLIST_EGIT;
+	memcpy(nd->sha, p, 40);
+	nd->sha[40] = '\0';
+	nd->land = -1;
+	nd->npar = 0;
+	nd->par = g->npars;
+	for (p += 40; *p == ' ' && strlen(p + 1) >= 40; p += 41) {
+		if (g->npars == g->apars) {
+			size_t na = g->apars ? g->apars * 2 : 1024;
+			char (*nv)[41] = realloc(g->pars, na * sizeof *nv);
+			if (!nv)
+				return ONLIST_ENOMEM;
+			g->pars = nv;
+			g->apars = na;
+		}
+		memcpy(g->pars[g->npars], p + 1, 40);
+		g->pars[g->npars++][40] = '\0';
+		nd->npar++;
+	}
+	nd->merge = nd->npar > 1;
+	g->n++;
+	return ONLIST_OK;
+}
+
+static onlist_status add_main(char *rec, size_t len, void *data)
+{
+	struct lgraph *g = data;
+	struct mainline *m;
+	char *date, *subj;
+
+	(void)len;
+	if (!(date = strchr(rec, '\x1f')) || !(subj = strchr(date + 1, '\x1f')))
+		return ONLIST_EGIT;
+	if (g->nmain == g->amain) {
+		size_t na = g->amain ? g->amain * 2 : 256;
+		struct mainline *nv = realloc(g->main, na * sizeof *nv);
+		if (!nv)
+			return ONLIST_ENOMEM;
+		g->main = nv;
+		g->amain = na;
+	}
+	m = &g->main[g->nmain];
+	if (date - rec != 40)
+		return ONLIST_EGIT;
+	memcpy(m->sha, rec, 40);
+	m->sha[40] = '\0';
+	m->date = strtoll(date + 1, NULL, 10);
+	if (!(m->subject = strdup(subj + 1)))
+		return ONLIST_ENOMEM;
+	g->nmain++;
+	return ONLIST_OK;
+}
+
+struct mainline_job {
+	const char *repo;
+	const char *const *args;
+	struct lgraph *g;
+	onlist_status st;
+	char *err;
+};
+
+static void *mainline_job(void *arg)
+{
+	struct mainline_job *j = arg;
+
+	j->st = onlist_git_records(j->repo, j->args, ONLIST_GIT_CLEAN, NULL, 0,
+				   '\n', add_main, j->g, &j->err);
+	return NULL;
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+	return strcmp(((const struct lnode *)a)->sha,
+		      ((const struct lnode *)b)->sha);
+}
+
+static struct lnode *find_node(struct lgraph *g, const char *sha)
+{
+	struct lnode key;
+
+	memcpy(key.sha, sha, 41);
+	return bsearch(&key, g->v, g->n, sizeof *g->v, cmp_node);
+}
+
+onlist_status onlist_repo_landings(const char *repo, const char *range,
+				   onlist_landing_cb cb, void *data,
+				   char **errmsg)
+{
+	const char *graph_args[] = {
+		"rev-list", "--parents", "--end-of-options", range, "--", NULL
+	};
+	/* %x1f: a subject never holds that byte (git would print it, but
+	 * mailing it anywhere is unlikely); a NUL cannot be a delimiter of
+	 * the reader's records and a field separator both. */
+	const char *main_args[] = {
+		"-c", "log.showSignature=false", "log", "--first-parent",
+		"--no-color", "--format=%H%x1f%ct%x1f%s", "--end-of-options",
+		range, "--", NULL
+	};
+	struct lgraph g = { 0 };
+	struct lnode **stack = NULL;
+	size_t nstack = 0, astack = 0, i, k;
+	struct mainline_job ml = { 0 };
+	pthread_t tid;
+	int started;
+	onlist_status st;
+
+	if (errmsg)
+		*errmsg = NULL;
+	if ((st = onlist_git_check_range(repo, range, errmsg)) != ONLIST_OK)
+		return st;
+	/* The two gits run side by side: each walks the history on its own
+	 * (on git.git, 3 s and 1 s), and they fill separate parts of g. */
+	ml.repo = repo;
+	ml.args = main_args;
+	ml.g = &g;
+	started = !pthread_create(&tid, NULL, mainline_job, &ml);
+	if (!started)
+		ml.st = onlist_git_records(repo, main_args, ONLIST_GIT_CLEAN,
+					   NULL, 0, '\n', add_main, &g,
+					   &ml.err);
+	st = onlist_git_records(repo, graph_args, ONLIST_GIT_CLEAN, NULL, 0,
+				'\n', add_node, &g, errmsg);
+	if (started)
+		pthread_join(tid, NULL);
+	if (st == ONLIST_OK && ml.st != ONLIST_OK) {
+		st = ml.st;
+		if (errmsg && !*errmsg) {
+			*errmsg = ml.err;
+			ml.err = NULL;
+		}
+	}
+	free(ml.err);
+	if (st != ONLIST_OK)
+		goto out;
+	qsort(g.v, g.n, sizeof *g.v, cmp_node);
+	/* Oldest mainline commit first: every commit of the range that one
+	 * can reach is then already claimed by it or an older one, so what is
+	 * left unclaimed behind a merge's other parents is what the merge
+	 * brought in. */
+	for (i = g.nmain; i-- > 0;) {
+		struct lnode *m = find_node(&g, g.main[i].sha);
+		if (!m)
+			continue;
+		if (m->land < 0)
+			m->land = (long)i;
+		for (k = 1; k < m->npar; k++) {
+			struct lnode *p = find_node(&g, g.pars[m->par + k]);
+			if (!p || p->land >= 0)
+				continue;
+			p->land = (long)i;
+			if (nstack == astack) {
+				size_t na = astack ? astack * 2 : 256;
+				struct lnode **ns = realloc(stack, na * sizeof *ns);
+				if (!ns) {
+					st = ONLIST_ENOMEM;
+					goto out;
+				}
+				stack = ns;
+				astack = na;
+			}
+			stack[nstack++] = p;
+			while (nstack) {
+				struct lnode *x = stack[--nstack];
+				for (size_t j = 0; j < x->npar; j++) {
+					struct lnode *q = find_node(&g,
+						g.pars[x->par + j]);
+					if (!q || q->land >= 0)
+						continue;
+					q->land = (long)i;
+					if (nstack == astack) {
+						size_t na = astack * 2;
+						struct lnode **ns = realloc(stack,
+							na * sizeof *ns);
+						if (!ns) {
+							st = ONLIST_ENOMEM;
+							goto out;
+						}
+						stack = ns;
+						astack = na;
+					}
+					stack[nstack++] = q;
+				}
+			}
+		}
+	}
+	for (i = 0; i < g.n; i++) {
+		struct onlist_landing l;
+		const struct mainline *m;
+
+		if (g.v[i].merge || g.v[i].land < 0)
+			continue;
+		m = &g.main[g.v[i].land];
+		l.sha = g.v[i].sha;
+		l.merge_sha = m->sha;
+		l.landed_date = m->date;
+		l.merge_subject = m->subject;
+		if (cb(&l, data))
+			break;
+	}
+out:
+	free(stack);
+	free(g.v);
+	free(g.pars);
+	for (i = 0; i < g.nmain; i++)
+		free(g.main[i].subject);
+	free(g.main);
+	return st;
+}
+
+/* check-mailmap parses "Name <email>": keep brackets and line ends out of
+ * both parts, or git would split the contact elsewhere (or die). */
+static char *contact(const char *name, const char *email)
+{
+	char *n = strdup(name ? name : ""), *e = strdup(email ? email : "");
+	char *s = NULL, *p;
+
+	if (!n || !e)
+		goto out;
+	for (p = n; *p; p++)
+		if (*p == '<' || *p == '>' || *p == '\n' || *p == '\r')
+			*p = ' ';
+	for (p = e; *p; p++)
+		if (*p == '<' || *p == '>' || *p == '\n' || *p == '\r' ||
+		    *p == ' ')
+			*p = '_';
+	if (asprintf(&s, *n ? "%s <%s>" : "%s<%s>", n, e) < 0)
+		s = NULL;
+out:
+	free(n);
+	free(e);
+	return s;
+}
+
+struct mm_out {
+	struct onlist_ident *v;
+	size_t n, i;
+};
+
+static onlist_status take_mapped(char *rec, size_t len, void *data)
+{
+	struct mm_out *o = data;
+	char *lt = strrchr(rec, '<'), *name, *email;
+
+	(void)len;
+	if (o->i >= o->n)
+		return ONLIST_OK;
+	if (!lt || rec[len ? len - 1 : 0] != '>')
+		return ONLIST_EGIT;
+	rec[len - 1] = '\0';
+	*lt = '\0';
+	email = lt + 1;		/* before lt moves back over the blanks */
+	while (lt > rec && lt[-1] == ' ')
+		*--lt = '\0';
+	if (!(name = strdup(rec)) || !(email = strdup(email))) {
+		free(name);
+		return ONLIST_ENOMEM;
+	}
+	free(o->v[o->i].name);
+	free(o->v[o->i].email);
+	o->v[o->i].name = name;
+	o->v[o->i].email = email;
+	o->i++;
+	return ONLIST_OK;
+}
+
+/* One `git check-mailmap --stdin` for all of them: identities number in
+ * the tens of thousands on a real list, and a git per few dozen would
+ * spend minutes starting processes.  The contacts go in as git's input
+ * (git.c feeds it from a temporary file), so writing them cannot block on
+ * git's output. */
+onlist_status onlist_repo_mailmap(const char *repo, const char *alias_file,
+				  struct onlist_ident *ids, size_t n,
+				  char **errmsg)
+{
+	const char *args[] = { "-c", NULL, "check-mailmap", "--stdin", NULL };
+	char *opt = NULL, *input = NULL;
+	struct mm_out o = { ids, n, 0 };
+	onlist_status st = ONLIST_OK;
+	size_t len = 0;
+	FILE *f;
+
+	if (errmsg)
+		*errmsg = NULL;
+	if (!n)
+		return ONLIST_OK;
+	if (!repo || repo[0] == '-' || (alias_file && alias_file[0] == '-')) {
+		set_err(errmsg, "refusing a path that looks like an option");
+		return ONLIST_EUSAGE;
+	}
+	if (!(f = open_memstream(&input, &len)))
+		return ONLIST_ENOMEM;
+	for (size_t i = 0; i < n && st == ONLIST_OK; i++) {
+		char *c = contact(ids[i].name, ids[i].email);
+
+		if (!c || fprintf(f, "%s\n", c) < 0)
+			st = ONLIST_ENOMEM;
+		free(c);
+	}
+	if (fclose(f) != 0 && st == ONLIST_OK)
+		st = ONLIST_ENOMEM;
+	if (st == ONLIST_OK && alias_file &&
+	    asprintf(&opt, "mailmap.file=%s", alias_file) < 0) {
+		opt = NULL;
+		st = ONLIST_ENOMEM;
+	}
+	if (st != ONLIST_OK) {
+		set_err(errmsg, "preparing git check-mailmap: out of memory");
+		goto out;
+	}
+	args[1] = opt;
+	/* without an alias file, no "-c" */
+	st = onlist_git_records(repo, opt ? args : args + 2, 0, input, len,
+				'\n', take_mapped, &o, errmsg);
+	if (st == ONLIST_OK && o.i != n) {
+		set_err(errmsg, "git check-mailmap answered %zu of %zu "
+			"identities in %s", o.i, n, repo);
+		st = ONLIST_EGIT;
+	}
+out:
+	free(opt);
+	free(input);
+	return st;
+}
+
+struct blob {
+	char *s;
+	size_t len, alloc;
+};
+
+static onlist_status take_blob(char *rec, size_t len, void *data)
+{
+	struct blob *b = data;
+
+	/* records end at NUL; put back what the reader cut */
+	if (b->len + len + 2 > b->alloc) {
+		size_t na = b->alloc ? b->alloc : 65536;
+		char *ns;
+		while (na < b->len + len + 2)
+			na *= 2;
+		if (!(ns = realloc(b->s, na)))
+			return ONLIST_ENOMEM;
+		b->s = ns;
+		b->alloc = na;
+	}
+	memcpy(b->s + b->len, rec, len);
+	b->len += len;
+	b->s[b->len++] = '\0';
+	return ONLIST_OK;
+}
+
+onlist_status onlist_repo_read_blob(const char *repo, const char *rev,
+				    const char *path, char **out, size_t *len,
+				    char **errmsg)
+{
+	const char *args[] = { "cat-file", "-e", NULL, NULL };
+	const char *cat[] = { "cat-file", "blob", NULL, NULL };
+	struct blob b = { 0 };
+	char *spec;
+	onlist_status st;
+
+	if (errmsg)
+		*errmsg = NULL;
+	*out = NULL;
+	*len = 0;
+	if (!rev || rev[0] == '-' || !path)
+		return ONLIST_EUSAGE;
+	if (asprintf(&spec, "%s:%s", rev, path) < 0)
+		return ONLIST_ENOMEM;
+	args[2] = cat[2] = spec;
+	if (onlist_git_run(repo, args, ONLIST_GIT_CLEAN, NULL) != ONLIST_OK) {
+		free(spec);
+		return ONLIST_ENOTFOUND;
+	}
+	st = onlist_git_records(repo, cat, ONLIST_GIT_CLEAN, NULL, 0, '\0',
+				take_blob, &b, errmsg);
+	free(spec);
+	if (st != ONLIST_OK) {
+		free(b.s);
+		return st;
+	}
+	/* the last record had no NUL of its own */
+	if (b.len)
+		b.len--;
+	if (!b.s && !(b.s = calloc(1, 1)))
+		return ONLIST_ENOMEM;
+	b.s[b.len] = '\0';
+	*out = b.s;
+	*len = b.len;
+	return ONLIST_OK;
+}

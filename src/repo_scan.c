@@ -1,0 +1,882 @@
+/* repo_scan.c - the commits of a range, with their patch-ids, read out of
+ * git (see repo_scan.h); git.c starts the gits, as every git onlist runs.
+ *
+ * A scan is `git rev-list` (shas kept as 20-byte values, nothing else),
+ * then `jobs` long-lived `git diff-tree --stdin -p` children.  Each round's
+ * shas are split across them; per child a writer thread feeds shas and a
+ * reader thread parses the output, computing the patch-id line by line, so
+ * no diff is ever held whole and at most two rounds of parsed commits are
+ * in memory.  The caller's callbacks run on its own thread, round by round.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "onlist/git.h"
+#include "onlist/repo_scan.h"
+
+#define DEFAULT_JOBS	2
+#define MAX_JOBS	64
+#define DEFAULT_BATCH	512
+
+/* Each commit starts with a \001 byte, which no diff line can start with
+ * (they start with ' ', '+', '-', '@', '\\' or a header word); the fields
+ * are NUL-separated because a message may hold any other byte.  The first
+ * %(trailers) is git's own parse of the trailers, the second the trailer
+ * block as written, used to tell whether the body says anything else. */
+#define DIFF_TREE_FORMAT "--format=%x01%H%x00%an%x00%ae%x00%at%x00" \
+	"%cn%x00%ce%x00%ct%x00%s%x00%b%x00" \
+	"%(trailers:only,unfold)%x00%(trailers)%x00"
+
+enum {
+	F_SHA, F_AN, F_AE, F_AT, F_CN, F_CE, F_CT, F_SUBJECT, F_BODY,
+	F_TRAILERS, F_RAWTRAILERS, NFIELDS
+};
+
+/* The diff format-patch writes: rename detection on (diff.renames defaults
+ * to true for porcelain), blob ids in full (format-patch's --binary implies
+ * them, and patch-id hashes a binary file's ids as written), default
+ * algorithm, indent heuristic, context and prefixes.  `git patch-id` reads
+ * "Binary files ... differ" and "GIT binary patch" alike, so the literal
+ * binary data format-patch adds is not needed. */
+static const char *const diff_tree_args[] = {
+	"diff-tree", "--stdin", "-r", "-p", "-M", "--full-index", "--root",
+	"--always", "--no-color", "--no-ext-diff", "--no-textconv",
+	"--indent-heuristic", "--diff-algorithm=myers", "-U3",
+	"--src-prefix=a/", "--dst-prefix=b/", DIFF_TREE_FORMAT, NULL
+};
+
+static void set_err(char **errmsg, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	if (!errmsg || *errmsg)
+		return;		/* keep the first, most specific message */
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) >= 0)
+		*errmsg = s;
+	va_end(ap);
+}
+
+/* ---- rev-list ---- */
+
+/* Run rev-list over `range` and hand every sha to fn, which returns
+ * ONLIST_OK to go on. */
+static onlist_status rev_list_each(const char *repo, const char *range,
+				   onlist_status (*fn)(const char *hex, void *),
+				   void *data, char **errmsg)
+{
+	/* "--" after the range: an unknown revision is then reported as
+	 * "bad revision 'X'" rather than taken for a path */
+	const char *args[] = {
+		"rev-list", "--no-merges", "--end-of-options", range, "--", NULL
+	};
+	struct onlist_git ch;
+	struct onlist_git_reader r = { 0 };
+	onlist_status st;
+	char *line, *msg = NULL;
+	size_t len;
+	int rc, ret;
+
+	if ((st = onlist_git_check_range(repo, range, errmsg)) != ONLIST_OK)
+		return st;
+	st = onlist_git_start(&ch, repo, args, 0, NULL, 0, errmsg);
+	if (st != ONLIST_OK)
+		return st;
+	if (onlist_git_reader_init(&r, ch.out) < 0) {
+		st = ONLIST_ENOMEM;
+		goto out;
+	}
+	while ((rc = onlist_git_reader_next(&r, '\n', &line, &len)) == 1) {
+		if (len != ONLIST_PATCHID_HEXSZ + 1 || line[len - 1] != '\n' ||
+		    !onlist_git_is_hex(line, len - 1)) {
+			st = ONLIST_EGIT;
+			set_err(&msg, len == 65 ?
+				"SHA-256 repositories are not supported" :
+				"unexpected output from git rev-list: %.*s",
+				(int)(len > 80 ? 80 : len), line);
+			break;
+		}
+		line[len - 1] = '\0';
+		if ((st = fn(line, data)) != ONLIST_OK)
+			break;
+	}
+	if (rc < 0 && st == ONLIST_OK) {
+		st = ONLIST_EIO;
+		set_err(&msg, "reading from git rev-list: %s", strerror(errno));
+	}
+out:
+	/* on an early stop, closing our end makes git exit */
+	ret = onlist_git_wait(&ch, st == ONLIST_OK ? errmsg : NULL);
+	if (st == ONLIST_OK && ret)
+		st = ONLIST_EGIT;
+	if (msg) {
+		if (errmsg && !*errmsg)
+			*errmsg = msg;
+		else
+			free(msg);
+	}
+	onlist_git_reader_release(&r);
+	return st;
+}
+
+struct hexlist {
+	char (*v)[41];
+	size_t n, alloc;
+};
+
+static onlist_status add_hex(const char *hex, void *data)
+{
+	struct hexlist *l = data;
+
+	if (l->n == l->alloc) {
+		size_t na = l->alloc ? l->alloc * 2 : 1024;
+		char (*nv)[41] = realloc(l->v, na * sizeof *nv);
+		if (!nv)
+			return ONLIST_ENOMEM;
+		l->v = nv;
+		l->alloc = na;
+	}
+	memcpy(l->v[l->n++], hex, 41);
+	return ONLIST_OK;
+}
+
+onlist_status onlist_repo_rev_list(const char *repo, const char *range,
+				   char (**out)[41], size_t *n, char **errmsg)
+{
+	struct hexlist l = { 0 };
+	onlist_status st;
+
+	if (errmsg)
+		*errmsg = NULL;
+	*out = NULL;
+	*n = 0;
+	st = rev_list_each(repo, range, add_hex, &l, errmsg);
+	if (st != ONLIST_OK) {
+		free(l.v);
+		return st;
+	}
+	*out = l.v;
+	*n = l.n;
+	return ONLIST_OK;
+}
+
+/* ---- parsing one commit out of diff-tree ---- */
+
+void onlist_commit_release(struct onlist_commit *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	free(c->author_name);
+	free(c->author_email);
+	free(c->committer_name);
+	free(c->committer_email);
+	free(c->subject);
+	free(c->body);
+	for (i = 0; i < c->ntrailers; i++) {
+		free(c->trailers[i].key);
+		free(c->trailers[i].value);
+	}
+	free(c->trailers);
+	free(c->files);
+	memset(c, 0, sizeof *c);
+}
+
+struct strbuf {
+	char *s;
+	size_t len, alloc;
+};
+
+static int sb_add(struct strbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->alloc) {
+		size_t na = b->alloc ? b->alloc : 256;
+		char *ns;
+		while (na < b->len + n + 1)
+			na *= 2;
+		if (!(ns = realloc(b->s, na)))
+			return -1;
+		b->s = ns;
+		b->alloc = na;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+	return 0;
+}
+
+/* "Key: value" lines, as %(trailers:only,unfold) prints them: git writes
+ * every parsed trailer as key, ": ", value, whatever separator the message
+ * used. */
+static int parse_trailers(struct onlist_commit *c, const char *s)
+{
+	const char *p, *nl, *colon;
+	size_t n = 0;
+
+	for (p = s; *p; p++)
+		n += *p == '\n';
+	if (!n)
+		return 0;
+	if (!(c->trailers = calloc(n, sizeof *c->trailers)))
+		return -1;
+	for (p = s; *p; p = *nl ? nl + 1 : nl) {
+		const char *v;
+		if (!(nl = strchr(p, '\n')))
+			nl = p + strlen(p);
+		if (nl == p)
+			continue;
+		colon = memchr(p, ':', (size_t)(nl - p));
+		if (!colon)
+			colon = nl;
+		v = colon < nl ? colon + 1 : nl;
+		if (v < nl && *v == ' ')
+			v++;
+		c->trailers[c->ntrailers].key = strndup(p, (size_t)(colon - p));
+		c->trailers[c->ntrailers].value = strndup(v, (size_t)(nl - v));
+		if (!c->trailers[c->ntrailers].key ||
+		    !c->trailers[c->ntrailers].value) {
+			free(c->trailers[c->ntrailers].key);
+			free(c->trailers[c->ntrailers].value);
+			return -1;
+		}
+		c->ntrailers++;
+	}
+	return 0;
+}
+
+static int is_blank(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
+			return 0;
+	return 1;
+}
+
+/* The body says nothing beyond its trailers: what is left after cutting
+ * out the trailer block git found (its last occurrence: the block ends the
+ * message) is blank. */
+static int body_is_empty(const char *body, const char *block)
+{
+	size_t bl = strlen(body), tl = strlen(block);
+	const char *cut = NULL, *p = body;
+
+	while (tl && (p = memmem(p, bl - (size_t)(p - body), block, tl))) {
+		cut = p;
+		p++;
+	}
+	if (!cut)
+		return is_blank(body, bl);
+	return is_blank(body, (size_t)(cut - body)) &&
+	       is_blank(cut + tl, bl - (size_t)(cut - body) - tl);
+}
+
+/* The path a "diff --git a/X b/Y" line names on its b side.  A quoted name
+ * stays quoted, without its "b/".  When the two names differ and are not
+ * quoted, spaces make the split ambiguous; such a pair is a rename or copy,
+ * whose "rename to"/"copy to" line then replaces this guess. */
+static int diff_git_path(const char *s, size_t n, struct strbuf *out)
+{
+	size_t i, l;
+
+	out->len = 0;
+	if (n >= 4 && s[n - 1] == '"') {
+		/* inside a quoted name a quote is escaped, so the last
+		 * ` "b/` starts the b side */
+		for (i = n - 3; i-- > 0;)
+			if (!memcmp(s + i, " \"b/", 4))
+				return sb_add(out, "\"", 1) ||
+				       sb_add(out, s + i + 4, n - i - 4);
+		return sb_add(out, s, n);
+	}
+	if (n >= 7 && (n - 5) % 2 == 0 && !memcmp(s, "a/", 2)) {
+		l = (n - 5) / 2;
+		if (!memcmp(s + 2 + l, " b/", 3) && !memcmp(s + 2, s + 5 + l, l))
+			return sb_add(out, s + 5 + l, l);
+	}
+	for (i = n >= 3 ? n - 2 : 0; i-- > 0;)
+		if (!memcmp(s + i, " b/", 3))
+			return sb_add(out, s + i + 3, n - i - 3);
+	return sb_add(out, s, n);
+}
+
+struct parse {
+	struct onlist_patchid pid;
+	int hashing;		/* patch-id still taking lines */
+	struct strbuf files;
+	struct strbuf path;	/* the current file's path, not yet added */
+};
+
+static int flush_path(struct parse *ps)
+{
+	int rc = 0;
+
+	if (ps->path.len)
+		rc = sb_add(&ps->files, ps->path.s, ps->path.len) ||
+		     sb_add(&ps->files, "\n", 1);
+	ps->path.len = 0;
+	return rc;
+}
+
+static int diff_line(struct parse *ps, const char *line, size_t len)
+{
+	size_t n = len;
+
+	if (ps->hashing &&
+	    onlist_patchid_line(&ps->pid, line, len, NULL) != ONLIST_PATCHID_MORE)
+		ps->hashing = 0;	/* git ends this patch here too */
+	/* only header lines start with a letter */
+	if (!len || line[0] < 'a' || line[0] > 'z')
+		return 0;
+	if (line[n - 1] == '\n')
+		n--;
+	if (n > 11 && !memcmp(line, "diff --git ", 11)) {
+		if (flush_path(ps))
+			return -1;
+		return diff_git_path(line + 11, n - 11, &ps->path);
+	}
+	if (n > 10 && !memcmp(line, "rename to ", 10)) {
+		ps->path.len = 0;
+		return sb_add(&ps->path, line + 10, n - 10);
+	}
+	if (n > 8 && !memcmp(line, "copy to ", 8)) {
+		ps->path.len = 0;
+		return sb_add(&ps->path, line + 8, n - 8);
+	}
+	return 0;
+}
+
+struct scan;
+
+/* One git diff-tree process, alive for the whole scan, with a writer thread
+ * feeding it shas and a reader thread parsing its output.  A process per
+ * round would spend most of its time warming up (measured on curl.git with
+ * 512-commit rounds: 3 times the work of one long process, as every new
+ * process re-inflates the same delta chains and re-faults the pack). */
+struct job {
+	struct scan *sc;
+	int idx;
+	struct onlist_git ch;
+	struct onlist_git_reader r;
+	int live;
+	pthread_t wt, rt;
+	int wok, rok;
+	size_t rounds_done;	/* guarded by sc->mu */
+	int failed;		/* guarded by sc->mu; then st and err say why */
+	onlist_status st;
+	char *err;
+};
+
+static onlist_status fail(struct job *j, onlist_status st, const char *fmt,
+			  ...)
+{
+	va_list ap;
+	char *s;
+
+	if (j->st == ONLIST_OK) {
+		j->st = st;
+		va_start(ap, fmt);
+		if (vasprintf(&s, fmt, ap) >= 0)
+			j->err = s;
+		va_end(ap);
+	}
+	return st;
+}
+
+/* Read one commit's header: NFIELDS NUL-terminated fields, then the end of
+ * the line. */
+static onlist_status read_header(struct job *j, struct onlist_git_reader *r,
+				 struct onlist_commit *c, const char *want)
+{
+	char *f[NFIELDS] = { 0 };
+	char *rec;
+	size_t len;
+	int i, rc;
+	onlist_status st = ONLIST_OK;
+
+	for (i = 0; i < NFIELDS; i++) {
+		if ((rc = onlist_git_reader_next(r, '\0', &rec, &len)) != 1 ||
+		    rec[len - 1] != '\0') {
+			st = rc < 0 ? fail(j, ONLIST_EIO,
+					   "reading from git diff-tree: %s",
+					   strerror(errno))
+				    : fail(j, ONLIST_EGIT,
+					   "git diff-tree output ended inside "
+					   "commit %s", want);
+			goto out;
+		}
+		if (!(f[i] = malloc(len))) {
+			st = fail(j, ONLIST_ENOMEM, "out of memory");
+			goto out;
+		}
+		memcpy(f[i], rec, len);
+	}
+	if (f[F_SHA][0] != '\001' || strlen(f[F_SHA]) != 41 ||
+	    memcmp(f[F_SHA] + 1, want, 40)) {
+		st = fail(j, ONLIST_EGIT, "git diff-tree gave %.41s for %s",
+			  f[F_SHA] + (f[F_SHA][0] == '\001'), want);
+		goto out;
+	}
+	/* the rest of the header line: just its newline */
+	if ((rc = onlist_git_reader_next(r, '\n', &rec, &len)) < 0) {
+		st = fail(j, ONLIST_EIO, "reading from git diff-tree: %s",
+			  strerror(errno));
+		goto out;
+	}
+	memcpy(c->sha, want, 41);
+	c->author_date = strtoll(f[F_AT], NULL, 10);
+	c->commit_date = strtoll(f[F_CT], NULL, 10);
+	c->author_name = f[F_AN];
+	c->author_email = f[F_AE];
+	c->committer_name = f[F_CN];
+	c->committer_email = f[F_CE];
+	c->subject = f[F_SUBJECT];
+	c->body = f[F_BODY];
+	f[F_AN] = f[F_AE] = f[F_CN] = f[F_CE] = f[F_SUBJECT] = f[F_BODY] = NULL;
+	if (parse_trailers(c, f[F_TRAILERS]) < 0) {
+		st = fail(j, ONLIST_ENOMEM, "out of memory");
+		goto out;
+	}
+	c->body_empty = body_is_empty(c->body, f[F_RAWTRAILERS]);
+out:
+	for (i = 0; i < NFIELDS; i++)
+		free(f[i]);
+	return st;
+}
+
+static onlist_status read_commit(struct job *j, struct onlist_git_reader *r,
+				 struct parse *ps, struct onlist_commit *c,
+				 const char *want)
+{
+	unsigned char raw[ONLIST_PATCHID_RAWSZ];
+	onlist_status st;
+	char *line;
+	size_t len;
+	int ch;
+
+	if ((st = read_header(j, r, c, want)) != ONLIST_OK)
+		return st;
+	onlist_patchid_init(&ps->pid, 1);
+	ps->hashing = 1;
+	ps->files.len = ps->path.len = 0;
+	/* up to the next commit, or the end of the round */
+	while ((ch = onlist_git_reader_peek(r)) >= 0 && ch != '\001' &&
+	       ch != '\002') {
+		if (onlist_git_reader_next(r, '\n', &line, &len) != 1) {
+			ch = -1;
+			break;
+		}
+		if (diff_line(ps, line, len) < 0)
+			return fail(j, ONLIST_ENOMEM, "out of memory");
+	}
+	if (ch < 0 && !r->eof)
+		return fail(j, ONLIST_EIO, "reading from git diff-tree: %s",
+			    strerror(errno));
+	if (flush_path(ps) ||
+	    !(c->files = strdup(ps->files.len ? ps->files.s : "")))
+		return fail(j, ONLIST_ENOMEM, "out of memory");
+	c->has_patchid = onlist_patchid_finish(&ps->pid, raw);
+	if (c->has_patchid)
+		onlist_patchid_hex(raw, c->patchid);
+	else
+		c->patchid[0] = '\0';
+	return ONLIST_OK;
+}
+
+/* Ends each round's input: diff-tree echoes a line that names no object
+ * and flushes, so the round's end shows in its output (it flushes after
+ * each commit too).  Like \001, no diff line can start with \002. */
+#define ROUND_END "\002\n"
+
+/* A scan in flight.  Rounds are consumed in order on the calling thread;
+ * each job fills its share of a round into one of two slots, so a job that
+ * finished its share may start on the next round while the other job is
+ * still busy and the caller's callback runs. */
+struct scan {
+	unsigned char (*v)[20];	/* every sha to diff, in rev-list order */
+	size_t total, batch, nrounds;
+	int njobs;
+	struct onlist_commit *slot[2];	/* batch commits each */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	size_t open_rounds;	/* jobs may fill rounds below this */
+	int cancel;
+	struct job job[MAX_JOBS];
+};
+
+static void hex_of(const unsigned char raw[20], char hex[41])
+{
+	static const char xd[] = "0123456789abcdef";
+	int k;
+
+	for (k = 0; k < 20; k++) {
+		hex[2 * k] = xd[raw[k] >> 4];
+		hex[2 * k + 1] = xd[raw[k] & 15];
+	}
+	hex[40] = '\0';
+}
+
+/* Where job i's share of round r lies in sc->v: [*from, *to).  Contiguous
+ * shares: neighbouring commits share trees, which git then finds in its
+ * caches.  The last round may have fewer commits than jobs: a job without a
+ * share gets nothing, not even the round's end. */
+static void share(const struct scan *sc, int i, size_t r, size_t *from,
+		  size_t *to)
+{
+	size_t start = r * sc->batch;
+	size_t m = sc->total - start < sc->batch ? sc->total - start : sc->batch;
+	size_t nj = (size_t)sc->njobs < m ? (size_t)sc->njobs : m;
+
+	*from = *to = start;
+	if ((size_t)i >= nj)
+		return;
+	*from = start + m * (size_t)i / nj;
+	*to = start + m * (size_t)(i + 1) / nj;
+}
+
+static void *read_job(void *arg)
+{
+	struct job *j = arg;
+	struct scan *sc = j->sc;
+	struct parse ps = { 0 };
+	struct onlist_commit *slot;
+	char want[41], *line;
+	size_t r, k, from, to, len;
+	int ch, cancel;
+
+	for (r = 0; r < sc->nrounds; r++) {
+		pthread_mutex_lock(&sc->mu);
+		while (!sc->cancel && r >= sc->open_rounds)
+			pthread_cond_wait(&sc->cv, &sc->mu);
+		cancel = sc->cancel;
+		pthread_mutex_unlock(&sc->mu);
+		if (cancel)
+			break;
+		share(sc, j->idx, r, &from, &to);
+		slot = sc->slot[r % 2];
+		for (k = from; k < to; k++) {
+			hex_of(sc->v[k], want);
+			if ((ch = onlist_git_reader_peek(&j->r)) != '\001') {
+				if (ch < 0 && !j->r.eof)
+					fail(j, ONLIST_EIO,
+					     "reading from git diff-tree: %s",
+					     strerror(errno));
+				else
+					fail(j, ONLIST_EGIT,
+					     "unexpected output from git "
+					     "diff-tree before commit %s", want);
+				break;
+			}
+			if (read_commit(j, &j->r, &ps,
+					&slot[k - r * sc->batch], want))
+				break;
+		}
+		if (j->st == ONLIST_OK && from < to &&
+		    (onlist_git_reader_next(&j->r, '\n', &line, &len) != 1 ||
+		     len != sizeof ROUND_END - 1 ||
+		     memcmp(line, ROUND_END, len)))
+			fail(j, ONLIST_EGIT, "unexpected output from git "
+			     "diff-tree after commit %s", want);
+		pthread_mutex_lock(&sc->mu);
+		if (j->st != ONLIST_OK)
+			j->failed = 1;
+		else
+			j->rounds_done = r + 1;
+		pthread_cond_broadcast(&sc->cv);
+		pthread_mutex_unlock(&sc->mu);
+		if (j->st != ONLIST_OK)
+			break;
+	}
+	free(ps.files.s);
+	free(ps.path.s);
+	return NULL;
+}
+
+/* Feeds every round's shas at once: the pipes hold git back until the
+ * reader asks for more, so nothing piles up.  A thread of its own, since
+ * git writes its diffs while reading shas and both pipes could fill up. */
+static void *write_job(void *arg)
+{
+	struct job *j = arg;
+	struct scan *sc = j->sc;
+	sigset_t set;
+	char *buf;
+	size_t r, k, from, to, off, len;
+	ssize_t w;
+
+	/* a git that died early must not take the process down with
+	 * SIGPIPE: the reader sees its output end, onlist_git_wait() why */
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	if (!(buf = malloc(sc->batch * 41 + sizeof ROUND_END)))
+		goto out;	/* git exits; the reader notices */
+	for (r = 0; r < sc->nrounds; r++) {
+		share(sc, j->idx, r, &from, &to);
+		if (from == to)
+			continue;
+		for (k = from; k < to; k++) {
+			hex_of(sc->v[k], buf + (k - from) * 41);
+			buf[(k - from) * 41 + 40] = '\n';
+		}
+		len = (to - from) * 41;
+		memcpy(buf + len, ROUND_END, sizeof ROUND_END - 1);
+		len += sizeof ROUND_END - 1;
+		for (off = 0; off < len; off += (size_t)w) {
+			w = write(j->ch.in, buf + off, len - off);
+			if (w < 0 && errno == EINTR)
+				w = 0;
+			else if (w <= 0)
+				goto out;	/* git is gone */
+		}
+	}
+out:
+	free(buf);
+	onlist_git_close_in(&j->ch);	/* EOF: git exits after the last round */
+	return NULL;
+}
+
+static onlist_status start_jobs(struct scan *sc, const char *repo,
+				char **errmsg)
+{
+	struct job *j;
+	onlist_status st;
+	int i;
+
+	for (i = 0; i < sc->njobs; i++) {
+		j = &sc->job[i];
+		j->sc = sc;
+		j->idx = i;
+		st = onlist_git_start(&j->ch, repo, diff_tree_args,
+				      ONLIST_GIT_STDIN | ONLIST_GIT_TUNED,
+				      NULL, 0, errmsg);
+		if (st != ONLIST_OK)
+			return st;
+		j->live = 1;
+		if (onlist_git_reader_init(&j->r, j->ch.out) < 0)
+			return ONLIST_ENOMEM;
+		j->rok = pthread_create(&j->rt, NULL, read_job, j) == 0;
+		j->wok = j->rok &&
+			 pthread_create(&j->wt, NULL, write_job, j) == 0;
+		if (!j->wok) {
+			set_err(errmsg, "cannot start a thread");
+			return ONLIST_ENOMEM;
+		}
+	}
+	return ONLIST_OK;
+}
+
+/* Stop the threads and every git, and settle the scan's status.  git's own
+ * complaint (an exit status) explains more than the short read it caused;
+ * a git that died of the SIGPIPE we caused by closing its pipe has nothing
+ * to say, and after the caller stopped the scan nothing matters. */
+static onlist_status stop_jobs(struct scan *sc, onlist_status st, int stopped,
+			       char **errmsg)
+{
+	char *gitmsg[MAX_JOBS] = { 0 };
+	int ret[MAX_JOBS] = { 0 };
+	struct job *j;
+	int i;
+
+	pthread_mutex_lock(&sc->mu);
+	sc->cancel = 1;
+	pthread_cond_broadcast(&sc->cv);
+	pthread_mutex_unlock(&sc->mu);
+	/* a git nobody writes to must see EOF, or its reader waits forever */
+	for (i = 0; i < sc->njobs; i++)
+		if (!sc->job[i].wok)
+			onlist_git_close_in(&sc->job[i].ch);
+	for (i = 0; i < sc->njobs; i++) {
+		j = &sc->job[i];
+		if (j->rok)
+			pthread_join(j->rt, NULL);
+		/* a writer blocked on a full pipe gets EPIPE once git dies
+		 * of its closed stdout */
+		onlist_git_close_out(&j->ch);
+	}
+	for (i = 0; i < sc->njobs; i++) {
+		j = &sc->job[i];
+		if (j->wok)
+			pthread_join(j->wt, NULL);
+		if (j->live)
+			ret[i] = onlist_git_wait(&j->ch, &gitmsg[i]);
+		onlist_git_reader_release(&j->r);
+	}
+	for (i = 0; i < sc->njobs && !stopped; i++)
+		if (ret[i] > 0 && (st == ONLIST_OK || st == ONLIST_EGIT ||
+				   st == ONLIST_EIO)) {
+			st = ONLIST_EGIT;
+			set_err(errmsg, "%s", gitmsg[i]);
+		}
+	for (i = 0; i < sc->njobs; i++)
+		if (sc->job[i].st != ONLIST_OK) {
+			if (st == ONLIST_OK)
+				st = sc->job[i].st;
+			set_err(errmsg, "%s", sc->job[i].err ? sc->job[i].err : "");
+		}
+	for (i = 0; i < sc->njobs; i++) {
+		if (ret[i] && st == ONLIST_OK && !stopped) {
+			st = ONLIST_EGIT;
+			set_err(errmsg, "%s", gitmsg[i]);
+		}
+		free(gitmsg[i]);
+		free(sc->job[i].err);
+	}
+	return st;
+}
+
+/* Wait until every job has filled round r; ONLIST_OK, or the failure of a
+ * job (stop_jobs() then finds the best explanation). */
+static onlist_status wait_round(struct scan *sc, size_t r)
+{
+	onlist_status st = ONLIST_OK;
+	int i, ready;
+
+	pthread_mutex_lock(&sc->mu);
+	for (;;) {
+		/* a job that failed on a later round still delivers this one */
+		ready = 1;
+		for (i = 0; i < sc->njobs; i++)
+			if (sc->job[i].rounds_done <= r)
+				ready = 0;
+		for (i = 0; i < sc->njobs && !ready; i++)
+			if (sc->job[i].failed && st == ONLIST_OK)
+				st = sc->job[i].st;
+		if (st != ONLIST_OK || ready)
+			break;
+		pthread_cond_wait(&sc->cv, &sc->mu);
+	}
+	pthread_mutex_unlock(&sc->mu);
+	return st;
+}
+
+struct scan_list {
+	const struct onlist_scan_opts *opts;
+	unsigned char (*v)[20];
+	size_t n, alloc;
+};
+
+static int unhex(char c)
+{
+	return c <= '9' ? c - '0' : c - 'a' + 10;
+}
+
+/* Keep a sha the caller does not know yet, as 20 bytes: the list of a big
+ * history is all a scan holds of it at once. */
+static onlist_status keep_unknown(const char *hex, void *data)
+{
+	struct scan_list *l = data;
+	size_t i;
+
+	if (l->opts->known && l->opts->known(hex, l->opts->known_data))
+		return ONLIST_OK;
+	if (l->n == l->alloc) {
+		size_t na = l->alloc ? l->alloc * 2 : 4096;
+		unsigned char (*nv)[20] = realloc(l->v, na * sizeof *nv);
+		if (!nv)
+			return ONLIST_ENOMEM;
+		l->v = nv;
+		l->alloc = na;
+	}
+	for (i = 0; i < 20; i++)
+		l->v[l->n][i] = (unsigned char)(unhex(hex[2 * i]) << 4 |
+						unhex(hex[2 * i + 1]));
+	l->n++;
+	return ONLIST_OK;
+}
+
+onlist_status onlist_repo_scan(const char *repo, const char *range,
+			       const struct onlist_scan_opts *opts,
+			       char **errmsg)
+{
+	static const struct onlist_scan_opts defaults = ONLIST_SCAN_OPTS_INIT;
+	struct scan_list l = { 0 };
+	struct scan *sc = NULL;
+	struct onlist_commit *c;
+	size_t r, i, m, done = 0;
+	int jobs, stop = 0;
+	onlist_status st;
+
+	if (errmsg)
+		*errmsg = NULL;
+	if (!opts)
+		opts = &defaults;
+	l.opts = opts;
+	st = rev_list_each(repo, range, keep_unknown, &l, errmsg);
+	if (st != ONLIST_OK || !l.n)
+		goto out;
+
+	if (!(sc = calloc(1, sizeof *sc))) {
+		st = ONLIST_ENOMEM;
+		goto out;
+	}
+	sc->v = l.v;
+	sc->total = l.n;
+	sc->batch = opts->batch ? opts->batch : DEFAULT_BATCH;
+	if (sc->batch > l.n)
+		sc->batch = l.n;
+	sc->nrounds = (l.n + sc->batch - 1) / sc->batch;
+	jobs = opts->jobs > 0 ? opts->jobs : DEFAULT_JOBS;
+	if (jobs > MAX_JOBS)
+		jobs = MAX_JOBS;
+	sc->njobs = (size_t)jobs > sc->batch ? (int)sc->batch : jobs;
+	sc->open_rounds = 2;
+	for (i = 0; i < MAX_JOBS; i++)
+		sc->job[i].ch = (struct onlist_git)ONLIST_GIT_INIT;
+	pthread_mutex_init(&sc->mu, NULL);
+	pthread_cond_init(&sc->cv, NULL);
+	sc->slot[0] = calloc(sc->batch, sizeof **sc->slot);
+	sc->slot[1] = calloc(sc->batch, sizeof **sc->slot);
+	if (!sc->slot[0] || !sc->slot[1])
+		st = ONLIST_ENOMEM;
+	else
+		st = start_jobs(sc, repo, errmsg);
+
+	for (r = 0; r < sc->nrounds && st == ONLIST_OK && !stop; r++) {
+		if ((st = wait_round(sc, r)) != ONLIST_OK)
+			break;
+		c = sc->slot[r % 2];
+		m = l.n - r * sc->batch < sc->batch ? l.n - r * sc->batch
+						    : sc->batch;
+		for (i = 0; i < m; i++) {
+			if (!stop && opts->each &&
+			    opts->each(&c[i], opts->each_data))
+				stop = 1;
+			onlist_commit_release(&c[i]);
+		}
+		/* this slot may take round r + 2 now */
+		pthread_mutex_lock(&sc->mu);
+		sc->open_rounds = r + 3;
+		pthread_cond_broadcast(&sc->cv);
+		pthread_mutex_unlock(&sc->mu);
+		done += m;
+		if (!stop && opts->round_done &&
+		    opts->round_done(done, l.n, opts->each_data))
+			stop = 1;
+	}
+	st = stop_jobs(sc, st, stop, errmsg);
+	for (i = 0; i < sc->batch; i++) {
+		if (sc->slot[0])
+			onlist_commit_release(&sc->slot[0][i]);
+		if (sc->slot[1])
+			onlist_commit_release(&sc->slot[1][i]);
+	}
+	free(sc->slot[0]);
+	free(sc->slot[1]);
+	pthread_cond_destroy(&sc->cv);
+	pthread_mutex_destroy(&sc->mu);
+out:
+	free(sc);
+	free(l.v);
+	return st;
+}
