@@ -8,10 +8,51 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "onlist/git.h"
 #include "onlist/store.h"
+
+/* The database when --db did not name one: $ONLIST_DB, else `git config
+ * onlist.db` (the repository in the current folder, then the user's and
+ * the system's configuration, git's own precedence), else ./onlist.db.
+ * Asked only once the command's options are read: --db may follow the
+ * command's name. */
+static void resolve_db(struct onlist_cli *cli)
+{
+	static char *owned;
+	const char *env = getenv("ONLIST_DB"), *home;
+	char *v = NULL;
+
+	if (cli->db_path)
+		return;
+	if (env && *env) {
+		cli->db_path = env;
+		return;
+	}
+	cli->db_path = "onlist.db";
+	if (onlist_git_config_get(".", "onlist.db", &v, NULL) != ONLIST_OK || !v)
+		return;
+	/* git config --type=path would expand ~/; its value as written
+	 * does not */
+	if (v[0] == '~' && v[1] == '/' && (home = getenv("HOME")) &&
+	    asprintf(&owned, "%s%s", home, v + 1) >= 0) {
+		free(v);
+		v = owned;
+	}
+	if (*v)
+		cli->db_path = owned = v;
+	else
+		free(v);
+}
+
+const char *onlist_cli_db(struct onlist_cli *cli)
+{
+	resolve_db(cli);
+	return cli->db_path;
+}
 
 struct onlist_store *onlist_cli_open_store(struct onlist_cli *cli)
 {
+	resolve_db(cli);
 	struct onlist_store *s;
 	char *err = NULL;
 
@@ -165,6 +206,10 @@ int onlist_cli_getopt(struct onlist_cli *cli, int argc, char **argv,
 		at = optind;
 		c = getopt_long(argc, argv, so, longopts, NULL);
 		switch (c) {
+		case -1:
+			if (cli->cmd)	/* a command's options are all read */
+				resolve_db(cli);
+			return -1;
 		case ONLIST_OPT_DB:
 			cli->db_path = optarg;
 			continue;

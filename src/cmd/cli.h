@@ -13,7 +13,9 @@
 #define ONLIST_EXIT_USAGE 2	/* bad arguments */
 
 struct onlist_cli {
-	const char *db_path;	/* --db, default ./onlist.db */
+	const char *db_path;	/* --db; else $ONLIST_DB, `git config onlist.db`
+				 * or ./onlist.db, set once the command's
+				 * options are read (onlist_cli_db()) */
 	int quiet;		/* -q */
 	const char *cmd;	/* the command's name, for messages */
 };
@@ -87,6 +89,9 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv);
 void onlist_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 struct onlist_store;
+
+/* The database's path (see struct onlist_cli); never NULL. */
+const char *onlist_cli_db(struct onlist_cli *cli);
 
 /* Open the database named by --db; prints the error and returns NULL. */
 struct onlist_store *onlist_cli_open_store(struct onlist_cli *cli);

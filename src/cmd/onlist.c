@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	enum { NCMD = sizeof(commands) / sizeof(commands[0]) };
-	struct onlist_cli cli = { .db_path = getenv("ONLIST_DB"), .cmd = NULL };
+	struct onlist_cli cli = { .db_path = NULL, .cmd = NULL };
 	const char *names[NCMD + 1], *near;
 	int c;
 
@@ -75,8 +75,6 @@ int main(int argc, char **argv)
 	 * the process without a word; ignored, the write fails with EFBIG,
 	 * which the store reports as "File too large". */
 	signal(SIGXFSZ, SIG_IGN);
-	if (!cli.db_path || !*cli.db_path)
-		cli.db_path = "onlist.db";
 	/* '+': stop at the command's name; what follows is the command's */
 	while ((c = onlist_cli_getopt(&cli, argc, argv, "+V", opts, "")) != -1) {
 		switch (c) {
