@@ -16,14 +16,11 @@
 #include <zlib.h>
 
 #include "onlist/fetch.h"
+#include "onlist/gzipcheck.h"
 
 #define USER_AGENT	"onlist/0.1 (mailing-list archive reader)"
 #define DEFAULT_CAP	(UINT64_C(4) << 30)
 #define RETRY_AFTER_MAX	60.0
-/* A gzip body that inflates past both limits is refused, not validated:
- * mail compresses about 5:1, deflate cannot do better than ~1030:1. */
-#define BOMB_OUT	(UINT64_C(1) << 30)
-#define BOMB_RATIO	200
 /* Restarts from zero caused by a stale DEST.part (range ignored or out of
  * place, resumed result invalid) that do not use up a retry. */
 #define FREE_RESTARTS	3
@@ -335,105 +332,6 @@ static int on_progress(void *data, curl_off_t dltotal, curl_off_t dlnow,
 
 /* ---- checking the result ------------------------------------------- */
 
-enum check { CHECK_OK, CHECK_BAD, CHECK_BOMB, CHECK_IO };
-
-/* A gzip file must inflate to the end of its last member (several members
- * allowed; trailing NUL padding tolerated, as gzip(1) does); the output goes
- * nowhere.  Anything else passes, unless must_gzip. */
-static enum check check_gzip(const char *path, int must_gzip, int *err)
-{
-	enum { BUFSZ = 65536 };
-	unsigned char *in, *out;
-	enum { MEMBER, BETWEEN, PADDING } state = MEMBER;
-	enum check ret = CHECK_BAD;
-	uint64_t total_in = 0, total_out = 0;
-	unsigned char magic[2];
-	z_stream z;
-	int fd, zret;
-	ssize_t got;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		*err = errno;
-		return CHECK_IO;
-	}
-	got = read(fd, magic, 2);
-	if (got != 2 || magic[0] != 0x1f || magic[1] != 0x8b) {
-		close(fd);
-		if (got < 0) {
-			*err = errno;
-			return CHECK_IO;
-		}
-		return must_gzip ? CHECK_BAD : CHECK_OK;
-	}
-	memset(&z, 0, sizeof(z));
-	in = malloc(2 * BUFSZ);
-	if (!in || inflateInit2(&z, 15 + 16) != Z_OK) {
-		free(in);
-		close(fd);
-		*err = ENOMEM;
-		return CHECK_IO;
-	}
-	out = in + BUFSZ;
-	in[0] = 0x1f;
-	in[1] = 0x8b;
-	z.next_in = in;
-	z.avail_in = 2;
-	for (;;) {
-		if (z.avail_in == 0) {
-			got = read(fd, in, BUFSZ);
-			if (got < 0) {
-				if (errno == EINTR)
-					continue;
-				*err = errno;
-				ret = CHECK_IO;
-				break;
-			}
-			if (got == 0) {
-				if (state != MEMBER)
-					ret = CHECK_OK;
-				break;	/* EOF inside a member: truncated */
-			}
-			z.next_in = in;
-			z.avail_in = (uInt)got;
-		}
-		if (state != MEMBER) {
-			while (z.avail_in && *z.next_in == 0) {
-				z.next_in++;
-				z.avail_in--;
-				state = PADDING;
-			}
-			if (!z.avail_in)
-				continue;
-			if (state == PADDING)
-				break;	/* data after padding */
-			inflateReset(&z);
-			state = MEMBER;
-		}
-		{
-			uInt before = z.avail_in;
-
-			z.next_out = out;
-			z.avail_out = BUFSZ;
-			zret = inflate(&z, Z_NO_FLUSH);
-			total_in += before - z.avail_in;
-			total_out += BUFSZ - z.avail_out;
-		}
-		if (total_out > BOMB_OUT && total_out / BOMB_RATIO > total_in) {
-			ret = CHECK_BOMB;
-			break;
-		}
-		if (zret == Z_STREAM_END)
-			state = BETWEEN;
-		else if (zret != Z_OK && zret != Z_BUF_ERROR)
-			break;	/* Z_DATA_ERROR: corrupt, bad CRC or length */
-	}
-	inflateEnd(&z);
-	free(in);
-	close(fd);
-	return ret;
-}
-
 /* ---- the retry loop -------------------------------------------------- */
 
 enum outcome {
@@ -573,22 +471,22 @@ static enum outcome finish_body(struct run *r, struct xfer *x, int resumed)
 	}
 	/* A resumed body's first bytes are not the server's: judge by what
 	 * the server says it is. */
-	switch (check_gzip(r->part, resumed && (x->gzip_type || r->gz_name),
+	switch (onlist_gzip_check(r->part, resumed && (x->gzip_type || r->gz_name),
 			   &err)) {
-	case CHECK_OK:
+	case ONLIST_GZIP_OK:
 		break;
-	case CHECK_BOMB:
+	case ONLIST_GZIP_BOMB:
 		set_msg(r, "refused: the gzip body inflates more than %d:1 "
-			"(a gzip bomb?)", BOMB_RATIO);
+			"(a gzip bomb?)", ONLIST_GZIP_BOMB_RATIO);
 		r->st = ONLIST_EHTTP;
 		r->drop_part = 1;
 		return FAIL;
-	case CHECK_IO:
+	case ONLIST_GZIP_IO:
 		set_msg(r, "cannot read %s: %s", r->part, strerror(err));
 		r->st = ONLIST_EIO;
 		r->drop_part = 1;
 		return FAIL;
-	case CHECK_BAD:
+	case ONLIST_GZIP_BAD:
 		set_msg(r, "the gzip body is truncated or corrupt");
 		if (resumed)
 			return RESTART;
