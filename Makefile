@@ -80,9 +80,7 @@ valgrind:
 
 # Fuzzing with libFuzzer: every fuzz/fuzz_NAME.c is a harness, linked with
 # the library compiled separately (fuzz/build/) with the fuzzer's coverage
-# and ASan + UBSan.  The harness's own definitions come first, so one that
-# includes a src/ file to reach its statics gets no duplicate from the
-# archive.  `make fuzz FUZZ_SECONDS=N` runs each for N seconds;
+# and ASan + UBSan.  `make fuzz FUZZ_SECONDS=N` runs each for N seconds;
 # FUZZ_SECONDS=total:N shares N seconds among them (CI's smoke run).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
