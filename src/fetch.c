@@ -26,6 +26,13 @@
 #define FREE_RESTARTS	3
 #define PACE_HOSTS	16
 
+static double now_mono(void);
+
+double onlist_http_now(void)
+{
+	return now_mono();
+}
+
 /* ---- per-host pace ------------------------------------------------- */
 
 static pthread_mutex_t pace_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -33,6 +40,19 @@ static struct pace_slot {
 	char host[256];
 	double next;		/* monotonic time the host may be asked again */
 } pace_tab[PACE_HOSTS];
+
+/* Header values kept to be sent back (ETag, Last-Modified): short and
+ * printable, or not at all. */
+#define VALIDATOR_MAX 1024
+static int sane_validator(const char *v, size_t n)
+{
+	if (n == 0 || n > VALIDATOR_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f)
+			return 0;
+	return 1;
+}
 
 static double now_mono(void)
 {
@@ -185,10 +205,11 @@ static size_t on_header(char *buf, size_t size, size_t n, void *data)
 	v[vlen] = '\0';
 	if (!strcasecmp(line, "ETag")) {
 		free(x->etag);
-		x->etag = strndup_or_null(v, vlen);
+		x->etag = sane_validator(v, vlen) ? strndup_or_null(v, vlen) : NULL;
 	} else if (!strcasecmp(line, "Last-Modified")) {
 		free(x->last_modified);
-		x->last_modified = strndup_or_null(v, vlen);
+		x->last_modified = sane_validator(v, vlen) ?
+				   strndup_or_null(v, vlen) : NULL;
 	} else if (!strcasecmp(line, "Content-Length")) {
 		char *end;
 		long long cl = strtoll(v, &end, 10);
@@ -553,6 +574,14 @@ static enum outcome by_curl(struct run *r, struct xfer *x, CURLcode rc,
 	}
 	if (rc == CURLE_RANGE_ERROR && x->status)
 		return by_status(r, x, 1);
+	if (rc == CURLE_OUT_OF_MEMORY && !x->started) {
+		/* What curl says of a header line past its 100 KB limit
+		 * (CURL_MAX_HTTP_HEADER), before any body byte: the server's
+		 * doing, and asking again gets the same. */
+		set_msg(r, "refused: a response header line is longer than "
+			"curl accepts (100 KB)");
+		return FAIL;
+	}
 	if (rc == CURLE_COULDNT_RESOLVE_HOST) {
 		set_msg(r, "could not resolve host %s", r->host);
 		return FAIL;
@@ -640,9 +669,11 @@ static enum outcome attempt(struct run *r, CURL *curl, struct xfer *x,
 
 	/* Sent whether DEST exists or not: a caller may keep only the
 	 * validators of what it already imported. */
-	if (cache && cache->etag)
+	if (cache && cache->etag &&
+	    sane_validator(cache->etag, strlen(cache->etag)))
 		ok = add_header(&hdrs, "If-None-Match", cache->etag);
-	if (cache && cache->last_modified && ok == 0)
+	if (cache && cache->last_modified && ok == 0 &&
+	    sane_validator(cache->last_modified, strlen(cache->last_modified)))
 		ok = add_header(&hdrs, "If-Modified-Since",
 				cache->last_modified);
 	if (x->offset && r->strong_etag && ok == 0) {
@@ -755,7 +786,9 @@ static void set_common_opts(CURL *curl, const struct onlist_http_opts *o,
 	curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, o->insecure ? 0L : 1L);
 	curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, o->insecure ? 0L : 2L);
 	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, o->connect_timeout);
-	curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	/* curl's stall check: under min_rate bytes/s for stall_timeout s */
+	curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT,
+			 o->min_rate > 0 ? o->min_rate : 1L);
 	curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, o->stall_timeout);
 	curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
@@ -870,6 +903,21 @@ onlist_status onlist_http_get(const char *url, const char *dest, int post,
 
 	delay = o.backoff > 0 ? o.backoff : 0;
 	for (;;) {
+		if (o.deadline > 0) {
+			double left = o.deadline - now_mono();
+
+			if (left <= 0) {
+				/* keep what went wrong last, if anything */
+				set_msg(&r, "gave up: the time allowed (--timeout) "
+					"ran out%s%s", r.msg ? " after: " : "",
+					r.msg ? r.msg : "");
+				out = FAIL;
+				break;
+			}
+			/* curl's own limit for the whole transfer */
+			curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS,
+					 (long)(left * 1000) + 1);
+		}
 		pace_wait(host, o.pace);
 		x.started = x.skip = x.restart = x.too_big = x.disk_errno = 0;
 		x.written = 0;
@@ -887,8 +935,14 @@ onlist_status onlist_http_get(const char *url, const char *dest, int post,
 		}
 		if (++attempts > o.retries)
 			break;
-		if (out == RETRY)
-			sleep_for(r.wait_hint > delay ? r.wait_hint : delay);
+		if (out == RETRY) {
+			double wait = r.wait_hint > delay ? r.wait_hint : delay;
+
+			if (o.deadline > 0 && now_mono() + wait > o.deadline)
+				wait = o.deadline - now_mono();
+			if (wait > 0)
+				sleep_for(wait);
+		}
 		delay *= 2;
 	}
 	if (out == DONE) {

@@ -25,6 +25,11 @@ so a test can add ?t=NAME to get fresh state):
   /429/FILE             429 with Retry-After: 1 the first time, then normal
   /status/NNN           always answers status NNN (no file)
   /trickle/FILE         1 KiB every 100 ms for at most 1 s, then the rest
+  /drip/FILE            3 bytes a second, for as long as the client listens
+                        (or 60 s): alive, but too slow to ever finish
+  /bigetag/FILE         the file with a 50 KB ETag
+  /hugeetag/FILE        the file with a 1 MB ETag (past curl's header limit)
+  /ctletag/FILE         the file with an ETag holding a bare CR and a TAB
   /truncgz/FILE         first time: the first half of FILE with a matching
                         Content-Length; afterwards the whole file
   /norange/FILE         ignores Range: always 200 and the whole file
@@ -158,7 +163,7 @@ class Handler(BaseHTTPRequestHandler):
         return start, min(end, size - 1)
 
     def serve(self, data, extra=(), use_range=True, cut=None, stall=False,
-              trickle=False, length=None, close=False):
+              trickle=False, length=None, close=False, drip=False):
         """Sends data (honouring Range unless told not to).  cut: send only
         that many body bytes, then close; stall: send none and go quiet
         (a client averages its speed over seconds: any bytes sent would
@@ -198,6 +203,18 @@ class Handler(BaseHTTPRequestHandler):
             self.connection.settimeout(10)
             try:
                 self.connection.recv(1)
+            except OSError:
+                pass
+            self.close_connection = True
+            return
+        if drip:
+            t0, pos = time.monotonic(), 0
+            try:
+                while pos < len(body) and time.monotonic() - t0 < 60:
+                    self.wfile.write(body[pos:pos + 3])
+                    self.wfile.flush()
+                    pos += 3
+                    time.sleep(1)
             except OSError:
                 pass
             self.close_connection = True
@@ -289,6 +306,14 @@ class Handler(BaseHTTPRequestHandler):
                 self.file(rest)
         elif head == "trickle":
             self.file(rest, trickle=True)
+        elif head == "drip":
+            self.file(rest, drip=True)
+        elif head == "bigetag":
+            self.file(rest, extra=[("ETag", '"' + "e" * 50000 + '"')])
+        elif head == "hugeetag":
+            self.file(rest, extra=[("ETag", '"' + "e" * 1000000 + '"')])
+        elif head == "ctletag":
+            self.file(rest, extra=[("ETag", '"a\rb\tc"')])
         elif head == "truncgz":
             data, _ = self.load(rest)
             if data is None:

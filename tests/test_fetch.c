@@ -429,6 +429,82 @@ static void test_faults_recovered(void **state)
 	}
 }
 
+/* A server that sends 3 bytes a second is alive but will never finish:
+ * under min_rate (1 KiB/s) for stall_timeout (1 s here) is a stall, each
+ * attempt is cut and retried, and the call fails saying so. */
+static void test_drip_is_a_stall(void **state)
+{
+	struct got g = fetch("/drip/big.txt");
+
+	(void)state;
+	print_message("  /drip/big.txt: %.2fs: %s\n", g.secs, g.err);
+	assert_int_equal(g.st, ONLIST_EHTTP);
+	assert_non_null(strstr(g.err, "timed out"));
+	assert_int_equal(stat_of("/drip/big.txt", "count"), 4);	/* 1 + 3 retries */
+	assert_true(g.secs < slow(30));
+	got_release(&g);
+}
+
+/* --timeout: whatever the transfer is doing, the call ends at the
+ * deadline.  min_rate 1 lets the drip pass the stall check, as before. */
+static void test_deadline(void **state)
+{
+	struct onlist_http_opts o = quick_opts();
+	struct got g;
+
+	(void)state;
+	o.min_rate = 1;
+	o.stall_timeout = 60;
+	o.deadline = onlist_http_now() + 2;
+	g = fetch_to("/drip/big.txt?t=deadline", NULL, &o, NULL, 0);
+	print_message("  deadline: %.2fs: %s\n", g.secs, g.err);
+	assert_int_equal(g.st, ONLIST_EHTTP);
+	assert_non_null(strstr(g.err, "--timeout"));
+	assert_true(g.secs >= 1.5 && g.secs < slow(10));
+	got_release(&g);
+}
+
+/* Validators go back into request headers: one with a control character
+ * or of absurd length is not kept from a response, and one handed in with
+ * a line break is not sent. */
+static void test_validators_sane(void **state)
+{
+	struct onlist_http_cache cache = { NULL, NULL };
+	struct got g;
+
+	(void)state;
+	g = fetch_to("/bigetag/big.txt", NULL, NULL, &cache, 0);
+	assert_new(&g, big_txt);	/* the body is fine; the ETag is not */
+	assert_null(cache.etag);
+	got_release(&g);
+	onlist_http_cache_release(&cache);
+
+	/* past curl's 100 KB header limit: refused, and said so (it was
+	 * "Out of memory") */
+	g = fetch_to("/hugeetag/big.txt", NULL, NULL, &cache, 0);
+	assert_int_equal(g.st, ONLIST_EHTTP);
+	assert_non_null(strstr(g.err, "header"));
+	assert_null(strstr(g.err, "memory"));
+	assert_int_equal(stat_of("/hugeetag/big.txt", "count"), 1);	/* not retried */
+	got_release(&g);
+	onlist_http_cache_release(&cache);
+
+	g = fetch_to("/ctletag/big.txt", NULL, NULL, &cache, 0);
+	assert_new(&g, big_txt);
+	assert_null(cache.etag);
+	got_release(&g);
+	onlist_http_cache_release(&cache);
+
+	/* as if an older onlist had stored a hostile one */
+	cache.etag = strdup("\"x\"\r\nX-Injected: 1");
+	cache.last_modified = strdup("Thu, 01 Jan 1970\r\nX-Injected: 2");
+	g = fetch_to("/etag/big.txt?t=inject", NULL, NULL, &cache, 0);
+	assert_new(&g, big_txt);
+	assert_int_equal(stat_of("/etag/big.txt?t=inject", "conditional"), 0);
+	got_release(&g);
+	onlist_http_cache_release(&cache);
+}
+
 static void test_429_honours_retry_after(void **state)
 {
 	struct got g = fetch("/429/big.txt");
@@ -933,6 +1009,9 @@ int main(void)
 		cmocka_unit_test(test_multi_member_gzip),
 		cmocka_unit_test(test_faults_recovered),
 		cmocka_unit_test(test_429_honours_retry_after),
+		cmocka_unit_test(test_drip_is_a_stall),
+		cmocka_unit_test(test_deadline),
+		cmocka_unit_test(test_validators_sane),
 		cmocka_unit_test(test_resume_part),
 		cmocka_unit_test(test_drop_keeps_part_for_later),
 		cmocka_unit_test(test_norange_restarts),

@@ -20,16 +20,27 @@ struct onlist_http_opts {
 	double pace;		/* minimum seconds between two requests to the
 				 * same host; default 1.0 */
 	long connect_timeout;	/* seconds; default 30 */
-	long stall_timeout;	/* abort when under 1 byte/s for this long;
-				 * default 60 */
+	long stall_timeout;	/* abort (and retry) when under min_rate for
+				 * this long; default 60 */
 	uint64_t max_bytes;	/* refuse a body larger than this; default
 				 * 4 GiB; 0 = default */
 	int max_redirects;	/* default 5; http and https only */
 	int quiet;		/* no progress on stderr */
+	long min_rate;		/* bytes/s; slower for stall_timeout is a
+				 * stall (a server that trickles 3 bytes a
+				 * second is one); default 1024 */
+	double deadline;	/* onlist_http_now() past which the call gives
+				 * up, whatever it is doing; 0: none */
 };
-#define ONLIST_HTTP_OPTS_INIT { 0, 5, 1.0, 1.0, 30, 60, 0, 5, 0 }
+#define ONLIST_HTTP_OPTS_INIT { 0, 5, 1.0, 1.0, 30, 60, 0, 5, 0, 1024, 0 }
 
-/* What a conditional GET knew and learnt. */
+/* The monotonic clock the deadline is read against, in seconds. */
+double onlist_http_now(void);
+
+/* What a conditional GET knew and learnt.  A validator from a response
+ * that holds a control character or is longer than 1024 bytes is not
+ * kept, and one handed in with a CR or LF is not sent: stored validators
+ * go back into request headers, where a line break would split them. */
 struct onlist_http_cache {
 	char *etag;		/* malloc'd or NULL */
 	char *last_modified;	/* malloc'd or NULL */
