@@ -36,7 +36,6 @@ static const char help[] =
 	"  --posting-url T       %s becomes the Message-ID\n"
 	"                        (default https://lore.kernel.org/r/%s)\n";
 
-enum fmt { F_MD, F_HTML, F_JSON };
 enum cat { C_NEVER, C_FUZZY, C_NOREVIEW, C_REVIEWED };
 
 struct rrow {
@@ -202,106 +201,6 @@ static void tag_summary(const char *trailers, char *buf, size_t n)
 	}
 }
 
-/* ---- escaping ------------------------------------------------------------ */
-
-/* The length of a UTF-8 bidi or invisible formatting control at s (U+200E,
- * U+200F, U+202A..U+202E, U+2066..U+2069), else 0.  Such a character in a
- * subject could reorder what the reader sees around it. */
-static int bidi_len(const unsigned char *s, unsigned *cp)
-{
-	if (s[0] == 0xe2 && s[1] == 0x80 &&
-	    (s[2] == 0x8e || s[2] == 0x8f || (s[2] >= 0xaa && s[2] <= 0xae))) {
-		*cp = 0x2000 + (s[2] - 0x80);
-		return 3;
-	}
-	if (s[0] == 0xe2 && s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9) {
-		*cp = 0x2040 + (s[2] - 0x80);
-		return 3;
-	}
-	if (s[0] == 0xd8 && s[1] == 0x9c) {	/* U+061C ARABIC LETTER MARK */
-		*cp = 0x061c;
-		return 2;
-	}
-	return 0;
-}
-
-static void html(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	unsigned cp;
-	int k;
-
-	for (; *p; p++) {
-		if ((k = bidi_len(p, &cp))) {
-			fprintf(f, "<span class=\"ctl\">U+%04X</span>", cp);
-			p += k - 1;
-			continue;
-		}
-		switch (*p) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(f, "<span class=\"ctl\">U+%04X</span>", *p);
-			else
-				fputc(*p, f);
-		}
-	}
-}
-
-/* For attribute values: the same, but a control becomes plain text. */
-static void html_attr(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	unsigned cp;
-	int k;
-
-	for (; *p; p++) {
-		if ((k = bidi_len(p, &cp))) {
-			fprintf(f, "U+%04X", cp);
-			p += k - 1;
-		} else if (*p == '&')
-			fputs("&amp;", f);
-		else if (*p == '<')
-			fputs("&lt;", f);
-		else if (*p == '>')
-			fputs("&gt;", f);
-		else if (*p == '"')
-			fputs("&quot;", f);
-		else if (*p == '\'')
-			fputs("&#39;", f);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "U+%04X", *p);
-		else
-			fputc(*p, f);
-	}
-}
-
-/* Markdown that pastes into a mail: the characters Markdown would act on
- * get a backslash, controls and bidi characters are spelled out. */
-static void md(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	unsigned cp;
-	int k;
-
-	for (; *p; p++) {
-		if ((k = bidi_len(p, &cp))) {
-			fprintf(f, "U+%04X", cp);
-			p += k - 1;
-		} else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "U+%04X", *p);
-		else {
-			if (strchr("\\`*_[]<>|#", *p))
-				fputc('\\', f);
-			fputc(*p, f);
-		}
-	}
-}
-
 /* A URL from a template: the first %s becomes `value`, percent-encoded
  * except for the characters a sha or a Message-ID usually has. */
 static char *url(const char *tmpl, const char *value)
@@ -401,7 +300,7 @@ static void week_name(int64_t t, char *buf, size_t n)
 
 struct report {
 	FILE *f;
-	enum fmt fmt;
+	enum onlist_fmt fmt;
 	const char *commit_url, *posting_url;
 	const char *title;		/* "2013-W27", "v3.10..v3.11" */
 	int windowed;
@@ -466,7 +365,11 @@ static void md_refs(struct report *r)
 	if (r->nrefs)
 		fputc('\n', r->f);
 	for (size_t i = 0; i < r->nrefs; i++) {
-		fprintf(r->f, "[%zu]: %s\n", r->refs_base + i + 1, r->refs[i]);
+		/* not onlist_put_md: a backslash inside a URL is not undone by
+		 * a mail reader; the value in it is percent-encoded already */
+		fprintf(r->f, "[%zu]: ", r->refs_base + i + 1);
+		onlist_put_text(r->f, r->refs[i]);
+		fputc('\n', r->f);
 		free(r->refs[i]);
 	}
 	r->refs_base += r->nrefs;
@@ -480,15 +383,15 @@ static void md_commit(struct report *r, const struct rrow *x)
 
 	tag_summary(x->trailers, tags, sizeof tags);
 	fprintf(f, "- [%.12s][%d] ", x->sha, md_ref(r, url(r->commit_url, x->sha)));
-	md(f, x->subject);
+	onlist_put_md(f, x->subject);
 	fputs("\n  - author: ", f);
-	md(f, x->author);
+	onlist_put_md(f, x->author);
 	fputs(", committer: ", f);
-	md(f, x->committer);
+	onlist_put_md(f, x->committer);
 	fputs(", subsystem: ", f);
-	md(f, x->subsys);
+	onlist_put_md(f, x->subsys);
 	fputs("\n  - tags: ", f);
-	md(f, *tags ? tags : "none");
+	onlist_put_md(f, *tags ? tags : "none");
 	fputs(x->empty ? "; changelog: **empty**" : "", f);
 	if (x->landed && x->merge_sha) {
 		fmt_day(x->landed_date, day, sizeof day);
@@ -498,7 +401,7 @@ static void md_commit(struct report *r, const struct rrow *x)
 			fprintf(f, "\n  - landed %s in [%.12s][%d] ", day,
 				x->merge_sha,
 				md_ref(r, url(r->commit_url, x->merge_sha)));
-			md(f, x->merge_subject);
+			onlist_put_md(f, x->merge_subject);
 		}
 	} else
 		fputs("\n  - landed: n/a", f);
@@ -507,7 +410,7 @@ static void md_commit(struct report *r, const struct rrow *x)
 			md_ref(r, url(r->posting_url, x->msgid)));
 		if (x->list) {
 			fputs(" to ", f);
-			md(f, x->list);
+			onlist_put_md(f, x->list);
 		}
 	}
 	fputc('\n', f);
@@ -520,17 +423,17 @@ static void html_commit(struct report *r, const struct rrow *x)
 
 	tag_summary(x->trailers, tags, sizeof tags);
 	fputs("<li><a class=\"sha\" href=\"", f);
-	html_attr(f, u);
+	onlist_put_html_attr(f, u);
 	fprintf(f, "\">%.12s</a> <span class=\"subj\">", x->sha);
-	html(f, x->subject);
+	onlist_put_html(f, x->subject);
 	fputs("</span><br><small>author ", f);
-	html(f, x->author);
+	onlist_put_html(f, x->author);
 	fputs(", committer ", f);
-	html(f, x->committer);
+	onlist_put_html(f, x->committer);
 	fputs(", ", f);
-	html(f, x->subsys);
+	onlist_put_html(f, x->subsys);
 	fputs("<br>tags: ", f);
-	html(f, *tags ? tags : "none");
+	onlist_put_html(f, *tags ? tags : "none");
 	if (x->empty)
 		fputs(" &middot; <b>empty changelog</b>", f);
 	if (x->landed && x->merge_sha) {
@@ -541,9 +444,9 @@ static void html_commit(struct report *r, const struct rrow *x)
 			free(u);
 			u = url(r->commit_url, x->merge_sha);
 			fprintf(f, "<br>landed %s in <a href=\"", day);
-			html_attr(f, u);
+			onlist_put_html_attr(f, u);
 			fprintf(f, "\">%.12s</a> ", x->merge_sha);
-			html(f, x->merge_subject);
+			onlist_put_html(f, x->merge_subject);
 		}
 	} else
 		fputs("<br>landed: n/a", f);
@@ -551,11 +454,11 @@ static void html_commit(struct report *r, const struct rrow *x)
 		free(u);
 		u = url(r->posting_url, x->msgid);
 		fputs("<br><a href=\"", f);
-		html_attr(f, u);
+		onlist_put_html_attr(f, u);
 		fputs("\">posting</a>", f);
 		if (x->list) {
 			fputs(" on ", f);
-			html(f, x->list);
+			onlist_put_html(f, x->list);
 		}
 	}
 	fputs("</small></li>\n", f);
@@ -647,9 +550,9 @@ static int group_table(struct report *r, int by_subsys)
 			onlist_tally_extra(&all, k);
 	}
 	onlist_tally_sort(&all);
-	if (r->fmt == F_JSON)
+	if (r->fmt == ONLIST_FMT_JSON)
 		fprintf(f, "\"by_%s\": [", by_subsys ? "subsystem" : "committer");
-	else if (r->fmt == F_HTML)
+	else if (r->fmt == ONLIST_FMT_HTML)
 		fprintf(f, "<div class=\"t\"><table><tr><th>%s</th><th>Commits</th>"
 			"<th>Never posted</th><th>Share</th><th>Modified</th>"
 			"<th>No review</th></tr>\n", what);
@@ -671,29 +574,29 @@ static int group_table(struct report *r, int by_subsys)
 		if (r->fuzzy_total)
 			snprintf(fzs, sizeof fzs, "%ld", fz);
 		else
-			snprintf(fzs, sizeof fzs, r->fmt == F_JSON ? "null" : "n/a");
-		if (r->fmt == F_JSON) {
+			snprintf(fzs, sizeof fzs, r->fmt == ONLIST_FMT_JSON ? "null" : "n/a");
+		if (r->fmt == ONLIST_FMT_JSON) {
 			fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
 			onlist_put_json(f, t->name);
 			fprintf(f, ", \"commits\": %ld, \"never_posted\": %ld, "
 				"\"modified_before_merge\": %s, \"no_review\": %ld}",
 				t->count, t->extra, fzs, nr);
-		} else if (r->fmt == F_HTML) {
+		} else if (r->fmt == ONLIST_FMT_HTML) {
 			fputs("<tr><td>", f);
-			html(f, t->name);
+			onlist_put_html(f, t->name);
 			fprintf(f, "</td><td>%ld</td><td>%ld</td><td>%.0f%%</td>"
 				"<td>%s</td><td>%ld</td></tr>\n", t->count, t->extra,
 				pct(t->extra, t->count), fzs, nr);
 		} else {
 			fputs("| ", f);
-			md(f, t->name);
+			onlist_put_md(f, t->name);
 			fprintf(f, " | %ld | %ld | %.0f%% | %s | %ld |\n", t->count,
 				t->extra, pct(t->extra, t->count), fzs, nr);
 		}
 	}
-	if (r->fmt == F_JSON)
+	if (r->fmt == ONLIST_FMT_JSON)
 		fputs(all.n ? "\n  ]" : "]", f);
-	else if (r->fmt == F_HTML)
+	else if (r->fmt == ONLIST_FMT_HTML)
 		fputs("</table></div>\n", f);
 	onlist_tally_release(&all);
 	return 0;
@@ -757,7 +660,7 @@ static int render(struct report *r)
 		cnt[c] = count_cat(r, (enum cat)c);
 	fmt_day(r->since, a, sizeof a);
 	fmt_day(r->until - 1, b, sizeof b);
-	if (r->fmt == F_JSON) {
+	if (r->fmt == ONLIST_FMT_JSON) {
 		int first = 1;
 		fprintf(f, "{\n  \"schema\": \"%s\",\n  \"title\": ", REPORT_SCHEMA);
 		onlist_put_json(f, r->title);
@@ -800,14 +703,14 @@ static int render(struct report *r)
 		fputs(first ? "]\n}\n" : "\n  ]\n}\n", f);
 		return 0;
 	}
-	if (r->fmt == F_HTML) {
+	if (r->fmt == ONLIST_FMT_HTML) {
 		fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		      "<meta name=\"viewport\" content=\"width=device-width,"
 		      "initial-scale=1\"><title>onlist report ", f);
-		html_attr(f, r->title);	/* <title> holds text, not markup */
+		onlist_put_html_attr(f, r->title);	/* <title> holds text, not markup */
 		fprintf(f, "</title><style>%s</style></head><body>\n<h1>"
 			"Commits that bypassed the lists: ", css);
-		html(f, r->title);
+		onlist_put_html(f, r->title);
 		fputs("</h1>\n", f);
 		if (r->windowed)
 			fprintf(f, "<p>Landed %s to %s (UTC).</p>\n", a, b);
@@ -824,7 +727,7 @@ static int render(struct report *r)
 		}
 	} else {
 		fputs("# Commits that bypassed the lists: ", f);
-		md(f, r->title);
+		onlist_put_md(f, r->title);
 		fputs("\n\n", f);
 		if (r->windowed)
 			fprintf(f, "Landed %s to %s (UTC).\n\n", a, b);
@@ -838,44 +741,44 @@ static int render(struct report *r)
 	}
 	for (int c = C_NEVER; c <= C_NOREVIEW; c++) {
 		int any = 0;
-		if (r->fmt == F_HTML)
+		if (r->fmt == ONLIST_FMT_HTML)
 			fprintf(f, "<h2>%s (%ld)</h2>\n", cat_title[c], cnt[c]);
 		else
 			fprintf(f, "\n## %s (%ld)\n\n", cat_title[c], cnt[c]);
 		if (c == C_FUZZY && !r->fuzzy_total) {
-			fputs(r->fmt == F_HTML ? "<p>n/a: fuzzy matching has not "
+			fputs(r->fmt == ONLIST_FMT_HTML ? "<p>n/a: fuzzy matching has not "
 			      "run on this database.</p>\n" : "n/a: fuzzy matching "
 			      "has not run on this database.\n", f);
 			continue;
 		}
 		if (c == C_NOREVIEW)
-			fprintf(f, r->fmt == F_HTML ? "<p><small>No reply on the "
+			fprintf(f, r->fmt == ONLIST_FMT_HTML ? "<p><small>No reply on the "
 				"list from anyone but the author, and no "
 				"Reviewed-by, Acked-by or Tested-by from anyone "
 				"else in git%s.</small></p>\n" :
 				"No reply on the list from anyone but the author, and\n"
 				"no Reviewed-by, Acked-by or Tested-by from anyone else\n"
 				"in git%s.\n\n", r->reviews_known ? "" :
-				r->fmt == F_HTML ? ". Review tags inside replies: n/a" :
+				r->fmt == ONLIST_FMT_HTML ? ". Review tags inside replies: n/a" :
 				".  Review tags inside replies: n/a");
 		for (size_t i = 0; i < r->rows.n; i++) {
 			if (r->rows.v[i].cat != (enum cat)c)
 				continue;
-			if (r->fmt == F_HTML) {
+			if (r->fmt == ONLIST_FMT_HTML) {
 				fputs(any ? "" : "<ul>\n", f);
 				html_commit(r, &r->rows.v[i]);
 			} else
 				md_commit(r, &r->rows.v[i]);
 			any = 1;
 		}
-		if (r->fmt == F_HTML && any)
+		if (r->fmt == ONLIST_FMT_HTML && any)
 			fputs("</ul>\n", f);
-		if (r->fmt == F_MD)
+		if (r->fmt == ONLIST_FMT_MD)
 			md_refs(r);
 		if (!any)
-			fputs(r->fmt == F_HTML ? "<p>None.</p>\n" : "None.\n", f);
+			fputs(r->fmt == ONLIST_FMT_HTML ? "<p>None.</p>\n" : "None.\n", f);
 	}
-	if (r->fmt == F_HTML) {
+	if (r->fmt == ONLIST_FMT_HTML) {
 		fputs("<h2>Per committer</h2>\n", f);
 		if (group_table(r, 0))
 			return -1;
@@ -909,7 +812,7 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 	size_t len;
 
 	r.f = stdout;
-	r.fmt = F_MD;
+	r.fmt = ONLIST_FMT_MD;
 	r.commit_url = "https://git.kernel.org/torvalds/c/%s";
 	r.posting_url = "https://lore.kernel.org/r/%s";
 	if (onlist_cli_help(argc, argv, help))
@@ -935,11 +838,11 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		else if (!strcmp(a, "--format") && v) {
 			v = argv[++i];
 			if (!strcmp(v, "md"))
-				r.fmt = F_MD;
+				r.fmt = ONLIST_FMT_MD;
 			else if (!strcmp(v, "html"))
-				r.fmt = F_HTML;
+				r.fmt = ONLIST_FMT_HTML;
 			else if (!strcmp(v, "json"))
-				r.fmt = F_JSON;
+				r.fmt = ONLIST_FMT_JSON;
 			else {
 				onlist_err("report: --format is md, html or json, "
 					   "not '%s'", v);
