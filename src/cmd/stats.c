@@ -183,43 +183,45 @@ static int width(const char *s)
 	return w;
 }
 
-/* s, then spaces up to `cols` columns. */
-static void padded(FILE *f, const char *s, int cols)
+/* s as onlist_put_text() writes it, in a string of the caller's; NULL
+ * when memory is short. */
+static char *as_text(const char *s)
 {
-	fputs(s, f);
-	for (int w = width(s); w < cols; w++)
-		fputc(' ', f);
+	char *t = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&t, &n);
+
+	if (!m)
+		return NULL;
+	onlist_put_text(m, s);
+	if (fclose(m)) {
+		free(t);
+		return NULL;
+	}
+	return t;
 }
 
-enum fmt { F_TEXT, F_MD, F_CSV, F_JSON };
+/* s as terminal text, then spaces up to `cols` columns: the width is the
+ * escaped text's, since that is what the terminal shows. */
+static void padded(FILE *f, const char *s, int cols)
+{
+	char *t = as_text(s);
+
+	if (!t) {
+		onlist_put_text(f, s);
+		return;
+	}
+	fputs(t, f);
+	for (int w = width(t); w < cols; w++)
+		fputc(' ', f);
+	free(t);
+}
 
 struct out {
 	FILE *f;
-	enum fmt fmt;
+	enum onlist_fmt fmt;
 	long top;
 };
-
-static void csv_field(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-/* Markdown table cells: a pipe or a line end would break the row. */
-static void md_cell(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|' || *s == '\\' || *s == '`' || *s == '*' ||
-		    *s == '_' || *s == '<' || *s == '[')
-			fputc('\\', f);
-		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
-	}
-}
 
 static void person_table(struct out *o, const char *section,
 			 const char *title, const char *who,
@@ -228,7 +230,7 @@ static void person_table(struct out *o, const char *section,
 	size_t n = o->top && (size_t)o->top < t->n ? (size_t)o->top : t->n;
 	FILE *f = o->f;
 
-	if (o->fmt == F_JSON) {
+	if (o->fmt == ONLIST_FMT_JSON) {
 		fprintf(f, "\"%s\": [", section);
 		for (size_t i = 0; i < n; i++) {
 			fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
@@ -241,10 +243,10 @@ static void person_table(struct out *o, const char *section,
 		fputs(n ? "\n  ]" : "]", f);
 		return;
 	}
-	if (o->fmt == F_CSV) {
+	if (o->fmt == ONLIST_FMT_CSV) {
 		for (size_t i = 0; i < n; i++) {
 			fprintf(f, "%s,", section);
-			csv_field(f, t->v[i].name);
+			onlist_put_csv(f, t->v[i].name);
 			fprintf(f, ",%ld,", t->v[i].count);
 			if (extras)
 				fprintf(f, "%ld", t->v[i].extra);
@@ -252,12 +254,12 @@ static void person_table(struct out *o, const char *section,
 		}
 		return;
 	}
-	if (o->fmt == F_MD) {
+	if (o->fmt == ONLIST_FMT_MD) {
 		fprintf(f, "\n%s\n\n| %s | Commits |%s\n|---|---:|%s\n", title,
 			who, extras ? " Posted |" : "", extras ? "---:|" : "");
 		for (size_t i = 0; i < n; i++) {
 			fputs("| ", f);
-			md_cell(f, t->v[i].name);
+			onlist_put_md(f, t->v[i].name);
 			fprintf(f, " | %ld |", t->v[i].count);
 			if (extras)
 				fprintf(f, " %ld |", t->v[i].extra);
@@ -287,32 +289,35 @@ static void sha_list(struct out *o, const char *key, struct stats *s,
 	FILE *f = o->f;
 	int first = 1;
 
-	if (o->fmt == F_JSON)
+	if (o->fmt == ONLIST_FMT_JSON)
 		fprintf(f, "\"%s\": [", key);
 	for (size_t i = 0; i < s->n; i++) {
 		if (want ? pick[i] != want : !pick[i])
 			continue;
 		switch (o->fmt) {
-		case F_JSON:
+		case ONLIST_FMT_JSON:
 			fprintf(f, "%s\"%s\"", first ? "" : ", ", s->v[i].sha);
 			break;
-		case F_CSV:
+		case ONLIST_FMT_CSV:
 			fprintf(f, "%s,%s,,\n", key, s->v[i].sha);
 			break;
-		case F_MD:
+		case ONLIST_FMT_MD:
 			fprintf(f, "- `%.12s` ", s->v[i].sha);
-			md_cell(f, s->v[i].subject);
+			onlist_put_md(f, s->v[i].subject);
 			fputs(" (", f);
-			md_cell(f, s->v[i].an);
+			onlist_put_md(f, s->v[i].an);
 			fputs(")\n", f);
 			break;
 		default:
-			fprintf(f, "  %.12s %s (%s)\n", s->v[i].sha,
-				s->v[i].subject, s->v[i].an);
+			fprintf(f, "  %.12s ", s->v[i].sha);
+			onlist_put_text(f, s->v[i].subject);
+			fputs(" (", f);
+			onlist_put_text(f, s->v[i].an);
+			fputs(")\n", f);
 		}
 		first = 0;
 	}
-	if (o->fmt == F_JSON)
+	if (o->fmt == ONLIST_FMT_JSON)
 		fputc(']', f);
 }
 
@@ -323,7 +328,7 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		"^Linux [0-9]+\\.[0-9]+(\\.[0-9]+)?(-rc[0-9]+)?$";
 	const char *rel_author = "Linus Torvalds";
 	struct stats s = { 0 };
-	struct out o = { stdout, F_TEXT, 20 };
+	struct out o = { stdout, ONLIST_FMT_TEXT, 20 };
 	struct onlist_store *db = NULL;
 	struct onlist_people *people = NULL;
 	struct onlist_tally empty = ONLIST_TALLY_INIT, single = ONLIST_TALLY_INIT,
@@ -355,13 +360,13 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		else if (!strcmp(a, "--format") && v) {
 			v = argv[++i];
 			if (!strcmp(v, "text"))
-				o.fmt = F_TEXT;
+				o.fmt = ONLIST_FMT_TEXT;
 			else if (!strcmp(v, "md"))
-				o.fmt = F_MD;
+				o.fmt = ONLIST_FMT_MD;
 			else if (!strcmp(v, "csv"))
-				o.fmt = F_CSV;
+				o.fmt = ONLIST_FMT_CSV;
 			else if (!strcmp(v, "json"))
-				o.fmt = F_JSON;
+				o.fmt = ONLIST_FMT_JSON;
 			else {
 				onlist_err("stats: --format is text, md, csv or "
 					   "json, not '%s'", v);
@@ -479,7 +484,7 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	switch (o.fmt) {
-	case F_JSON:
+	case ONLIST_FMT_JSON:
 		fprintf(o.f, "{\n  \"schema\": %d,\n  \"range\": ", STATS_SCHEMA);
 		onlist_put_json(o.f, range);
 		fprintf(o.f, ",\n  \"commits\": %zu,\n", s.n);
@@ -508,7 +513,7 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		}
 		fputs(tags.n ? "\n  ]\n}\n" : "]\n}\n", o.f);
 		break;
-	case F_CSV:
+	case ONLIST_FMT_CSV:
 		fputs("section,name,count,extra\n", o.f);
 		fprintf(o.f, "commits,,%zu,\n", s.n);
 		fprintf(o.f, "empty_explanation,,%ld,\n", nempty);
@@ -527,22 +532,25 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 			     &single, 1);
 		for (size_t i = 0; i < tags.n; i++) {
 			fputs("tag,", o.f);
-			csv_field(o.f, tags.v[i].name);
+			onlist_put_csv(o.f, tags.v[i].name);
 			fprintf(o.f, ",%ld,\n", tags.v[i].count);
 		}
 		break;
 	default: {
-		int md = o.fmt == F_MD;
+		int md = o.fmt == ONLIST_FMT_MD;
 		const char *h = md ? "### " : "";
 		fprintf(o.f, "%sChangelog statistics%s", md ? "## " : "",
 			range ? " for " : "");
 		if (md)
-			md_cell(o.f, range ? range : "");
+			onlist_put_md(o.f, range);
 		else
-			fputs(range ? range : "", o.f);
+			onlist_put_text(o.f, range);
 		fputc('\n', o.f);
 		if (!md) {
-			int w = 20 + (range ? 5 + width(range) : 0);
+			char *t = range ? as_text(range) : NULL;
+			int w = 20 + (t ? 5 + width(t) : 0);
+
+			free(t);
 			while (w--)
 				fputc('=', o.f);
 			fputc('\n', o.f);
@@ -580,7 +588,7 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		for (size_t i = 0; i < tags.n; i++) {
 			if (md) {
 				fputs("| ", o.f);
-				md_cell(o.f, tags.v[i].name);
+				onlist_put_md(o.f, tags.v[i].name);
 				fprintf(o.f, " | %ld | %.1f%% |\n", tags.v[i].count,
 					share(tags.v[i].count, (long)s.n));
 			} else {
