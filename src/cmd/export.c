@@ -19,7 +19,10 @@ static const char help[] =
 	"matches, reviews (replies to matched postings) or trailers.  The\n"
 	"columns and their meaning are in docs/schema.md (export schema 1).\n\n"
 	"  csv    a header line, then one line per row (RFC 4180: text quoted,\n"
-	"         \"\" inside; NULL is an empty unquoted field)\n"
+	"         \"\" inside; NULL is an empty unquoted field).  Text that a\n"
+	"         spreadsheet would run as a formula (starting with = + - @,\n"
+	"         TAB or CR) gets a leading '; controls other than TAB, CR and\n"
+	"         LF are written U+XXXX.  Use jsonl for the exact values.\n"
 	"  jsonl  one JSON object per line; NULL is null\n";
 
 static const struct {
@@ -52,17 +55,6 @@ struct exp {
 	long rows;
 };
 
-static void csv_text(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static int row(int ncol, const char *const *names, const char *const *vals,
 	       void *data)
 {
@@ -94,7 +86,7 @@ static int row(int ncol, const char *const *names, const char *const *vals,
 			if (i)
 				fputc(',', e->f);
 			if (vals[i] && t == 't')
-				csv_text(e->f, vals[i]);
+				onlist_put_csv(e->f, vals[i]);
 			else if (vals[i])
 				fputs(vals[i], e->f);
 		}
