@@ -13,7 +13,8 @@
 #define EXPORT_SCHEMA 1
 
 static const char help[] =
-	"usage: onlist [--db PATH] export [--format csv|jsonl] [-o FILE] [TABLE]\n"
+	"usage: onlist [--db PATH] export [--format csv|jsonl|json] [--json] [-o FILE]\n"
+	"                     [TABLE]\n"
 	"       onlist export --schema-version\n\n"
 	"Write one table for a statistics tool: commits (default), postings,\n"
 	"matches, reviews (replies to matched postings) or trailers.  The\n"
@@ -23,7 +24,10 @@ static const char help[] =
 	"         spreadsheet would run as a formula (starting with = + - @,\n"
 	"         TAB or CR) gets a leading '; controls other than TAB, CR and\n"
 	"         LF are written U+XXXX.  Use jsonl for the exact values.\n"
-	"  jsonl  one JSON object per line; NULL is null\n";
+	"  jsonl  one JSON object per line; NULL is null\n"
+	"  json   the same objects as one JSON array, one object a line\n"
+	"         (one document for tools that read JSON, not JSON lines);\n"
+	"         --json is --format json\n";
 
 static const struct {
 	const char *name;
@@ -50,7 +54,7 @@ static int is_number(const char *s)
 
 struct exp {
 	FILE *f;
-	int jsonl;
+	enum onlist_fmt fmt;	/* CSV, JSONL, or JSON: one array of the objects */
 	const char *types;
 	long rows;
 };
@@ -59,22 +63,27 @@ static int row(int ncol, const char *const *names, const char *const *vals,
 	       void *data)
 {
 	struct exp *e = data;
+	int csv = e->fmt == ONLIST_FMT_CSV;
 
 	if (!vals) {
-		if (e->jsonl)
+		if (e->fmt == ONLIST_FMT_JSON)
+			putc('[', e->f);
+		if (!csv)
 			return 0;
 		for (int i = 0; i < ncol; i++)
 			fprintf(e->f, "%s%s", i ? "," : "", names[i]);
 		fputs("\r\n", e->f);
 		return 0;
 	}
-	if (e->jsonl)
+	if (e->fmt == ONLIST_FMT_JSON)
+		fputs(e->rows ? ",\n" : "\n", e->f);
+	if (!csv)
 		fputc('{', e->f);
 	for (int i = 0; i < ncol; i++) {
 		char t = e->types[i];
 		if (vals[i] && t != 't' && !is_number(vals[i]))
 			t = 't';
-		if (e->jsonl) {
+		if (!csv) {
 			fprintf(e->f, "%s\"%s\": ", i ? ", " : "", names[i]);
 			if (!vals[i])
 				fputs("null", e->f);
@@ -91,43 +100,55 @@ static int row(int ncol, const char *const *names, const char *const *vals,
 				fputs(vals[i], e->f);
 		}
 	}
-	fputs(e->jsonl ? "}\n" : "\r\n", e->f);
+	fputs(csv ? "\r\n" : e->fmt == ONLIST_FMT_JSONL ? "}\n" : "}", e->f);
 	e->rows++;
 	return ferror(e->f) != 0;
 }
 
+enum { OPT_FORMAT = ONLIST_OPT_FIRST_LONG, OPT_JSON, OPT_SCHEMA };
+
 int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 {
-	struct exp e = { stdout, 0, NULL, 0 };
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "schema-version", no_argument, NULL, OPT_SCHEMA },
+		ONLIST_CLI_GLOBAL_OPTIONS
+	};
+	static const char *const formats[] = { "csv", "jsonl", "json", NULL };
+	struct exp e = { stdout, ONLIST_FMT_CSV, NULL, 0 };
 	const char *table = NULL, *ofile = NULL;
 	struct onlist_store *db;
 	enum onlist_export what = ONLIST_EXPORT_COMMITS;
-	int ret = ONLIST_EXIT_OK;
+	int ret = ONLIST_EXIT_OK, c;
 	size_t k;
 
-	if (onlist_cli_help(argc, argv, help))
-		return ONLIST_EXIT_OK;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--schema-version")) {
+	while ((c = onlist_cli_getopt(cli, argc, argv, "o:", opts, help)) != -1) {
+		switch (c) {
+		case OPT_SCHEMA:
 			printf("%d\n", EXPORT_SCHEMA);
 			return ONLIST_EXIT_OK;
-		} else if (!strcmp(a, "--format") && i + 1 < argc) {
-			const char *v = argv[++i];
-			if (!strcmp(v, "jsonl"))
-				e.jsonl = 1;
-			else if (strcmp(v, "csv")) {
-				onlist_err("export: --format is csv or jsonl, not "
-					   "'%s'", v);
+		case OPT_FORMAT:
+			if (onlist_cli_format(cli, optarg, formats, &e.fmt))
 				return ONLIST_EXIT_USAGE;
-			}
-		} else if (!strcmp(a, "-o") && i + 1 < argc) {
-			ofile = argv[++i];
-		} else if (a[0] == '-' || table) {
-			onlist_err("export: unexpected argument '%s'", a);
+			break;
+		case OPT_JSON:
+			e.fmt = ONLIST_FMT_JSON;
+			break;
+		case 'o':
+			ofile = optarg;
+			break;
+		case ONLIST_OPT_HELP:
+			return ONLIST_EXIT_OK;
+		default:
 			return ONLIST_EXIT_USAGE;
-		} else
-			table = a;
+		}
+	}
+	if (optind < argc)
+		table = argv[optind++];
+	if (optind < argc) {
+		onlist_err("export: unexpected argument '%s'", argv[optind]);
+		return ONLIST_EXIT_USAGE;
 	}
 	if (table) {
 		for (k = 0; k < sizeof tables / sizeof *tables; k++)
@@ -151,7 +172,8 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 	if (onlist_store_export(db, what, row, &e) != ONLIST_OK) {
 		onlist_err("export: %s", onlist_store_errmsg(db));
 		ret = ONLIST_EXIT_FAIL;
-	}
+	} else if (e.fmt == ONLIST_FMT_JSON)
+		fputs(e.rows ? "\n]\n" : "]\n", e.f);
 	if ((e.f != stdout ? fclose(e.f) : fflush(e.f)) && ret == ONLIST_EXIT_OK) {
 		onlist_err("export: %s: write failed", ofile ? ofile : "stdout");
 		ret = ONLIST_EXIT_FAIL;
