@@ -1,6 +1,7 @@
 /* cmd_stats.c - onlist stats: the changelog statistics of LWN's "What's
  * missing from our changelogs" (2013) over any range, plus whether the
  * commits without review tags were posted and answered on a list. */
+#include <errno.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,7 @@
 
 static const char help[] =
 	"usage: onlist [--db PATH] stats [--repo PATH] [--mailmap FILE]\n"
-	"                    [--format text|md|csv|json] [--top N] [-o FILE]\n"
+	"                    [--format text|md|csv|json] [--json] [--top N] [-o FILE]\n"
 	"                    [--release-subject REGEX] [--release-author NAME] [RANGE]\n\n"
 	"Changelog statistics of the scanned commits of RANGE (all scanned\n"
 	"commits without one); merges are never counted.\n\n"
@@ -28,6 +29,10 @@ static const char help[] =
 	"  tags                how many commits carry each trailer key\n\n"
 	"Names go through the repository's .mailmap (git check-mailmap) and\n"
 	"--mailmap FILE, an extra file in .mailmap format.\n\n"
+	"  --format F           text (default), md, csv or json (schema 1,\n"
+	"                       docs/schema.md); --json is --format json.  In\n"
+	"                       csv, a name a spreadsheet would run as a formula\n"
+	"                       (= + - @ first) gets a leading '\n"
 	"  --top N              rows in the per-person tables (default 20, 0: all)\n"
 	"  --release-subject RE version bumps: subjects matching this POSIX ERE\n"
 	"                       (default '^Linux [0-9]+\\.[0-9]+(\\.[0-9]+)?(-rc[0-9]+)?$')\n"
@@ -321,8 +326,24 @@ static void sha_list(struct out *o, const char *key, struct stats *s,
 		fputc(']', f);
 }
 
+enum {
+	OPT_REPO = ONLIST_OPT_FIRST_LONG, OPT_MAILMAP, OPT_TOP, OPT_REL_SUBJECT,
+	OPT_REL_AUTHOR, OPT_FORMAT, OPT_JSON,
+};
+
 int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "repo", required_argument, NULL, OPT_REPO },
+		{ "mailmap", required_argument, NULL, OPT_MAILMAP },
+		{ "top", required_argument, NULL, OPT_TOP },
+		{ "release-subject", required_argument, NULL, OPT_REL_SUBJECT },
+		{ "release-author", required_argument, NULL, OPT_REL_AUTHOR },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		ONLIST_CLI_GLOBAL_OPTIONS
+	};
+	static const char *const formats[] = { "text", "md", "csv", "json", NULL };
 	const char *repo_opt = NULL, *alias = NULL, *range = NULL, *ofile = NULL;
 	const char *rel_subject =
 		"^Linux [0-9]+\\.[0-9]+(\\.[0-9]+)?(-rc[0-9]+)?$";
@@ -339,44 +360,53 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 	int *nosob = NULL, ret = ONLIST_EXIT_FAIL;
 	char *repo = NULL, *err = NULL;
 	regex_t rel;
-	int rel_ok = 0;
+	int rel_ok = 0, c;
+	char *end;
 
-	if (onlist_cli_help(argc, argv, help))
-		return ONLIST_EXIT_OK;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "--repo") && v)
-			repo_opt = argv[++i];
-		else if (!strcmp(a, "--mailmap") && v)
-			alias = argv[++i];
-		else if (!strcmp(a, "--top") && v)
-			o.top = atol(argv[++i]);
-		else if (!strcmp(a, "-o") && v)
-			ofile = argv[++i];
-		else if (!strcmp(a, "--release-subject") && v)
-			rel_subject = argv[++i];
-		else if (!strcmp(a, "--release-author") && v)
-			rel_author = argv[++i];
-		else if (!strcmp(a, "--format") && v) {
-			v = argv[++i];
-			if (!strcmp(v, "text"))
-				o.fmt = ONLIST_FMT_TEXT;
-			else if (!strcmp(v, "md"))
-				o.fmt = ONLIST_FMT_MD;
-			else if (!strcmp(v, "csv"))
-				o.fmt = ONLIST_FMT_CSV;
-			else if (!strcmp(v, "json"))
-				o.fmt = ONLIST_FMT_JSON;
-			else {
-				onlist_err("stats: --format is text, md, csv or "
-					   "json, not '%s'", v);
+	while ((c = onlist_cli_getopt(cli, argc, argv, "o:", opts, help)) != -1) {
+		switch (c) {
+		case OPT_REPO:
+			repo_opt = optarg;
+			break;
+		case OPT_MAILMAP:
+			alias = optarg;
+			break;
+		case OPT_TOP:
+			errno = 0;
+			o.top = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || o.top < 0) {
+				onlist_err("stats: --top wants a number, 0 for all, "
+					   "not '%s'", optarg);
 				return ONLIST_EXIT_USAGE;
 			}
-		} else if (a[0] == '-' || range) {
-			onlist_err("stats: unexpected argument '%s'", a);
+			break;
+		case 'o':
+			ofile = optarg;
+			break;
+		case OPT_REL_SUBJECT:
+			rel_subject = optarg;
+			break;
+		case OPT_REL_AUTHOR:
+			rel_author = optarg;
+			break;
+		case OPT_FORMAT:
+			if (onlist_cli_format(cli, optarg, formats, &o.fmt))
+				return ONLIST_EXIT_USAGE;
+			break;
+		case OPT_JSON:
+			o.fmt = ONLIST_FMT_JSON;
+			break;
+		case ONLIST_OPT_HELP:
+			return ONLIST_EXIT_OK;
+		default:
 			return ONLIST_EXIT_USAGE;
-		} else
-			range = a;
+		}
+	}
+	if (optind < argc)
+		range = argv[optind++];
+	if (optind < argc) {
+		onlist_err("stats: unexpected argument '%s'", argv[optind]);
+		return ONLIST_EXIT_USAGE;
 	}
 	if (regcomp(&rel, rel_subject, REG_EXTENDED | REG_NOSUB)) {
 		onlist_err("stats: --release-subject: not a regular expression: "
