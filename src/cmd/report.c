@@ -17,7 +17,7 @@
 
 static const char help[] =
 	"usage: onlist [--db PATH] report [--week YYYY-Www | --since DATE --until DATE | RANGE]\n"
-	"                     [--format md|html|json] [-o FILE] [--repo PATH]\n"
+	"                     [--format md|html|json] [--json] [-o FILE] [--repo PATH]\n"
 	"                     [--mailmap FILE] [--commit-url TEMPLATE] [--posting-url TEMPLATE]\n\n"
 	"What landed in a window, by landing date (the merge that brought a\n"
 	"commit into the mainline; `onlist scan` records it), or the commits\n"
@@ -31,6 +31,7 @@ static const char help[] =
 	"  --since/--until DATE  YYYY-MM-DD, UTC; UNTIL itself is not included\n"
 	"  --format              md (default), html (one self-contained file),\n"
 	"                        json (schema " REPORT_SCHEMA ", docs/schema.md)\n"
+	"  --json                --format json\n"
 	"  --commit-url T        %s becomes the sha\n"
 	"                        (default https://git.kernel.org/torvalds/c/%s)\n"
 	"  --posting-url T       %s becomes the Message-ID\n"
@@ -799,8 +800,50 @@ static int render(struct report *r)
 	return 0;
 }
 
+/* The link templates not given as options.  One place, so that a default
+ * can come from somewhere else (the repository's configuration) later;
+ * `repo` is the repository the report is about, NULL when none is known. */
+static void default_links(struct report *r, const char *repo)
+{
+	(void)repo;
+	if (!r->commit_url)
+		r->commit_url = "https://git.kernel.org/torvalds/c/%s";
+	if (!r->posting_url)
+		r->posting_url = "https://lore.kernel.org/r/%s";
+}
+
+/* A javascript: or data: template would turn every link in the HTML into
+ * script: only http(s) is taken.  0, or -1 after saying so. */
+static int link_ok(const char *opt, const char *tmpl)
+{
+	if (!tmpl || !strncmp(tmpl, "https://", 8) || !strncmp(tmpl, "http://", 7))
+		return 0;
+	onlist_err("report: %s must start with https:// or http://", opt);
+	return -1;
+}
+
+enum {
+	OPT_WEEK = ONLIST_OPT_FIRST_LONG, OPT_SINCE, OPT_UNTIL, OPT_REPO,
+	OPT_MAILMAP, OPT_COMMIT_URL, OPT_POSTING_URL, OPT_FORMAT, OPT_JSON,
+};
+
 int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "week", required_argument, NULL, OPT_WEEK },
+		{ "since", required_argument, NULL, OPT_SINCE },
+		{ "until", required_argument, NULL, OPT_UNTIL },
+		{ "repo", required_argument, NULL, OPT_REPO },
+		{ "mailmap", required_argument, NULL, OPT_MAILMAP },
+		{ "commit-url", required_argument, NULL, OPT_COMMIT_URL },
+		{ "posting-url", required_argument, NULL, OPT_POSTING_URL },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		ONLIST_CLI_GLOBAL_OPTIONS
+	};
+	/* no "text" yet: render() has no plain-text layout; offer it here
+	 * when it has one */
+	static const char *const formats[] = { "md", "html", "json", NULL };
 	const char *week = NULL, *since_s = NULL, *until_s = NULL, *range = NULL,
 		   *ofile = NULL, *repo_opt = NULL, *alias = NULL;
 	struct report r = { 0 };
@@ -808,64 +851,39 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 	struct onlist_people *people = NULL;
 	struct onlist_maintainers *maint = NULL;
 	char *repo = NULL, *err = NULL, title[64], *text = NULL;
-	int ret = ONLIST_EXIT_FAIL;
+	int ret = ONLIST_EXIT_FAIL, c;
 	size_t len;
 
 	r.f = stdout;
 	r.fmt = ONLIST_FMT_MD;
-	r.commit_url = "https://git.kernel.org/torvalds/c/%s";
-	r.posting_url = "https://lore.kernel.org/r/%s";
-	if (onlist_cli_help(argc, argv, help))
-		return ONLIST_EXIT_OK;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "--week") && v)
-			week = argv[++i];
-		else if (!strcmp(a, "--since") && v)
-			since_s = argv[++i];
-		else if (!strcmp(a, "--until") && v)
-			until_s = argv[++i];
-		else if (!strcmp(a, "-o") && v)
-			ofile = argv[++i];
-		else if (!strcmp(a, "--repo") && v)
-			repo_opt = argv[++i];
-		else if (!strcmp(a, "--mailmap") && v)
-			alias = argv[++i];
-		else if (!strcmp(a, "--commit-url") && v)
-			r.commit_url = argv[++i];
-		else if (!strcmp(a, "--posting-url") && v)
-			r.posting_url = argv[++i];
-		else if (!strcmp(a, "--format") && v) {
-			v = argv[++i];
-			if (!strcmp(v, "md"))
-				r.fmt = ONLIST_FMT_MD;
-			else if (!strcmp(v, "html"))
-				r.fmt = ONLIST_FMT_HTML;
-			else if (!strcmp(v, "json"))
-				r.fmt = ONLIST_FMT_JSON;
-			else {
-				onlist_err("report: --format is md, html or json, "
-					   "not '%s'", v);
+	while ((c = onlist_cli_getopt(cli, argc, argv, "o:", opts, help)) != -1) {
+		switch (c) {
+		case OPT_WEEK: week = optarg; break;
+		case OPT_SINCE: since_s = optarg; break;
+		case OPT_UNTIL: until_s = optarg; break;
+		case 'o': ofile = optarg; break;
+		case OPT_REPO: repo_opt = optarg; break;
+		case OPT_MAILMAP: alias = optarg; break;
+		case OPT_COMMIT_URL: r.commit_url = optarg; break;
+		case OPT_POSTING_URL: r.posting_url = optarg; break;
+		case OPT_FORMAT:
+			if (onlist_cli_format(cli, optarg, formats, &r.fmt))
 				return ONLIST_EXIT_USAGE;
-			}
-		} else if (a[0] == '-' || range) {
-			onlist_err("report: unexpected argument '%s'", a);
-			return ONLIST_EXIT_USAGE;
-		} else
-			range = a;
+			break;
+		case OPT_JSON: r.fmt = ONLIST_FMT_JSON; break;
+		case ONLIST_OPT_HELP: return ONLIST_EXIT_OK;
+		default: return ONLIST_EXIT_USAGE;
+		}
 	}
-	/* a javascript: or data: template would turn every link in the HTML
-	 * into script */
-	if (strncmp(r.commit_url, "https://", 8) &&
-	    strncmp(r.commit_url, "http://", 7)) {
-		onlist_err("report: --commit-url must start with https:// or http://");
+	if (optind < argc)
+		range = argv[optind++];
+	if (optind < argc) {
+		onlist_err("report: unexpected argument '%s'", argv[optind]);
 		return ONLIST_EXIT_USAGE;
 	}
-	if (strncmp(r.posting_url, "https://", 8) &&
-	    strncmp(r.posting_url, "http://", 7)) {
-		onlist_err("report: --posting-url must start with https:// or http://");
+	if (link_ok("--commit-url", r.commit_url) ||
+	    link_ok("--posting-url", r.posting_url))
 		return ONLIST_EXIT_USAGE;
-	}
 	if ((week != NULL) + (since_s || until_s) + (range != NULL) > 1) {
 		onlist_err("report: give one of --week, --since/--until, RANGE");
 		return ONLIST_EXIT_USAGE;
@@ -882,6 +900,7 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 	if (!(db = onlist_cli_open_store(cli)))
 		return ONLIST_EXIT_FAIL;
 	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(db, "repo");
+	default_links(&r, repo);
 	r.fuzzy_total = onlist_store_count_method(db, "fuzzy");
 	if (range) {
 		if (!repo) {
