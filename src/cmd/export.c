@@ -27,7 +27,9 @@ static const char help[] =
 	"  jsonl  one JSON object per line; NULL is null\n"
 	"  json   the same objects as one JSON array, one object a line\n"
 	"         (one document for tools that read JSON, not JSON lines);\n"
-	"         --json is --format json\n";
+	"         --json is --format json\n\n"
+	"  -o FILE  write FILE, replaced only when every row is written: a\n"
+	"           failed run leaves the previous one (\"-\": standard output)\n";
 
 static const struct {
 	const char *name;
@@ -117,6 +119,8 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 	};
 	static const char *const formats[] = { "csv", "jsonl", "json", NULL };
 	struct exp e = { stdout, ONLIST_FMT_CSV, NULL, 0 };
+	struct onlist_out out = ONLIST_OUT_INIT;
+	char *oerr = NULL;
 	const char *table = NULL, *ofile = NULL;
 	struct onlist_store *db;
 	enum onlist_export what = ONLIST_EXPORT_COMMITS;
@@ -164,20 +168,25 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 	e.types = onlist_export_types(what);
 	if (!(db = onlist_cli_open_store(cli)))
 		return ONLIST_EXIT_FAIL;
-	if (ofile && !(e.f = fopen(ofile, "w"))) {
-		onlist_err("export: %s: cannot write", ofile);
+	if (onlist_out_open(&out, ofile, &oerr) != ONLIST_OK) {
+		onlist_err("export: %s", oerr ? oerr : "out of memory");
+		free(oerr);
 		onlist_store_close(db);
 		return ONLIST_EXIT_FAIL;
 	}
+	e.f = out.f;
 	if (onlist_store_export(db, what, row, &e) != ONLIST_OK) {
 		onlist_err("export: %s", onlist_store_errmsg(db));
 		ret = ONLIST_EXIT_FAIL;
 	} else if (e.fmt == ONLIST_FMT_JSON)
 		fputs(e.rows ? "\n]\n" : "]\n", e.f);
-	if ((e.f != stdout ? fclose(e.f) : fflush(e.f)) && ret == ONLIST_EXIT_OK) {
-		onlist_err("export: %s: write failed", ofile ? ofile : "stdout");
+	/* half a table is worse than the previous export: keep the file
+	 * only when every row was written */
+	if (onlist_out_close(&out, ret == ONLIST_EXIT_OK, &oerr) != ONLIST_OK) {
+		onlist_err("export: %s", oerr ? oerr : "cannot write");
 		ret = ONLIST_EXIT_FAIL;
 	}
+	free(oerr);
 	onlist_store_close(db);
 	return ret;
 }

@@ -32,6 +32,9 @@ static const char help[] =
 	"  --format              md (default), html (one self-contained file),\n"
 	"                        json (schema " REPORT_SCHEMA ", docs/schema.md)\n"
 	"  --json                --format json\n"
+	"  -o FILE               write FILE, replaced only by a complete report:\n"
+	"                        a failed run leaves the previous one (default\n"
+	"                        and \"-\": standard output)\n"
 	"  --commit-url T        %s becomes the sha\n"
 	"                        (default https://git.kernel.org/torvalds/c/%s)\n"
 	"  --posting-url T       %s becomes the Message-ID\n"
@@ -850,7 +853,8 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 	struct onlist_store *db = NULL;
 	struct onlist_people *people = NULL;
 	struct onlist_maintainers *maint = NULL;
-	char *repo = NULL, *err = NULL, title[64], *text = NULL;
+	struct onlist_out out = ONLIST_OUT_INIT;
+	char *repo = NULL, *err = NULL, *oerr = NULL, title[64], *text = NULL;
 	int ret = ONLIST_EXIT_FAIL, c;
 	size_t len;
 
@@ -998,26 +1002,25 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		else
 			x->cat = C_REVIEWED;
 	}
-	if (ofile && !(r.f = fopen(ofile, "w"))) {
-		onlist_err("report: %s: cannot write", ofile);
-		r.f = stdout;
+	if (onlist_out_open(&out, ofile, &oerr) != ONLIST_OK) {
+		onlist_err("report: %s", oerr ? oerr : "out of memory");
 		goto out;
 	}
+	r.f = out.f;
 	if (render(&r))
 		goto nomem;
-	if (r.f != stdout ? fclose(r.f) : fflush(r.f)) {
-		r.f = stdout;
-		onlist_err("report: %s: write failed", ofile ? ofile : "stdout");
+	if (onlist_out_close(&out, 1, &oerr) != ONLIST_OK) {
+		onlist_err("report: %s", oerr ? oerr : "cannot write");
 		goto out;
 	}
-	r.f = stdout;
 	ret = ONLIST_EXIT_OK;
 	goto out;
 nomem:
 	onlist_err("report: out of memory");
 out:
-	if (r.f != stdout)
-		fclose(r.f);
+	/* a report that failed half-way never replaces the last good one */
+	onlist_out_close(&out, 0, NULL);
+	free(oerr);
 	free_rows(&r.rows);
 	for (size_t i = 0; i < r.nrefs; i++)
 		free(r.refs[i]);

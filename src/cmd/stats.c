@@ -34,6 +34,8 @@ static const char help[] =
 	"                       csv, a name a spreadsheet would run as a formula\n"
 	"                       (= + - @ first) gets a leading '\n"
 	"  --top N              rows in the per-person tables (default 20, 0: all)\n"
+	"  -o FILE              write FILE, replaced only when complete: a failed\n"
+	"                       run leaves the previous one (\"-\": standard output)\n"
 	"  --release-subject RE version bumps: subjects matching this POSIX ERE\n"
 	"                       (default '^Linux [0-9]+\\.[0-9]+(\\.[0-9]+)?(-rc[0-9]+)?$')\n"
 	"  --release-author NAME ... by this author after .mailmap (default\n"
@@ -358,7 +360,8 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 	     nreplied = 0, nreviewed = 0;
 	int reviews_known = 0;
 	int *nosob = NULL, ret = ONLIST_EXIT_FAIL;
-	char *repo = NULL, *err = NULL;
+	struct onlist_out out = ONLIST_OUT_INIT;
+	char *repo = NULL, *err = NULL, *oerr = NULL;
 	regex_t rel;
 	int rel_ok = 0, c;
 	char *end;
@@ -509,10 +512,11 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 	onlist_tally_sort(&single);
 	onlist_tally_sort(&tags);
 
-	if (ofile && !(o.f = fopen(ofile, "w"))) {
-		onlist_err("stats: %s: cannot write", ofile);
+	if (onlist_out_open(&out, ofile, &oerr) != ONLIST_OK) {
+		onlist_err("stats: %s", oerr ? oerr : "out of memory");
 		goto out;
 	}
+	o.f = out.f;
 	switch (o.fmt) {
 	case ONLIST_FMT_JSON:
 		fprintf(o.f, "{\n  \"schema\": %d,\n  \"range\": ", STATS_SCHEMA);
@@ -630,19 +634,18 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		}
 	}
 	}
-	if (o.f != stdout ? fclose(o.f) : fflush(o.f)) {
-		onlist_err("stats: %s: write failed", ofile ? ofile : "stdout");
-		o.f = stdout;
+	if (onlist_out_close(&out, 1, &oerr) != ONLIST_OK) {
+		onlist_err("stats: %s", oerr ? oerr : "cannot write");
 		goto out;
 	}
-	o.f = stdout;
 	ret = ONLIST_EXIT_OK;
 	goto out;
 nomem:
 	onlist_err("stats: out of memory");
 out:
-	if (o.f != stdout)
-		fclose(o.f);
+	/* a failed run never replaces the previous file */
+	onlist_out_close(&out, 0, NULL);
+	free(oerr);
 	if (rel_ok)
 		regfree(&rel);
 	free(nosob);
