@@ -23,13 +23,15 @@ static const char help[] =
 	"         \"\" inside; NULL is an empty unquoted field).  Text that a\n"
 	"         spreadsheet would run as a formula (starting with = + - @,\n"
 	"         TAB or CR) gets a leading '; controls other than TAB, CR and\n"
-	"         LF are written U+XXXX.  Use jsonl for the exact values.\n"
+	"         LF are written U+XXXX; jsonl keeps them (JSON-escaped).\n"
 	"  jsonl  one JSON object per line; NULL is null\n"
 	"  json   the same objects as one JSON array, one object a line\n"
 	"         (one document for tools that read JSON, not JSON lines);\n"
-	"         --json is --format json\n\n"
+	"         --json is --format json\n"
 	"  -o FILE  write FILE, replaced only when every row is written: a\n"
-	"           failed run leaves the previous one (\"-\": standard output)\n";
+	"         failed run leaves the previous one (\"-\": standard output)\n\n"
+	"In every format a byte that is not UTF-8 (an old commit in Latin-1)\n"
+	"is written as U+FFFD, so the output is always valid UTF-8.\n";
 
 static const struct {
 	const char *name;
