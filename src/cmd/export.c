@@ -13,14 +13,25 @@
 #define EXPORT_SCHEMA 1
 
 static const char help[] =
-	"usage: onlist [--db PATH] export [--format csv|jsonl] [-o FILE] [TABLE]\n"
+	"usage: onlist [--db PATH] export [--format csv|jsonl|json] [--json] [-o FILE]\n"
+	"                     [TABLE]\n"
 	"       onlist export --schema-version\n\n"
 	"Write one table for a statistics tool: commits (default), postings,\n"
 	"matches, reviews (replies to matched postings) or trailers.  The\n"
 	"columns and their meaning are in docs/schema.md (export schema 1).\n\n"
 	"  csv    a header line, then one line per row (RFC 4180: text quoted,\n"
-	"         \"\" inside; NULL is an empty unquoted field)\n"
-	"  jsonl  one JSON object per line; NULL is null\n";
+	"         \"\" inside; NULL is an empty unquoted field).  Text that a\n"
+	"         spreadsheet would run as a formula (starting with = + - @,\n"
+	"         TAB or CR) gets a leading '; controls other than TAB, CR and\n"
+	"         LF are written U+XXXX; jsonl keeps them (JSON-escaped).\n"
+	"  jsonl  one JSON object per line; NULL is null\n"
+	"  json   the same objects as one JSON array, one object a line\n"
+	"         (one document for tools that read JSON, not JSON lines);\n"
+	"         --json is --format json\n"
+	"  -o FILE  write FILE, replaced only when every row is written: a\n"
+	"         failed run leaves the previous one (\"-\": standard output)\n\n"
+	"In every format a byte that is not UTF-8 (an old commit in Latin-1)\n"
+	"is written as U+FFFD, so the output is always valid UTF-8.\n";
 
 static const struct {
 	const char *name;
@@ -47,42 +58,36 @@ static int is_number(const char *s)
 
 struct exp {
 	FILE *f;
-	int jsonl;
+	enum onlist_fmt fmt;	/* CSV, JSONL, or JSON: one array of the objects */
 	const char *types;
 	long rows;
 };
-
-static void csv_text(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 static int row(int ncol, const char *const *names, const char *const *vals,
 	       void *data)
 {
 	struct exp *e = data;
+	int csv = e->fmt == ONLIST_FMT_CSV;
 
 	if (!vals) {
-		if (e->jsonl)
+		if (e->fmt == ONLIST_FMT_JSON)
+			putc('[', e->f);
+		if (!csv)
 			return 0;
 		for (int i = 0; i < ncol; i++)
 			fprintf(e->f, "%s%s", i ? "," : "", names[i]);
 		fputs("\r\n", e->f);
 		return 0;
 	}
-	if (e->jsonl)
+	if (e->fmt == ONLIST_FMT_JSON)
+		fputs(e->rows ? ",\n" : "\n", e->f);
+	if (!csv)
 		fputc('{', e->f);
 	for (int i = 0; i < ncol; i++) {
 		char t = e->types[i];
 		if (vals[i] && t != 't' && !is_number(vals[i]))
 			t = 't';
-		if (e->jsonl) {
+		if (!csv) {
 			fprintf(e->f, "%s\"%s\": ", i ? ", " : "", names[i]);
 			if (!vals[i])
 				fputs("null", e->f);
@@ -94,48 +99,62 @@ static int row(int ncol, const char *const *names, const char *const *vals,
 			if (i)
 				fputc(',', e->f);
 			if (vals[i] && t == 't')
-				csv_text(e->f, vals[i]);
+				onlist_put_csv(e->f, vals[i]);
 			else if (vals[i])
 				fputs(vals[i], e->f);
 		}
 	}
-	fputs(e->jsonl ? "}\n" : "\r\n", e->f);
+	fputs(csv ? "\r\n" : e->fmt == ONLIST_FMT_JSONL ? "}\n" : "}", e->f);
 	e->rows++;
 	return ferror(e->f) != 0;
 }
 
+enum { OPT_FORMAT = ONLIST_OPT_FIRST_LONG, OPT_JSON, OPT_SCHEMA };
+
 int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 {
-	struct exp e = { stdout, 0, NULL, 0 };
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "schema-version", no_argument, NULL, OPT_SCHEMA },
+		ONLIST_CLI_GLOBAL_OPTIONS
+	};
+	static const char *const formats[] = { "csv", "jsonl", "json", NULL };
+	struct exp e = { stdout, ONLIST_FMT_CSV, NULL, 0 };
+	struct onlist_out out = ONLIST_OUT_INIT;
+	char *oerr = NULL;
 	const char *table = NULL, *ofile = NULL;
 	struct onlist_store *db;
 	enum onlist_export what = ONLIST_EXPORT_COMMITS;
-	int ret = ONLIST_EXIT_OK;
+	int ret = ONLIST_EXIT_OK, c;
 	size_t k;
 
-	if (onlist_cli_help(argc, argv, help))
-		return ONLIST_EXIT_OK;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--schema-version")) {
+	while ((c = onlist_cli_getopt(cli, argc, argv, "o:", opts, help)) != -1) {
+		switch (c) {
+		case OPT_SCHEMA:
 			printf("%d\n", EXPORT_SCHEMA);
 			return ONLIST_EXIT_OK;
-		} else if (!strcmp(a, "--format") && i + 1 < argc) {
-			const char *v = argv[++i];
-			if (!strcmp(v, "jsonl"))
-				e.jsonl = 1;
-			else if (strcmp(v, "csv")) {
-				onlist_err("export: --format is csv or jsonl, not "
-					   "'%s'", v);
+		case OPT_FORMAT:
+			if (onlist_cli_format(cli, optarg, formats, &e.fmt))
 				return ONLIST_EXIT_USAGE;
-			}
-		} else if (!strcmp(a, "-o") && i + 1 < argc) {
-			ofile = argv[++i];
-		} else if (a[0] == '-' || table) {
-			onlist_err("export: unexpected argument '%s'", a);
+			break;
+		case OPT_JSON:
+			e.fmt = ONLIST_FMT_JSON;
+			break;
+		case 'o':
+			ofile = optarg;
+			break;
+		case ONLIST_OPT_HELP:
+			return ONLIST_EXIT_OK;
+		default:
 			return ONLIST_EXIT_USAGE;
-		} else
-			table = a;
+		}
+	}
+	if (optind < argc)
+		table = argv[optind++];
+	if (optind < argc) {
+		onlist_err("export: unexpected argument '%s'", argv[optind]);
+		return ONLIST_EXIT_USAGE;
 	}
 	if (table) {
 		for (k = 0; k < sizeof tables / sizeof *tables; k++)
@@ -151,19 +170,25 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 	e.types = onlist_export_types(what);
 	if (!(db = onlist_cli_open_store(cli)))
 		return ONLIST_EXIT_FAIL;
-	if (ofile && !(e.f = fopen(ofile, "w"))) {
-		onlist_err("export: %s: cannot write", ofile);
+	if (onlist_out_open(&out, ofile, &oerr) != ONLIST_OK) {
+		onlist_err("export: %s", oerr ? oerr : "out of memory");
+		free(oerr);
 		onlist_store_close(db);
 		return ONLIST_EXIT_FAIL;
 	}
+	e.f = out.f;
 	if (onlist_store_export(db, what, row, &e) != ONLIST_OK) {
 		onlist_err("export: %s", onlist_store_errmsg(db));
 		ret = ONLIST_EXIT_FAIL;
-	}
-	if ((e.f != stdout ? fclose(e.f) : fflush(e.f)) && ret == ONLIST_EXIT_OK) {
-		onlist_err("export: %s: write failed", ofile ? ofile : "stdout");
+	} else if (e.fmt == ONLIST_FMT_JSON)
+		fputs(e.rows ? "\n]\n" : "]\n", e.f);
+	/* half a table is worse than the previous export: keep the file
+	 * only when every row was written */
+	if (onlist_out_close(&out, ret == ONLIST_EXIT_OK, &oerr) != ONLIST_OK) {
+		onlist_err("export: %s", oerr ? oerr : "cannot write");
 		ret = ONLIST_EXIT_FAIL;
 	}
+	free(oerr);
 	onlist_store_close(db);
 	return ret;
 }

@@ -17,7 +17,7 @@
 
 static const char help[] =
 	"usage: onlist [--db PATH] report [--week YYYY-Www | --since DATE --until DATE | RANGE]\n"
-	"                     [--format md|html|json] [-o FILE] [--repo PATH]\n"
+	"                     [--format md|html|json] [--json] [-o FILE] [--repo PATH]\n"
 	"                     [--mailmap FILE] [--commit-url TEMPLATE] [--posting-url TEMPLATE]\n\n"
 	"What landed in a window, by landing date (the merge that brought a\n"
 	"commit into the mainline; `onlist scan` records it), or the commits\n"
@@ -31,12 +31,15 @@ static const char help[] =
 	"  --since/--until DATE  YYYY-MM-DD, UTC; UNTIL itself is not included\n"
 	"  --format              md (default), html (one self-contained file),\n"
 	"                        json (schema " REPORT_SCHEMA ", docs/schema.md)\n"
+	"  --json                --format json\n"
+	"  -o FILE               write FILE, replaced only by a complete report:\n"
+	"                        a failed run leaves the previous one (default\n"
+	"                        and \"-\": standard output)\n"
 	"  --commit-url T        %s becomes the sha\n"
 	"                        (default https://git.kernel.org/torvalds/c/%s)\n"
 	"  --posting-url T       %s becomes the Message-ID\n"
 	"                        (default https://lore.kernel.org/r/%s)\n";
 
-enum fmt { F_MD, F_HTML, F_JSON };
 enum cat { C_NEVER, C_FUZZY, C_NOREVIEW, C_REVIEWED };
 
 struct rrow {
@@ -202,106 +205,6 @@ static void tag_summary(const char *trailers, char *buf, size_t n)
 	}
 }
 
-/* ---- escaping ------------------------------------------------------------ */
-
-/* The length of a UTF-8 bidi or invisible formatting control at s (U+200E,
- * U+200F, U+202A..U+202E, U+2066..U+2069), else 0.  Such a character in a
- * subject could reorder what the reader sees around it. */
-static int bidi_len(const unsigned char *s, unsigned *cp)
-{
-	if (s[0] == 0xe2 && s[1] == 0x80 &&
-	    (s[2] == 0x8e || s[2] == 0x8f || (s[2] >= 0xaa && s[2] <= 0xae))) {
-		*cp = 0x2000 + (s[2] - 0x80);
-		return 3;
-	}
-	if (s[0] == 0xe2 && s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9) {
-		*cp = 0x2040 + (s[2] - 0x80);
-		return 3;
-	}
-	if (s[0] == 0xd8 && s[1] == 0x9c) {	/* U+061C ARABIC LETTER MARK */
-		*cp = 0x061c;
-		return 2;
-	}
-	return 0;
-}
-
-static void html(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	unsigned cp;
-	int k;
-
-	for (; *p; p++) {
-		if ((k = bidi_len(p, &cp))) {
-			fprintf(f, "<span class=\"ctl\">U+%04X</span>", cp);
-			p += k - 1;
-			continue;
-		}
-		switch (*p) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(f, "<span class=\"ctl\">U+%04X</span>", *p);
-			else
-				fputc(*p, f);
-		}
-	}
-}
-
-/* For attribute values: the same, but a control becomes plain text. */
-static void html_attr(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	unsigned cp;
-	int k;
-
-	for (; *p; p++) {
-		if ((k = bidi_len(p, &cp))) {
-			fprintf(f, "U+%04X", cp);
-			p += k - 1;
-		} else if (*p == '&')
-			fputs("&amp;", f);
-		else if (*p == '<')
-			fputs("&lt;", f);
-		else if (*p == '>')
-			fputs("&gt;", f);
-		else if (*p == '"')
-			fputs("&quot;", f);
-		else if (*p == '\'')
-			fputs("&#39;", f);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "U+%04X", *p);
-		else
-			fputc(*p, f);
-	}
-}
-
-/* Markdown that pastes into a mail: the characters Markdown would act on
- * get a backslash, controls and bidi characters are spelled out. */
-static void md(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	unsigned cp;
-	int k;
-
-	for (; *p; p++) {
-		if ((k = bidi_len(p, &cp))) {
-			fprintf(f, "U+%04X", cp);
-			p += k - 1;
-		} else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "U+%04X", *p);
-		else {
-			if (strchr("\\`*_[]<>|#", *p))
-				fputc('\\', f);
-			fputc(*p, f);
-		}
-	}
-}
-
 /* A URL from a template: the first %s becomes `value`, percent-encoded
  * except for the characters a sha or a Message-ID usually has. */
 static char *url(const char *tmpl, const char *value)
@@ -401,7 +304,7 @@ static void week_name(int64_t t, char *buf, size_t n)
 
 struct report {
 	FILE *f;
-	enum fmt fmt;
+	enum onlist_fmt fmt;
 	const char *commit_url, *posting_url;
 	const char *title;		/* "2013-W27", "v3.10..v3.11" */
 	int windowed;
@@ -466,7 +369,11 @@ static void md_refs(struct report *r)
 	if (r->nrefs)
 		fputc('\n', r->f);
 	for (size_t i = 0; i < r->nrefs; i++) {
-		fprintf(r->f, "[%zu]: %s\n", r->refs_base + i + 1, r->refs[i]);
+		/* not onlist_put_md: a backslash inside a URL is not undone by
+		 * a mail reader; the value in it is percent-encoded already */
+		fprintf(r->f, "[%zu]: ", r->refs_base + i + 1);
+		onlist_put_text(r->f, r->refs[i]);
+		fputc('\n', r->f);
 		free(r->refs[i]);
 	}
 	r->refs_base += r->nrefs;
@@ -480,15 +387,15 @@ static void md_commit(struct report *r, const struct rrow *x)
 
 	tag_summary(x->trailers, tags, sizeof tags);
 	fprintf(f, "- [%.12s][%d] ", x->sha, md_ref(r, url(r->commit_url, x->sha)));
-	md(f, x->subject);
+	onlist_put_md(f, x->subject);
 	fputs("\n  - author: ", f);
-	md(f, x->author);
+	onlist_put_md(f, x->author);
 	fputs(", committer: ", f);
-	md(f, x->committer);
+	onlist_put_md(f, x->committer);
 	fputs(", subsystem: ", f);
-	md(f, x->subsys);
+	onlist_put_md(f, x->subsys);
 	fputs("\n  - tags: ", f);
-	md(f, *tags ? tags : "none");
+	onlist_put_md(f, *tags ? tags : "none");
 	fputs(x->empty ? "; changelog: **empty**" : "", f);
 	if (x->landed && x->merge_sha) {
 		fmt_day(x->landed_date, day, sizeof day);
@@ -498,7 +405,7 @@ static void md_commit(struct report *r, const struct rrow *x)
 			fprintf(f, "\n  - landed %s in [%.12s][%d] ", day,
 				x->merge_sha,
 				md_ref(r, url(r->commit_url, x->merge_sha)));
-			md(f, x->merge_subject);
+			onlist_put_md(f, x->merge_subject);
 		}
 	} else
 		fputs("\n  - landed: n/a", f);
@@ -507,7 +414,7 @@ static void md_commit(struct report *r, const struct rrow *x)
 			md_ref(r, url(r->posting_url, x->msgid)));
 		if (x->list) {
 			fputs(" to ", f);
-			md(f, x->list);
+			onlist_put_md(f, x->list);
 		}
 	}
 	fputc('\n', f);
@@ -520,17 +427,17 @@ static void html_commit(struct report *r, const struct rrow *x)
 
 	tag_summary(x->trailers, tags, sizeof tags);
 	fputs("<li><a class=\"sha\" href=\"", f);
-	html_attr(f, u);
+	onlist_put_html_attr(f, u);
 	fprintf(f, "\">%.12s</a> <span class=\"subj\">", x->sha);
-	html(f, x->subject);
+	onlist_put_html(f, x->subject);
 	fputs("</span><br><small>author ", f);
-	html(f, x->author);
+	onlist_put_html(f, x->author);
 	fputs(", committer ", f);
-	html(f, x->committer);
+	onlist_put_html(f, x->committer);
 	fputs(", ", f);
-	html(f, x->subsys);
+	onlist_put_html(f, x->subsys);
 	fputs("<br>tags: ", f);
-	html(f, *tags ? tags : "none");
+	onlist_put_html(f, *tags ? tags : "none");
 	if (x->empty)
 		fputs(" &middot; <b>empty changelog</b>", f);
 	if (x->landed && x->merge_sha) {
@@ -541,9 +448,9 @@ static void html_commit(struct report *r, const struct rrow *x)
 			free(u);
 			u = url(r->commit_url, x->merge_sha);
 			fprintf(f, "<br>landed %s in <a href=\"", day);
-			html_attr(f, u);
+			onlist_put_html_attr(f, u);
 			fprintf(f, "\">%.12s</a> ", x->merge_sha);
-			html(f, x->merge_subject);
+			onlist_put_html(f, x->merge_subject);
 		}
 	} else
 		fputs("<br>landed: n/a", f);
@@ -551,11 +458,11 @@ static void html_commit(struct report *r, const struct rrow *x)
 		free(u);
 		u = url(r->posting_url, x->msgid);
 		fputs("<br><a href=\"", f);
-		html_attr(f, u);
+		onlist_put_html_attr(f, u);
 		fputs("\">posting</a>", f);
 		if (x->list) {
 			fputs(" on ", f);
-			html(f, x->list);
+			onlist_put_html(f, x->list);
 		}
 	}
 	fputs("</small></li>\n", f);
@@ -647,9 +554,9 @@ static int group_table(struct report *r, int by_subsys)
 			onlist_tally_extra(&all, k);
 	}
 	onlist_tally_sort(&all);
-	if (r->fmt == F_JSON)
+	if (r->fmt == ONLIST_FMT_JSON)
 		fprintf(f, "\"by_%s\": [", by_subsys ? "subsystem" : "committer");
-	else if (r->fmt == F_HTML)
+	else if (r->fmt == ONLIST_FMT_HTML)
 		fprintf(f, "<div class=\"t\"><table><tr><th>%s</th><th>Commits</th>"
 			"<th>Never posted</th><th>Share</th><th>Modified</th>"
 			"<th>No review</th></tr>\n", what);
@@ -671,29 +578,29 @@ static int group_table(struct report *r, int by_subsys)
 		if (r->fuzzy_total)
 			snprintf(fzs, sizeof fzs, "%ld", fz);
 		else
-			snprintf(fzs, sizeof fzs, r->fmt == F_JSON ? "null" : "n/a");
-		if (r->fmt == F_JSON) {
+			snprintf(fzs, sizeof fzs, r->fmt == ONLIST_FMT_JSON ? "null" : "n/a");
+		if (r->fmt == ONLIST_FMT_JSON) {
 			fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
 			onlist_put_json(f, t->name);
 			fprintf(f, ", \"commits\": %ld, \"never_posted\": %ld, "
 				"\"modified_before_merge\": %s, \"no_review\": %ld}",
 				t->count, t->extra, fzs, nr);
-		} else if (r->fmt == F_HTML) {
+		} else if (r->fmt == ONLIST_FMT_HTML) {
 			fputs("<tr><td>", f);
-			html(f, t->name);
+			onlist_put_html(f, t->name);
 			fprintf(f, "</td><td>%ld</td><td>%ld</td><td>%.0f%%</td>"
 				"<td>%s</td><td>%ld</td></tr>\n", t->count, t->extra,
 				pct(t->extra, t->count), fzs, nr);
 		} else {
 			fputs("| ", f);
-			md(f, t->name);
+			onlist_put_md(f, t->name);
 			fprintf(f, " | %ld | %ld | %.0f%% | %s | %ld |\n", t->count,
 				t->extra, pct(t->extra, t->count), fzs, nr);
 		}
 	}
-	if (r->fmt == F_JSON)
+	if (r->fmt == ONLIST_FMT_JSON)
 		fputs(all.n ? "\n  ]" : "]", f);
-	else if (r->fmt == F_HTML)
+	else if (r->fmt == ONLIST_FMT_HTML)
 		fputs("</table></div>\n", f);
 	onlist_tally_release(&all);
 	return 0;
@@ -757,7 +664,7 @@ static int render(struct report *r)
 		cnt[c] = count_cat(r, (enum cat)c);
 	fmt_day(r->since, a, sizeof a);
 	fmt_day(r->until - 1, b, sizeof b);
-	if (r->fmt == F_JSON) {
+	if (r->fmt == ONLIST_FMT_JSON) {
 		int first = 1;
 		fprintf(f, "{\n  \"schema\": \"%s\",\n  \"title\": ", REPORT_SCHEMA);
 		onlist_put_json(f, r->title);
@@ -800,14 +707,14 @@ static int render(struct report *r)
 		fputs(first ? "]\n}\n" : "\n  ]\n}\n", f);
 		return 0;
 	}
-	if (r->fmt == F_HTML) {
+	if (r->fmt == ONLIST_FMT_HTML) {
 		fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		      "<meta name=\"viewport\" content=\"width=device-width,"
 		      "initial-scale=1\"><title>onlist report ", f);
-		html_attr(f, r->title);	/* <title> holds text, not markup */
+		onlist_put_html_attr(f, r->title);	/* <title> holds text, not markup */
 		fprintf(f, "</title><style>%s</style></head><body>\n<h1>"
 			"Commits that bypassed the lists: ", css);
-		html(f, r->title);
+		onlist_put_html(f, r->title);
 		fputs("</h1>\n", f);
 		if (r->windowed)
 			fprintf(f, "<p>Landed %s to %s (UTC).</p>\n", a, b);
@@ -824,7 +731,7 @@ static int render(struct report *r)
 		}
 	} else {
 		fputs("# Commits that bypassed the lists: ", f);
-		md(f, r->title);
+		onlist_put_md(f, r->title);
 		fputs("\n\n", f);
 		if (r->windowed)
 			fprintf(f, "Landed %s to %s (UTC).\n\n", a, b);
@@ -838,44 +745,44 @@ static int render(struct report *r)
 	}
 	for (int c = C_NEVER; c <= C_NOREVIEW; c++) {
 		int any = 0;
-		if (r->fmt == F_HTML)
+		if (r->fmt == ONLIST_FMT_HTML)
 			fprintf(f, "<h2>%s (%ld)</h2>\n", cat_title[c], cnt[c]);
 		else
 			fprintf(f, "\n## %s (%ld)\n\n", cat_title[c], cnt[c]);
 		if (c == C_FUZZY && !r->fuzzy_total) {
-			fputs(r->fmt == F_HTML ? "<p>n/a: fuzzy matching has not "
+			fputs(r->fmt == ONLIST_FMT_HTML ? "<p>n/a: fuzzy matching has not "
 			      "run on this database.</p>\n" : "n/a: fuzzy matching "
 			      "has not run on this database.\n", f);
 			continue;
 		}
 		if (c == C_NOREVIEW)
-			fprintf(f, r->fmt == F_HTML ? "<p><small>No reply on the "
+			fprintf(f, r->fmt == ONLIST_FMT_HTML ? "<p><small>No reply on the "
 				"list from anyone but the author, and no "
 				"Reviewed-by, Acked-by or Tested-by from anyone "
 				"else in git%s.</small></p>\n" :
 				"No reply on the list from anyone but the author, and\n"
 				"no Reviewed-by, Acked-by or Tested-by from anyone else\n"
 				"in git%s.\n\n", r->reviews_known ? "" :
-				r->fmt == F_HTML ? ". Review tags inside replies: n/a" :
+				r->fmt == ONLIST_FMT_HTML ? ". Review tags inside replies: n/a" :
 				".  Review tags inside replies: n/a");
 		for (size_t i = 0; i < r->rows.n; i++) {
 			if (r->rows.v[i].cat != (enum cat)c)
 				continue;
-			if (r->fmt == F_HTML) {
+			if (r->fmt == ONLIST_FMT_HTML) {
 				fputs(any ? "" : "<ul>\n", f);
 				html_commit(r, &r->rows.v[i]);
 			} else
 				md_commit(r, &r->rows.v[i]);
 			any = 1;
 		}
-		if (r->fmt == F_HTML && any)
+		if (r->fmt == ONLIST_FMT_HTML && any)
 			fputs("</ul>\n", f);
-		if (r->fmt == F_MD)
+		if (r->fmt == ONLIST_FMT_MD)
 			md_refs(r);
 		if (!any)
-			fputs(r->fmt == F_HTML ? "<p>None.</p>\n" : "None.\n", f);
+			fputs(r->fmt == ONLIST_FMT_HTML ? "<p>None.</p>\n" : "None.\n", f);
 	}
-	if (r->fmt == F_HTML) {
+	if (r->fmt == ONLIST_FMT_HTML) {
 		fputs("<h2>Per committer</h2>\n", f);
 		if (group_table(r, 0))
 			return -1;
@@ -896,73 +803,91 @@ static int render(struct report *r)
 	return 0;
 }
 
+/* The link templates not given as options.  One place, so that a default
+ * can come from somewhere else (the repository's configuration) later;
+ * `repo` is the repository the report is about, NULL when none is known. */
+static void default_links(struct report *r, const char *repo)
+{
+	(void)repo;
+	if (!r->commit_url)
+		r->commit_url = "https://git.kernel.org/torvalds/c/%s";
+	if (!r->posting_url)
+		r->posting_url = "https://lore.kernel.org/r/%s";
+}
+
+/* A javascript: or data: template would turn every link in the HTML into
+ * script: only http(s) is taken.  0, or -1 after saying so. */
+static int link_ok(const char *opt, const char *tmpl)
+{
+	if (!tmpl || !strncmp(tmpl, "https://", 8) || !strncmp(tmpl, "http://", 7))
+		return 0;
+	onlist_err("report: %s must start with https:// or http://", opt);
+	return -1;
+}
+
+enum {
+	OPT_WEEK = ONLIST_OPT_FIRST_LONG, OPT_SINCE, OPT_UNTIL, OPT_REPO,
+	OPT_MAILMAP, OPT_COMMIT_URL, OPT_POSTING_URL, OPT_FORMAT, OPT_JSON,
+};
+
 int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "week", required_argument, NULL, OPT_WEEK },
+		{ "since", required_argument, NULL, OPT_SINCE },
+		{ "until", required_argument, NULL, OPT_UNTIL },
+		{ "repo", required_argument, NULL, OPT_REPO },
+		{ "mailmap", required_argument, NULL, OPT_MAILMAP },
+		{ "commit-url", required_argument, NULL, OPT_COMMIT_URL },
+		{ "posting-url", required_argument, NULL, OPT_POSTING_URL },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		ONLIST_CLI_GLOBAL_OPTIONS
+	};
+	/* no "text" yet: render() has no plain-text layout; offer it here
+	 * when it has one */
+	static const char *const formats[] = { "md", "html", "json", NULL };
 	const char *week = NULL, *since_s = NULL, *until_s = NULL, *range = NULL,
 		   *ofile = NULL, *repo_opt = NULL, *alias = NULL;
 	struct report r = { 0 };
 	struct onlist_store *db = NULL;
 	struct onlist_people *people = NULL;
 	struct onlist_maintainers *maint = NULL;
-	char *repo = NULL, *err = NULL, title[64], *text = NULL;
-	int ret = ONLIST_EXIT_FAIL;
+	struct onlist_out out = ONLIST_OUT_INIT;
+	char *repo = NULL, *err = NULL, *oerr = NULL, title[64], *text = NULL;
+	int ret = ONLIST_EXIT_FAIL, c;
 	size_t len;
 
 	r.f = stdout;
-	r.fmt = F_MD;
-	r.commit_url = "https://git.kernel.org/torvalds/c/%s";
-	r.posting_url = "https://lore.kernel.org/r/%s";
-	if (onlist_cli_help(argc, argv, help))
-		return ONLIST_EXIT_OK;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "--week") && v)
-			week = argv[++i];
-		else if (!strcmp(a, "--since") && v)
-			since_s = argv[++i];
-		else if (!strcmp(a, "--until") && v)
-			until_s = argv[++i];
-		else if (!strcmp(a, "-o") && v)
-			ofile = argv[++i];
-		else if (!strcmp(a, "--repo") && v)
-			repo_opt = argv[++i];
-		else if (!strcmp(a, "--mailmap") && v)
-			alias = argv[++i];
-		else if (!strcmp(a, "--commit-url") && v)
-			r.commit_url = argv[++i];
-		else if (!strcmp(a, "--posting-url") && v)
-			r.posting_url = argv[++i];
-		else if (!strcmp(a, "--format") && v) {
-			v = argv[++i];
-			if (!strcmp(v, "md"))
-				r.fmt = F_MD;
-			else if (!strcmp(v, "html"))
-				r.fmt = F_HTML;
-			else if (!strcmp(v, "json"))
-				r.fmt = F_JSON;
-			else {
-				onlist_err("report: --format is md, html or json, "
-					   "not '%s'", v);
+	r.fmt = ONLIST_FMT_MD;
+	while ((c = onlist_cli_getopt(cli, argc, argv, "o:", opts, help)) != -1) {
+		switch (c) {
+		case OPT_WEEK: week = optarg; break;
+		case OPT_SINCE: since_s = optarg; break;
+		case OPT_UNTIL: until_s = optarg; break;
+		case 'o': ofile = optarg; break;
+		case OPT_REPO: repo_opt = optarg; break;
+		case OPT_MAILMAP: alias = optarg; break;
+		case OPT_COMMIT_URL: r.commit_url = optarg; break;
+		case OPT_POSTING_URL: r.posting_url = optarg; break;
+		case OPT_FORMAT:
+			if (onlist_cli_format(cli, optarg, formats, &r.fmt))
 				return ONLIST_EXIT_USAGE;
-			}
-		} else if (a[0] == '-' || range) {
-			onlist_err("report: unexpected argument '%s'", a);
-			return ONLIST_EXIT_USAGE;
-		} else
-			range = a;
+			break;
+		case OPT_JSON: r.fmt = ONLIST_FMT_JSON; break;
+		case ONLIST_OPT_HELP: return ONLIST_EXIT_OK;
+		default: return ONLIST_EXIT_USAGE;
+		}
 	}
-	/* a javascript: or data: template would turn every link in the HTML
-	 * into script */
-	if (strncmp(r.commit_url, "https://", 8) &&
-	    strncmp(r.commit_url, "http://", 7)) {
-		onlist_err("report: --commit-url must start with https:// or http://");
+	if (optind < argc)
+		range = argv[optind++];
+	if (optind < argc) {
+		onlist_err("report: unexpected argument '%s'", argv[optind]);
 		return ONLIST_EXIT_USAGE;
 	}
-	if (strncmp(r.posting_url, "https://", 8) &&
-	    strncmp(r.posting_url, "http://", 7)) {
-		onlist_err("report: --posting-url must start with https:// or http://");
+	if (link_ok("--commit-url", r.commit_url) ||
+	    link_ok("--posting-url", r.posting_url))
 		return ONLIST_EXIT_USAGE;
-	}
 	if ((week != NULL) + (since_s || until_s) + (range != NULL) > 1) {
 		onlist_err("report: give one of --week, --since/--until, RANGE");
 		return ONLIST_EXIT_USAGE;
@@ -979,6 +904,7 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 	if (!(db = onlist_cli_open_store(cli)))
 		return ONLIST_EXIT_FAIL;
 	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(db, "repo");
+	default_links(&r, repo);
 	r.fuzzy_total = onlist_store_count_method(db, "fuzzy");
 	if (range) {
 		if (!repo) {
@@ -1076,26 +1002,25 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		else
 			x->cat = C_REVIEWED;
 	}
-	if (ofile && !(r.f = fopen(ofile, "w"))) {
-		onlist_err("report: %s: cannot write", ofile);
-		r.f = stdout;
+	if (onlist_out_open(&out, ofile, &oerr) != ONLIST_OK) {
+		onlist_err("report: %s", oerr ? oerr : "out of memory");
 		goto out;
 	}
+	r.f = out.f;
 	if (render(&r))
 		goto nomem;
-	if (r.f != stdout ? fclose(r.f) : fflush(r.f)) {
-		r.f = stdout;
-		onlist_err("report: %s: write failed", ofile ? ofile : "stdout");
+	if (onlist_out_close(&out, 1, &oerr) != ONLIST_OK) {
+		onlist_err("report: %s", oerr ? oerr : "cannot write");
 		goto out;
 	}
-	r.f = stdout;
 	ret = ONLIST_EXIT_OK;
 	goto out;
 nomem:
 	onlist_err("report: out of memory");
 out:
-	if (r.f != stdout)
-		fclose(r.f);
+	/* a report that failed half-way never replaces the last good one */
+	onlist_out_close(&out, 0, NULL);
+	free(oerr);
 	free_rows(&r.rows);
 	for (size_t i = 0; i < r.nrefs; i++)
 		free(r.refs[i]);

@@ -1,6 +1,7 @@
 /* cmd_stats.c - onlist stats: the changelog statistics of LWN's "What's
  * missing from our changelogs" (2013) over any range, plus whether the
  * commits without review tags were posted and answered on a list. */
+#include <errno.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,7 @@
 
 static const char help[] =
 	"usage: onlist [--db PATH] stats [--repo PATH] [--mailmap FILE]\n"
-	"                    [--format text|md|csv|json] [--top N] [-o FILE]\n"
+	"                    [--format text|md|csv|json] [--json] [--top N] [-o FILE]\n"
 	"                    [--release-subject REGEX] [--release-author NAME] [RANGE]\n\n"
 	"Changelog statistics of the scanned commits of RANGE (all scanned\n"
 	"commits without one); merges are never counted.\n\n"
@@ -28,7 +29,13 @@ static const char help[] =
 	"  tags                how many commits carry each trailer key\n\n"
 	"Names go through the repository's .mailmap (git check-mailmap) and\n"
 	"--mailmap FILE, an extra file in .mailmap format.\n\n"
+	"  --format F           text (default), md, csv or json (schema 1,\n"
+	"                       docs/schema.md); --json is --format json.  In\n"
+	"                       csv, a name a spreadsheet would run as a formula\n"
+	"                       (= + - @ first) gets a leading '\n"
 	"  --top N              rows in the per-person tables (default 20, 0: all)\n"
+	"  -o FILE              write FILE, replaced only when complete: a failed\n"
+	"                       run leaves the previous one (\"-\": standard output)\n"
 	"  --release-subject RE version bumps: subjects matching this POSIX ERE\n"
 	"                       (default '^Linux [0-9]+\\.[0-9]+(\\.[0-9]+)?(-rc[0-9]+)?$')\n"
 	"  --release-author NAME ... by this author after .mailmap (default\n"
@@ -183,43 +190,45 @@ static int width(const char *s)
 	return w;
 }
 
-/* s, then spaces up to `cols` columns. */
-static void padded(FILE *f, const char *s, int cols)
+/* s as onlist_put_text() writes it, in a string of the caller's; NULL
+ * when memory is short. */
+static char *as_text(const char *s)
 {
-	fputs(s, f);
-	for (int w = width(s); w < cols; w++)
-		fputc(' ', f);
+	char *t = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&t, &n);
+
+	if (!m)
+		return NULL;
+	onlist_put_text(m, s);
+	if (fclose(m)) {
+		free(t);
+		return NULL;
+	}
+	return t;
 }
 
-enum fmt { F_TEXT, F_MD, F_CSV, F_JSON };
+/* s as terminal text, then spaces up to `cols` columns: the width is the
+ * escaped text's, since that is what the terminal shows. */
+static void padded(FILE *f, const char *s, int cols)
+{
+	char *t = as_text(s);
+
+	if (!t) {
+		onlist_put_text(f, s);
+		return;
+	}
+	fputs(t, f);
+	for (int w = width(t); w < cols; w++)
+		fputc(' ', f);
+	free(t);
+}
 
 struct out {
 	FILE *f;
-	enum fmt fmt;
+	enum onlist_fmt fmt;
 	long top;
 };
-
-static void csv_field(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-/* Markdown table cells: a pipe or a line end would break the row. */
-static void md_cell(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|' || *s == '\\' || *s == '`' || *s == '*' ||
-		    *s == '_' || *s == '<' || *s == '[')
-			fputc('\\', f);
-		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
-	}
-}
 
 static void person_table(struct out *o, const char *section,
 			 const char *title, const char *who,
@@ -228,7 +237,7 @@ static void person_table(struct out *o, const char *section,
 	size_t n = o->top && (size_t)o->top < t->n ? (size_t)o->top : t->n;
 	FILE *f = o->f;
 
-	if (o->fmt == F_JSON) {
+	if (o->fmt == ONLIST_FMT_JSON) {
 		fprintf(f, "\"%s\": [", section);
 		for (size_t i = 0; i < n; i++) {
 			fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
@@ -241,10 +250,10 @@ static void person_table(struct out *o, const char *section,
 		fputs(n ? "\n  ]" : "]", f);
 		return;
 	}
-	if (o->fmt == F_CSV) {
+	if (o->fmt == ONLIST_FMT_CSV) {
 		for (size_t i = 0; i < n; i++) {
 			fprintf(f, "%s,", section);
-			csv_field(f, t->v[i].name);
+			onlist_put_csv(f, t->v[i].name);
 			fprintf(f, ",%ld,", t->v[i].count);
 			if (extras)
 				fprintf(f, "%ld", t->v[i].extra);
@@ -252,12 +261,12 @@ static void person_table(struct out *o, const char *section,
 		}
 		return;
 	}
-	if (o->fmt == F_MD) {
+	if (o->fmt == ONLIST_FMT_MD) {
 		fprintf(f, "\n%s\n\n| %s | Commits |%s\n|---|---:|%s\n", title,
 			who, extras ? " Posted |" : "", extras ? "---:|" : "");
 		for (size_t i = 0; i < n; i++) {
 			fputs("| ", f);
-			md_cell(f, t->v[i].name);
+			onlist_put_md(f, t->v[i].name);
 			fprintf(f, " | %ld |", t->v[i].count);
 			if (extras)
 				fprintf(f, " %ld |", t->v[i].extra);
@@ -287,43 +296,62 @@ static void sha_list(struct out *o, const char *key, struct stats *s,
 	FILE *f = o->f;
 	int first = 1;
 
-	if (o->fmt == F_JSON)
+	if (o->fmt == ONLIST_FMT_JSON)
 		fprintf(f, "\"%s\": [", key);
 	for (size_t i = 0; i < s->n; i++) {
 		if (want ? pick[i] != want : !pick[i])
 			continue;
 		switch (o->fmt) {
-		case F_JSON:
+		case ONLIST_FMT_JSON:
 			fprintf(f, "%s\"%s\"", first ? "" : ", ", s->v[i].sha);
 			break;
-		case F_CSV:
+		case ONLIST_FMT_CSV:
 			fprintf(f, "%s,%s,,\n", key, s->v[i].sha);
 			break;
-		case F_MD:
+		case ONLIST_FMT_MD:
 			fprintf(f, "- `%.12s` ", s->v[i].sha);
-			md_cell(f, s->v[i].subject);
+			onlist_put_md(f, s->v[i].subject);
 			fputs(" (", f);
-			md_cell(f, s->v[i].an);
+			onlist_put_md(f, s->v[i].an);
 			fputs(")\n", f);
 			break;
 		default:
-			fprintf(f, "  %.12s %s (%s)\n", s->v[i].sha,
-				s->v[i].subject, s->v[i].an);
+			fprintf(f, "  %.12s ", s->v[i].sha);
+			onlist_put_text(f, s->v[i].subject);
+			fputs(" (", f);
+			onlist_put_text(f, s->v[i].an);
+			fputs(")\n", f);
 		}
 		first = 0;
 	}
-	if (o->fmt == F_JSON)
+	if (o->fmt == ONLIST_FMT_JSON)
 		fputc(']', f);
 }
 
+enum {
+	OPT_REPO = ONLIST_OPT_FIRST_LONG, OPT_MAILMAP, OPT_TOP, OPT_REL_SUBJECT,
+	OPT_REL_AUTHOR, OPT_FORMAT, OPT_JSON,
+};
+
 int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "repo", required_argument, NULL, OPT_REPO },
+		{ "mailmap", required_argument, NULL, OPT_MAILMAP },
+		{ "top", required_argument, NULL, OPT_TOP },
+		{ "release-subject", required_argument, NULL, OPT_REL_SUBJECT },
+		{ "release-author", required_argument, NULL, OPT_REL_AUTHOR },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		ONLIST_CLI_GLOBAL_OPTIONS
+	};
+	static const char *const formats[] = { "text", "md", "csv", "json", NULL };
 	const char *repo_opt = NULL, *alias = NULL, *range = NULL, *ofile = NULL;
 	const char *rel_subject =
 		"^Linux [0-9]+\\.[0-9]+(\\.[0-9]+)?(-rc[0-9]+)?$";
 	const char *rel_author = "Linus Torvalds";
 	struct stats s = { 0 };
-	struct out o = { stdout, F_TEXT, 20 };
+	struct out o = { stdout, ONLIST_FMT_TEXT, 20 };
 	struct onlist_store *db = NULL;
 	struct onlist_people *people = NULL;
 	struct onlist_tally empty = ONLIST_TALLY_INIT, single = ONLIST_TALLY_INIT,
@@ -332,46 +360,56 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 	     nreplied = 0, nreviewed = 0;
 	int reviews_known = 0;
 	int *nosob = NULL, ret = ONLIST_EXIT_FAIL;
-	char *repo = NULL, *err = NULL;
+	struct onlist_out out = ONLIST_OUT_INIT;
+	char *repo = NULL, *err = NULL, *oerr = NULL;
 	regex_t rel;
-	int rel_ok = 0;
+	int rel_ok = 0, c;
+	char *end;
 
-	if (onlist_cli_help(argc, argv, help))
-		return ONLIST_EXIT_OK;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "--repo") && v)
-			repo_opt = argv[++i];
-		else if (!strcmp(a, "--mailmap") && v)
-			alias = argv[++i];
-		else if (!strcmp(a, "--top") && v)
-			o.top = atol(argv[++i]);
-		else if (!strcmp(a, "-o") && v)
-			ofile = argv[++i];
-		else if (!strcmp(a, "--release-subject") && v)
-			rel_subject = argv[++i];
-		else if (!strcmp(a, "--release-author") && v)
-			rel_author = argv[++i];
-		else if (!strcmp(a, "--format") && v) {
-			v = argv[++i];
-			if (!strcmp(v, "text"))
-				o.fmt = F_TEXT;
-			else if (!strcmp(v, "md"))
-				o.fmt = F_MD;
-			else if (!strcmp(v, "csv"))
-				o.fmt = F_CSV;
-			else if (!strcmp(v, "json"))
-				o.fmt = F_JSON;
-			else {
-				onlist_err("stats: --format is text, md, csv or "
-					   "json, not '%s'", v);
+	while ((c = onlist_cli_getopt(cli, argc, argv, "o:", opts, help)) != -1) {
+		switch (c) {
+		case OPT_REPO:
+			repo_opt = optarg;
+			break;
+		case OPT_MAILMAP:
+			alias = optarg;
+			break;
+		case OPT_TOP:
+			errno = 0;
+			o.top = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || o.top < 0) {
+				onlist_err("stats: --top wants a number, 0 for all, "
+					   "not '%s'", optarg);
 				return ONLIST_EXIT_USAGE;
 			}
-		} else if (a[0] == '-' || range) {
-			onlist_err("stats: unexpected argument '%s'", a);
+			break;
+		case 'o':
+			ofile = optarg;
+			break;
+		case OPT_REL_SUBJECT:
+			rel_subject = optarg;
+			break;
+		case OPT_REL_AUTHOR:
+			rel_author = optarg;
+			break;
+		case OPT_FORMAT:
+			if (onlist_cli_format(cli, optarg, formats, &o.fmt))
+				return ONLIST_EXIT_USAGE;
+			break;
+		case OPT_JSON:
+			o.fmt = ONLIST_FMT_JSON;
+			break;
+		case ONLIST_OPT_HELP:
+			return ONLIST_EXIT_OK;
+		default:
 			return ONLIST_EXIT_USAGE;
-		} else
-			range = a;
+		}
+	}
+	if (optind < argc)
+		range = argv[optind++];
+	if (optind < argc) {
+		onlist_err("stats: unexpected argument '%s'", argv[optind]);
+		return ONLIST_EXIT_USAGE;
 	}
 	if (regcomp(&rel, rel_subject, REG_EXTENDED | REG_NOSUB)) {
 		onlist_err("stats: --release-subject: not a regular expression: "
@@ -474,12 +512,13 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 	onlist_tally_sort(&single);
 	onlist_tally_sort(&tags);
 
-	if (ofile && !(o.f = fopen(ofile, "w"))) {
-		onlist_err("stats: %s: cannot write", ofile);
+	if (onlist_out_open(&out, ofile, &oerr) != ONLIST_OK) {
+		onlist_err("stats: %s", oerr ? oerr : "out of memory");
 		goto out;
 	}
+	o.f = out.f;
 	switch (o.fmt) {
-	case F_JSON:
+	case ONLIST_FMT_JSON:
 		fprintf(o.f, "{\n  \"schema\": %d,\n  \"range\": ", STATS_SCHEMA);
 		onlist_put_json(o.f, range);
 		fprintf(o.f, ",\n  \"commits\": %zu,\n", s.n);
@@ -508,7 +547,7 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		}
 		fputs(tags.n ? "\n  ]\n}\n" : "]\n}\n", o.f);
 		break;
-	case F_CSV:
+	case ONLIST_FMT_CSV:
 		fputs("section,name,count,extra\n", o.f);
 		fprintf(o.f, "commits,,%zu,\n", s.n);
 		fprintf(o.f, "empty_explanation,,%ld,\n", nempty);
@@ -527,22 +566,25 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 			     &single, 1);
 		for (size_t i = 0; i < tags.n; i++) {
 			fputs("tag,", o.f);
-			csv_field(o.f, tags.v[i].name);
+			onlist_put_csv(o.f, tags.v[i].name);
 			fprintf(o.f, ",%ld,\n", tags.v[i].count);
 		}
 		break;
 	default: {
-		int md = o.fmt == F_MD;
+		int md = o.fmt == ONLIST_FMT_MD;
 		const char *h = md ? "### " : "";
 		fprintf(o.f, "%sChangelog statistics%s", md ? "## " : "",
 			range ? " for " : "");
 		if (md)
-			md_cell(o.f, range ? range : "");
+			onlist_put_md(o.f, range);
 		else
-			fputs(range ? range : "", o.f);
+			onlist_put_text(o.f, range);
 		fputc('\n', o.f);
 		if (!md) {
-			int w = 20 + (range ? 5 + width(range) : 0);
+			char *t = range ? as_text(range) : NULL;
+			int w = 20 + (t ? 5 + width(t) : 0);
+
+			free(t);
 			while (w--)
 				fputc('=', o.f);
 			fputc('\n', o.f);
@@ -580,7 +622,7 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		for (size_t i = 0; i < tags.n; i++) {
 			if (md) {
 				fputs("| ", o.f);
-				md_cell(o.f, tags.v[i].name);
+				onlist_put_md(o.f, tags.v[i].name);
 				fprintf(o.f, " | %ld | %.1f%% |\n", tags.v[i].count,
 					share(tags.v[i].count, (long)s.n));
 			} else {
@@ -592,19 +634,18 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		}
 	}
 	}
-	if (o.f != stdout ? fclose(o.f) : fflush(o.f)) {
-		onlist_err("stats: %s: write failed", ofile ? ofile : "stdout");
-		o.f = stdout;
+	if (onlist_out_close(&out, 1, &oerr) != ONLIST_OK) {
+		onlist_err("stats: %s", oerr ? oerr : "cannot write");
 		goto out;
 	}
-	o.f = stdout;
 	ret = ONLIST_EXIT_OK;
 	goto out;
 nomem:
 	onlist_err("stats: out of memory");
 out:
-	if (o.f != stdout)
-		fclose(o.f);
+	/* a failed run never replaces the previous file */
+	onlist_out_close(&out, 0, NULL);
+	free(oerr);
 	if (rel_ok)
 		regfree(&rel);
 	free(nosob);
