@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "onlist/git.h"
 #include "onlist/report.h"
 #include "onlist/store.h"
 
@@ -209,10 +210,14 @@ static void tag_summary(const char *trailers, char *buf, size_t n)
  * except for the characters a sha or a Message-ID usually has. */
 static char *url(const char *tmpl, const char *value)
 {
-	const char *at = strstr(tmpl, "%s");
+	const char *at;
 	char *out, *o;
-	size_t n = strlen(tmpl) + 3 * strlen(value) + 1;
+	size_t n;
 
+	if (!tmpl)	/* no link known for this repository */
+		return NULL;
+	at = strstr(tmpl, "%s");
+	n = strlen(tmpl) + 3 * strlen(value) + 1;
 	if (!(out = malloc(n)))
 		return NULL;
 	if (!at) {
@@ -346,6 +351,34 @@ static double pct(long k, long n)
 	return n ? 100.0 * (double)k / (double)n : 0.0;
 }
 
+static int md_ref(struct report *r, char *u);
+
+/* "[abcdef012345][3] " with the commit's link as reference 3, or the
+ * short sha alone when the repository has no known commit link. */
+static void md_sha(struct report *r, const char *sha)
+{
+	int ref = md_ref(r, url(r->commit_url, sha));
+
+	if (ref)
+		fprintf(r->f, "[%.12s][%d] ", sha, ref);
+	else
+		fprintf(r->f, "%.12s ", sha);
+}
+
+/* <a class="sha" href="...">abcdef012345</a>, or a <span> without a link. */
+static void html_sha(struct report *r, const char *sha)
+{
+	char *u = url(r->commit_url, sha);
+
+	if (u) {
+		fputs("<a class=\"sha\" href=\"", r->f);
+		onlist_put_html_attr(r->f, u);
+		fprintf(r->f, "\">%.12s</a>", sha);
+	} else
+		fprintf(r->f, "<span class=\"sha\">%.12s</span>", sha);
+	free(u);
+}
+
 /* Links as numbered references under each section, and details as a
  * nested list: no long URL inside a line, and no trailing-space line
  * breaks, which format=flowed mail would join. */
@@ -386,7 +419,8 @@ static void md_commit(struct report *r, const struct rrow *x)
 	char tags[512], day[16];
 
 	tag_summary(x->trailers, tags, sizeof tags);
-	fprintf(f, "- [%.12s][%d] ", x->sha, md_ref(r, url(r->commit_url, x->sha)));
+	fputs("- ", f);
+	md_sha(r, x->sha);
 	onlist_put_md(f, x->subject);
 	fputs("\n  - author: ", f);
 	onlist_put_md(f, x->author);
@@ -402,9 +436,8 @@ static void md_commit(struct report *r, const struct rrow *x)
 		if (!strcmp(x->merge_sha, x->sha))
 			fprintf(f, "\n  - landed %s, applied directly", day);
 		else {
-			fprintf(f, "\n  - landed %s in [%.12s][%d] ", day,
-				x->merge_sha,
-				md_ref(r, url(r->commit_url, x->merge_sha)));
+			fprintf(f, "\n  - landed %s in ", day);
+			md_sha(r, x->merge_sha);
 			onlist_put_md(f, x->merge_subject);
 		}
 	} else
@@ -423,12 +456,12 @@ static void md_commit(struct report *r, const struct rrow *x)
 static void html_commit(struct report *r, const struct rrow *x)
 {
 	FILE *f = r->f;
-	char *u = url(r->commit_url, x->sha), tags[512], day[16];
+	char *u = NULL, tags[512], day[16];
 
 	tag_summary(x->trailers, tags, sizeof tags);
-	fputs("<li><a class=\"sha\" href=\"", f);
-	onlist_put_html_attr(f, u);
-	fprintf(f, "\">%.12s</a> <span class=\"subj\">", x->sha);
+	fputs("<li>", f);
+	html_sha(r, x->sha);
+	fputs(" <span class=\"subj\">", f);
 	onlist_put_html(f, x->subject);
 	fputs("</span><br><small>author ", f);
 	onlist_put_html(f, x->author);
@@ -445,11 +478,9 @@ static void html_commit(struct report *r, const struct rrow *x)
 		if (!strcmp(x->merge_sha, x->sha))
 			fprintf(f, "<br>landed %s, applied directly", day);
 		else {
-			free(u);
-			u = url(r->commit_url, x->merge_sha);
-			fprintf(f, "<br>landed %s in <a href=\"", day);
-			onlist_put_html_attr(f, u);
-			fprintf(f, "\">%.12s</a> ", x->merge_sha);
+			fprintf(f, "<br>landed %s in ", day);
+			html_sha(r, x->merge_sha);
+			fputc(' ', f);
 			onlist_put_html(f, x->merge_subject);
 		}
 	} else
@@ -808,9 +839,20 @@ static int render(struct report *r)
  * `repo` is the repository the report is about, NULL when none is known. */
 static void default_links(struct report *r, const char *repo)
 {
-	(void)repo;
-	if (!r->commit_url)
-		r->commit_url = "https://git.kernel.org/torvalds/c/%s";
+	/* kept for the process's life, like the option strings */
+	static char *commit_cfg, *posting_cfg;
+	const char *dir = repo ? repo : ".";
+
+	/* --commit-url, else onlist.commitUrl (the repository's config, the
+	 * user's, the system's), else what the origin remote's host uses;
+	 * else no commit links: a guessed tree would link the wrong commit */
+	if (!r->commit_url &&
+	    (onlist_git_config_get(dir, "onlist.commitUrl", &commit_cfg, NULL) == ONLIST_OK ||
+	     onlist_git_remote_commit_url(dir, &commit_cfg, NULL) == ONLIST_OK))
+		r->commit_url = commit_cfg;
+	if (!r->posting_url &&
+	    onlist_git_config_get(dir, "onlist.postingUrl", &posting_cfg, NULL) == ONLIST_OK)
+		r->posting_url = posting_cfg;
 	if (!r->posting_url)
 		r->posting_url = "https://lore.kernel.org/r/%s";
 }
@@ -885,9 +927,6 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		onlist_err("report: unexpected argument '%s'", argv[optind]);
 		return ONLIST_EXIT_USAGE;
 	}
-	if (link_ok("--commit-url", r.commit_url) ||
-	    link_ok("--posting-url", r.posting_url))
-		return ONLIST_EXIT_USAGE;
 	if ((week != NULL) + (since_s || until_s) + (range != NULL) > 1) {
 		onlist_err("report: give one of --week, --since/--until, RANGE");
 		return ONLIST_EXIT_USAGE;
@@ -905,6 +944,11 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		return ONLIST_EXIT_FAIL;
 	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(db, "repo");
 	default_links(&r, repo);
+	if (link_ok("--commit-url (or onlist.commitUrl)", r.commit_url) ||
+	    link_ok("--posting-url (or onlist.postingUrl)", r.posting_url)) {
+		ret = ONLIST_EXIT_USAGE;
+		goto out;
+	}
 	r.fuzzy_total = onlist_store_count_method(db, "fuzzy");
 	if (range) {
 		if (!repo) {
