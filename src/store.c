@@ -572,28 +572,6 @@ char *onlist_store_get_state(struct onlist_store *s, const char *url,
 	return read_text(s, S_GET_STATE, 2, url, key);
 }
 
-onlist_status onlist_store_match_patchid(struct onlist_store *s, long *added)
-{
-	/* One statement: the indexes on both patch_id columns make this a
-	 * merge of two sorted lists, and OR IGNORE keeps it idempotent. */
-	static const char sql[] =
-		"INSERT OR IGNORE INTO matches(commit_sha, message_id, method)"
-		" SELECT c.sha, m.msgid, 'patch-id' FROM commits c"
-		" JOIN messages m ON m.patch_id = c.patch_id"
-		" WHERE c.patch_id IS NOT NULL";
-	onlist_status st;
-
-	if ((st = onlist_store_begin(s)) != ONLIST_OK)
-		return st;
-	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-		st = fail(s, "match");
-		onlist_store_rollback(s);
-		return st;
-	}
-	*added = sqlite3_changes(s->db);
-	return onlist_store_commit(s);
-}
-
 onlist_status onlist__store_rows(struct onlist_store *s, sqlite3_stmt *st,
 				 const char *const *params, int nparams,
 				 onlist_row_cb row, void *data, long *count)

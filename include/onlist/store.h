@@ -81,12 +81,6 @@ onlist_status onlist_store_set_state(struct onlist_store *s, const char *url,
 char *onlist_store_get_state(struct onlist_store *s, const char *url,
 			     const char *key);
 
-/* ---- matching --------------------------------------------------------- */
-
-/* Join commits to messages by exact patch-id; idempotent.  *added gets the
- * number of new match rows. */
-onlist_status onlist_store_match_patchid(struct onlist_store *s, long *added);
-
 /* ---- queries ---------------------------------------------------------- */
 
 /* The read queries the commands need, named so the SQL stays in store.c.
