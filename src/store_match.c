@@ -273,7 +273,7 @@ static int link_id(const char *v, char *buf, size_t size)
 
 static const char sql_link_trailers[] =
 	"SELECT sha, value FROM trailers"
-	" WHERE lower(key) IN ('link', 'message-id', 'message-id')";
+	" WHERE lower(key) IN ('link', 'message-id')";
 /* Only a patch or a cover letter counts: a Link: to a bug report or to a
  * discussion names where the change was talked about, not a posting of
  * it (on io-uring/liburing 7 of 554 links were such). */
