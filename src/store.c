@@ -128,13 +128,13 @@ static const char *const query_sql[] = {
 	"SELECT sha, commit_date, author_name, author_email, subject"
 	" FROM commits c WHERE NOT EXISTS"
 	" (SELECT 1 FROM matches m WHERE m.commit_sha = c.sha"
-	" AND m.method NOT IN ('echo', 'late'))"
+	" AND" ONLIST__POSTED("m.method") ")"
 	" ORDER BY commit_date, author_date, sha",
 	[ONLIST_Q_IS_UNPOSTED] =
 	"SELECT sha, commit_date, author_name, author_email, subject"
 	" FROM commits c WHERE sha = ?1 AND NOT EXISTS"
 	" (SELECT 1 FROM matches m WHERE m.commit_sha = c.sha"
-	" AND m.method NOT IN ('echo', 'late'))",
+	" AND" ONLIST__POSTED("m.method") ")",
 	[ONLIST_Q_COMMIT_BY_PREFIX] =
 	"SELECT sha, commit_date, author_name, author_email, subject"
 	" FROM commits WHERE sha >= ?1 AND sha < ?1 || 'g'"
@@ -178,7 +178,8 @@ static const char *const query_sql[] = {
 	" (SELECT count(*) FROM skipped),"
 	" (SELECT count(*) FROM commits),"
 	" (SELECT count(*) FROM matches),"
-	" (SELECT count(DISTINCT commit_sha) FROM matches WHERE method NOT IN ('echo', 'late'))",
+	" (SELECT count(DISTINCT commit_sha) FROM matches"
+	"  WHERE" ONLIST__POSTED("method") ")",
 };
 
 onlist_status onlist__store_fail(struct onlist_store *s, const char *what)
@@ -570,6 +571,13 @@ char *onlist_store_get_state(struct onlist_store *s, const char *url,
 			     const char *key)
 {
 	return read_text(s, S_GET_STATE, 2, url, key);
+}
+
+int onlist_store_method_is_posting(const char *method)
+{
+#define DIFFERS(m) strcmp(method, m) != 0
+	return method && ONLIST__NOT_POSTING(DIFFERS, &&);
+#undef DIFFERS
 }
 
 onlist_status onlist__store_rows(struct onlist_store *s, sqlite3_stmt *st,

@@ -37,6 +37,18 @@ void onlist__bind_text(sqlite3_stmt *st, int i, const char *v);
  * reset with its bindings cleared; NULL on error (message set). */
 sqlite3_stmt *onlist__store_prepare(struct onlist_store *s, const char *sql);
 
+/* Which matches are postings of their commit: a match by any method but
+ * 'echo' (only an echo or bot mail carries the patch) and 'late' (posted
+ * more than a day after the commit landed: a backport or a resend).  This
+ * list is the one definition: ONLIST__POSTED() below and
+ * onlist_store_method_is_posting() (store.h) both expand it. */
+#define ONLIST__NOT_POSTING(ITEM, SEP) ITEM("echo") SEP ITEM("late")
+#define ONLIST__SQL_STRING(m) "'" m "'"
+/* An SQL condition, true when the match whose method is the column `col`
+ * is a posting: ONLIST__POSTED("x.method"). */
+#define ONLIST__POSTED(col) \
+	" " col " NOT IN (" ONLIST__NOT_POSTING(ONLIST__SQL_STRING, ", ") ")"
+
 /* The schema pieces of the other store_*.c files, listed in store.c. */
 extern const char onlist__report_schema[];	/* store_report.c: landing */
 

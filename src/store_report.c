@@ -38,9 +38,8 @@ onlist_status onlist_store_put_landing(struct onlist_store *s,
 	return ONLIST_OK;
 }
 
-/* What makes a commit posted: a match by any method but 'echo' (a bot or
- * echo mail carried the patch) and 'late' (posted after it landed). */
-#define POSTED "x.method NOT IN ('echo', 'late')"
+/* What makes a commit posted (store_int.h). */
+#define POSTED ONLIST__POSTED("x.method")
 
 /* Replies come from one of two places.  When the thread tables exist
  * (`replies`: patch, reply, by_author; `message_trailers`: the trailers of
