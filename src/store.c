@@ -10,7 +10,6 @@
 #define fail onlist__store_fail
 #define bind_text onlist__bind_text
 
-#define SCHEMA_VERSION 4
 /* A second writer waits this long for the first, then gives up. */
 #define BUSY_TIMEOUT_MS 10000
 
@@ -59,68 +58,6 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_SET_STATE] = "INSERT OR REPLACE INTO source_state(url, key, value)"
 			" VALUES(?1, ?2, ?3)",
 	[S_GET_STATE] = "SELECT value FROM source_state WHERE url = ?1 AND key = ?2",
-};
-
-static const char schema[] =
-	"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);\n"
-	/* One row per Message-ID; `list` is the first list it was seen on,
-	 * message_lists has them all (cross-posting is common). */
-	"CREATE TABLE IF NOT EXISTS messages(\n"
-	"  id INTEGER PRIMARY KEY,\n"
-	"  msgid TEXT NOT NULL UNIQUE,\n"
-	"  synthetic_id INTEGER NOT NULL DEFAULT 0,\n"
-	"  list TEXT,\n"
-	"  date INTEGER,\n"
-	"  from_name TEXT, from_addr TEXT, subject TEXT,\n"
-	"  in_reply_to TEXT, refs TEXT,\n"
-	"  has_patch INTEGER NOT NULL DEFAULT 0,\n"
-	"  patch_id TEXT,\n"
-	"  patch_source TEXT,\n"
-	"  source TEXT, offset INTEGER);\n"
-	"CREATE INDEX IF NOT EXISTS messages_patch_id ON messages(patch_id)"
-	" WHERE patch_id IS NOT NULL;\n"
-	"CREATE TABLE IF NOT EXISTS message_lists(\n"
-	"  msgid TEXT NOT NULL, list TEXT NOT NULL,\n"
-	"  PRIMARY KEY(msgid, list)) WITHOUT ROWID;\n"
-	"CREATE TABLE IF NOT EXISTS skipped(\n"
-	"  id INTEGER PRIMARY KEY,\n"
-	"  source TEXT NOT NULL, offset INTEGER NOT NULL, reason TEXT NOT NULL,\n"
-	"  UNIQUE(source, offset));\n"
-	"CREATE TABLE IF NOT EXISTS commits(\n"
-	"  sha TEXT PRIMARY KEY,\n"
-	"  author_name TEXT, author_email TEXT, author_date INTEGER,\n"
-	"  committer_name TEXT, committer_email TEXT, commit_date INTEGER,\n"
-	"  subject TEXT, body TEXT, body_empty INTEGER NOT NULL,\n"
-	"  files TEXT, patch_id TEXT);\n"
-	"CREATE INDEX IF NOT EXISTS commits_patch_id ON commits(patch_id)"
-	" WHERE patch_id IS NOT NULL;\n"
-	"CREATE TABLE IF NOT EXISTS trailers(\n"
-	"  sha TEXT NOT NULL, seq INTEGER NOT NULL,\n"
-	"  key TEXT NOT NULL, value TEXT NOT NULL,\n"
-	"  PRIMARY KEY(sha, seq)) WITHOUT ROWID;\n"
-	"CREATE TABLE IF NOT EXISTS matches(\n"
-	"  commit_sha TEXT NOT NULL, message_id TEXT NOT NULL,\n"
-	"  method TEXT NOT NULL, score REAL NOT NULL DEFAULT 1.0,\n"
-	"  PRIMARY KEY(commit_sha, message_id, method)) WITHOUT ROWID;\n"
-	"CREATE INDEX IF NOT EXISTS matches_message ON matches(message_id);\n"
-	/* Schema 2: what `onlist fetch` refreshes, and how far it got. */
-	"CREATE TABLE IF NOT EXISTS sources(\n"
-	"  url TEXT PRIMARY KEY, list TEXT NOT NULL, added INTEGER NOT NULL);\n"
-	"CREATE TABLE IF NOT EXISTS source_state(\n"
-	"  url TEXT NOT NULL, key TEXT NOT NULL, value TEXT,\n"
-	"  PRIMARY KEY(url, key)) WITHOUT ROWID;\n";
-
-/* The schema, in pieces: store.c's own tables first, then one piece per
- * module with tables of its own (store_int.h).  Each piece only creates
- * what is missing, so running them all upgrades an older database. */
-extern const char onlist__schema_thread[];
-extern const char onlist__schema_match[];
-
-static const char *const schemas[] = {
-	schema,
-	onlist__schema_thread,
-	onlist__schema_match,
-	onlist__report_schema,		/* landing */
 };
 
 static const char *const query_sql[] = {
@@ -269,8 +206,6 @@ onlist_status onlist_store_open(struct onlist_store **out, const char *path,
 				char **errmsg)
 {
 	struct onlist_store *s;
-	int version = 0;
-	sqlite3_stmt *st;
 
 	*out = NULL;
 	*errmsg = NULL;
@@ -294,40 +229,11 @@ onlist_status onlist_store_open(struct onlist_store **out, const char *path,
 			 "PRAGMA cache_size=-65536;", NULL, NULL, NULL)
 	    != SQLITE_OK)
 		goto err;
-	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL)
-	    != SQLITE_OK)
-		goto err;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		version = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	if (version > SCHEMA_VERSION) {
-		if (asprintf(errmsg, "%s: made by a newer onlist (schema %d, "
-			     "this one knows %d)", path, version,
-			     SCHEMA_VERSION) < 0)
+	if (onlist__store_migrate(s) != ONLIST_OK) {
+		if (asprintf(errmsg, "%s: %s", path, onlist_store_errmsg(s)) < 0)
 			*errmsg = NULL;
 		onlist_store_close(s);
 		return ONLIST_EDB;
-	}
-	if (version < SCHEMA_VERSION) {
-		char *sql;
-		if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL)
-		    != SQLITE_OK)
-			goto err;
-		for (size_t i = 0; i < sizeof(schemas) / sizeof(*schemas); i++)
-			if (sqlite3_exec(s->db, schemas[i], NULL, NULL, NULL)
-			    != SQLITE_OK) {
-				sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-				goto err;
-			}
-		if (asprintf(&sql, "PRAGMA user_version=%d;COMMIT;",
-			     SCHEMA_VERSION) < 0)
-			goto err;
-		if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-			free(sql);
-			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-			goto err;
-		}
-		free(sql);
 	}
 	*out = s;
 	return ONLIST_OK;

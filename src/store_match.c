@@ -10,24 +10,6 @@
 #define fail onlist__store_fail
 #define bind_text onlist__bind_text
 
-const char onlist__schema_match[] =
-	"CREATE TABLE IF NOT EXISTS message_patch(\n"
-	"  msgid TEXT PRIMARY KEY, repaired_id TEXT, fp BLOB, words BLOB,\n"
-	"  files TEXT, added INTEGER, removed INTEGER) WITHOUT ROWID;\n"
-	"CREATE INDEX IF NOT EXISTS message_patch_repaired"
-	" ON message_patch(repaired_id) WHERE repaired_id IS NOT NULL;\n"
-	"CREATE TABLE IF NOT EXISTS commit_patch(\n"
-	"  sha TEXT PRIMARY KEY, alt_histogram TEXT, alt_patience TEXT,\n"
-	"  alt_minimal TEXT, fp BLOB, words BLOB, files TEXT,\n"
-	"  added INTEGER, removed INTEGER) WITHOUT ROWID;\n"
-	"CREATE INDEX IF NOT EXISTS messages_from_lower"
-	" ON messages(lower(from_addr), date);\n"
-	"CREATE INDEX IF NOT EXISTS message_info_stripped_lower"
-	" ON message_info(lower(stripped));\n"
-	"CREATE TABLE IF NOT EXISTS echoes(\n"
-	"  msgid TEXT PRIMARY KEY, kind TEXT NOT NULL, rule TEXT NOT NULL)\n"
-	"  WITHOUT ROWID;\n";
-
 static const char sql_put_mpatch[] =
 	"INSERT OR IGNORE INTO message_patch(msgid, repaired_id, fp, words,"
 	" files, added, removed) VALUES(?1,?2,?3,?4,?5,?6,?7)";

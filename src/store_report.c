@@ -7,17 +7,6 @@
 #include "onlist/report.h"
 #include "store_int.h"
 
-/* Part of the schema list in store.c (schema 3). */
-const char onlist__report_schema[] =
-	/* Where each commit landed on the mainline: the first-parent commit
-	 * that brought it in (itself when applied directly). */
-	"CREATE TABLE IF NOT EXISTS landing(\n"
-	"  sha TEXT PRIMARY KEY,\n"
-	"  landed_date INTEGER NOT NULL,\n"
-	"  merge_sha TEXT NOT NULL,\n"
-	"  merge_subject TEXT);\n"
-	"CREATE INDEX IF NOT EXISTS landing_date ON landing(landed_date);\n";
-
 static const char put_landing_sql[] =
 	"INSERT OR REPLACE INTO landing(sha, landed_date, merge_sha,"
 	" merge_subject) VALUES(?1, ?2, ?3, ?4)";

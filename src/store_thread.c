@@ -12,37 +12,6 @@
 #define fail onlist__store_fail
 #define bind_text onlist__bind_text
 
-const char onlist__schema_thread[] =
-	"CREATE TABLE IF NOT EXISTS message_info(\n"
-	"  msgid TEXT PRIMARY KEY, class TEXT NOT NULL, reply INTEGER,\n"
-	"  version INTEGER, part INTEGER, total INTEGER, prefix TEXT,\n"
-	"  stripped TEXT, change_id TEXT, mailer TEXT, patchwork INTEGER,\n"
-	"  upstream INTEGER) WITHOUT ROWID;\n"
-	"CREATE INDEX IF NOT EXISTS message_info_stripped"
-	" ON message_info(stripped);\n"
-	"CREATE TABLE IF NOT EXISTS message_trailers(\n"
-	"  msgid TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL,\n"
-	"  name TEXT, addr TEXT, value TEXT,\n"
-	"  PRIMARY KEY(msgid, seq)) WITHOUT ROWID;\n"
-	"CREATE TABLE IF NOT EXISTS pulls(\n"
-	"  msgid TEXT PRIMARY KEY, url TEXT, ref TEXT, tip TEXT) WITHOUT ROWID;\n"
-	"CREATE INDEX IF NOT EXISTS pulls_tip ON pulls(tip);\n"
-	/* Derived by onlist_store_build_threads(): */
-	"CREATE TABLE IF NOT EXISTS thread(\n"
-	"  msgid TEXT PRIMARY KEY, parent TEXT, root TEXT NOT NULL,\n"
-	"  depth INTEGER NOT NULL, answers TEXT) WITHOUT ROWID;\n"
-	"CREATE INDEX IF NOT EXISTS thread_root ON thread(root);\n"
-	"CREATE INDEX IF NOT EXISTS thread_answers ON thread(answers);\n"
-	"CREATE TABLE IF NOT EXISTS series(\n"
-	"  msgid TEXT PRIMARY KEY, series TEXT NOT NULL, topic TEXT NOT NULL)\n"
-	"  WITHOUT ROWID;\n"
-	"CREATE INDEX IF NOT EXISTS series_series ON series(series);\n"
-	"CREATE INDEX IF NOT EXISTS series_topic ON series(topic);\n"
-	"CREATE TABLE IF NOT EXISTS replies(\n"
-	"  patch TEXT NOT NULL, reply TEXT NOT NULL, by_author INTEGER NOT NULL,\n"
-	"  PRIMARY KEY(patch, reply)) WITHOUT ROWID;\n"
-	"CREATE INDEX IF NOT EXISTS replies_reply ON replies(reply);\n";
-
 static const char sql_put_info[] =
 	"INSERT OR IGNORE INTO message_info(msgid, class, reply, version, part,"
 	" total, prefix, stripped, change_id, mailer, patchwork, upstream)"
@@ -395,20 +364,10 @@ static onlist_status load(struct onlist_store *s, struct graph *g)
 	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "load messages");
 }
 
-/* Rebuilt whole: the secondary indexes go and come back, since building
- * an index once from sorted data is several times cheaper than keeping
- * it up to date through a million inserts in random order. */
+/* Rebuilt whole, the secondary indexes dropped and made again
+ * (store_schema.c says why). */
 static const char sql_clear[] =
-	"DROP INDEX IF EXISTS thread_root; DROP INDEX IF EXISTS thread_answers;"
-	"DROP INDEX IF EXISTS series_series; DROP INDEX IF EXISTS series_topic;"
-	"DROP INDEX IF EXISTS replies_reply;"
 	"DELETE FROM thread; DELETE FROM series; DELETE FROM replies;";
-static const char sql_reindex[] =
-	"CREATE INDEX IF NOT EXISTS thread_root ON thread(root);"
-	"CREATE INDEX IF NOT EXISTS thread_answers ON thread(answers);"
-	"CREATE INDEX IF NOT EXISTS series_series ON series(series);"
-	"CREATE INDEX IF NOT EXISTS series_topic ON series(topic);"
-	"CREATE INDEX IF NOT EXISTS replies_reply ON replies(reply);";
 static const char sql_put_thread[] =
 	"INSERT INTO thread(msgid, parent, root, depth, answers)"
 	" VALUES(?1,?2,?3,?4,?5)";
@@ -452,7 +411,9 @@ static onlist_status write_graph(struct onlist_store *s, struct graph *g,
 	onlist_status ret = ONLIST_OK;
 	sqlite3_stmt *st;
 
-	if (sqlite3_exec(s->db, sql_clear, NULL, NULL, NULL) != SQLITE_OK) {
+	if (sqlite3_exec(s->db, onlist__thread_index_drop, NULL, NULL, NULL)
+	    != SQLITE_OK ||
+	    sqlite3_exec(s->db, sql_clear, NULL, NULL, NULL) != SQLITE_OK) {
 		ret = fail(s, "clear threads");
 		goto out;
 	}
@@ -542,7 +503,8 @@ static onlist_status write_graph(struct onlist_store *s, struct graph *g,
 	g_free(order);
 	c->topics = g_hash_table_size(topics);
 	if (ret == ONLIST_OK &&
-	    sqlite3_exec(s->db, sql_reindex, NULL, NULL, NULL) != SQLITE_OK)
+	    sqlite3_exec(s->db, onlist__thread_index_create, NULL, NULL, NULL)
+	    != SQLITE_OK)
 		ret = fail(s, "index threads");
 out:
 	g_hash_table_destroy(change_ids);
