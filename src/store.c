@@ -206,15 +206,29 @@ onlist_status onlist_store_open(struct onlist_store **out, const char *path,
 				char **errmsg)
 {
 	struct onlist_store *s;
+	char *file = NULL;
+	int rc;
 
 	*out = NULL;
 	*errmsg = NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return ONLIST_ENOMEM;
-	if (sqlite3_open_v2(path, &s->db,
-			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)
-	    != SQLITE_OK)
+	/* path names a file.  Without SQLITE_OPEN_URI SQLite still reads
+	 * "file:..." as a URI when it was built with SQLITE_USE_URI (Debian's
+	 * is), so `--db 'file:x?mode=memory'` would be a database in memory,
+	 * gone at exit; and ":memory:" is one whatever the flags.  As
+	 * "./NAME" neither is special. */
+	if (!strncmp(path, "file:", 5) || !strcmp(path, ":memory:")) {
+		if (asprintf(&file, "./%s", path) < 0) {
+			free(s);
+			return ONLIST_ENOMEM;
+		}
+	}
+	rc = sqlite3_open_v2(file ? file : path, &s->db,
+			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	free(file);
+	if (rc != SQLITE_OK)
 		goto err;
 	/* A second writer waits this long for the first, then gives up with
 	 * "database is locked" rather than hanging forever. */
