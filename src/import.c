@@ -157,6 +157,94 @@ static onlist_status db_error(struct onlist_store *s, char **errmsg)
 	return ONLIST_EDB;
 }
 
+/* What import keeps of one parsed message: its messages row (but for
+ * list, source and offset, which say where it was read) and its
+ * message_info with trailers and pull request. */
+struct derived {
+	struct onlist_message_row row;
+	struct onlist_message_info info;
+	struct onlist_subject sj;
+	struct trailers tr;
+	char pid[ONLIST_PATCHID_HEXSZ + 1];
+	char *url, *ref, *tip, *cid;
+};
+
+static void derived_clear(struct derived *d)
+{
+	free_trailers(&d->tr);
+	free(d->url);
+	free(d->ref);
+	free(d->tip);
+	free(d->cid);
+	onlist_subject_clear(&d->sj);
+}
+
+/* Fill d from m (data, len: the message as sent).  ONLIST_ENOMEM; d is
+ * to be cleared with derived_clear() either way. */
+static onlist_status derive(struct derived *d, struct onlist_mail *m,
+			    const char *data, size_t len)
+{
+	struct onlist_message_row *row = &d->row;
+	struct onlist_message_info *info = &d->info;
+
+	memset(d, 0, sizeof(*d));
+	row->msgid = onlist_mail_message_id(m);
+	row->synthetic_id = onlist_mail_id_is_synthetic(m);
+	row->date = onlist_mail_date(m);
+	row->from_name = onlist_mail_from_name(m);
+	row->from_addr = onlist_mail_from_addr(m);
+	row->subject = onlist_mail_subject(m);
+	row->in_reply_to = onlist_mail_in_reply_to(m);
+	row->refs = onlist_mail_references(m);
+	row->has_patch = onlist_mail_patch(m, NULL) != NULL;
+	row->patch_source = onlist_mail_patch_source(m);
+	row->patch_id = onlist_mail_patchid(m, d->pid) ? d->pid : NULL;
+
+	/* What the message is.  A cover letter or a pull request is not a
+	 * posted patch of its own, even when it carries a diff. */
+	if (onlist_subject_parse(&d->sj, row->subject))
+		return ONLIST_ENOMEM;
+	info->msgid = row->msgid;
+	info->cls = classify(m, &d->sj, row->has_patch, &d->url, &d->ref,
+			     &d->tip);
+	if (!strcmp(info->cls, ONLIST_CLASS_PULL) ||
+	    !strcmp(info->cls, ONLIST_CLASS_COVER)) {
+		row->has_patch = 0;
+		row->patch_id = NULL;
+		row->patch_source = NULL;
+	}
+	info->reply = d->sj.reply;
+	info->version = d->sj.version;
+	info->part = d->sj.part;
+	info->total = d->sj.total;
+	info->prefix = d->sj.prefix;
+	info->stripped = d->sj.stripped;
+	d->cid = onlist_find_change_id(onlist_mail_body(m));
+	if (!d->cid && onlist_mail_patch(m, NULL))
+		d->cid = onlist_find_change_id(onlist_mail_patch(m, NULL));
+	/* b4 writes it below the "---" of a cover letter, which is neither
+	 * the commit message nor a patch when no diff follows: look in the
+	 * mail as sent (plain text, as b4 sends it) */
+	if (!d->cid && (memmem(data, len, "hange-id:", 9) ||
+			memmem(data, len, "hange-Id:", 9))) {
+		char *text = strndup(data, len);
+		if (text)
+			d->cid = onlist_find_change_id(text);
+		free(text);
+	}
+	info->change_id = d->cid;
+	info->pull_url = d->url;
+	info->pull_ref = d->ref;
+	info->pull_tip = d->tip;
+	onlist_find_trailers(onlist_mail_body(m), add_trailer, &d->tr);
+	info->trailers = d->tr.t;
+	info->ntrailers = d->tr.n;
+	info->mailer = onlist_mail_mailer(m);
+	info->patchwork = onlist_mail_has_patchwork(m);
+	info->upstream = names_upstream(onlist_mail_body(m));
+	return d->tr.nomem ? ONLIST_ENOMEM : ONLIST_OK;
+}
+
 onlist_status onlist_import_message(struct onlist_store *s, const char *data,
 				    size_t len, const char *list,
 				    const char *place, uint64_t offset,
@@ -164,8 +252,8 @@ onlist_status onlist_import_message(struct onlist_store *s, const char *data,
 				    char **errmsg)
 {
 	struct onlist_mail *m = NULL;
-	struct onlist_message_row row;
-	char pid[ONLIST_PATCHID_HEXSZ + 1], *err = NULL;
+	struct derived d;
+	char *err = NULL;
 	onlist_status st;
 	int added = 0;
 
@@ -188,85 +276,21 @@ onlist_status onlist_import_message(struct onlist_store *s, const char *data,
 		c->skipped++;
 		return ONLIST_OK;
 	}
-	memset(&row, 0, sizeof(row));
-	row.list = list;
-	row.msgid = onlist_mail_message_id(m);
-	row.synthetic_id = onlist_mail_id_is_synthetic(m);
-	row.date = onlist_mail_date(m);
-	row.from_name = onlist_mail_from_name(m);
-	row.from_addr = onlist_mail_from_addr(m);
-	row.subject = onlist_mail_subject(m);
-	row.in_reply_to = onlist_mail_in_reply_to(m);
-	row.refs = onlist_mail_references(m);
-	row.has_patch = onlist_mail_patch(m, NULL) != NULL;
-	row.patch_source = onlist_mail_patch_source(m);
-	row.patch_id = onlist_mail_patchid(m, pid) ? pid : NULL;
-	row.source = place;
-	row.offset = offset;
-
-	/* What the message is.  A cover letter or a pull request is not a
-	 * posted patch of its own, even when it carries a diff. */
-	struct onlist_subject sj;
-	struct onlist_message_info info;
-	struct trailers tr;
-	char *url = NULL, *ref = NULL, *tip = NULL, *cid = NULL;
-
-	memset(&info, 0, sizeof(info));
-	memset(&tr, 0, sizeof(tr));
-	if (onlist_subject_parse(&sj, row.subject)) {
-		onlist_mail_free(m);
-		*errmsg = strdup("out of memory");
-		return ONLIST_ENOMEM;
-	}
-	info.msgid = row.msgid;
-	info.cls = classify(m, &sj, row.has_patch, &url, &ref, &tip);
-	if (!strcmp(info.cls, ONLIST_CLASS_PULL) ||
-	    !strcmp(info.cls, ONLIST_CLASS_COVER)) {
-		row.has_patch = 0;
-		row.patch_id = NULL;
-		row.patch_source = NULL;
-	}
-	info.reply = sj.reply;
-	info.version = sj.version;
-	info.part = sj.part;
-	info.total = sj.total;
-	info.prefix = sj.prefix;
-	info.stripped = sj.stripped;
-	cid = onlist_find_change_id(onlist_mail_body(m));
-	if (!cid && onlist_mail_patch(m, NULL))
-		cid = onlist_find_change_id(onlist_mail_patch(m, NULL));
-	/* b4 writes it below the "---" of a cover letter, which is neither
-	 * the commit message nor a patch when no diff follows: look in the
-	 * mail as sent (plain text, as b4 sends it) */
-	if (!cid && (memmem(data, len, "hange-id:", 9) ||
-		     memmem(data, len, "hange-Id:", 9))) {
-		char *text = strndup(data, len);
-		if (text)
-			cid = onlist_find_change_id(text);
-		free(text);
-	}
-	info.change_id = cid;
-	info.pull_url = url;
-	info.pull_ref = ref;
-	info.pull_tip = tip;
-	onlist_find_trailers(onlist_mail_body(m), add_trailer, &tr);
-	info.trailers = tr.t;
-	info.ntrailers = tr.n;
-	info.mailer = onlist_mail_mailer(m);
-	info.patchwork = onlist_mail_has_patchwork(m);
-	info.upstream = names_upstream(onlist_mail_body(m));
-
-	st = tr.nomem ? ONLIST_ENOMEM : onlist_store_put_message(s, &row, &added);
+	st = derive(&d, m, data, len);
+	d.row.list = list;
+	d.row.source = place;
+	d.row.offset = offset;
 	if (st == ONLIST_OK)
-		st = onlist_store_put_message_info(s, &info);
-	if (st == ONLIST_OK && row.has_patch)
-		st = put_patch(s, m, row.msgid, sj.stripped);
-	free_trailers(&tr);
-	free(url);
-	free(ref);
-	free(tip);
-	free(cid);
-	onlist_subject_clear(&sj);
+		st = onlist_store_put_message(s, &d.row, &added);
+	if (st == ONLIST_OK)
+		st = onlist_store_put_message_info(s, &d.info);
+	if (st == ONLIST_OK && d.row.has_patch)
+		st = put_patch(s, m, d.row.msgid, d.sj.stripped);
+	if (st == ONLIST_OK) {
+		c->added += added;
+		c->patches += d.row.has_patch;
+	}
+	derived_clear(&d);
 	onlist_mail_free(m);
 	if (st == ONLIST_ENOMEM) {
 		*errmsg = strdup("out of memory");
@@ -274,8 +298,6 @@ onlist_status onlist_import_message(struct onlist_store *s, const char *data,
 	}
 	if (st != ONLIST_OK)
 		return db_error(s, errmsg);
-	c->added += added;
-	c->patches += row.has_patch;
 	return ONLIST_OK;
 }
 
