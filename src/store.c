@@ -202,8 +202,8 @@ void onlist__bind_text(sqlite3_stmt *st, int i, const char *v)
 		sqlite3_bind_null(st, i);
 }
 
-onlist_status onlist_store_open(struct onlist_store **out, const char *path,
-				char **errmsg)
+onlist_status onlist_store_open_schema(struct onlist_store **out,
+				       const char *path, char **errmsg)
 {
 	struct onlist_store *s;
 	char *file = NULL;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sqlite3.h>
 
+#include "onlist/store_schema.h"
 #include "store_int.h"
 
 #define fail onlist__store_fail
@@ -167,6 +168,9 @@ static const char *const steps[][2] = {
 };
 #define SCHEMA_VERSION ((int)(sizeof(steps) / sizeof(*steps)))
 
+/* Set by an upgrade from a version before 5 (store_schema.h). */
+static const char backfill_key[] = "upgrade_backfill";
+
 static int user_version(struct onlist_store *s, int *version)
 {
 	sqlite3_stmt *st;
@@ -216,6 +220,8 @@ onlist_status onlist__store_migrate(struct onlist_store *s)
 		ret = too_new(s, version);
 		goto rollback;
 	}
+	if (version == SCHEMA_VERSION)
+		return onlist_store_commit(s);
 	for (int v = version; v < SCHEMA_VERSION; v++)
 		for (int i = 0; i < 2 && steps[v][i]; i++)
 			if (sqlite3_exec(s->db, steps[v][i], NULL, NULL, NULL)
@@ -223,6 +229,11 @@ onlist_status onlist__store_migrate(struct onlist_store *s)
 				ret = fail(s, "upgrade the schema");
 				goto rollback;
 			}
+	/* Version 0 is a new, empty database: it owes nothing.  Any older
+	 * one may lack rows of versions 4 and 5 (store_schema.h). */
+	if (version > 0 &&
+	    (ret = onlist_store_set_meta(s, backfill_key, "1")) != ONLIST_OK)
+		goto rollback;
 	if (asprintf(&sql, "PRAGMA user_version=%d", SCHEMA_VERSION) < 0) {
 		ret = ONLIST_ENOMEM;
 		goto rollback;
@@ -237,4 +248,81 @@ rollback:
 	free(sql);
 	onlist_store_rollback(s);
 	return ret;
+}
+
+/* ---- what an upgrade owes ---------------------------------------------- */
+
+int onlist_store_backfill_pending(struct onlist_store *s)
+{
+	char *v = onlist_store_get_meta(s, backfill_key);
+	int pending = v != NULL;
+
+	free(v);
+	return pending;
+}
+
+onlist_status onlist_store_backfill_done(struct onlist_store *s)
+{
+	static const char sql[] = "DELETE FROM meta WHERE key = ?1";
+	sqlite3_stmt *st = onlist__store_prepare(s, sql);
+
+	if (!st)
+		return fail(s, "prepare");
+	onlist__bind_text(st, 1, backfill_key);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return fail(s, "clear the upgrade mark");
+	return ONLIST_OK;
+}
+
+#define NO_INFO(m) \
+	" NOT EXISTS (SELECT 1 FROM message_info i WHERE i.msgid = " m ".msgid)"
+#define OWED(m) " (" NO_INFO(m) " OR (" m ".has_patch AND NOT EXISTS" \
+	" (SELECT 1 FROM message_patch p WHERE p.msgid = " m ".msgid)))"
+
+static const char *const backfill_sql[] = {
+	[ONLIST_BACKFILL_SOURCES] =
+	"SELECT DISTINCT m.source FROM messages m"
+	" WHERE m.source IS NOT NULL AND" OWED("m") " ORDER BY m.source",
+	[ONLIST_BACKFILL_MESSAGES_OF_SOURCE] =
+	"SELECT m.msgid, " NO_INFO("m") " FROM messages m"
+	" WHERE m.source = ?1 AND" OWED("m"),
+	[ONLIST_BACKFILL_WITHOUT_INFO] =
+	"SELECT m.id, m.msgid, m.subject, m.in_reply_to, m.refs, m.has_patch"
+	" FROM messages m WHERE m.id > ?1 AND" NO_INFO("m")
+	" ORDER BY m.id LIMIT ?2",
+};
+
+onlist_status onlist_store_backfill_query(struct onlist_store *s,
+					  enum onlist_backfill_query q,
+					  const char *const *params, int nparams,
+					  onlist_row_cb row, void *data)
+{
+	sqlite3_stmt *st;
+
+	if ((unsigned)q >= sizeof(backfill_sql) / sizeof(*backfill_sql))
+		return ONLIST_EUSAGE;
+	if (!(st = onlist__store_prepare(s, backfill_sql[q])))
+		return fail(s, "prepare");
+	return onlist__store_rows(s, st, params, nparams, row, data, NULL);
+}
+
+onlist_status onlist_store_set_message_patch(struct onlist_store *s,
+					     const char *msgid, int has_patch,
+					     const char *patch_id,
+					     const char *patch_source)
+{
+	static const char sql[] =
+		"UPDATE messages SET has_patch = ?2, patch_id = ?3,"
+		" patch_source = ?4 WHERE msgid = ?1";
+	sqlite3_stmt *st = onlist__store_prepare(s, sql);
+
+	if (!st)
+		return fail(s, "prepare");
+	onlist__bind_text(st, 1, msgid);
+	sqlite3_bind_int(st, 2, has_patch);
+	onlist__bind_text(st, 3, patch_id);
+	onlist__bind_text(st, 4, patch_source);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return fail(s, "update message");
+	return ONLIST_OK;
 }

@@ -1,6 +1,6 @@
 /* store.h - the one SQLite database that holds everything.
  *
- * The schema lives in src/store.c alone.  Writers group their work in
+ * The schema lives in src/store_schema.c alone.  Writers group their work in
  * batches (onlist_store_begin/commit); every row is keyed so that writing
  * it twice changes nothing, which is what makes an interrupted command safe
  * to run again.
@@ -15,10 +15,22 @@
 
 struct onlist_store;
 
-/* Open (creating when needed) the database at path; the schema is created
- * or upgraded.  On failure *out is NULL and *errmsg (caller frees) says why. */
+/* Open (creating when needed) the database at path, a file name (never an
+ * SQLite URI or ":memory:"); the schema is created or upgraded
+ * (src/store_schema.c).  When the database was made by an older onlist it
+ * is also given the rows that onlist did not keep (store_schema.h): its
+ * messages are read again from their sources, once, which on a large
+ * archive takes about as long as importing it did.  On failure *out is
+ * NULL and *errmsg (caller frees) says why.
+ *
+ * Defined in src/upgrade.c: filling the rows needs the mail reader, which
+ * the store does not depend on. */
 onlist_status onlist_store_open(struct onlist_store **out, const char *path,
 				char **errmsg);
+/* onlist_store_open() without the filling: the schema only.  A caller that
+ * wants to report progress calls this, then onlist_import_backfill(). */
+onlist_status onlist_store_open_schema(struct onlist_store **out,
+				       const char *path, char **errmsg);
 void onlist_store_close(struct onlist_store *s);
 
 /* The last error message of this handle; never NULL. */
