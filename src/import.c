@@ -4,6 +4,8 @@
 #include <string.h>
 #include <strings.h>
 #include <ctype.h>
+#include <sys/stat.h>
+#include <glib.h>
 
 #include "onlist/import.h"
 #include "onlist/mail.h"
@@ -13,6 +15,7 @@
 #include "onlist/msgmeta.h"
 #include "onlist/patchfp.h"
 #include "onlist/store_match.h"
+#include "onlist/store_schema.h"
 
 #define MAX_TRAILERS 64	/* per message; the rest is noise */
 
@@ -58,6 +61,27 @@ static void free_trailers(struct trailers *tr)
 	}
 }
 
+/* What kind of message it is, from what its headers say: the subject,
+ * whether it carries a patch, whether it answers another. */
+static const char *class_by_headers(const struct onlist_subject *sj,
+				    int has_patch, int answers)
+{
+	if (!sj->reply && sj->part == 0 && sj->total > 0)
+		return ONLIST_CLASS_COVER;
+	if (has_patch)
+		return ONLIST_CLASS_PATCH;
+	if (sj->reply || answers)
+		return ONLIST_CLASS_REPLY;
+	return ONLIST_CLASS_OTHER;
+}
+
+/* A "[GIT PULL]" subject without PATCH: a pull request even when the
+ * text names no repository. */
+static int subject_says_pull(const struct onlist_subject *sj)
+{
+	return !sj->reply && sj->pull && !sj->patch;
+}
+
 /* What kind of message m is, from its subject and text.  For a pull
  * request *url, *ref and *tip are set (malloc'd), else NULL. */
 static const char *classify(struct onlist_mail *m, const struct onlist_subject *sj,
@@ -71,7 +95,7 @@ static const char *classify(struct onlist_mail *m, const struct onlist_subject *
 		pull = onlist_find_pull(onlist_mail_body(m), url, ref, tip);
 		if (pull == 0 && patch)
 			pull = onlist_find_pull(patch, url, ref, tip);
-		if (pull == 0 && sj->pull && !sj->patch) {
+		if (pull == 0 && subject_says_pull(sj)) {
 			*url = strdup("");
 			*ref = strdup("");
 			*tip = strdup("");
@@ -80,13 +104,8 @@ static const char *classify(struct onlist_mail *m, const struct onlist_subject *
 		if (pull == 1)
 			return ONLIST_CLASS_PULL;
 	}
-	if (!sj->reply && sj->part == 0 && sj->total > 0)
-		return ONLIST_CLASS_COVER;
-	if (has_patch)
-		return ONLIST_CLASS_PATCH;
-	if (sj->reply || *onlist_mail_in_reply_to(m) || *onlist_mail_references(m))
-		return ONLIST_CLASS_REPLY;
-	return ONLIST_CLASS_OTHER;
+	return class_by_headers(sj, has_patch, *onlist_mail_in_reply_to(m) ||
+				*onlist_mail_references(m));
 }
 
 /* A stable backport names the commit it copies: "commit <sha> upstream."
@@ -157,6 +176,94 @@ static onlist_status db_error(struct onlist_store *s, char **errmsg)
 	return ONLIST_EDB;
 }
 
+/* What import keeps of one parsed message: its messages row (but for
+ * list, source and offset, which say where it was read) and its
+ * message_info with trailers and pull request. */
+struct derived {
+	struct onlist_message_row row;
+	struct onlist_message_info info;
+	struct onlist_subject sj;
+	struct trailers tr;
+	char pid[ONLIST_PATCHID_HEXSZ + 1];
+	char *url, *ref, *tip, *cid;
+};
+
+static void derived_clear(struct derived *d)
+{
+	free_trailers(&d->tr);
+	free(d->url);
+	free(d->ref);
+	free(d->tip);
+	free(d->cid);
+	onlist_subject_clear(&d->sj);
+}
+
+/* Fill d from m (data, len: the message as sent).  ONLIST_ENOMEM; d is
+ * to be cleared with derived_clear() either way. */
+static onlist_status derive(struct derived *d, struct onlist_mail *m,
+			    const char *data, size_t len)
+{
+	struct onlist_message_row *row = &d->row;
+	struct onlist_message_info *info = &d->info;
+
+	memset(d, 0, sizeof(*d));
+	row->msgid = onlist_mail_message_id(m);
+	row->synthetic_id = onlist_mail_id_is_synthetic(m);
+	row->date = onlist_mail_date(m);
+	row->from_name = onlist_mail_from_name(m);
+	row->from_addr = onlist_mail_from_addr(m);
+	row->subject = onlist_mail_subject(m);
+	row->in_reply_to = onlist_mail_in_reply_to(m);
+	row->refs = onlist_mail_references(m);
+	row->has_patch = onlist_mail_patch(m, NULL) != NULL;
+	row->patch_source = onlist_mail_patch_source(m);
+	row->patch_id = onlist_mail_patchid(m, d->pid) ? d->pid : NULL;
+
+	/* What the message is.  A cover letter or a pull request is not a
+	 * posted patch of its own, even when it carries a diff. */
+	if (onlist_subject_parse(&d->sj, row->subject))
+		return ONLIST_ENOMEM;
+	info->msgid = row->msgid;
+	info->cls = classify(m, &d->sj, row->has_patch, &d->url, &d->ref,
+			     &d->tip);
+	if (!strcmp(info->cls, ONLIST_CLASS_PULL) ||
+	    !strcmp(info->cls, ONLIST_CLASS_COVER)) {
+		row->has_patch = 0;
+		row->patch_id = NULL;
+		row->patch_source = NULL;
+	}
+	info->reply = d->sj.reply;
+	info->version = d->sj.version;
+	info->part = d->sj.part;
+	info->total = d->sj.total;
+	info->prefix = d->sj.prefix;
+	info->stripped = d->sj.stripped;
+	d->cid = onlist_find_change_id(onlist_mail_body(m));
+	if (!d->cid && onlist_mail_patch(m, NULL))
+		d->cid = onlist_find_change_id(onlist_mail_patch(m, NULL));
+	/* b4 writes it below the "---" of a cover letter, which is neither
+	 * the commit message nor a patch when no diff follows: look in the
+	 * mail as sent (plain text, as b4 sends it) */
+	if (!d->cid && (memmem(data, len, "hange-id:", 9) ||
+			memmem(data, len, "hange-Id:", 9))) {
+		char *text = strndup(data, len);
+		if (text)
+			d->cid = onlist_find_change_id(text);
+		free(text);
+	}
+	info->change_id = d->cid;
+	info->pull_url = d->url;
+	info->pull_ref = d->ref;
+	info->pull_tip = d->tip;
+	onlist_find_trailers(onlist_mail_body(m), add_trailer, &d->tr);
+	info->trailers = d->tr.t;
+	info->ntrailers = d->tr.n;
+	info->mailer = onlist_mail_mailer(m);
+	info->patchwork = onlist_mail_has_patchwork(m);
+	info->upstream = names_upstream(onlist_mail_body(m));
+	return d->tr.nomem ? ONLIST_ENOMEM : ONLIST_OK;
+}
+
 onlist_status onlist_import_message(struct onlist_store *s, const char *data,
 				    size_t len, const char *list,
 				    const char *place, uint64_t offset,
@@ -164,8 +271,8 @@ onlist_status onlist_import_message(struct onlist_store *s, const char *data,
 				    char **errmsg)
 {
 	struct onlist_mail *m = NULL;
-	struct onlist_message_row row;
-	char pid[ONLIST_PATCHID_HEXSZ + 1], *err = NULL;
+	struct derived d;
+	char *err = NULL;
 	onlist_status st;
 	int added = 0;
 
@@ -188,85 +295,21 @@ onlist_status onlist_import_message(struct onlist_store *s, const char *data,
 		c->skipped++;
 		return ONLIST_OK;
 	}
-	memset(&row, 0, sizeof(row));
-	row.list = list;
-	row.msgid = onlist_mail_message_id(m);
-	row.synthetic_id = onlist_mail_id_is_synthetic(m);
-	row.date = onlist_mail_date(m);
-	row.from_name = onlist_mail_from_name(m);
-	row.from_addr = onlist_mail_from_addr(m);
-	row.subject = onlist_mail_subject(m);
-	row.in_reply_to = onlist_mail_in_reply_to(m);
-	row.refs = onlist_mail_references(m);
-	row.has_patch = onlist_mail_patch(m, NULL) != NULL;
-	row.patch_source = onlist_mail_patch_source(m);
-	row.patch_id = onlist_mail_patchid(m, pid) ? pid : NULL;
-	row.source = place;
-	row.offset = offset;
-
-	/* What the message is.  A cover letter or a pull request is not a
-	 * posted patch of its own, even when it carries a diff. */
-	struct onlist_subject sj;
-	struct onlist_message_info info;
-	struct trailers tr;
-	char *url = NULL, *ref = NULL, *tip = NULL, *cid = NULL;
-
-	memset(&info, 0, sizeof(info));
-	memset(&tr, 0, sizeof(tr));
-	if (onlist_subject_parse(&sj, row.subject)) {
-		onlist_mail_free(m);
-		*errmsg = strdup("out of memory");
-		return ONLIST_ENOMEM;
-	}
-	info.msgid = row.msgid;
-	info.cls = classify(m, &sj, row.has_patch, &url, &ref, &tip);
-	if (!strcmp(info.cls, ONLIST_CLASS_PULL) ||
-	    !strcmp(info.cls, ONLIST_CLASS_COVER)) {
-		row.has_patch = 0;
-		row.patch_id = NULL;
-		row.patch_source = NULL;
-	}
-	info.reply = sj.reply;
-	info.version = sj.version;
-	info.part = sj.part;
-	info.total = sj.total;
-	info.prefix = sj.prefix;
-	info.stripped = sj.stripped;
-	cid = onlist_find_change_id(onlist_mail_body(m));
-	if (!cid && onlist_mail_patch(m, NULL))
-		cid = onlist_find_change_id(onlist_mail_patch(m, NULL));
-	/* b4 writes it below the "---" of a cover letter, which is neither
-	 * the commit message nor a patch when no diff follows: look in the
-	 * mail as sent (plain text, as b4 sends it) */
-	if (!cid && (memmem(data, len, "hange-id:", 9) ||
-		     memmem(data, len, "hange-Id:", 9))) {
-		char *text = strndup(data, len);
-		if (text)
-			cid = onlist_find_change_id(text);
-		free(text);
-	}
-	info.change_id = cid;
-	info.pull_url = url;
-	info.pull_ref = ref;
-	info.pull_tip = tip;
-	onlist_find_trailers(onlist_mail_body(m), add_trailer, &tr);
-	info.trailers = tr.t;
-	info.ntrailers = tr.n;
-	info.mailer = onlist_mail_mailer(m);
-	info.patchwork = onlist_mail_has_patchwork(m);
-	info.upstream = names_upstream(onlist_mail_body(m));
-
-	st = tr.nomem ? ONLIST_ENOMEM : onlist_store_put_message(s, &row, &added);
+	st = derive(&d, m, data, len);
+	d.row.list = list;
+	d.row.source = place;
+	d.row.offset = offset;
 	if (st == ONLIST_OK)
-		st = onlist_store_put_message_info(s, &info);
-	if (st == ONLIST_OK && row.has_patch)
-		st = put_patch(s, m, row.msgid, sj.stripped);
-	free_trailers(&tr);
-	free(url);
-	free(ref);
-	free(tip);
-	free(cid);
-	onlist_subject_clear(&sj);
+		st = onlist_store_put_message(s, &d.row, &added);
+	if (st == ONLIST_OK)
+		st = onlist_store_put_message_info(s, &d.info);
+	if (st == ONLIST_OK && d.row.has_patch)
+		st = put_patch(s, m, d.row.msgid, d.sj.stripped);
+	if (st == ONLIST_OK) {
+		c->added += added;
+		c->patches += d.row.has_patch;
+	}
+	derived_clear(&d);
 	onlist_mail_free(m);
 	if (st == ONLIST_ENOMEM) {
 		*errmsg = strdup("out of memory");
@@ -274,8 +317,6 @@ onlist_status onlist_import_message(struct onlist_store *s, const char *data,
 	}
 	if (st != ONLIST_OK)
 		return db_error(s, errmsg);
-	c->added += added;
-	c->patches += row.has_patch;
 	return ONLIST_OK;
 }
 
@@ -381,4 +422,274 @@ onlist_status onlist_import_source(struct onlist_store *s,
 	if (ret == ONLIST_EIO && !*errmsg)
 		*errmsg = strdup("some maildir files could not be read");
 	return ret;
+}
+
+/* ---- what an upgraded database owes (store_schema.h) -------------------- */
+
+/* A source the backfill may read: a file or directory that still exists.
+ * Not standard input, a URL, an epoch's "dir#commit", nor a FIFO or
+ * device (a database names the paths it was given; reading them must not
+ * block). */
+static int readable_source(const char *source)
+{
+	struct stat sb;
+
+	return strcmp(source, "-") && stat(source, &sb) == 0 &&
+	       (S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode));
+}
+
+static int take_string(int ncol, const char *const *c, void *data)
+{
+	(void)ncol;
+	if (c[0])
+		g_ptr_array_add(data, g_strdup(c[0]));
+	return 0;
+}
+
+static int take_owed(int ncol, const char *const *c, void *data)
+{
+	(void)ncol;
+	if (c[0])	/* msgid -> 2 when message_info is owed, else 1 */
+		g_hash_table_insert(data, g_strdup(c[0]),
+				    GINT_TO_POINTER(c[1] && atoi(c[1]) ? 2 : 1));
+	return 0;
+}
+
+/* Write what import would have of one message read again. */
+static onlist_status refill(struct onlist_store *s, struct onlist_mail *m,
+			    const struct onlist_raw *raw, int needs_info)
+{
+	struct derived d;
+	onlist_status st = derive(&d, m, raw->data, raw->len);
+
+	if (st == ONLIST_OK && needs_info)
+		st = onlist_store_put_message_info(s, &d.info);
+	/* Imported before classes: a cover letter or pull request may be
+	 * stored as a patch.  The row gets the patch columns import gives
+	 * it now. */
+	if (st == ONLIST_OK && needs_info)
+		st = onlist_store_set_message_patch(s, d.row.msgid,
+						    d.row.has_patch,
+						    d.row.patch_id,
+						    d.row.patch_source);
+	if (st == ONLIST_OK && d.row.has_patch)
+		st = put_patch(s, m, d.row.msgid, d.sj.stripped);
+	derived_clear(&d);
+	return st;
+}
+
+/* Read one source again for the messages of it that are owed rows. */
+static onlist_status backfill_source(struct onlist_store *s, const char *path,
+				     struct onlist_backfill_counts *c)
+{
+	GHashTable *owed = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, NULL);
+	const char *p[1] = { path };
+	struct onlist_source *src = NULL;
+	onlist_status st;
+	long in_batch = 0;
+	char *err = NULL;
+
+	st = onlist_store_backfill_query(s, ONLIST_BACKFILL_MESSAGES_OF_SOURCE,
+					 p, 1, take_owed, owed);
+	if (st != ONLIST_OK || !g_hash_table_size(owed))
+		goto out;
+	if (onlist_source_open(&src, path, &err) != ONLIST_OK) {
+		/* gone or changed into something else: the headers will do */
+		free(err);
+		c->sources_unreadable++;
+		goto out;
+	}
+	if ((st = onlist_store_begin(s)) != ONLIST_OK)
+		goto out;
+	while (g_hash_table_size(owed)) {
+		struct onlist_raw raw;
+		struct onlist_mail *m = NULL;
+		gpointer key, val;
+		onlist_status r;
+
+		memset(&raw, 0, sizeof(raw));
+		r = onlist_source_next(src, &raw, &err);
+		free(err);
+		err = NULL;
+		if (r == ONLIST_EIO && raw.file)
+			continue;	/* one maildir file: the next */
+		if (r != ONLIST_OK)
+			break;		/* the end, or a broken stream */
+		if (raw.skip || onlist_mail_parse(&m, raw.data, raw.len,
+						  &err) != ONLIST_OK) {
+			free(err);
+			err = NULL;
+			continue;
+		}
+		/* The first copy in the source is the one import kept. */
+		if (!g_hash_table_lookup_extended(owed, onlist_mail_message_id(m),
+						  &key, &val)) {
+			onlist_mail_free(m);
+			continue;
+		}
+		st = refill(s, m, &raw, GPOINTER_TO_INT(val) == 2);
+		g_hash_table_remove(owed, onlist_mail_message_id(m));
+		onlist_mail_free(m);
+		if (st != ONLIST_OK)
+			break;
+		c->reread++;
+		if (++in_batch >= ONLIST_IMPORT_BATCH) {
+			in_batch = 0;
+			if ((st = onlist_store_commit(s)) != ONLIST_OK ||
+			    (st = onlist_store_begin(s)) != ONLIST_OK)
+				break;
+		}
+	}
+	if (st == ONLIST_OK)
+		st = onlist_store_commit(s);
+	if (st != ONLIST_OK)
+		onlist_store_rollback(s);
+out:
+	onlist_source_free(src);
+	g_hash_table_destroy(owed);
+	return st;
+}
+
+struct headers_row {
+	char *id, *msgid, *subject, *irt, *refs;
+	int has_patch;
+};
+
+static int take_headers(int ncol, const char *const *c, void *data)
+{
+	struct headers_row r;
+
+	(void)ncol;
+	r.id = g_strdup(c[0]);
+	r.msgid = g_strdup(c[1]);
+	r.subject = g_strdup(c[2]);
+	r.irt = g_strdup(c[3] ? c[3] : "");
+	r.refs = g_strdup(c[4] ? c[4] : "");
+	r.has_patch = c[5] && atoi(c[5]);
+	g_array_append_val(data, r);
+	return 0;
+}
+
+static void clear_headers_row(gpointer p)
+{
+	struct headers_row *r = p;
+
+	g_free(r->id);
+	g_free(r->msgid);
+	g_free(r->subject);
+	g_free(r->irt);
+	g_free(r->refs);
+}
+
+/* message_info from the stored headers alone, for a message whose mail
+ * could not be read again: class, version, part, total, prefix and
+ * subject as import would find them; no trailers, change-id, mailer or
+ * pull request URL (NULL or 0: unknown). */
+static onlist_status from_headers(struct onlist_store *s,
+				  const struct headers_row *r)
+{
+	struct onlist_message_info info;
+	struct onlist_subject sj;
+	onlist_status st;
+
+	if (onlist_subject_parse(&sj, r->subject))
+		return ONLIST_ENOMEM;
+	memset(&info, 0, sizeof(info));
+	info.msgid = r->msgid;
+	if (subject_says_pull(&sj)) {
+		info.cls = ONLIST_CLASS_PULL;
+		info.pull_url = info.pull_ref = info.pull_tip = "";
+	} else {
+		info.cls = class_by_headers(&sj, r->has_patch, *r->irt || *r->refs);
+	}
+	info.reply = sj.reply;
+	info.version = sj.version;
+	info.part = sj.part;
+	info.total = sj.total;
+	info.prefix = sj.prefix;
+	info.stripped = sj.stripped;
+	st = onlist_store_put_message_info(s, &info);
+	if (st == ONLIST_OK && r->has_patch &&
+	    strcmp(info.cls, ONLIST_CLASS_PATCH))
+		st = onlist_store_set_message_patch(s, r->msgid, 0, NULL, NULL);
+	onlist_subject_clear(&sj);
+	return st;
+}
+
+static onlist_status backfill_headers(struct onlist_store *s,
+				      struct onlist_backfill_counts *c)
+{
+	GArray *rows = g_array_new(FALSE, FALSE, sizeof(struct headers_row));
+	char after[32] = "0", limit[32];
+	onlist_status st = ONLIST_OK;
+
+	g_array_set_clear_func(rows, clear_headers_row);
+	snprintf(limit, sizeof(limit), "%d", ONLIST_IMPORT_BATCH);
+	/* In batches read whole before writing: the query reads the table
+	 * the writes change. */
+	for (;;) {
+		const char *p[2] = { after, limit };
+
+		g_array_set_size(rows, 0);
+		st = onlist_store_backfill_query(s, ONLIST_BACKFILL_WITHOUT_INFO,
+						 p, 2, take_headers, rows);
+		if (st != ONLIST_OK || !rows->len)
+			break;
+		if ((st = onlist_store_begin(s)) != ONLIST_OK)
+			break;
+		for (guint i = 0; i < rows->len && st == ONLIST_OK; i++) {
+			st = from_headers(s, &g_array_index(rows, struct headers_row, i));
+			c->from_headers += st == ONLIST_OK;
+		}
+		snprintf(after, sizeof(after), "%s",
+			 g_array_index(rows, struct headers_row, rows->len - 1).id);
+		if (st == ONLIST_OK)
+			st = onlist_store_commit(s);
+		if (st != ONLIST_OK) {
+			onlist_store_rollback(s);
+			break;
+		}
+	}
+	g_array_free(rows, TRUE);
+	return st;
+}
+
+onlist_status onlist_import_backfill(struct onlist_store *s,
+				     struct onlist_backfill_counts *c,
+				     char **errmsg)
+{
+	GPtrArray *sources = g_ptr_array_new_with_free_func(g_free);
+	onlist_status st;
+
+	memset(c, 0, sizeof(*c));
+	*errmsg = NULL;
+	if (!onlist_store_backfill_pending(s)) {
+		g_ptr_array_free(sources, TRUE);
+		return ONLIST_OK;
+	}
+	st = onlist_store_backfill_query(s, ONLIST_BACKFILL_SOURCES, NULL, 0,
+					 take_string, sources);
+	for (guint i = 0; i < sources->len && st == ONLIST_OK; i++) {
+		const char *path = g_ptr_array_index(sources, i);
+
+		if (readable_source(path))
+			st = backfill_source(s, path, c);
+		else
+			c->sources_unreadable++;
+	}
+	g_ptr_array_free(sources, TRUE);
+	if (st == ONLIST_OK)
+		st = backfill_headers(s, c);
+	if (st == ONLIST_OK && (st = onlist_store_begin(s)) == ONLIST_OK) {
+		if ((st = onlist_store_backfill_done(s)) == ONLIST_OK)
+			st = onlist_store_commit(s);
+		if (st != ONLIST_OK)
+			onlist_store_rollback(s);
+	}
+	if (st == ONLIST_ENOMEM)
+		*errmsg = strdup("out of memory");
+	else if (st != ONLIST_OK)
+		*errmsg = strdup(onlist_store_errmsg(s));
+	return st;
 }

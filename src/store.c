@@ -10,7 +10,6 @@
 #define fail onlist__store_fail
 #define bind_text onlist__bind_text
 
-#define SCHEMA_VERSION 4
 /* A second writer waits this long for the first, then gives up. */
 #define BUSY_TIMEOUT_MS 10000
 
@@ -61,80 +60,18 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_GET_STATE] = "SELECT value FROM source_state WHERE url = ?1 AND key = ?2",
 };
 
-static const char schema[] =
-	"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);\n"
-	/* One row per Message-ID; `list` is the first list it was seen on,
-	 * message_lists has them all (cross-posting is common). */
-	"CREATE TABLE IF NOT EXISTS messages(\n"
-	"  id INTEGER PRIMARY KEY,\n"
-	"  msgid TEXT NOT NULL UNIQUE,\n"
-	"  synthetic_id INTEGER NOT NULL DEFAULT 0,\n"
-	"  list TEXT,\n"
-	"  date INTEGER,\n"
-	"  from_name TEXT, from_addr TEXT, subject TEXT,\n"
-	"  in_reply_to TEXT, refs TEXT,\n"
-	"  has_patch INTEGER NOT NULL DEFAULT 0,\n"
-	"  patch_id TEXT,\n"
-	"  patch_source TEXT,\n"
-	"  source TEXT, offset INTEGER);\n"
-	"CREATE INDEX IF NOT EXISTS messages_patch_id ON messages(patch_id)"
-	" WHERE patch_id IS NOT NULL;\n"
-	"CREATE TABLE IF NOT EXISTS message_lists(\n"
-	"  msgid TEXT NOT NULL, list TEXT NOT NULL,\n"
-	"  PRIMARY KEY(msgid, list)) WITHOUT ROWID;\n"
-	"CREATE TABLE IF NOT EXISTS skipped(\n"
-	"  id INTEGER PRIMARY KEY,\n"
-	"  source TEXT NOT NULL, offset INTEGER NOT NULL, reason TEXT NOT NULL,\n"
-	"  UNIQUE(source, offset));\n"
-	"CREATE TABLE IF NOT EXISTS commits(\n"
-	"  sha TEXT PRIMARY KEY,\n"
-	"  author_name TEXT, author_email TEXT, author_date INTEGER,\n"
-	"  committer_name TEXT, committer_email TEXT, commit_date INTEGER,\n"
-	"  subject TEXT, body TEXT, body_empty INTEGER NOT NULL,\n"
-	"  files TEXT, patch_id TEXT);\n"
-	"CREATE INDEX IF NOT EXISTS commits_patch_id ON commits(patch_id)"
-	" WHERE patch_id IS NOT NULL;\n"
-	"CREATE TABLE IF NOT EXISTS trailers(\n"
-	"  sha TEXT NOT NULL, seq INTEGER NOT NULL,\n"
-	"  key TEXT NOT NULL, value TEXT NOT NULL,\n"
-	"  PRIMARY KEY(sha, seq)) WITHOUT ROWID;\n"
-	"CREATE TABLE IF NOT EXISTS matches(\n"
-	"  commit_sha TEXT NOT NULL, message_id TEXT NOT NULL,\n"
-	"  method TEXT NOT NULL, score REAL NOT NULL DEFAULT 1.0,\n"
-	"  PRIMARY KEY(commit_sha, message_id, method)) WITHOUT ROWID;\n"
-	"CREATE INDEX IF NOT EXISTS matches_message ON matches(message_id);\n"
-	/* Schema 2: what `onlist fetch` refreshes, and how far it got. */
-	"CREATE TABLE IF NOT EXISTS sources(\n"
-	"  url TEXT PRIMARY KEY, list TEXT NOT NULL, added INTEGER NOT NULL);\n"
-	"CREATE TABLE IF NOT EXISTS source_state(\n"
-	"  url TEXT NOT NULL, key TEXT NOT NULL, value TEXT,\n"
-	"  PRIMARY KEY(url, key)) WITHOUT ROWID;\n";
-
-/* The schema, in pieces: store.c's own tables first, then one piece per
- * module with tables of its own (store_int.h).  Each piece only creates
- * what is missing, so running them all upgrades an older database. */
-extern const char onlist__schema_thread[];
-extern const char onlist__schema_match[];
-
-static const char *const schemas[] = {
-	schema,
-	onlist__schema_thread,
-	onlist__schema_match,
-	onlist__report_schema,		/* landing */
-};
-
 static const char *const query_sql[] = {
 	[ONLIST_Q_UNPOSTED_ALL] =
 	"SELECT sha, commit_date, author_name, author_email, subject"
 	" FROM commits c WHERE NOT EXISTS"
 	" (SELECT 1 FROM matches m WHERE m.commit_sha = c.sha"
-	" AND m.method NOT IN ('echo', 'late'))"
+	" AND" ONLIST__POSTED("m.method") ")"
 	" ORDER BY commit_date, author_date, sha",
 	[ONLIST_Q_IS_UNPOSTED] =
 	"SELECT sha, commit_date, author_name, author_email, subject"
 	" FROM commits c WHERE sha = ?1 AND NOT EXISTS"
 	" (SELECT 1 FROM matches m WHERE m.commit_sha = c.sha"
-	" AND m.method NOT IN ('echo', 'late'))",
+	" AND" ONLIST__POSTED("m.method") ")",
 	[ONLIST_Q_COMMIT_BY_PREFIX] =
 	"SELECT sha, commit_date, author_name, author_email, subject"
 	" FROM commits WHERE sha >= ?1 AND sha < ?1 || 'g'"
@@ -178,7 +115,8 @@ static const char *const query_sql[] = {
 	" (SELECT count(*) FROM skipped),"
 	" (SELECT count(*) FROM commits),"
 	" (SELECT count(*) FROM matches),"
-	" (SELECT count(DISTINCT commit_sha) FROM matches WHERE method NOT IN ('echo', 'late'))",
+	" (SELECT count(DISTINCT commit_sha) FROM matches"
+	"  WHERE" ONLIST__POSTED("method") ")",
 };
 
 onlist_status onlist__store_fail(struct onlist_store *s, const char *what)
@@ -264,21 +202,33 @@ void onlist__bind_text(sqlite3_stmt *st, int i, const char *v)
 		sqlite3_bind_null(st, i);
 }
 
-onlist_status onlist_store_open(struct onlist_store **out, const char *path,
-				char **errmsg)
+onlist_status onlist_store_open_schema(struct onlist_store **out,
+				       const char *path, char **errmsg)
 {
 	struct onlist_store *s;
-	int version = 0;
-	sqlite3_stmt *st;
+	char *file = NULL;
+	int rc;
 
 	*out = NULL;
 	*errmsg = NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return ONLIST_ENOMEM;
-	if (sqlite3_open_v2(path, &s->db,
-			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)
-	    != SQLITE_OK)
+	/* path names a file.  Without SQLITE_OPEN_URI SQLite still reads
+	 * "file:..." as a URI when it was built with SQLITE_USE_URI (Debian's
+	 * is), so `--db 'file:x?mode=memory'` would be a database in memory,
+	 * gone at exit; and ":memory:" is one whatever the flags.  As
+	 * "./NAME" neither is special. */
+	if (!strncmp(path, "file:", 5) || !strcmp(path, ":memory:")) {
+		if (asprintf(&file, "./%s", path) < 0) {
+			free(s);
+			return ONLIST_ENOMEM;
+		}
+	}
+	rc = sqlite3_open_v2(file ? file : path, &s->db,
+			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	free(file);
+	if (rc != SQLITE_OK)
 		goto err;
 	/* A second writer waits this long for the first, then gives up with
 	 * "database is locked" rather than hanging forever. */
@@ -293,40 +243,11 @@ onlist_status onlist_store_open(struct onlist_store **out, const char *path,
 			 "PRAGMA cache_size=-65536;", NULL, NULL, NULL)
 	    != SQLITE_OK)
 		goto err;
-	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL)
-	    != SQLITE_OK)
-		goto err;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		version = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	if (version > SCHEMA_VERSION) {
-		if (asprintf(errmsg, "%s: made by a newer onlist (schema %d, "
-			     "this one knows %d)", path, version,
-			     SCHEMA_VERSION) < 0)
+	if (onlist__store_migrate(s) != ONLIST_OK) {
+		if (asprintf(errmsg, "%s: %s", path, onlist_store_errmsg(s)) < 0)
 			*errmsg = NULL;
 		onlist_store_close(s);
 		return ONLIST_EDB;
-	}
-	if (version < SCHEMA_VERSION) {
-		char *sql;
-		if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL)
-		    != SQLITE_OK)
-			goto err;
-		for (size_t i = 0; i < sizeof(schemas) / sizeof(*schemas); i++)
-			if (sqlite3_exec(s->db, schemas[i], NULL, NULL, NULL)
-			    != SQLITE_OK) {
-				sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-				goto err;
-			}
-		if (asprintf(&sql, "PRAGMA user_version=%d;COMMIT;",
-			     SCHEMA_VERSION) < 0)
-			goto err;
-		if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-			free(sql);
-			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-			goto err;
-		}
-		free(sql);
 	}
 	*out = s;
 	return ONLIST_OK;
@@ -572,26 +493,11 @@ char *onlist_store_get_state(struct onlist_store *s, const char *url,
 	return read_text(s, S_GET_STATE, 2, url, key);
 }
 
-onlist_status onlist_store_match_patchid(struct onlist_store *s, long *added)
+int onlist_store_method_is_posting(const char *method)
 {
-	/* One statement: the indexes on both patch_id columns make this a
-	 * merge of two sorted lists, and OR IGNORE keeps it idempotent. */
-	static const char sql[] =
-		"INSERT OR IGNORE INTO matches(commit_sha, message_id, method)"
-		" SELECT c.sha, m.msgid, 'patch-id' FROM commits c"
-		" JOIN messages m ON m.patch_id = c.patch_id"
-		" WHERE c.patch_id IS NOT NULL";
-	onlist_status st;
-
-	if ((st = onlist_store_begin(s)) != ONLIST_OK)
-		return st;
-	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-		st = fail(s, "match");
-		onlist_store_rollback(s);
-		return st;
-	}
-	*added = sqlite3_changes(s->db);
-	return onlist_store_commit(s);
+#define DIFFERS(m) strcmp(method, m) != 0
+	return method && ONLIST__NOT_POSTING(DIFFERS, &&);
+#undef DIFFERS
 }
 
 onlist_status onlist__store_rows(struct onlist_store *s, sqlite3_stmt *st,

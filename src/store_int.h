@@ -1,10 +1,9 @@
 /* store_int.h - what the store_*.c files share behind store.h.
  *
- * Only src/store*.c include this: they are the files that speak SQL.  A
- * module with its own tables adds its CREATE statements to the schema list
- * in store.c (new tables only: existing tables are never altered, so an
- * older database upgrades by running the list again) and keeps its
- * statements in static strings prepared through onlist__store_prepare().
+ * Only src/store*.c include this: they are the files that speak SQL.
+ * Every table is created in store_schema.c (a new one is a new schema
+ * version there); each file keeps its statements in static strings
+ * prepared through onlist__store_prepare().
  */
 #ifndef ONLIST_STORE_INT_H
 #define ONLIST_STORE_INT_H
@@ -37,8 +36,26 @@ void onlist__bind_text(sqlite3_stmt *st, int i, const char *v);
  * reset with its bindings cleared; NULL on error (message set). */
 sqlite3_stmt *onlist__store_prepare(struct onlist_store *s, const char *sql);
 
-/* The schema pieces of the other store_*.c files, listed in store.c. */
-extern const char onlist__report_schema[];	/* store_report.c: landing */
+/* Which matches are postings of their commit: a match by any method but
+ * 'echo' (only an echo or bot mail carries the patch) and 'late' (posted
+ * more than a day after the commit landed: a backport or a resend).  This
+ * list is the one definition: ONLIST__POSTED() below and
+ * onlist_store_method_is_posting() (store.h) both expand it. */
+#define ONLIST__NOT_POSTING(ITEM, SEP) ITEM("echo") SEP ITEM("late")
+#define ONLIST__SQL_STRING(m) "'" m "'"
+/* An SQL condition, true when the match whose method is the column `col`
+ * is a posting: ONLIST__POSTED("x.method"). */
+#define ONLIST__POSTED(col) \
+	" " col " NOT IN (" ONLIST__NOT_POSTING(ONLIST__SQL_STRING, ", ") ")"
+
+/* store_schema.c: create the schema of a new database or bring an older
+ * one up to date, in one transaction.  ONLIST_EDB with the handle's
+ * message set (a database made by a newer onlist is refused). */
+onlist_status onlist__store_migrate(struct onlist_store *s);
+/* The secondary indexes of thread, series and replies, dropped and made
+ * again around a rebuild of those tables (store_schema.c). */
+extern const char onlist__thread_index_drop[];
+extern const char onlist__thread_index_create[];
 
 /* Bind params (text) to st, call row for each result row with its columns
  * as text (non-zero stops), count them in *count (may be NULL), reset st.

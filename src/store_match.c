@@ -1,32 +1,14 @@
 /* store_match.c - the SQL of onlist match's tiers (see store_match.h). */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "onlist/msgid.h"
 #include "onlist/store_match.h"
 #include "store_int.h"
 
 #define fail onlist__store_fail
 #define bind_text onlist__bind_text
-
-const char onlist__schema_match[] =
-	"CREATE TABLE IF NOT EXISTS message_patch(\n"
-	"  msgid TEXT PRIMARY KEY, repaired_id TEXT, fp BLOB, words BLOB,\n"
-	"  files TEXT, added INTEGER, removed INTEGER) WITHOUT ROWID;\n"
-	"CREATE INDEX IF NOT EXISTS message_patch_repaired"
-	" ON message_patch(repaired_id) WHERE repaired_id IS NOT NULL;\n"
-	"CREATE TABLE IF NOT EXISTS commit_patch(\n"
-	"  sha TEXT PRIMARY KEY, alt_histogram TEXT, alt_patience TEXT,\n"
-	"  alt_minimal TEXT, fp BLOB, words BLOB, files TEXT,\n"
-	"  added INTEGER, removed INTEGER) WITHOUT ROWID;\n"
-	"CREATE INDEX IF NOT EXISTS messages_from_lower"
-	" ON messages(lower(from_addr), date);\n"
-	"CREATE INDEX IF NOT EXISTS message_info_stripped_lower"
-	" ON message_info(lower(stripped));\n"
-	"CREATE TABLE IF NOT EXISTS echoes(\n"
-	"  msgid TEXT PRIMARY KEY, kind TEXT NOT NULL, rule TEXT NOT NULL)\n"
-	"  WITHOUT ROWID;\n";
 
 static const char sql_put_mpatch[] =
 	"INSERT OR IGNORE INTO message_patch(msgid, repaired_id, fp, words,"
@@ -208,72 +190,9 @@ onlist_status onlist_store_classify(struct onlist_store *s,
 
 /* ---- link ---- */
 
-/* The Message-ID a Link:/Message-Id: value names, in buf, or 0. */
-static int link_id(const char *v, char *buf, size_t size)
-{
-	const char *lt = strchr(v, '<'), *gt, *p, *e;
-	size_t n;
-
-	if (lt && (gt = strchr(lt, '>')) && gt > lt + 1) {
-		p = lt + 1;
-		e = gt;
-	} else if (strstr(v, "://")) {
-		char tmp[1024];
-		char *q, *comp;
-
-		snprintf(tmp, sizeof(tmp), "%s", v);
-		tmp[strcspn(tmp, " \t#?")] = '\0';
-		/* drop what lore adds after the id: /, /T/, /raw, /t.mbox.gz */
-		for (;;) {
-			size_t l = strlen(tmp);
-			while (l && tmp[l - 1] == '/')
-				tmp[--l] = '\0';
-			q = strrchr(tmp, '/');
-			if (!q)
-				return 0;
-			comp = q + 1;
-			if (!strcmp(comp, "T") || !strcmp(comp, "t") ||
-			    !strcmp(comp, "raw") || !strcmp(comp, "t.mbox.gz") ||
-			    !strcmp(comp, "u") || !comp[0])
-				*q = '\0';
-			else
-				break;
-		}
-		if (!strchr(comp, '@'))
-			return 0;
-		/* undo %xx */
-		n = 0;
-		for (const char *c = comp; *c && n + 1 < size; c++) {
-			if (c[0] == '%' && isxdigit((unsigned char)c[1]) &&
-			    isxdigit((unsigned char)c[2])) {
-				char hx[3] = { c[1], c[2], 0 };
-				buf[n++] = (char)strtol(hx, NULL, 16);
-				c += 2;
-			} else {
-				buf[n++] = *c;
-			}
-		}
-		buf[n] = '\0';
-		return n > 0;
-	} else {
-		p = v;
-		while (isspace((unsigned char)*p))
-			p++;
-		e = p + strcspn(p, " \t");
-		if (!memchr(p, '@', (size_t)(e - p)))
-			return 0;
-	}
-	n = (size_t)(e - p);
-	if (!n || n >= size)
-		return 0;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-	return 1;
-}
-
 static const char sql_link_trailers[] =
 	"SELECT sha, value FROM trailers"
-	" WHERE lower(key) IN ('link', 'message-id', 'message-id')";
+	" WHERE lower(key) IN ('link', 'message-id')";
 /* Only a patch or a cover letter counts: a Link: to a bug report or to a
  * discussion names where the change was talked about, not a posting of
  * it (on io-uring/liburing 7 of 554 links were such). */
@@ -293,16 +212,29 @@ onlist_status onlist_store_match_links(struct onlist_store *s, long *added)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *sha = (const char *)sqlite3_column_text(st, 0);
 		const char *v = (const char *)sqlite3_column_text(st, 1);
-		char id[1024];
+		char *id = NULL;
+		onlist_status r = ONLIST_OK;
 
-		if (sha && v && link_id(v, id, sizeof(id))) {
+		if (!sha || !v)
+			continue;
+		switch (onlist_msgid_parse(v, &id)) {
+		case ONLIST_OK: {
 			const char *p[2] = { sha, id };
-			onlist_status r = exec_count(s, sql_put_link, p, 2, added,
-						     "insert link match");
-			if (r != ONLIST_OK) {
-				sqlite3_reset(st);
-				return r;
-			}
+
+			r = exec_count(s, sql_put_link, p, 2, added,
+				       "insert link match");
+			break;
+		}
+		case ONLIST_ENOMEM:
+			r = ONLIST_ENOMEM;
+			break;
+		default:
+			break;	/* a link to something else than a mail */
+		}
+		free(id);
+		if (r != ONLIST_OK) {
+			sqlite3_reset(st);
+			return r;
 		}
 	}
 	sqlite3_reset(st);

@@ -7,17 +7,6 @@
 #include "onlist/report.h"
 #include "store_int.h"
 
-/* Part of the schema list in store.c (schema 3). */
-const char onlist__report_schema[] =
-	/* Where each commit landed on the mainline: the first-parent commit
-	 * that brought it in (itself when applied directly). */
-	"CREATE TABLE IF NOT EXISTS landing(\n"
-	"  sha TEXT PRIMARY KEY,\n"
-	"  landed_date INTEGER NOT NULL,\n"
-	"  merge_sha TEXT NOT NULL,\n"
-	"  merge_subject TEXT);\n"
-	"CREATE INDEX IF NOT EXISTS landing_date ON landing(landed_date);\n";
-
 static const char put_landing_sql[] =
 	"INSERT OR REPLACE INTO landing(sha, landed_date, merge_sha,"
 	" merge_subject) VALUES(?1, ?2, ?3, ?4)";
@@ -38,51 +27,22 @@ onlist_status onlist_store_put_landing(struct onlist_store *s,
 	return ONLIST_OK;
 }
 
-/* What makes a commit posted: a match by any method but 'echo' (a bot or
- * echo mail carried the patch) and 'late' (posted after it landed). */
-#define POSTED "x.method NOT IN ('echo', 'late')"
+/* What makes a commit posted (store_int.h). */
+#define POSTED ONLIST__POSTED("x.method")
 
-/* Replies come from one of two places.  When the thread tables exist
- * (`replies`: patch, reply, by_author; `message_trailers`: the trailers of
- * each mail), they are used, review tags in replies included.  Otherwise
- * replies are found by In-Reply-To alone, gathered once per connection
- * into an indexed temporary table (messages.in_reply_to has no index of
- * its own, and one pass over the messages beats one per commit), and a
- * reply that carries a patch is taken for a series' next patch, not a
- * review; review tags are then unknown. */
-static const char replies_sql[] =
-	"CREATE TEMP TABLE IF NOT EXISTS onlist_replies AS"
-	" SELECT msgid, in_reply_to, from_name, from_addr, date FROM messages"
-	" WHERE in_reply_to IS NOT NULL AND in_reply_to <> '' AND NOT has_patch;"
-	"CREATE INDEX IF NOT EXISTS temp.onlist_replies_parent"
-	" ON onlist_replies(in_reply_to);";
+/* Replies are what the thread tables say (`replies`: patch, reply,
+ * by_author; `message_trailers`: the trailers of each mail), built by
+ * `onlist match`; every schema has them. */
+#define REPLIES \
+	" (SELECT count(*) FROM matches x JOIN replies r ON r.patch = x.message_id" \
+	"   WHERE x.commit_sha = c.sha AND " POSTED " AND NOT r.by_author)"
+#define REVIEWS \
+	" (SELECT count(*) FROM matches x JOIN replies r ON r.patch = x.message_id" \
+	"   JOIN message_trailers t ON t.msgid = r.reply" \
+	"   WHERE x.commit_sha = c.sha AND " POSTED " AND NOT r.by_author" \
+	"   AND lower(t.key) IN ('reviewed-by', 'acked-by', 'tested-by'))"
 
-static const char has_threads_sql[] =
-	"SELECT count(*) FROM sqlite_master WHERE type = 'table'"
-	" AND name IN ('replies', 'message_trailers')";
-
-/* 1 when the thread tables exist, 0 when the fallback is ready, -1 on
- * error (message set). */
-static int need_replies(struct onlist_store *s)
-{
-	sqlite3_stmt *st = onlist__store_prepare(s, has_threads_sql);
-	int n = 0;
-
-	if (!st)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0);
-	sqlite3_reset(st);
-	if (n == 2)
-		return 1;
-	if (sqlite3_exec(s->db, replies_sql, NULL, NULL, NULL) != SQLITE_OK) {
-		onlist__store_fail(s, "gather replies");
-		return -1;
-	}
-	return 0;
-}
-
-#define REPORT_COLS(REPLIES, REVIEWS) \
+#define REPORT_COLS \
 	"SELECT c.sha, c.subject, c.author_name, c.author_email," \
 	" c.committer_name, c.committer_email, c.author_date, c.commit_date," \
 	" c.body_empty, c.files," \
@@ -101,38 +61,14 @@ static int need_replies(struct onlist_store *s)
 	REPLIES "," REVIEWS \
 	" FROM commits c LEFT JOIN landing l ON l.sha = c.sha "
 
-#define IRT_REPLIES \
-	" (SELECT count(*) FROM matches x JOIN temp.onlist_replies r" \
-	"   ON r.in_reply_to = x.message_id WHERE x.commit_sha = c.sha AND " POSTED \
-	"   AND lower(coalesce(r.from_addr, '')) <> lower(coalesce(c.author_email, '')))"
-#define IRT_REVIEWS " NULL"
-#define THREAD_REPLIES \
-	" (SELECT count(*) FROM matches x JOIN replies r ON r.patch = x.message_id" \
-	"   WHERE x.commit_sha = c.sha AND " POSTED " AND NOT r.by_author)"
-#define THREAD_REVIEWS \
-	" (SELECT count(*) FROM matches x JOIN replies r ON r.patch = x.message_id" \
-	"   JOIN message_trailers t ON t.msgid = r.reply" \
-	"   WHERE x.commit_sha = c.sha AND " POSTED " AND NOT r.by_author" \
-	"   AND lower(t.key) IN ('reviewed-by', 'acked-by', 'tested-by'))"
-
 #define BY_SHA "WHERE c.sha = ?1"
 #define WINDOW "WHERE l.landed_date >= ?1 AND l.landed_date < ?2" \
 	" ORDER BY l.landed_date, l.merge_sha, c.commit_date, c.sha"
 #define ALL "ORDER BY c.commit_date, c.author_date, c.sha"
 
-/* [0]: In-Reply-To fallback, [1]: thread tables */
-static const char *const by_sha_sql[2] = {
-	REPORT_COLS(IRT_REPLIES, IRT_REVIEWS) BY_SHA,
-	REPORT_COLS(THREAD_REPLIES, THREAD_REVIEWS) BY_SHA,
-};
-static const char *const window_sql[2] = {
-	REPORT_COLS(IRT_REPLIES, IRT_REVIEWS) WINDOW,
-	REPORT_COLS(THREAD_REPLIES, THREAD_REVIEWS) WINDOW,
-};
-static const char *const all_sql[2] = {
-	REPORT_COLS(IRT_REPLIES, IRT_REVIEWS) ALL,
-	REPORT_COLS(THREAD_REPLIES, THREAD_REVIEWS) ALL,
-};
+static const char by_sha_sql[] = REPORT_COLS BY_SHA;
+static const char window_sql[] = REPORT_COLS WINDOW;
+static const char all_sql[] = REPORT_COLS ALL;
 
 static const char *col(sqlite3_stmt *st, int i)
 {
@@ -182,21 +118,11 @@ static onlist_status each_row(struct onlist_store *s, sqlite3_stmt *st,
 	return ONLIST_OK;
 }
 
-static sqlite3_stmt *report_stmt(struct onlist_store *s,
-				 const char *const sql[2])
-{
-	int threads = need_replies(s);
-
-	if (threads < 0)
-		return NULL;
-	return onlist__store_prepare(s, sql[threads]);
-}
-
 onlist_status onlist_store_report_commit(struct onlist_store *s,
 					 const char *sha, onlist_report_cb cb,
 					 void *data)
 {
-	sqlite3_stmt *st = report_stmt(s, by_sha_sql);
+	sqlite3_stmt *st = onlist__store_prepare(s, by_sha_sql);
 	onlist_status ret;
 	long n = 0;
 
@@ -211,7 +137,7 @@ onlist_status onlist_store_report_window(struct onlist_store *s,
 					 int64_t since, int64_t until,
 					 onlist_report_cb cb, void *data)
 {
-	sqlite3_stmt *st = report_stmt(s, window_sql);
+	sqlite3_stmt *st = onlist__store_prepare(s, window_sql);
 
 	if (!st)
 		return ONLIST_EDB;
@@ -223,7 +149,7 @@ onlist_status onlist_store_report_window(struct onlist_store *s,
 onlist_status onlist_store_report_all(struct onlist_store *s,
 				      onlist_report_cb cb, void *data)
 {
-	sqlite3_stmt *st = report_stmt(s, all_sql);
+	sqlite3_stmt *st = onlist__store_prepare(s, all_sql);
 
 	if (!st)
 		return ONLIST_EDB;
@@ -301,7 +227,6 @@ long onlist_store_count_method(struct onlist_store *s, const char *method)
 
 static const struct {
 	const char *sql, *types;
-	int replies;
 } export_q[] = {
 	[ONLIST_EXPORT_COMMITS] = {
 	"SELECT c.sha, c.author_name, c.author_email, c.author_date,"
@@ -314,35 +239,25 @@ static const struct {
 	" (SELECT count(*) FROM matches x WHERE x.commit_sha = c.sha"
 	"   AND " POSTED ")"
 	" FROM commits c LEFT JOIN landing l ON l.sha = c.sha"
-	" ORDER BY c.commit_date, c.sha", "tttittititiiitti", 0 },
+	" ORDER BY c.commit_date, c.sha", "tttittititiiitti" },
 	[ONLIST_EXPORT_POSTINGS] = {
 	"SELECT m.msgid, m.list, m.date, m.from_name, m.from_addr, m.subject,"
 	" m.in_reply_to, m.has_patch, m.patch_id, m.patch_source"
-	" FROM messages m ORDER BY m.date, m.msgid", "ttittttitt", 0 },
+	" FROM messages m ORDER BY m.date, m.msgid", "ttittttitt" },
 	[ONLIST_EXPORT_MATCHES] = {
 	"SELECT commit_sha, message_id, method, score FROM matches"
-	" ORDER BY commit_sha, message_id, method", "tttn", 0 },
+	" ORDER BY commit_sha, message_id, method", "tttn" },
 	[ONLIST_EXPORT_REVIEWS] = {
-	"SELECT x.commit_sha, x.message_id, r.msgid, r.date, r.from_name,"
-	" r.from_addr, lower(coalesce(r.from_addr, '')) ="
-	"   lower(coalesce(c.author_email, ''))"
-	" FROM matches x JOIN commits c ON c.sha = x.commit_sha"
-	" JOIN temp.onlist_replies r ON r.in_reply_to = x.message_id"
-	" WHERE " POSTED
-	" ORDER BY x.commit_sha, r.date, r.msgid", "tttitti", 1 },
-	[ONLIST_EXPORT_TRAILERS] = {
-	"SELECT sha, seq, key, value FROM trailers ORDER BY sha, seq",
-	"titt", 0 },
-};
-
-/* The reviews export when the thread tables exist: the same columns. */
-static const char reviews_thread_sql[] =
 	"SELECT x.commit_sha, x.message_id, r.reply, m.date, m.from_name,"
 	" m.from_addr, r.by_author"
 	" FROM matches x JOIN replies r ON r.patch = x.message_id"
 	" JOIN messages m ON m.msgid = r.reply"
 	" WHERE " POSTED
-	" ORDER BY x.commit_sha, m.date, r.reply";
+	" ORDER BY x.commit_sha, m.date, r.reply", "tttitti" },
+	[ONLIST_EXPORT_TRAILERS] = {
+	"SELECT sha, seq, key, value FROM trailers ORDER BY sha, seq",
+	"titt" },
+};
 
 static const char *const export_names[][17] = {
 	[ONLIST_EXPORT_COMMITS] = { "sha", "author_name", "author_email",
@@ -374,15 +289,7 @@ onlist_status onlist_store_export(struct onlist_store *s,
 
 	if ((unsigned)what > ONLIST_EXPORT_TRAILERS)
 		return ONLIST_EUSAGE;
-	const char *sql = export_q[what].sql;
-	if (export_q[what].replies) {
-		int threads = need_replies(s);
-		if (threads < 0)
-			return ONLIST_EDB;
-		if (threads)
-			sql = reviews_thread_sql;
-	}
-	if (!(st = onlist__store_prepare(s, sql)))
+	if (!(st = onlist__store_prepare(s, export_q[what].sql)))
 		return ONLIST_EDB;
 	while (export_names[what][ncol])
 		ncol++;

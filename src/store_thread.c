@@ -1,5 +1,6 @@
-/* store_thread.c - message classes, trailers in mails, threads, replies,
- * series and versions.  Speaks SQL, like every src/store*.c file. */
+/* store_thread.c - message classes, trailers in mails, and the tables of
+ * threads, replies and series: read for thread.c, which computes them,
+ * and written back.  Speaks SQL, like every src/store*.c file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,41 +8,11 @@
 #include <glib.h>
 
 #include "onlist/store_thread.h"
+#include "onlist/thread.h"
 #include "store_int.h"
 
 #define fail onlist__store_fail
 #define bind_text onlist__bind_text
-
-const char onlist__schema_thread[] =
-	"CREATE TABLE IF NOT EXISTS message_info(\n"
-	"  msgid TEXT PRIMARY KEY, class TEXT NOT NULL, reply INTEGER,\n"
-	"  version INTEGER, part INTEGER, total INTEGER, prefix TEXT,\n"
-	"  stripped TEXT, change_id TEXT, mailer TEXT, patchwork INTEGER,\n"
-	"  upstream INTEGER) WITHOUT ROWID;\n"
-	"CREATE INDEX IF NOT EXISTS message_info_stripped"
-	" ON message_info(stripped);\n"
-	"CREATE TABLE IF NOT EXISTS message_trailers(\n"
-	"  msgid TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL,\n"
-	"  name TEXT, addr TEXT, value TEXT,\n"
-	"  PRIMARY KEY(msgid, seq)) WITHOUT ROWID;\n"
-	"CREATE TABLE IF NOT EXISTS pulls(\n"
-	"  msgid TEXT PRIMARY KEY, url TEXT, ref TEXT, tip TEXT) WITHOUT ROWID;\n"
-	"CREATE INDEX IF NOT EXISTS pulls_tip ON pulls(tip);\n"
-	/* Derived by onlist_store_build_threads(): */
-	"CREATE TABLE IF NOT EXISTS thread(\n"
-	"  msgid TEXT PRIMARY KEY, parent TEXT, root TEXT NOT NULL,\n"
-	"  depth INTEGER NOT NULL, answers TEXT) WITHOUT ROWID;\n"
-	"CREATE INDEX IF NOT EXISTS thread_root ON thread(root);\n"
-	"CREATE INDEX IF NOT EXISTS thread_answers ON thread(answers);\n"
-	"CREATE TABLE IF NOT EXISTS series(\n"
-	"  msgid TEXT PRIMARY KEY, series TEXT NOT NULL, topic TEXT NOT NULL)\n"
-	"  WITHOUT ROWID;\n"
-	"CREATE INDEX IF NOT EXISTS series_series ON series(series);\n"
-	"CREATE INDEX IF NOT EXISTS series_topic ON series(topic);\n"
-	"CREATE TABLE IF NOT EXISTS replies(\n"
-	"  patch TEXT NOT NULL, reply TEXT NOT NULL, by_author INTEGER NOT NULL,\n"
-	"  PRIMARY KEY(patch, reply)) WITHOUT ROWID;\n"
-	"CREATE INDEX IF NOT EXISTS replies_reply ON replies(reply);\n";
 
 static const char sql_put_info[] =
 	"INSERT OR IGNORE INTO message_info(msgid, class, reply, version, part,"
@@ -105,258 +76,30 @@ onlist_status onlist_store_put_message_info(struct onlist_store *s,
 
 /* ---- threads and series ------------------------------------------------ */
 
-enum { C_PATCH, C_COVER, C_PULL, C_REPLY, C_OTHER };
+/* What onlist_thread_build() needs of every message; a NULL column is
+ * what thread.h says "none" is. */
+static const char sql_load[] =
+	"SELECT m.msgid, coalesce(m.in_reply_to, ''), coalesce(m.refs, ''),"
+	" coalesce(lower(m.from_addr), ''), m.date, i.class, m.has_patch,"
+	" coalesce(i.version, 1), coalesce(i.part, -1), coalesce(i.total, -1),"
+	" coalesce(i.stripped, ''), coalesce(i.change_id, '')"
+	" FROM messages m LEFT JOIN message_info i"
+	" ON i.msgid = m.msgid ORDER BY m.rowid";
 
-struct node {
-	const char *msgid, *irt, *refs, *from, *stripped, *change_id;
-	int64_t date;
-	int cls, version, part, total;
-	int parent, root, depth, answers, series;
-	unsigned char state;	/* 0 open, 1 on the current path, 2 done */
-};
-
-struct graph {
-	struct node *n;
+struct loaded {
+	struct onlist_thread_msg *v;
 	size_t len, cap;
-	GHashTable *ids;	/* msgid -> index + 1 */
-	GStringChunk *strings;
+	GStringChunk *strings;	/* what v's strings point to */
 };
 
-static int class_of(const char *c, int has_patch)
-{
-	if (!c)		/* imported before classes were kept */
-		return has_patch ? C_PATCH : C_OTHER;
-	if (!strcmp(c, ONLIST_CLASS_PATCH))
-		return C_PATCH;
-	if (!strcmp(c, ONLIST_CLASS_COVER))
-		return C_COVER;
-	if (!strcmp(c, ONLIST_CLASS_PULL))
-		return C_PULL;
-	if (!strcmp(c, ONLIST_CLASS_REPLY))
-		return C_REPLY;
-	return C_OTHER;
-}
-
-static const char *str(struct graph *g, sqlite3_stmt *st, int col)
+static const char *str(struct loaded *l, sqlite3_stmt *st, int col)
 {
 	const char *v = (const char *)sqlite3_column_text(st, col);
 
-	return g_string_chunk_insert_const(g->strings, v ? v : "");
+	return v ? g_string_chunk_insert_const(l->strings, v) : NULL;
 }
 
-static int lookup(struct graph *g, const char *id, size_t len)
-{
-	char buf[1024];
-	gpointer v;
-
-	if (!len || len >= sizeof(buf))
-		return -1;
-	memcpy(buf, id, len);
-	buf[len] = '\0';
-	v = g_hash_table_lookup(g->ids, buf);
-	return v ? GPOINTER_TO_INT(v) - 1 : -1;
-}
-
-/* The nearest stored parent: In-Reply-To, else the last stored entry of
- * References (a missing parent is skipped over, not fatal). */
-static int find_parent(struct graph *g, int self)
-{
-	struct node *x = &g->n[self];
-	const char *r, *end;
-	int p;
-
-	if ((p = lookup(g, x->irt, strlen(x->irt))) >= 0 && p != self)
-		return p;
-	end = x->refs + strlen(x->refs);
-	while (end > x->refs) {
-		while (end > x->refs && end[-1] == ' ')
-			end--;
-		r = end;
-		while (r > x->refs && r[-1] != ' ')
-			r--;
-		if (r < end && (p = lookup(g, r, (size_t)(end - r))) >= 0 &&
-		    p != self)
-			return p;
-		end = r;
-	}
-	return -1;
-}
-
-/* Root, depth and the patch or cover letter each message answers, top
- * down along each path; a loop in the references is cut where found. */
-static int resolve(struct graph *g)
-{
-	GArray *path = g_array_new(FALSE, FALSE, sizeof(int));
-
-	for (size_t i = 0; i < g->len; i++) {
-		int j = (int)i;
-
-		if (g->n[i].state == 2)
-			continue;
-		g_array_set_size(path, 0);
-		while (j >= 0 && g->n[j].state == 0) {
-			g->n[j].state = 1;
-			g_array_append_val(path, j);
-			j = g->n[j].parent;
-		}
-		if (j >= 0 && g->n[j].state == 1) {
-			/* A loop: j becomes a root; walk again. */
-			g->n[j].parent = -1;
-			for (guint k = 0; k < path->len; k++)
-				g->n[g_array_index(path, int, k)].state = 0;
-			i--;
-			continue;
-		}
-		for (guint k = path->len; k-- > 0;) {
-			struct node *x = &g->n[g_array_index(path, int, k)];
-			int p = x->parent;
-
-			if (p < 0) {
-				x->root = g_array_index(path, int, k);
-				x->depth = 0;
-				x->answers = -1;
-			} else {
-				x->root = g->n[p].root;
-				x->depth = g->n[p].depth + 1;
-				x->answers = g->n[p].cls == C_PATCH ||
-					     g->n[p].cls == C_COVER ?
-					     p : g->n[p].answers;
-			}
-			x->state = 2;
-		}
-	}
-	g_array_free(path, TRUE);
-	return 0;
-}
-
-/* Key of the series a numbered patch without a threaded head may belong
- * to: same sender, version and length. */
-static char *fallback_key(const struct node *x)
-{
-	return g_strdup_printf("%s\x1f%d\x1f%d", x->from, x->version, x->total);
-}
-
-#define FALLBACK_WINDOW 3600	/* seconds between a head and its patches */
-
-static int nearest_head(struct graph *g, GHashTable *heads, const struct node *x,
-			int covers_only)
-{
-	char *key = fallback_key(x);
-	GArray *a = g_hash_table_lookup(heads, key);
-	int best = -1;
-	int64_t bestd = FALLBACK_WINDOW + 1;
-
-	g_free(key);
-	for (guint k = 0; a && k < a->len; k++) {
-		int h = g_array_index(a, int, k);
-		int64_t d = g->n[h].date - x->date;
-
-		if (d < 0)
-			d = -d;
-		if (covers_only && g->n[h].cls != C_COVER)
-			continue;
-		if (d < bestd || (d == bestd && g->n[h].cls == C_COVER)) {
-			best = h;
-			bestd = d;
-		}
-	}
-	return best;
-}
-
-static void group_series(struct graph *g)
-{
-	GHashTable *heads = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-						  (GDestroyNotify)g_array_unref);
-
-	/* Possible heads of a series: cover letters and first patches. */
-	for (size_t i = 0; i < g->len; i++) {
-		struct node *x = &g->n[i];
-		int v = (int)i;
-		char *key;
-		GArray *a;
-
-		x->series = -1;
-		if (x->total <= 0 || !((x->cls == C_COVER && x->part == 0) ||
-				       (x->cls == C_PATCH && x->part == 1)))
-			continue;
-		key = fallback_key(x);
-		if (!(a = g_hash_table_lookup(heads, key))) {
-			a = g_array_new(FALSE, FALSE, sizeof(int));
-			g_hash_table_insert(heads, key, a);
-		} else {
-			g_free(key);
-		}
-		g_array_append_val(a, v);
-	}
-	for (size_t i = 0; i < g->len; i++) {
-		struct node *x = &g->n[i];
-		int y, cover = -1, first = -1, steps = 0;
-
-		if (x->cls != C_PATCH && x->cls != C_COVER)
-			continue;
-		if (x->total <= 0 || x->cls == C_COVER) {
-			x->series = (int)i;
-			continue;
-		}
-		for (y = x->parent; y >= 0 && steps < 10000;
-		     y = g->n[y].parent, steps++) {
-			struct node *a = &g->n[y];
-
-			if (a->total != x->total)
-				continue;
-			if (a->cls == C_COVER && a->part == 0) {
-				cover = y;
-				break;
-			}
-			if (a->cls == C_PATCH && a->part == 1 &&
-			    !strcmp(a->from, x->from))
-				first = y;
-		}
-		if (cover >= 0)
-			x->series = cover;
-		else if (first >= 0)
-			x->series = first;
-		else if ((y = nearest_head(g, heads, x, x->part == 1)) >= 0)
-			x->series = y;
-		else
-			x->series = (int)i;
-	}
-	/* A first patch whose series head is another first patch follows
-	 * that one's head (threaded under a cover found by date). */
-	for (size_t i = 0; i < g->len; i++) {
-		struct node *x = &g->n[i];
-
-		if (x->series >= 0 && g->n[x->series].series >= 0 &&
-		    g->n[x->series].series != x->series)
-			x->series = g->n[x->series].series;
-	}
-	g_hash_table_destroy(heads);
-}
-
-/* The topic of a series: its change-id, else sender and subject of the
- * head.  Versions of one piece of work share it. */
-static char *topic_of(struct graph *g, int head, GHashTable *change_ids)
-{
-	const struct node *h = &g->n[head];
-	const char *cid = h->change_id[0] ? h->change_id :
-			  g_hash_table_lookup(change_ids, GINT_TO_POINTER(head + 1));
-	char *t, *low;
-
-	if (cid && *cid)
-		return g_strdup_printf("change-id:%s", cid);
-	low = g_utf8_strdown(h->stripped, -1);
-	t = g_strdup_printf("%s\x1f%s", h->from, low);
-	g_free(low);
-	return t;
-}
-
-static const char sql_load[] =
-	"SELECT m.msgid, m.in_reply_to, m.refs, lower(m.from_addr), m.date,"
-	" i.class, m.has_patch, i.version, i.part, i.total, i.stripped,"
-	" i.change_id FROM messages m LEFT JOIN message_info i"
-	" ON i.msgid = m.msgid ORDER BY m.rowid";
-
-static onlist_status load(struct onlist_store *s, struct graph *g)
+static onlist_status load(struct onlist_store *s, struct loaded *l)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -364,51 +107,35 @@ static onlist_status load(struct onlist_store *s, struct graph *g)
 	if (!(st = onlist__store_prepare(s, sql_load)))
 		return fail(s, "prepare");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct node *x;
+		struct onlist_thread_msg *x;
 
-		if (g->len == g->cap) {
-			g->cap = g->cap ? 2 * g->cap : 4096;
-			g->n = g_renew(struct node, g->n, g->cap);
+		if (l->len == l->cap) {
+			l->cap = l->cap ? 2 * l->cap : 4096;
+			l->v = g_renew(struct onlist_thread_msg, l->v, l->cap);
 		}
-		x = &g->n[g->len];
+		x = &l->v[l->len++];
 		memset(x, 0, sizeof(*x));
-		x->msgid = str(g, st, 0);
-		x->irt = str(g, st, 1);
-		x->refs = str(g, st, 2);
-		x->from = str(g, st, 3);
+		x->msgid = str(l, st, 0);
+		x->in_reply_to = str(l, st, 1);
+		x->refs = str(l, st, 2);
+		x->from = str(l, st, 3);
 		x->date = sqlite3_column_int64(st, 4);
-		x->cls = class_of((const char *)sqlite3_column_text(st, 5),
-				  sqlite3_column_int(st, 6));
-		x->version = sqlite3_column_type(st, 7) == SQLITE_NULL ? 1 :
-			     sqlite3_column_int(st, 7);
-		x->part = sqlite3_column_type(st, 8) == SQLITE_NULL ? -1 :
-			  sqlite3_column_int(st, 8);
-		x->total = sqlite3_column_type(st, 9) == SQLITE_NULL ? -1 :
-			   sqlite3_column_int(st, 9);
-		x->stripped = str(g, st, 10);
-		x->change_id = str(g, st, 11);
-		g_hash_table_insert(g->ids, (gpointer)x->msgid,
-				    GINT_TO_POINTER((int)g->len + 1));
-		g->len++;
+		x->cls = str(l, st, 5);
+		x->has_patch = sqlite3_column_int(st, 6);
+		x->version = sqlite3_column_int(st, 7);
+		x->part = sqlite3_column_int(st, 8);
+		x->total = sqlite3_column_int(st, 9);
+		x->stripped = str(l, st, 10);
+		x->change_id = str(l, st, 11);
 	}
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "load messages");
 }
 
-/* Rebuilt whole: the secondary indexes go and come back, since building
- * an index once from sorted data is several times cheaper than keeping
- * it up to date through a million inserts in random order. */
+/* Rebuilt whole, the secondary indexes dropped and made again
+ * (store_schema.c says why). */
 static const char sql_clear[] =
-	"DROP INDEX IF EXISTS thread_root; DROP INDEX IF EXISTS thread_answers;"
-	"DROP INDEX IF EXISTS series_series; DROP INDEX IF EXISTS series_topic;"
-	"DROP INDEX IF EXISTS replies_reply;"
 	"DELETE FROM thread; DELETE FROM series; DELETE FROM replies;";
-static const char sql_reindex[] =
-	"CREATE INDEX IF NOT EXISTS thread_root ON thread(root);"
-	"CREATE INDEX IF NOT EXISTS thread_answers ON thread(answers);"
-	"CREATE INDEX IF NOT EXISTS series_series ON series(series);"
-	"CREATE INDEX IF NOT EXISTS series_topic ON series(topic);"
-	"CREATE INDEX IF NOT EXISTS replies_reply ON replies(reply);";
 static const char sql_put_thread[] =
 	"INSERT INTO thread(msgid, parent, root, depth, answers)"
 	" VALUES(?1,?2,?3,?4,?5)";
@@ -418,136 +145,86 @@ static const char sql_put_reply[] =
 	"INSERT OR IGNORE INTO replies(patch, reply, by_author)"
 	" VALUES(?1,?2,?3)";
 
-static onlist_status put_reply(struct onlist_store *s, struct graph *g,
-			       int patch, int reply, long *count)
-{
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_put_reply);
-
-	if (!st)
-		return fail(s, "prepare");
-	bind_text(st, 1, g->n[patch].msgid);
-	bind_text(st, 2, g->n[reply].msgid);
-	sqlite3_bind_int(st, 3, !strcmp(g->n[patch].from, g->n[reply].from));
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return fail(s, "insert reply");
-	*count += sqlite3_changes(s->db);
-	return ONLIST_OK;
-}
-
 static gint by_msgid(gconstpointer a, gconstpointer b, gpointer data)
 {
-	const struct graph *g = data;
+	const struct onlist_thread_msg *v = data;
 
-	return strcmp(g->n[*(const int *)a].msgid, g->n[*(const int *)b].msgid);
+	return strcmp(v[*(const int *)a].msgid, v[*(const int *)b].msgid);
 }
 
-static onlist_status write_graph(struct onlist_store *s, struct graph *g,
-				 struct onlist_thread_counts *c)
+static onlist_status write_threads(struct onlist_store *s,
+				   const struct onlist_thread_msg *v, size_t n,
+				   const struct onlist_threads *t,
+				   struct onlist_thread_counts *c)
 {
-	GHashTable *change_ids = g_hash_table_new(g_direct_hash, g_direct_equal);
-	GHashTable *members = g_hash_table_new_full(g_direct_hash, g_direct_equal,
-						    NULL, (GDestroyNotify)g_array_unref);
-	GHashTable *topics = g_hash_table_new_full(g_str_hash, g_str_equal,
-						   g_free, NULL);
 	onlist_status ret = ONLIST_OK;
 	sqlite3_stmt *st;
+	int *order;
 
-	if (sqlite3_exec(s->db, sql_clear, NULL, NULL, NULL) != SQLITE_OK) {
-		ret = fail(s, "clear threads");
-		goto out;
-	}
-	for (size_t i = 0; i < g->len; i++) {
-		struct node *x = &g->n[i];
-		int v = (int)i;
-		GArray *a;
-
-		if (x->series < 0)
-			continue;
-		if (x->change_id[0] &&
-		    !g_hash_table_contains(change_ids, GINT_TO_POINTER(x->series + 1)))
-			g_hash_table_insert(change_ids,
-					    GINT_TO_POINTER(x->series + 1),
-					    (gpointer)x->change_id);
-		if (x->cls != C_PATCH)
-			continue;
-		if (!(a = g_hash_table_lookup(members, GINT_TO_POINTER(x->series + 1)))) {
-			a = g_array_new(FALSE, FALSE, sizeof(int));
-			g_hash_table_insert(members, GINT_TO_POINTER(x->series + 1), a);
-		}
-		g_array_append_val(a, v);
-	}
+	if (sqlite3_exec(s->db, onlist__thread_index_drop, NULL, NULL, NULL)
+	    != SQLITE_OK ||
+	    sqlite3_exec(s->db, sql_clear, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, "clear threads");
 	/* primary keys in order: appends, not page splits all over */
-	int *order = g_new(int, g->len ? g->len : 1);
-	for (size_t i = 0; i < g->len; i++)
+	order = g_new(int, n ? n : 1);
+	for (size_t i = 0; i < n; i++)
 		order[i] = (int)i;
-	g_qsort_with_data(order, (gint)g->len, sizeof(int), by_msgid, g);
-	for (size_t oi = 0; oi < g->len && ret == ONLIST_OK; oi++) {
-		size_t i = (size_t)order[oi];
-		struct node *x = &g->n[i];
+	g_qsort_with_data(order, (gint)n, sizeof(int), by_msgid, (gpointer)v);
+	for (size_t oi = 0; oi < n; oi++) {
+		const struct onlist_thread_msg *x = &v[order[oi]];
 
 		if (!(st = onlist__store_prepare(s, sql_put_thread))) {
 			ret = fail(s, "prepare");
-			break;
+			goto out;
 		}
 		bind_text(st, 1, x->msgid);
-		bind_text(st, 2, x->parent >= 0 ? g->n[x->parent].msgid : NULL);
-		bind_text(st, 3, g->n[x->root].msgid);
+		bind_text(st, 2, x->parent >= 0 ? v[x->parent].msgid : NULL);
+		bind_text(st, 3, v[x->root].msgid);
 		sqlite3_bind_int(st, 4, x->depth);
-		bind_text(st, 5, x->answers >= 0 ? g->n[x->answers].msgid : NULL);
+		bind_text(st, 5, x->answers >= 0 ? v[x->answers].msgid : NULL);
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			ret = fail(s, "insert thread");
-			break;
+			goto out;
 		}
 		c->messages++;
-		c->threads += x->parent < 0;
-		if (x->series >= 0) {
-			char *topic = topic_of(g, x->series, change_ids);
-
-			if (!(st = onlist__store_prepare(s, sql_put_series))) {
-				g_free(topic);
-				ret = fail(s, "prepare");
-				break;
-			}
-			bind_text(st, 1, x->msgid);
-			bind_text(st, 2, g->n[x->series].msgid);
-			bind_text(st, 3, topic);
-			if (sqlite3_step(st) != SQLITE_DONE) {
-				g_free(topic);
-				ret = fail(s, "insert series");
-				break;
-			}
-			c->series += x->series == (int)i;
-			if (!g_hash_table_contains(topics, topic))
-				g_hash_table_add(topics, topic);
-			else
-				g_free(topic);
+		if (x->series < 0)
+			continue;
+		if (!(st = onlist__store_prepare(s, sql_put_series))) {
+			ret = fail(s, "prepare");
+			goto out;
 		}
-		/* Review: a reply (not a new patch, cover or pull request)
-		 * below a patch, or below the cover letter of its series. */
-		if ((x->cls == C_REPLY || x->cls == C_OTHER) && x->answers >= 0) {
-			int a = x->answers;
-
-			if (g->n[a].cls == C_PATCH) {
-				ret = put_reply(s, g, a, (int)i, &c->replies);
-			} else {
-				GArray *m = g_hash_table_lookup(members,
-						GINT_TO_POINTER(a + 1));
-				for (guint k = 0; m && k < m->len &&
-				     ret == ONLIST_OK; k++)
-					ret = put_reply(s, g, g_array_index(m, int, k),
-							(int)i, &c->replies);
-			}
+		bind_text(st, 1, x->msgid);
+		bind_text(st, 2, v[x->series].msgid);
+		bind_text(st, 3, x->topic);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			ret = fail(s, "insert series");
+			goto out;
 		}
 	}
-	g_free(order);
-	c->topics = g_hash_table_size(topics);
-	if (ret == ONLIST_OK &&
-	    sqlite3_exec(s->db, sql_reindex, NULL, NULL, NULL) != SQLITE_OK)
+	for (size_t i = 0; i < t->nreplies; i++) {
+		const struct onlist_thread_reply *r = &t->replies[i];
+
+		if (!(st = onlist__store_prepare(s, sql_put_reply))) {
+			ret = fail(s, "prepare");
+			goto out;
+		}
+		bind_text(st, 1, v[r->patch].msgid);
+		bind_text(st, 2, v[r->reply].msgid);
+		sqlite3_bind_int(st, 3, r->by_author);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			ret = fail(s, "insert reply");
+			goto out;
+		}
+		c->replies += sqlite3_changes(s->db);
+	}
+	c->threads = t->threads;
+	c->series = t->series;
+	c->topics = t->topics;
+	if (sqlite3_exec(s->db, onlist__thread_index_create, NULL, NULL, NULL)
+	    != SQLITE_OK)
 		ret = fail(s, "index threads");
 out:
-	g_hash_table_destroy(change_ids);
-	g_hash_table_destroy(members);
-	g_hash_table_destroy(topics);
+	g_free(order);
 	return ret;
 }
 
@@ -601,12 +278,12 @@ onlist_status onlist_store_build_threads(struct onlist_store *s,
 					 struct onlist_thread_counts *out)
 {
 	struct onlist_thread_counts c = { 0 };
-	struct graph g = { 0 };
+	struct onlist_threads t = ONLIST_THREADS_INIT;
+	struct loaded l = { 0 };
 	onlist_status ret;
 	char stamp_now[64] = "", *old = NULL;
 
-	g.ids = g_hash_table_new(g_str_hash, g_str_equal);
-	g.strings = g_string_chunk_new(1 << 20);
+	l.strings = g_string_chunk_new(1 << 20);
 	if ((ret = onlist_store_begin(s)) != ONLIST_OK)
 		goto out;
 	/* Nothing imported since the last build: the tables stand (a
@@ -620,13 +297,15 @@ onlist_status onlist_store_build_threads(struct onlist_store *s,
 		goto out;
 	}
 	free(old);
-	if ((ret = load(s, &g)) != ONLIST_OK)
+	if ((ret = load(s, &l)) != ONLIST_OK)
 		goto rollback;
-	for (size_t i = 0; i < g.len; i++)
-		g.n[i].parent = find_parent(&g, (int)i);
-	resolve(&g);
-	group_series(&g);
-	if ((ret = write_graph(s, &g, &c)) != ONLIST_OK)
+	if ((ret = onlist_thread_build(l.v, l.len, &t)) != ONLIST_OK) {
+		onlist_store_rollback(s);
+		free(s->errmsg);
+		s->errmsg = strdup(onlist_status_str(ret));
+		goto out;
+	}
+	if ((ret = write_threads(s, l.v, l.len, &t, &c)) != ONLIST_OK)
 		goto rollback;
 	if (stamp_now[0] &&
 	    (ret = onlist_store_set_meta(s, "threads_stamp", stamp_now)) != ONLIST_OK)
@@ -636,9 +315,9 @@ onlist_status onlist_store_build_threads(struct onlist_store *s,
 rollback:
 	onlist_store_rollback(s);
 out:
-	g_hash_table_destroy(g.ids);
-	g_string_chunk_free(g.strings);
-	g_free(g.n);
+	onlist_threads_release(&t);
+	g_string_chunk_free(l.strings);
+	g_free(l.v);
 	if (out)
 		*out = c;
 	return ret;

@@ -51,4 +51,29 @@ onlist_status onlist_import_source(struct onlist_store *s,
 				   onlist_import_progress_cb progress,
 				   void *data, char **errmsg);
 
+/* ---- upgrading an older database (store_schema.h) ---------------------- */
+
+struct onlist_backfill_counts {
+	long reread;		/* messages read again from their source */
+	long from_headers;	/* given message_info from their stored
+				 * headers alone (the mail is gone) */
+	long sources_unreadable; /* sources gone or never files (standard
+				 * input, URLs, public-inbox epochs) */
+};
+
+/* When the database was upgraded from before schema version 5, give every
+ * message the rows import writes now and an older onlist did not:
+ * message_info, message_trailers, pulls and message_patch, from the mail
+ * read again where it was imported (messages.source, the first copy of
+ * its Message-ID there), else message_info from the stored subject and
+ * References alone.  A message imported before classes also gets the
+ * patch columns import gives it now (a cover letter or pull request is
+ * not a patch).  Then the database is no longer marked; without the mark
+ * this does nothing.  Idempotent, in batches: an interrupted run is
+ * finished by the next.  ONLIST_EDB or ONLIST_ENOMEM with *errmsg (caller
+ * frees); a source that cannot be read is not an error. */
+onlist_status onlist_import_backfill(struct onlist_store *s,
+				     struct onlist_backfill_counts *c,
+				     char **errmsg);
+
 #endif

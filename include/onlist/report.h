@@ -43,8 +43,9 @@ struct onlist_report_commit {
 	int replies;			/* replies to a posting from anyone
 					 * but the author */
 	int review_tags;		/* Reviewed/Acked/Tested-by lines in
-					 * those replies; -1 when unknown (no
-					 * thread tables in the database) */
+					 * those replies (-1, "unknown", was
+					 * for databases without the thread
+					 * tables; every schema has them now) */
 };
 typedef int (*onlist_report_cb)(const struct onlist_report_commit *c,
 				void *data);

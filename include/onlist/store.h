@@ -1,6 +1,6 @@
 /* store.h - the one SQLite database that holds everything.
  *
- * The schema lives in src/store.c alone.  Writers group their work in
+ * The schema lives in src/store_schema.c alone.  Writers group their work in
  * batches (onlist_store_begin/commit); every row is keyed so that writing
  * it twice changes nothing, which is what makes an interrupted command safe
  * to run again.
@@ -15,10 +15,22 @@
 
 struct onlist_store;
 
-/* Open (creating when needed) the database at path; the schema is created
- * or upgraded.  On failure *out is NULL and *errmsg (caller frees) says why. */
+/* Open (creating when needed) the database at path, a file name (never an
+ * SQLite URI or ":memory:"); the schema is created or upgraded
+ * (src/store_schema.c).  When the database was made by an older onlist it
+ * is also given the rows that onlist did not keep (store_schema.h): its
+ * messages are read again from their sources, once, which on a large
+ * archive takes about as long as importing it did.  On failure *out is
+ * NULL and *errmsg (caller frees) says why.
+ *
+ * Defined in src/upgrade.c: filling the rows needs the mail reader, which
+ * the store does not depend on. */
 onlist_status onlist_store_open(struct onlist_store **out, const char *path,
 				char **errmsg);
+/* onlist_store_open() without the filling: the schema only.  A caller that
+ * wants to report progress calls this, then onlist_import_backfill(). */
+onlist_status onlist_store_open_schema(struct onlist_store **out,
+				       const char *path, char **errmsg);
 void onlist_store_close(struct onlist_store *s);
 
 /* The last error message of this handle; never NULL. */
@@ -81,12 +93,6 @@ onlist_status onlist_store_set_state(struct onlist_store *s, const char *url,
 char *onlist_store_get_state(struct onlist_store *s, const char *url,
 			     const char *key);
 
-/* ---- matching --------------------------------------------------------- */
-
-/* Join commits to messages by exact patch-id; idempotent.  *added gets the
- * number of new match rows. */
-onlist_status onlist_store_match_patchid(struct onlist_store *s, long *added);
-
 /* ---- queries ---------------------------------------------------------- */
 
 /* The read queries the commands need, named so the SQL stays in store.c.
@@ -118,6 +124,11 @@ enum onlist_query {
 	ONLIST_Q_POSTINGS_BY_PATCH,
 	ONLIST_Q_SKIPPED_BY_REASON,
 };
+/* 1 when a match by `method` (the method column of POSTINGS) is a posting
+ * of its commit, 0 when it only names a mail ("echo", "late") or method is
+ * NULL.  Every query that counts postings applies the same rule. */
+int onlist_store_method_is_posting(const char *method);
+
 typedef int (*onlist_row_cb)(int ncol, const char *const *cols, void *data);
 /* Run query q with nparams text parameters; `row` is called for each result
  * row (return non-zero to stop early). */

@@ -14,15 +14,9 @@
 #include <stdint.h>
 #include "onlist/status.h"
 #include "onlist/store.h"
+#include "onlist/thread.h"	/* ONLIST_CLASS_* */
 
 struct onlist_store;
-
-/* The class of a message. */
-#define ONLIST_CLASS_PATCH "patch"	/* carries a patch of its own */
-#define ONLIST_CLASS_COVER "cover"	/* [PATCH 0/N] */
-#define ONLIST_CLASS_PULL  "pull"	/* [GIT PULL], git request-pull */
-#define ONLIST_CLASS_REPLY "reply"	/* Re:, or In-Reply-To without patch */
-#define ONLIST_CLASS_OTHER "other"	/* anything else */
 
 struct onlist_msg_trailer {
 	const char *key, *name, *addr, *value;
@@ -52,7 +46,10 @@ struct onlist_thread_counts {
 	long messages, threads, replies, series, topics;
 };
 
-/* Rebuild the thread, replies and series tables; *c may be NULL. */
+/* Rebuild the thread, replies and series tables, as thread.h computes
+ * them from every message, in one transaction; *c (may be NULL) gets the
+ * counts.  When no message came in since the last build the tables stand
+ * and *c is read from them.  ONLIST_EDB, ONLIST_ENOMEM (message set). */
 onlist_status onlist_store_build_threads(struct onlist_store *s,
 					 struct onlist_thread_counts *c);
 

@@ -1,0 +1,56 @@
+/* store_schema.h - what an upgraded database owes, and the reads and
+ * writes that settle it.
+ *
+ * Opening a database made by an older onlist adds the tables of the newer
+ * schema versions (src/store_schema.c), empty.  Some of them are written
+ * at import, from the mail itself: message_info, message_trailers and
+ * pulls (version 4) and message_patch (version 5).  The migration marks
+ * the database; onlist_import_backfill() (import.h) then reads each
+ * message that lacks them again from where it was imported (messages.source)
+ * and writes what a fresh import would, or, where that is gone, what its
+ * stored headers say.  The derived tables (threads, echoes, matches) are
+ * rebuilt by the next `onlist match` as always.
+ */
+#ifndef ONLIST_STORE_SCHEMA_H
+#define ONLIST_STORE_SCHEMA_H
+
+#include <stdint.h>
+#include "onlist/status.h"
+#include "onlist/store.h"
+
+struct onlist_store;
+
+/* 1 when the migration left rows to fill, 0 when not (or on error). */
+int onlist_store_backfill_pending(struct onlist_store *s);
+/* Take the mark off (inside the caller's transaction); ONLIST_EDB. */
+onlist_status onlist_store_backfill_done(struct onlist_store *s);
+
+/* A message is owed rows when it has no message_info row, or carries a
+ * patch and has no message_patch row.  Rows of each query:
+ *   SOURCES              ()       -> source (each once; NULL skipped)
+ *   MESSAGES_OF_SOURCE   (source) -> msgid, needs_info (0/1)
+ *   WITHOUT_INFO         (after id, limit) -> id, msgid, subject,
+ *                                    in_reply_to, refs, has_patch:
+ *                                    messages still without message_info,
+ *                                    by id, after `after id` */
+enum onlist_backfill_query {
+	ONLIST_BACKFILL_SOURCES,
+	ONLIST_BACKFILL_MESSAGES_OF_SOURCE,
+	ONLIST_BACKFILL_WITHOUT_INFO,
+};
+/* Call `row` for each result row (non-zero stops); ONLIST_EDB with the
+ * handle's message set, ONLIST_EUSAGE for an unknown query. */
+onlist_status onlist_store_backfill_query(struct onlist_store *s,
+					  enum onlist_backfill_query q,
+					  const char *const *params, int nparams,
+					  onlist_row_cb row, void *data);
+
+/* Set a stored message's patch columns as import sets them now (a cover
+ * letter or pull request is no patch since version 4); patch_id and
+ * patch_source may be NULL.  ONLIST_EDB with the handle's message set. */
+onlist_status onlist_store_set_message_patch(struct onlist_store *s,
+					     const char *msgid, int has_patch,
+					     const char *patch_id,
+					     const char *patch_source);
+
+#endif

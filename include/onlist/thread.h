@@ -1,0 +1,92 @@
+/* thread.h - threads, the replies each patch received, series and topics,
+ * computed from what is known of each message: no database here.
+ *
+ * onlist_store_build_threads() (store_thread.h) reads the messages into an
+ * array of struct onlist_thread_msg, calls onlist_thread_build(), and
+ * writes the thread, series and replies tables from the result.  The
+ * rules:
+ *
+ * - parent: the message In-Reply-To names, else the last stored entry of
+ *   References (a missing parent is skipped over); a loop is cut where
+ *   found, the message closing it becomes a root;
+ * - answers: the nearest patch or cover letter above a message;
+ * - series: a numbered patch belongs to the nearest cover letter above it
+ *   of the same length, else to the first patch above it from the same
+ *   sender; with threading broken, to the cover or first patch of the same
+ *   sender, version and length sent within an hour; else to itself;
+ * - topic (versions of one piece of work): b4's change-id when any mail of
+ *   the series has one, else sender and lower-cased subject of the head;
+ * - replies: a reply (not a patch, cover or pull request) answering a
+ *   patch is a reply to it; answering a cover letter, a reply to every
+ *   patch of that series.
+ */
+#ifndef ONLIST_THREAD_H
+#define ONLIST_THREAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "onlist/status.h"
+
+/* The class of a message, as import stores it (message_info.class). */
+#define ONLIST_CLASS_PATCH "patch"	/* carries a patch of its own */
+#define ONLIST_CLASS_COVER "cover"	/* [PATCH 0/N] */
+#define ONLIST_CLASS_PULL  "pull"	/* [GIT PULL], git request-pull */
+#define ONLIST_CLASS_REPLY "reply"	/* Re:, or In-Reply-To without patch */
+#define ONLIST_CLASS_OTHER "other"	/* anything else */
+
+/* One message.  The caller fills the input fields; the strings are
+ * borrowed (they must outlive the onlist_threads result) and never NULL
+ * ("" when absent) except cls. */
+struct onlist_thread_msg {
+	/* in */
+	const char *msgid;
+	const char *in_reply_to;
+	const char *refs;	/* References, space-separated, oldest first */
+	const char *from;	/* the sender's address, lower case */
+	int64_t date;
+	const char *cls;	/* ONLIST_CLASS_*; NULL when not known (a
+				 * message imported before classes were
+				 * kept): then has_patch decides */
+	int has_patch;
+	int version;		/* 1 when the subject gives none */
+	int part, total;	/* [part/total]; -1 when none */
+	const char *stripped;	/* the subject without its prefixes */
+	const char *change_id;	/* "" when none */
+	/* out: indexes into the array, -1 for none */
+	int parent, root, depth;
+	int answers;		/* the patch or cover letter it answers */
+	int series;		/* the head of its series (patches and cover
+				 * letters only) */
+	const char *topic;	/* its series' topic, owned by the result;
+				 * NULL when series is -1 */
+};
+
+/* A patch and a reply to it (indexes into the array). */
+struct onlist_thread_reply {
+	int patch, reply;
+	int by_author;		/* sent from the patch's own address */
+};
+
+struct onlist_threads {
+	struct onlist_thread_reply *replies;	/* each pair once */
+	size_t nreplies;
+	long threads;		/* messages without a parent */
+	long series;		/* series heads */
+	long topics;		/* distinct topics */
+	char **owned;		/* private: the topic strings */
+	size_t nowned;
+};
+#define ONLIST_THREADS_INIT { NULL, 0, 0, 0, 0, NULL, 0 }
+
+/* Compute the output fields of msgs[0..n) and the replies into *out
+ * (initialised with ONLIST_THREADS_INIT, released with
+ * onlist_threads_release() whatever the return).  ONLIST_ENOMEM, or
+ * ONLIST_EUSAGE when n does not fit an int.  (GLib's hash tables, used
+ * inside, abort when out of memory, as everywhere onlist uses GLib.) */
+onlist_status onlist_thread_build(struct onlist_thread_msg *msgs, size_t n,
+				  struct onlist_threads *out);
+/* Free what the result owns (the topics msgs point to included); it is
+ * then empty again. */
+void onlist_threads_release(struct onlist_threads *t);
+
+#endif

@@ -1,0 +1,328 @@
+/* store_schema.c - every table and index of the database, and the steps
+ * that bring an older database up to date.  No other file creates, drops
+ * or alters a table (temporary working tables of one query excepted).
+ *
+ * `PRAGMA user_version` is the schema version.  Step N takes a database
+ * of version N-1 to version N; a new onlist runs every step above the
+ * version it finds, in one transaction.  Steps only add: a table or an
+ * index, never a change to an existing one, so an older onlist's queries
+ * still run against a newer database (it refuses to open one, though,
+ * since it would not keep the new tables filled).  Every statement says
+ * IF NOT EXISTS, so a step may meet what it creates already (version 4
+ * databases made before step 5 existed have some of its tables).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+
+#include "onlist/store_schema.h"
+#include "store_int.h"
+
+#define fail onlist__store_fail
+
+/* ---- version 1: messages, commits, the matches between them ------------- */
+
+static const char v1_sql[] =
+	"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);\n"
+	/* One row per Message-ID; `list` is the first list it was seen on,
+	 * message_lists has them all (cross-posting is common).  source and
+	 * offset say where the message was read: an upgrade reads it again
+	 * there for what an older onlist did not keep. */
+	"CREATE TABLE IF NOT EXISTS messages(\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  msgid TEXT NOT NULL UNIQUE,\n"
+	"  synthetic_id INTEGER NOT NULL DEFAULT 0,\n"
+	"  list TEXT,\n"
+	"  date INTEGER,\n"
+	"  from_name TEXT, from_addr TEXT, subject TEXT,\n"
+	"  in_reply_to TEXT, refs TEXT,\n"
+	"  has_patch INTEGER NOT NULL DEFAULT 0,\n"
+	"  patch_id TEXT,\n"
+	"  patch_source TEXT,\n"
+	"  source TEXT, offset INTEGER);\n"
+	"CREATE INDEX IF NOT EXISTS messages_patch_id ON messages(patch_id)"
+	" WHERE patch_id IS NOT NULL;\n"
+	"CREATE TABLE IF NOT EXISTS message_lists(\n"
+	"  msgid TEXT NOT NULL, list TEXT NOT NULL,\n"
+	"  PRIMARY KEY(msgid, list)) WITHOUT ROWID;\n"
+	"CREATE TABLE IF NOT EXISTS skipped(\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  source TEXT NOT NULL, offset INTEGER NOT NULL, reason TEXT NOT NULL,\n"
+	"  UNIQUE(source, offset));\n"
+	"CREATE TABLE IF NOT EXISTS commits(\n"
+	"  sha TEXT PRIMARY KEY,\n"
+	"  author_name TEXT, author_email TEXT, author_date INTEGER,\n"
+	"  committer_name TEXT, committer_email TEXT, commit_date INTEGER,\n"
+	"  subject TEXT, body TEXT, body_empty INTEGER NOT NULL,\n"
+	"  files TEXT, patch_id TEXT);\n"
+	"CREATE INDEX IF NOT EXISTS commits_patch_id ON commits(patch_id)"
+	" WHERE patch_id IS NOT NULL;\n"
+	"CREATE TABLE IF NOT EXISTS trailers(\n"
+	"  sha TEXT NOT NULL, seq INTEGER NOT NULL,\n"
+	"  key TEXT NOT NULL, value TEXT NOT NULL,\n"
+	"  PRIMARY KEY(sha, seq)) WITHOUT ROWID;\n"
+	"CREATE TABLE IF NOT EXISTS matches(\n"
+	"  commit_sha TEXT NOT NULL, message_id TEXT NOT NULL,\n"
+	"  method TEXT NOT NULL, score REAL NOT NULL DEFAULT 1.0,\n"
+	"  PRIMARY KEY(commit_sha, message_id, method)) WITHOUT ROWID;\n"
+	"CREATE INDEX IF NOT EXISTS matches_message ON matches(message_id);\n";
+
+/* ---- version 2: what `onlist fetch` refreshes, and how far it got -------- */
+
+static const char v2_sql[] =
+	"CREATE TABLE IF NOT EXISTS sources(\n"
+	"  url TEXT PRIMARY KEY, list TEXT NOT NULL, added INTEGER NOT NULL);\n"
+	"CREATE TABLE IF NOT EXISTS source_state(\n"
+	"  url TEXT NOT NULL, key TEXT NOT NULL, value TEXT,\n"
+	"  PRIMARY KEY(url, key)) WITHOUT ROWID;\n";
+
+/* ---- version 3: where each commit landed ---------------------------------- */
+
+static const char v3_sql[] =
+	/* The first-parent commit that brought it in (itself when applied
+	 * directly).  `onlist scan` fills it; a database scanned before
+	 * version 3 gets it at its next scan. */
+	"CREATE TABLE IF NOT EXISTS landing(\n"
+	"  sha TEXT PRIMARY KEY,\n"
+	"  landed_date INTEGER NOT NULL,\n"
+	"  merge_sha TEXT NOT NULL,\n"
+	"  merge_subject TEXT);\n"
+	"CREATE INDEX IF NOT EXISTS landing_date ON landing(landed_date);\n";
+
+/* ---- version 4: what each message is; threads, series, replies ---------- */
+
+/* The secondary indexes of the tables onlist_store_build_threads()
+ * rebuilds whole: it drops them first and creates them again after,
+ * since building an index once from sorted data is several times cheaper
+ * than keeping it up to date through a million inserts in random order. */
+const char onlist__thread_index_drop[] =
+	"DROP INDEX IF EXISTS thread_root; DROP INDEX IF EXISTS thread_answers;"
+	"DROP INDEX IF EXISTS series_series; DROP INDEX IF EXISTS series_topic;"
+	"DROP INDEX IF EXISTS replies_reply;";
+const char onlist__thread_index_create[] =
+	"CREATE INDEX IF NOT EXISTS thread_root ON thread(root);\n"
+	"CREATE INDEX IF NOT EXISTS thread_answers ON thread(answers);\n"
+	"CREATE INDEX IF NOT EXISTS series_series ON series(series);\n"
+	"CREATE INDEX IF NOT EXISTS series_topic ON series(topic);\n"
+	"CREATE INDEX IF NOT EXISTS replies_reply ON replies(reply);\n";
+
+static const char v4_sql[] =
+	/* Written at import, from the mail (onlist_store_put_message_info). */
+	"CREATE TABLE IF NOT EXISTS message_info(\n"
+	"  msgid TEXT PRIMARY KEY, class TEXT NOT NULL, reply INTEGER,\n"
+	"  version INTEGER, part INTEGER, total INTEGER, prefix TEXT,\n"
+	"  stripped TEXT, change_id TEXT, mailer TEXT, patchwork INTEGER,\n"
+	"  upstream INTEGER) WITHOUT ROWID;\n"
+	"CREATE INDEX IF NOT EXISTS message_info_stripped"
+	" ON message_info(stripped);\n"
+	"CREATE TABLE IF NOT EXISTS message_trailers(\n"
+	"  msgid TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL,\n"
+	"  name TEXT, addr TEXT, value TEXT,\n"
+	"  PRIMARY KEY(msgid, seq)) WITHOUT ROWID;\n"
+	"CREATE TABLE IF NOT EXISTS pulls(\n"
+	"  msgid TEXT PRIMARY KEY, url TEXT, ref TEXT, tip TEXT) WITHOUT ROWID;\n"
+	"CREATE INDEX IF NOT EXISTS pulls_tip ON pulls(tip);\n"
+	/* Derived from all messages by onlist_store_build_threads(). */
+	"CREATE TABLE IF NOT EXISTS thread(\n"
+	"  msgid TEXT PRIMARY KEY, parent TEXT, root TEXT NOT NULL,\n"
+	"  depth INTEGER NOT NULL, answers TEXT) WITHOUT ROWID;\n"
+	"CREATE TABLE IF NOT EXISTS series(\n"
+	"  msgid TEXT PRIMARY KEY, series TEXT NOT NULL, topic TEXT NOT NULL)\n"
+	"  WITHOUT ROWID;\n"
+	"CREATE TABLE IF NOT EXISTS replies(\n"
+	"  patch TEXT NOT NULL, reply TEXT NOT NULL, by_author INTEGER NOT NULL,\n"
+	"  PRIMARY KEY(patch, reply)) WITHOUT ROWID;\n";
+
+/* ---- version 5: what the tiers of `onlist match` compare ----------------- */
+
+static const char v5_sql[] =
+	/* Written at import for each patch mail (store_match.h). */
+	"CREATE TABLE IF NOT EXISTS message_patch(\n"
+	"  msgid TEXT PRIMARY KEY, repaired_id TEXT, fp BLOB, words BLOB,\n"
+	"  files TEXT, added INTEGER, removed INTEGER) WITHOUT ROWID;\n"
+	"CREATE INDEX IF NOT EXISTS message_patch_repaired"
+	" ON message_patch(repaired_id) WHERE repaired_id IS NOT NULL;\n"
+	/* Written by match for commits exact patch-id leaves unmatched, and
+	 * kept: commits do not change. */
+	"CREATE TABLE IF NOT EXISTS commit_patch(\n"
+	"  sha TEXT PRIMARY KEY, alt_histogram TEXT, alt_patience TEXT,\n"
+	"  alt_minimal TEXT, fp BLOB, words BLOB, files TEXT,\n"
+	"  added INTEGER, removed INTEGER) WITHOUT ROWID;\n"
+	"CREATE INDEX IF NOT EXISTS messages_from_lower"
+	" ON messages(lower(from_addr), date);\n"
+	"CREATE INDEX IF NOT EXISTS message_info_stripped_lower"
+	" ON message_info(lower(stripped));\n"
+	/* Rebuilt by every match. */
+	"CREATE TABLE IF NOT EXISTS echoes(\n"
+	"  msgid TEXT PRIMARY KEY, kind TEXT NOT NULL, rule TEXT NOT NULL)\n"
+	"  WITHOUT ROWID;\n";
+
+/* Step N (index N - 1) brings a database to version N. */
+static const char *const steps[][2] = {
+	{ v1_sql },
+	{ v2_sql },
+	{ v3_sql },
+	{ v4_sql, onlist__thread_index_create },
+	{ v5_sql },
+};
+#define SCHEMA_VERSION ((int)(sizeof(steps) / sizeof(*steps)))
+
+/* Set by an upgrade from a version before 5 (store_schema.h). */
+static const char backfill_key[] = "upgrade_backfill";
+
+static int user_version(struct onlist_store *s, int *version)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*version = 0;
+	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL)
+	    != SQLITE_OK)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*version = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+static onlist_status too_new(struct onlist_store *s, int version)
+{
+	free(s->errmsg);
+	if (asprintf(&s->errmsg, "made by a newer onlist (schema %d, this "
+		     "one knows %d)", version, SCHEMA_VERSION) < 0)
+		s->errmsg = NULL;
+	return ONLIST_EDB;
+}
+
+onlist_status onlist__store_migrate(struct onlist_store *s)
+{
+	onlist_status ret;
+	char *sql = NULL;
+	int version;
+
+	if (user_version(s, &version) < 0)
+		return fail(s, "read the schema version");
+	if (version > SCHEMA_VERSION)
+		return too_new(s, version);
+	if (version == SCHEMA_VERSION)
+		return ONLIST_OK;
+	if ((ret = onlist_store_begin(s)) != ONLIST_OK)
+		return ret;
+	/* Again, under the write lock: another onlist may have upgraded it
+	 * while this one waited. */
+	if (user_version(s, &version) < 0) {
+		ret = fail(s, "read the schema version");
+		goto rollback;
+	}
+	if (version > SCHEMA_VERSION) {
+		ret = too_new(s, version);
+		goto rollback;
+	}
+	if (version == SCHEMA_VERSION)
+		return onlist_store_commit(s);
+	for (int v = version; v < SCHEMA_VERSION; v++)
+		for (int i = 0; i < 2 && steps[v][i]; i++)
+			if (sqlite3_exec(s->db, steps[v][i], NULL, NULL, NULL)
+			    != SQLITE_OK) {
+				ret = fail(s, "upgrade the schema");
+				goto rollback;
+			}
+	/* Version 0 is a new, empty database: it owes nothing.  Any older
+	 * one may lack rows of versions 4 and 5 (store_schema.h). */
+	if (version > 0 &&
+	    (ret = onlist_store_set_meta(s, backfill_key, "1")) != ONLIST_OK)
+		goto rollback;
+	if (asprintf(&sql, "PRAGMA user_version=%d", SCHEMA_VERSION) < 0) {
+		ret = ONLIST_ENOMEM;
+		goto rollback;
+	}
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+		ret = fail(s, "set the schema version");
+		goto rollback;
+	}
+	free(sql);
+	return onlist_store_commit(s);
+rollback:
+	free(sql);
+	onlist_store_rollback(s);
+	return ret;
+}
+
+/* ---- what an upgrade owes ---------------------------------------------- */
+
+int onlist_store_backfill_pending(struct onlist_store *s)
+{
+	char *v = onlist_store_get_meta(s, backfill_key);
+	int pending = v != NULL;
+
+	free(v);
+	return pending;
+}
+
+onlist_status onlist_store_backfill_done(struct onlist_store *s)
+{
+	static const char sql[] = "DELETE FROM meta WHERE key = ?1";
+	sqlite3_stmt *st = onlist__store_prepare(s, sql);
+
+	if (!st)
+		return fail(s, "prepare");
+	onlist__bind_text(st, 1, backfill_key);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return fail(s, "clear the upgrade mark");
+	return ONLIST_OK;
+}
+
+#define NO_INFO(m) \
+	" NOT EXISTS (SELECT 1 FROM message_info i WHERE i.msgid = " m ".msgid)"
+#define OWED(m) " (" NO_INFO(m) " OR (" m ".has_patch AND NOT EXISTS" \
+	" (SELECT 1 FROM message_patch p WHERE p.msgid = " m ".msgid)))"
+
+static const char *const backfill_sql[] = {
+	[ONLIST_BACKFILL_SOURCES] =
+	"SELECT DISTINCT m.source FROM messages m"
+	" WHERE m.source IS NOT NULL AND" OWED("m") " ORDER BY m.source",
+	[ONLIST_BACKFILL_MESSAGES_OF_SOURCE] =
+	"SELECT m.msgid, " NO_INFO("m") " FROM messages m"
+	" WHERE m.source = ?1 AND" OWED("m"),
+	[ONLIST_BACKFILL_WITHOUT_INFO] =
+	"SELECT m.id, m.msgid, m.subject, m.in_reply_to, m.refs, m.has_patch"
+	" FROM messages m WHERE m.id > ?1 AND" NO_INFO("m")
+	" ORDER BY m.id LIMIT ?2",
+};
+
+onlist_status onlist_store_backfill_query(struct onlist_store *s,
+					  enum onlist_backfill_query q,
+					  const char *const *params, int nparams,
+					  onlist_row_cb row, void *data)
+{
+	sqlite3_stmt *st;
+
+	if ((unsigned)q >= sizeof(backfill_sql) / sizeof(*backfill_sql))
+		return ONLIST_EUSAGE;
+	if (!(st = onlist__store_prepare(s, backfill_sql[q])))
+		return fail(s, "prepare");
+	return onlist__store_rows(s, st, params, nparams, row, data, NULL);
+}
+
+onlist_status onlist_store_set_message_patch(struct onlist_store *s,
+					     const char *msgid, int has_patch,
+					     const char *patch_id,
+					     const char *patch_source)
+{
+	static const char sql[] =
+		"UPDATE messages SET has_patch = ?2, patch_id = ?3,"
+		" patch_source = ?4 WHERE msgid = ?1";
+	sqlite3_stmt *st = onlist__store_prepare(s, sql);
+
+	if (!st)
+		return fail(s, "prepare");
+	onlist__bind_text(st, 1, msgid);
+	sqlite3_bind_int(st, 2, has_patch);
+	onlist__bind_text(st, 3, patch_id);
+	onlist__bind_text(st, 4, patch_source);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return fail(s, "update message");
+	return ONLIST_OK;
+}

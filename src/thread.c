@@ -1,0 +1,393 @@
+/* thread.c - threads, replies, series and topics of messages in memory
+ * (see thread.h).  The store reads and writes them; no SQL here. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib.h>
+
+#include "onlist/thread.h"
+
+enum { C_PATCH, C_COVER, C_PULL, C_REPLY, C_OTHER };
+
+struct graph {
+	struct onlist_thread_msg *n;
+	size_t len;
+	unsigned char *cls;	/* C_* of each message */
+	unsigned char *state;	/* resolve(): 0 open, 1 on the path, 2 done */
+	GHashTable *ids;	/* msgid -> index + 1 */
+};
+
+static int class_of(const char *c, int has_patch)
+{
+	if (!c)		/* imported before classes were kept */
+		return has_patch ? C_PATCH : C_OTHER;
+	if (!strcmp(c, ONLIST_CLASS_PATCH))
+		return C_PATCH;
+	if (!strcmp(c, ONLIST_CLASS_COVER))
+		return C_COVER;
+	if (!strcmp(c, ONLIST_CLASS_PULL))
+		return C_PULL;
+	if (!strcmp(c, ONLIST_CLASS_REPLY))
+		return C_REPLY;
+	return C_OTHER;
+}
+
+static int lookup(struct graph *g, const char *id, size_t len)
+{
+	char buf[1024];
+	gpointer v;
+
+	if (!len || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, id, len);
+	buf[len] = '\0';
+	v = g_hash_table_lookup(g->ids, buf);
+	return v ? GPOINTER_TO_INT(v) - 1 : -1;
+}
+
+/* The nearest stored parent: In-Reply-To, else the last stored entry of
+ * References (a missing parent is skipped over, not fatal). */
+static int find_parent(struct graph *g, int self)
+{
+	struct onlist_thread_msg *x = &g->n[self];
+	const char *r, *end;
+	int p;
+
+	if ((p = lookup(g, x->in_reply_to, strlen(x->in_reply_to))) >= 0 &&
+	    p != self)
+		return p;
+	end = x->refs + strlen(x->refs);
+	while (end > x->refs) {
+		while (end > x->refs && end[-1] == ' ')
+			end--;
+		r = end;
+		while (r > x->refs && r[-1] != ' ')
+			r--;
+		if (r < end && (p = lookup(g, r, (size_t)(end - r))) >= 0 &&
+		    p != self)
+			return p;
+		end = r;
+	}
+	return -1;
+}
+
+/* Root, depth and the patch or cover letter each message answers, top
+ * down along each path; a loop in the references is cut where found.
+ * Iterative: a thread thousands of replies deep costs nothing special. */
+static void resolve(struct graph *g)
+{
+	GArray *path = g_array_new(FALSE, FALSE, sizeof(int));
+
+	for (size_t i = 0; i < g->len; i++) {
+		int j = (int)i;
+
+		if (g->state[i] == 2)
+			continue;
+		g_array_set_size(path, 0);
+		while (j >= 0 && g->state[j] == 0) {
+			g->state[j] = 1;
+			g_array_append_val(path, j);
+			j = g->n[j].parent;
+		}
+		if (j >= 0 && g->state[j] == 1) {
+			/* A loop: j becomes a root; walk again. */
+			g->n[j].parent = -1;
+			for (guint k = 0; k < path->len; k++)
+				g->state[g_array_index(path, int, k)] = 0;
+			i--;
+			continue;
+		}
+		for (guint k = path->len; k-- > 0;) {
+			int xi = g_array_index(path, int, k);
+			struct onlist_thread_msg *x = &g->n[xi];
+			int p = x->parent;
+
+			if (p < 0) {
+				x->root = xi;
+				x->depth = 0;
+				x->answers = -1;
+			} else {
+				x->root = g->n[p].root;
+				x->depth = g->n[p].depth + 1;
+				x->answers = g->cls[p] == C_PATCH ||
+					     g->cls[p] == C_COVER ?
+					     p : g->n[p].answers;
+			}
+			g->state[xi] = 2;
+		}
+	}
+	g_array_free(path, TRUE);
+}
+
+/* Key of the series a numbered patch without a threaded head may belong
+ * to: same sender, version and length. */
+static char *fallback_key(const struct onlist_thread_msg *x)
+{
+	return g_strdup_printf("%s\x1f%d\x1f%d", x->from, x->version, x->total);
+}
+
+#define FALLBACK_WINDOW 3600	/* seconds between a head and its patches */
+
+static int nearest_head(struct graph *g, GHashTable *heads,
+			const struct onlist_thread_msg *x, int covers_only)
+{
+	char *key = fallback_key(x);
+	GArray *a = g_hash_table_lookup(heads, key);
+	int best = -1;
+	int64_t bestd = FALLBACK_WINDOW + 1;
+
+	g_free(key);
+	for (guint k = 0; a && k < a->len; k++) {
+		int h = g_array_index(a, int, k);
+		int64_t d = g->n[h].date - x->date;
+
+		if (d < 0)
+			d = -d;
+		if (covers_only && g->cls[h] != C_COVER)
+			continue;
+		if (d < bestd || (d == bestd && g->cls[h] == C_COVER)) {
+			best = h;
+			bestd = d;
+		}
+	}
+	return best;
+}
+
+static void group_series(struct graph *g)
+{
+	GHashTable *heads = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+						  (GDestroyNotify)g_array_unref);
+
+	/* Possible heads of a series: cover letters and first patches. */
+	for (size_t i = 0; i < g->len; i++) {
+		struct onlist_thread_msg *x = &g->n[i];
+		int v = (int)i;
+		char *key;
+		GArray *a;
+
+		x->series = -1;
+		if (x->total <= 0 || !((g->cls[i] == C_COVER && x->part == 0) ||
+				       (g->cls[i] == C_PATCH && x->part == 1)))
+			continue;
+		key = fallback_key(x);
+		if (!(a = g_hash_table_lookup(heads, key))) {
+			a = g_array_new(FALSE, FALSE, sizeof(int));
+			g_hash_table_insert(heads, key, a);
+		} else {
+			g_free(key);
+		}
+		g_array_append_val(a, v);
+	}
+	for (size_t i = 0; i < g->len; i++) {
+		struct onlist_thread_msg *x = &g->n[i];
+		int y, cover = -1, first = -1, steps = 0;
+
+		if (g->cls[i] != C_PATCH && g->cls[i] != C_COVER)
+			continue;
+		if (x->total <= 0 || g->cls[i] == C_COVER) {
+			x->series = (int)i;
+			continue;
+		}
+		for (y = x->parent; y >= 0 && steps < 10000;
+		     y = g->n[y].parent, steps++) {
+			struct onlist_thread_msg *a = &g->n[y];
+
+			if (a->total != x->total)
+				continue;
+			if (g->cls[y] == C_COVER && a->part == 0) {
+				cover = y;
+				break;
+			}
+			if (g->cls[y] == C_PATCH && a->part == 1 &&
+			    !strcmp(a->from, x->from))
+				first = y;
+		}
+		if (cover >= 0)
+			x->series = cover;
+		else if (first >= 0)
+			x->series = first;
+		else if ((y = nearest_head(g, heads, x, x->part == 1)) >= 0)
+			x->series = y;
+		else
+			x->series = (int)i;
+	}
+	/* A first patch whose series head is another first patch follows
+	 * that one's head (threaded under a cover found by date). */
+	for (size_t i = 0; i < g->len; i++) {
+		struct onlist_thread_msg *x = &g->n[i];
+
+		if (x->series >= 0 && g->n[x->series].series >= 0 &&
+		    g->n[x->series].series != x->series)
+			x->series = g->n[x->series].series;
+	}
+	g_hash_table_destroy(heads);
+}
+
+/* The topic of a series: its change-id, else sender and subject of the
+ * head.  Versions of one piece of work share it. */
+static char *topic_of(struct graph *g, int head, GHashTable *change_ids)
+{
+	const struct onlist_thread_msg *h = &g->n[head];
+	const char *cid = h->change_id[0] ? h->change_id :
+			  g_hash_table_lookup(change_ids, GINT_TO_POINTER(head + 1));
+	char *t, *low;
+
+	if (cid && *cid)
+		return g_strdup_printf("change-id:%s", cid);
+	low = g_utf8_strdown(h->stripped, -1);
+	t = g_strdup_printf("%s\x1f%s", h->from, low);
+	g_free(low);
+	return t;
+}
+
+static onlist_status add_reply(struct onlist_threads *t, struct graph *g,
+			       int patch, int reply, size_t *cap)
+{
+	if (t->nreplies == *cap) {
+		size_t c = *cap ? 2 * *cap : 1024;
+		struct onlist_thread_reply *r = realloc(t->replies, c * sizeof(*r));
+
+		if (!r)
+			return ONLIST_ENOMEM;
+		t->replies = r;
+		*cap = c;
+	}
+	t->replies[t->nreplies].patch = patch;
+	t->replies[t->nreplies].reply = reply;
+	t->replies[t->nreplies].by_author =
+		!strcmp(g->n[patch].from, g->n[reply].from);
+	t->nreplies++;
+	return ONLIST_OK;
+}
+
+/* Topics of the series heads, and the replies to each patch. */
+static onlist_status topics_and_replies(struct graph *g, struct onlist_threads *t)
+{
+	/* series head + 1 -> the first change-id among its messages */
+	GHashTable *change_ids = g_hash_table_new(g_direct_hash, g_direct_equal);
+	/* series head + 1 -> the patches of the series */
+	GHashTable *members = g_hash_table_new_full(g_direct_hash, g_direct_equal,
+						    NULL, (GDestroyNotify)g_array_unref);
+	GHashTable *topics = g_hash_table_new(g_str_hash, g_str_equal);
+	onlist_status ret = ONLIST_OK;
+	size_t cap = 0;
+
+	for (size_t i = 0; i < g->len; i++) {
+		struct onlist_thread_msg *x = &g->n[i];
+		int v = (int)i;
+		GArray *a;
+
+		if (x->series < 0)
+			continue;
+		if (x->change_id[0] &&
+		    !g_hash_table_contains(change_ids, GINT_TO_POINTER(x->series + 1)))
+			g_hash_table_insert(change_ids,
+					    GINT_TO_POINTER(x->series + 1),
+					    (gpointer)x->change_id);
+		if (g->cls[i] != C_PATCH)
+			continue;
+		if (!(a = g_hash_table_lookup(members, GINT_TO_POINTER(x->series + 1)))) {
+			a = g_array_new(FALSE, FALSE, sizeof(int));
+			g_hash_table_insert(members, GINT_TO_POINTER(x->series + 1), a);
+		}
+		g_array_append_val(a, v);
+	}
+	if (!(t->owned = calloc(g->len ? g->len : 1, sizeof(*t->owned)))) {
+		ret = ONLIST_ENOMEM;
+		goto out;
+	}
+	t->nowned = g->len;
+	for (size_t i = 0; i < g->len; i++) {
+		struct onlist_thread_msg *x = &g->n[i];
+
+		if (x->series == (int)i) {
+			char *topic = topic_of(g, (int)i, change_ids);
+
+			/* owned with malloc, as release frees it */
+			if (!(t->owned[i] = strdup(topic))) {
+				g_free(topic);
+				ret = ONLIST_ENOMEM;
+				goto out;
+			}
+			g_free(topic);
+			t->series++;
+			g_hash_table_add(topics, t->owned[i]);
+		}
+	}
+	t->topics = g_hash_table_size(topics);
+	for (size_t i = 0; i < g->len && ret == ONLIST_OK; i++) {
+		struct onlist_thread_msg *x = &g->n[i];
+		int a = x->answers;
+
+		x->topic = x->series >= 0 ? t->owned[x->series] : NULL;
+		/* Review: a reply (not a new patch, cover or pull request)
+		 * below a patch, or below the cover letter of its series. */
+		if ((g->cls[i] != C_REPLY && g->cls[i] != C_OTHER) || a < 0)
+			continue;
+		if (g->cls[a] == C_PATCH) {
+			ret = add_reply(t, g, a, (int)i, &cap);
+		} else {
+			GArray *m = g_hash_table_lookup(members, GINT_TO_POINTER(a + 1));
+
+			for (guint k = 0; m && k < m->len && ret == ONLIST_OK; k++)
+				ret = add_reply(t, g, g_array_index(m, int, k),
+						(int)i, &cap);
+		}
+	}
+out:
+	g_hash_table_destroy(change_ids);
+	g_hash_table_destroy(members);
+	g_hash_table_destroy(topics);
+	return ret;
+}
+
+onlist_status onlist_thread_build(struct onlist_thread_msg *msgs, size_t n,
+				  struct onlist_threads *out)
+{
+	struct graph g = { msgs, n, NULL, NULL, NULL };
+	onlist_status ret;
+
+	if (n >= INT_MAX)
+		return ONLIST_EUSAGE;	/* indexes are ints */
+	g.cls = malloc(n ? n : 1);
+	g.state = calloc(n ? n : 1, 1);
+	if (!g.cls || !g.state) {
+		ret = ONLIST_ENOMEM;
+		goto out;
+	}
+	g.ids = g_hash_table_new(g_str_hash, g_str_equal);
+	for (size_t i = 0; i < n; i++) {
+		msgs[i].parent = msgs[i].root = msgs[i].answers = -1;
+		msgs[i].series = -1;
+		msgs[i].depth = 0;
+		msgs[i].topic = NULL;
+		g.cls[i] = (unsigned char)class_of(msgs[i].cls, msgs[i].has_patch);
+		/* the first message with an id is the one a reference names */
+		if (!g_hash_table_contains(g.ids, msgs[i].msgid))
+			g_hash_table_insert(g.ids, (gpointer)msgs[i].msgid,
+					    GINT_TO_POINTER((int)i + 1));
+	}
+	for (size_t i = 0; i < n; i++)
+		msgs[i].parent = find_parent(&g, (int)i);
+	resolve(&g);
+	/* after resolve(): a loop it cut left one more root */
+	for (size_t i = 0; i < n; i++)
+		out->threads += msgs[i].parent < 0;
+	group_series(&g);
+	ret = topics_and_replies(&g, out);
+out:
+	if (g.ids)
+		g_hash_table_destroy(g.ids);
+	free(g.cls);
+	free(g.state);
+	return ret;
+}
+
+void onlist_threads_release(struct onlist_threads *t)
+{
+	for (size_t i = 0; t->owned && i < t->nowned; i++)
+		free(t->owned[i]);
+	free(t->owned);
+	free(t->replies);
+	*t = (struct onlist_threads)ONLIST_THREADS_INIT;
+}

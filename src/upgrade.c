@@ -1,0 +1,34 @@
+/* upgrade.c - opening a database, older ones brought up to date.
+ *
+ * onlist_store_open() (store.h) is here, not in store.c: an old database
+ * is filled from the mail it was imported from (import.c, mail.c), and the
+ * store depends on neither.  This file ties the two and holds no SQL. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "onlist/import.h"
+#include "onlist/store.h"
+#include "onlist/store_schema.h"
+
+onlist_status onlist_store_open(struct onlist_store **out, const char *path,
+				char **errmsg)
+{
+	struct onlist_backfill_counts c;
+	onlist_status st;
+	char *err = NULL;
+
+	if ((st = onlist_store_open_schema(out, path, errmsg)) != ONLIST_OK)
+		return st;
+	if (!onlist_store_backfill_pending(*out))
+		return ONLIST_OK;
+	if ((st = onlist_import_backfill(*out, &c, &err)) != ONLIST_OK) {
+		if (asprintf(errmsg, "%s: filling in what an older onlist did "
+			     "not keep: %s", path,
+			     err ? err : onlist_status_str(st)) < 0)
+			*errmsg = NULL;
+		free(err);
+		onlist_store_close(*out);
+		*out = NULL;
+	}
+	return st;
+}

@@ -1,0 +1,147 @@
+/* test_thread.c - threads, series, topics and replies computed on plain
+ * structs (thread.h), no database: each case a few messages and what
+ * thread.h's rules say of them. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "onlist/thread.h"
+
+#define MSG(ID, IRT, REFS, FROM, DATE, CLS, PART, TOTAL, SUBJ, CID) \
+	{ .msgid = ID, .in_reply_to = IRT, .refs = REFS, .from = FROM, \
+	  .date = DATE, .cls = CLS, .has_patch = 0, .version = 1, \
+	  .part = PART, .total = TOTAL, .stripped = SUBJ, .change_id = CID }
+
+static int index_of(const struct onlist_thread_msg *v, size_t n, const char *id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i].msgid, id))
+			return (int)i;
+	return -1;
+}
+
+static int has_reply(const struct onlist_threads *t, int patch, int reply,
+		     int by_author)
+{
+	for (size_t i = 0; i < t->nreplies; i++)
+		if (t->replies[i].patch == patch && t->replies[i].reply == reply)
+			return t->replies[i].by_author == by_author;
+	return 0;
+}
+
+/* A cover letter, two patches below it, a review of the cover and the
+ * author's answer to patch 1. */
+static void test_series_and_replies(void **state)
+{
+	struct onlist_thread_msg v[] = {
+		MSG("c", "", "", "a@x", 100, ONLIST_CLASS_COVER, 0, 2, "Series", ""),
+		MSG("p1", "c", "c", "a@x", 101, ONLIST_CLASS_PATCH, 1, 2, "one", ""),
+		MSG("p2", "c", "c", "a@x", 102, ONLIST_CLASS_PATCH, 2, 2, "two", ""),
+		MSG("r", "c", "c", "b@y", 200, ONLIST_CLASS_REPLY, -1, -1, "Series", ""),
+		MSG("ra", "p1", "c p1", "a@x", 300, ONLIST_CLASS_REPLY, -1, -1, "one", ""),
+	};
+	struct onlist_threads t = ONLIST_THREADS_INIT;
+	size_t n = sizeof(v) / sizeof(*v);
+
+	(void)state;
+	assert_int_equal(onlist_thread_build(v, n, &t), ONLIST_OK);
+	assert_int_equal(t.threads, 1);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(v[i].root, 0);
+	assert_int_equal(v[4].parent, 1);
+	assert_int_equal(v[4].depth, 2);
+	assert_int_equal(v[3].answers, 0);
+	assert_int_equal(v[4].answers, 1);
+	/* the patches belong to the cover's series; replies to none */
+	assert_int_equal(v[1].series, 0);
+	assert_int_equal(v[2].series, 0);
+	assert_int_equal(v[3].series, -1);
+	assert_null(v[3].topic);
+	assert_int_equal(t.series, 1);
+	assert_int_equal(t.topics, 1);
+	assert_string_equal(v[1].topic, "a@x\x1fseries");
+	/* a review of the cover is a reply to each patch */
+	assert_int_equal(t.nreplies, 3);
+	assert_true(has_reply(&t, 1, 3, 0));
+	assert_true(has_reply(&t, 2, 3, 0));
+	assert_true(has_reply(&t, 1, 4, 1));
+	onlist_threads_release(&t);
+	assert_null(t.replies);
+}
+
+/* References that form a loop: cut where found, one root. A missing
+ * parent is skipped over to the last stored reference. */
+static void test_loops_and_gaps(void **state)
+{
+	struct onlist_thread_msg v[] = {
+		MSG("a", "b", "b", "x@x", 1, ONLIST_CLASS_REPLY, -1, -1, "s", ""),
+		MSG("b", "a", "a", "x@x", 2, ONLIST_CLASS_REPLY, -1, -1, "s", ""),
+		MSG("c", "gone", "b gone", "x@x", 3, NULL, -1, -1, "s", ""),
+	};
+	struct onlist_threads t = ONLIST_THREADS_INIT;
+
+	(void)state;
+	assert_int_equal(onlist_thread_build(v, 3, &t), ONLIST_OK);
+	assert_int_equal(t.threads, 1);
+	assert_int_equal(v[0].root, v[1].root);
+	assert_int_equal(v[2].parent, 1);
+	assert_int_equal(v[2].root, v[1].root);
+	assert_int_equal(t.nreplies, 0);
+	onlist_threads_release(&t);
+}
+
+/* Broken threading: patches sent within the hour of their cover, same
+ * sender and length, join it; versions share the topic of a change-id
+ * given in any mail of the series. */
+static void test_by_date_and_change_id(void **state)
+{
+	struct onlist_thread_msg v[] = {
+		MSG("v1c", "", "", "a@x", 1000, ONLIST_CLASS_COVER, 0, 2, "Work", ""),
+		MSG("v1p1", "", "", "a@x", 1010, ONLIST_CLASS_PATCH, 1, 2, "one", "abc"),
+		MSG("v1p2", "", "", "a@x", 1020, ONLIST_CLASS_PATCH, 2, 2, "two", ""),
+		MSG("far", "", "", "a@x", 9000, ONLIST_CLASS_PATCH, 2, 2, "two", ""),
+		MSG("v2c", "", "", "a@x", 20000, ONLIST_CLASS_COVER, 0, 2, "Work", "abc"),
+	};
+	struct onlist_threads t = ONLIST_THREADS_INIT;
+	int c1 = index_of(v, 5, "v1c");
+
+	(void)state;
+	assert_int_equal(onlist_thread_build(v, 5, &t), ONLIST_OK);
+	assert_int_equal(v[1].series, c1);
+	assert_int_equal(v[2].series, c1);
+	assert_int_equal(v[3].series, 3);	/* over an hour away: alone */
+	assert_string_equal(v[0].topic, "change-id:abc");
+	assert_string_equal(v[4].topic, "change-id:abc");
+	assert_int_equal(t.threads, 5);
+	assert_int_equal(t.series, 3);
+	assert_int_equal(t.topics, 2);
+	onlist_threads_release(&t);
+}
+
+static void test_empty(void **state)
+{
+	struct onlist_threads t = ONLIST_THREADS_INIT;
+
+	(void)state;
+	assert_int_equal(onlist_thread_build(NULL, 0, &t), ONLIST_OK);
+	assert_int_equal(t.threads, 0);
+	assert_int_equal(t.nreplies, 0);
+	onlist_threads_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_series_and_replies),
+		cmocka_unit_test(test_loops_and_gaps),
+		cmocka_unit_test(test_by_date_and_change_id),
+		cmocka_unit_test(test_empty),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
