@@ -6,7 +6,8 @@
 #   - the report's commit links: --commit-url, then onlist.commitUrl, then
 #     the origin remote's host (cgit, GitHub), else no link at all;
 #     posting links: --posting-url, then onlist.postingUrl, then lore;
-#   - a configured template is held to the http(s) rule like an option.
+#   - a configured template is held to the http(s) rule like an option;
+#   - stats' version bumps: --release-subject, then onlist.releasePattern.
 . tests/lib.sh
 need_cmd git
 need_cmd python3
@@ -109,6 +110,25 @@ run "no links, html" "$ONLIST" report --db "$DB" --format html v1.0..v1.1
 expect_rc "no links, html" 0
 grep -q '<span class="sha">' "$TMP/out" || bad "no links, html: the commits are not shown without a link"
 ! grep -q 'href=""' "$TMP/out" || bad "no links, html: an empty link"
+
+# ---- onlist.releasePattern: what stats counts as a version bump ------------------
+bumps() {	# bumps LABEL [STATS OPTIONS]: "NOSOB BUMPS" from stats --format json
+	blabel=$1; shift
+	run "$blabel" "$ONLIST" stats --db "$DB" --format json --release-author "" "$@" >&2
+	python3 -c 'import json,sys; n=json.load(open(sys.argv[1]))["no_signoff"]; print(n["count"], n["version_bumps"]["count"])' "$TMP/out"
+}
+set -- $(bumps "stats, built-in pattern" v1.0..v1.1)
+nosob=$1 builtin=$2
+[ "${nosob:-0}" -gt 0 ] || bad "stats: the fixture has no commit without a signoff (test bug)"
+git -C "$FX/repo" config onlist.releasePattern '.'
+set -- $(bumps "stats, onlist.releasePattern" v1.0..v1.1)
+[ "$2" = "$nosob" ] || bad "onlist.releasePattern '.': $2 version bumps, expected all $nosob unsigned commits (built-in: $builtin)"
+set -- $(bumps "stats, --release-subject over the configuration" --release-subject 'x^' v1.0..v1.1)
+[ "$2" = 0 ] || bad "--release-subject over onlist.releasePattern: $2 version bumps, expected 0"
+git -C "$FX/repo" config onlist.releasePattern '(unclosed'
+run "bad onlist.releasePattern" "$ONLIST" stats --db "$DB" v1.0..v1.1
+expect_rc "bad onlist.releasePattern" 2
+grep -q onlist.releasePattern "$TMP/err" || bad "bad onlist.releasePattern: the error does not name the key"
 
 [ $nfail -eq 0 ] && echo "all configuration checks passed"
 [ $nfail -eq 0 ]

@@ -44,6 +44,17 @@ static void resolve_db(struct onlist_cli *cli)
 		free(v);
 }
 
+char *onlist_cli_config(const char *repo, const char *key)
+{
+	char *v = NULL;
+
+	if (onlist_git_config_get(repo ? repo : ".", key, &v, NULL) != ONLIST_OK) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
 const char *onlist_cli_db(struct onlist_cli *cli)
 {
 	resolve_db(cli);

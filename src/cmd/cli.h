@@ -90,6 +90,13 @@ void onlist_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 struct onlist_store;
 
+/* `git config --get KEY` as git reads it in the repository `repo` (NULL:
+ * the current folder): the repository's configuration, the user's, the
+ * system's.  The value (the caller's, free()), or NULL when it is not set
+ * or git fails.  Keys onlist reads: onlist.db, onlist.commitUrl,
+ * onlist.postingUrl, onlist.releasePattern, onlist.rules. */
+char *onlist_cli_config(const char *repo, const char *key);
+
 /* The database's path (see struct onlist_cli); never NULL. */
 const char *onlist_cli_db(struct onlist_cli *cli);
 

@@ -349,7 +349,8 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 	const char *repo_opt = NULL, *alias = NULL, *range = NULL, *ofile = NULL;
 	const char *rel_subject =
 		"^Linux [0-9]+\\.[0-9]+(\\.[0-9]+)?(-rc[0-9]+)?$";
-	const char *rel_author = "Linus Torvalds";
+	const char *rel_author = "Linus Torvalds", *rel_subject_opt = NULL;
+	char *rel_cfg = NULL;
 	struct stats s = { 0 };
 	struct out o = { stdout, ONLIST_FMT_TEXT, 20 };
 	struct onlist_store *db = NULL;
@@ -387,7 +388,7 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 			ofile = optarg;
 			break;
 		case OPT_REL_SUBJECT:
-			rel_subject = optarg;
+			rel_subject = rel_subject_opt = optarg;
 			break;
 		case OPT_REL_AUTHOR:
 			rel_author = optarg;
@@ -411,15 +412,20 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		onlist_err("stats: unexpected argument '%s'", argv[optind]);
 		return ONLIST_EXIT_USAGE;
 	}
-	if (regcomp(&rel, rel_subject, REG_EXTENDED | REG_NOSUB)) {
-		onlist_err("stats: --release-subject: not a regular expression: "
-			   "%s", rel_subject);
-		return ONLIST_EXIT_USAGE;
-	}
-	rel_ok = 1;
 	if (!(db = onlist_cli_open_store(cli)))
 		goto out;
 	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(db, "repo");
+	/* the project's own release subjects, from its configuration */
+	if (!rel_subject_opt && (rel_cfg = onlist_cli_config(repo, "onlist.releasePattern")))
+		rel_subject = rel_cfg;
+	if (regcomp(&rel, rel_subject, REG_EXTENDED | REG_NOSUB)) {
+		onlist_err("stats: %s: not a regular expression: %s",
+			   rel_subject_opt ? "--release-subject" : "onlist.releasePattern",
+			   rel_subject);
+		ret = ONLIST_EXIT_USAGE;
+		goto out;
+	}
+	rel_ok = 1;
 	if (range) {
 		if ((ret = onlist_cli_range(cli, db, repo, range, stats_one, &s))
 		    != ONLIST_EXIT_OK || s.failed) {
@@ -649,6 +655,7 @@ out:
 	if (rel_ok)
 		regfree(&rel);
 	free(nosob);
+	free(rel_cfg);
 	onlist_tally_release(&empty);
 	onlist_tally_release(&single);
 	onlist_tally_release(&tags);
