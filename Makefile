@@ -32,7 +32,9 @@ all: onlist
 onlist: $(CMD_OBJ) libonlist.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) libonlist.a $(LDLIBS)
 
+# made afresh: a member whose source is gone must not linger in the archive
 libonlist.a: $(LIB_OBJ)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 tests/test_%: tests/test_%.c libonlist.a
