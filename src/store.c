@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib.h>
 #include <sqlite3.h>
 
 #include "onlist/store.h"
@@ -202,9 +203,13 @@ void onlist__bind_text(sqlite3_stmt *st, int i, const char *v)
 		sqlite3_bind_null(st, i);
 }
 
-onlist_status onlist_store_open_schema(struct onlist_store **out,
-				       const char *path, char **errmsg)
+/* Open `path`; with `readonly`, for reading only (nothing is created,
+ * nothing written, no schema upgrade: *stale says one is needed); 2 also
+ * reads it as immutable, for a WAL database in a folder we may not write. */
+static onlist_status open_db(struct onlist_store **out, const char *path,
+			     int readonly, int *stale, char **errmsg)
 {
+	int immutable = readonly == 2;
 	struct onlist_store *s;
 	char *file = NULL;
 	int rc;
@@ -225,8 +230,24 @@ onlist_status onlist_store_open_schema(struct onlist_store **out,
 			return ONLIST_ENOMEM;
 		}
 	}
-	rc = sqlite3_open_v2(file ? file : path, &s->db,
-			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	if (immutable) {
+		/* the one URI onlist makes: every byte that means something
+		 * in a URI is escaped, so the path stays a path */
+		GString *u = g_string_new("file:");
+
+		g_string_append_uri_escaped(u, path, "/", FALSE);
+		g_string_append(u, "?immutable=1");
+		free(file);
+		file = g_string_free(u, FALSE);
+		rc = sqlite3_open_v2(file, &s->db, SQLITE_OPEN_READONLY |
+				     SQLITE_OPEN_URI, NULL);
+		g_free(file);
+		file = NULL;
+	} else
+		rc = sqlite3_open_v2(file ? file : path, &s->db,
+				     readonly ? SQLITE_OPEN_READONLY :
+				     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+				     NULL);
 	free(file);
 	if (rc != SQLITE_OK)
 		goto err;
@@ -234,29 +255,62 @@ onlist_status onlist_store_open_schema(struct onlist_store **out,
 	 * "database is locked" rather than hanging forever. */
 	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
 	/* WAL: readers (lookup, report) keep working while an import runs,
-	 * and a killed writer leaves the last committed batch intact. */
+	 * and a killed writer leaves the last committed batch intact.  (A
+	 * reader leaves the mode as the writer set it.) */
+	if (!readonly && sqlite3_exec(s->db, "PRAGMA journal_mode=WAL;"
+				      "PRAGMA synchronous=NORMAL;", NULL, NULL,
+				      NULL) != SQLITE_OK)
+		goto err;
 	/* Matching reads the same index pages over and over: map the file
 	 * (no read() per page) and keep 64 MB of pages cached. */
-	if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL;"
-			 "PRAGMA synchronous=NORMAL;"
-			 "PRAGMA mmap_size=4294967296;"
+	if (sqlite3_exec(s->db, "PRAGMA mmap_size=4294967296;"
 			 "PRAGMA cache_size=-65536;", NULL, NULL, NULL)
-	    != SQLITE_OK)
+	    != SQLITE_OK && !readonly)
 		goto err;
-	if (onlist__store_migrate(s) != ONLIST_OK) {
-		if (asprintf(errmsg, "%s: %s", path, onlist_store_errmsg(s)) < 0)
-			*errmsg = NULL;
-		onlist_store_close(s);
-		return ONLIST_EDB;
-	}
+	if (readonly) {
+		int cur;
+
+		/* A WAL database needs its -shm file, which a reader cannot
+		 * make in a folder it may not write (SQLite's wal.html, "Read-
+		 * Only Databases"); then the file is read as immutable. */
+		rc = sqlite3_exec(s->db, "SELECT 1 FROM sqlite_master LIMIT 1",
+				  NULL, NULL, NULL);
+		if (!immutable && (rc == SQLITE_READONLY || rc == SQLITE_CANTOPEN)) {
+			onlist_store_close(s);
+			return open_db(out, path, 2, stale, errmsg);
+		}
+		if ((cur = onlist__store_schema_check(s)) < 0)
+			goto fail;
+		*stale = !cur;
+	} else if (onlist__store_migrate(s) != ONLIST_OK)
+		goto fail;
 	*out = s;
 	return ONLIST_OK;
+fail:
+	if (asprintf(errmsg, "%s: %s", path, onlist_store_errmsg(s)) < 0)
+		*errmsg = NULL;
+	onlist_store_close(s);
+	return ONLIST_EDB;
 err:
 	if (asprintf(errmsg, "%s: %s", path,
 		     s->db ? sqlite3_errmsg(s->db) : "cannot open") < 0)
 		*errmsg = NULL;
 	onlist_store_close(s);
 	return ONLIST_EDB;
+}
+
+onlist_status onlist_store_open_schema(struct onlist_store **out,
+				       const char *path, char **errmsg)
+{
+	return open_db(out, path, 0, NULL, errmsg);
+}
+
+onlist_status onlist_store_open_readonly(struct onlist_store **out,
+					 const char *path, int *stale,
+					 char **errmsg)
+{
+	*stale = 0;
+	return open_db(out, path, 1, stale, errmsg);
 }
 
 void onlist_store_close(struct onlist_store *s)

@@ -52,6 +52,9 @@ sqlite3_stmt *onlist__store_prepare(struct onlist_store *s, const char *sql);
  * one up to date, in one transaction.  ONLIST_EDB with the handle's
  * message set (a database made by a newer onlist is refused). */
 onlist_status onlist__store_migrate(struct onlist_store *s);
+/* 1: the schema is this onlist's; 0: older, an upgrade is needed; -1:
+ * unreadable or newer (the handle's error says which).  Writes nothing. */
+int onlist__store_schema_check(struct onlist_store *s);
 /* The secondary indexes of thread, series and replies, dropped and made
  * again around a rebuild of those tables (store_schema.c). */
 extern const char onlist__thread_index_drop[];

@@ -196,6 +196,21 @@ static onlist_status too_new(struct onlist_store *s, int version)
 	return ONLIST_EDB;
 }
 
+int onlist__store_schema_check(struct onlist_store *s)
+{
+	int version;
+
+	if (user_version(s, &version) < 0) {
+		fail(s, "read the schema version");
+		return -1;
+	}
+	if (version > SCHEMA_VERSION) {
+		too_new(s, version);
+		return -1;
+	}
+	return version == SCHEMA_VERSION;
+}
+
 onlist_status onlist__store_migrate(struct onlist_store *s)
 {
 	onlist_status ret;

@@ -5,6 +5,8 @@
  * store depends on neither.  This file ties the two and holds no SQL. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "onlist/import.h"
 #include "onlist/store.h"
@@ -30,5 +32,37 @@ onlist_status onlist_store_open(struct onlist_store **out, const char *path,
 		onlist_store_close(*out);
 		*out = NULL;
 	}
+	return st;
+}
+
+onlist_status onlist_store_open_read(struct onlist_store **out,
+				     const char *path, char **errmsg)
+{
+	struct stat sb;
+	onlist_status st;
+	int stale = 0;
+	char *err = NULL;
+
+	*out = NULL;
+	*errmsg = NULL;
+	/* no file: the reading commands have always shown an empty database */
+	if (stat(path, &sb) != 0)
+		return onlist_store_open(out, path, errmsg);
+	st = onlist_store_open_readonly(out, path, &stale, errmsg);
+	if (st != ONLIST_OK || !stale)
+		return st;
+	onlist_store_close(*out);
+	*out = NULL;
+	st = onlist_store_open(out, path, &err);
+	if (st != ONLIST_OK && err && strstr(err, "readonly")) {
+		if (asprintf(errmsg, "%s was made by an older onlist and needs an "
+			     "upgrade, which needs write access: run `onlist "
+			     "--db %s status` once as a user who may write it",
+			     path, path) < 0)
+			*errmsg = NULL;
+		free(err);
+		return st;
+	}
+	*errmsg = err;
 	return st;
 }

@@ -31,6 +31,22 @@ onlist_status onlist_store_open(struct onlist_store **out, const char *path,
  * wants to report progress calls this, then onlist_import_backfill(). */
 onlist_status onlist_store_open_schema(struct onlist_store **out,
 				       const char *path, char **errmsg);
+/* For reading only: nothing is created or written, so a database in a
+ * folder (or a file) the user cannot write can be read.  ONLIST_EDB when
+ * there is no database at path, or it cannot be read; ONLIST_OK with
+ * *stale set (and *out open) when its schema is older than this onlist's:
+ * the caller closes it and opens it with onlist_store_open(), which
+ * upgrades it (and needs write access). */
+onlist_status onlist_store_open_readonly(struct onlist_store **out,
+					 const char *path, int *stale,
+					 char **errmsg);
+
+/* Open for reading, as the reading commands do: onlist_store_open_readonly()
+ * when a current database is there, else onlist_store_open() (no file yet:
+ * an empty one is made; an older schema: it is upgraded first).  When the
+ * upgrade fails for want of write access, *errmsg says so and what to do. */
+onlist_status onlist_store_open_read(struct onlist_store **out,
+				     const char *path, char **errmsg);
 void onlist_store_close(struct onlist_store *s);
 
 /* The last error message of this handle; never NULL. */

@@ -75,6 +75,20 @@ struct onlist_store *onlist_cli_open_store(struct onlist_cli *cli)
 	return s;
 }
 
+struct onlist_store *onlist_cli_open_store_read(struct onlist_cli *cli)
+{
+	struct onlist_store *s;
+	char *err = NULL;
+
+	resolve_db(cli);
+	if (onlist_store_open_read(&s, cli->db_path, &err) != ONLIST_OK) {
+		onlist_err("cannot open database %s", err ? err : cli->db_path);
+		free(err);
+		return NULL;
+	}
+	return s;
+}
+
 void onlist_fmt_date(const char *epoch, char *out, size_t n, int with_time)
 {
 	time_t t = epoch ? (time_t)atoll(epoch) : 0;

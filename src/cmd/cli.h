@@ -102,6 +102,9 @@ const char *onlist_cli_db(struct onlist_cli *cli);
 
 /* Open the database named by --db; prints the error and returns NULL. */
 struct onlist_store *onlist_cli_open_store(struct onlist_cli *cli);
+/* The same for a command that only reads: nothing is written (a database
+ * the user may not write can be read), unless it needs an upgrade. */
+struct onlist_store *onlist_cli_open_store_read(struct onlist_cli *cli);
 
 
 /* Progress on stderr when it is a terminal and -q was not given: at most a

@@ -168,7 +168,7 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 		what = tables[k].what;
 	}
 	e.types = onlist_export_types(what);
-	if (!(db = onlist_cli_open_store(cli)))
+	if (!(db = onlist_cli_open_store_read(cli)))
 		return ONLIST_EXIT_FAIL;
 	if (onlist_out_open(&out, ofile, &oerr) != ONLIST_OK) {
 		onlist_err("export: %s", oerr ? oerr : "out of memory");

@@ -940,7 +940,7 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		onlist_err("report: dates are YYYY-MM-DD");
 		return ONLIST_EXIT_USAGE;
 	}
-	if (!(db = onlist_cli_open_store(cli)))
+	if (!(db = onlist_cli_open_store_read(cli)))
 		return ONLIST_EXIT_FAIL;
 	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(db, "repo");
 	default_links(&r, repo);

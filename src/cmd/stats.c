@@ -412,7 +412,7 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		onlist_err("stats: unexpected argument '%s'", argv[optind]);
 		return ONLIST_EXIT_USAGE;
 	}
-	if (!(db = onlist_cli_open_store(cli)))
+	if (!(db = onlist_cli_open_store_read(cli)))
 		goto out;
 	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(db, "repo");
 	/* the project's own release subjects, from its configuration */
