@@ -19,7 +19,8 @@
 #include "onlist/store.h"
 
 static const char help[] =
-	"usage: onlist [--db PATH] fetch [OPTIONS] [SOURCE...]\n\n"
+	"usage: onlist [--db PATH] fetch [OPTIONS] [--format text|json | --json]\n"
+	"                                [SOURCE...]\n\n"
 	"Bring mail archives up to date, incrementally.  SOURCE is one of\n"
 	"  https://lore.kernel.org/LIST/   a public-inbox inbox: its epoch git\n"
 	"                  repositories are mirrored under the data directory\n"
@@ -41,7 +42,10 @@ static const char help[] =
 	"  --query Q         a public-inbox search query (e.g. 's:O_TMPFILE')\n"
 	"  --retries N       attempts after the first on network errors (5)\n"
 	"  --pace SECONDS    minimum gap between requests to one host (1)\n"
-	"  --insecure        do not verify TLS certificates\n\n"
+	"  --insecure        do not verify TLS certificates\n"
+	"  --format json     print the counts as one JSON object: {sources:\n"
+	"                    [{source, list, ok, messages, new, patches,\n"
+	"                    skipped}], messages, new, patches, skipped}\n\n"
 	"Only one fetch runs on a database at a time.  Exit status: 0 when\n"
 	"every source was brought up to date, 1 when one failed (the others\n"
 	"are still fetched), 2 on usage errors.\n";
@@ -150,10 +154,50 @@ static char *url_encode(const char *s)
 
 /* ---- importing ---------------------------------------------------------- */
 
-static void print_counts(const char *what, const struct onlist_import_counts *c)
+/* An error whose text came from elsewhere (git, a server, a mail, a
+ * path), on one line of stderr: "onlist: WHERE: TEXT", both escaped. */
+static void error_text(const char *where, const char *text)
 {
-	printf("%s: %ld messages, %ld new, %ld with patch, %ld skipped\n", what,
-	       c->messages, c->added, c->patches, c->skipped);
+	fputs("onlist: ", stderr);
+	if (where) {
+		onlist_put_text(stderr, where);
+		fputs(": ", stderr);
+	}
+	onlist_put_text(stderr, text);
+	fputc('\n', stderr);
+}
+
+/* What fetch prints on standard output: a line per source, or one JSON
+ * object with an element per source and the totals. */
+struct fetch_report {
+	FILE *f;
+	int json;
+	int n;
+	struct onlist_import_counts total;
+};
+
+static void report_source(struct fetch_report *r, const char *what,
+			  const char *list, int ok,
+			  const struct onlist_import_counts *c)
+{
+	r->total.messages += c->messages;
+	r->total.added += c->added;
+	r->total.patches += c->patches;
+	r->total.skipped += c->skipped;
+	if (!r->json) {
+		onlist_put_text(r->f, what);
+		fprintf(r->f, ": %ld messages, %ld new, %ld with patch, "
+			"%ld skipped\n", c->messages, c->added, c->patches,
+			c->skipped);
+		return;
+	}
+	fputs(r->n++ ? ",\n  {\"source\": " : "\n  {\"source\": ", r->f);
+	onlist_put_json(r->f, what);
+	fputs(", \"list\": ", r->f);
+	onlist_put_json(r->f, list);
+	fprintf(r->f, ", \"ok\": %s, \"messages\": %ld, \"new\": %ld, "
+		"\"patches\": %ld, \"skipped\": %ld}", ok ? "true" : "false",
+		c->messages, c->added, c->patches, c->skipped);
 }
 
 /* Import a downloaded or local mbox/maildir file. */
@@ -166,14 +210,14 @@ static int import_file(struct onlist_store *s, const char *path,
 	onlist_status st;
 
 	if ((st = onlist_source_open(&src, path, &err)) != ONLIST_OK) {
-		onlist_err("%s", err ? err : onlist_status_str(st));
+		error_text(NULL, err ? err : onlist_status_str(st));
 		free(err);
 		return -1;
 	}
 	st = onlist_import_source(s, src, place, list, c, NULL, NULL, &err);
 	onlist_source_free(src);
 	if (st != ONLIST_OK) {
-		onlist_err("%s: %s", place, err ? err : onlist_status_str(st));
+		error_text(place, err ? err : onlist_status_str(st));
 		free(err);
 		return -1;
 	}
@@ -255,7 +299,7 @@ static int epoch_msg(const struct onlist_epoch_msg *m, void *data)
 					   0, e->c, &err);
 		free(place);
 		if (st != ONLIST_OK) {
-			onlist_err("%s", err ? err : "import failed");
+			error_text(NULL, err ? err : "import failed");
 			free(err);
 			e->failed = 1;
 			return 1;
@@ -306,7 +350,7 @@ static int walk_epoch(struct onlist_cli *cli, struct onlist_store *s,
 		if (e.in_batch)
 			onlist_store_rollback(s);
 		if (st != ONLIST_OK)
-			onlist_err("%s", err ? err : onlist_status_str(st));
+			error_text(NULL, err ? err : onlist_status_str(st));
 		free(err);
 		free(last);
 		return -1;
@@ -364,7 +408,7 @@ static int fetch_local(struct onlist_cli *cli, struct onlist_store *s,
 	int v1, n;
 
 	if (!realpath(arg, path)) {
-		onlist_err("%s: %s", arg, strerror(errno));
+		error_text(arg, strerror(errno));
 		return -1;
 	}
 	if (!is_dir(path))
@@ -376,9 +420,9 @@ static int fetch_local(struct onlist_cli *cli, struct onlist_store *s,
 		if (!is_dir(p)) {
 			snprintf(p, sizeof(p), "%s/new", path);
 			if (!is_dir(p)) {
-				onlist_err("%s: neither a maildir nor a "
+				error_text(arg, "neither a maildir nor a "
 					   "public-inbox directory (no cur/, "
-					   "new/, git/0.git or objects/)", arg);
+					   "new/, git/0.git or objects/)");
 				return -1;
 			}
 		}
@@ -420,7 +464,7 @@ static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
 		snprintf(mirror, sizeof(mirror), "%s/mirrors/%s/git/%d.git",
 			 o->data, dir, n);
 		if (mkdirs(o->data) < 0) {
-			onlist_err("%s: %s", o->data, strerror(errno));
+			error_text(o->data, strerror(errno));
 			ret = -1;
 			break;
 		}
@@ -449,14 +493,17 @@ static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
 							 list, c);
 					break;
 				}
-				onlist_err("%s: not a public-inbox (no git/0.git "
-					   "and no v1 repository): %s", base,
-					   err1 ? err1 : "git failed");
+				fputs("onlist: ", stderr);
+				onlist_put_text(stderr, base);
+				fputs(": not a public-inbox (no git/0.git and "
+				      "no v1 repository): ", stderr);
+				onlist_put_text(stderr, err1 ? err1 : "git failed");
+				fputc('\n', stderr);
 				free(err1);
 				ret = -1;
 				break;
 			}
-			onlist_err("%s: %s", url, err ? err : "git failed");
+			error_text(url, err ? err : "git failed");
 			ret = -1;
 			break;
 		}
@@ -491,7 +538,7 @@ static int fetch_download(struct onlist_store *s, const char *url,
 	*strrchr(parent, '/') = '\0';
 	free(dir);
 	if (mkdirs(parent) < 0) {
-		onlist_err("%s: %s", parent, strerror(errno));
+		error_text(parent, strerror(errno));
 		return -1;
 	}
 	if (remember_cache) {
@@ -501,7 +548,7 @@ static int fetch_download(struct onlist_store *s, const char *url,
 	st = onlist_http_get(url, path, post, &o->http,
 			     remember_cache ? &cache : NULL, &res, &err);
 	if (st != ONLIST_OK) {
-		onlist_err("%s", err ? err : onlist_status_str(st));
+		error_text(NULL, err ? err : onlist_status_str(st));
 		free(err);
 		onlist_http_cache_release(&cache);
 		return -1;
@@ -513,7 +560,7 @@ static int fetch_download(struct onlist_store *s, const char *url,
 			onlist_http_cache_release(&cache);
 			return 0;
 		}
-		onlist_err("%s: HTTP 404 Not Found", url);
+		error_text(url, "HTTP 404 Not Found");
 		onlist_http_cache_release(&cache);
 		return -1;
 	}
@@ -568,7 +615,8 @@ static int is_one_off(const char *url)
 
 static int fetch_one(struct onlist_cli *cli, struct onlist_store *s,
 		     const char *arg, const char *list_opt,
-		     const struct fetch_opts *o, int explicit)
+		     const struct fetch_opts *o, int explicit,
+		     struct fetch_report *r)
 {
 	struct onlist_import_counts c = { 0, 0, 0, 0 };
 	int window = o->since || o->until || o->query;
@@ -615,14 +663,13 @@ static int fetch_one(struct onlist_cli *cli, struct onlist_store *s,
 		}
 	} else {
 		if (window) {
-			onlist_err("%s: --since, --until and --query need a "
-				   "public-inbox URL", arg);
+			error_text(arg, "--since, --until and --query need a "
+				   "public-inbox URL");
 			free(list);
 			return -2;
 		}
 		ret = fetch_local(cli, s, arg, list, &c);
 	}
-	print_counts(arg, &c);
 	/* Remember what worked, except one-off windows, messages and
 	 * threads (public-inbox's /raw and /t.mbox.gz). */
 	if (ret == 0 && explicit && !window && !is_one_off(arg)) {
@@ -634,6 +681,7 @@ static int fetch_one(struct onlist_cli *cli, struct onlist_store *s,
 			ret = -1;
 		}
 	}
+	report_source(r, arg, list, ret == 0, &c);
 	free(base);
 	free(list);
 	return ret;
@@ -690,51 +738,104 @@ static int take_lock(const char *db)
 	return fd;
 }
 
+/* A number from 0 to max for --retries and --pace: 0, or -1 after
+ * saying why. */
+static int number(const char *opt, const char *arg, double max, double *out)
+{
+	char *end;
+
+	*out = strtod(arg, &end);
+	if (end == arg || *end || !(*out >= 0 && *out <= max)) {
+		onlist_err("fetch: %s takes a number from 0 to %g, not '%s'",
+			   opt, max, arg);
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 {
+	enum {
+		OPT_LIST = ONLIST_OPT_FIRST_LONG, OPT_DATA, OPT_SINCE, OPT_UNTIL,
+		OPT_QUERY, OPT_RETRIES, OPT_PACE, OPT_INSECURE, OPT_FORMAT,
+		OPT_JSON,
+	};
+	static const struct option opts[] = {
+		{ "list", required_argument, NULL, OPT_LIST },
+		{ "data", required_argument, NULL, OPT_DATA },
+		{ "since", required_argument, NULL, OPT_SINCE },
+		{ "until", required_argument, NULL, OPT_UNTIL },
+		{ "query", required_argument, NULL, OPT_QUERY },
+		{ "retries", required_argument, NULL, OPT_RETRIES },
+		{ "pace", required_argument, NULL, OPT_PACE },
+		{ "insecure", no_argument, NULL, OPT_INSECURE },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		ONLIST_CLI_GLOBAL_OPTIONS
+	};
+	static const char *const formats[] = { "text", "json", NULL };
+	struct onlist_out out = ONLIST_OUT_INIT;
+	struct fetch_report r = { NULL, 0, 0, { 0, 0, 0, 0 } };
 	struct fetch_opts o;
 	struct onlist_store *s;
 	struct onlist_http_opts http = ONLIST_HTTP_OPTS_INIT;
 	struct source_list l = { NULL, NULL, 0 };
+	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	const char *data_opt = NULL;
-	int i, nsrc = 0, ret = ONLIST_EXIT_OK, lock;
+	char *err = NULL;
+	double x;
+	int c, ret = ONLIST_EXIT_OK, lock;
 
-	if (onlist_cli_help(argc, argv, help))
-		return ONLIST_EXIT_OK;
 	memset(&o, 0, sizeof(o));
 	o.http = http;
-	o.http.quiet = cli->quiet;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(a, "--list") && v)
-			o.list = argv[++i];
-		else if (!strcmp(a, "--data") && v)
-			data_opt = argv[++i];
-		else if (!strcmp(a, "--since") && v)
-			o.since = argv[++i];
-		else if (!strcmp(a, "--until") && v)
-			o.until = argv[++i];
-		else if (!strcmp(a, "--query") && v)
-			o.query = argv[++i];
-		else if (!strcmp(a, "--retries") && v)
-			o.http.retries = atoi(argv[++i]);
-		else if (!strcmp(a, "--pace") && v)
-			o.http.pace = atof(argv[++i]);
-		else if (!strcmp(a, "--insecure"))
+	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts, help)) != -1) {
+		switch (c) {
+		case OPT_LIST:
+			o.list = optarg;
+			break;
+		case OPT_DATA:
+			data_opt = optarg;
+			break;
+		case OPT_SINCE:
+			o.since = optarg;
+			break;
+		case OPT_UNTIL:
+			o.until = optarg;
+			break;
+		case OPT_QUERY:
+			o.query = optarg;
+			break;
+		case OPT_RETRIES:
+			if (number("--retries", optarg, 1000, &x) < 0)
+				return ONLIST_EXIT_USAGE;
+			o.http.retries = (int)x;
+			break;
+		case OPT_PACE:
+			/* an hour: usleep() counts in 32 bits */
+			if (number("--pace", optarg, 3600, &x) < 0)
+				return ONLIST_EXIT_USAGE;
+			o.http.pace = x;
+			break;
+		case OPT_INSECURE:
 			o.http.insecure = 1;
-		else if (!strcmp(a, "--")) {
-			i++;
 			break;
-		} else if (a[0] == '-' && a[1]) {
-			onlist_err("fetch: unknown option '%s'", a);
+		case OPT_FORMAT:
+			if (onlist_cli_format(cli, optarg, formats, &fmt))
+				return ONLIST_EXIT_USAGE;
+			break;
+		case OPT_JSON:
+			fmt = ONLIST_FMT_JSON;
+			break;
+		case ONLIST_OPT_HELP:
+			return ONLIST_EXIT_OK;
+		default:
 			return ONLIST_EXIT_USAGE;
-		} else
-			break;
+		}
 	}
-	nsrc = argc - i;
-	if (o.http.retries < 0 || o.http.pace < 0) {
-		onlist_err("fetch: --retries and --pace take numbers >= 0");
+	/* after the loop: -q may follow the command's name */
+	o.http.quiet = cli->quiet;
+	if (optind == argc && (o.since || o.until || o.query)) {
+		onlist_err("fetch: a window needs a SOURCE");
 		return ONLIST_EXIT_USAGE;
 	}
 	if (data_opt) {
@@ -763,11 +864,13 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 	if (o.http.insecure)
 		setenv("GIT_SSL_NO_VERIFY", "1", 1);
 	onlist_http_init();
-	if (nsrc == 0) {
-		if (o.since || o.until || o.query) {
-			onlist_err("fetch: a window needs a SOURCE");
-			ret = ONLIST_EXIT_USAGE;
-		} else if (onlist_store_query(s, ONLIST_Q_SOURCES, NULL, 0,
+	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
+	r.f = out.f;
+	r.json = fmt == ONLIST_FMT_JSON;
+	if (r.json)
+		fputs("{\"sources\": [", r.f);
+	if (optind == argc) {
+		if (onlist_store_query(s, ONLIST_Q_SOURCES, NULL, 0,
 					      collect_source, &l) != ONLIST_OK) {
 			onlist_err("fetch: %s", onlist_store_errmsg(s));
 			ret = ONLIST_EXIT_FAIL;
@@ -778,7 +881,7 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 		}
 		for (size_t k = 0; k < l.n; k++) {
 			if (fetch_one(cli, s, l.url[k], o.list ? o.list : l.list[k],
-				      &o, 0) != 0)
+				      &o, 0, &r) != 0)
 				ret = ONLIST_EXIT_FAIL;
 			free(l.url[k]);
 			free(l.list[k]);
@@ -786,18 +889,27 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 		free(l.url);
 		free(l.list);
 	} else {
-		for (; i < argc; i++) {
-			int r = fetch_one(cli, s, argv[i], o.list, &o, 1);
-			if (r == -2)
+		for (int i = optind; i < argc; i++) {
+			int rc = fetch_one(cli, s, argv[i], o.list, &o, 1, &r);
+			if (rc == -2)
 				ret = ONLIST_EXIT_USAGE;
-			else if (r != 0 && ret == ONLIST_EXIT_OK)
+			else if (rc != 0 && ret == ONLIST_EXIT_OK)
 				ret = ONLIST_EXIT_FAIL;
 		}
 	}
+	if (r.json)
+		fprintf(r.f, "%s], \"messages\": %ld, \"new\": %ld, \"patches\": "
+			"%ld, \"skipped\": %ld}\n", r.n ? "\n" : "",
+			r.total.messages, r.total.added, r.total.patches,
+			r.total.skipped);
 	onlist_http_cleanup();
 	onlist_store_close(s);
 	free(o.data);
 	close(lock);
+	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
+		onlist_err("fetch: %s", err ? err : "write error");
+		free(err);
+		ret = ONLIST_EXIT_FAIL;
+	}
 	return ret;
 }
-

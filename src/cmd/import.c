@@ -10,14 +10,19 @@
 #include "onlist/store.h"
 
 static const char help[] =
-	"usage: onlist [--db PATH] import [--list NAME] FILE...\n\n"
+	"usage: onlist [--db PATH] import [--list NAME] [--format text|json | --json]\n"
+	"                                 FILE...\n\n"
 	"Read mail archives into the database: mbox (mboxo or mboxrd), mbox.gz,\n"
 	"a maildir, or a single message (\"-\" reads standard input).  Each\n"
 	"message is stored once, keyed by its Message-ID; importing the same\n"
 	"file again adds nothing.  A message that cannot be read is recorded\n"
 	"with the reason and skipped (see `onlist status`).\n\n"
 	"  --list NAME  the list these messages came from (default: the file\n"
-	"               name without directory and extensions)\n\n"
+	"               name without directory and extensions)\n"
+	"  --format json  print the counts as one JSON object: {files: [{path,\n"
+	"               list, ok, messages, new, patches, skipped,\n"
+	"               skipped_by_reason: [{reason, count}]}], messages, new,\n"
+	"               patches, skipped}\n\n"
 	"Exit status: 0 when every file was read, 1 when a file could not be\n"
 	"read (other files are still imported), 2 on usage errors.\n";
 
@@ -56,29 +61,39 @@ static void progress(const struct onlist_import_counts *c, void *data)
 }
 
 struct reasons {
+	FILE *f;
+	int json;
 	int n;
 };
 
 static int print_reason(int ncol, const char *const *c, void *data)
 {
 	struct reasons *r = data;
+	long count = c[1] ? atol(c[1]) : 0;
 
 	(void)ncol;
+	if (r->json) {
+		fputs(r->n++ ? ", {\"reason\": " : "{\"reason\": ", r->f);
+		onlist_put_json(r->f, c[0]);
+		fprintf(r->f, ", \"count\": %ld}", count);
+		return 0;
+	}
 	if (r->n++ == 10) {
-		puts("  ...");
+		fputs("  ...\n", r->f);
 		return 1;
 	}
-	printf("  %6s  ", c[1] ? c[1] : "0");
-	onlist_put_text(stdout, c[0]);
-	putchar('\n');
+	fprintf(r->f, "  %6ld  ", count);
+	onlist_put_text(r->f, c[0]);
+	fputc('\n', r->f);
 	return 0;
 }
 
 /* The skips recorded for this source (a maildir's files are named below
- * it), by reason. */
-static void skip_summary(struct onlist_store *s, const char *place)
+ * it), by reason: the first ten in text, all of them in JSON. */
+static void skip_summary(struct onlist_store *s, const char *place, FILE *f,
+			 int json)
 {
-	struct reasons r = { 0 };
+	struct reasons r = { f, json, 0 };
 	char *glob = malloc(4 * strlen(place) + 2), *g = glob;
 	const char *p[1];
 
@@ -95,42 +110,83 @@ static void skip_summary(struct onlist_store *s, const char *place)
 	}
 	strcpy(g, "*");
 	p[0] = glob;
-	puts("  skipped, by reason (all of them: onlist skipped FILE):");
+	if (!json)
+		fputs("  skipped, by reason (all of them: onlist skipped FILE):\n", f);
 	onlist_store_query(s, ONLIST_Q_SKIPPED_BY_REASON, p, 1, print_reason, &r);
 	free(glob);
 }
 
+/* An error whose text came from elsewhere (a library's message quoting a
+ * file name or a header), on one line of stderr: "onlist: WHERE: TEXT",
+ * both escaped. */
+static void error_text(const char *where, const char *text)
+{
+	fputs("onlist: ", stderr);
+	if (where) {
+		onlist_put_text(stderr, where);
+		fputs(": ", stderr);
+	}
+	onlist_put_text(stderr, text);
+	fputc('\n', stderr);
+}
+
+struct import_out {
+	FILE *f;
+	int json;
+	int nfiles;
+	struct onlist_import_counts total;
+};
+
 static int import_one(struct onlist_cli *cli, struct onlist_store *s,
-		      const char *path, const char *list_opt)
+		      const char *path, const char *list_opt,
+		      struct import_out *o)
 {
 	struct onlist_source *src = NULL;
 	struct onlist_import_counts c = { 0, 0, 0, 0 };
 	struct progress_ctx p;
 	char resolved[PATH_MAX], *list, *err = NULL;
-	const char *place;
+	const char *place = path;
 	onlist_status st;
+	FILE *f = o->f;
 
-	st = onlist_source_open(&src, path, &err);
-	if (st != ONLIST_OK) {
-		onlist_err("%s", err ? err : onlist_status_str(st));
-		free(err);
-		return -1;
-	}
-	/* Skips are keyed by place: make the place independent of the
-	 * directory the command was run from. */
-	place = strcmp(path, "-") && realpath(path, resolved) ? resolved : path;
 	list = list_opt ? strdup(list_opt) : default_list(path);
-	onlist_progress_init(&p.prog, cli);
-	p.path = path;
-	st = onlist_import_source(s, src, place, list ? list : "", &c, progress,
-				  &p, &err);
-	onlist_progress_done(&p.prog);
+	st = onlist_source_open(&src, path, &err);
+	if (st == ONLIST_OK) {
+		/* Skips are keyed by place: make the place independent of
+		 * the directory the command was run from. */
+		place = strcmp(path, "-") && realpath(path, resolved) ?
+			resolved : path;
+		onlist_progress_init(&p.prog, cli);
+		p.path = path;
+		st = onlist_import_source(s, src, place, list ? list : "", &c,
+					  progress, &p, &err);
+		onlist_progress_done(&p.prog);
+	}
 	if (st != ONLIST_OK)
-		onlist_err("%s", err ? err : onlist_status_str(st));
-	printf("%s: %ld messages, %ld new, %ld with patch, %ld skipped\n",
-	       path, c.messages, c.added, c.patches, c.skipped);
-	if (c.skipped)
-		skip_summary(s, place);
+		error_text(NULL, err ? err : onlist_status_str(st));
+	o->total.messages += c.messages;
+	o->total.added += c.added;
+	o->total.patches += c.patches;
+	o->total.skipped += c.skipped;
+	if (o->json) {
+		fputs(o->nfiles++ ? ",\n  {\"path\": " : "\n  {\"path\": ", f);
+		onlist_put_json(f, path);
+		fputs(", \"list\": ", f);
+		onlist_put_json(f, list);
+		fprintf(f, ", \"ok\": %s, \"messages\": %ld, \"new\": %ld, "
+			"\"patches\": %ld, \"skipped\": %ld, "
+			"\"skipped_by_reason\": [", st == ONLIST_OK ? "true" : "false",
+			c.messages, c.added, c.patches, c.skipped);
+		if (c.skipped)
+			skip_summary(s, place, f, 1);
+		fputs("]}", f);
+	} else if (src) {
+		onlist_put_text(f, path);
+		fprintf(f, ": %ld messages, %ld new, %ld with patch, %ld skipped\n",
+			c.messages, c.added, c.patches, c.skipped);
+		if (c.skipped)
+			skip_summary(s, place, f, 0);
+	}
 	free(err);
 	free(list);
 	onlist_source_free(src);
@@ -139,35 +195,63 @@ static int import_one(struct onlist_cli *cli, struct onlist_store *s,
 
 int cmd_import(struct onlist_cli *cli, int argc, char **argv)
 {
+	enum { OPT_FORMAT = ONLIST_OPT_FIRST_LONG, OPT_JSON, OPT_LIST };
+	static const struct option opts[] = {
+		{ "list", required_argument, NULL, OPT_LIST },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		ONLIST_CLI_GLOBAL_OPTIONS
+	};
+	static const char *const formats[] = { "text", "json", NULL };
+	struct onlist_out out = ONLIST_OUT_INIT;
+	struct import_out o = { NULL, 0, 0, { 0, 0, 0, 0 } };
 	struct onlist_store *s;
+	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	const char *list = NULL;
-	int i, ret = ONLIST_EXIT_OK;
+	char *err = NULL;
+	int c, ret = ONLIST_EXIT_OK;
 
-	if (onlist_cli_help(argc, argv, help))
-		return ONLIST_EXIT_OK;
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--list") && i + 1 < argc)
-			list = argv[++i];
-		else if (!strncmp(argv[i], "--list=", 7))
-			list = argv[i] + 7;
-		else if (!strcmp(argv[i], "--")) {
-			i++;
+	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts, help)) != -1) {
+		switch (c) {
+		case OPT_LIST:
+			list = optarg;
 			break;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			onlist_err("import: unknown option '%s'", argv[i]);
+		case OPT_FORMAT:
+			if (onlist_cli_format(cli, optarg, formats, &fmt))
+				return ONLIST_EXIT_USAGE;
+			break;
+		case OPT_JSON:
+			fmt = ONLIST_FMT_JSON;
+			break;
+		case ONLIST_OPT_HELP:
+			return ONLIST_EXIT_OK;
+		default:
 			return ONLIST_EXIT_USAGE;
-		} else
-			break;
+		}
 	}
-	if (i >= argc) {
+	if (optind >= argc) {
 		fputs(help, stderr);
 		return ONLIST_EXIT_USAGE;
 	}
 	if (!(s = onlist_cli_open_store(cli)))
 		return ONLIST_EXIT_FAIL;
-	for (; i < argc; i++)
-		if (import_one(cli, s, argv[i], list) < 0)
+	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
+	o.f = out.f;
+	o.json = fmt == ONLIST_FMT_JSON;
+	if (o.json)
+		fputs("{\"files\": [", o.f);
+	for (int i = optind; i < argc; i++)
+		if (import_one(cli, s, argv[i], list, &o) < 0)
 			ret = ONLIST_EXIT_FAIL;
+	if (o.json)
+		fprintf(o.f, "\n], \"messages\": %ld, \"new\": %ld, \"patches\": "
+			"%ld, \"skipped\": %ld}\n", o.total.messages,
+			o.total.added, o.total.patches, o.total.skipped);
 	onlist_store_close(s);
+	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
+		onlist_err("import: %s", err ? err : "write error");
+		free(err);
+		ret = ONLIST_EXIT_FAIL;
+	}
 	return ret;
 }

@@ -16,7 +16,7 @@
 
 static const char lookup_help[] =
 	"usage: onlist [--db PATH] lookup [--format text|json | --json] COMMIT...\n"
-	"       onlist [--db PATH] lookup [--json] --patch FILE\n\n"
+	"       onlist [--db PATH] lookup [--format text|json | --json] --patch FILE\n\n"
 	"For each commit (a full or abbreviated sha, or any name git resolves\n"
 	"in the scanned repository), show every posting that matches it: list,\n"
 	"Message-ID, date, subject and how it matched, or \"never posted\";\n"
@@ -54,6 +54,7 @@ static int take_commit(int ncol, const char *const *c, void *data)
 }
 
 struct postings {
+	FILE *f;
 	int json;
 	int n;
 	struct onlist_store *s;
@@ -63,27 +64,38 @@ struct postings {
 static int print_review(int ncol, const char *const *c, void *data)
 {
 	struct postings *p = data;
+	FILE *f = p->f;
 
 	(void)ncol;
 	if (p->json) {
-		fputs(p->nrev ? ", {" : "{", stdout);
-		fputs("\"key\": ", stdout);
-		onlist_put_json(stdout, c[0]);
-		fputs(", \"name\": ", stdout);
-		onlist_put_json(stdout, c[1]);
-		fputs(", \"addr\": ", stdout);
-		onlist_put_json(stdout, c[2]);
-		fputs(", \"in\": ", stdout);
-		onlist_put_json(stdout, c[3]);
-		fputs(", \"replier\": ", stdout);
-		onlist_put_json(stdout, c[5]);
-		fputs("}", stdout);
+		fputs(p->nrev ? ", {" : "{", f);
+		fputs("\"key\": ", f);
+		onlist_put_json(f, c[0]);
+		fputs(", \"name\": ", f);
+		onlist_put_json(f, c[1]);
+		fputs(", \"addr\": ", f);
+		onlist_put_json(f, c[2]);
+		fputs(", \"in\": ", f);
+		onlist_put_json(f, c[3]);
+		fputs(", \"replier\": ", f);
+		onlist_put_json(f, c[5]);
+		fputs("}", f);
 	} else {
-		printf("      %s: %s%s%s%s\n", c[0] ? c[0] : "", c[1] ? c[1] : "",
-		       c[2] && *c[2] ? " <" : "", c[2] && *c[2] ? c[2] : "",
-		       c[2] && *c[2] ? ">" : "");
-		if (c[2] && c[5] && strcmp(c[2], c[5]))
-			printf("        (given by %s)\n", c[5]);
+		fputs("      ", f);
+		onlist_put_text(f, c[0]);
+		fputs(": ", f);
+		onlist_put_text(f, c[1]);
+		if (c[2] && *c[2]) {
+			fputs(" <", f);
+			onlist_put_text(f, c[2]);
+			fputs(">", f);
+		}
+		fputc('\n', f);
+		if (c[2] && c[5] && strcmp(c[2], c[5])) {
+			fputs("        (given by ", f);
+			onlist_put_text(f, c[5]);
+			fputs(")\n", f);
+		}
 	}
 	p->nrev++;
 	return 0;
@@ -121,77 +133,99 @@ static int counts(const struct prow *r)
 	return r->col[4] && strcmp(r->col[4], "echo") && strcmp(r->col[4], "late");
 }
 
+/* "NAME <ADDR>" of a posting's sender, escaped. */
+static void put_sender(FILE *f, const char *name, const char *addr)
+{
+	onlist_put_text(f, name);
+	fputs(" <", f);
+	onlist_put_text(f, addr);
+	fputs(">", f);
+}
+
 static void print_posting(struct postings *p, const struct prow *r, int applied)
 {
 	const char *const *c = (const char *const *)r->col;
+	const char *method = c[4] ? c[4] : "?";
 	struct onlist_posting_detail d;
 	int have = p->s && onlist_store_posting_detail(p->s, c[1], &d) == ONLIST_OK;
 	char date[32];
 	double score = c[7] ? atof(c[7]) : 1.0;
+	FILE *f = p->f;
 
 	onlist_fmt_date(c[2], date, sizeof(date), 1);
 	if (p->json) {
-		fputs(p->n ? ", {" : "{", stdout);
-		fputs("\"list\": ", stdout);
-		onlist_put_json(stdout, c[0]);
-		fputs(", \"message_id\": ", stdout);
-		onlist_put_json(stdout, c[1]);
-		fputs(", \"date\": ", stdout);
-		onlist_put_json(stdout, date);
-		fputs(", \"subject\": ", stdout);
-		onlist_put_json(stdout, c[3]);
-		fputs(", \"method\": ", stdout);
-		onlist_put_json(stdout, c[4]);
-		printf(", \"score\": %.2f, \"counts\": %s, \"applied\": %s",
-		       score, counts(r) ? "true" : "false",
-		       applied ? "true" : "false");
-		fputs(", \"echo_rule\": ", stdout);
-		onlist_put_json(stdout, c[8]);
-		fputs(", \"from\": ", stdout);
-		onlist_put_json(stdout, c[5]);
+		fputs(p->n ? ", {" : "{", f);
+		fputs("\"list\": ", f);
+		onlist_put_json(f, c[0]);
+		fputs(", \"message_id\": ", f);
+		onlist_put_json(f, c[1]);
+		fputs(", \"date\": ", f);
+		onlist_put_json(f, date);
+		fputs(", \"subject\": ", f);
+		onlist_put_json(f, c[3]);
+		fputs(", \"method\": ", f);
+		onlist_put_json(f, c[4]);
+		fprintf(f, ", \"score\": %.2f, \"counts\": %s, \"applied\": %s",
+			score, counts(r) ? "true" : "false",
+			applied ? "true" : "false");
+		fputs(", \"echo_rule\": ", f);
+		onlist_put_json(f, c[8]);
+		fputs(", \"from\": ", f);
+		onlist_put_json(f, c[5]);
 		if (have) {
-			printf(", \"class\": \"%s\", \"version\": %d", d.cls,
-			       d.version);
+			fputs(", \"class\": ", f);
+			onlist_put_json(f, d.cls);
+			fprintf(f, ", \"version\": %d", d.version);
 			if (d.part >= 0)
-				printf(", \"part\": %d, \"total\": %d", d.part,
-				       d.total);
-			printf(", \"replies\": %d, \"repliers\": %d", d.replies,
-			       d.repliers);
+				fprintf(f, ", \"part\": %d, \"total\": %d",
+					d.part, d.total);
+			fprintf(f, ", \"replies\": %d, \"repliers\": %d",
+				d.replies, d.repliers);
 		}
-		fputs(", \"reviews\": [", stdout);
+		fputs(", \"reviews\": [", f);
 		p->nrev = 0;
 		if (p->s)
 			onlist_store_reviews(p->s, c[1], print_review, p);
-		fputs("]}", stdout);
+		fputs("]}", f);
 		p->n++;
 		return;
 	}
-	if (!strcmp(c[4], "echo"))
-		printf("  echoed on %s on %s by %s <%s> (%s): not a posting\n",
-		       c[0] ? c[0] : "?", date, c[5] ? c[5] : "",
-		       c[6] ? c[6] : "", c[8] ? c[8] : "echo");
-	else if (!strcmp(c[4], "late"))
-		printf("  posted to %s on %s by %s <%s>, more than a day after "
-		       "the commit landed: not counted\n", c[0] ? c[0] : "?",
-		       date, c[5] ? c[5] : "", c[6] ? c[6] : "");
-	else
-		printf("  posted to %s on %s by %s <%s>\n", c[0] ? c[0] : "?",
-		       date, c[5] ? c[5] : "", c[6] ? c[6] : "");
-	printf("    %s\n    <%s> (%s", c[3] ? c[3] : "", c[1], c[4]);
-	if (!strcmp(c[4], "fuzzy"))
-		printf(", score %.2f: modified before merge", score);
-	printf(")%s\n", applied ? ", the version applied" : "");
+	if (!strcmp(method, "echo")) {
+		fputs("  echoed on ", f);
+		onlist_put_text(f, c[0] ? c[0] : "?");
+		fprintf(f, " on %s by ", date);
+		put_sender(f, c[5], c[6]);
+		fputs(" (", f);
+		onlist_put_text(f, c[8] ? c[8] : "echo");
+		fputs("): not a posting\n", f);
+	} else {
+		fputs("  posted to ", f);
+		onlist_put_text(f, c[0] ? c[0] : "?");
+		fprintf(f, " on %s by ", date);
+		put_sender(f, c[5], c[6]);
+		fputs(!strcmp(method, "late") ? ", more than a day after the "
+		      "commit landed: not counted\n" : "\n", f);
+	}
+	fputs("    ", f);
+	onlist_put_text(f, c[3]);
+	fputs("\n    <", f);
+	onlist_put_text(f, c[1]);
+	fputs("> (", f);
+	onlist_put_text(f, method);
+	if (!strcmp(method, "fuzzy"))
+		fprintf(f, ", score %.2f: modified before merge", score);
+	fprintf(f, ")%s\n", applied ? ", the version applied" : "");
 	if (have && counts(r)) {
-		printf("    version %d", d.version);
+		fprintf(f, "    version %d", d.version);
 		if (d.part >= 0)
-			printf(", patch %d of %d", d.part, d.total);
-		printf("; %d %s from %d other %s\n", d.replies,
-		       d.replies == 1 ? "reply" : "replies", d.repliers,
-		       d.repliers == 1 ? "person" : "people");
+			fprintf(f, ", patch %d of %d", d.part, d.total);
+		fprintf(f, "; %d %s from %d other %s\n", d.replies,
+			d.replies == 1 ? "reply" : "replies", d.repliers,
+			d.repliers == 1 ? "person" : "people");
 		p->nrev = 0;
 		onlist_store_reviews(p->s, c[1], print_review, p);
 		if (!p->nrev)
-			puts("      no review trailers given on the list");
+			fputs("      no review trailers given on the list\n", f);
 	}
 	p->n++;
 }
@@ -236,7 +270,8 @@ static int is_hex(const char *s)
 
 /* lookup --patch FILE: a diff, or a mail carrying one, not (yet) in git:
  * the postings with its patch-id, or whose repaired diff has it. */
-static int lookup_patch(struct onlist_cli *cli, const char *path, int json)
+static int lookup_patch(struct onlist_cli *cli, FILE *f, const char *path,
+			int json)
 {
 	struct onlist_store *s;
 	struct onlist_mail *m = NULL;
@@ -276,23 +311,24 @@ static int lookup_patch(struct onlist_cli *cli, const char *path, int json)
 		return ONLIST_EXIT_FAIL;
 	}
 	{
-		struct postings po = { json, 0, s, 0 };
+		struct postings po = { f, json, 0, s, 0 };
 		const char *ids[2] = { pid[0] ? pid : rid, rid[0] ? rid : pid };
 
 		if (json) {
-			fputs("{\"patch\": ", stdout);
-			onlist_put_json(stdout, path);
-			fputs(", \"patch_id\": ", stdout);
-			onlist_put_json(stdout, pid[0] ? pid : NULL);
-			fputs(", \"postings\": [", stdout);
+			fputs("{\"patch\": ", f);
+			onlist_put_json(f, path);
+			fputs(", \"patch_id\": ", f);
+			onlist_put_json(f, pid[0] ? pid : NULL);
+			fputs(", \"postings\": [", f);
 		} else {
-			printf("%s: patch-id %s\n", path, pid[0] ? pid : "(none)");
+			onlist_put_text(f, path);
+			fprintf(f, ": patch-id %s\n", pid[0] ? pid : "(none)");
 		}
 		n = print_postings(&po, NULL, ids);
 		if (json)
-			printf("], \"posted\": %s}\n", n ? "true" : "false");
+			fprintf(f, "], \"posted\": %s}\n", n ? "true" : "false");
 		else if (!n)
-			puts("  never posted");
+			fputs("  never posted\n", f);
 	}
 	onlist_store_close(s);
 	onlist_mail_free(m);
@@ -300,122 +336,164 @@ static int lookup_patch(struct onlist_cli *cli, const char *path, int json)
 	return n ? ONLIST_EXIT_OK : ONLIST_EXIT_FAIL;
 }
 
+/* The commit `name` stands for, into f: a sha (prefix) in the database,
+ * else what git makes of it in the scanned repository. */
+static void find_commit(struct onlist_store *s, const char *repo,
+			const char *name, struct found *f)
+{
+	char lower[41];
+	const char *p[1];
+
+	snprintf(lower, sizeof(lower), "%s", name);
+	for (char *q = lower; *q; q++)
+		*q = (char)tolower((unsigned char)*q);
+	if (is_hex(lower)) {
+		p[0] = lower;
+		onlist_store_query(s, ONLIST_Q_COMMIT_BY_PREFIX, p, 1,
+				   take_commit, f);
+	}
+	/* a name starting with '-' would be an option to git */
+	if (f->n == 0 && repo && name[0] != '-') {
+		char (*shas)[41] = NULL, *err = NULL, *spec;
+		size_t n = 0;
+
+		if (asprintf(&spec, "%s^!", name) >= 0) {
+			if (onlist_repo_rev_list(repo, spec, &shas, &n,
+						 &err) == ONLIST_OK && n == 1) {
+				p[0] = shas[0];
+				onlist_store_query(s, ONLIST_Q_COMMIT_BY_PREFIX,
+						   p, 1, take_commit, f);
+			}
+			free(spec);
+		}
+		free(shas);
+		free(err);
+	}
+}
+
+/* One commit's entry; returns how many postings count. */
+static int print_commit(FILE *out, struct onlist_store *s,
+			const struct found *f, int json, int first)
+{
+	struct postings po = { out, json, 0, s, 0 };
+	int nposted;
+	char date[32], short_sha[13];
+
+	onlist_fmt_date(f->date, date, sizeof(date), 0);
+	if (json) {
+		fputs(first ? "\n  {" : ",\n  {", out);
+		fputs("\"commit\": ", out);
+		onlist_put_json(out, f->sha);
+		fputs(", \"subject\": ", out);
+		onlist_put_json(out, f->subject);
+		fputs(", \"author\": ", out);
+		onlist_put_json(out, f->author);
+		fputs(", \"postings\": [", out);
+	} else {
+		snprintf(short_sha, sizeof(short_sha), "%s", f->sha);
+		fputs(first ? "" : "\n", out);
+		onlist_put_text(out, short_sha);
+		fputc(' ', out);
+		onlist_put_text(out, f->subject);
+		fprintf(out, "\n  committed %s, author ", date);
+		onlist_put_text(out, f->author);
+		fputc('\n', out);
+	}
+	nposted = print_postings(&po, f->sha, NULL);
+	if (json)
+		fprintf(out, "], \"posted\": %s}", nposted ? "true" : "false");
+	else if (!nposted)
+		fputs(po.n ? "  never posted (only the mails above carried it)\n"
+			   : "  never posted\n", out);
+	return nposted;
+}
+
 int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 {
-	struct onlist_store *s;
-	int json = 0, ret = ONLIST_EXIT_OK, first = 1, i, any = 0;
+	enum { OPT_FORMAT = ONLIST_OPT_FIRST_LONG, OPT_JSON, OPT_PATCH };
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "patch", required_argument, NULL, OPT_PATCH },
+		ONLIST_CLI_GLOBAL_OPTIONS
+	};
+	static const char *const formats[] = { "text", "json", NULL };
+	struct onlist_out out = ONLIST_OUT_INIT;
+	struct onlist_store *s = NULL;
+	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
+	int json, ret = ONLIST_EXIT_OK, first = 1, any = 0, c;
 	const char *patch_file = NULL;
-	char *repo;
+	char *repo = NULL, *err = NULL;
 
-	if (onlist_cli_help(argc, argv, lookup_help))
-		return ONLIST_EXIT_OK;
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--format") && i + 1 < argc &&
-		    (!strcmp(argv[i + 1], "json") || !strcmp(argv[i + 1], "text"))) {
-			json = !strcmp(argv[++i], "json");
-		} else if (!strcmp(argv[i], "--json")) {
-			json = 1;
-		} else if (!strcmp(argv[i], "--patch") && i + 1 < argc) {
-			patch_file = argv[++i];
-		} else if (!strcmp(argv[i], "--")) {
-			i++;
+	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts, lookup_help)) != -1) {
+		switch (c) {
+		case OPT_FORMAT:
+			if (onlist_cli_format(cli, optarg, formats, &fmt))
+				return ONLIST_EXIT_USAGE;
 			break;
-		} else {
-			onlist_err("lookup: unexpected argument '%s'", argv[i]);
+		case OPT_JSON:
+			fmt = ONLIST_FMT_JSON;
+			break;
+		case OPT_PATCH:
+			patch_file = optarg;
+			break;
+		case ONLIST_OPT_HELP:
+			return ONLIST_EXIT_OK;
+		default:
 			return ONLIST_EXIT_USAGE;
 		}
 	}
-	if (patch_file) {
-		if (i < argc) {
-			onlist_err("lookup: --patch takes no commits as well");
-			return ONLIST_EXIT_USAGE;
-		}
-		return lookup_patch(cli, patch_file, json);
+	json = fmt == ONLIST_FMT_JSON;
+	if (patch_file && optind < argc) {
+		onlist_err("lookup: --patch takes no commits as well");
+		return ONLIST_EXIT_USAGE;
 	}
-	if (i >= argc) {
+	if (!patch_file && optind >= argc) {
 		fputs(lookup_help, stderr);
 		return ONLIST_EXIT_USAGE;
 	}
-	if (!(s = onlist_cli_open_store(cli)))
-		return ONLIST_EXIT_FAIL;
+	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
+	if (patch_file) {
+		ret = lookup_patch(cli, out.f, patch_file, json);
+		goto out;
+	}
+	if (!(s = onlist_cli_open_store(cli))) {
+		ret = ONLIST_EXIT_FAIL;
+		goto out;
+	}
 	repo = onlist_store_get_meta(s, "repo");
 	if (json)
-		fputs("[", stdout);
-	for (; i < argc; i++) {
+		fputs("[", out.f);
+	for (int i = optind; i < argc; i++) {
 		struct found f = { "", NULL, NULL, NULL, 0 };
-		char lower[41];
-		const char *p[1];
 
-		snprintf(lower, sizeof(lower), "%s", argv[i]);
-		for (char *q = lower; *q; q++)
-			*q = (char)tolower((unsigned char)*q);
-		if (is_hex(lower)) {
-			p[0] = lower;
-			onlist_store_query(s, ONLIST_Q_COMMIT_BY_PREFIX, p, 1,
-					   take_commit, &f);
-		}
-		if (f.n == 0 && repo && argv[i][0] != '-') {
-			/* Not a known sha: let git resolve the name. */
-			char (*shas)[41] = NULL, *err = NULL, *spec;
-			size_t n = 0;
-			if (asprintf(&spec, "%s^!", argv[i]) >= 0) {
-				if (onlist_repo_rev_list(repo, spec, &shas, &n,
-							 &err) == ONLIST_OK && n == 1) {
-					p[0] = shas[0];
-					onlist_store_query(s, ONLIST_Q_COMMIT_BY_PREFIX,
-							   p, 1, take_commit, &f);
-				}
-				free(spec);
-			}
-			free(shas);
-			free(err);
-		}
+		find_commit(s, repo, argv[i], &f);
 		if (f.n != 1) {
 			onlist_err(f.n ? "lookup: %s is ambiguous" :
 				   "lookup: %s: no such commit in the database "
 				   "(scan its range first)", argv[i]);
 			ret = ONLIST_EXIT_FAIL;
 		} else {
-			struct postings po = { json, 0, s, 0 };
-			int nposted;
-			char date[32];
-
 			any = 1;
-			onlist_fmt_date(f.date, date, sizeof(date), 0);
-			p[0] = f.sha;
-			if (json) {
-				fputs(first ? "\n  {" : ",\n  {", stdout);
-				fputs("\"commit\": ", stdout);
-				onlist_put_json(stdout, f.sha);
-				fputs(", \"subject\": ", stdout);
-				onlist_put_json(stdout, f.subject);
-				fputs(", \"author\": ", stdout);
-				onlist_put_json(stdout, f.author);
-				fputs(", \"postings\": [", stdout);
-			} else {
-				printf("%s%.12s %s\n  committed %s, author %s\n",
-				       first ? "" : "\n", f.sha, f.subject, date,
-				       f.author);
-			}
-			first = 0;
-			nposted = print_postings(&po, f.sha, NULL);
-			if (json)
-				printf("], \"posted\": %s}", nposted ? "true" : "false");
-			else if (!nposted)
-				puts(po.n ? "  never posted (only the mails above "
-					    "carried it)" : "  never posted");
-			if (!nposted && ret == ONLIST_EXIT_OK)
+			if (!print_commit(out.f, s, &f, json, first) &&
+			    ret == ONLIST_EXIT_OK)
 				ret = ONLIST_EXIT_FAIL;
+			first = 0;
 		}
 		free(f.date);
 		free(f.author);
 		free(f.subject);
 	}
 	if (json)
-		fputs(any ? "\n]\n" : "]\n", stdout);
+		fputs(any ? "\n]\n" : "]\n", out.f);
+out:
 	free(repo);
-	onlist_store_close(s);
+	if (s)
+		onlist_store_close(s);
+	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
+		onlist_err("lookup: %s", err ? err : "write error");
+		free(err);
+		ret = ONLIST_EXIT_FAIL;
+	}
 	return ret;
 }
-
-/* ---- status ------------------------------------------------------------- */

@@ -11,6 +11,7 @@
 static const char help[] =
 	"usage: onlist [--db PATH] match [--repo PATH] [--rules FILE] [--aliases FILE]\n"
 	"                                [--threshold X] [--no-fuzzy]\n"
+	"                                [--format text|json | --json]\n"
 	"       onlist [--db PATH] match [--threshold X] --explain COMMIT [--all]\n\n"
 	"Join the scanned commits to the imported postings, in tiers: a Link:\n"
 	"or Message-Id: trailer naming a stored mail (link); the same\n"
@@ -42,8 +43,17 @@ static const char help[] =
 	"                   with their scores, best first (after a match run;\n"
 	"                   give the run's --threshold); the best 20, or\n"
 	"  --all            every candidate considered\n"
+	"  --format json    print the counts as one JSON object: threads, series,\n"
+	"                   topics, replies, echo_or_bot, matches {link, patch-id,\n"
+	"                   patch-id-alg, repaired, fuzzy}, not_postings {late,\n"
+	"                   echo}, commits, commits_matched (not with --explain)\n"
 	"A Link: trailer counts only when it names a patch or cover letter: a\n"
 	"link to a bug report or a discussion is not a posting.\n";
+
+struct explain_out {
+	FILE *f;
+	int n;
+};
 
 static int totals(int ncol, const char *const *cols, void *data)
 {
@@ -56,12 +66,19 @@ static int totals(int ncol, const char *const *cols, void *data)
 
 static int print_match(int ncol, const char *const *c, void *data)
 {
-	int *n = data;
+	struct explain_out *e = data;
+	const char *method = c[4] ? c[4] : "?";
 
 	(void)ncol;
-	printf("  %-12s <%s> %s\n", c[4] ? c[4] : "?", c[1] ? c[1] : "",
-	       c[3] ? c[3] : "");
-	(*n)++;
+	fputs("  ", e->f);
+	onlist_put_text(e->f, method);
+	fprintf(e->f, "%*s <", strlen(method) < 12 ? 12 - (int)strlen(method) : 0,
+		"");
+	onlist_put_text(e->f, c[1]);
+	fputs("> ", e->f);
+	onlist_put_text(e->f, c[3]);
+	fputc('\n', e->f);
+	e->n++;
 	return 0;
 }
 
@@ -79,11 +96,11 @@ static int take_sha(int ncol, const char *const *c, void *data)
 }
 
 static int explain(struct onlist_store *s, const struct onlist_match_opts *o,
-		   const char *arg)
+		   const char *arg, FILE *f)
 {
+	struct explain_out e = { f, 0 };
 	char sha[41] = "", *err = NULL;
 	const char *p[1] = { arg };
-	int n = 0;
 
 	if (strlen(arg) < 4 || strspn(arg, "0123456789abcdef") != strlen(arg)) {
 		onlist_err("match: --explain wants a commit id (hex), not '%s'", arg);
@@ -95,13 +112,16 @@ static int explain(struct onlist_store *s, const struct onlist_match_opts *o,
 			   "no such commit in the database");
 		return ONLIST_EXIT_FAIL;
 	}
-	printf("commit %s\nmatches:\n", sha);
+	/* sha is 40 hex digits: take_sha copied a stored commit id */
+	fprintf(f, "commit %.40s\nmatches:\n", sha);
 	p[0] = sha;
-	onlist_store_query(s, ONLIST_Q_POSTINGS, p, 1, print_match, &n);
-	if (!n)
-		puts("  none: never posted");
-	if (onlist_match_explain(s, o, sha, stdout, &err) != ONLIST_OK) {
-		onlist_err("match: %s", err ? err : "explain failed");
+	onlist_store_query(s, ONLIST_Q_POSTINGS, p, 1, print_match, &e);
+	if (!e.n)
+		fputs("  none: never posted\n", f);
+	if (onlist_match_explain(s, o, sha, f, &err) != ONLIST_OK) {
+		fputs("onlist: match: ", stderr);
+		onlist_put_text(stderr, err ? err : "explain failed");
+		fputc('\n', stderr);
 		free(err);
 		return ONLIST_EXIT_FAIL;
 	}
@@ -115,52 +135,123 @@ static void progress(const char *what, long done, long total, void *data)
 	onlist_progress(p, "%s: %ld/%ld", what, done, total);
 }
 
+static void print_counts(FILE *f, int json,
+			 const struct onlist_thread_counts *tc,
+			 const struct onlist_match_counts *c, const long *t)
+{
+	if (json) {
+		fprintf(f, "{\"threads\": %ld, \"series\": %ld, \"topics\": %ld, "
+			"\"replies\": %ld, \"echo_or_bot\": %ld, \"matches\": "
+			"{\"link\": %ld, \"patch-id\": %ld, \"patch-id-alg\": %ld, "
+			"\"repaired\": %ld, \"fuzzy\": %ld}, \"not_postings\": "
+			"{\"late\": %ld, \"echo\": %ld}, \"commits\": %ld, "
+			"\"commits_matched\": %ld}\n", tc->threads, tc->series,
+			tc->topics, tc->replies, c->classified, c->link,
+			c->patchid, c->alt, c->repaired, c->fuzzy, c->late,
+			c->echo, t[3], t[5]);
+		return;
+	}
+	fprintf(f, "%ld threads, %ld series in %ld topics, %ld replies to "
+		"patches\n", tc->threads, tc->series, tc->topics, tc->replies);
+	fprintf(f, "%ld echo or bot mails; matches: %ld link, %ld patch-id, "
+		"%ld patch-id-alg, %ld repaired, %ld fuzzy; not postings: "
+		"%ld late, %ld echo\n", c->classified, c->link, c->patchid,
+		c->alt, c->repaired, c->fuzzy, c->late, c->echo);
+	fprintf(f, "%ld of %ld commits matched (%.1f%%)\n", t[5], t[3],
+		t[3] ? 100.0 * t[5] / t[3] : 0.0);
+}
+
 int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 {
+	enum {
+		OPT_REPO = ONLIST_OPT_FIRST_LONG, OPT_RULES, OPT_ALIASES,
+		OPT_EXPLAIN, OPT_THRESHOLD, OPT_NO_FUZZY, OPT_ALL, OPT_FORMAT,
+		OPT_JSON,
+	};
+	static const struct option opts[] = {
+		{ "repo", required_argument, NULL, OPT_REPO },
+		{ "rules", required_argument, NULL, OPT_RULES },
+		{ "aliases", required_argument, NULL, OPT_ALIASES },
+		{ "explain", required_argument, NULL, OPT_EXPLAIN },
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+		{ "no-fuzzy", no_argument, NULL, OPT_NO_FUZZY },
+		{ "all", no_argument, NULL, OPT_ALL },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		ONLIST_CLI_GLOBAL_OPTIONS
+	};
+	static const char *const formats[] = { "text", "json", NULL };
+	struct onlist_out out = ONLIST_OUT_INIT;
 	struct onlist_match_opts o;
 	struct onlist_match_counts c;
 	struct onlist_thread_counts tc;
 	struct onlist_progress prog;
 	struct onlist_echo_rule *rules = NULL;
 	struct onlist_store *s;
+	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	const char *rules_path = NULL, *explain_sha = NULL, *repo_opt = NULL;
-	char *repo = NULL, *err = NULL;
+	char *repo = NULL, *err = NULL, *end;
 	size_t nrules = 0;
-	int ret = ONLIST_EXIT_OK;
+	long t[6] = { 0 };
+	int opt, ret = ONLIST_EXIT_OK;
 
-	if (onlist_cli_help(argc, argv, help))
-		return ONLIST_EXIT_OK;
 	memset(&o, 0, sizeof(o));
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--repo") && i + 1 < argc)
-			repo_opt = argv[++i];
-		else if (!strcmp(a, "--rules") && i + 1 < argc)
-			rules_path = argv[++i];
-		else if (!strcmp(a, "--aliases") && i + 1 < argc)
-			o.aliases = argv[++i];
-		else if (!strcmp(a, "--explain") && i + 1 < argc)
-			explain_sha = argv[++i];
-		else if (!strcmp(a, "--threshold") && i + 1 < argc) {
-			char *e;
-			o.threshold = strtod(argv[++i], &e);
-			if (*e || o.threshold <= 0 || o.threshold > 1) {
+	while ((opt = onlist_cli_getopt(cli, argc, argv, "", opts, help)) != -1) {
+		switch (opt) {
+		case OPT_REPO:
+			repo_opt = optarg;
+			break;
+		case OPT_RULES:
+			rules_path = optarg;
+			break;
+		case OPT_ALIASES:
+			o.aliases = optarg;
+			break;
+		case OPT_EXPLAIN:
+			explain_sha = optarg;
+			break;
+		case OPT_THRESHOLD:
+			o.threshold = strtod(optarg, &end);
+			if (*end || end == optarg || !(o.threshold > 0) ||
+			    o.threshold > 1) {
 				onlist_err("match: --threshold wants a number in (0, 1]");
 				return ONLIST_EXIT_USAGE;
 			}
-		} else if (!strcmp(a, "--no-fuzzy"))
+			break;
+		case OPT_NO_FUZZY:
 			o.no_fuzzy = 1;
-		else if (!strcmp(a, "--all"))
+			break;
+		case OPT_ALL:
 			o.explain_all = 1;
-		else {
-			onlist_err("match: unexpected argument '%s'", a);
+			break;
+		case OPT_FORMAT:
+			if (onlist_cli_format(cli, optarg, formats, &fmt))
+				return ONLIST_EXIT_USAGE;
+			break;
+		case OPT_JSON:
+			fmt = ONLIST_FMT_JSON;
+			break;
+		case ONLIST_OPT_HELP:
+			return ONLIST_EXIT_OK;
+		default:
 			return ONLIST_EXIT_USAGE;
 		}
 	}
+	if (optind < argc) {
+		onlist_err("match: unexpected argument '%s'", argv[optind]);
+		return ONLIST_EXIT_USAGE;
+	}
+	if (explain_sha && fmt == ONLIST_FMT_JSON) {
+		/* the candidates are explained in prose, for a person */
+		onlist_err("match: --explain has no JSON form");
+		return ONLIST_EXIT_USAGE;
+	}
 	if (rules_path && onlist_match_read_rules(rules_path, &rules, &nrules,
 						  &err) != ONLIST_OK) {
-		onlist_err("match: %s", err ? err : "bad rules file");
+		/* the message quotes the offending line of the file */
+		fputs("onlist: match: ", stderr);
+		onlist_put_text(stderr, err ? err : "bad rules file");
+		fputc('\n', stderr);
 		free(err);
 		return ONLIST_EXIT_USAGE;
 	}
@@ -172,8 +263,9 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 	}
 	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(s, "repo");
 	o.repo = repo;
+	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
 	if (explain_sha) {
-		ret = explain(s, &o, explain_sha);
+		ret = explain(s, &o, explain_sha, out.f);
 		goto out;
 	}
 	onlist_progress_init(&prog, cli);
@@ -186,27 +278,25 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 	}
 	if (onlist_match_run(s, &o, &c, &err) != ONLIST_OK) {
 		onlist_progress_done(&prog);
-		onlist_err("match: %s", err ? err : "failed");
+		fputs("onlist: match: ", stderr);
+		onlist_put_text(stderr, err ? err : "failed");
+		fputc('\n', stderr);
 		free(err);
+		err = NULL;
 		ret = ONLIST_EXIT_FAIL;
 		goto out;
 	}
 	onlist_progress_done(&prog);
-	printf("%ld threads, %ld series in %ld topics, %ld replies to patches\n",
-	       tc.threads, tc.series, tc.topics, tc.replies);
-	printf("%ld echo or bot mails; matches: %ld link, %ld patch-id, "
-	       "%ld patch-id-alg, %ld repaired, %ld fuzzy; not postings: %ld late, "
-	       "%ld echo\n", c.classified, c.link, c.patchid, c.alt, c.repaired,
-	       c.fuzzy, c.late, c.echo);
-	{
-		long t[6] = { 0 };
-		onlist_store_query(s, ONLIST_Q_COUNT_TOTALS, NULL, 0, totals, t);
-		printf("%ld of %ld commits matched (%.1f%%)\n", t[5], t[3],
-		       t[3] ? 100.0 * t[5] / t[3] : 0.0);
-	}
+	onlist_store_query(s, ONLIST_Q_COUNT_TOTALS, NULL, 0, totals, t);
+	print_counts(out.f, fmt == ONLIST_FMT_JSON, &tc, &c, t);
 out:
 	onlist_store_close(s);
 	free(repo);
 	onlist_match_free_rules(rules, nrules);
+	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
+		onlist_err("match: %s", err ? err : "write error");
+		free(err);
+		ret = ONLIST_EXIT_FAIL;
+	}
 	return ret;
 }

@@ -63,8 +63,21 @@ static int write_file(const char *path, const char *data, size_t len)
 	return ret;
 }
 
-static int mail_mode(int stable, const char *first, size_t len,
-		     char **mailinfo)
+/* An error whose text came from the input (a place, a reason, a parser's
+ * message quoting a header), on one line of stderr, escaped. */
+static void error_text(const char *where, const char *text)
+{
+	fputs("onlist: patch-id: ", stderr);
+	if (where) {
+		onlist_put_text(stderr, where);
+		fputs(": ", stderr);
+	}
+	onlist_put_text(stderr, text);
+	fputc('\n', stderr);
+}
+
+static int mail_mode(FILE *out, int stable, const char *first, size_t len,
+		     const char *const *mailinfo)
 {
 	struct onlist_source *src;
 	struct onlist_raw raw;
@@ -78,22 +91,21 @@ static int mail_mode(int stable, const char *first, size_t len,
 		return ONLIST_EXIT_USAGE;
 	}
 	if (onlist_source_open_fd(&src, 0, first, len, &err) != ONLIST_OK) {
-		onlist_err("patch-id: %s", err ? err : "cannot read stdin");
+		error_text(NULL, err ? err : "cannot read stdin");
 		free(err);
 		return ONLIST_EXIT_FAIL;
 	}
 	while ((st = onlist_source_next(src, &raw, &err)) == ONLIST_OK) {
 		struct onlist_mail *m;
-		char hex[ONLIST_PATCHID_HEXSZ + 1];
+		char hex[ONLIST_PATCHID_HEXSZ + 1], commit[41];
 
 		if (raw.skip) {
-			onlist_err("patch-id: %s: %s", raw.where, raw.skip);
+			error_text(raw.where, raw.skip);
 			ret = ONLIST_EXIT_FAIL;
 			continue;
 		}
 		if (onlist_mail_parse(&m, raw.data, raw.len, &err) != ONLIST_OK) {
-			onlist_err("patch-id: %s: %s", raw.where,
-				   err ? err : "unreadable message");
+			error_text(raw.where, err ? err : "unreadable message");
 			free(err);
 			err = NULL;
 			ret = ONLIST_EXIT_FAIL;
@@ -113,46 +125,72 @@ static int mail_mode(int stable, const char *first, size_t len,
 			mailinfo = NULL;	/* the first mail only */
 		}
 		if (onlist_mail_patchid(m, hex)) {
-			if (strlen(raw.from_line) >= 40 && is_hex40(raw.from_line))
-				printf("%s %.40s\n", hex, raw.from_line);
-			else
-				printf("%s %s\n", hex, onlist_mail_message_id(m));
+			fputs(hex, out);
+			fputc(' ', out);
+			/* format-patch's "From <commit id>": the id, as git */
+			if (strlen(raw.from_line) >= 40 && is_hex40(raw.from_line)) {
+				snprintf(commit, sizeof(commit), "%s", raw.from_line);
+				fputs(commit, out);
+			} else {
+				onlist_put_text(out, onlist_mail_message_id(m));
+			}
+			fputc('\n', out);
 		}
 		onlist_mail_free(m);
 	}
 	if (st != ONLIST_ENOTFOUND) {
-		onlist_err("patch-id: %s", err ? err : onlist_status_str(st));
+		error_text(NULL, err ? err : onlist_status_str(st));
 		free(err);
 		ret = ONLIST_EXIT_FAIL;
 	}
 	onlist_source_free(src);
-	if (fflush(stdout) != 0)
-		ret = ONLIST_EXIT_FAIL;
 	return ret;
 }
 
 int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 {
-	char first[4096];
+	enum { OPT_STABLE = ONLIST_OPT_FIRST_LONG, OPT_UNSTABLE, OPT_MAILINFO };
+	static const struct option opts[] = {
+		{ "stable", no_argument, NULL, OPT_STABLE },
+		{ "unstable", no_argument, NULL, OPT_UNSTABLE },
+		{ "mailinfo", required_argument, NULL, OPT_MAILINFO },
+		ONLIST_CLI_GLOBAL_OPTIONS
+	};
+	struct onlist_out out = ONLIST_OUT_INIT;
+	const char *mailinfo[2] = { NULL, NULL };
+	char first[4096], *err = NULL;
 	size_t len = 0;
-	int stable = 1;
-	char **mailinfo = NULL;
+	int c, stable = 1, ret;
+	onlist_status st;
 
-	(void)cli;
-	if (onlist_cli_help(argc, argv, help))
-		return ONLIST_EXIT_OK;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--stable"))
+	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts, help)) != -1) {
+		switch (c) {
+		case OPT_STABLE:
 			stable = 1;
-		else if (!strcmp(argv[i], "--unstable"))
+			break;
+		case OPT_UNSTABLE:
 			stable = 0;
-		else if (!strcmp(argv[i], "--mailinfo") && i + 2 < argc) {
-			mailinfo = argv + i + 1;
-			i += 2;
-		} else {
-			onlist_err("patch-id: unknown argument '%s'", argv[i]);
+			break;
+		case OPT_MAILINFO:
+			mailinfo[0] = optarg;
+			break;
+		case ONLIST_OPT_HELP:
+			return ONLIST_EXIT_OK;
+		default:
 			return ONLIST_EXIT_USAGE;
 		}
+	}
+	/* --mailinfo MSG PATCH: getopt takes MSG, PATCH is the operand */
+	if (mailinfo[0] && optind == argc - 1) {
+		mailinfo[1] = argv[optind++];
+	} else if (mailinfo[0]) {
+		onlist_err("patch-id: --mailinfo takes two files, MSG and PATCH");
+		return ONLIST_EXIT_USAGE;
+	}
+	if (optind < argc) {
+		onlist_err("patch-id: unexpected argument '%s' (the input is "
+			   "read from standard input)", argv[optind]);
+		return ONLIST_EXIT_USAGE;
 	}
 	/* Read the first line straight from the descriptor, byte by byte, so
 	 * that whichever reader takes over finds the rest untouched. */
@@ -163,16 +201,27 @@ int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 		if (first[len++] == '\n')
 			break;
 	}
-	if (len && looks_like_mail(first, len))
-		return mail_mode(stable, first, len, mailinfo);
-	if (mailinfo) {
+	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
+	if (len && looks_like_mail(first, len)) {
+		ret = mail_mode(out.f, stable, first, len,
+				mailinfo[0] ? mailinfo : NULL);
+	} else if (mailinfo[0]) {
 		onlist_err("patch-id: --mailinfo needs a mail on standard input");
-		return ONLIST_EXIT_USAGE;
+		ret = ONLIST_EXIT_USAGE;
+	} else if ((st = onlist_patchid_stream(stdin, first, len, out.f,
+					       stable)) != ONLIST_OK) {
+		/* a write error is told by onlist_out_close() below */
+		if (!ferror(out.f))
+			onlist_err("patch-id: reading standard input: %s",
+				   onlist_status_str(st));
+		ret = ONLIST_EXIT_FAIL;
+	} else {
+		ret = ONLIST_EXIT_OK;
 	}
-	if (onlist_patchid_stream(stdin, first, len, stdout, stable) != ONLIST_OK ||
-	    fflush(stdout) != 0) {
-		onlist_err("patch-id: read or write error");
-		return ONLIST_EXIT_FAIL;
+	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
+		onlist_err("patch-id: %s", err ? err : "write error");
+		free(err);
+		ret = ONLIST_EXIT_FAIL;
 	}
-	return ONLIST_EXIT_OK;
+	return ret;
 }

@@ -10,7 +10,8 @@
 #include "onlist/store.h"
 
 static const char help[] =
-	"usage: onlist [--db PATH] scan [--repo PATH] [--jobs N] RANGE\n\n"
+	"usage: onlist [--db PATH] scan [--repo PATH] [--jobs N]\n"
+	"                               [--format text|json | --json] RANGE\n\n"
 	"Read every non-merge commit of RANGE (anything `git rev-list` takes,\n"
 	"e.g. v3.5..v3.11) into the database: author, committer, dates,\n"
 	"subject, body, trailers, files touched and the patch-id of its diff,\n"
@@ -19,7 +20,8 @@ static const char help[] =
 	"Each commit's landing is recorded too: the first-parent commit of\n"
 	"the range's tip that brought it in (the merge, or itself), and when.\n\n"
 	"  --repo PATH  the git repository (default: the current directory)\n"
-	"  --jobs N     git processes diffing in parallel (default 2)\n\n"
+	"  --jobs N     git processes diffing in parallel (default 2)\n"
+	"  --format json  print {range, repo, new_commits} when done\n\n"
 	"Exit status: 0 on success, 1 when git fails (e.g. an unknown\n"
 	"revision), 2 on usage errors.\n";
 
@@ -113,38 +115,58 @@ static onlist_status landings(struct scan_ctx *c, const char *repo,
 
 int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 {
+	enum { OPT_FORMAT = ONLIST_OPT_FIRST_LONG, OPT_JSON, OPT_REPO, OPT_JOBS };
+	static const struct option longopts[] = {
+		{ "repo", required_argument, NULL, OPT_REPO },
+		{ "jobs", required_argument, NULL, OPT_JOBS },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		ONLIST_CLI_GLOBAL_OPTIONS
+	};
+	static const char *const formats[] = { "text", "json", NULL };
 	struct onlist_scan_opts opts = ONLIST_SCAN_OPTS_INIT;
+	struct onlist_out out = ONLIST_OUT_INIT;
 	struct scan_ctx c = { 0 };
+	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	const char *repo = ".", *range = NULL;
-	char resolved[PATH_MAX], *err = NULL;
+	char resolved[PATH_MAX], *err = NULL, *end;
 	onlist_status st;
-	int i;
+	int o;
 
-	if (onlist_cli_help(argc, argv, help))
-		return ONLIST_EXIT_OK;
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--repo") && i + 1 < argc)
-			repo = argv[++i];
-		else if (!strncmp(argv[i], "--repo=", 7))
-			repo = argv[i] + 7;
-		else if (!strcmp(argv[i], "--jobs") && i + 1 < argc)
-			opts.jobs = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "--") && i + 1 < argc && !range)
-			range = argv[++i];
-		else if (argv[i][0] == '-') {
-			onlist_err("scan: unknown option '%s' (a range cannot "
-				   "start with '-')", argv[i]);
-			return ONLIST_EXIT_USAGE;
-		} else if (!range)
-			range = argv[i];
-		else {
-			onlist_err("scan: one range only ('%s' and '%s')",
-				   range, argv[i]);
+	while ((o = onlist_cli_getopt(cli, argc, argv, "", longopts, help)) != -1) {
+		switch (o) {
+		case OPT_REPO:
+			repo = optarg;
+			break;
+		case OPT_JOBS:
+			opts.jobs = (int)strtol(optarg, &end, 10);
+			if (*end || end == optarg || opts.jobs < 1) {
+				onlist_err("scan: --jobs wants a number of "
+					   "processes, 1 or more, not '%s'", optarg);
+				return ONLIST_EXIT_USAGE;
+			}
+			break;
+		case OPT_FORMAT:
+			if (onlist_cli_format(cli, optarg, formats, &fmt))
+				return ONLIST_EXIT_USAGE;
+			break;
+		case OPT_JSON:
+			fmt = ONLIST_FMT_JSON;
+			break;
+		case ONLIST_OPT_HELP:
+			return ONLIST_EXIT_OK;
+		default:
 			return ONLIST_EXIT_USAGE;
 		}
 	}
-	if (!range) {
+	if (optind >= argc) {
 		fputs(help, stderr);
+		return ONLIST_EXIT_USAGE;
+	}
+	range = argv[optind];
+	if (optind + 1 < argc) {
+		onlist_err("scan: one range only ('%s' and '%s')", range,
+			   argv[optind + 1]);
 		return ONLIST_EXIT_USAGE;
 	}
 	if (!realpath(repo, resolved)) {
@@ -175,12 +197,30 @@ int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 	}
 	onlist_store_close(c.s);
 	if (st != ONLIST_OK) {
-		onlist_err("scan: %s", err ? err : onlist_status_str(st));
+		/* git's message quotes the range, and may quote ref names */
+		fputs("onlist: scan: ", stderr);
+		onlist_put_text(stderr, err ? err : onlist_status_str(st));
+		fputc('\n', stderr);
 		free(err);
 		return st == ONLIST_EUSAGE ? ONLIST_EXIT_USAGE : ONLIST_EXIT_FAIL;
 	}
 	if (c.failed)
 		return ONLIST_EXIT_FAIL;
-	printf("%s: %ld new commits\n", range, c.added);
+	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
+	if (fmt == ONLIST_FMT_JSON) {
+		fputs("{\"range\": ", out.f);
+		onlist_put_json(out.f, range);
+		fputs(", \"repo\": ", out.f);
+		onlist_put_json(out.f, resolved);
+		fprintf(out.f, ", \"new_commits\": %ld}\n", c.added);
+	} else {
+		onlist_put_text(out.f, range);
+		fprintf(out.f, ": %ld new commits\n", c.added);
+	}
+	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
+		onlist_err("scan: %s", err ? err : "write error");
+		free(err);
+		return ONLIST_EXIT_FAIL;
+	}
 	return ONLIST_EXIT_OK;
 }

@@ -10,84 +10,135 @@
 #include "onlist/store_thread.h"
 
 static const char skipped_help[] =
-	"usage: onlist [--db PATH] skipped [--by-reason] [SOURCE]\n\n"
+	"usage: onlist [--db PATH] skipped [--by-reason] [--format text|json | --json]\n"
+	"                                  [SOURCE]\n\n"
 	"List the messages that could not be read, with where they were\n"
 	"(file and byte offset, or maildir file) and why.  SOURCE limits the\n"
 	"list to one file or directory (a glob pattern may be given);\n"
-	"--by-reason counts them per reason instead.\n";
+	"--by-reason counts them per reason instead.\n\n"
+	"  text: SOURCE:OFFSET: REASON per line, or COUNT REASON\n"
+	"  json: an array of {source, offset, reason}, or of {reason, count}\n";
+
+struct skip_ctx {
+	FILE *f;
+	int json;
+	long n;
+};
 
 static int print_skip(int ncol, const char *const *c, void *data)
 {
-	long *n = data;
+	struct skip_ctx *x = data;
+	long offset = c[1] ? atol(c[1]) : 0;
 
 	(void)ncol;
-	onlist_put_text(stdout, c[0] ? c[0] : "");
-	printf(":%s: ", c[1] ? c[1] : "0");
-	onlist_put_text(stdout, c[2] ? c[2] : "");
-	putchar('\n');
-	(*n)++;
+	if (x->json) {
+		fputs(x->n ? ",\n  {\"source\": " : "\n  {\"source\": ", x->f);
+		onlist_put_json(x->f, c[0] ? c[0] : "");
+		fprintf(x->f, ", \"offset\": %ld, \"reason\": ", offset);
+		onlist_put_json(x->f, c[2] ? c[2] : "");
+		fputs("}", x->f);
+	} else {
+		onlist_put_text(x->f, c[0] ? c[0] : "");
+		fprintf(x->f, ":%ld: ", offset);
+		onlist_put_text(x->f, c[2] ? c[2] : "");
+		fputc('\n', x->f);
+	}
+	x->n++;
 	return 0;
 }
 
 static int print_reason(int ncol, const char *const *c, void *data)
 {
-	long *n = data;
+	struct skip_ctx *x = data;
+	long count = c[1] ? atol(c[1]) : 0;
 
 	(void)ncol;
-	printf("%7s  ", c[1] ? c[1] : "0");
-	onlist_put_text(stdout, c[0] ? c[0] : "");
-	putchar('\n');
-	(*n)++;
+	if (x->json) {
+		fputs(x->n ? ",\n  {\"reason\": " : "\n  {\"reason\": ", x->f);
+		onlist_put_json(x->f, c[0] ? c[0] : "");
+		fprintf(x->f, ", \"count\": %ld}", count);
+	} else {
+		fprintf(x->f, "%7ld  ", count);
+		onlist_put_text(x->f, c[0] ? c[0] : "");
+		fputc('\n', x->f);
+	}
+	x->n++;
 	return 0;
 }
 
 int cmd_skipped(struct onlist_cli *cli, int argc, char **argv)
 {
+	enum { OPT_FORMAT = ONLIST_OPT_FIRST_LONG, OPT_JSON, OPT_BY_REASON };
+	static const struct option opts[] = {
+		{ "by-reason", no_argument, NULL, OPT_BY_REASON },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		ONLIST_CLI_GLOBAL_OPTIONS
+	};
+	static const char *const formats[] = { "text", "json", NULL };
+	struct onlist_out out = ONLIST_OUT_INIT;
 	struct onlist_store *s;
-	int i, by_reason = 0;
+	struct skip_ctx x = { NULL, 0, 0 };
+	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
+	int c, by_reason = 0, ret = ONLIST_EXIT_OK;
 	const char *p[1] = { NULL };
-	char *glob = NULL;
-	long n = 0;
+	char *glob = NULL, *err = NULL;
 
-	if (onlist_cli_help(argc, argv, skipped_help))
-		return ONLIST_EXIT_OK;
-	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		if (!strcmp(argv[i], "--by-reason")) {
+	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts,
+				      skipped_help)) != -1) {
+		switch (c) {
+		case OPT_BY_REASON:
 			by_reason = 1;
-		} else if (!strcmp(argv[i], "--")) {
-			i++;
 			break;
-		} else {
-			onlist_err("skipped: unexpected argument '%s'", argv[i]);
+		case OPT_FORMAT:
+			if (onlist_cli_format(cli, optarg, formats, &fmt))
+				return ONLIST_EXIT_USAGE;
+			break;
+		case OPT_JSON:
+			fmt = ONLIST_FMT_JSON;
+			break;
+		case ONLIST_OPT_HELP:
+			return ONLIST_EXIT_OK;
+		default:
 			return ONLIST_EXIT_USAGE;
 		}
 	}
-	if (i < argc - 1) {
+	if (optind < argc - 1) {
 		fputs(skipped_help, stderr);
 		return ONLIST_EXIT_USAGE;
 	}
-	if (i == argc - 1) {
+	if (optind == argc - 1) {
 		/* A directory names the maildir files below it too. */
-		glob = strpbrk(argv[i], "*?[") ? g_strdup(argv[i]) :
-		       g_strdup_printf("%s*", argv[i]);
+		glob = strpbrk(argv[optind], "*?[") ? g_strdup(argv[optind]) :
+		       g_strdup_printf("%s*", argv[optind]);
 		p[0] = glob;
 	}
 	if (!(s = onlist_cli_open_store(cli))) {
 		g_free(glob);
 		return ONLIST_EXIT_FAIL;
 	}
+	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
+	x.f = out.f;
+	x.json = fmt == ONLIST_FMT_JSON;
+	if (x.json)
+		fputs("[", x.f);
 	if (onlist_store_query(s, by_reason ? ONLIST_Q_SKIPPED_BY_REASON :
 			       ONLIST_Q_SKIPPED, p, 1,
-			       by_reason ? print_reason : print_skip, &n)
+			       by_reason ? print_reason : print_skip, &x)
 	    != ONLIST_OK) {
 		onlist_err("skipped: %s", onlist_store_errmsg(s));
-		onlist_store_close(s);
-		g_free(glob);
-		return ONLIST_EXIT_FAIL;
+		ret = ONLIST_EXIT_FAIL;
 	}
-	if (!n && !cli->quiet)
+	if (x.json)
+		fputs(x.n ? "\n]\n" : "]\n", x.f);
+	else if (!x.n && ret == ONLIST_EXIT_OK && !cli->quiet)
 		fputs("no skipped messages\n", stderr);
 	onlist_store_close(s);
 	g_free(glob);
-	return ONLIST_EXIT_OK;
+	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
+		onlist_err("skipped: %s", err ? err : "write error");
+		free(err);
+		ret = ONLIST_EXIT_FAIL;
+	}
+	return ret;
 }

@@ -2,49 +2,107 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "onlist/store.h"
 
 static const char sources_help[] =
-	"usage: onlist [--db PATH] sources\n\n"
-	"List the sources `onlist fetch` refreshes, with their list names.\n";
+	"usage: onlist [--db PATH] sources [--format text|json | --json]\n\n"
+	"List the sources `onlist fetch` refreshes, with their list names.\n\n"
+	"  text: LIST SOURCE (since DATE) per line\n"
+	"  json: an array of {source, list, since}\n";
+
+struct sources_ctx {
+	FILE *f;
+	int json;
+	long n;
+};
 
 static int print_source(int ncol, const char *const *c, void *data)
 {
-	time_t t = c[2] ? (time_t)atoll(c[2]) : 0;
+	struct sources_ctx *x = data;
+	const char *list = c[1] ? c[1] : "";
 	char date[32];
-	struct tm tm;
+	int w = 0;
 
 	(void)ncol;
-	(void)data;
-	if (gmtime_r(&t, &tm))
-		strftime(date, sizeof(date), "%Y-%m-%d", &tm);
-	else
-		snprintf(date, sizeof(date), "?");
-	printf("%-20s %s  (since %s)\n", c[1] ? c[1] : "", c[0], date);
+	onlist_fmt_date(c[2], date, sizeof(date), 0);
+	if (x->json) {
+		fputs(x->n ? ",\n  {\"source\": " : "\n  {\"source\": ", x->f);
+		onlist_put_json(x->f, c[0]);
+		fputs(", \"list\": ", x->f);
+		onlist_put_json(x->f, list);
+		fputs(", \"since\": ", x->f);
+		onlist_put_json(x->f, date);
+		fputs("}", x->f);
+	} else {
+		onlist_put_text(x->f, list);
+		/* pad by characters, not bytes */
+		for (const char *p = list; *p; p++)
+			w += ((unsigned char)*p & 0xc0) != 0x80;
+		fprintf(x->f, "%*s ", w < 20 ? 20 - w : 0, "");
+		onlist_put_text(x->f, c[0]);
+		fprintf(x->f, "  (since %s)\n", date);
+	}
+	x->n++;
 	return 0;
 }
 
 int cmd_sources(struct onlist_cli *cli, int argc, char **argv)
 {
+	enum { OPT_FORMAT = ONLIST_OPT_FIRST_LONG, OPT_JSON };
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		ONLIST_CLI_GLOBAL_OPTIONS
+	};
+	static const char *const formats[] = { "text", "json", NULL };
+	struct onlist_out out = ONLIST_OUT_INIT;
 	struct onlist_store *s;
-	int ret = ONLIST_EXIT_OK;
+	struct sources_ctx x = { NULL, 0, 0 };
+	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
+	char *err = NULL;
+	int c, ret = ONLIST_EXIT_OK;
 
-	if (onlist_cli_help(argc, argv, sources_help))
-		return ONLIST_EXIT_OK;
-	if (argc > 1) {
-		onlist_err("sources: unexpected argument '%s'", argv[1]);
+	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts,
+				      sources_help)) != -1) {
+		switch (c) {
+		case OPT_FORMAT:
+			if (onlist_cli_format(cli, optarg, formats, &fmt))
+				return ONLIST_EXIT_USAGE;
+			break;
+		case OPT_JSON:
+			fmt = ONLIST_FMT_JSON;
+			break;
+		case ONLIST_OPT_HELP:
+			return ONLIST_EXIT_OK;
+		default:
+			return ONLIST_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		onlist_err("sources: unexpected argument '%s'", argv[optind]);
 		return ONLIST_EXIT_USAGE;
 	}
 	if (!(s = onlist_cli_open_store(cli)))
 		return ONLIST_EXIT_FAIL;
-	if (onlist_store_query(s, ONLIST_Q_SOURCES, NULL, 0, print_source, NULL)
+	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
+	x.f = out.f;
+	x.json = fmt == ONLIST_FMT_JSON;
+	if (x.json)
+		fputs("[", x.f);
+	if (onlist_store_query(s, ONLIST_Q_SOURCES, NULL, 0, print_source, &x)
 	    != ONLIST_OK) {
 		onlist_err("sources: %s", onlist_store_errmsg(s));
 		ret = ONLIST_EXIT_FAIL;
 	}
+	if (x.json)
+		fputs(x.n ? "\n]\n" : "]\n", x.f);
 	onlist_store_close(s);
+	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
+		onlist_err("sources: %s", err ? err : "write error");
+		free(err);
+		ret = ONLIST_EXIT_FAIL;
+	}
 	return ret;
 }

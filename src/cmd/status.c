@@ -1,25 +1,18 @@
 /* status.c - onlist status: what the database holds. */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <glib.h>
 
 #include "cli.h"
-#include "onlist/repo.h"
 #include "onlist/store.h"
-#include "onlist/patchfp.h"
-#include "onlist/patchid.h"
-#include "onlist/mail.h"
-#include "onlist/store_thread.h"
 
 static const char status_help[] =
-	"usage: onlist [--db PATH] status [--json]\n\n"
+	"usage: onlist [--db PATH] status [--format text|json | --json]\n\n"
 	"What the database holds: messages per list and how many carry a\n"
 	"patch, messages skipped by reason, commits, and matches.\n";
 
 struct status_ctx {
+	FILE *f;
 	int json;
 	int n;
 	long t[6];
@@ -34,19 +27,33 @@ static int totals_row(int ncol, const char *const *c, void *data)
 	return 0;
 }
 
+/* Characters, not bytes, so that a UTF-8 list name keeps the columns. */
+static int width(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
 static int list_row(int ncol, const char *const *c, void *data)
 {
 	struct status_ctx *x = data;
+	const char *name = c[0] ? c[0] : "";
 
 	(void)ncol;
 	if (x->json) {
-		fputs(x->n ? ", " : "", stdout);
-		onlist_put_json(stdout, c[0]);
-		printf(": {\"messages\": %s, \"patches\": %s}", c[1],
-		       c[2] ? c[2] : "0");
+		fputs(x->n ? ", " : "", x->f);
+		onlist_put_json(x->f, name);
+		fprintf(x->f, ": {\"messages\": %ld, \"patches\": %ld}",
+			c[1] ? atol(c[1]) : 0, c[2] ? atol(c[2]) : 0);
 	} else {
-		printf("  %-24s %8s messages, %8s with a patch\n", c[0], c[1],
-		       c[2] ? c[2] : "0");
+		fputs("  ", x->f);
+		onlist_put_text(x->f, name);
+		fprintf(x->f, "%*s %8ld messages, %8ld with a patch\n",
+			width(name) < 24 ? 24 - width(name) : 0, "",
+			c[1] ? atol(c[1]) : 0, c[2] ? atol(c[2]) : 0);
 	}
 	x->n++;
 	return 0;
@@ -58,11 +65,13 @@ static int skip_row(int ncol, const char *const *c, void *data)
 
 	(void)ncol;
 	if (x->json) {
-		fputs(x->n ? ", " : "", stdout);
-		onlist_put_json(stdout, c[0]);
-		printf(": %s", c[1]);
+		fputs(x->n ? ", " : "", x->f);
+		onlist_put_json(x->f, c[0] ? c[0] : "");
+		fprintf(x->f, ": %ld", c[1] ? atol(c[1]) : 0);
 	} else {
-		printf("  %8s  %s\n", c[1], c[0]);
+		fprintf(x->f, "  %8ld  ", c[1] ? atol(c[1]) : 0);
+		onlist_put_text(x->f, c[0]);
+		fputc('\n', x->f);
 	}
 	x->n++;
 	return 0;
@@ -70,51 +79,79 @@ static int skip_row(int ncol, const char *const *c, void *data)
 
 int cmd_status(struct onlist_cli *cli, int argc, char **argv)
 {
+	enum { OPT_FORMAT = ONLIST_OPT_FIRST_LONG, OPT_JSON };
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		ONLIST_CLI_GLOBAL_OPTIONS
+	};
+	static const char *const formats[] = { "text", "json", NULL };
+	struct onlist_out out = ONLIST_OUT_INIT;
 	struct onlist_store *s;
-	struct status_ctx x = { 0, 0, { 0 } };
-	onlist_status st;
+	struct status_ctx x = { NULL, 0, 0, { 0 } };
+	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
+	char *err = NULL;
+	int c, ret = ONLIST_EXIT_OK;
 
-	if (onlist_cli_help(argc, argv, status_help))
-		return ONLIST_EXIT_OK;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			x.json = 1;
-		} else {
-			onlist_err("status: unexpected argument '%s'", argv[i]);
+	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts, status_help)) != -1) {
+		switch (c) {
+		case OPT_FORMAT:
+			if (onlist_cli_format(cli, optarg, formats, &fmt))
+				return ONLIST_EXIT_USAGE;
+			break;
+		case OPT_JSON:
+			fmt = ONLIST_FMT_JSON;
+			break;
+		case ONLIST_OPT_HELP:
+			return ONLIST_EXIT_OK;
+		default:
 			return ONLIST_EXIT_USAGE;
 		}
 	}
+	if (optind < argc) {
+		onlist_err("status: unexpected argument '%s'", argv[optind]);
+		return ONLIST_EXIT_USAGE;
+	}
 	if (!(s = onlist_cli_open_store(cli)))
 		return ONLIST_EXIT_FAIL;
-	st = onlist_store_query(s, ONLIST_Q_COUNT_TOTALS, NULL, 0, totals_row, &x);
-	if (st != ONLIST_OK) {
+	if (onlist_store_query(s, ONLIST_Q_COUNT_TOTALS, NULL, 0, totals_row,
+			       &x) != ONLIST_OK) {
 		onlist_err("status: %s", onlist_store_errmsg(s));
 		onlist_store_close(s);
 		return ONLIST_EXIT_FAIL;
 	}
+	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
+	x.f = out.f;
+	x.json = fmt == ONLIST_FMT_JSON;
 	if (x.json) {
-		printf("{\"database\": ");
-		onlist_put_json(stdout, cli->db_path);
-		printf(", \"messages\": %ld, \"patches\": %ld, \"skipped\": %ld, "
-		       "\"commits\": %ld, \"matches\": %ld, "
-		       "\"commits_matched\": %ld, \"lists\": {",
-		       x.t[0], x.t[1], x.t[2], x.t[3], x.t[4], x.t[5]);
+		fputs("{\"database\": ", x.f);
+		onlist_put_json(x.f, cli->db_path);
+		fprintf(x.f, ", \"messages\": %ld, \"patches\": %ld, "
+			"\"skipped\": %ld, \"commits\": %ld, \"matches\": %ld, "
+			"\"commits_matched\": %ld, \"lists\": {",
+			x.t[0], x.t[1], x.t[2], x.t[3], x.t[4], x.t[5]);
 		onlist_store_query(s, ONLIST_Q_COUNT_MESSAGES, NULL, 0, list_row, &x);
-		printf("}, \"skipped_by_reason\": {");
+		fputs("}, \"skipped_by_reason\": {", x.f);
 		x.n = 0;
 		onlist_store_query(s, ONLIST_Q_COUNT_SKIPPED, NULL, 0, skip_row, &x);
-		printf("}}\n");
+		fputs("}}\n", x.f);
 	} else {
-		printf("database %s\n", cli->db_path);
-		printf("messages: %ld (%ld carry a patch)\n", x.t[0], x.t[1]);
+		fputs("database ", x.f);
+		onlist_put_text(x.f, cli->db_path);
+		fprintf(x.f, "\nmessages: %ld (%ld carry a patch)\n", x.t[0], x.t[1]);
 		onlist_store_query(s, ONLIST_Q_COUNT_MESSAGES, NULL, 0, list_row, &x);
-		printf("skipped:  %ld\n", x.t[2]);
+		fprintf(x.f, "skipped:  %ld\n", x.t[2]);
 		x.n = 0;
 		onlist_store_query(s, ONLIST_Q_COUNT_SKIPPED, NULL, 0, skip_row, &x);
-		printf("commits:  %ld\n", x.t[3]);
-		printf("matches:  %ld (%ld commits matched, %ld never posted)\n",
-		       x.t[4], x.t[5], x.t[3] - x.t[5]);
+		fprintf(x.f, "commits:  %ld\n", x.t[3]);
+		fprintf(x.f, "matches:  %ld (%ld commits matched, %ld never posted)\n",
+			x.t[4], x.t[5], x.t[3] - x.t[5]);
 	}
 	onlist_store_close(s);
-	return ONLIST_EXIT_OK;
+	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
+		onlist_err("status: %s", err ? err : "write error");
+		free(err);
+		ret = ONLIST_EXIT_FAIL;
+	}
+	return ret;
 }

@@ -10,7 +10,7 @@
 #include "onlist/store_thread.h"
 
 static const char thread_help[] =
-	"usage: onlist [--db PATH] thread [--format text|json] MESSAGE-ID\n\n"
+	"usage: onlist [--db PATH] thread [--format text|json | --json] MESSAGE-ID\n\n"
 	"Print the thread a message belongs to as a tree: subject, sender,\n"
 	"date, and the trailers (Reviewed-by:, Acked-by:, ...) given in each\n"
 	"reply.  The message asked for is marked with '*'.  MESSAGE-ID may be\n"
@@ -74,6 +74,7 @@ static gint by_date(gconstpointer a, gconstpointer b)
 }
 
 struct tctx {
+	FILE *f;
 	struct onlist_store *s;
 	const char *want;
 	int json, nout;
@@ -82,22 +83,23 @@ struct tctx {
 static int print_trailer(int ncol, const char *const *c, void *data)
 {
 	struct tctx *t = data;
+	FILE *f = t->f;
 	(void)ncol;
 
 	if (t->json) {
-		fputs(t->nout++ ? ", " : "", stdout);
-		fputs("{\"key\": ", stdout);
-		onlist_put_json(stdout, c[0]);
-		fputs(", \"name\": ", stdout);
-		onlist_put_json(stdout, c[1]);
-		fputs(", \"addr\": ", stdout);
-		onlist_put_json(stdout, c[2]);
-		fputs("}", stdout);
+		fputs(t->nout++ ? ", " : "", f);
+		fputs("{\"key\": ", f);
+		onlist_put_json(f, c[0]);
+		fputs(", \"name\": ", f);
+		onlist_put_json(f, c[1]);
+		fputs(", \"addr\": ", f);
+		onlist_put_json(f, c[2]);
+		fputs("}", f);
 	} else {
-		fputs("  ", stdout);
-		onlist_put_text(stdout, c[0] ? c[0] : "");
-		fputs(": ", stdout);
-		onlist_put_text(stdout, c[3] ? c[3] : "");
+		fputs("  ", f);
+		onlist_put_text(f, c[0] ? c[0] : "");
+		fputs(": ", f);
+		onlist_put_text(f, c[3] ? c[3] : "");
 	}
 	return 0;
 }
@@ -109,49 +111,53 @@ static void print_one(struct tctx *t, const struct tmsg *m, const char *indent,
 	time_t when = (time_t)m->date;
 	struct tm tm;
 	int reply = !strcmp(m->cls, "reply") || !strcmp(m->cls, "other");
+	FILE *f = t->f;
 
 	if (m->date && gmtime_r(&when, &tm))
 		strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
 	if (t->json) {
-		fputs(t->nout ? ",\n  {" : "\n  {", stdout);
+		fputs(t->nout ? ",\n  {" : "\n  {", f);
 		t->nout = 1;
-		fputs("\"message_id\": ", stdout);
-		onlist_put_json(stdout, m->msgid);
-		fputs(", \"parent\": ", stdout);
-		onlist_put_json(stdout, m->parent);
-		printf(", \"depth\": %d, \"date\": %lld, \"class\": ", m->depth,
-		       m->date);
-		onlist_put_json(stdout, m->cls);
-		fputs(", \"from\": ", stdout);
-		onlist_put_json(stdout, m->from_name);
-		fputs(", \"addr\": ", stdout);
-		onlist_put_json(stdout, m->from_addr);
-		fputs(", \"subject\": ", stdout);
-		onlist_put_json(stdout, m->subject);
-		fputs(", \"trailers\": [", stdout);
+		fputs("\"message_id\": ", f);
+		onlist_put_json(f, m->msgid);
+		fputs(", \"parent\": ", f);
+		onlist_put_json(f, m->parent);
+		fprintf(f, ", \"depth\": %d, \"date\": %lld, \"class\": ",
+			m->depth, m->date);
+		onlist_put_json(f, m->cls);
+		fputs(", \"from\": ", f);
+		onlist_put_json(f, m->from_name);
+		fputs(", \"addr\": ", f);
+		onlist_put_json(f, m->from_addr);
+		fputs(", \"subject\": ", f);
+		onlist_put_json(f, m->subject);
+		fputs(", \"trailers\": [", f);
 		t->nout = 0;
 		if (reply)
 			onlist_store_message_trailers(t->s, m->msgid,
 						      print_trailer, t);
-		fputs("]}", stdout);
+		fputs("]}", f);
 		t->nout = 1;
 		return;
 	}
-	printf("%c ", strcmp(m->msgid, t->want) ? ' ' : '*');
-	fputs(indent, stdout);
+	fprintf(f, "%c ", strcmp(m->msgid, t->want) ? ' ' : '*');
+	fputs(indent, f);
 	if (!top)
-		fputs(last ? "`- " : "+- ", stdout);
-	onlist_put_text(stdout, m->subject);
-	printf("\n  %s%s   ", indent, top ? "" : last ? "   " : "|  ");
-	onlist_put_text(stdout, m->from_name);
-	fputs(" <", stdout);
-	onlist_put_text(stdout, m->from_addr);
-	printf(">, %s", date);
-	if (strcmp(m->cls, "reply") && strcmp(m->cls, "other"))
-		printf(" [%s]", m->cls);
-	if (reply)
+		fputs(last ? "`- " : "+- ", f);
+	onlist_put_text(f, m->subject);
+	fprintf(f, "\n  %s%s   ", indent, top ? "" : last ? "   " : "|  ");
+	onlist_put_text(f, m->from_name);
+	fputs(" <", f);
+	onlist_put_text(f, m->from_addr);
+	fprintf(f, ">, %s", date);
+	if (reply) {
 		onlist_store_message_trailers(t->s, m->msgid, print_trailer, t);
-	putchar('\n');
+	} else {
+		fputs(" [", f);
+		onlist_put_text(f, m->cls);
+		fputs("]", f);
+	}
+	fputc('\n', f);
 }
 
 #define MAX_INDENT 24	/* deeper levels are drawn at this depth */
@@ -229,40 +235,53 @@ static char *normalize_id(const char *arg)
 
 int cmd_thread(struct onlist_cli *cli, int argc, char **argv)
 {
+	enum { OPT_FORMAT = ONLIST_OPT_FIRST_LONG, OPT_JSON };
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		ONLIST_CLI_GLOBAL_OPTIONS
+	};
+	static const char *const formats[] = { "text", "json", NULL };
+	struct onlist_out out = ONLIST_OUT_INIT;
 	struct onlist_store *s;
 	GPtrArray *all;
 	GHashTable *byid;
 	struct tctx t = { 0 };
-	char *id;
-	int i, ret = ONLIST_EXIT_OK;
+	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
+	char *id, *err = NULL;
+	int c, ret = ONLIST_EXIT_OK;
 	onlist_status st;
 
-	if (onlist_cli_help(argc, argv, thread_help))
-		return ONLIST_EXIT_OK;
-	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		if (!strcmp(argv[i], "--format") && i + 1 < argc &&
-		    (!strcmp(argv[i + 1], "json") || !strcmp(argv[i + 1], "text"))) {
-			t.json = !strcmp(argv[++i], "json");
-		} else if (!strcmp(argv[i], "--")) {
-			i++;
+	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts, thread_help)) != -1) {
+		switch (c) {
+		case OPT_FORMAT:
+			if (onlist_cli_format(cli, optarg, formats, &fmt))
+				return ONLIST_EXIT_USAGE;
 			break;
-		} else {
-			onlist_err("thread: unexpected argument '%s'", argv[i]);
+		case OPT_JSON:
+			fmt = ONLIST_FMT_JSON;
+			break;
+		case ONLIST_OPT_HELP:
+			return ONLIST_EXIT_OK;
+		default:
 			return ONLIST_EXIT_USAGE;
 		}
 	}
-	if (i != argc - 1) {
+	if (optind != argc - 1) {
 		fputs(thread_help, stderr);
 		return ONLIST_EXIT_USAGE;
 	}
 	if (!(s = onlist_cli_open_store(cli)))
 		return ONLIST_EXIT_FAIL;
-	id = normalize_id(argv[i]);
+	id = normalize_id(argv[optind]);
 	all = g_ptr_array_new_with_free_func(free_tmsg);
 	st = onlist_store_thread(s, id, take, all);
 	if (st == ONLIST_ENOTFOUND) {
-		onlist_err("thread: <%s>: no such message in the database "
-			   "(import it, then run `onlist match`)", id);
+		/* the id may be copied from a mail, or %-decoded from a URL */
+		fputs("onlist: thread: <", stderr);
+		onlist_put_text(stderr, id);
+		fputs(">: no such message in the database (import it, then "
+		      "run `onlist match`)\n", stderr);
 		ret = ONLIST_EXIT_FAIL;
 		goto out;
 	}
@@ -287,19 +306,26 @@ int cmd_thread(struct onlist_cli *cli, int argc, char **argv)
 		else if (!root)
 			root = m;
 	}
+	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
+	t.f = out.f;
 	t.s = s;
 	t.want = id;
+	t.json = fmt == ONLIST_FMT_JSON;
 	if (t.json)
-		fputs("[", stdout);
+		fputs("[", t.f);
 	if (root)
 		print_tree(&t, root);
 	if (t.json)
-		fputs("\n]\n", stdout);
+		fputs("\n]\n", t.f);
 	g_hash_table_destroy(byid);
+	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
+		onlist_err("thread: %s", err ? err : "write error");
+		free(err);
+		ret = ONLIST_EXIT_FAIL;
+	}
 out:
 	g_ptr_array_free(all, TRUE);
 	g_free(id);
 	onlist_store_close(s);
 	return ret;
 }
-

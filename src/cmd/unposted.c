@@ -15,7 +15,8 @@
 #include "onlist/store_thread.h"
 
 static const char unposted_help[] =
-	"usage: onlist [--db PATH] unposted [--repo PATH] [--format text|json] [RANGE]\n\n"
+	"usage: onlist [--db PATH] unposted [--repo PATH] [--format text|json | --json]\n"
+	"                                   [RANGE]\n\n"
 	"List the scanned commits that match no posting, oldest first.  With a\n"
 	"RANGE, only the commits of that range (asked of git, in the repository\n"
 	"last scanned or --repo), in git's order (`git rev-list --reverse`).\n\n"
@@ -23,6 +24,7 @@ static const char unposted_help[] =
 	"  json: an array of {commit, subject, author, email, date}\n";
 
 struct unposted_out {
+	FILE *f;
 	int json;
 	long n;
 };
@@ -30,27 +32,32 @@ struct unposted_out {
 static int print_unposted(int ncol, const char *const *c, void *data)
 {
 	struct unposted_out *o = data;
-	char date[32];
+	char date[32], short_sha[13];
 
 	(void)ncol;
 	if (o->json) {
 		onlist_fmt_date(c[1], date, sizeof(date), 1);
-		fputs(o->n ? ",\n  {" : "\n  {", stdout);
-		fputs("\"commit\": ", stdout);
-		onlist_put_json(stdout, c[0]);
-		fputs(", \"subject\": ", stdout);
-		onlist_put_json(stdout, c[4]);
-		fputs(", \"author\": ", stdout);
-		onlist_put_json(stdout, c[2]);
-		fputs(", \"email\": ", stdout);
-		onlist_put_json(stdout, c[3]);
-		fputs(", \"date\": ", stdout);
-		onlist_put_json(stdout, date);
-		fputs("}", stdout);
+		fputs(o->n ? ",\n  {" : "\n  {", o->f);
+		fputs("\"commit\": ", o->f);
+		onlist_put_json(o->f, c[0]);
+		fputs(", \"subject\": ", o->f);
+		onlist_put_json(o->f, c[4]);
+		fputs(", \"author\": ", o->f);
+		onlist_put_json(o->f, c[2]);
+		fputs(", \"email\": ", o->f);
+		onlist_put_json(o->f, c[3]);
+		fputs(", \"date\": ", o->f);
+		onlist_put_json(o->f, date);
+		fputs("}", o->f);
 	} else {
 		onlist_fmt_date(c[1], date, sizeof(date), 0);
-		printf("%.12s %s %s: %s\n", c[0], date, c[2] ? c[2] : "?",
-		       c[4] ? c[4] : "");
+		snprintf(short_sha, sizeof(short_sha), "%s", c[0] ? c[0] : "");
+		onlist_put_text(o->f, short_sha);
+		fprintf(o->f, " %s ", date);
+		onlist_put_text(o->f, c[2] ? c[2] : "?");
+		fputs(": ", o->f);
+		onlist_put_text(o->f, c[4]);
+		fputc('\n', o->f);
 	}
 	o->n++;
 	return 0;
@@ -70,38 +77,55 @@ static onlist_status unposted_one(struct onlist_store *s, const char *sha,
 
 int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 {
+	enum { OPT_FORMAT = ONLIST_OPT_FIRST_LONG, OPT_JSON, OPT_REPO };
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "repo", required_argument, NULL, OPT_REPO },
+		ONLIST_CLI_GLOBAL_OPTIONS
+	};
+	static const char *const formats[] = { "text", "json", NULL };
+	struct onlist_out out = ONLIST_OUT_INIT;
 	struct onlist_store *s;
-	struct unposted_out o = { 0, 0 };
+	struct unposted_out o = { NULL, 0, 0 };
+	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	const char *range = NULL, *repo_opt = NULL;
-	int ret = ONLIST_EXIT_OK;
+	char *err = NULL;
+	int c, ret = ONLIST_EXIT_OK;
 
-	if (onlist_cli_help(argc, argv, unposted_help))
-		return ONLIST_EXIT_OK;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-			const char *f = argv[++i];
-			if (!strcmp(f, "json"))
-				o.json = 1;
-			else if (strcmp(f, "text")) {
-				onlist_err("unposted: --format is text or json, "
-					   "not '%s'", f);
+	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts,
+				      unposted_help)) != -1) {
+		switch (c) {
+		case OPT_FORMAT:
+			if (onlist_cli_format(cli, optarg, formats, &fmt))
 				return ONLIST_EXIT_USAGE;
-			}
-		} else if (!strcmp(argv[i], "--json")) {
-			o.json = 1;
-		} else if (!strcmp(argv[i], "--repo") && i + 1 < argc) {
-			repo_opt = argv[++i];
-		} else if (argv[i][0] == '-' || range) {
-			onlist_err("unposted: unexpected argument '%s'", argv[i]);
+			break;
+		case OPT_JSON:
+			fmt = ONLIST_FMT_JSON;
+			break;
+		case OPT_REPO:
+			repo_opt = optarg;
+			break;
+		case ONLIST_OPT_HELP:
+			return ONLIST_EXIT_OK;
+		default:
 			return ONLIST_EXIT_USAGE;
-		} else {
-			range = argv[i];
 		}
+	}
+	if (optind < argc)
+		range = argv[optind++];
+	if (optind < argc) {
+		onlist_err("unposted: one range only ('%s' and '%s')", range,
+			   argv[optind]);
+		return ONLIST_EXIT_USAGE;
 	}
 	if (!(s = onlist_cli_open_store(cli)))
 		return ONLIST_EXIT_FAIL;
+	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
+	o.f = out.f;
+	o.json = fmt == ONLIST_FMT_JSON;
 	if (o.json)
-		fputs("[", stdout);
+		fputs("[", o.f);
 	if (!range) {
 		if (onlist_store_query(s, ONLIST_Q_UNPOSTED_ALL, NULL, 0,
 				       print_unposted, &o) != ONLIST_OK) {
@@ -112,9 +136,12 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 		ret = onlist_cli_range(cli, s, repo_opt, range, unposted_one, &o);
 	}
 	if (o.json)
-		fputs(o.n ? "\n]\n" : "]\n", stdout);
+		fputs(o.n ? "\n]\n" : "]\n", o.f);
 	onlist_store_close(s);
+	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
+		onlist_err("unposted: %s", err ? err : "write error");
+		free(err);
+		ret = ONLIST_EXIT_FAIL;
+	}
 	return ret;
 }
-
-/* ---- lookup ------------------------------------------------------------- */
