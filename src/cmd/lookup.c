@@ -305,7 +305,7 @@ static int lookup_patch(struct onlist_cli *cli, FILE *f, const char *path,
 		g_free(data);
 		return ONLIST_EXIT_FAIL;
 	}
-	if (!(s = onlist_cli_open_store(cli))) {
+	if (!(s = onlist_cli_open_store_read(cli))) {
 		onlist_mail_free(m);
 		g_free(data);
 		return ONLIST_EXIT_FAIL;
@@ -457,7 +457,7 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 		ret = lookup_patch(cli, out.f, patch_file, json);
 		goto out;
 	}
-	if (!(s = onlist_cli_open_store(cli))) {
+	if (!(s = onlist_cli_open_store_read(cli))) {
 		ret = ONLIST_EXIT_FAIL;
 		goto out;
 	}

@@ -113,7 +113,7 @@ int cmd_skipped(struct onlist_cli *cli, int argc, char **argv)
 		       g_strdup_printf("%s*", argv[optind]);
 		p[0] = glob;
 	}
-	if (!(s = onlist_cli_open_store(cli))) {
+	if (!(s = onlist_cli_open_store_read(cli))) {
 		g_free(glob);
 		return ONLIST_EXIT_FAIL;
 	}

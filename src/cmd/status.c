@@ -112,7 +112,7 @@ int cmd_status(struct onlist_cli *cli, int argc, char **argv)
 		onlist_err("status: unexpected argument '%s'", argv[optind]);
 		return ONLIST_EXIT_USAGE;
 	}
-	if (!(s = onlist_cli_open_store(cli)))
+	if (!(s = onlist_cli_open_store_read(cli)))
 		return ONLIST_EXIT_FAIL;
 	if (onlist_store_query(s, ONLIST_Q_COUNT_TOTALS, NULL, 0, totals_row,
 			       &x) != ONLIST_OK) {

@@ -271,7 +271,7 @@ int cmd_thread(struct onlist_cli *cli, int argc, char **argv)
 		fputs(thread_help, stderr);
 		return ONLIST_EXIT_USAGE;
 	}
-	if (!(s = onlist_cli_open_store(cli)))
+	if (!(s = onlist_cli_open_store_read(cli)))
 		return ONLIST_EXIT_FAIL;
 	id = normalize_id(argv[optind]);
 	all = g_ptr_array_new_with_free_func(free_tmsg);

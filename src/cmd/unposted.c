@@ -119,7 +119,7 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 			   argv[optind]);
 		return ONLIST_EXIT_USAGE;
 	}
-	if (!(s = onlist_cli_open_store(cli)))
+	if (!(s = onlist_cli_open_store_read(cli)))
 		return ONLIST_EXIT_FAIL;
 	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
 	o.f = out.f;
