@@ -129,6 +129,20 @@ void onlist_put_text(FILE *f, const char *s)
 		WALK(f, s, text_cp);
 }
 
+static void lines_cp(FILE *f, unsigned cp)
+{
+	if (cp == '\n' || cp == '\t')
+		putc((int)cp, f);
+	else
+		text_cp(f, cp);
+}
+
+void onlist_put_text_lines(FILE *f, const char *s)
+{
+	if (s)
+		WALK(f, s, lines_cp);
+}
+
 char *onlist_text_dup(const char *s)
 {
 	char *buf = NULL;

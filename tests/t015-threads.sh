@@ -88,6 +88,16 @@ di=$(sed -n "${daveline}p" "$TMP/out" | sed 's/[^ |].*//' | wc -c)
 [ "$di" -gt "$bi" ] || bad "thread: Dave's reply is not drawn below Bob's ($di <= $bi)"
 run thread-url "$ONLIST" --db "$DB" thread "https://lore.kernel.org/r/$bobmsg/"
 expect_rc thread-url 0
+# the forms a reader copies from lore: the thread view, the mbox, a list's
+# own path (these failed: the last path component was taken for the id)
+for u in "https://lore.kernel.org/r/$bobmsg/T/" "https://lore.kernel.org/linux-fsdevel/$bobmsg/t.mbox.gz" \
+	 "https://lore.kernel.org/all/$bobmsg/raw" "https://lore.kernel.org/r/$bobmsg/T/#u"; do
+	run "thread $u" "$ONLIST" --db "$DB" thread "$u"
+	expect_rc "thread $u" 0
+	grep -q "Bob" "$TMP/out" || bad "thread $u: Bob's message is not shown"
+done
+run thread-not-an-id "$ONLIST" --db "$DB" thread "https://lore.kernel.org/linux-fsdevel/"
+expect_rc thread-not-an-id 2
 run thread-json "$ONLIST" --db "$DB" thread --format json "$bobmsg"
 python3 -c 'import json,sys; t=json.load(open(sys.argv[1])); assert len(t) >= 8, len(t)' "$TMP/out" ||
 	bad "thread --format json: not a JSON array of the thread"

@@ -41,6 +41,10 @@ onlist_status onlist_fmt_parse(const char *name, enum onlist_fmt *out);
  * "U+XXXX", everything else as it is. */
 void onlist_put_text(FILE *f, const char *s);
 
+/* The same, but line ends and tabs pass: for messages of several lines
+ * (git's stderr in an error). */
+void onlist_put_text_lines(FILE *f, const char *s);
+
 /* What onlist_put_text() would write, as a new string (the caller's,
  * free()), for text assembled before it is printed; NULL when out of
  * memory.  NULL in gives "". */

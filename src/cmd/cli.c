@@ -44,6 +44,17 @@ static void resolve_db(struct onlist_cli *cli)
 		free(v);
 }
 
+void onlist_err_text(const char *where, const char *text)
+{
+	fputs("onlist: ", stderr);
+	if (where) {
+		onlist_put_text(stderr, where);
+		fputs(": ", stderr);
+	}
+	onlist_put_text(stderr, text);
+	fputc('\n', stderr);
+}
+
 char *onlist_cli_config(const char *repo, const char *key)
 {
 	char *v = NULL;
@@ -274,17 +285,4 @@ int onlist_cli_format(struct onlist_cli *cli, const char *arg,
 	}
 	onlist_err("%s%s--format is %s, not '%s'", CMD(cli), list, arg);
 	return -1;
-}
-
-int onlist_cli_help(int argc, char **argv, const char *text)
-{
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(text, stdout);
-			return 1;
-		}
-	}
-	return 0;
 }

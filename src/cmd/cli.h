@@ -85,8 +85,13 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv);
 int cmd_stats(struct onlist_cli *cli, int argc, char **argv);
 int cmd_export(struct onlist_cli *cli, int argc, char **argv);
 
-/* Print "onlist: <fmt>\n" to stderr. */
+/* Print "onlist: <fmt>\n" to stderr, the message through the terminal
+ * escaper (line ends kept). */
 void onlist_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* An error whose text came from elsewhere (git, a server, a mail, a
+ * path), on one line of stderr: "onlist: WHERE: TEXT", both escaped,
+ * line ends too.  where may be NULL. */
+void onlist_err_text(const char *where, const char *text);
 
 struct onlist_store;
 
@@ -139,7 +144,5 @@ int onlist_cli_range(struct onlist_cli *cli, struct onlist_store *s,
 		     const char *repo_opt, const char *range,
 		     onlist_cli_range_cb cb, void *data);
 
-/* Is `arg` a command's --help / -h?  Then print `text` and return 1. */
-int onlist_cli_help(int argc, char **argv, const char *text);
 
 #endif

@@ -154,19 +154,6 @@ static char *url_encode(const char *s)
 
 /* ---- importing ---------------------------------------------------------- */
 
-/* An error whose text came from elsewhere (git, a server, a mail, a
- * path), on one line of stderr: "onlist: WHERE: TEXT", both escaped. */
-static void error_text(const char *where, const char *text)
-{
-	fputs("onlist: ", stderr);
-	if (where) {
-		onlist_put_text(stderr, where);
-		fputs(": ", stderr);
-	}
-	onlist_put_text(stderr, text);
-	fputc('\n', stderr);
-}
-
 /* What fetch prints on standard output: a line per source, or one JSON
  * object with an element per source and the totals. */
 struct fetch_report {
@@ -210,14 +197,14 @@ static int import_file(struct onlist_store *s, const char *path,
 	onlist_status st;
 
 	if ((st = onlist_source_open(&src, path, &err)) != ONLIST_OK) {
-		error_text(NULL, err ? err : onlist_status_str(st));
+		onlist_err_text(NULL, err ? err : onlist_status_str(st));
 		free(err);
 		return -1;
 	}
 	st = onlist_import_source(s, src, place, list, c, NULL, NULL, &err);
 	onlist_source_free(src);
 	if (st != ONLIST_OK) {
-		error_text(place, err ? err : onlist_status_str(st));
+		onlist_err_text(place, err ? err : onlist_status_str(st));
 		free(err);
 		return -1;
 	}
@@ -299,7 +286,7 @@ static int epoch_msg(const struct onlist_epoch_msg *m, void *data)
 					   0, e->c, &err);
 		free(place);
 		if (st != ONLIST_OK) {
-			error_text(NULL, err ? err : "import failed");
+			onlist_err_text(NULL, err ? err : "import failed");
 			free(err);
 			e->failed = 1;
 			return 1;
@@ -350,7 +337,7 @@ static int walk_epoch(struct onlist_cli *cli, struct onlist_store *s,
 		if (e.in_batch)
 			onlist_store_rollback(s);
 		if (st != ONLIST_OK)
-			error_text(NULL, err ? err : onlist_status_str(st));
+			onlist_err_text(NULL, err ? err : onlist_status_str(st));
 		free(err);
 		free(last);
 		return -1;
@@ -408,7 +395,7 @@ static int fetch_local(struct onlist_cli *cli, struct onlist_store *s,
 	int v1, n;
 
 	if (!realpath(arg, path)) {
-		error_text(arg, strerror(errno));
+		onlist_err_text(arg, strerror(errno));
 		return -1;
 	}
 	if (!is_dir(path))
@@ -420,7 +407,7 @@ static int fetch_local(struct onlist_cli *cli, struct onlist_store *s,
 		if (!is_dir(p)) {
 			snprintf(p, sizeof(p), "%s/new", path);
 			if (!is_dir(p)) {
-				error_text(arg, "neither a maildir nor a "
+				onlist_err_text(arg, "neither a maildir nor a "
 					   "public-inbox directory (no cur/, "
 					   "new/, git/0.git or objects/)");
 				return -1;
@@ -464,7 +451,7 @@ static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
 		snprintf(mirror, sizeof(mirror), "%s/mirrors/%s/git/%d.git",
 			 o->data, dir, n);
 		if (mkdirs(o->data) < 0) {
-			error_text(o->data, strerror(errno));
+			onlist_err_text(o->data, strerror(errno));
 			ret = -1;
 			break;
 		}
@@ -503,7 +490,7 @@ static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
 				ret = -1;
 				break;
 			}
-			error_text(url, err ? err : "git failed");
+			onlist_err_text(url, err ? err : "git failed");
 			ret = -1;
 			break;
 		}
@@ -538,7 +525,7 @@ static int fetch_download(struct onlist_store *s, const char *url,
 	*strrchr(parent, '/') = '\0';
 	free(dir);
 	if (mkdirs(parent) < 0) {
-		error_text(parent, strerror(errno));
+		onlist_err_text(parent, strerror(errno));
 		return -1;
 	}
 	if (remember_cache) {
@@ -548,7 +535,7 @@ static int fetch_download(struct onlist_store *s, const char *url,
 	st = onlist_http_get(url, path, post, &o->http,
 			     remember_cache ? &cache : NULL, &res, &err);
 	if (st != ONLIST_OK) {
-		error_text(NULL, err ? err : onlist_status_str(st));
+		onlist_err_text(NULL, err ? err : onlist_status_str(st));
 		free(err);
 		onlist_http_cache_release(&cache);
 		return -1;
@@ -560,7 +547,7 @@ static int fetch_download(struct onlist_store *s, const char *url,
 			onlist_http_cache_release(&cache);
 			return 0;
 		}
-		error_text(url, "HTTP 404 Not Found");
+		onlist_err_text(url, "HTTP 404 Not Found");
 		onlist_http_cache_release(&cache);
 		return -1;
 	}
@@ -663,7 +650,7 @@ static int fetch_one(struct onlist_cli *cli, struct onlist_store *s,
 		}
 	} else {
 		if (window) {
-			error_text(arg, "--since, --until and --query need a "
+			onlist_err_text(arg, "--since, --until and --query need a "
 				   "public-inbox URL");
 			free(list);
 			return -2;

@@ -116,20 +116,6 @@ static void skip_summary(struct onlist_store *s, const char *place, FILE *f,
 	free(glob);
 }
 
-/* An error whose text came from elsewhere (a library's message quoting a
- * file name or a header), on one line of stderr: "onlist: WHERE: TEXT",
- * both escaped. */
-static void error_text(const char *where, const char *text)
-{
-	fputs("onlist: ", stderr);
-	if (where) {
-		onlist_put_text(stderr, where);
-		fputs(": ", stderr);
-	}
-	onlist_put_text(stderr, text);
-	fputc('\n', stderr);
-}
-
 struct import_out {
 	FILE *f;
 	int json;
@@ -163,7 +149,7 @@ static int import_one(struct onlist_cli *cli, struct onlist_store *s,
 		onlist_progress_done(&p.prog);
 	}
 	if (st != ONLIST_OK)
-		error_text(NULL, err ? err : onlist_status_str(st));
+		onlist_err_text(NULL, err ? err : onlist_status_str(st));
 	o->total.messages += c.messages;
 	o->total.added += c.added;
 	o->total.patches += c.patches;

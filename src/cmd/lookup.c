@@ -130,7 +130,7 @@ static void free_prow(gpointer p)
 /* echo and late rows name a mail but are not postings */
 static int counts(const struct prow *r)
 {
-	return r->col[4] && strcmp(r->col[4], "echo") && strcmp(r->col[4], "late");
+	return r->col[4] && onlist_store_method_is_posting(r->col[4]);
 }
 
 /* "NAME <ADDR>" of a posting's sender, escaped. */

@@ -33,12 +33,22 @@ static const struct {
 void onlist_err(const char *fmt, ...)
 {
 	va_list ap;
+	char *msg;
+	int n;
 
-	fputs("onlist: ", stderr);
+	/* Messages carry paths, Message-IDs, git's and servers' words: all
+	 * of it through the terminal escaper (line ends kept). */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
+	fputs("onlist: ", stderr);
+	if (n < 0)
+		fputs("(out of memory formatting a message)", stderr);
+	else
+		onlist_put_text_lines(stderr, msg);
 	fputc('\n', stderr);
+	if (n >= 0)
+		free(msg);
 }
 
 static void usage(FILE *f)

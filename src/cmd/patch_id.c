@@ -63,19 +63,6 @@ static int write_file(const char *path, const char *data, size_t len)
 	return ret;
 }
 
-/* An error whose text came from the input (a place, a reason, a parser's
- * message quoting a header), on one line of stderr, escaped. */
-static void error_text(const char *where, const char *text)
-{
-	fputs("onlist: patch-id: ", stderr);
-	if (where) {
-		onlist_put_text(stderr, where);
-		fputs(": ", stderr);
-	}
-	onlist_put_text(stderr, text);
-	fputc('\n', stderr);
-}
-
 static int mail_mode(FILE *out, int stable, const char *first, size_t len,
 		     const char *const *mailinfo)
 {
@@ -91,7 +78,7 @@ static int mail_mode(FILE *out, int stable, const char *first, size_t len,
 		return ONLIST_EXIT_USAGE;
 	}
 	if (onlist_source_open_fd(&src, 0, first, len, &err) != ONLIST_OK) {
-		error_text(NULL, err ? err : "cannot read stdin");
+		onlist_err_text(NULL, err ? err : "cannot read stdin");
 		free(err);
 		return ONLIST_EXIT_FAIL;
 	}
@@ -100,12 +87,12 @@ static int mail_mode(FILE *out, int stable, const char *first, size_t len,
 		char hex[ONLIST_PATCHID_HEXSZ + 1], commit[41];
 
 		if (raw.skip) {
-			error_text(raw.where, raw.skip);
+			onlist_err_text(raw.where, raw.skip);
 			ret = ONLIST_EXIT_FAIL;
 			continue;
 		}
 		if (onlist_mail_parse(&m, raw.data, raw.len, &err) != ONLIST_OK) {
-			error_text(raw.where, err ? err : "unreadable message");
+			onlist_err_text(raw.where, err ? err : "unreadable message");
 			free(err);
 			err = NULL;
 			ret = ONLIST_EXIT_FAIL;
@@ -139,7 +126,7 @@ static int mail_mode(FILE *out, int stable, const char *first, size_t len,
 		onlist_mail_free(m);
 	}
 	if (st != ONLIST_ENOTFOUND) {
-		error_text(NULL, err ? err : onlist_status_str(st));
+		onlist_err_text(NULL, err ? err : onlist_status_str(st));
 		free(err);
 		ret = ONLIST_EXIT_FAIL;
 	}

@@ -6,6 +6,7 @@
 #include <glib.h>
 
 #include "cli.h"
+#include "onlist/msgid.h"
 #include "onlist/store.h"
 #include "onlist/store_thread.h"
 
@@ -198,41 +199,6 @@ static void print_tree(struct tctx *t, struct tmsg *root)
 	g_array_free(stack, TRUE);
 }
 
-/* "<id>", "id", "https://lore.kernel.org/list/id/", ".../r/id" -> id */
-static char *normalize_id(const char *arg)
-{
-	char *s = g_strdup(arg), *p = s, *e;
-
-	if (!strncmp(p, "http://", 7) || !strncmp(p, "https://", 8)) {
-		e = p + strlen(p);
-		while (e > p && e[-1] == '/')
-			*--e = '\0';
-		if ((e = strrchr(p, '/')))
-			p = e + 1;
-		/* lore escapes '/' in ids as %2F: undo the common escapes */
-		char *d = p, *q = p;
-		for (; *q; q++) {
-			if (q[0] == '%' && g_ascii_isxdigit(q[1]) &&
-			    g_ascii_isxdigit(q[2])) {
-				*d++ = (char)(g_ascii_xdigit_value(q[1]) * 16 +
-					      g_ascii_xdigit_value(q[2]));
-				q += 2;
-			} else {
-				*d++ = *q;
-			}
-		}
-		*d = '\0';
-	}
-	if (*p == '<')
-		p++;
-	e = p + strlen(p);
-	if (e > p && e[-1] == '>')
-		e[-1] = '\0';
-	p = g_strdup(p);
-	g_free(s);
-	return p;
-}
-
 int cmd_thread(struct onlist_cli *cli, int argc, char **argv)
 {
 	enum { OPT_FORMAT = ONLIST_OPT_FIRST_LONG, OPT_JSON };
@@ -271,9 +237,16 @@ int cmd_thread(struct onlist_cli *cli, int argc, char **argv)
 		fputs(thread_help, stderr);
 		return ONLIST_EXIT_USAGE;
 	}
-	if (!(s = onlist_cli_open_store_read(cli)))
+	/* the same parser as Link: trailers: <id>, id, lore URLs with /T/,
+	 * /t.mbox.gz, /raw, %-escapes */
+	if (onlist_msgid_parse(argv[optind], &id) != ONLIST_OK) {
+		onlist_err("thread: '%s' names no Message-ID", argv[optind]);
+		return ONLIST_EXIT_USAGE;
+	}
+	if (!(s = onlist_cli_open_store_read(cli))) {
+		free(id);
 		return ONLIST_EXIT_FAIL;
-	id = normalize_id(argv[optind]);
+	}
 	all = g_ptr_array_new_with_free_func(free_tmsg);
 	st = onlist_store_thread(s, id, take, all);
 	if (st == ONLIST_ENOTFOUND) {
@@ -325,7 +298,7 @@ int cmd_thread(struct onlist_cli *cli, int argc, char **argv)
 	}
 out:
 	g_ptr_array_free(all, TRUE);
-	g_free(id);
+	free(id);
 	onlist_store_close(s);
 	return ret;
 }
