@@ -31,6 +31,25 @@ printf 'echo sender nobody\n' >"$TMP/bad-rules"
 run bad-rules "$ONLIST" --db "$DB" match --rules "$TMP/bad-rules"
 expect_rc bad-rules 2
 grep -q 'bad-rules:1' "$TMP/err" || bad "a bad rules file: the error does not name the line"
+# the same rules from the project's git config (onlist.rules): the same
+# echoes and the same matches as with --rules
+sqlite3 "$DB" "select * from echoes order by 1" >"$TMP/echoes.cli"
+sqlite3 "$DB" "select commit_sha, method from matches order by 1, 2" >"$TMP/matches.cli"
+[ -s "$TMP/echoes.cli" ] || bad "--rules: no echo recorded (test bug?)"
+git -C "$W/repo" config onlist.rules "$TMP/rules"
+run match-config-rules "$ONLIST" --db "$DB" match
+expect_rc match-config-rules 0
+sqlite3 "$DB" "select * from echoes order by 1" >"$TMP/echoes.cfg"
+sqlite3 "$DB" "select commit_sha, method from matches order by 1, 2" >"$TMP/matches.cfg"
+same_output "onlist.rules: echoes" "$TMP/echoes.cli" "$TMP/echoes.cfg" || bad "onlist.rules: not the echoes --rules gives"
+same_output "onlist.rules: matches" "$TMP/matches.cli" "$TMP/matches.cfg" || bad "onlist.rules: not the matches --rules gives"
+git -C "$W/repo" config onlist.rules "$TMP/bad-rules"
+run bad-config-rules "$ONLIST" --db "$DB" match
+expect_rc bad-config-rules 2
+grep -q 'onlist.rules' "$TMP/err" || bad "a bad onlist.rules file: the error does not name the key"
+run match-rules-again "$ONLIST" --db "$DB" match --rules "$TMP/rules"
+expect_rc match-rules-again 0
+git -C "$W/repo" config --unset onlist.rules
 sqlite3 "$DB" "select commit_sha, method from matches" >"$TMP/matches"
 "$ONLIST" --db "$DB" unposted --format json >"$TMP/unposted.json" || bad "unposted failed"
 

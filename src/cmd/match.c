@@ -190,7 +190,7 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 	struct onlist_store *s;
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	const char *rules_path = NULL, *explain_sha = NULL, *repo_opt = NULL;
-	char *repo = NULL, *err = NULL, *end;
+	char *repo = NULL, *err = NULL, *end, *rules_cfg = NULL;
 	size_t nrules = 0;
 	long t[6] = { 0 };
 	int opt, ret = ONLIST_EXIT_OK;
@@ -246,23 +246,26 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 		onlist_err("match: --explain has no JSON form");
 		return ONLIST_EXIT_USAGE;
 	}
+	if (!(s = onlist_cli_open_store(cli)))
+		return ONLIST_EXIT_FAIL;
+	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(s, "repo");
+	o.repo = repo;
+	/* --rules, else the project's own: git config onlist.rules */
+	if (!rules_path)
+		rules_path = rules_cfg = onlist_cli_config(repo, "onlist.rules");
 	if (rules_path && onlist_match_read_rules(rules_path, &rules, &nrules,
 						  &err) != ONLIST_OK) {
 		/* the message quotes the offending line of the file */
-		fputs("onlist: match: ", stderr);
-		onlist_put_text(stderr, err ? err : "bad rules file");
-		fputc('\n', stderr);
+		onlist_err_text(rules_cfg ? "match: onlist.rules" : "match",
+				err ? err : "bad rules file");
 		free(err);
+		free(rules_cfg);
+		free(repo);
+		onlist_store_close(s);
 		return ONLIST_EXIT_USAGE;
 	}
 	o.rules = rules;
 	o.nrules = nrules;
-	if (!(s = onlist_cli_open_store(cli))) {
-		onlist_match_free_rules(rules, nrules);
-		return ONLIST_EXIT_FAIL;
-	}
-	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(s, "repo");
-	o.repo = repo;
 	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
 	if (explain_sha) {
 		ret = explain(s, &o, explain_sha, out.f);
@@ -292,6 +295,7 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 out:
 	onlist_store_close(s);
 	free(repo);
+	free(rules_cfg);
 	onlist_match_free_rules(rules, nrules);
 	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
 		onlist_err("match: %s", err ? err : "write error");
