@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -92,7 +93,7 @@ static void one_line(char **errmsg)
 	"-c", "protocol.https.allow=always", "-c", "protocol.http.allow=always", \
 	"-c", "protocol.file.allow=always", "-c", "protocol.git.allow=always", \
 	"-c", "protocol.ssh.allow=always", \
-	"-c", "http.lowSpeedLimit=1", "-c", "http.lowSpeedTime=60"
+	"-c", "http.lowSpeedLimit=1024", "-c", "http.lowSpeedTime=60"
 
 onlist_status onlist_repo_mirror(const char *url, const char *dir,
 				 char **errmsg)
@@ -619,4 +620,44 @@ out:
 	onlist_git_reader_release(&w.lr);
 	onlist_git_reader_release(&cr);
 	return st;
+}
+
+int onlist_pi_manifest_epochs(const char *path)
+{
+	/* a window of the text at a time; the last bytes are carried over
+	 * so that a key cut at the window's edge is still seen */
+	enum { WINDOW = 65536, CARRY = 32 };
+	char *buf = malloc(WINDOW + CARRY + 1);
+	size_t keep = 0;
+	int n = 0, got;
+	gzFile gz;
+
+	if (!buf)
+		return -1;
+	if (!(gz = gzopen(path, "rb"))) {
+		free(buf);
+		return -1;
+	}
+	while ((got = gzread(gz, buf + keep, WINDOW)) > 0) {
+		size_t len = keep + (size_t)got;
+		char *p = buf;
+
+		buf[len] = '\0';
+		while ((p = memmem(p, len - (size_t)(p - buf), "/git/", 5))) {
+			char *end;
+			long v = strtol(p + 5, &end, 10);
+
+			if (end > p + 5 && !strncmp(end, ".git\"", 5) &&
+			    v >= 0 && v < 1000000 && v + 1 > n)
+				n = (int)v + 1;
+			p += 5;
+		}
+		keep = len < CARRY ? len : CARRY;
+		memmove(buf, buf + len - keep, keep);
+	}
+	if (got < 0)
+		n = -1;		/* not gzip, or cut short */
+	gzclose(gz);
+	free(buf);
+	return n;
 }

@@ -30,6 +30,11 @@ so a test can add ?t=NAME to get fresh state):
   /bigetag/FILE         the file with a 50 KB ETag
   /hugeetag/FILE        the file with a 1 MB ETag (past curl's header limit)
   /ctletag/FILE         the file with an ETag holding a bare CR and a TAB
+  /inf/git/N.git/PATH   DIR/epoch.git/PATH for every N (a git repository
+                        over dumb HTTP): a public-inbox with endless epochs
+                        and no manifest.js.gz
+  /listed/K/...         the same, with a manifest.js.gz listing epochs
+                        0..K-1
   /truncgz/FILE         first time: the first half of FILE with a matching
                         Content-Length; afterwards the whole file
   /norange/FILE         ignores Range: always 200 and the whole file
@@ -69,6 +74,11 @@ LOCK = threading.Lock()
 STATS = {}
 ROOT = "."
 BOMB = None
+
+
+def gzip_bytes(data):
+    z = zlib.compressobj(9, zlib.DEFLATED, 31)
+    return z.compress(data) + z.flush()
 
 
 def bomb_bytes():
@@ -306,6 +316,19 @@ class Handler(BaseHTTPRequestHandler):
                 self.file(rest)
         elif head == "trickle":
             self.file(rest, trickle=True)
+        elif head in ("inf", "listed"):
+            i = 1 if head == "inf" else 2
+            if parts[i:] == ["manifest.js.gz"] and head == "listed":
+                k = int(parts[1])
+                man = {"/x/git/%d.git" % e: {"fingerprint": "0" * 40}
+                       for e in range(k)}
+                self.serve(gzip_bytes(json.dumps(man).encode()),
+                           use_range=False)
+            elif len(parts) > i + 2 and parts[i] == "git" and \
+                    parts[i + 1].endswith(".git"):
+                self.file("epoch.git/" + "/".join(parts[i + 2:]))
+            else:
+                self.error(404)
         elif head == "drip":
             self.file(rest, drip=True)
         elif head == "bigetag":

@@ -45,4 +45,10 @@ onlist_status onlist_repo_epoch_walk(const char *gitdir, const char *branch,
 				     const char *since, onlist_epoch_cb cb,
 				     void *data, char **last, char **errmsg);
 
+/* How many epochs a public-inbox manifest (manifest.js.gz, as a file at
+ * path) lists: its largest "/git/N.git" key, plus one; 0 when it names
+ * none; -1 when the file cannot be read as gzip.  Only the epoch names
+ * are taken from it, nothing else of the JSON. */
+int onlist_pi_manifest_epochs(const char *path);
+
 #endif

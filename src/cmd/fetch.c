@@ -43,6 +43,12 @@ static const char help[] =
 	"  --retries N       attempts after the first on network errors (5)\n"
 	"  --pace SECONDS    minimum gap between requests to one host (1)\n"
 	"  --insecure        do not verify TLS certificates\n"
+	"  --timeout SECONDS the most one source may take, transfers and git\n"
+	"                    clones together (21600: 6 hours, for a whole\n"
+	"                    mirror); a stall (under 1 KiB/s for 60 s) is cut\n"
+	"                    and retried before that\n"
+	"  --max-epochs N    epochs to clone at most when the inbox's\n"
+	"                    manifest.js.gz does not list them (1000)\n"
 	"  --format json     print the counts as one JSON object: {sources:\n"
 	"                    [{source, list, ok, messages, new, patches,\n"
 	"                    skipped}], messages, new, patches, skipped}\n\n"
@@ -55,7 +61,14 @@ struct fetch_opts {
 	char *data;
 	const char *since, *until, *query;
 	struct onlist_http_opts http;
+	double timeout;		/* seconds a source may take; 0: no limit */
+	int max_epochs;		/* without a manifest, clone no more */
 };
+
+/* The epochs a server may make onlist clone when it lists none in a
+ * manifest: lore's largest inbox (LKML) has about 20; a server answering
+ * every git/N.git must not get the rest of the disk. */
+#define MAX_EPOCHS_DEFAULT 1000
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -432,17 +445,65 @@ static int fetch_local(struct onlist_cli *cli, struct onlist_store *s,
 /* A whole public-inbox over the network: mirror each epoch, then walk it.
  * Epochs are found by trying 0.git, 1.git, ... until one is missing; an
  * inbox without git/0.git is tried as a v1 repository at the URL. */
+/* How many epochs the inbox at base lists in its manifest.js.gz, or 0
+ * when it has no manifest or names none.  The file is kept under the data
+ * directory. */
+static int manifest_epochs(const char *base, const char *dir,
+			   const struct fetch_opts *o)
+{
+	enum onlist_http_result res;
+	char url[PATH_MAX], dest[PATH_MAX], *err = NULL;
+	int n;
+
+	snprintf(url, sizeof(url), "%smanifest.js.gz", base);
+	snprintf(dest, sizeof(dest), "%s/mirrors/%s", o->data, dir);
+	if (mkdirs(dest) < 0)
+		return 0;
+	strncat(dest, "/manifest.js.gz", sizeof(dest) - strlen(dest) - 1);
+	if (onlist_http_get(url, dest, 0, &o->http, NULL, &res, &err) != ONLIST_OK ||
+	    res == ONLIST_HTTP_NOT_FOUND) {
+		free(err);
+		return 0;
+	}
+	n = onlist_pi_manifest_epochs(dest);
+	return n > 0 ? n : 0;
+}
+
 static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
 		       const char *base, const struct fetch_opts *o,
 		       const char *list, struct onlist_import_counts *c)
 {
 	char *dir = url_dir(base), *err = NULL;
 	char url[PATH_MAX], mirror[PATH_MAX], key[32];
-	int n = 0, ret = 0;
+	int n = 0, ret = 0, nlisted;
 
 	if (!dir)
 		return -1;
+	if (mkdirs(o->data) < 0) {
+		onlist_err_text(o->data, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	/* The manifest says how many epochs there are; without one, epochs
+	 * are cloned until the first missing one, and never more than
+	 * --max-epochs. */
+	nlisted = manifest_epochs(base, dir, o);
 	for (;; n++) {
+		if (nlisted ? n >= nlisted : n >= o->max_epochs) {
+			if (!nlisted) {
+				onlist_err("fetch: %s: more than %d epochs and no "
+					   "manifest.js.gz listing them: stopped "
+					   "(--max-epochs)", base, o->max_epochs);
+				ret = -1;
+			}
+			break;
+		}
+		if (o->http.deadline > 0 && onlist_http_now() > o->http.deadline) {
+			onlist_err("fetch: %s: gave up after epoch %d: the time "
+				   "allowed (--timeout) ran out", base, n - 1);
+			ret = -1;
+			break;
+		}
 		/* git talks to the same host for every epoch: keep the pace
 		 * onlist's own downloads keep. */
 		if (n > 0 && o->http.pace > 0)
@@ -602,15 +663,19 @@ static int is_one_off(const char *url)
 
 static int fetch_one(struct onlist_cli *cli, struct onlist_store *s,
 		     const char *arg, const char *list_opt,
-		     const struct fetch_opts *o, int explicit,
+		     const struct fetch_opts *all, int explicit,
 		     struct fetch_report *r)
 {
+	/* --timeout is per source: one stuck server leaves time for the rest */
+	struct fetch_opts src = *all, *o = &src;
 	struct onlist_import_counts c = { 0, 0, 0, 0 };
 	int window = o->since || o->until || o->query;
 	char *list = list_opt ? strdup(list_opt) : default_list(arg);
 	char *base = NULL;
 	int ret;
 
+	if (o->timeout > 0)
+		o->http.deadline = onlist_http_now() + o->timeout;
 	if (!list)
 		return -1;
 	if (is_url(arg)) {
@@ -745,7 +810,7 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 	enum {
 		OPT_LIST = ONLIST_OPT_FIRST_LONG, OPT_DATA, OPT_SINCE, OPT_UNTIL,
 		OPT_QUERY, OPT_RETRIES, OPT_PACE, OPT_INSECURE, OPT_FORMAT,
-		OPT_JSON,
+		OPT_JSON, OPT_TIMEOUT, OPT_MAX_EPOCHS,
 	};
 	static const struct option opts[] = {
 		{ "list", required_argument, NULL, OPT_LIST },
@@ -755,6 +820,8 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 		{ "query", required_argument, NULL, OPT_QUERY },
 		{ "retries", required_argument, NULL, OPT_RETRIES },
 		{ "pace", required_argument, NULL, OPT_PACE },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "max-epochs", required_argument, NULL, OPT_MAX_EPOCHS },
 		{ "insecure", no_argument, NULL, OPT_INSECURE },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -775,6 +842,8 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	o.http = http;
+	o.timeout = 6 * 3600;	/* a whole mirror of a large list over a slow link */
+	o.max_epochs = MAX_EPOCHS_DEFAULT;
 	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts, help)) != -1) {
 		switch (c) {
 		case OPT_LIST:
@@ -805,6 +874,20 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 			break;
 		case OPT_INSECURE:
 			o.http.insecure = 1;
+			break;
+		case OPT_TIMEOUT:
+			/* a week; 0 is no limit */
+			if (number("--timeout", optarg, 7 * 86400, &x) < 0)
+				return ONLIST_EXIT_USAGE;
+			o.timeout = x;
+			break;
+		case OPT_MAX_EPOCHS:
+			if (number("--max-epochs", optarg, 1000000, &x) < 0 || x < 1) {
+				if (x < 1)
+					onlist_err("fetch: --max-epochs takes 1 or more");
+				return ONLIST_EXIT_USAGE;
+			}
+			o.max_epochs = (int)x;
 			break;
 		case OPT_FORMAT:
 			if (onlist_cli_format(cli, optarg, formats, &fmt))

@@ -1,0 +1,69 @@
+#!/bin/sh
+# A public-inbox server that never ends: onlist fetch must not clone epoch
+# after epoch for ever, nor wait for ever on a server that trickles.
+#   - /inf/: every git/N.git answers (the same small epoch, over git's dumb
+#     HTTP) and there is no manifest.js.gz: fetch stops at --max-epochs
+#     with exit 1 and says why;
+#   - /listed/3/: the same, but manifest.js.gz lists 0..2: exactly three
+#     epochs are cloned and fetch succeeds;
+#   - /drip/: 3 bytes a second: --timeout ends the source, exit 1, saying
+#     the time ran out (without it, the stall limit would take a minute).
+. tests/lib.sh
+need_cmd git
+need_cmd python3
+need_cmd sqlite3
+need_onlist
+make_tmp
+isolate_git
+
+# one epoch: a bare repository whose commits each hold a message as blob m
+E=$TMP/srv/epoch.git
+git init -q --bare -b master "$E"
+W=$TMP/w
+git init -q -b master "$W"
+for i in 1 2 3; do
+	printf 'From: A <a@example.org>\nSubject: [PATCH] change %d\nMessage-ID: <m%d@example.org>\nDate: Mon, 1 Jan 2024 00:00:0%d +0000\n\nWhy.\n' \
+		"$i" "$i" "$i" >"$W/m"
+	git -C "$W" add m && git -C "$W" commit -q -m "m$i" || fail "git commit"
+done
+git -C "$W" push -q "$E" master || fail "git push"
+git -C "$E" update-server-info || fail "update-server-info"
+
+python3 tests/faultserver.py 0 "$TMP/srv" --timeout 300 >"$TMP/port" &
+srv=$!
+trap 'kill $srv 2>/dev/null; rm -rf "$TMP"' EXIT
+for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$TMP/port" ] && break; sleep 0.3; done
+port=$(head -n 1 "$TMP/port")
+[ -n "$port" ] || fail "the fault server did not start"
+base=http://127.0.0.1:$port
+printf 'x%.0s' $(seq 1 3000) >"$TMP/srv/slow.mbox"
+
+# endless epochs, no manifest
+run endless "$ONLIST" -q --db "$TMP/inf.db" fetch --pace 0 --data "$TMP/data" \
+	--max-epochs 4 --list inf "$base/inf/"
+expect_rc endless 1
+grep -q -- '--max-epochs' "$TMP/err" || bad "endless: the error does not name --max-epochs"
+n=$(find "$TMP/data/mirrors" -type d -name '[0-9]*.git' | wc -l)
+[ "$n" -le 4 ] || bad "endless: $n epochs cloned, --max-epochs was 4"
+[ "$n" -ge 1 ] || bad "endless: nothing cloned (test bug?)"
+
+# the manifest lists three
+run listed "$ONLIST" -q --db "$TMP/listed.db" fetch --pace 0 --data "$TMP/data2" \
+	--list listed "$base/listed/3/"
+expect_rc listed 0
+n=$(find "$TMP/data2/mirrors" -type d -name '[0-9]*.git' | wc -l)
+[ "$n" = 3 ] || bad "listed: $n epochs cloned, the manifest lists 3"
+m=$(sqlite3 "$TMP/listed.db" 'select count(*) from messages')
+[ "$m" = 3 ] || bad "listed: $m messages imported, expected 3"
+
+# a trickle, ended by --timeout
+t0=$(date +%s)
+run timeout "$ONLIST" -q --db "$TMP/drip.db" fetch --pace 0 --data "$TMP/data3" \
+	--timeout 3 --list drip "$base/drip/slow.mbox"
+t1=$(date +%s)
+expect_rc timeout 1
+grep -q -- '--timeout' "$TMP/err" || bad "timeout: the error does not say the time ran out"
+[ $((t1 - t0)) -lt 30 ] || bad "timeout: took $((t1 - t0)) s with --timeout 3"
+
+[ $nfail -eq 0 ] && echo "all epoch and deadline checks passed"
+[ $nfail -eq 0 ]
