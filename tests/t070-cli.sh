@@ -170,6 +170,12 @@ grep -q "^$(echo "$E" | cut -c1-12) " "$TMP/out" || bad "unposted: E is not list
 escaped "unposted with ESC and U+202E in an author and a subject" shown
 run "lookup A" "$O" --db "$DB" lookup "$A"
 expect_rc "lookup A" 0
+# a full sha with anything after it names no commit (it was cut at 40
+# characters and matched)
+run "lookup A-junk" "$O" --db "$DB" lookup "$A-junk"
+expect_rc "lookup A-junk" 1
+! grep -q 't070-a@example.org' "$TMP/out" || bad "lookup A-junk: matched the commit A"
+run "lookup A" "$O" --db "$DB" lookup "$A"
 grep -q 't070-a@example.org' "$TMP/out" || bad "lookup A: its posting is not shown"
 escaped "lookup of a commit reviewed by a name with ESC and U+202E"
 run "thread" "$O" --db "$DB" thread "t070-a@example.org"

@@ -347,7 +347,8 @@ static void find_commit(struct onlist_store *s, const char *repo,
 	snprintf(lower, sizeof(lower), "%s", name);
 	for (char *q = lower; *q; q++)
 		*q = (char)tolower((unsigned char)*q);
-	if (is_hex(lower)) {
+	/* only the whole name: "<40 hex>-junk" cut at 40 would match */
+	if (strlen(name) < sizeof(lower) && is_hex(lower)) {
 		p[0] = lower;
 		onlist_store_query(s, ONLIST_Q_COMMIT_BY_PREFIX, p, 1,
 				   take_commit, f);
