@@ -252,6 +252,18 @@ int onlist_cli_getopt(struct onlist_cli *cli, int argc, char **argv,
 		case 'q':
 			cli->quiet = 1;
 			continue;
+		case ONLIST_OPT_FORMAT:
+		case ONLIST_OPT_JSON:
+			if (!cli->formats) {
+				onlist_err("%s%sprints no data: no --format or --json",
+					   CMD(cli));
+				return ONLIST_OPT_ERROR;
+			}
+			if (c == ONLIST_OPT_JSON)
+				optarg = "json";
+			if (onlist_cli_format(cli, optarg, cli->formats, cli->fmt))
+				return ONLIST_OPT_ERROR;
+			continue;
 		case 'h':
 			fputs(help, stdout);
 			return ONLIST_OPT_HELP;
@@ -268,6 +280,13 @@ int onlist_cli_getopt(struct onlist_cli *cli, int argc, char **argv,
 			return c;
 		}
 	}
+}
+
+void onlist_cli_formats(struct onlist_cli *cli, const char *const *formats,
+			enum onlist_fmt *fmt)
+{
+	cli->formats = formats;
+	cli->fmt = fmt;
 }
 
 int onlist_cli_format(struct onlist_cli *cli, const char *arg,

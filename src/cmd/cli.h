@@ -18,6 +18,10 @@ struct onlist_cli {
 				 * options are read (onlist_cli_db()) */
 	int quiet;		/* -q */
 	const char *cmd;	/* the command's name, for messages */
+	/* set by onlist_cli_formats(): what --format takes, and where the
+	 * choice goes; NULL: the command has no --format */
+	const char *const *formats;
+	enum onlist_fmt *fmt;
 };
 
 /* ---- options -------------------------------------------------------------
@@ -43,13 +47,23 @@ enum {
 	ONLIST_OPT_HELP = -2,	/* --help: the help text was printed */
 	ONLIST_OPT_ERROR = -3,	/* a usage error was printed */
 	ONLIST_OPT_DB = 0x1000,	/* values past any character, for options */
-	ONLIST_OPT_FIRST_LONG,	/* with no short form */
+	ONLIST_OPT_FORMAT,
+	ONLIST_OPT_JSON,
+	ONLIST_OPT_FIRST_LONG,	/* a command's own, with no short form */
 };
 #define ONLIST_CLI_GLOBAL_OPTIONS \
 	{ "db", required_argument, NULL, ONLIST_OPT_DB }, \
 	{ "quiet", no_argument, NULL, 'q' }, \
 	{ "help", no_argument, NULL, 'h' }, \
+	{ "format", required_argument, NULL, ONLIST_OPT_FORMAT }, \
+	{ "json", no_argument, NULL, ONLIST_OPT_JSON }, \
 	{ NULL, 0, NULL, 0 }
+
+/* Give the command --format (one of `formats`, a NULL-ended list of
+ * names) and --json (the same as --format json), both written to *fmt by
+ * onlist_cli_getopt().  A command that does not call this refuses both. */
+void onlist_cli_formats(struct onlist_cli *cli, const char *const *formats,
+			enum onlist_fmt *fmt);
 
 /* The next option of argv (argv[0] is the command's name): its `val`, -1
  * after the last one (operands then start at optind), ONLIST_OPT_HELP

@@ -109,13 +109,11 @@ static int row(int ncol, const char *const *names, const char *const *vals,
 	return ferror(e->f) != 0;
 }
 
-enum { OPT_FORMAT = ONLIST_OPT_FIRST_LONG, OPT_JSON, OPT_SCHEMA };
+enum { OPT_SCHEMA = ONLIST_OPT_FIRST_LONG };
 
 int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "json", no_argument, NULL, OPT_JSON },
 		{ "schema-version", no_argument, NULL, OPT_SCHEMA },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
@@ -129,18 +127,12 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 	int ret = ONLIST_EXIT_OK, c;
 	size_t k;
 
+	onlist_cli_formats(cli, formats, &e.fmt);
 	while ((c = onlist_cli_getopt(cli, argc, argv, "o:", opts, help)) != -1) {
 		switch (c) {
 		case OPT_SCHEMA:
 			printf("%d\n", EXPORT_SCHEMA);
 			return ONLIST_EXIT_OK;
-		case OPT_FORMAT:
-			if (onlist_cli_format(cli, optarg, formats, &e.fmt))
-				return ONLIST_EXIT_USAGE;
-			break;
-		case OPT_JSON:
-			e.fmt = ONLIST_FMT_JSON;
-			break;
 		case 'o':
 			ofile = optarg;
 			break;

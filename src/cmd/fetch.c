@@ -809,8 +809,7 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 {
 	enum {
 		OPT_LIST = ONLIST_OPT_FIRST_LONG, OPT_DATA, OPT_SINCE, OPT_UNTIL,
-		OPT_QUERY, OPT_RETRIES, OPT_PACE, OPT_INSECURE, OPT_FORMAT,
-		OPT_JSON, OPT_TIMEOUT, OPT_MAX_EPOCHS,
+		OPT_QUERY, OPT_RETRIES, OPT_PACE, OPT_INSECURE, OPT_TIMEOUT, OPT_MAX_EPOCHS,
 	};
 	static const struct option opts[] = {
 		{ "list", required_argument, NULL, OPT_LIST },
@@ -823,8 +822,6 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "max-epochs", required_argument, NULL, OPT_MAX_EPOCHS },
 		{ "insecure", no_argument, NULL, OPT_INSECURE },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "json", no_argument, NULL, OPT_JSON },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "text", "json", NULL };
@@ -844,6 +841,7 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 	o.http = http;
 	o.timeout = 6 * 3600;	/* a whole mirror of a large list over a slow link */
 	o.max_epochs = MAX_EPOCHS_DEFAULT;
+	onlist_cli_formats(cli, formats, &fmt);
 	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts, help)) != -1) {
 		switch (c) {
 		case OPT_LIST:
@@ -888,13 +886,6 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 				return ONLIST_EXIT_USAGE;
 			}
 			o.max_epochs = (int)x;
-			break;
-		case OPT_FORMAT:
-			if (onlist_cli_format(cli, optarg, formats, &fmt))
-				return ONLIST_EXIT_USAGE;
-			break;
-		case OPT_JSON:
-			fmt = ONLIST_FMT_JSON;
 			break;
 		case ONLIST_OPT_HELP:
 			return ONLIST_EXIT_OK;

@@ -181,11 +181,9 @@ static int import_one(struct onlist_cli *cli, struct onlist_store *s,
 
 int cmd_import(struct onlist_cli *cli, int argc, char **argv)
 {
-	enum { OPT_FORMAT = ONLIST_OPT_FIRST_LONG, OPT_JSON, OPT_LIST };
+	enum { OPT_LIST = ONLIST_OPT_FIRST_LONG };
 	static const struct option opts[] = {
 		{ "list", required_argument, NULL, OPT_LIST },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "json", no_argument, NULL, OPT_JSON },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "text", "json", NULL };
@@ -197,17 +195,11 @@ int cmd_import(struct onlist_cli *cli, int argc, char **argv)
 	char *err = NULL;
 	int c, ret = ONLIST_EXIT_OK;
 
+	onlist_cli_formats(cli, formats, &fmt);
 	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts, help)) != -1) {
 		switch (c) {
 		case OPT_LIST:
 			list = optarg;
-			break;
-		case OPT_FORMAT:
-			if (onlist_cli_format(cli, optarg, formats, &fmt))
-				return ONLIST_EXIT_USAGE;
-			break;
-		case OPT_JSON:
-			fmt = ONLIST_FMT_JSON;
 			break;
 		case ONLIST_OPT_HELP:
 			return ONLIST_EXIT_OK;

@@ -411,10 +411,8 @@ static int print_commit(FILE *out, struct onlist_store *s,
 
 int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 {
-	enum { OPT_FORMAT = ONLIST_OPT_FIRST_LONG, OPT_JSON, OPT_PATCH };
+	enum { OPT_PATCH = ONLIST_OPT_FIRST_LONG };
 	static const struct option opts[] = {
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "json", no_argument, NULL, OPT_JSON },
 		{ "patch", required_argument, NULL, OPT_PATCH },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
@@ -426,15 +424,9 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 	const char *patch_file = NULL;
 	char *repo = NULL, *err = NULL;
 
+	onlist_cli_formats(cli, formats, &fmt);
 	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts, lookup_help)) != -1) {
 		switch (c) {
-		case OPT_FORMAT:
-			if (onlist_cli_format(cli, optarg, formats, &fmt))
-				return ONLIST_EXIT_USAGE;
-			break;
-		case OPT_JSON:
-			fmt = ONLIST_FMT_JSON;
-			break;
 		case OPT_PATCH:
 			patch_file = optarg;
 			break;

@@ -165,8 +165,7 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 {
 	enum {
 		OPT_REPO = ONLIST_OPT_FIRST_LONG, OPT_RULES, OPT_ALIASES,
-		OPT_EXPLAIN, OPT_THRESHOLD, OPT_NO_FUZZY, OPT_ALL, OPT_FORMAT,
-		OPT_JSON,
+		OPT_EXPLAIN, OPT_THRESHOLD, OPT_NO_FUZZY, OPT_ALL,
 	};
 	static const struct option opts[] = {
 		{ "repo", required_argument, NULL, OPT_REPO },
@@ -176,8 +175,6 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 		{ "no-fuzzy", no_argument, NULL, OPT_NO_FUZZY },
 		{ "all", no_argument, NULL, OPT_ALL },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "json", no_argument, NULL, OPT_JSON },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "text", "json", NULL };
@@ -196,6 +193,7 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 	int opt, ret = ONLIST_EXIT_OK;
 
 	memset(&o, 0, sizeof(o));
+	onlist_cli_formats(cli, formats, &fmt);
 	while ((opt = onlist_cli_getopt(cli, argc, argv, "", opts, help)) != -1) {
 		switch (opt) {
 		case OPT_REPO:
@@ -223,13 +221,6 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 			break;
 		case OPT_ALL:
 			o.explain_all = 1;
-			break;
-		case OPT_FORMAT:
-			if (onlist_cli_format(cli, optarg, formats, &fmt))
-				return ONLIST_EXIT_USAGE;
-			break;
-		case OPT_JSON:
-			fmt = ONLIST_FMT_JSON;
 			break;
 		case ONLIST_OPT_HELP:
 			return ONLIST_EXIT_OK;

@@ -869,7 +869,7 @@ static int link_ok(const char *opt, const char *tmpl)
 
 enum {
 	OPT_WEEK = ONLIST_OPT_FIRST_LONG, OPT_SINCE, OPT_UNTIL, OPT_REPO,
-	OPT_MAILMAP, OPT_COMMIT_URL, OPT_POSTING_URL, OPT_FORMAT, OPT_JSON,
+	OPT_MAILMAP, OPT_COMMIT_URL, OPT_POSTING_URL,
 };
 
 int cmd_report(struct onlist_cli *cli, int argc, char **argv)
@@ -882,8 +882,6 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		{ "mailmap", required_argument, NULL, OPT_MAILMAP },
 		{ "commit-url", required_argument, NULL, OPT_COMMIT_URL },
 		{ "posting-url", required_argument, NULL, OPT_POSTING_URL },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "json", no_argument, NULL, OPT_JSON },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	/* no "text" yet: render() has no plain-text layout; offer it here
@@ -902,6 +900,7 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 
 	r.f = stdout;
 	r.fmt = ONLIST_FMT_MD;
+	onlist_cli_formats(cli, formats, &r.fmt);
 	while ((c = onlist_cli_getopt(cli, argc, argv, "o:", opts, help)) != -1) {
 		switch (c) {
 		case OPT_WEEK: week = optarg; break;
@@ -912,11 +911,6 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		case OPT_MAILMAP: alias = optarg; break;
 		case OPT_COMMIT_URL: r.commit_url = optarg; break;
 		case OPT_POSTING_URL: r.posting_url = optarg; break;
-		case OPT_FORMAT:
-			if (onlist_cli_format(cli, optarg, formats, &r.fmt))
-				return ONLIST_EXIT_USAGE;
-			break;
-		case OPT_JSON: r.fmt = ONLIST_FMT_JSON; break;
 		case ONLIST_OPT_HELP: return ONLIST_EXIT_OK;
 		default: return ONLIST_EXIT_USAGE;
 		}

@@ -115,12 +115,10 @@ static onlist_status landings(struct scan_ctx *c, const char *repo,
 
 int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 {
-	enum { OPT_FORMAT = ONLIST_OPT_FIRST_LONG, OPT_JSON, OPT_REPO, OPT_JOBS };
+	enum { OPT_REPO = ONLIST_OPT_FIRST_LONG, OPT_JOBS };
 	static const struct option longopts[] = {
 		{ "repo", required_argument, NULL, OPT_REPO },
 		{ "jobs", required_argument, NULL, OPT_JOBS },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "json", no_argument, NULL, OPT_JSON },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "text", "json", NULL };
@@ -133,6 +131,7 @@ int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 	onlist_status st;
 	int o;
 
+	onlist_cli_formats(cli, formats, &fmt);
 	while ((o = onlist_cli_getopt(cli, argc, argv, "", longopts, help)) != -1) {
 		switch (o) {
 		case OPT_REPO:
@@ -145,13 +144,6 @@ int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 					   "processes, 1 or more, not '%s'", optarg);
 				return ONLIST_EXIT_USAGE;
 			}
-			break;
-		case OPT_FORMAT:
-			if (onlist_cli_format(cli, optarg, formats, &fmt))
-				return ONLIST_EXIT_USAGE;
-			break;
-		case OPT_JSON:
-			fmt = ONLIST_FMT_JSON;
 			break;
 		case ONLIST_OPT_HELP:
 			return ONLIST_EXIT_OK;

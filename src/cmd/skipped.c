@@ -68,11 +68,9 @@ static int print_reason(int ncol, const char *const *c, void *data)
 
 int cmd_skipped(struct onlist_cli *cli, int argc, char **argv)
 {
-	enum { OPT_FORMAT = ONLIST_OPT_FIRST_LONG, OPT_JSON, OPT_BY_REASON };
+	enum { OPT_BY_REASON = ONLIST_OPT_FIRST_LONG };
 	static const struct option opts[] = {
 		{ "by-reason", no_argument, NULL, OPT_BY_REASON },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "json", no_argument, NULL, OPT_JSON },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "text", "json", NULL };
@@ -84,18 +82,12 @@ int cmd_skipped(struct onlist_cli *cli, int argc, char **argv)
 	const char *p[1] = { NULL };
 	char *glob = NULL, *err = NULL;
 
+	onlist_cli_formats(cli, formats, &fmt);
 	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts,
 				      skipped_help)) != -1) {
 		switch (c) {
 		case OPT_BY_REASON:
 			by_reason = 1;
-			break;
-		case OPT_FORMAT:
-			if (onlist_cli_format(cli, optarg, formats, &fmt))
-				return ONLIST_EXIT_USAGE;
-			break;
-		case OPT_JSON:
-			fmt = ONLIST_FMT_JSON;
 			break;
 		case ONLIST_OPT_HELP:
 			return ONLIST_EXIT_OK;

@@ -330,7 +330,7 @@ static void sha_list(struct out *o, const char *key, struct stats *s,
 
 enum {
 	OPT_REPO = ONLIST_OPT_FIRST_LONG, OPT_MAILMAP, OPT_TOP, OPT_REL_SUBJECT,
-	OPT_REL_AUTHOR, OPT_FORMAT, OPT_JSON,
+	OPT_REL_AUTHOR,
 };
 
 int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
@@ -341,8 +341,6 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "release-subject", required_argument, NULL, OPT_REL_SUBJECT },
 		{ "release-author", required_argument, NULL, OPT_REL_AUTHOR },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "json", no_argument, NULL, OPT_JSON },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "text", "md", "csv", "json", NULL };
@@ -367,6 +365,7 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 	int rel_ok = 0, c;
 	char *end;
 
+	onlist_cli_formats(cli, formats, &o.fmt);
 	while ((c = onlist_cli_getopt(cli, argc, argv, "o:", opts, help)) != -1) {
 		switch (c) {
 		case OPT_REPO:
@@ -392,13 +391,6 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 			break;
 		case OPT_REL_AUTHOR:
 			rel_author = optarg;
-			break;
-		case OPT_FORMAT:
-			if (onlist_cli_format(cli, optarg, formats, &o.fmt))
-				return ONLIST_EXIT_USAGE;
-			break;
-		case OPT_JSON:
-			o.fmt = ONLIST_FMT_JSON;
 			break;
 		case ONLIST_OPT_HELP:
 			return ONLIST_EXIT_OK;

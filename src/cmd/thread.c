@@ -201,10 +201,7 @@ static void print_tree(struct tctx *t, struct tmsg *root)
 
 int cmd_thread(struct onlist_cli *cli, int argc, char **argv)
 {
-	enum { OPT_FORMAT = ONLIST_OPT_FIRST_LONG, OPT_JSON };
 	static const struct option opts[] = {
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "json", no_argument, NULL, OPT_JSON },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "text", "json", NULL };
@@ -218,15 +215,9 @@ int cmd_thread(struct onlist_cli *cli, int argc, char **argv)
 	int c, ret = ONLIST_EXIT_OK;
 	onlist_status st;
 
+	onlist_cli_formats(cli, formats, &fmt);
 	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts, thread_help)) != -1) {
 		switch (c) {
-		case OPT_FORMAT:
-			if (onlist_cli_format(cli, optarg, formats, &fmt))
-				return ONLIST_EXIT_USAGE;
-			break;
-		case OPT_JSON:
-			fmt = ONLIST_FMT_JSON;
-			break;
 		case ONLIST_OPT_HELP:
 			return ONLIST_EXIT_OK;
 		default:

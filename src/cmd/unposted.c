@@ -77,10 +77,8 @@ static onlist_status unposted_one(struct onlist_store *s, const char *sha,
 
 int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 {
-	enum { OPT_FORMAT = ONLIST_OPT_FIRST_LONG, OPT_JSON, OPT_REPO };
+	enum { OPT_REPO = ONLIST_OPT_FIRST_LONG };
 	static const struct option opts[] = {
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "json", no_argument, NULL, OPT_JSON },
 		{ "repo", required_argument, NULL, OPT_REPO },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
@@ -93,16 +91,10 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 	char *err = NULL;
 	int c, ret = ONLIST_EXIT_OK;
 
+	onlist_cli_formats(cli, formats, &fmt);
 	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts,
 				      unposted_help)) != -1) {
 		switch (c) {
-		case OPT_FORMAT:
-			if (onlist_cli_format(cli, optarg, formats, &fmt))
-				return ONLIST_EXIT_USAGE;
-			break;
-		case OPT_JSON:
-			fmt = ONLIST_FMT_JSON;
-			break;
 		case OPT_REPO:
 			repo_opt = optarg;
 			break;
