@@ -282,6 +282,35 @@ int onlist_cli_getopt(struct onlist_cli *cli, int argc, char **argv,
 	}
 }
 
+int onlist_cli_operands(struct onlist_cli *cli, int argc, char **argv,
+			int min, int max, const char *help)
+{
+	int n = argc - optind;
+
+	if (n < min) {
+		fputs(help, stderr);
+		return -1;
+	}
+	if (max >= 0 && n > max) {
+		onlist_err("%s%sunexpected argument '%s'", CMD(cli), argv[optind + max]);
+		return -1;
+	}
+	return 0;
+}
+
+int onlist_cli_parse(struct onlist_cli *cli, int argc, char **argv,
+		     const char *help, int min, int max)
+{
+	static const struct option opts[] = { ONLIST_CLI_GLOBAL_OPTIONS };
+	int c;
+
+	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts, help)) != -1)
+		return c == ONLIST_OPT_HELP ? ONLIST_EXIT_OK : ONLIST_EXIT_USAGE;
+	if (onlist_cli_operands(cli, argc, argv, min, max, help))
+		return ONLIST_EXIT_USAGE;
+	return -1;
+}
+
 void onlist_cli_formats(struct onlist_cli *cli, const char *const *formats,
 			enum onlist_fmt *fmt)
 {

@@ -59,6 +59,18 @@ enum {
 	{ "json", no_argument, NULL, ONLIST_OPT_JSON }, \
 	{ NULL, 0, NULL, 0 }
 
+/* After the options: are there between min and max operands (max -1: no
+ * limit)?  0, or -1 after printing `help` (too few) or the first one too
+ * many. */
+int onlist_cli_operands(struct onlist_cli *cli, int argc, char **argv,
+			int min, int max, const char *help);
+
+/* The whole parse of a command with no options of its own (but the global
+ * ones, and --format when registered): -1 to go on, with the operands at
+ * argv[optind..]; else the exit code to return at once (0 after --help). */
+int onlist_cli_parse(struct onlist_cli *cli, int argc, char **argv,
+		     const char *help, int min, int max);
+
 /* Give the command --format (one of `formats`, a NULL-ended list of
  * names) and --json (the same as --format json), both written to *fmt by
  * onlist_cli_getopt().  A command that does not call this refuses both. */

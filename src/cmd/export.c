@@ -142,12 +142,10 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 			return ONLIST_EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		table = argv[optind++];
-	if (optind < argc) {
-		onlist_err("export: unexpected argument '%s'", argv[optind]);
+	if (onlist_cli_operands(cli, argc, argv, 0, 1, help))
 		return ONLIST_EXIT_USAGE;
-	}
+	if (optind < argc)
+		table = argv[optind];
 	if (table) {
 		for (k = 0; k < sizeof tables / sizeof *tables; k++)
 			if (!strcmp(tables[k].name, table))

@@ -228,10 +228,8 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 			return ONLIST_EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		onlist_err("match: unexpected argument '%s'", argv[optind]);
+	if (onlist_cli_operands(cli, argc, argv, 0, 0, help))
 		return ONLIST_EXIT_USAGE;
-	}
 	if (explain_sha && fmt == ONLIST_FMT_JSON) {
 		/* the candidates are explained in prose, for a person */
 		onlist_err("match: --explain has no JSON form");

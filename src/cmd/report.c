@@ -915,12 +915,10 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		default: return ONLIST_EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		range = argv[optind++];
-	if (optind < argc) {
-		onlist_err("report: unexpected argument '%s'", argv[optind]);
+	if (onlist_cli_operands(cli, argc, argv, 0, 1, help))
 		return ONLIST_EXIT_USAGE;
-	}
+	if (optind < argc)
+		range = argv[optind];
 	if ((week != NULL) + (since_s || until_s) + (range != NULL) > 1) {
 		onlist_err("report: give one of --week, --since/--until, RANGE");
 		return ONLIST_EXIT_USAGE;

@@ -398,12 +398,10 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 			return ONLIST_EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		range = argv[optind++];
-	if (optind < argc) {
-		onlist_err("stats: unexpected argument '%s'", argv[optind]);
+	if (onlist_cli_operands(cli, argc, argv, 0, 1, help))
 		return ONLIST_EXIT_USAGE;
-	}
+	if (optind < argc)
+		range = argv[optind];
 	if (!(db = onlist_cli_open_store_read(cli)))
 		goto out;
 	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(db, "repo");

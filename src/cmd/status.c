@@ -79,9 +79,6 @@ static int skip_row(int ncol, const char *const *c, void *data)
 
 int cmd_status(struct onlist_cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		ONLIST_CLI_GLOBAL_OPTIONS
-	};
 	static const char *const formats[] = { "text", "json", NULL };
 	struct onlist_out out = ONLIST_OUT_INIT;
 	struct onlist_store *s;
@@ -91,18 +88,8 @@ int cmd_status(struct onlist_cli *cli, int argc, char **argv)
 	int c, ret = ONLIST_EXIT_OK;
 
 	onlist_cli_formats(cli, formats, &fmt);
-	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts, status_help)) != -1) {
-		switch (c) {
-		case ONLIST_OPT_HELP:
-			return ONLIST_EXIT_OK;
-		default:
-			return ONLIST_EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		onlist_err("status: unexpected argument '%s'", argv[optind]);
-		return ONLIST_EXIT_USAGE;
-	}
+	if ((c = onlist_cli_parse(cli, argc, argv, status_help, 0, 0)) >= 0)
+		return c;
 	if (!(s = onlist_cli_open_store_read(cli)))
 		return ONLIST_EXIT_FAIL;
 	if (onlist_store_query(s, ONLIST_Q_COUNT_TOTALS, NULL, 0, totals_row,
