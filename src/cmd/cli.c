@@ -282,6 +282,11 @@ int onlist_cli_getopt(struct onlist_cli *cli, int argc, char **argv,
 	}
 }
 
+int onlist_cli_stop(int c)
+{
+	return c == ONLIST_OPT_HELP ? ONLIST_EXIT_OK : ONLIST_EXIT_USAGE;
+}
+
 int onlist_cli_operands(struct onlist_cli *cli, int argc, char **argv,
 			int min, int max, const char *help)
 {
@@ -305,7 +310,7 @@ int onlist_cli_parse(struct onlist_cli *cli, int argc, char **argv,
 	int c;
 
 	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts, help)) != -1)
-		return c == ONLIST_OPT_HELP ? ONLIST_EXIT_OK : ONLIST_EXIT_USAGE;
+		return onlist_cli_stop(c);
 	if (onlist_cli_operands(cli, argc, argv, min, max, help))
 		return ONLIST_EXIT_USAGE;
 	return -1;

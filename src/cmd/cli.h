@@ -59,6 +59,10 @@ enum {
 	{ "json", no_argument, NULL, ONLIST_OPT_JSON }, \
 	{ NULL, 0, NULL, 0 }
 
+/* The exit code for what onlist_cli_getopt() returned that is none of
+ * the command's options: 0 after --help, 2 after a usage error. */
+int onlist_cli_stop(int c);
+
 /* After the options: are there between min and max operands (max -1: no
  * limit)?  0, or -1 after printing `help` (too few) or the first one too
  * many. */

@@ -136,10 +136,8 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 		case 'o':
 			ofile = optarg;
 			break;
-		case ONLIST_OPT_HELP:
-			return ONLIST_EXIT_OK;
-		default:
-			return ONLIST_EXIT_USAGE;
+		default:	/* --help, or a usage error: said already */
+			return onlist_cli_stop(c);
 		}
 	}
 	if (onlist_cli_operands(cli, argc, argv, 0, 1, help))

@@ -887,10 +887,8 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 			}
 			o.max_epochs = (int)x;
 			break;
-		case ONLIST_OPT_HELP:
-			return ONLIST_EXIT_OK;
-		default:
-			return ONLIST_EXIT_USAGE;
+		default:	/* --help, or a usage error: said already */
+			return onlist_cli_stop(c);
 		}
 	}
 	/* after the loop: -q may follow the command's name */

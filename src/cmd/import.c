@@ -201,16 +201,12 @@ int cmd_import(struct onlist_cli *cli, int argc, char **argv)
 		case OPT_LIST:
 			list = optarg;
 			break;
-		case ONLIST_OPT_HELP:
-			return ONLIST_EXIT_OK;
-		default:
-			return ONLIST_EXIT_USAGE;
+		default:	/* --help, or a usage error: said already */
+			return onlist_cli_stop(c);
 		}
 	}
-	if (optind >= argc) {
-		fputs(help, stderr);
+	if (onlist_cli_operands(cli, argc, argv, 1, -1, help))
 		return ONLIST_EXIT_USAGE;
-	}
 	if (!(s = onlist_cli_open_store(cli)))
 		return ONLIST_EXIT_FAIL;
 	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */

@@ -430,10 +430,8 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 		case OPT_PATCH:
 			patch_file = optarg;
 			break;
-		case ONLIST_OPT_HELP:
-			return ONLIST_EXIT_OK;
-		default:
-			return ONLIST_EXIT_USAGE;
+		default:	/* --help, or a usage error: said already */
+			return onlist_cli_stop(c);
 		}
 	}
 	json = fmt == ONLIST_FMT_JSON;

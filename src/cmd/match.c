@@ -222,10 +222,8 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 		case OPT_ALL:
 			o.explain_all = 1;
 			break;
-		case ONLIST_OPT_HELP:
-			return ONLIST_EXIT_OK;
-		default:
-			return ONLIST_EXIT_USAGE;
+		default:	/* --help, or a usage error: said already */
+			return onlist_cli_stop(opt);
 		}
 	}
 	if (onlist_cli_operands(cli, argc, argv, 0, 0, help))

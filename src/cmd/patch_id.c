@@ -161,10 +161,8 @@ int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 		case OPT_MAILINFO:
 			mailinfo[0] = optarg;
 			break;
-		case ONLIST_OPT_HELP:
-			return ONLIST_EXIT_OK;
-		default:
-			return ONLIST_EXIT_USAGE;
+		default:	/* --help, or a usage error: said already */
+			return onlist_cli_stop(c);
 		}
 	}
 	/* --mailinfo MSG PATCH: getopt takes MSG, PATCH is the operand */

@@ -911,8 +911,8 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		case OPT_MAILMAP: alias = optarg; break;
 		case OPT_COMMIT_URL: r.commit_url = optarg; break;
 		case OPT_POSTING_URL: r.posting_url = optarg; break;
-		case ONLIST_OPT_HELP: return ONLIST_EXIT_OK;
-		default: return ONLIST_EXIT_USAGE;
+		default:	/* --help, or a usage error: said already */
+			return onlist_cli_stop(c);
 		}
 	}
 	if (onlist_cli_operands(cli, argc, argv, 0, 1, help))

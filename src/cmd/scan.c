@@ -145,16 +145,12 @@ int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 				return ONLIST_EXIT_USAGE;
 			}
 			break;
-		case ONLIST_OPT_HELP:
-			return ONLIST_EXIT_OK;
-		default:
-			return ONLIST_EXIT_USAGE;
+		default:	/* --help, or a usage error: said already */
+			return onlist_cli_stop(o);
 		}
 	}
-	if (optind >= argc) {
-		fputs(help, stderr);
+	if (onlist_cli_operands(cli, argc, argv, 1, -1, help))
 		return ONLIST_EXIT_USAGE;
-	}
 	range = argv[optind];
 	if (optind + 1 < argc) {
 		onlist_err("scan: one range only ('%s' and '%s')", range,

@@ -89,10 +89,8 @@ int cmd_skipped(struct onlist_cli *cli, int argc, char **argv)
 		case OPT_BY_REASON:
 			by_reason = 1;
 			break;
-		case ONLIST_OPT_HELP:
-			return ONLIST_EXIT_OK;
-		default:
-			return ONLIST_EXIT_USAGE;
+		default:	/* --help, or a usage error: said already */
+			return onlist_cli_stop(c);
 		}
 	}
 	if (optind < argc - 1) {

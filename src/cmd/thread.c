@@ -218,10 +218,8 @@ int cmd_thread(struct onlist_cli *cli, int argc, char **argv)
 	onlist_cli_formats(cli, formats, &fmt);
 	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts, thread_help)) != -1) {
 		switch (c) {
-		case ONLIST_OPT_HELP:
-			return ONLIST_EXIT_OK;
-		default:
-			return ONLIST_EXIT_USAGE;
+		default:	/* --help, or a usage error: said already */
+			return onlist_cli_stop(c);
 		}
 	}
 	if (optind != argc - 1) {

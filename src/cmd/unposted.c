@@ -98,10 +98,8 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 		case OPT_REPO:
 			repo_opt = optarg;
 			break;
-		case ONLIST_OPT_HELP:
-			return ONLIST_EXIT_OK;
-		default:
-			return ONLIST_EXIT_USAGE;
+		default:	/* --help, or a usage error: said already */
+			return onlist_cli_stop(c);
 		}
 	}
 	if (optind < argc)
