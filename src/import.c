@@ -1,4 +1,5 @@
 /* import.c - messages from a source into the store. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -320,6 +321,26 @@ onlist_status onlist_import_message(struct onlist_store *s, const char *data,
 	return ONLIST_OK;
 }
 
+/* A maildir file's key in the database (skipped, messages.source): its
+ * folder's real path and its own name, so that "mq", "./mq" and "mq/"
+ * record one file once, as an mbox is recorded by its real path.  The
+ * file itself is not resolved: a link is recorded as the link. */
+static const char *file_key(const char *file, char *buf)
+{
+	const char *slash = strrchr(file, '/');
+	char dir[PATH_MAX], real[PATH_MAX];
+
+	if (!slash || (size_t)(slash - file) >= sizeof(dir))
+		return file;
+	memcpy(dir, file, (size_t)(slash - file));
+	dir[slash - file] = '\0';
+	if (!realpath(*dir ? dir : "/", real) ||
+	    snprintf(buf, PATH_MAX + NAME_MAX + 2, "%s%s", real, slash) >=
+	    PATH_MAX + NAME_MAX + 2)
+		return file;
+	return buf;
+}
+
 onlist_status onlist_import_source(struct onlist_store *s,
 				   struct onlist_source *src,
 				   const char *place, const char *list,
@@ -337,7 +358,8 @@ onlist_status onlist_import_source(struct onlist_store *s,
 	*errmsg = NULL;
 	for (;;) {
 		struct onlist_raw raw;
-		char *err = NULL;
+		char *err = NULL, key[PATH_MAX + NAME_MAX + 2];
+		const char *where;
 
 		if (!in_batch && onlist_store_begin(s) != ONLIST_OK)
 			return db_error(s, errmsg);
@@ -347,6 +369,7 @@ onlist_status onlist_import_source(struct onlist_store *s,
 			free(err);
 			break;
 		}
+		where = raw.file ? file_key(raw.file, key) : place;
 		if (st != ONLIST_OK) {
 			/* The input itself broke: keep what was read, record
 			 * where it broke, and report it.  A maildir file that
@@ -354,7 +377,7 @@ onlist_status onlist_import_source(struct onlist_store *s,
 			const char *why = err ? err : onlist_status_str(st);
 			/* A maildir names the file that failed; an mbox broke
 			 * just after the last message read. */
-			if (onlist_store_put_skip(s, raw.file ? raw.file : place,
+			if (onlist_store_put_skip(s, where,
 						  raw.file ? 0 : last_offset + 1,
 						  why, NULL) != ONLIST_OK) {
 				free(err);
@@ -377,7 +400,7 @@ onlist_status onlist_import_source(struct onlist_store *s,
 			/* Too large to read: counted and recorded, not lost
 			 * silently. */
 			c->messages++;
-			if (onlist_store_put_skip(s, raw.file ? raw.file : place,
+			if (onlist_store_put_skip(s, where,
 						  raw.offset, raw.skip,
 						  NULL) != ONLIST_OK) {
 				ret = db_error(s, errmsg);
@@ -388,7 +411,7 @@ onlist_status onlist_import_source(struct onlist_store *s,
 			continue;
 		}
 		st = onlist_import_message(s, raw.data, raw.len, list,
-					   raw.file ? raw.file : place,
+					   where,
 					   raw.offset, c, errmsg);
 		if (st != ONLIST_OK) {
 			ret = st;

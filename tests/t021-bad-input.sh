@@ -277,6 +277,17 @@ sqlite3 "$db" "select reason from skipped" >"$TMP/reasons" 2>&1
 grep -q 'FIFO' "$TMP/reasons" || bad "maildir-special: the FIFO is not recorded as skipped: $(cat "$TMP/reasons")"
 grep -q 'symbolic link' "$TMP/reasons" || bad "maildir-special: the link is not recorded as skipped: $(cat "$TMP/reasons")"
 integrity maildir-special "$db"; record maildir-special "$db"
+# the same maildir by three spellings of a relative path: each skipped file
+# is recorded once, and the summary's "by reason" names them
+db=$TMP/md-rel.db
+abs=$(cd "$(dirname "$ONLIST")" && pwd)/$(basename "$ONLIST")
+for spelling in md ./md md/; do
+	(cd "$TMP" && "$abs" --db "$db" import --list md "$spelling") >"$TMP/out" 2>"$TMP/err"
+	grep -q 'skipped, by reason' "$TMP/out" ||
+		bad "maildir '$spelling': the summary does not list the skipped files by reason"
+done
+n=$(sqlite3 "$db" 'select count(*) from skipped' 2>&1)
+[ "$n" = 2 ] || bad "maildir by three spellings: $n skipped rows, expected 2 (one a file)"
 
 # ---- unusable inputs: an error ----------------------------------------------------------
 imp notmaildir "$B/notmaildir"
