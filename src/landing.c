@@ -2,7 +2,6 @@
  * and files at a revision (see landing.h).  Every git is started by
  * git.c. */
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,19 +9,6 @@
 
 #include "onlist/git.h"
 #include "onlist/landing.h"
-
-static void set_err(char **errmsg, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	if (!errmsg || *errmsg)
-		return;		/* keep the first, most specific message */
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) >= 0)
-		*errmsg = s;
-	va_end(ap);
-}
 
 struct lnode {
 	char sha[41];
@@ -349,7 +335,8 @@ onlist_status onlist_repo_mailmap(const char *repo, const char *alias_file,
 	if (!n)
 		return ONLIST_OK;
 	if (!repo || repo[0] == '-' || (alias_file && alias_file[0] == '-')) {
-		set_err(errmsg, "refusing a path that looks like an option");
+		onlist_set_err(errmsg,
+			       "refusing a path that looks like an option");
 		return ONLIST_EUSAGE;
 	}
 	if (!(f = open_memstream(&input, &len)))
@@ -369,7 +356,8 @@ onlist_status onlist_repo_mailmap(const char *repo, const char *alias_file,
 		st = ONLIST_ENOMEM;
 	}
 	if (st != ONLIST_OK) {
-		set_err(errmsg, "preparing git check-mailmap: out of memory");
+		onlist_set_err(errmsg,
+			       "preparing git check-mailmap: out of memory");
 		goto out;
 	}
 	args[1] = opt;
@@ -377,7 +365,7 @@ onlist_status onlist_repo_mailmap(const char *repo, const char *alias_file,
 	st = onlist_git_records(repo, opt ? args : args + 2, 0, input, len,
 				'\n', take_mapped, &o, errmsg);
 	if (st == ONLIST_OK && o.i != n) {
-		set_err(errmsg, "git check-mailmap answered %zu of %zu "
+		onlist_set_err(errmsg, "git check-mailmap answered %zu of %zu "
 			"identities in %s", o.i, n, repo);
 		st = ONLIST_EGIT;
 	}

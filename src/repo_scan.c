@@ -52,19 +52,6 @@ static const char *const diff_tree_args[] = {
 	"--src-prefix=a/", "--dst-prefix=b/", DIFF_TREE_FORMAT, NULL
 };
 
-static void set_err(char **errmsg, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	if (!errmsg || *errmsg)
-		return;		/* keep the first, most specific message */
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) >= 0)
-		*errmsg = s;
-	va_end(ap);
-}
-
 /* ---- rev-list ---- */
 
 /* Run rev-list over `range` and hand every sha to fn, which returns
@@ -98,7 +85,7 @@ static onlist_status rev_list_each(const char *repo, const char *range,
 		if (len != ONLIST_PATCHID_HEXSZ + 1 || line[len - 1] != '\n' ||
 		    !onlist_git_is_hex(line, len - 1)) {
 			st = ONLIST_EGIT;
-			set_err(&msg, len == 65 ?
+			onlist_set_err(&msg, len == 65 ?
 				"SHA-256 repositories are not supported" :
 				"unexpected output from git rev-list: %.*s",
 				(int)(len > 80 ? 80 : len), line);
@@ -110,7 +97,8 @@ static onlist_status rev_list_each(const char *repo, const char *range,
 	}
 	if (rc < 0 && st == ONLIST_OK) {
 		st = ONLIST_EIO;
-		set_err(&msg, "reading from git rev-list: %s", strerror(errno));
+		onlist_set_err(&msg, "reading from git rev-list: %s",
+			       strerror(errno));
 	}
 out:
 	/* on an early stop, closing our end makes git exit */
@@ -669,7 +657,7 @@ static onlist_status start_jobs(struct scan *sc, const char *repo,
 		j->wok = j->rok &&
 			 pthread_create(&j->wt, NULL, write_job, j) == 0;
 		if (!j->wok) {
-			set_err(errmsg, "cannot start a thread");
+			onlist_set_err(errmsg, "cannot start a thread");
 			return ONLIST_ENOMEM;
 		}
 	}
@@ -716,18 +704,19 @@ static onlist_status stop_jobs(struct scan *sc, onlist_status st, int stopped,
 		if (ret[i] > 0 && (st == ONLIST_OK || st == ONLIST_EGIT ||
 				   st == ONLIST_EIO)) {
 			st = ONLIST_EGIT;
-			set_err(errmsg, "%s", gitmsg[i]);
+			onlist_set_err(errmsg, "%s", gitmsg[i]);
 		}
 	for (i = 0; i < sc->njobs; i++)
 		if (sc->job[i].st != ONLIST_OK) {
 			if (st == ONLIST_OK)
 				st = sc->job[i].st;
-			set_err(errmsg, "%s", sc->job[i].err ? sc->job[i].err : "");
+			onlist_set_err(errmsg, "%s",
+				       sc->job[i].err ? sc->job[i].err : "");
 		}
 	for (i = 0; i < sc->njobs; i++) {
 		if (ret[i] && st == ONLIST_OK && !stopped) {
 			st = ONLIST_EGIT;
-			set_err(errmsg, "%s", gitmsg[i]);
+			onlist_set_err(errmsg, "%s", gitmsg[i]);
 		}
 		free(gitmsg[i]);
 		free(sc->job[i].err);
