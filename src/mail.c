@@ -75,20 +75,6 @@ struct onlist_source {
 	char *where;
 };
 
-static onlist_status set_err(char **errmsg, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static onlist_status set_err(char **errmsg, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (errmsg && vasprintf(errmsg, fmt, ap) < 0)
-		*errmsg = NULL;
-	va_end(ap);
-	return ONLIST_EPARSE;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -139,8 +125,8 @@ static onlist_status open_maildir(struct onlist_source *src, char **errmsg)
 		free(dir);
 	}
 	if (!found) {
-		set_err(errmsg, "%s: a directory, but not a maildir (no cur/ or new/)",
-			src->path);
+		onlist_set_err(errmsg, "%s: a directory, but not a maildir "
+			       "(no cur/ or new/)", src->path);
 		return ONLIST_EPARSE;
 	}
 	/* Name order: maildir names start with the delivery time. */
@@ -171,8 +157,8 @@ static long fill(struct onlist_source *src, char **errmsg)
 		const char *m = gzerror(src->gz, &zerr);
 		if (zerr == Z_ERRNO)
 			m = strerror(errno);
-		set_err(errmsg, "%s: read error after %llu bytes: %s", src->path,
-			(unsigned long long)src->pos, m);
+		onlist_set_err(errmsg, "%s: read error after %llu bytes: %s",
+			       src->path, (unsigned long long)src->pos, m);
 		return -1;
 	}
 	if (n == 0) {
@@ -181,9 +167,9 @@ static long fill(struct onlist_source *src, char **errmsg)
 		src->eof = 1;
 		/* zlib reports a gzip stream cut short only here. */
 		if (zerr != Z_OK && zerr != Z_STREAM_END) {
-			set_err(errmsg, "%s: truncated or corrupt gzip data "
-				"after %llu bytes: %s", src->path,
-				(unsigned long long)src->pos, m);
+			onlist_set_err(errmsg, "%s: truncated or corrupt gzip "
+				       "data after %llu bytes: %s", src->path,
+				       (unsigned long long)src->pos, m);
 			return -1;
 		}
 		return 0;
@@ -227,7 +213,7 @@ static int read_line(struct onlist_source *src, const char **line, size_t *len,
 			return 1;
 		}
 		if (buf_add(&src->line, p, n) < 0) {
-			set_err(errmsg, "%s: out of memory", src->path);
+			onlist_set_err(errmsg, "%s: out of memory", src->path);
 			return -1;
 		}
 		if (nl || src->line.len >= LINE_PIECE) {
@@ -310,8 +296,7 @@ onlist_status onlist_source_open(struct onlist_source **out, const char *path,
 		return ONLIST_ENOMEM;
 	}
 	if (strcmp(path, "-") != 0 && stat(path, &st) < 0) {
-		if (asprintf(errmsg, "%s: %s", path, strerror(errno)) < 0)
-			*errmsg = NULL;
+		onlist_set_err(errmsg, "%s: %s", path, strerror(errno));
 		onlist_source_free(src);
 		return ONLIST_EIO;
 	}
@@ -327,8 +312,7 @@ onlist_status onlist_source_open(struct onlist_source **out, const char *path,
 	src->gz = strcmp(path, "-") == 0 ? gzdopen(0, "rb") : gzopen(path, "rb");
 	src->in = malloc(CHUNK);
 	if (!src->gz || !src->in) {
-		if (asprintf(errmsg, "%s: %s", path, strerror(errno)) < 0)
-			*errmsg = NULL;
+		onlist_set_err(errmsg, "%s: %s", path, strerror(errno));
 		onlist_source_free(src);
 		return ONLIST_EIO;
 	}
@@ -339,7 +323,7 @@ onlist_status onlist_source_open(struct onlist_source **out, const char *path,
 		return ONLIST_EPARSE;
 	}
 	if (avail == 0) {
-		set_err(errmsg, "%s: empty file, no messages", path);
+		onlist_set_err(errmsg, "%s: empty file, no messages", path);
 		onlist_source_free(src);
 		return ONLIST_EPARSE;
 	}
@@ -352,8 +336,9 @@ onlist_status onlist_source_open(struct onlist_source **out, const char *path,
 	avail = (long)(src->in_end - src->in_start);
 	if (!(avail >= 5 && memcmp(src->in + src->in_start, "From ", 5) == 0) &&
 	    !looks_like_header(src->in + src->in_start, (size_t)avail)) {
-		set_err(errmsg, "%s: not an mbox, maildir or mail message "
-			"(it starts neither with \"From \" nor a header)", path);
+		onlist_set_err(errmsg, "%s: not an mbox, maildir or mail "
+			       "message (it starts neither with \"From \" nor a "
+			       "header)", path);
 		onlist_source_free(src);
 		return ONLIST_EPARSE;
 	}
@@ -463,8 +448,7 @@ static onlist_status next_maildir(struct onlist_source *src,
 	if (!f) {
 		if (fd >= 0)
 			close(fd);
-		if (asprintf(errmsg, "%s: %s", name, strerror(errno)) < 0)
-			*errmsg = NULL;
+		onlist_set_err(errmsg, "%s: %s", name, strerror(errno));
 		src->next_file++;
 		return ONLIST_EIO;
 	}
@@ -482,8 +466,7 @@ static onlist_status next_maildir(struct onlist_source *src,
 		}
 	}
 	if (ferror(f)) {
-		if (asprintf(errmsg, "%s: read error", name) < 0)
-			*errmsg = NULL;
+		onlist_set_err(errmsg, "%s: read error", name);
 		fclose(f);
 		src->next_file++;
 		return ONLIST_EIO;
@@ -1492,8 +1475,10 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 	while (skip < len && (data[skip] == '\n' || data[skip] == '\r' ||
 			      data[skip] == ' ' || data[skip] == '\t'))
 		skip++;
-	if (!looks_like_header(data + skip, len - skip))
-		return set_err(errmsg, "no mail header at the start");
+	if (!looks_like_header(data + skip, len - skip)) {
+		onlist_set_err(errmsg, "no mail header at the start");
+		return ONLIST_EPARSE;
+	}
 	if ((lf = crlf_to_lf(data, len, &tlen)))
 		text = lf;
 	else
@@ -1523,7 +1508,8 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 	free(head);
 	if (!msg) {
 		split_release(&sp);
-		return set_err(errmsg, "GMime could not parse the message");
+		onlist_set_err(errmsg, "GMime could not parse the message");
+		return ONLIST_EPARSE;
 	}
 
 	m = calloc(1, sizeof(*m));
