@@ -73,7 +73,7 @@ static int tmpfile_fd(void)
 	return fd;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
+int onlist_git_write_all(int fd, const char *buf, size_t len)
 {
 	ssize_t n;
 
@@ -178,7 +178,8 @@ static int input_file(const char *input, size_t len)
 
 	if (fd < 0)
 		return -1;
-	if (write_all(fd, input, len) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+	if (onlist_git_write_all(fd, input, len) < 0 ||
+	    lseek(fd, 0, SEEK_SET) < 0) {
 		int e = errno;
 		close(fd);
 		errno = e;

@@ -245,22 +245,6 @@ static void walk_fail(struct walk *w, onlist_status st, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Reads the log, writes "<blob> <commit> <kind>\n" requests to cat-file,
  * 64 KiB at a time; closing cat-file's stdin at the end lets it finish. */
 static void *walk_writer(void *arg)
@@ -301,7 +285,7 @@ static void *walk_writer(void *arg)
 		if (!kind)
 			continue;
 		if (used + 85 > sizeof buf) {
-			if (write_all(w->cat.in, buf, used) < 0)
+			if (onlist_git_write_all(w->cat.in, buf, used) < 0)
 				break;		/* cat-file is gone */
 			used = 0;
 		}
@@ -318,7 +302,7 @@ static void *walk_writer(void *arg)
 		walk_fail(w, ONLIST_EIO, "reading from git log: %s",
 			  strerror(errno));
 	if (used && w->st == ONLIST_OK)
-		write_all(w->cat.in, buf, used);
+		onlist_git_write_all(w->cat.in, buf, used);
 	memcpy(w->last, commit, 41);
 	onlist_git_close_in(&w->cat);
 	/* a log we stopped reading ends with SIGPIPE */

@@ -599,8 +599,7 @@ static void *write_job(void *arg)
 	struct scan *sc = j->sc;
 	sigset_t set;
 	char *buf;
-	size_t r, k, from, to, off, len;
-	ssize_t w;
+	size_t r, k, from, to, len;
 
 	/* a git that died early must not take the process down with
 	 * SIGPIPE: the reader sees its output end, onlist_git_wait() why */
@@ -620,13 +619,8 @@ static void *write_job(void *arg)
 		len = (to - from) * 41;
 		memcpy(buf + len, ROUND_END, sizeof ROUND_END - 1);
 		len += sizeof ROUND_END - 1;
-		for (off = 0; off < len; off += (size_t)w) {
-			w = write(j->ch.in, buf + off, len - off);
-			if (w < 0 && errno == EINTR)
-				w = 0;
-			else if (w <= 0)
-				goto out;	/* git is gone */
-		}
+		if (onlist_git_write_all(j->ch.in, buf, len) < 0)
+			goto out;	/* git is gone */
 	}
 out:
 	free(buf);
