@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "onlist/buf.h"
 #include "onlist/git.h"
 #include "onlist/repo_scan.h"
 
@@ -179,29 +180,6 @@ void onlist_commit_release(struct onlist_commit *c)
 	memset(c, 0, sizeof *c);
 }
 
-struct strbuf {
-	char *s;
-	size_t len, alloc;
-};
-
-static int sb_add(struct strbuf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->alloc) {
-		size_t na = b->alloc ? b->alloc : 256;
-		char *ns;
-		while (na < b->len + n + 1)
-			na *= 2;
-		if (!(ns = realloc(b->s, na)))
-			return -1;
-		b->s = ns;
-		b->alloc = na;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-	return 0;
-}
-
 /* "Key: value" lines, as %(trailers:only,unfold) prints them: git writes
  * every parsed trailer as key, ": ", value, whatever separator the message
  * used. */
@@ -273,7 +251,7 @@ static int body_is_empty(const char *body, const char *block)
  * stays quoted, without its "b/".  When the two names differ and are not
  * quoted, spaces make the split ambiguous; such a pair is a rename or copy,
  * whose "rename to"/"copy to" line then replaces this guess. */
-static int diff_git_path(const char *s, size_t n, struct strbuf *out)
+static int diff_git_path(const char *s, size_t n, struct onlist_buf *out)
 {
 	size_t i, l;
 
@@ -283,26 +261,26 @@ static int diff_git_path(const char *s, size_t n, struct strbuf *out)
 		 * ` "b/` starts the b side */
 		for (i = n - 3; i-- > 0;)
 			if (!memcmp(s + i, " \"b/", 4))
-				return sb_add(out, "\"", 1) ||
-				       sb_add(out, s + i + 4, n - i - 4);
-		return sb_add(out, s, n);
+				return onlist_buf_add(out, "\"", 1) ||
+				       onlist_buf_add(out, s + i + 4, n - i - 4);
+		return onlist_buf_add(out, s, n);
 	}
 	if (n >= 7 && (n - 5) % 2 == 0 && !memcmp(s, "a/", 2)) {
 		l = (n - 5) / 2;
 		if (!memcmp(s + 2 + l, " b/", 3) && !memcmp(s + 2, s + 5 + l, l))
-			return sb_add(out, s + 5 + l, l);
+			return onlist_buf_add(out, s + 5 + l, l);
 	}
 	for (i = n >= 3 ? n - 2 : 0; i-- > 0;)
 		if (!memcmp(s + i, " b/", 3))
-			return sb_add(out, s + i + 3, n - i - 3);
-	return sb_add(out, s, n);
+			return onlist_buf_add(out, s + i + 3, n - i - 3);
+	return onlist_buf_add(out, s, n);
 }
 
 struct parse {
 	struct onlist_patchid pid;
 	int hashing;		/* patch-id still taking lines */
-	struct strbuf files;
-	struct strbuf path;	/* the current file's path, not yet added */
+	struct onlist_buf files;
+	struct onlist_buf path;	/* the current file's path, not yet added */
 };
 
 static int flush_path(struct parse *ps)
@@ -310,8 +288,8 @@ static int flush_path(struct parse *ps)
 	int rc = 0;
 
 	if (ps->path.len)
-		rc = sb_add(&ps->files, ps->path.s, ps->path.len) ||
-		     sb_add(&ps->files, "\n", 1);
+		rc = onlist_buf_add(&ps->files, ps->path.data, ps->path.len) ||
+		     onlist_buf_add(&ps->files, "\n", 1);
 	ps->path.len = 0;
 	return rc;
 }
@@ -335,11 +313,11 @@ static int diff_line(struct parse *ps, const char *line, size_t len)
 	}
 	if (n > 10 && !memcmp(line, "rename to ", 10)) {
 		ps->path.len = 0;
-		return sb_add(&ps->path, line + 10, n - 10);
+		return onlist_buf_add(&ps->path, line + 10, n - 10);
 	}
 	if (n > 8 && !memcmp(line, "copy to ", 8)) {
 		ps->path.len = 0;
-		return sb_add(&ps->path, line + 8, n - 8);
+		return onlist_buf_add(&ps->path, line + 8, n - 8);
 	}
 	return 0;
 }
@@ -471,7 +449,7 @@ static onlist_status read_commit(struct job *j, struct onlist_git_reader *r,
 		return fail(j, ONLIST_EIO, "reading from git diff-tree: %s",
 			    strerror(errno));
 	if (flush_path(ps) ||
-	    !(c->files = strdup(ps->files.len ? ps->files.s : "")))
+	    !(c->files = strdup(ps->files.len ? ps->files.data : "")))
 		return fail(j, ONLIST_ENOMEM, "out of memory");
 	c->has_patchid = onlist_patchid_finish(&ps->pid, raw);
 	if (c->has_patchid)
@@ -585,8 +563,8 @@ static void *read_job(void *arg)
 		if (j->st != ONLIST_OK)
 			break;
 	}
-	free(ps.files.s);
-	free(ps.path.s);
+	onlist_buf_release(&ps.files);
+	onlist_buf_release(&ps.path);
 	return NULL;
 }
 
