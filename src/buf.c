@@ -1,4 +1,5 @@
-/* buf.c - a growable byte buffer (see buf.h). */
+/* buf.c - growable memory (see buf.h). */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,4 +42,23 @@ void onlist_buf_release(struct onlist_buf *b)
 	free(b->data);
 	b->data = NULL;
 	b->len = b->cap = 0;
+}
+
+void *onlist_grow(void *v, size_t *alloc, size_t size, size_t first)
+{
+	size_t na = 0;		/* 0: too large */
+	void *nv;
+
+	if (!*alloc)
+		na = first;
+	else if (*alloc <= SIZE_MAX / 2)
+		na = *alloc * 2;
+	if (!na || !size || na > SIZE_MAX / size) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (!(nv = realloc(v, na * size)))
+		return NULL;
+	*alloc = na;
+	return nv;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "onlist/buf.h"
 #include "onlist/git.h"
 #include "onlist/landing.h"
 
@@ -39,12 +40,11 @@ static onlist_status add_node(char *rec, size_t len, void *data)
 
 	(void)len;
 	if (g->n == g->alloc) {
-		size_t na = g->alloc ? g->alloc * 2 : 1024;
-		struct lnode *nv = realloc(g->v, na * sizeof *nv);
+		struct lnode *nv = onlist_grow(g->v, &g->alloc,
+					       sizeof *nv, 1024);
 		if (!nv)
 			return ONLIST_ENOMEM;
 		g->v = nv;
-		g->alloc = na;
 	}
 	nd = &g->v[g->n];
 	if (strlen(p) < 40 || !onlist_git_is_hex(p, 40))
@@ -56,12 +56,11 @@ static onlist_status add_node(char *rec, size_t len, void *data)
 	nd->par = g->npars;
 	for (p += 40; *p == ' ' && strlen(p + 1) >= 40; p += 41) {
 		if (g->npars == g->apars) {
-			size_t na = g->apars ? g->apars * 2 : 1024;
-			char (*nv)[41] = realloc(g->pars, na * sizeof *nv);
+			char (*nv)[41] = onlist_grow(g->pars, &g->apars,
+						     sizeof *nv, 1024);
 			if (!nv)
 				return ONLIST_ENOMEM;
 			g->pars = nv;
-			g->apars = na;
 		}
 		memcpy(g->pars[g->npars], p + 1, 40);
 		g->pars[g->npars++][40] = '\0';
@@ -82,12 +81,11 @@ static onlist_status add_main(char *rec, size_t len, void *data)
 	if (!(date = strchr(rec, '\x1f')) || !(subj = strchr(date + 1, '\x1f')))
 		return ONLIST_EGIT;
 	if (g->nmain == g->amain) {
-		size_t na = g->amain ? g->amain * 2 : 256;
-		struct mainline *nv = realloc(g->main, na * sizeof *nv);
+		struct mainline *nv = onlist_grow(g->main, &g->amain,
+						  sizeof *nv, 256);
 		if (!nv)
 			return ONLIST_ENOMEM;
 		g->main = nv;
-		g->amain = na;
 	}
 	m = &g->main[g->nmain];
 	if (date - rec != 40)
@@ -200,14 +198,13 @@ onlist_status onlist_repo_landings(const char *repo, const char *range,
 				continue;
 			p->land = (long)i;
 			if (nstack == astack) {
-				size_t na = astack ? astack * 2 : 256;
-				struct lnode **ns = realloc(stack, na * sizeof *ns);
+				struct lnode **ns = onlist_grow(stack, &astack,
+								sizeof *ns, 256);
 				if (!ns) {
 					st = ONLIST_ENOMEM;
 					goto out;
 				}
 				stack = ns;
-				astack = na;
 			}
 			stack[nstack++] = p;
 			while (nstack) {
@@ -219,15 +216,15 @@ onlist_status onlist_repo_landings(const char *repo, const char *range,
 						continue;
 					q->land = (long)i;
 					if (nstack == astack) {
-						size_t na = astack * 2;
-						struct lnode **ns = realloc(stack,
-							na * sizeof *ns);
+						struct lnode **ns;
+
+						ns = onlist_grow(stack, &astack,
+							sizeof *ns, 256);
 						if (!ns) {
 							st = ONLIST_ENOMEM;
 							goto out;
 						}
 						stack = ns;
-						astack = na;
 					}
 					stack[nstack++] = q;
 				}

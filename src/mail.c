@@ -81,9 +81,8 @@ static onlist_status open_maildir(struct onlist_source *src, char **errmsg)
 			if (e->d_name[0] == '.')
 				continue;
 			if (src->nfiles == cap) {
-				char **n;
-				cap = cap ? cap * 2 : 256;
-				n = realloc(src->files, cap * sizeof(*n));
+				char **n = onlist_grow(src->files, &cap,
+						       sizeof *n, 256);
 				if (!n) {
 					closedir(d);
 					free(dir);

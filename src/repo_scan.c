@@ -126,12 +126,10 @@ static onlist_status add_hex(const char *hex, void *data)
 	struct hexlist *l = data;
 
 	if (l->n == l->alloc) {
-		size_t na = l->alloc ? l->alloc * 2 : 1024;
-		char (*nv)[41] = realloc(l->v, na * sizeof *nv);
+		char (*nv)[41] = onlist_grow(l->v, &l->alloc, sizeof *nv, 1024);
 		if (!nv)
 			return ONLIST_ENOMEM;
 		l->v = nv;
-		l->alloc = na;
 	}
 	memcpy(l->v[l->n++], hex, 41);
 	return ONLIST_OK;
@@ -742,12 +740,11 @@ static onlist_status keep_unknown(const char *hex, void *data)
 	if (l->opts->known && l->opts->known(hex, l->opts->known_data))
 		return ONLIST_OK;
 	if (l->n == l->alloc) {
-		size_t na = l->alloc ? l->alloc * 2 : 4096;
-		unsigned char (*nv)[20] = realloc(l->v, na * sizeof *nv);
+		unsigned char (*nv)[20] = onlist_grow(l->v, &l->alloc,
+						      sizeof *nv, 4096);
 		if (!nv)
 			return ONLIST_ENOMEM;
 		l->v = nv;
-		l->alloc = na;
 	}
 	for (i = 0; i < 20; i++)
 		l->v[l->n][i] = (unsigned char)(unhex(hex[2 * i]) << 4 |
