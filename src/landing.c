@@ -372,29 +372,13 @@ out:
 	return st;
 }
 
-struct blob {
-	char *s;
-	size_t len, alloc;
-};
-
 static onlist_status take_blob(char *rec, size_t len, void *data)
 {
-	struct blob *b = data;
+	struct onlist_buf *b = data;
 
 	/* records end at NUL; put back what the reader cut */
-	if (b->len + len + 2 > b->alloc) {
-		size_t na = b->alloc ? b->alloc : 65536;
-		char *ns;
-		while (na < b->len + len + 2)
-			na *= 2;
-		if (!(ns = realloc(b->s, na)))
-			return ONLIST_ENOMEM;
-		b->s = ns;
-		b->alloc = na;
-	}
-	memcpy(b->s + b->len, rec, len);
-	b->len += len;
-	b->s[b->len++] = '\0';
+	if (onlist_buf_add(b, rec, len) < 0 || onlist_buf_add(b, "", 1) < 0)
+		return ONLIST_ENOMEM;
 	return ONLIST_OK;
 }
 
@@ -404,7 +388,7 @@ onlist_status onlist_repo_read_blob(const char *repo, const char *rev,
 {
 	const char *args[] = { "cat-file", "-e", NULL, NULL };
 	const char *cat[] = { "cat-file", "blob", NULL, NULL };
-	struct blob b = { 0 };
+	struct onlist_buf b = ONLIST_BUF_INIT;
 	char *spec;
 	onlist_status st;
 
@@ -425,16 +409,17 @@ onlist_status onlist_repo_read_blob(const char *repo, const char *rev,
 				take_blob, &b, errmsg);
 	free(spec);
 	if (st != ONLIST_OK) {
-		free(b.s);
+		onlist_buf_release(&b);
 		return st;
 	}
 	/* the last record had no NUL of its own */
 	if (b.len)
 		b.len--;
-	if (!b.s && !(b.s = calloc(1, 1)))
+	if (onlist_buf_add(&b, NULL, 0) < 0) {	/* terminate, or allocate */
+		onlist_buf_release(&b);
 		return ONLIST_ENOMEM;
-	b.s[b.len] = '\0';
-	*out = b.s;
+	}
+	*out = b.data;
 	*len = b.len;
 	return ONLIST_OK;
 }
