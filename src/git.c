@@ -9,7 +9,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,19 +47,6 @@ static const char *const pinned_config[] = {
  * configuration unpinned (a pinned key would read back as our value). */
 #define GIT_UNPINNED 0x100u
 
-static void set_err(char **errmsg, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	if (!errmsg || *errmsg)
-		return;		/* keep the first, most specific message */
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) >= 0)
-		*errmsg = s;
-	va_end(ap);
-}
-
 static void close_fd(int *fd)
 {
 	if (*fd >= 0)
@@ -87,7 +73,7 @@ static int tmpfile_fd(void)
 	return fd;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
+int onlist_git_write_all(int fd, const char *buf, size_t len)
 {
 	ssize_t n;
 
@@ -192,7 +178,8 @@ static int input_file(const char *input, size_t len)
 
 	if (fd < 0)
 		return -1;
-	if (write_all(fd, input, len) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+	if (onlist_git_write_all(fd, input, len) < 0 ||
+	    lseek(fd, 0, SEEK_SET) < 0) {
 		int e = errno;
 		close(fd);
 		errno = e;
@@ -220,8 +207,8 @@ onlist_status onlist_git_start(struct onlist_git *g, const char *repo,
 	g->in = g->out = g->err = -1;
 	name_subcommand(g->what, args);
 	if (input && flags & ONLIST_GIT_STDIN) {
-		set_err(errmsg, "git %s: input and a pipe to stdin both asked "
-			"for", g->what);
+		onlist_set_err(errmsg, "git %s: input and a pipe to stdin "
+			       "both asked for", g->what);
 		return ONLIST_EUSAGE;
 	}
 	while (args[nargs])
@@ -229,7 +216,7 @@ onlist_status onlist_git_start(struct onlist_git *g, const char *repo,
 	if (!(argv = malloc((nargs + NPINNED + 4) * sizeof *argv)) ||
 	    make_environ(flags, &env) < 0) {
 		st = ONLIST_ENOMEM;
-		set_err(errmsg, "cannot run git: out of memory");
+		onlist_set_err(errmsg, "cannot run git: out of memory");
 		goto out;
 	}
 	argv[n++] = "git";
@@ -248,7 +235,7 @@ onlist_status onlist_git_start(struct onlist_git *g, const char *repo,
 	    (flags & ONLIST_GIT_STDIN && pipe2(inp, O_CLOEXEC) < 0) ||
 	    (input && (infile = input_file(input, input_len)) < 0) ||
 	    (g->err = tmpfile_fd()) < 0) {
-		set_err(errmsg, "cannot run git: %s", strerror(errno));
+		onlist_set_err(errmsg, "cannot run git: %s", strerror(errno));
 		goto out;
 	}
 	if ((rc = posix_spawn_file_actions_init(&fa)) != 0)
@@ -286,7 +273,7 @@ onlist_status onlist_git_start(struct onlist_git *g, const char *repo,
 	if (rc) {
 spawn_failed:
 		st = rc == ENOMEM ? ONLIST_ENOMEM : ONLIST_EGIT;
-		set_err(errmsg, "cannot run git: %s", strerror(rc));
+		onlist_set_err(errmsg, "cannot run git: %s", strerror(rc));
 		g->pid = -1;
 		goto out;
 	}
@@ -361,7 +348,7 @@ static int wait_git(struct onlist_git *g, char **errmsg, int say)
 	if (g->pid > 0) {
 		while (waitpid(g->pid, &status, 0) < 0) {
 			if (errno != EINTR) {
-				set_err(errmsg, "git %s: %s", g->what,
+				onlist_set_err(errmsg, "git %s: %s", g->what,
 					strerror(errno));
 				ret = 255;
 				goto out;
@@ -378,10 +365,12 @@ static int wait_git(struct onlist_git *g, char **errmsg, int say)
 			else if (!say)
 				;
 			else if (ret > 0)
-				set_err(errmsg, "git %s exited with status %d",
+				onlist_set_err(errmsg,
+					"git %s exited with status %d",
 					g->what, ret);
 			else
-				set_err(errmsg, "git %s killed by signal %d",
+				onlist_set_err(errmsg,
+					"git %s killed by signal %d",
 					g->what, -ret);
 		}
 	}
@@ -581,7 +570,7 @@ onlist_status onlist_git_records(const char *repo, const char *const *args,
 	}
 	if (rc < 0 && st == ONLIST_OK) {
 		st = ONLIST_EIO;
-		set_err(errmsg, "reading from git %s: %s", g.what,
+		onlist_set_err(errmsg, "reading from git %s: %s", g.what,
 			strerror(errno));
 	}
 out:
@@ -627,8 +616,8 @@ onlist_status onlist_git_capture(const char *repo, const char *const *args,
 			continue;
 		if (got < 0) {
 			st = ONLIST_EIO;
-			set_err(errmsg, "reading from git %s: %s", g.what,
-				strerror(errno));
+			onlist_set_err(errmsg, "reading from git %s: %s",
+				       g.what, strerror(errno));
 			break;
 		}
 		if (!got)
@@ -665,17 +654,17 @@ onlist_status onlist_git_check_range(const char *repo, const char *range,
 				     char **errmsg)
 {
 	if (!repo || !*repo) {
-		set_err(errmsg, "no repository given");
+		onlist_set_err(errmsg, "no repository given");
 		return ONLIST_EUSAGE;
 	}
 	if (!range || !*range) {
-		set_err(errmsg, "no revision range given");
+		onlist_set_err(errmsg, "no revision range given");
 		return ONLIST_EUSAGE;
 	}
 	/* git would take it for an option */
 	if (range[0] == '-') {
-		set_err(errmsg, "revision range must not begin with '-': %s",
-			range);
+		onlist_set_err(errmsg,
+			"revision range must not begin with '-': %s", range);
 		return ONLIST_EUSAGE;
 	}
 	return ONLIST_OK;
@@ -694,12 +683,13 @@ onlist_status onlist_git_config_get(const char *repo_dir, const char *key,
 
 	*out = NULL;
 	if (!repo_dir || !*repo_dir) {
-		set_err(errmsg, "no directory given");
+		onlist_set_err(errmsg, "no directory given");
 		return ONLIST_EUSAGE;
 	}
 	/* git would take it for an option */
 	if (!key || !*key || key[0] == '-') {
-		set_err(errmsg, "bad configuration key '%s'", key ? key : "");
+		onlist_set_err(errmsg, "bad configuration key '%s'",
+			       key ? key : "");
 		return ONLIST_EUSAGE;
 	}
 	/* Unpinned: `git -c core.quotePath=true config --get
@@ -714,7 +704,7 @@ onlist_status onlist_git_config_get(const char *repo_dir, const char *key,
 		val = NULL;
 	}
 	if (st == ONLIST_EGIT)
-		set_err(errmsg, "%s", msg ? msg : "git config failed");
+		onlist_set_err(errmsg, "%s", msg ? msg : "git config failed");
 	free(msg);
 	if (st != ONLIST_OK)
 		return st;

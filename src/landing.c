@@ -2,27 +2,14 @@
  * and files at a revision (see landing.h).  Every git is started by
  * git.c. */
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "onlist/buf.h"
 #include "onlist/git.h"
 #include "onlist/landing.h"
-
-static void set_err(char **errmsg, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	if (!errmsg || *errmsg)
-		return;		/* keep the first, most specific message */
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) >= 0)
-		*errmsg = s;
-	va_end(ap);
-}
 
 struct lnode {
 	char sha[41];
@@ -53,12 +40,11 @@ static onlist_status add_node(char *rec, size_t len, void *data)
 
 	(void)len;
 	if (g->n == g->alloc) {
-		size_t na = g->alloc ? g->alloc * 2 : 1024;
-		struct lnode *nv = realloc(g->v, na * sizeof *nv);
+		struct lnode *nv = onlist_grow(g->v, &g->alloc,
+					       sizeof *nv, 1024);
 		if (!nv)
 			return ONLIST_ENOMEM;
 		g->v = nv;
-		g->alloc = na;
 	}
 	nd = &g->v[g->n];
 	if (strlen(p) < 40 || !onlist_git_is_hex(p, 40))
@@ -70,12 +56,11 @@ static onlist_status add_node(char *rec, size_t len, void *data)
 	nd->par = g->npars;
 	for (p += 40; *p == ' ' && strlen(p + 1) >= 40; p += 41) {
 		if (g->npars == g->apars) {
-			size_t na = g->apars ? g->apars * 2 : 1024;
-			char (*nv)[41] = realloc(g->pars, na * sizeof *nv);
+			char (*nv)[41] = onlist_grow(g->pars, &g->apars,
+						     sizeof *nv, 1024);
 			if (!nv)
 				return ONLIST_ENOMEM;
 			g->pars = nv;
-			g->apars = na;
 		}
 		memcpy(g->pars[g->npars], p + 1, 40);
 		g->pars[g->npars++][40] = '\0';
@@ -96,12 +81,11 @@ static onlist_status add_main(char *rec, size_t len, void *data)
 	if (!(date = strchr(rec, '\x1f')) || !(subj = strchr(date + 1, '\x1f')))
 		return ONLIST_EGIT;
 	if (g->nmain == g->amain) {
-		size_t na = g->amain ? g->amain * 2 : 256;
-		struct mainline *nv = realloc(g->main, na * sizeof *nv);
+		struct mainline *nv = onlist_grow(g->main, &g->amain,
+						  sizeof *nv, 256);
 		if (!nv)
 			return ONLIST_ENOMEM;
 		g->main = nv;
-		g->amain = na;
 	}
 	m = &g->main[g->nmain];
 	if (date - rec != 40)
@@ -214,14 +198,13 @@ onlist_status onlist_repo_landings(const char *repo, const char *range,
 				continue;
 			p->land = (long)i;
 			if (nstack == astack) {
-				size_t na = astack ? astack * 2 : 256;
-				struct lnode **ns = realloc(stack, na * sizeof *ns);
+				struct lnode **ns = onlist_grow(stack, &astack,
+								sizeof *ns, 256);
 				if (!ns) {
 					st = ONLIST_ENOMEM;
 					goto out;
 				}
 				stack = ns;
-				astack = na;
 			}
 			stack[nstack++] = p;
 			while (nstack) {
@@ -233,15 +216,15 @@ onlist_status onlist_repo_landings(const char *repo, const char *range,
 						continue;
 					q->land = (long)i;
 					if (nstack == astack) {
-						size_t na = astack * 2;
-						struct lnode **ns = realloc(stack,
-							na * sizeof *ns);
+						struct lnode **ns;
+
+						ns = onlist_grow(stack, &astack,
+							sizeof *ns, 256);
 						if (!ns) {
 							st = ONLIST_ENOMEM;
 							goto out;
 						}
 						stack = ns;
-						astack = na;
 					}
 					stack[nstack++] = q;
 				}
@@ -349,7 +332,8 @@ onlist_status onlist_repo_mailmap(const char *repo, const char *alias_file,
 	if (!n)
 		return ONLIST_OK;
 	if (!repo || repo[0] == '-' || (alias_file && alias_file[0] == '-')) {
-		set_err(errmsg, "refusing a path that looks like an option");
+		onlist_set_err(errmsg,
+			       "refusing a path that looks like an option");
 		return ONLIST_EUSAGE;
 	}
 	if (!(f = open_memstream(&input, &len)))
@@ -369,7 +353,8 @@ onlist_status onlist_repo_mailmap(const char *repo, const char *alias_file,
 		st = ONLIST_ENOMEM;
 	}
 	if (st != ONLIST_OK) {
-		set_err(errmsg, "preparing git check-mailmap: out of memory");
+		onlist_set_err(errmsg,
+			       "preparing git check-mailmap: out of memory");
 		goto out;
 	}
 	args[1] = opt;
@@ -377,7 +362,7 @@ onlist_status onlist_repo_mailmap(const char *repo, const char *alias_file,
 	st = onlist_git_records(repo, opt ? args : args + 2, 0, input, len,
 				'\n', take_mapped, &o, errmsg);
 	if (st == ONLIST_OK && o.i != n) {
-		set_err(errmsg, "git check-mailmap answered %zu of %zu "
+		onlist_set_err(errmsg, "git check-mailmap answered %zu of %zu "
 			"identities in %s", o.i, n, repo);
 		st = ONLIST_EGIT;
 	}
@@ -387,29 +372,13 @@ out:
 	return st;
 }
 
-struct blob {
-	char *s;
-	size_t len, alloc;
-};
-
 static onlist_status take_blob(char *rec, size_t len, void *data)
 {
-	struct blob *b = data;
+	struct onlist_buf *b = data;
 
 	/* records end at NUL; put back what the reader cut */
-	if (b->len + len + 2 > b->alloc) {
-		size_t na = b->alloc ? b->alloc : 65536;
-		char *ns;
-		while (na < b->len + len + 2)
-			na *= 2;
-		if (!(ns = realloc(b->s, na)))
-			return ONLIST_ENOMEM;
-		b->s = ns;
-		b->alloc = na;
-	}
-	memcpy(b->s + b->len, rec, len);
-	b->len += len;
-	b->s[b->len++] = '\0';
+	if (onlist_buf_add(b, rec, len) < 0 || onlist_buf_add(b, "", 1) < 0)
+		return ONLIST_ENOMEM;
 	return ONLIST_OK;
 }
 
@@ -419,7 +388,7 @@ onlist_status onlist_repo_read_blob(const char *repo, const char *rev,
 {
 	const char *args[] = { "cat-file", "-e", NULL, NULL };
 	const char *cat[] = { "cat-file", "blob", NULL, NULL };
-	struct blob b = { 0 };
+	struct onlist_buf b = ONLIST_BUF_INIT;
 	char *spec;
 	onlist_status st;
 
@@ -440,16 +409,17 @@ onlist_status onlist_repo_read_blob(const char *repo, const char *rev,
 				take_blob, &b, errmsg);
 	free(spec);
 	if (st != ONLIST_OK) {
-		free(b.s);
+		onlist_buf_release(&b);
 		return st;
 	}
 	/* the last record had no NUL of its own */
 	if (b.len)
 		b.len--;
-	if (!b.s && !(b.s = calloc(1, 1)))
+	if (onlist_buf_add(&b, NULL, 0) < 0) {	/* terminate, or allocate */
+		onlist_buf_release(&b);
 		return ONLIST_ENOMEM;
-	b.s[b.len] = '\0';
-	*out = b.s;
+	}
+	*out = b.data;
 	*len = b.len;
 	return ONLIST_OK;
 }

@@ -17,6 +17,7 @@
 #include <gmime/gmime.h>
 #include <openssl/evp.h>
 
+#include "onlist/buf.h"
 #include "onlist/mail.h"
 
 /* ---- sources ---------------------------------------------------------- */
@@ -25,30 +26,6 @@
 /* A line longer than this is handed on in pieces: only its first piece
  * can be a From_ line or mboxrd-escaped, and a piece this long is neither. */
 #define LINE_PIECE (1024 * 1024)
-
-struct buf {
-	char *data;
-	size_t len, cap;
-};
-
-static int buf_add(struct buf *b, const char *p, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 65536;
-		char *d;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		d = realloc(b->data, cap);
-		if (!d)
-			return -1;
-		b->data = d;
-		b->cap = cap;
-	}
-	memcpy(b->data + b->len, p, n);
-	b->len += n;
-	b->data[b->len] = '\0';
-	return 0;
-}
 
 struct onlist_source {
 	char *path;
@@ -60,11 +37,11 @@ struct onlist_source {
 	uint64_t pos;		/* uncompressed offset of in[in_start] */
 	char *prefix;		/* bytes the caller read before handing us fd */
 	size_t prefix_len;
-	struct buf line;	/* a line that straddles two reads */
+	struct onlist_buf line; /* a line that straddles two reads */
 	int mid_line;		/* the last piece read did not end a line */
 	int too_big;		/* the message being read is over the cap */
 	char skip_why[128];
-	struct buf msg;		/* the message being collected */
+	struct onlist_buf msg;	/* the message being collected */
 	uint64_t msg_offset;
 	char *from_line, *next_from_line;
 	uint64_t next_offset;
@@ -74,20 +51,6 @@ struct onlist_source {
 	size_t nfiles, next_file;
 	char *where;
 };
-
-static onlist_status set_err(char **errmsg, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static onlist_status set_err(char **errmsg, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (errmsg && vasprintf(errmsg, fmt, ap) < 0)
-		*errmsg = NULL;
-	va_end(ap);
-	return ONLIST_EPARSE;
-}
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -118,9 +81,8 @@ static onlist_status open_maildir(struct onlist_source *src, char **errmsg)
 			if (e->d_name[0] == '.')
 				continue;
 			if (src->nfiles == cap) {
-				char **n;
-				cap = cap ? cap * 2 : 256;
-				n = realloc(src->files, cap * sizeof(*n));
+				char **n = onlist_grow(src->files, &cap,
+						       sizeof *n, 256);
 				if (!n) {
 					closedir(d);
 					free(dir);
@@ -139,8 +101,8 @@ static onlist_status open_maildir(struct onlist_source *src, char **errmsg)
 		free(dir);
 	}
 	if (!found) {
-		set_err(errmsg, "%s: a directory, but not a maildir (no cur/ or new/)",
-			src->path);
+		onlist_set_err(errmsg, "%s: a directory, but not a maildir "
+			       "(no cur/ or new/)", src->path);
 		return ONLIST_EPARSE;
 	}
 	/* Name order: maildir names start with the delivery time. */
@@ -171,8 +133,8 @@ static long fill(struct onlist_source *src, char **errmsg)
 		const char *m = gzerror(src->gz, &zerr);
 		if (zerr == Z_ERRNO)
 			m = strerror(errno);
-		set_err(errmsg, "%s: read error after %llu bytes: %s", src->path,
-			(unsigned long long)src->pos, m);
+		onlist_set_err(errmsg, "%s: read error after %llu bytes: %s",
+			       src->path, (unsigned long long)src->pos, m);
 		return -1;
 	}
 	if (n == 0) {
@@ -181,9 +143,9 @@ static long fill(struct onlist_source *src, char **errmsg)
 		src->eof = 1;
 		/* zlib reports a gzip stream cut short only here. */
 		if (zerr != Z_OK && zerr != Z_STREAM_END) {
-			set_err(errmsg, "%s: truncated or corrupt gzip data "
-				"after %llu bytes: %s", src->path,
-				(unsigned long long)src->pos, m);
+			onlist_set_err(errmsg, "%s: truncated or corrupt gzip "
+				       "data after %llu bytes: %s", src->path,
+				       (unsigned long long)src->pos, m);
 			return -1;
 		}
 		return 0;
@@ -226,8 +188,8 @@ static int read_line(struct onlist_source *src, const char **line, size_t *len,
 			src->mid_line = 0;
 			return 1;
 		}
-		if (buf_add(&src->line, p, n) < 0) {
-			set_err(errmsg, "%s: out of memory", src->path);
+		if (onlist_buf_add(&src->line, p, n) < 0) {
+			onlist_set_err(errmsg, "%s: out of memory", src->path);
 			return -1;
 		}
 		if (nl || src->line.len >= LINE_PIECE) {
@@ -310,8 +272,7 @@ onlist_status onlist_source_open(struct onlist_source **out, const char *path,
 		return ONLIST_ENOMEM;
 	}
 	if (strcmp(path, "-") != 0 && stat(path, &st) < 0) {
-		if (asprintf(errmsg, "%s: %s", path, strerror(errno)) < 0)
-			*errmsg = NULL;
+		onlist_set_err(errmsg, "%s: %s", path, strerror(errno));
 		onlist_source_free(src);
 		return ONLIST_EIO;
 	}
@@ -327,8 +288,7 @@ onlist_status onlist_source_open(struct onlist_source **out, const char *path,
 	src->gz = strcmp(path, "-") == 0 ? gzdopen(0, "rb") : gzopen(path, "rb");
 	src->in = malloc(CHUNK);
 	if (!src->gz || !src->in) {
-		if (asprintf(errmsg, "%s: %s", path, strerror(errno)) < 0)
-			*errmsg = NULL;
+		onlist_set_err(errmsg, "%s: %s", path, strerror(errno));
 		onlist_source_free(src);
 		return ONLIST_EIO;
 	}
@@ -339,7 +299,7 @@ onlist_status onlist_source_open(struct onlist_source **out, const char *path,
 		return ONLIST_EPARSE;
 	}
 	if (avail == 0) {
-		set_err(errmsg, "%s: empty file, no messages", path);
+		onlist_set_err(errmsg, "%s: empty file, no messages", path);
 		onlist_source_free(src);
 		return ONLIST_EPARSE;
 	}
@@ -352,8 +312,9 @@ onlist_status onlist_source_open(struct onlist_source **out, const char *path,
 	avail = (long)(src->in_end - src->in_start);
 	if (!(avail >= 5 && memcmp(src->in + src->in_start, "From ", 5) == 0) &&
 	    !looks_like_header(src->in + src->in_start, (size_t)avail)) {
-		set_err(errmsg, "%s: not an mbox, maildir or mail message "
-			"(it starts neither with \"From \" nor a header)", path);
+		onlist_set_err(errmsg, "%s: not an mbox, maildir or mail "
+			       "message (it starts neither with \"From \" nor a "
+			       "header)", path);
 		onlist_source_free(src);
 		return ONLIST_EPARSE;
 	}
@@ -415,7 +376,7 @@ static onlist_status skip_maildir(struct onlist_source *src,
 				  struct onlist_raw *raw, const char *why)
 {
 	src->msg.len = 0;
-	if (buf_add(&src->msg, "", 0) < 0)
+	if (onlist_buf_add(&src->msg, "", 0) < 0)
 		return ONLIST_ENOMEM;
 	raw->data = src->msg.data;
 	raw->len = 0;
@@ -463,8 +424,7 @@ static onlist_status next_maildir(struct onlist_source *src,
 	if (!f) {
 		if (fd >= 0)
 			close(fd);
-		if (asprintf(errmsg, "%s: %s", name, strerror(errno)) < 0)
-			*errmsg = NULL;
+		onlist_set_err(errmsg, "%s: %s", name, strerror(errno));
 		src->next_file++;
 		return ONLIST_EIO;
 	}
@@ -476,20 +436,19 @@ static onlist_status next_maildir(struct onlist_source *src,
 			fclose(f);
 			return skip_maildir(src, raw, src->skip_why);
 		}
-		if (buf_add(&src->msg, chunk, n) < 0) {
+		if (onlist_buf_add(&src->msg, chunk, n) < 0) {
 			fclose(f);
 			return ONLIST_ENOMEM;
 		}
 	}
 	if (ferror(f)) {
-		if (asprintf(errmsg, "%s: read error", name) < 0)
-			*errmsg = NULL;
+		onlist_set_err(errmsg, "%s: read error", name);
 		fclose(f);
 		src->next_file++;
 		return ONLIST_EIO;
 	}
 	fclose(f);
-	if (buf_add(&src->msg, "", 0) < 0)
+	if (onlist_buf_add(&src->msg, "", 0) < 0)
 		return ONLIST_ENOMEM;
 	raw->data = src->msg.data;
 	raw->len = src->msg.len;
@@ -565,12 +524,12 @@ onlist_status onlist_source_next(struct onlist_source *src,
 			src->msg.len = 0;
 			continue;
 		}
-		if (buf_add(&src->msg, line, len) < 0)
+		if (onlist_buf_add(&src->msg, line, len) < 0)
 			return ONLIST_ENOMEM;
 	}
 	if (src->msg.len == 0 && !src->from_line && !src->too_big)
 		return ONLIST_ENOTFOUND;
-	if (buf_add(&src->msg, "", 0) < 0)
+	if (onlist_buf_add(&src->msg, "", 0) < 0)
 		return ONLIST_ENOMEM;
 	free(src->where);
 	if (asprintf(&src->where, "%s:%llu", src->path,
@@ -710,10 +669,10 @@ static const char *const inbody_name[IB_N] = { "From", "Subject", "Date" };
 
 struct split {
 	const char *p, *end;		/* what is left of the message */
-	struct buf line, tmp, work, piece, orig;
-	struct buf prev;		/* a partial decoded or flowed line */
-	struct buf accum;		/* an in-body header being read */
-	struct buf msg, patch;
+	struct onlist_buf line, tmp, work, piece, orig;
+	struct onlist_buf prev;		/* a partial decoded or flowed line */
+	struct onlist_buf accum;	/* an in-body header being read */
+	struct onlist_buf msg, patch;
 	char *bound[MAX_BOUNDARIES];	/* "--" + boundary, innermost last */
 	size_t nbound;
 	enum te te;
@@ -744,16 +703,18 @@ static int starts(const char *s, size_t len, const char *pfx)
 	return len >= n && memcmp(s, pfx, n) == 0;
 }
 
-static void sbuf_set(struct split *s, struct buf *b, const char *p, size_t n)
+static void sbuf_set(struct split *s, struct onlist_buf *b, const char *p,
+		     size_t n)
 {
 	b->len = 0;
-	if (buf_add(b, p, n) < 0)
+	if (onlist_buf_add(b, p, n) < 0)
 		s->nomem = 1;
 }
 
-static void sbuf_add(struct split *s, struct buf *b, const char *p, size_t n)
+static void sbuf_add(struct split *s, struct onlist_buf *b, const char *p,
+		     size_t n)
 {
-	if (buf_add(b, p, n) < 0)
+	if (onlist_buf_add(b, p, n) < 0)
 		s->nomem = 1;
 }
 
@@ -774,7 +735,7 @@ static int get_line(struct split *s, int keep_nl)
 	return 1;
 }
 
-static void rtrim(struct buf *b)
+static void rtrim(struct onlist_buf *b)
 {
 	while (b->len && gspace((unsigned char)b->data[b->len - 1]))
 		b->len--;
@@ -916,7 +877,7 @@ static int hexdig(int c)
 /* One line's transfer encoding undone into out.  Like git, a line is
  * decoded on its own and a NUL ends it. */
 static void decode_line(struct split *s, enum te te, const char *in,
-			size_t len, struct buf *out)
+			size_t len, struct onlist_buf *out)
 {
 	out->len = 0;
 	sbuf_add(s, out, "", 0);
@@ -1022,7 +983,7 @@ static int is_utf8_name(const char *cs)
 /* l converted from the part's charset to UTF-8, in place.  Returns 1 when
  * that took one of onlist's fallbacks, where git would have failed or
  * kept the bytes. */
-static int line_to_utf8(struct split *s, struct buf *l)
+static int line_to_utf8(struct split *s, struct onlist_buf *l)
 {
 	int fallback = 0;
 	gchar *out = NULL;
@@ -1097,7 +1058,7 @@ static void flush_inbody(struct split *s)
 }
 
 /* In-body headers at the top of the message: 1 while the line is one. */
-static int inbody_header(struct split *s, const struct buf *l)
+static int inbody_header(struct split *s, const struct onlist_buf *l)
 {
 	const char *d = l->data;
 
@@ -1126,7 +1087,7 @@ static int inbody_header(struct split *s, const struct buf *l)
 }
 
 /* A message line: 1 when it starts the patch. */
-static int message_line(struct split *s, struct buf *l)
+static int message_line(struct split *s, struct onlist_buf *l)
 {
 	int fallback;
 
@@ -1157,7 +1118,7 @@ static int message_line(struct split *s, struct buf *l)
 	return 0;
 }
 
-static void filter(struct split *s, struct buf *l)
+static void filter(struct split *s, struct onlist_buf *l)
 {
 	const char *d = l->data;
 
@@ -1175,7 +1136,7 @@ static void filter(struct split *s, struct buf *l)
 }
 
 /* format=flowed undone (RFC 3676), as git does it. */
-static void flowed(struct split *s, struct buf *l)
+static void flowed(struct split *s, struct onlist_buf *l)
 {
 	size_t len = l->len;
 
@@ -1270,7 +1231,7 @@ static int part_holds_diff(struct split *s)
 {
 	const char *b = s->bound[s->nbound - 1], *p = s->p;
 	size_t blen = strlen(b);
-	struct buf text = { 0 }, dec = { 0 };
+	struct onlist_buf text = ONLIST_BUF_INIT, dec = ONLIST_BUF_INIT;
 	const char *cut;
 	int r;
 
@@ -1445,7 +1406,7 @@ static char *synthetic_id(const char *data, size_t len)
 static char *refs_join(const char *header)
 {
 	GMimeReferences *refs;
-	struct buf b = { 0 };
+	struct onlist_buf b = ONLIST_BUF_INIT;
 
 	if (!header)
 		return strdup("");
@@ -1455,8 +1416,8 @@ static char *refs_join(const char *header)
 	for (int i = 0; i < g_mime_references_length(refs); i++) {
 		const char *id = g_mime_references_get_message_id(refs, i);
 		if (b.len)
-			buf_add(&b, " ", 1);
-		buf_add(&b, id, strlen(id));
+			onlist_buf_add(&b, " ", 1);
+		onlist_buf_add(&b, id, strlen(id));
 	}
 	g_mime_references_free(refs);
 	if (!b.data)
@@ -1492,8 +1453,10 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 	while (skip < len && (data[skip] == '\n' || data[skip] == '\r' ||
 			      data[skip] == ' ' || data[skip] == '\t'))
 		skip++;
-	if (!looks_like_header(data + skip, len - skip))
-		return set_err(errmsg, "no mail header at the start");
+	if (!looks_like_header(data + skip, len - skip)) {
+		onlist_set_err(errmsg, "no mail header at the start");
+		return ONLIST_EPARSE;
+	}
 	if ((lf = crlf_to_lf(data, len, &tlen)))
 		text = lf;
 	else
@@ -1523,7 +1486,8 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 	free(head);
 	if (!msg) {
 		split_release(&sp);
-		return set_err(errmsg, "GMime could not parse the message");
+		onlist_set_err(errmsg, "GMime could not parse the message");
+		return ONLIST_EPARSE;
 	}
 
 	m = calloc(1, sizeof(*m));

@@ -279,24 +279,25 @@ void onlist_patchfp_clear(struct onlist_patchfp *fp)
 	memset(fp, 0, sizeof(*fp));
 }
 
-/* Multiset Jaccard of the hashes of a and b whose lowest bit is `side`;
- * *present says whether either has any. */
-static double side_sim(const uint32_t *a, size_t na, const uint32_t *b,
-		       size_t nb, unsigned side, int *present)
+/* Multiset Jaccard index of the hashes h of a and b (both sorted) for
+ * which (h & mask) == want: mask 0 takes them all.  *present says whether
+ * either has any such hash; when only one has, the index is 0. */
+static double jaccard(const uint32_t *a, size_t na, const uint32_t *b,
+		      size_t nb, uint32_t mask, uint32_t want, int *present)
 {
 	size_t i = 0, j = 0, both = 0, ca = 0, cb = 0;
 
 	for (size_t k = 0; k < na; k++)
-		ca += (a[k] & 1u) == side;
+		ca += (a[k] & mask) == want;
 	for (size_t k = 0; k < nb; k++)
-		cb += (b[k] & 1u) == side;
+		cb += (b[k] & mask) == want;
 	*present = ca || cb;
 	if (!ca || !cb)
 		return 0.0;
 	while (i < na && j < nb) {
-		if ((a[i] & 1u) != side) {
+		if ((a[i] & mask) != want) {
 			i++;
-		} else if ((b[j] & 1u) != side) {
+		} else if ((b[j] & mask) != want) {
 			j++;
 		} else if (a[i] == b[j]) {
 			both++;
@@ -311,12 +312,13 @@ static double side_sim(const uint32_t *a, size_t na, const uint32_t *b,
 	return (double)both / (double)(ca + cb - both);
 }
 
+/* The lowest bit of a diff hash is its side: 0 removed, 1 added. */
 double onlist_patchfp_similarity(const uint32_t *a, size_t na,
 				 const uint32_t *b, size_t nb)
 {
 	int pm, pp;
-	double m = side_sim(a, na, b, nb, 0, &pm);
-	double p = side_sim(a, na, b, nb, 1, &pp);
+	double m = jaccard(a, na, b, nb, 1u, 0u, &pm);
+	double p = jaccard(a, na, b, nb, 1u, 1u, &pp);
 
 	if (pm && pp)
 		return (m + p) / 2;
@@ -327,22 +329,9 @@ double onlist_patchfp_similarity(const uint32_t *a, size_t na,
 double onlist_set_similarity(const uint32_t *a, size_t na, const uint32_t *b,
 			     size_t nb)
 {
-	size_t i = 0, j = 0, both = 0;
+	int present;
 
-	if (!na && !nb)
-		return 0.0;
-	while (i < na && j < nb) {
-		if (a[i] == b[j]) {
-			both++;
-			i++;
-			j++;
-		} else if (a[i] < b[j]) {
-			i++;
-		} else {
-			j++;
-		}
-	}
-	return (double)both / (double)(na + nb - both);
+	return jaccard(a, na, b, nb, 0u, 0u, &present);
 }
 
 int onlist_patch_repaired_id(const char *buf, size_t len,

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "onlist/buf.h"
 #include "onlist/people.h"
 #include "onlist/repo.h"
 
@@ -41,12 +42,11 @@ onlist_status onlist_people_add(struct onlist_people *p, const char *name,
 	struct person *x;
 
 	if (p->n == p->alloc) {
-		size_t na = p->alloc ? p->alloc * 2 : 256;
-		struct person *nv = realloc(p->v, na * sizeof *nv);
+		struct person *nv = onlist_grow(p->v, &p->alloc,
+						sizeof *nv, 256);
 		if (!nv)
 			return ONLIST_ENOMEM;
 		p->v = nv;
-		p->alloc = na;
 	}
 	x = &p->v[p->n];
 	x->name = strdup(name ? name : "");
@@ -155,12 +155,11 @@ onlist_status onlist_tally_add(struct onlist_tally *t, const char *name)
 			return ONLIST_OK;
 		}
 	if (t->n == t->alloc) {
-		size_t na = t->alloc ? t->alloc * 2 : 64;
-		struct onlist_tally_row *nv = realloc(t->v, na * sizeof *nv);
+		struct onlist_tally_row *nv = onlist_grow(t->v, &t->alloc,
+							  sizeof *nv, 64);
 		if (!nv)
 			return ONLIST_ENOMEM;
 		t->v = nv;
-		t->alloc = na;
 	}
 	if (!(t->v[t->n].name = strdup(name)))
 		return ONLIST_ENOMEM;

@@ -17,19 +17,6 @@
 #include "onlist/git.h"
 #include "onlist/pi_epoch.h"
 
-static void set_err(char **errmsg, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	if (!errmsg || *errmsg)
-		return;		/* keep the first, most specific message */
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) >= 0)
-		*errmsg = s;
-	va_end(ap);
-}
-
 /* Remove a directory tree left by a clone that was killed: nothing under
  * it is followed out of it (FTW_PHYS). */
 static int rm_entry(const char *path, const struct stat *sb, int flag,
@@ -105,14 +92,14 @@ onlist_status onlist_repo_mirror(const char *url, const char *dir,
 	if (errmsg)
 		*errmsg = NULL;
 	if (!url || !*url || !dir || !*dir) {
-		set_err(errmsg, "mirror: no %s given", url && *url ? "directory"
-								  : "URL");
+		onlist_set_err(errmsg, "mirror: no %s given",
+			       url && *url ? "directory" : "URL");
 		return ONLIST_EUSAGE;
 	}
 	/* git would take it for an option */
 	if (url[0] == '-') {
-		set_err(errmsg, "repository URL must not begin with '-': %s",
-			url);
+		onlist_set_err(errmsg,
+			"repository URL must not begin with '-': %s", url);
 		return ONLIST_EUSAGE;
 	}
 	if (stat(dir, &sb) == 0) {
@@ -128,7 +115,7 @@ onlist_status onlist_repo_mirror(const char *url, const char *dir,
 		};
 		char *gd;
 		if (asprintf(&gd, "--git-dir=%s", dir) < 0) {
-			set_err(errmsg, "out of memory");
+			onlist_set_err(errmsg, "out of memory");
 			return ONLIST_ENOMEM;
 		}
 		args[0] = gd;
@@ -139,17 +126,18 @@ onlist_status onlist_repo_mirror(const char *url, const char *dir,
 		return st;
 	}
 	if (errno != ENOENT) {
-		set_err(errmsg, "%s: %s", dir, strerror(errno));
+		onlist_set_err(errmsg, "%s: %s", dir, strerror(errno));
 		return ONLIST_EIO;
 	}
 	/* Clone beside it and rename when complete: a clone that was killed
 	 * leaves DIR.tmp, never a DIR that looks done. */
 	if (asprintf(&tmp, "%s.tmp", dir) < 0) {
-		set_err(errmsg, "out of memory");
+		onlist_set_err(errmsg, "out of memory");
 		return ONLIST_ENOMEM;
 	}
 	if (rm_tree(tmp) < 0) {
-		set_err(errmsg, "cannot remove %s: %s", tmp, strerror(errno));
+		onlist_set_err(errmsg, "cannot remove %s: %s", tmp,
+			       strerror(errno));
 		st = ONLIST_EIO;
 		goto out;
 	}
@@ -163,7 +151,7 @@ onlist_status onlist_repo_mirror(const char *url, const char *dir,
 		one_line(errmsg);
 	}
 	if (st == ONLIST_OK && rename(tmp, dir) < 0) {
-		set_err(errmsg, "cannot rename %s to %s: %s", tmp, dir,
+		onlist_set_err(errmsg, "cannot rename %s to %s: %s", tmp, dir,
 			strerror(errno));
 		st = ONLIST_EIO;
 	}
@@ -258,22 +246,6 @@ static void walk_fail(struct walk *w, onlist_status st, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Reads the log, writes "<blob> <commit> <kind>\n" requests to cat-file,
  * 64 KiB at a time; closing cat-file's stdin at the end lets it finish. */
 static void *walk_writer(void *arg)
@@ -314,7 +286,7 @@ static void *walk_writer(void *arg)
 		if (!kind)
 			continue;
 		if (used + 85 > sizeof buf) {
-			if (write_all(w->cat.in, buf, used) < 0)
+			if (onlist_git_write_all(w->cat.in, buf, used) < 0)
 				break;		/* cat-file is gone */
 			used = 0;
 		}
@@ -331,7 +303,7 @@ static void *walk_writer(void *arg)
 		walk_fail(w, ONLIST_EIO, "reading from git log: %s",
 			  strerror(errno));
 	if (used && w->st == ONLIST_OK)
-		write_all(w->cat.in, buf, used);
+		onlist_git_write_all(w->cat.in, buf, used);
 	memcpy(w->last, commit, 41);
 	onlist_git_close_in(&w->cat);
 	/* a log we stopped reading ends with SIGPIPE */
@@ -384,7 +356,8 @@ static onlist_status resolve_commit(const char *gitdir, const char *rev,
 		id[0] = '\0';
 		if (st == ONLIST_OK)
 			st = ONLIST_EGIT;
-		set_err(errmsg, "%s", msg ? msg : "git rev-parse failed");
+		onlist_set_err(errmsg, "%s",
+			       msg ? msg : "git rev-parse failed");
 	}
 	free(msg);
 	return st;
@@ -405,7 +378,7 @@ static onlist_status walk_one(struct onlist_git_reader *r, onlist_epoch_cb cb,
 	if ((rc = onlist_git_reader_next(r, '\n', &line, &len)) <= 0) {
 		*done = 1;
 		if (rc < 0)
-			set_err(msg, "reading from git cat-file: %s",
+			onlist_set_err(msg, "reading from git cat-file: %s",
 				strerror(errno));
 		return rc < 0 ? ONLIST_EIO : ONLIST_OK;
 	}
@@ -446,13 +419,13 @@ static onlist_status walk_one(struct onlist_git_reader *r, onlist_epoch_cb cb,
 	/* the buffer may move: nothing above points into it from here */
 	if (size == SIZE_MAX ||
 	    (rc = onlist_git_reader_need(r, size + 1)) < 0) {
-		set_err(msg, "reading from git cat-file: %s",
+		onlist_set_err(msg, "reading from git cat-file: %s",
 			size == SIZE_MAX ? "message too large" : strerror(errno));
 		return errno == ENOMEM ? ONLIST_ENOMEM : ONLIST_EIO;
 	}
 	if (!rc || r->buf[r->pos + size] != '\n') {
-		set_err(msg, "git cat-file output ended inside the message of "
-			"commit %s", commit);
+		onlist_set_err(msg, "git cat-file output ended inside the "
+			       "message of commit %s", commit);
 		return ONLIST_EGIT;
 	}
 	m.commit = commit;
@@ -469,7 +442,7 @@ static onlist_status walk_one(struct onlist_git_reader *r, onlist_epoch_cb cb,
 	r->pos += size + 1;
 	return ONLIST_OK;
 bad:
-	set_err(msg, "unexpected output from git cat-file: %.*s",
+	onlist_set_err(msg, "unexpected output from git cat-file: %.*s",
 		(int)(len > 100 ? 100 : len - 1), line);
 	return ONLIST_EGIT;
 }
@@ -497,11 +470,11 @@ onlist_status onlist_repo_epoch_walk(const char *gitdir, const char *branch,
 	if (since && !*since)
 		since = NULL;
 	if (!gitdir || !*gitdir) {
-		set_err(errmsg, "no repository given");
+		onlist_set_err(errmsg, "no repository given");
 		return ONLIST_EUSAGE;
 	}
 	if (branch[0] == '-' || (since && since[0] == '-')) {
-		set_err(errmsg, "revision must not begin with '-': %s",
+		onlist_set_err(errmsg, "revision must not begin with '-': %s",
 			branch[0] == '-' ? branch : since);
 		return ONLIST_EUSAGE;
 	}
@@ -519,7 +492,7 @@ onlist_status onlist_repo_epoch_walk(const char *gitdir, const char *branch,
 		    ONLIST_OK)
 			return st;
 		if (!ids[1][0]) {
-			set_err(errmsg, "no commit %s (was the history "
+			onlist_set_err(errmsg, "no commit %s (was the history "
 				"rewritten?)", since);
 			return ONLIST_ENOTFOUND;
 		}
@@ -560,7 +533,7 @@ onlist_status onlist_repo_epoch_walk(const char *gitdir, const char *branch,
 		goto out;
 	}
 	if (pthread_create(&wt, NULL, walk_writer, &w) != 0) {
-		set_err(errmsg, "cannot start a thread");
+		onlist_set_err(errmsg, "cannot start a thread");
 		st = ONLIST_ENOMEM;
 		goto out;
 	}
@@ -587,26 +560,26 @@ out:
 	if (!stop) {
 		if (lrc > 0 || crc > 0) {
 			st = ONLIST_EGIT;
-			set_err(errmsg, "%s", lrc > 0 ? logmsg : gitmsg);
+			onlist_set_err(errmsg, "%s", lrc > 0 ? logmsg : gitmsg);
 		} else if (w.st != ONLIST_OK) {
 			st = w.st;
-			set_err(errmsg, "%s", w.err ? w.err : "");
+			onlist_set_err(errmsg, "%s", w.err ? w.err : "");
 		} else if (st != ONLIST_OK) {
-			set_err(errmsg, "%s", catmsg ? catmsg
+			onlist_set_err(errmsg, "%s", catmsg ? catmsg
 						     : onlist_status_str(st));
 		} else if (lrc || crc) {
 			st = ONLIST_EGIT;
-			set_err(errmsg, "%s", lrc ? logmsg : gitmsg);
+			onlist_set_err(errmsg, "%s", lrc ? logmsg : gitmsg);
 		} else if (answers != w.requests) {
 			st = ONLIST_EGIT;
-			set_err(errmsg, "git cat-file answered %zu of %zu "
-				"requests", answers, w.requests);
+			onlist_set_err(errmsg, "git cat-file answered %zu of "
+				       "%zu requests", answers, w.requests);
 		}
 	} else {
 		st = ONLIST_OK;
 	}
 	if (st != ONLIST_OK) {
-		set_err(errmsg, "%s", onlist_status_str(st));
+		onlist_set_err(errmsg, "%s", onlist_status_str(st));
 	} else if (last) {
 		const char *l = stop ? commit : w.last;
 		if (*l && !(*last = strdup(l)))

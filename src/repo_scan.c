@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "onlist/buf.h"
 #include "onlist/git.h"
 #include "onlist/repo_scan.h"
 
@@ -52,19 +53,6 @@ static const char *const diff_tree_args[] = {
 	"--src-prefix=a/", "--dst-prefix=b/", DIFF_TREE_FORMAT, NULL
 };
 
-static void set_err(char **errmsg, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	if (!errmsg || *errmsg)
-		return;		/* keep the first, most specific message */
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) >= 0)
-		*errmsg = s;
-	va_end(ap);
-}
-
 /* ---- rev-list ---- */
 
 /* Run rev-list over `range` and hand every sha to fn, which returns
@@ -98,7 +86,7 @@ static onlist_status rev_list_each(const char *repo, const char *range,
 		if (len != ONLIST_PATCHID_HEXSZ + 1 || line[len - 1] != '\n' ||
 		    !onlist_git_is_hex(line, len - 1)) {
 			st = ONLIST_EGIT;
-			set_err(&msg, len == 65 ?
+			onlist_set_err(&msg, len == 65 ?
 				"SHA-256 repositories are not supported" :
 				"unexpected output from git rev-list: %.*s",
 				(int)(len > 80 ? 80 : len), line);
@@ -110,7 +98,8 @@ static onlist_status rev_list_each(const char *repo, const char *range,
 	}
 	if (rc < 0 && st == ONLIST_OK) {
 		st = ONLIST_EIO;
-		set_err(&msg, "reading from git rev-list: %s", strerror(errno));
+		onlist_set_err(&msg, "reading from git rev-list: %s",
+			       strerror(errno));
 	}
 out:
 	/* on an early stop, closing our end makes git exit */
@@ -137,12 +126,10 @@ static onlist_status add_hex(const char *hex, void *data)
 	struct hexlist *l = data;
 
 	if (l->n == l->alloc) {
-		size_t na = l->alloc ? l->alloc * 2 : 1024;
-		char (*nv)[41] = realloc(l->v, na * sizeof *nv);
+		char (*nv)[41] = onlist_grow(l->v, &l->alloc, sizeof *nv, 1024);
 		if (!nv)
 			return ONLIST_ENOMEM;
 		l->v = nv;
-		l->alloc = na;
 	}
 	memcpy(l->v[l->n++], hex, 41);
 	return ONLIST_OK;
@@ -189,29 +176,6 @@ void onlist_commit_release(struct onlist_commit *c)
 	free(c->trailers);
 	free(c->files);
 	memset(c, 0, sizeof *c);
-}
-
-struct strbuf {
-	char *s;
-	size_t len, alloc;
-};
-
-static int sb_add(struct strbuf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->alloc) {
-		size_t na = b->alloc ? b->alloc : 256;
-		char *ns;
-		while (na < b->len + n + 1)
-			na *= 2;
-		if (!(ns = realloc(b->s, na)))
-			return -1;
-		b->s = ns;
-		b->alloc = na;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-	return 0;
 }
 
 /* "Key: value" lines, as %(trailers:only,unfold) prints them: git writes
@@ -285,7 +249,7 @@ static int body_is_empty(const char *body, const char *block)
  * stays quoted, without its "b/".  When the two names differ and are not
  * quoted, spaces make the split ambiguous; such a pair is a rename or copy,
  * whose "rename to"/"copy to" line then replaces this guess. */
-static int diff_git_path(const char *s, size_t n, struct strbuf *out)
+static int diff_git_path(const char *s, size_t n, struct onlist_buf *out)
 {
 	size_t i, l;
 
@@ -295,26 +259,26 @@ static int diff_git_path(const char *s, size_t n, struct strbuf *out)
 		 * ` "b/` starts the b side */
 		for (i = n - 3; i-- > 0;)
 			if (!memcmp(s + i, " \"b/", 4))
-				return sb_add(out, "\"", 1) ||
-				       sb_add(out, s + i + 4, n - i - 4);
-		return sb_add(out, s, n);
+				return onlist_buf_add(out, "\"", 1) ||
+				       onlist_buf_add(out, s + i + 4, n - i - 4);
+		return onlist_buf_add(out, s, n);
 	}
 	if (n >= 7 && (n - 5) % 2 == 0 && !memcmp(s, "a/", 2)) {
 		l = (n - 5) / 2;
 		if (!memcmp(s + 2 + l, " b/", 3) && !memcmp(s + 2, s + 5 + l, l))
-			return sb_add(out, s + 5 + l, l);
+			return onlist_buf_add(out, s + 5 + l, l);
 	}
 	for (i = n >= 3 ? n - 2 : 0; i-- > 0;)
 		if (!memcmp(s + i, " b/", 3))
-			return sb_add(out, s + i + 3, n - i - 3);
-	return sb_add(out, s, n);
+			return onlist_buf_add(out, s + i + 3, n - i - 3);
+	return onlist_buf_add(out, s, n);
 }
 
 struct parse {
 	struct onlist_patchid pid;
 	int hashing;		/* patch-id still taking lines */
-	struct strbuf files;
-	struct strbuf path;	/* the current file's path, not yet added */
+	struct onlist_buf files;
+	struct onlist_buf path;	/* the current file's path, not yet added */
 };
 
 static int flush_path(struct parse *ps)
@@ -322,8 +286,8 @@ static int flush_path(struct parse *ps)
 	int rc = 0;
 
 	if (ps->path.len)
-		rc = sb_add(&ps->files, ps->path.s, ps->path.len) ||
-		     sb_add(&ps->files, "\n", 1);
+		rc = onlist_buf_add(&ps->files, ps->path.data, ps->path.len) ||
+		     onlist_buf_add(&ps->files, "\n", 1);
 	ps->path.len = 0;
 	return rc;
 }
@@ -347,11 +311,11 @@ static int diff_line(struct parse *ps, const char *line, size_t len)
 	}
 	if (n > 10 && !memcmp(line, "rename to ", 10)) {
 		ps->path.len = 0;
-		return sb_add(&ps->path, line + 10, n - 10);
+		return onlist_buf_add(&ps->path, line + 10, n - 10);
 	}
 	if (n > 8 && !memcmp(line, "copy to ", 8)) {
 		ps->path.len = 0;
-		return sb_add(&ps->path, line + 8, n - 8);
+		return onlist_buf_add(&ps->path, line + 8, n - 8);
 	}
 	return 0;
 }
@@ -483,7 +447,7 @@ static onlist_status read_commit(struct job *j, struct onlist_git_reader *r,
 		return fail(j, ONLIST_EIO, "reading from git diff-tree: %s",
 			    strerror(errno));
 	if (flush_path(ps) ||
-	    !(c->files = strdup(ps->files.len ? ps->files.s : "")))
+	    !(c->files = strdup(ps->files.len ? ps->files.data : "")))
 		return fail(j, ONLIST_ENOMEM, "out of memory");
 	c->has_patchid = onlist_patchid_finish(&ps->pid, raw);
 	if (c->has_patchid)
@@ -597,8 +561,8 @@ static void *read_job(void *arg)
 		if (j->st != ONLIST_OK)
 			break;
 	}
-	free(ps.files.s);
-	free(ps.path.s);
+	onlist_buf_release(&ps.files);
+	onlist_buf_release(&ps.path);
 	return NULL;
 }
 
@@ -611,8 +575,7 @@ static void *write_job(void *arg)
 	struct scan *sc = j->sc;
 	sigset_t set;
 	char *buf;
-	size_t r, k, from, to, off, len;
-	ssize_t w;
+	size_t r, k, from, to, len;
 
 	/* a git that died early must not take the process down with
 	 * SIGPIPE: the reader sees its output end, onlist_git_wait() why */
@@ -632,13 +595,8 @@ static void *write_job(void *arg)
 		len = (to - from) * 41;
 		memcpy(buf + len, ROUND_END, sizeof ROUND_END - 1);
 		len += sizeof ROUND_END - 1;
-		for (off = 0; off < len; off += (size_t)w) {
-			w = write(j->ch.in, buf + off, len - off);
-			if (w < 0 && errno == EINTR)
-				w = 0;
-			else if (w <= 0)
-				goto out;	/* git is gone */
-		}
+		if (onlist_git_write_all(j->ch.in, buf, len) < 0)
+			goto out;	/* git is gone */
 	}
 out:
 	free(buf);
@@ -669,7 +627,7 @@ static onlist_status start_jobs(struct scan *sc, const char *repo,
 		j->wok = j->rok &&
 			 pthread_create(&j->wt, NULL, write_job, j) == 0;
 		if (!j->wok) {
-			set_err(errmsg, "cannot start a thread");
+			onlist_set_err(errmsg, "cannot start a thread");
 			return ONLIST_ENOMEM;
 		}
 	}
@@ -716,18 +674,19 @@ static onlist_status stop_jobs(struct scan *sc, onlist_status st, int stopped,
 		if (ret[i] > 0 && (st == ONLIST_OK || st == ONLIST_EGIT ||
 				   st == ONLIST_EIO)) {
 			st = ONLIST_EGIT;
-			set_err(errmsg, "%s", gitmsg[i]);
+			onlist_set_err(errmsg, "%s", gitmsg[i]);
 		}
 	for (i = 0; i < sc->njobs; i++)
 		if (sc->job[i].st != ONLIST_OK) {
 			if (st == ONLIST_OK)
 				st = sc->job[i].st;
-			set_err(errmsg, "%s", sc->job[i].err ? sc->job[i].err : "");
+			onlist_set_err(errmsg, "%s",
+				       sc->job[i].err ? sc->job[i].err : "");
 		}
 	for (i = 0; i < sc->njobs; i++) {
 		if (ret[i] && st == ONLIST_OK && !stopped) {
 			st = ONLIST_EGIT;
-			set_err(errmsg, "%s", gitmsg[i]);
+			onlist_set_err(errmsg, "%s", gitmsg[i]);
 		}
 		free(gitmsg[i]);
 		free(sc->job[i].err);
@@ -781,12 +740,11 @@ static onlist_status keep_unknown(const char *hex, void *data)
 	if (l->opts->known && l->opts->known(hex, l->opts->known_data))
 		return ONLIST_OK;
 	if (l->n == l->alloc) {
-		size_t na = l->alloc ? l->alloc * 2 : 4096;
-		unsigned char (*nv)[20] = realloc(l->v, na * sizeof *nv);
+		unsigned char (*nv)[20] = onlist_grow(l->v, &l->alloc,
+						      sizeof *nv, 4096);
 		if (!nv)
 			return ONLIST_ENOMEM;
 		l->v = nv;
-		l->alloc = na;
 	}
 	for (i = 0; i < 20; i++)
 		l->v[l->n][i] = (unsigned char)(unhex(hex[2 * i]) << 4 |

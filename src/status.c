@@ -1,3 +1,8 @@
+/* status.c - the status strings, and the one way an error message is set
+ * (see status.h). */
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "onlist/status.h"
 
 const char *onlist_status_str(onlist_status st)
@@ -15,4 +20,17 @@ const char *onlist_status_str(onlist_status st)
 	case ONLIST_EUSAGE: return "usage error";
 	}
 	return "unknown error";
+}
+
+void onlist_set_err(char **errmsg, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	if (!errmsg || *errmsg)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) >= 0)
+		*errmsg = s;
+	va_end(ap);
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "onlist/buf.h"
 #include "onlist/msgid.h"
 #include "onlist/store_match.h"
 #include "store_int.h"
@@ -367,9 +368,9 @@ static onlist_status read_shas(struct onlist_store *s, const char *sql,
 		const char *sha = (const char *)sqlite3_column_text(st, 0);
 
 		if (*n == cap) {
-			char (*p)[41];
-			cap = cap ? 2 * cap : 256;
-			if (!(p = realloc(*shas, cap * sizeof(**shas)))) {
+			char (*p)[41] = onlist_grow(*shas, &cap, sizeof *p, 256);
+
+			if (!p) {
 				sqlite3_reset(st);
 				return ONLIST_ENOMEM;
 			}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "onlist/buf.h"
 #include "onlist/subsys.h"
 
 struct pattern {
@@ -145,12 +146,11 @@ static int add_pattern(struct section *sec, char type, const char *v,
 	struct pattern *p;
 
 	if (sec->n == sec->alloc) {
-		size_t na = sec->alloc ? sec->alloc * 2 : 4;
-		struct pattern *np = realloc(sec->p, na * sizeof *np);
+		struct pattern *np = onlist_grow(sec->p, &sec->alloc,
+						 sizeof *np, 4);
 		if (!np)
 			return -1;
 		sec->p = np;
-		sec->alloc = na;
 	}
 	p = &sec->p[sec->n];
 	memset(p, 0, sizeof *p);
@@ -250,12 +250,11 @@ onlist_status onlist_maintainers_parse(struct onlist_maintainers **out,
 		if (*p == ' ' || *p == '\t')
 			continue;	/* the preamble's indented text */
 		if (m->n == m->alloc) {
-			size_t na = m->alloc ? m->alloc * 2 : 64;
-			struct section *ns = realloc(m->s, na * sizeof *ns);
+			struct section *ns = onlist_grow(m->s, &m->alloc,
+							 sizeof *ns, 64);
 			if (!ns)
 				goto nomem;
 			m->s = ns;
-			m->alloc = na;
 		}
 		cur = &m->s[m->n];
 		memset(cur, 0, sizeof *cur);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <glib.h>
 
+#include "onlist/buf.h"
 #include "onlist/thread.h"
 
 enum { C_PATCH, C_COVER, C_PULL, C_REPLY, C_OTHER };
@@ -244,13 +245,12 @@ static onlist_status add_reply(struct onlist_threads *t, struct graph *g,
 			       int patch, int reply, size_t *cap)
 {
 	if (t->nreplies == *cap) {
-		size_t c = *cap ? 2 * *cap : 1024;
-		struct onlist_thread_reply *r = realloc(t->replies, c * sizeof(*r));
+		struct onlist_thread_reply *r = onlist_grow(t->replies, cap,
+							    sizeof *r, 1024);
 
 		if (!r)
 			return ONLIST_ENOMEM;
 		t->replies = r;
-		*cap = c;
 	}
 	t->replies[t->nreplies].patch = patch;
 	t->replies[t->nreplies].reply = reply;

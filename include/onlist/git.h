@@ -72,6 +72,12 @@ onlist_status onlist_git_start(struct onlist_git *g, const char *repo,
 void onlist_git_close_in(struct onlist_git *g);
 void onlist_git_close_out(struct onlist_git *g);
 
+/* Write all `len` bytes at buf to fd (g->in, say), going on after a
+ * signal interrupts write().  Returns 0; -1 when write() fails (errno
+ * says why: EPIPE when git has gone and SIGPIPE is blocked or ignored) or
+ * writes nothing. */
+int onlist_git_write_all(int fd, const char *buf, size_t len);
+
 /* Close what is left open and wait for git to end.  Returns 0 when it
  * exited with status 0, its exit status when it failed on its own, minus
  * the signal that killed it, or 255 when it cannot be waited for.  When it

@@ -18,4 +18,12 @@ typedef enum {
 /* A short constant English description; never NULL. */
 const char *onlist_status_str(onlist_status st);
 
+/* The error-message convention of the functions taking `char **errmsg`:
+ * format the message into *errmsg (malloc'd, the caller frees it) only
+ * when errmsg is non-NULL and *errmsg is still NULL, so that the first,
+ * most specific message wins over the ones callers add on the way out.
+ * When formatting runs out of memory *errmsg stays NULL. */
+void onlist_set_err(char **errmsg, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 #endif
