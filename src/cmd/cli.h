@@ -174,5 +174,15 @@ int onlist_cli_range(struct onlist_cli *cli, struct onlist_store *s,
 		     const char *repo_opt, const char *range,
 		     onlist_cli_range_cb cb, void *data);
 
+/* The same, handing each stored commit to a report callback as
+ * onlist_store_report_commit() reads it (report.h); cb returning non-zero
+ * (it could not keep the row) ends the walk with ONLIST_EXIT_FAIL. */
+struct onlist_report_commit;
+typedef int (*onlist_report_cb)(const struct onlist_report_commit *c,
+				void *data);
+int onlist_cli_range_report(struct onlist_cli *cli, struct onlist_store *s,
+			    const char *repo_opt, const char *range,
+			    onlist_report_cb cb, void *data);
+
 
 #endif

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "onlist/repo.h"
+#include "onlist/report.h"
 #include "onlist/store.h"
 
 int onlist_cli_range(struct onlist_cli *cli, struct onlist_store *s,
@@ -47,4 +48,37 @@ out:
 	free(err);
 	free(repo);
 	return ret;
+}
+
+/* onlist_cli_range_report(): the report callback, and whether it stopped
+ * (it does when it cannot keep a row: out of memory) */
+struct report_wrap {
+	onlist_report_cb cb;
+	void *data;
+	int stopped;
+};
+
+static int report_row(const struct onlist_report_commit *c, void *data)
+{
+	struct report_wrap *w = data;
+
+	return (w->stopped = w->cb(c, w->data) != 0);
+}
+
+static onlist_status report_one(struct onlist_store *s, const char *sha,
+				void *data)
+{
+	struct report_wrap *w = data;
+	onlist_status st = onlist_store_report_commit(s, sha, report_row, w);
+
+	return st == ONLIST_OK && w->stopped ? ONLIST_ENOMEM : st;
+}
+
+int onlist_cli_range_report(struct onlist_cli *cli, struct onlist_store *s,
+			    const char *repo_opt, const char *range,
+			    onlist_report_cb cb, void *data)
+{
+	struct report_wrap w = { cb, data, 0 };
+
+	return onlist_cli_range(cli, s, repo_opt, range, report_one, &w);
 }

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "onlist/buf.h"
 #include "onlist/git.h"
 #include "onlist/report.h"
 #include "onlist/store.h"
@@ -66,30 +67,17 @@ static char *dup0(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-static int keep(const struct onlist_report_commit *c, void *data);
-
-/* For onlist_cli_range(): one commit of the RANGE into the rows. */
-static onlist_status report_one(struct onlist_store *s, const char *sha,
-				void *data)
-{
-	struct rows *r = data;
-	onlist_status st = onlist_store_report_commit(s, sha, keep, r);
-
-	return st == ONLIST_OK && r->failed ? ONLIST_ENOMEM : st;
-}
-
 static int keep(const struct onlist_report_commit *c, void *data)
 {
 	struct rows *r = data;
 	struct rrow *x;
 
 	if (r->n == r->alloc) {
-		size_t na = r->alloc ? r->alloc * 2 : 256;
-		struct rrow *nv = realloc(r->v, na * sizeof *nv);
+		struct rrow *nv = onlist_grow(r->v, &r->alloc, sizeof *nv, 256);
+
 		if (!nv)
 			goto nomem;
 		r->v = nv;
-		r->alloc = na;
 	}
 	x = &r->v[r->n++];
 	memset(x, 0, sizeof *x);
@@ -947,7 +935,7 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 			onlist_err("report: no repository scanned yet; give --repo");
 			goto out;
 		}
-		if ((ret = onlist_cli_range(cli, db, repo, range, report_one,
+		if ((ret = onlist_cli_range_report(cli, db, repo, range, keep,
 					    &r.rows)) != ONLIST_EXIT_OK || r.rows.failed) {
 			if (ret == ONLIST_EXIT_OK)
 				ret = ONLIST_EXIT_FAIL;

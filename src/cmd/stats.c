@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "onlist/buf.h"
 #include "onlist/report.h"
 #include "onlist/store.h"
 
@@ -56,18 +57,6 @@ struct stats {
 	int failed;
 };
 
-static int keep_row(const struct onlist_report_commit *c, void *data);
-
-/* For onlist_cli_range(): one commit of the RANGE into the rows. */
-static onlist_status stats_one(struct onlist_store *db, const char *sha,
-			       void *data)
-{
-	struct stats *s = data;
-	onlist_status st = onlist_store_report_commit(db, sha, keep_row, s);
-
-	return st == ONLIST_OK && s->failed ? ONLIST_ENOMEM : st;
-}
-
 static int keep_row(const struct onlist_report_commit *c, void *data)
 {
 	struct stats *s = data;
@@ -76,12 +65,11 @@ static int keep_row(const struct onlist_report_commit *c, void *data)
 	size_t tl = 0;
 
 	if (s->n == s->alloc) {
-		size_t na = s->alloc ? s->alloc * 2 : 1024;
-		struct srow *nv = realloc(s->v, na * sizeof *nv);
+		struct srow *nv = onlist_grow(s->v, &s->alloc, sizeof *nv, 1024);
+
 		if (!nv)
 			goto nomem;
 		s->v = nv;
-		s->alloc = na;
 	}
 	r = &s->v[s->n];
 	memset(r, 0, sizeof *r);
@@ -415,7 +403,7 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 	}
 	rel_ok = 1;
 	if (range) {
-		if ((ret = onlist_cli_range(cli, db, repo, range, stats_one, &s))
+		if ((ret = onlist_cli_range_report(cli, db, repo, range, keep_row, &s))
 		    != ONLIST_EXIT_OK || s.failed) {
 			if (ret == ONLIST_EXIT_OK)
 				ret = ONLIST_EXIT_FAIL;
