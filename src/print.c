@@ -185,6 +185,15 @@ void onlist_put_json(FILE *f, const char *s)
 	putc('"', f);
 }
 
+void onlist_put_json_field(FILE *f, int first, const char *key,
+			   const char *value)
+{
+	fputs(first ? "{" : ", ", f);
+	onlist_put_json(f, key);
+	fputs(": ", f);
+	onlist_put_json(f, value);
+}
+
 static void md_cp(FILE *f, unsigned cp)
 {
 	if (cp == '\n' || cp == '\r')

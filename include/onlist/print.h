@@ -55,6 +55,12 @@ char *onlist_text_dup(const char *s);
  * valid JSON but would reach whoever prints the value). */
 void onlist_put_json(FILE *f, const char *s);
 
+/* One member of a JSON object: `"key": value` (value as onlist_put_json),
+ * after "{" when it is the first, else after ", ".  The caller writes the
+ * closing "}". */
+void onlist_put_json_field(FILE *f, int first, const char *key,
+			   const char *value);
+
 /* Markdown: the characters Markdown acts on (\ ` * _ [ ] < > | #) get a
  * backslash; a line break becomes a space (so a value never ends a table
  * row or a list item); other controls become "U+XXXX". */

@@ -303,6 +303,16 @@ int onlist_cli_operands(struct onlist_cli *cli, int argc, char **argv,
 	return 0;
 }
 
+int onlist_cli_operand(struct onlist_cli *cli, int argc, char **argv,
+		       const char **out, const char *help)
+{
+	if (onlist_cli_operands(cli, argc, argv, 0, 1, help))
+		return -1;
+	if (optind < argc)
+		*out = argv[optind];
+	return 0;
+}
+
 int onlist_cli_parse(struct onlist_cli *cli, int argc, char **argv,
 		     const char *help, int min, int max)
 {

@@ -69,6 +69,11 @@ int onlist_cli_stop(int c);
 int onlist_cli_operands(struct onlist_cli *cli, int argc, char **argv,
 			int min, int max, const char *help);
 
+/* At most one operand, optional: into *out (left as it is without one).
+ * 0, or -1 after naming a second one. */
+int onlist_cli_operand(struct onlist_cli *cli, int argc, char **argv,
+		       const char **out, const char *help);
+
 /* The whole parse of a command with no options of its own (but the global
  * ones, and --format when registered): -1 to go on, with the operands at
  * argv[optind..]; else the exit code to return at once (0 after --help). */
@@ -141,6 +146,14 @@ struct onlist_store *onlist_cli_open_store(struct onlist_cli *cli);
  * the user may not write can be read), unless it needs an upgrade. */
 struct onlist_store *onlist_cli_open_store_read(struct onlist_cli *cli);
 
+
+/* What a row printer of a listing command keeps: where it writes, whether
+ * as JSON, and how many rows came before (for the commas). */
+struct onlist_cli_rows {
+	FILE *f;
+	int json;
+	long n;
+};
 
 /* Progress on stderr when it is a terminal and -q was not given: at most a
  * few updates a second; onlist_progress_done() ends the line. */

@@ -140,10 +140,8 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 			return onlist_cli_stop(c);
 		}
 	}
-	if (onlist_cli_operands(cli, argc, argv, 0, 1, help))
+	if (onlist_cli_operand(cli, argc, argv, &table, help))
 		return ONLIST_EXIT_USAGE;
-	if (optind < argc)
-		table = argv[optind];
 	if (table) {
 		for (k = 0; k < sizeof tables / sizeof *tables; k++)
 			if (!strcmp(tables[k].name, table))

@@ -68,17 +68,12 @@ static int print_review(int ncol, const char *const *c, void *data)
 
 	(void)ncol;
 	if (p->json) {
-		fputs(p->nrev ? ", {" : "{", f);
-		fputs("\"key\": ", f);
-		onlist_put_json(f, c[0]);
-		fputs(", \"name\": ", f);
-		onlist_put_json(f, c[1]);
-		fputs(", \"addr\": ", f);
-		onlist_put_json(f, c[2]);
-		fputs(", \"in\": ", f);
-		onlist_put_json(f, c[3]);
-		fputs(", \"replier\": ", f);
-		onlist_put_json(f, c[5]);
+		fputs(p->nrev ? ", " : "", f);
+		onlist_put_json_field(f, 1, "key", c[0]);
+		onlist_put_json_field(f, 0, "name", c[1]);
+		onlist_put_json_field(f, 0, "addr", c[2]);
+		onlist_put_json_field(f, 0, "in", c[3]);
+		onlist_put_json_field(f, 0, "replier", c[5]);
 		fputs("}", f);
 	} else {
 		fputs("      ", f);
@@ -154,27 +149,19 @@ static void print_posting(struct postings *p, const struct prow *r, int applied)
 
 	onlist_fmt_date(c[2], date, sizeof(date), 1);
 	if (p->json) {
-		fputs(p->n ? ", {" : "{", f);
-		fputs("\"list\": ", f);
-		onlist_put_json(f, c[0]);
-		fputs(", \"message_id\": ", f);
-		onlist_put_json(f, c[1]);
-		fputs(", \"date\": ", f);
-		onlist_put_json(f, date);
-		fputs(", \"subject\": ", f);
-		onlist_put_json(f, c[3]);
-		fputs(", \"method\": ", f);
-		onlist_put_json(f, c[4]);
+		fputs(p->n ? ", " : "", f);
+		onlist_put_json_field(f, 1, "list", c[0]);
+		onlist_put_json_field(f, 0, "message_id", c[1]);
+		onlist_put_json_field(f, 0, "date", date);
+		onlist_put_json_field(f, 0, "subject", c[3]);
+		onlist_put_json_field(f, 0, "method", c[4]);
 		fprintf(f, ", \"score\": %.2f, \"counts\": %s, \"applied\": %s",
 			score, counts(r) ? "true" : "false",
 			applied ? "true" : "false");
-		fputs(", \"echo_rule\": ", f);
-		onlist_put_json(f, c[8]);
-		fputs(", \"from\": ", f);
-		onlist_put_json(f, c[5]);
+		onlist_put_json_field(f, 0, "echo_rule", c[8]);
+		onlist_put_json_field(f, 0, "from", c[5]);
 		if (have) {
-			fputs(", \"class\": ", f);
-			onlist_put_json(f, d.cls);
+			onlist_put_json_field(f, 0, "class", d.cls);
 			fprintf(f, ", \"version\": %d", d.version);
 			if (d.part >= 0)
 				fprintf(f, ", \"part\": %d, \"total\": %d",
@@ -317,8 +304,7 @@ static int lookup_patch(struct onlist_cli *cli, FILE *f, const char *path,
 		if (json) {
 			fputs("{\"patch\": ", f);
 			onlist_put_json(f, path);
-			fputs(", \"patch_id\": ", f);
-			onlist_put_json(f, pid[0] ? pid : NULL);
+			onlist_put_json_field(f, 0, "patch_id", pid[0] ? pid : NULL);
 			fputs(", \"postings\": [", f);
 		} else {
 			onlist_put_text(f, path);

@@ -903,10 +903,8 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 			return onlist_cli_stop(c);
 		}
 	}
-	if (onlist_cli_operands(cli, argc, argv, 0, 1, help))
+	if (onlist_cli_operand(cli, argc, argv, &range, help))
 		return ONLIST_EXIT_USAGE;
-	if (optind < argc)
-		range = argv[optind];
 	if ((week != NULL) + (since_s || until_s) + (range != NULL) > 1) {
 		onlist_err("report: give one of --week, --since/--until, RANGE");
 		return ONLIST_EXIT_USAGE;

@@ -19,21 +19,15 @@ static const char skipped_help[] =
 	"  text: SOURCE:OFFSET: REASON per line, or COUNT REASON\n"
 	"  json: an array of {source, offset, reason}, or of {reason, count}\n";
 
-struct skip_ctx {
-	FILE *f;
-	int json;
-	long n;
-};
-
 static int print_skip(int ncol, const char *const *c, void *data)
 {
-	struct skip_ctx *x = data;
+	struct onlist_cli_rows *x = data;
 	long offset = c[1] ? atol(c[1]) : 0;
 
 	(void)ncol;
 	if (x->json) {
-		fputs(x->n ? ",\n  {\"source\": " : "\n  {\"source\": ", x->f);
-		onlist_put_json(x->f, c[0] ? c[0] : "");
+		fputs(x->n ? ",\n  " : "\n  ", x->f);
+		onlist_put_json_field(x->f, 1, "source", c[0] ? c[0] : "");
 		fprintf(x->f, ", \"offset\": %ld, \"reason\": ", offset);
 		onlist_put_json(x->f, c[2] ? c[2] : "");
 		fputs("}", x->f);
@@ -49,7 +43,7 @@ static int print_skip(int ncol, const char *const *c, void *data)
 
 static int print_reason(int ncol, const char *const *c, void *data)
 {
-	struct skip_ctx *x = data;
+	struct onlist_cli_rows *x = data;
 	long count = c[1] ? atol(c[1]) : 0;
 
 	(void)ncol;
@@ -76,7 +70,7 @@ int cmd_skipped(struct onlist_cli *cli, int argc, char **argv)
 	static const char *const formats[] = { "text", "json", NULL };
 	struct onlist_out out = ONLIST_OUT_INIT;
 	struct onlist_store *s;
-	struct skip_ctx x = { NULL, 0, 0 };
+	struct onlist_cli_rows x = { NULL, 0, 0 };
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	int c, by_reason = 0, ret = ONLIST_EXIT_OK;
 	const char *p[1] = { NULL };

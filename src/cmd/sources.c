@@ -12,15 +12,9 @@ static const char sources_help[] =
 	"  text: LIST SOURCE (since DATE) per line\n"
 	"  json: an array of {source, list, since}\n";
 
-struct sources_ctx {
-	FILE *f;
-	int json;
-	long n;
-};
-
 static int print_source(int ncol, const char *const *c, void *data)
 {
-	struct sources_ctx *x = data;
+	struct onlist_cli_rows *x = data;
 	const char *list = c[1] ? c[1] : "";
 	char date[32];
 	int w = 0;
@@ -28,12 +22,10 @@ static int print_source(int ncol, const char *const *c, void *data)
 	(void)ncol;
 	onlist_fmt_date(c[2], date, sizeof(date), 0);
 	if (x->json) {
-		fputs(x->n ? ",\n  {\"source\": " : "\n  {\"source\": ", x->f);
-		onlist_put_json(x->f, c[0]);
-		fputs(", \"list\": ", x->f);
-		onlist_put_json(x->f, list);
-		fputs(", \"since\": ", x->f);
-		onlist_put_json(x->f, date);
+		fputs(x->n ? ",\n  " : "\n  ", x->f);
+		onlist_put_json_field(x->f, 1, "source", c[0]);
+		onlist_put_json_field(x->f, 0, "list", list);
+		onlist_put_json_field(x->f, 0, "since", date);
 		fputs("}", x->f);
 	} else {
 		onlist_put_text(x->f, list);
@@ -53,7 +45,7 @@ int cmd_sources(struct onlist_cli *cli, int argc, char **argv)
 	static const char *const formats[] = { "text", "json", NULL };
 	struct onlist_out out = ONLIST_OUT_INIT;
 	struct onlist_store *s;
-	struct sources_ctx x = { NULL, 0, 0 };
+	struct onlist_cli_rows x = { NULL, 0, 0 };
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	char *err = NULL;
 	int c, ret = ONLIST_EXIT_OK;

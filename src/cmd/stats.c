@@ -384,10 +384,8 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 			return onlist_cli_stop(c);
 		}
 	}
-	if (onlist_cli_operands(cli, argc, argv, 0, 1, help))
+	if (onlist_cli_operand(cli, argc, argv, &range, help))
 		return ONLIST_EXIT_USAGE;
-	if (optind < argc)
-		range = argv[optind];
 	if (!(db = onlist_cli_open_store_read(cli)))
 		goto out;
 	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(db, "repo");

@@ -89,12 +89,9 @@ static int print_trailer(int ncol, const char *const *c, void *data)
 
 	if (t->json) {
 		fputs(t->nout++ ? ", " : "", f);
-		fputs("{\"key\": ", f);
-		onlist_put_json(f, c[0]);
-		fputs(", \"name\": ", f);
-		onlist_put_json(f, c[1]);
-		fputs(", \"addr\": ", f);
-		onlist_put_json(f, c[2]);
+		onlist_put_json_field(f, 1, "key", c[0]);
+		onlist_put_json_field(f, 0, "name", c[1]);
+		onlist_put_json_field(f, 0, "addr", c[2]);
 		fputs("}", f);
 	} else {
 		fputs("  ", f);
@@ -121,17 +118,13 @@ static void print_one(struct tctx *t, const struct tmsg *m, const char *indent,
 		t->nout = 1;
 		fputs("\"message_id\": ", f);
 		onlist_put_json(f, m->msgid);
-		fputs(", \"parent\": ", f);
-		onlist_put_json(f, m->parent);
+		onlist_put_json_field(f, 0, "parent", m->parent);
 		fprintf(f, ", \"depth\": %d, \"date\": %lld, \"class\": ",
 			m->depth, m->date);
 		onlist_put_json(f, m->cls);
-		fputs(", \"from\": ", f);
-		onlist_put_json(f, m->from_name);
-		fputs(", \"addr\": ", f);
-		onlist_put_json(f, m->from_addr);
-		fputs(", \"subject\": ", f);
-		onlist_put_json(f, m->subject);
+		onlist_put_json_field(f, 0, "from", m->from_name);
+		onlist_put_json_field(f, 0, "addr", m->from_addr);
+		onlist_put_json_field(f, 0, "subject", m->subject);
 		fputs(", \"trailers\": [", f);
 		t->nout = 0;
 		if (reply)
