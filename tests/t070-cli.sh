@@ -221,5 +221,17 @@ else
 	echo "no /dev/full: write errors not checked"
 fi
 
+# patch-id's JSON: the same ids and names git prints, as an array
+git -C "$R" log -p >"$TMP/log.p"
+git patch-id --stable <"$TMP/log.p" | sort >"$TMP/pid.git"
+run "patch-id json" "$O" patch-id --format=json <"$TMP/log.p"
+expect_rc "patch-id json" 0
+python3 -c '
+import json, sys
+for r in json.load(open(sys.argv[1])):
+    print(r["patch_id"], r["name"])' "$TMP/out" | sort >"$TMP/pid.json" || bad "patch-id json: not JSON"
+[ -s "$TMP/pid.git" ] || bad "patch-id json: git printed no ids (test bug)"
+same_output "patch-id --format=json" "$TMP/pid.git" "$TMP/pid.json" || bad "patch-id --format=json: not git's ids"
+
 [ $nfail -eq 0 ] && echo "all checks passed"
 [ $nfail -eq 0 ]

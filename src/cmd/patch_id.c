@@ -23,7 +23,36 @@ static const char help[] =
 	"a `From <commit id>` line (format-patch) is hashed as git hashes it.\n\n"
 	"--mailinfo MSG PATCH  also write the first mail's commit message to MSG\n"
 	"                      and its patch to PATCH (empty when it has none), the\n"
-	"                      files `git mailinfo -u MSG PATCH` writes: for tests.\n";
+	"                      files `git mailinfo -u MSG PATCH` writes: for tests.\n"
+	"--format json         one JSON array of {patch_id, name} instead of git's\n"
+	"                      lines (default: text, git's format)\n";
+
+/* git's "<id> <name>" lines, as written to `lines`, as one JSON array. */
+static void lines_to_json(FILE *out, const char *lines, size_t len)
+{
+	const char *p = lines, *end = lines + len;
+	int n = 0;
+
+	fputc('[', out);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *sp;
+		char *line;
+
+		if (!nl)
+			nl = end;
+		line = strndup(p, (size_t)(nl - p));
+		if (line && (sp = strchr(line, ' '))) {
+			line[sp - line] = '\0';
+			fputs(n++ ? ",\n  " : "\n  ", out);
+			onlist_put_json_field(out, 1, "patch_id", line);
+			onlist_put_json_field(out, 0, "name", sp + 1);
+			fputc('}', out);
+		}
+		free(line);
+		p = nl + 1;
+	}
+	fputs(n ? "\n]\n" : "]\n", out);
+}
 
 static int is_hex40(const char *p)
 {
@@ -143,13 +172,17 @@ int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 		{ "mailinfo", required_argument, NULL, OPT_MAILINFO },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
+	static const char *const formats[] = { "text", "json", NULL };
 	struct onlist_out out = ONLIST_OUT_INIT;
 	const char *mailinfo[2] = { NULL, NULL };
-	char first[4096], *err = NULL;
-	size_t len = 0;
+	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
+	char first[4096], *err = NULL, *lines = NULL;
+	size_t len = 0, nlines = 0;
+	FILE *dest;
 	int c, stable = 1, ret;
 	onlist_status st;
 
+	onlist_cli_formats(cli, formats, &fmt);
 	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts, help)) != -1) {
 		switch (c) {
 		case OPT_STABLE:
@@ -187,21 +220,33 @@ int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 			break;
 	}
 	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
+	dest = out.f;
+	/* JSON: git's lines into memory (one short line per patch, however
+	 * large the input), then turned into the array */
+	if (fmt == ONLIST_FMT_JSON && !(dest = open_memstream(&lines, &nlines))) {
+		onlist_err("patch-id: out of memory");
+		return ONLIST_EXIT_FAIL;
+	}
 	if (len && looks_like_mail(first, len)) {
-		ret = mail_mode(out.f, stable, first, len,
+		ret = mail_mode(dest, stable, first, len,
 				mailinfo[0] ? mailinfo : NULL);
 	} else if (mailinfo[0]) {
 		onlist_err("patch-id: --mailinfo needs a mail on standard input");
 		ret = ONLIST_EXIT_USAGE;
-	} else if ((st = onlist_patchid_stream(stdin, first, len, out.f,
+	} else if ((st = onlist_patchid_stream(stdin, first, len, dest,
 					       stable)) != ONLIST_OK) {
 		/* a write error is told by onlist_out_close() below */
-		if (!ferror(out.f))
+		if (!ferror(dest))
 			onlist_err("patch-id: reading standard input: %s",
 				   onlist_status_str(st));
 		ret = ONLIST_EXIT_FAIL;
 	} else {
 		ret = ONLIST_EXIT_OK;
+	}
+	if (dest != out.f) {
+		fclose(dest);
+		lines_to_json(out.f, lines, nlines);
+		free(lines);
 	}
 	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
 		onlist_err("patch-id: %s", err ? err : "write error");
