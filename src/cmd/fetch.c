@@ -193,8 +193,7 @@ static void report_source(struct fetch_report *r, const char *what,
 	}
 	fputs(r->n++ ? ",\n  {\"source\": " : "\n  {\"source\": ", r->f);
 	onlist_put_json(r->f, what);
-	fputs(", \"list\": ", r->f);
-	onlist_put_json(r->f, list);
+	onlist_put_json_field(r->f, 0, "list", list);
 	fprintf(r->f, ", \"ok\": %s, \"messages\": %ld, \"new\": %ld, "
 		"\"patches\": %ld, \"skipped\": %ld}", ok ? "true" : "false",
 		c->messages, c->added, c->patches, c->skipped);

@@ -157,8 +157,7 @@ static int import_one(struct onlist_cli *cli, struct onlist_store *s,
 	if (o->json) {
 		fputs(o->nfiles++ ? ",\n  {\"path\": " : "\n  {\"path\": ", f);
 		onlist_put_json(f, path);
-		fputs(", \"list\": ", f);
-		onlist_put_json(f, list);
+		onlist_put_json_field(f, 0, "list", list);
 		fprintf(f, ", \"ok\": %s, \"messages\": %ld, \"new\": %ld, "
 			"\"patches\": %ld, \"skipped\": %ld, "
 			"\"skipped_by_reason\": [", st == ONLIST_OK ? "true" : "false",

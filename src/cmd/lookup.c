@@ -371,10 +371,8 @@ static int print_commit(FILE *out, struct onlist_store *s,
 		fputs(first ? "\n  {" : ",\n  {", out);
 		fputs("\"commit\": ", out);
 		onlist_put_json(out, f->sha);
-		fputs(", \"subject\": ", out);
-		onlist_put_json(out, f->subject);
-		fputs(", \"author\": ", out);
-		onlist_put_json(out, f->author);
+		onlist_put_json_field(out, 0, "subject", f->subject);
+		onlist_put_json_field(out, 0, "author", f->author);
 		fputs(", \"postings\": [", out);
 	} else {
 		snprintf(short_sha, sizeof(short_sha), "%s", f->sha);

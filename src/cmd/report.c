@@ -497,16 +497,11 @@ static void json_commit(struct report *r, const struct rrow *x, int first)
 	fprintf(f, "\"sha\": \"%s\", \"category\": \"%s\", \"url\": ", x->sha,
 		cat_key[x->cat]);
 	onlist_put_json(f, u);
-	fputs(", \"subject\": ", f);
-	onlist_put_json(f, x->subject);
-	fputs(", \"author\": ", f);
-	onlist_put_json(f, x->author);
-	fputs(", \"author_email\": ", f);
-	onlist_put_json(f, x->ae);
-	fputs(", \"committer\": ", f);
-	onlist_put_json(f, x->committer);
-	fputs(", \"subsystem\": ", f);
-	onlist_put_json(f, x->subsys);
+	onlist_put_json_field(f, 0, "subject", x->subject);
+	onlist_put_json_field(f, 0, "author", x->author);
+	onlist_put_json_field(f, 0, "author_email", x->ae);
+	onlist_put_json_field(f, 0, "committer", x->committer);
+	onlist_put_json_field(f, 0, "subsystem", x->subsys);
 	fprintf(f, ", \"empty_changelog\": %s, \"commit_date\": %lld",
 		x->empty ? "true" : "false", (long long)x->commit_date);
 	fputs(", \"tags\": [", f);
@@ -543,10 +538,8 @@ static void json_commit(struct report *r, const struct rrow *x, int first)
 		u = url(r->posting_url, x->msgid);
 		fputs("{\"msgid\": ", f);
 		onlist_put_json(f, x->msgid);
-		fputs(", \"list\": ", f);
-		onlist_put_json(f, x->list);
-		fputs(", \"url\": ", f);
-		onlist_put_json(f, u);
+		onlist_put_json_field(f, 0, "list", x->list);
+		onlist_put_json_field(f, 0, "url", u);
 		fputc('}', f);
 	} else
 		fputs("null", f);

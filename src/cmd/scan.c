@@ -198,8 +198,7 @@ int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 	if (fmt == ONLIST_FMT_JSON) {
 		fputs("{\"range\": ", out.f);
 		onlist_put_json(out.f, range);
-		fputs(", \"repo\": ", out.f);
-		onlist_put_json(out.f, resolved);
+		onlist_put_json_field(out.f, 0, "repo", resolved);
 		fprintf(out.f, ", \"new_commits\": %ld}\n", c.added);
 	} else {
 		onlist_put_text(out.f, range);

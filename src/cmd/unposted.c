@@ -40,14 +40,10 @@ static int print_unposted(int ncol, const char *const *c, void *data)
 		fputs(o->n ? ",\n  {" : "\n  {", o->f);
 		fputs("\"commit\": ", o->f);
 		onlist_put_json(o->f, c[0]);
-		fputs(", \"subject\": ", o->f);
-		onlist_put_json(o->f, c[4]);
-		fputs(", \"author\": ", o->f);
-		onlist_put_json(o->f, c[2]);
-		fputs(", \"email\": ", o->f);
-		onlist_put_json(o->f, c[3]);
-		fputs(", \"date\": ", o->f);
-		onlist_put_json(o->f, date);
+		onlist_put_json_field(o->f, 0, "subject", c[4]);
+		onlist_put_json_field(o->f, 0, "author", c[2]);
+		onlist_put_json_field(o->f, 0, "email", c[3]);
+		onlist_put_json_field(o->f, 0, "date", date);
 		fputs("}", o->f);
 	} else {
 		onlist_fmt_date(c[1], date, sizeof(date), 0);
