@@ -53,7 +53,9 @@ void *onlist_grow(void *v, size_t *alloc, size_t size, size_t first)
 		na = first;
 	else if (*alloc <= SIZE_MAX / 2)
 		na = *alloc * 2;
-	if (!na || !size || na > SIZE_MAX / size) {
+	/* nothing larger than PTRDIFF_MAX can be allocated (glibc refuses
+	 * it; valgrind calls such a request an error) */
+	if (!na || !size || na > PTRDIFF_MAX / size) {
 		errno = ENOMEM;
 		return NULL;
 	}
