@@ -7,6 +7,14 @@
  * reader thread parses the output, computing the patch-id line by line, so
  * no diff is ever held whole and at most two rounds of parsed commits are
  * in memory.  The caller's callbacks run on its own thread, round by round.
+ *
+ * A git that cannot read a blob (a snapshot or partial clone without it)
+ * prints "fatal: unable to read <blob>" and exits half-way through its
+ * share.  Its reader then diffs the commit it was on by itself, once, to
+ * learn whether that commit is the culprit and why (the commit before the
+ * first incomplete one may be the one that failed without a word), keeps
+ * it without a patch-id when it is, and starts a new git on the rest of
+ * the share: the writer, parked meanwhile, feeds it from there.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -52,6 +60,9 @@ static const char *const diff_tree_args[] = {
 	"--indent-heuristic", "--diff-algorithm=myers", "-U3",
 	"--src-prefix=a/", "--dst-prefix=b/", DIFF_TREE_FORMAT, NULL
 };
+/* A diff may make git fetch a blob from a promisor remote: it must fail
+ * rather than wait for a password on a terminal. */
+#define DIFF_TREE_FLAGS (ONLIST_GIT_STDIN | ONLIST_GIT_TUNED | ONLIST_GIT_NET)
 
 /* ---- rev-list ---- */
 
@@ -175,6 +186,7 @@ void onlist_commit_release(struct onlist_commit *c)
 	}
 	free(c->trailers);
 	free(c->files);
+	free(c->skip_reason);
 	memset(c, 0, sizeof *c);
 }
 
@@ -320,6 +332,19 @@ static int diff_line(struct parse *ps, const char *line, size_t len)
 	return 0;
 }
 
+/* A line of `--name-only` output: one path, quoted as "diff --git" quotes
+ * it. */
+static int name_line(struct parse *ps, const char *line, size_t len)
+{
+	if (len && line[len - 1] == '\n')
+		len--;
+	if (!len)
+		return 0;
+	if (flush_path(ps))
+		return -1;
+	return onlist_buf_add(&ps->path, line, len);
+}
+
 struct scan;
 
 /* One git diff-tree process, alive for the whole scan, with a writer thread
@@ -339,6 +364,13 @@ struct job {
 	int failed;		/* guarded by sc->mu; then st and err say why */
 	onlist_status st;
 	char *err;
+	int ended;		/* reader: git's output ended before its time */
+	/* Guarded by sc->mu.  While the writer is parked the reader owns ch
+	 * and may replace a git that died; gen counts the replacements, and
+	 * the writer goes on at resume_at in round resume_round. */
+	int parked, rdone;
+	unsigned gen;
+	size_t resume_round, resume_at;
 };
 
 static onlist_status fail(struct job *j, onlist_status st, const char *fmt,
@@ -369,14 +401,15 @@ static onlist_status read_header(struct job *j, struct onlist_git_reader *r,
 	onlist_status st = ONLIST_OK;
 
 	for (i = 0; i < NFIELDS; i++) {
-		if ((rc = onlist_git_reader_next(r, '\0', &rec, &len)) != 1 ||
-		    rec[len - 1] != '\0') {
-			st = rc < 0 ? fail(j, ONLIST_EIO,
-					   "reading from git diff-tree: %s",
-					   strerror(errno))
-				    : fail(j, ONLIST_EGIT,
-					   "git diff-tree output ended inside "
-					   "commit %s", want);
+		if ((rc = onlist_git_reader_next(r, '\0', &rec, &len)) < 0) {
+			st = fail(j, ONLIST_EIO, "reading from git diff-tree: %s",
+				  strerror(errno));
+			goto out;
+		}
+		if (rc == 0 || rec[len - 1] != '\0') {
+			/* git died here: the caller decides (no fail()) */
+			j->ended = 1;
+			st = ONLIST_EGIT;
 			goto out;
 		}
 		if (!(f[i] = malloc(len))) {
@@ -418,9 +451,12 @@ out:
 	return st;
 }
 
+/* One commit: its header, then its diff (or with `names`, the paths of
+ * `--name-only`) up to the next commit, the end of the round or the end
+ * of git's output; at that end j->ended is set. */
 static onlist_status read_commit(struct job *j, struct onlist_git_reader *r,
 				 struct parse *ps, struct onlist_commit *c,
-				 const char *want)
+				 const char *want, int names)
 {
 	unsigned char raw[ONLIST_PATCHID_RAWSZ];
 	onlist_status st;
@@ -440,12 +476,15 @@ static onlist_status read_commit(struct job *j, struct onlist_git_reader *r,
 			ch = -1;
 			break;
 		}
-		if (diff_line(ps, line, len) < 0)
+		if ((names ? name_line(ps, line, len) :
+			     diff_line(ps, line, len)) < 0)
 			return fail(j, ONLIST_ENOMEM, "out of memory");
 	}
 	if (ch < 0 && !r->eof)
 		return fail(j, ONLIST_EIO, "reading from git diff-tree: %s",
 			    strerror(errno));
+	if (ch < 0)
+		j->ended = 1;
 	if (flush_path(ps) ||
 	    !(c->files = strdup(ps->files.len ? ps->files.data : "")))
 		return fail(j, ONLIST_ENOMEM, "out of memory");
@@ -475,6 +514,7 @@ struct scan {
 	pthread_cond_t cv;
 	size_t open_rounds;	/* jobs may fill rounds below this */
 	int cancel;
+	const char *repo;	/* for the gits started mid-scan */
 	struct job job[MAX_JOBS];
 };
 
@@ -508,15 +548,210 @@ static void share(const struct scan *sc, int i, size_t r, size_t *from,
 	*to = start + m * (size_t)(i + 1) / nj;
 }
 
+/* ---- a commit git cannot diff ---- */
+
+/* The first object id in git's message other than the commit's own:
+ * "fatal: unable to read <blob>", "fatal: could not fetch <blob> from
+ * promisor remote".  "" when it names none. */
+static void named_object(const char *msg, const char *sha, char out[41])
+{
+	const char *p;
+
+	out[0] = '\0';
+	for (p = msg; *p; p++) {
+		if (p > msg && onlist_git_is_hex(p - 1, 1))
+			continue;	/* inside a longer word */
+		/* stops at the NUL, which is no hex digit */
+		if (onlist_git_is_hex(p, 40) && !onlist_git_is_hex(p + 40, 1) &&
+		    memcmp(p, sha, 40)) {
+			memcpy(out, p, 40);
+			out[40] = '\0';
+			return;
+		}
+	}
+}
+
+/* What a git of its own diffs of one commit: from the most to the least
+ * it has to read. */
+enum one {
+	ONE_PATCH,	/* as the scan's gits do: needs every blob */
+	ONE_NAMES,	/* the paths: trees only (no renames: they need blobs) */
+	ONE_HEADER,	/* the commit alone: rev-list, as diff-tree reads the
+			 * trees even when told to print no diff */
+};
+
+/* Run `git diff-tree` on commit `sha` alone and parse its output into *c.
+ * *ret gets what onlist_git_wait() returned: 0 with *c filled, else *c
+ * released and *gitmsg (caller frees) git's message.  Returns ONLIST_OK,
+ * or the job's failure (git cannot be started, or said 0 without
+ * printing the commit). */
+static onlist_status diff_one(struct job *j, struct parse *ps, enum one how,
+			      struct onlist_commit *c, const char *sha,
+			      int *ret, char **gitmsg)
+{
+	static const char *const names_args[] = {
+		"diff-tree", "-r", "--name-only", "--no-renames", "--root",
+		"--always", "--no-color", DIFF_TREE_FORMAT
+	};
+	static const char *const header_args[] = {
+		"rev-list", "--no-walk", DIFF_TREE_FORMAT
+	};
+	const char *args[sizeof diff_tree_args / sizeof *diff_tree_args + 1];
+	struct onlist_git g;
+	struct onlist_git_reader r = { 0 };
+	onlist_status st = ONLIST_OK;
+	size_t i, n = 0, len;
+	char *msg = NULL, *line;
+	int complete = 0;
+
+	*ret = 0;
+	*gitmsg = NULL;
+	onlist_commit_release(c);
+	if (how == ONE_PATCH) {
+		for (i = 0; diff_tree_args[i]; i++)
+			if (strcmp(diff_tree_args[i], "--stdin"))
+				args[n++] = diff_tree_args[i];
+	} else if (how == ONE_NAMES) {
+		for (i = 0; i < sizeof names_args / sizeof *names_args; i++)
+			args[n++] = names_args[i];
+	} else {
+		for (i = 0; i < sizeof header_args / sizeof *header_args; i++)
+			args[n++] = header_args[i];
+	}
+	args[n++] = sha;
+	args[n] = NULL;
+	st = onlist_git_start(&g, j->sc->repo, args, ONLIST_GIT_NET, NULL, 0,
+			      &msg);
+	if (st != ONLIST_OK) {
+		fail(j, st, "%s", msg ? msg : "cannot run git diff-tree");
+		free(msg);
+		return st;
+	}
+	if (onlist_git_reader_init(&r, g.out) < 0)
+		st = fail(j, ONLIST_ENOMEM, "out of memory");
+	else if (how == ONE_HEADER &&
+		 (onlist_git_reader_next(&r, '\n', &line, &len) != 1 ||
+		  len < 7 || memcmp(line, "commit ", 7)))
+		;	/* rev-list's own "commit <sha>" line is missing */
+	else if (onlist_git_reader_peek(&r) == '\001') {
+		j->ended = 0;
+		/* its output ends after the commit: that end is no error */
+		complete = read_commit(j, &r, ps, c, sha,
+				       how == ONE_NAMES) == ONLIST_OK;
+		st = j->st;
+	}
+	/* after a failure of ours, closing its stdout ends git */
+	*ret = onlist_git_wait(&g, gitmsg);
+	onlist_git_reader_release(&r);
+	if (st == ONLIST_OK && !*ret && !complete)
+		st = fail(j, ONLIST_EGIT, "git diff-tree printed nothing for "
+			  "commit %s", sha);
+	if (st != ONLIST_OK || *ret)
+		onlist_commit_release(c);
+	if (st != ONLIST_OK) {
+		free(*gitmsg);
+		*gitmsg = NULL;
+	}
+	return st;
+}
+
+/* The git of job j ended inside commit k of round r (its output stopped
+ * short): it died on k, or on k + 1 before printing anything of it.
+ * Diff k alone into *c, with the reason git gives when it cannot; then
+ * start a new git and have the writer feed it from k + 1.  Only a failure
+ * that names an object (other than the commit) skips the commit: any
+ * other (an option this git does not know, a git killed) would fail every
+ * commit alike, and fails the scan as it always did.  Returns 0 to go on
+ * (reading k + 1 from the new git), 1 when the scan is being stopped
+ * (nothing is wrong), -1 on a failure of the job (j->st). */
+static int restart(struct job *j, struct parse *ps, size_t r, size_t k,
+		   struct onlist_commit *c, const char *sha)
+{
+	struct scan *sc = j->sc;
+	char *reason = NULL, *msg = NULL, object[41];
+	int ret, cancel;
+	enum one how;
+
+	/* the writer stops writing to a git that is gone: wait for that,
+	 * as j->ch is then ours to replace */
+	pthread_mutex_lock(&sc->mu);
+	while (!j->parked && !sc->cancel)
+		pthread_cond_wait(&sc->cv, &sc->mu);
+	cancel = sc->cancel;
+	pthread_mutex_unlock(&sc->mu);
+	if (cancel)
+		return 1;
+	if (!onlist_git_wait(&j->ch, NULL)) {
+		fail(j, ONLIST_EGIT, "git diff-tree output ended inside "
+		     "commit %s", sha);
+		return -1;
+	}
+	for (how = ONE_PATCH; how <= ONE_HEADER; how++) {
+		if (diff_one(j, ps, how, c, sha, &ret, &msg) != ONLIST_OK)
+			goto fail;
+		if (!ret)
+			break;
+		if (how == ONE_PATCH) {
+			named_object(msg, sha, object);
+			if (!object[0]) {
+				fail(j, ONLIST_EGIT, "%s", msg);
+				goto fail;
+			}
+			reason = msg;	/* the diff's failure: why it is skipped */
+			msg = NULL;
+		} else if (how == ONE_HEADER) {
+			/* not even the commit: nothing to store */
+			fail(j, ONLIST_EGIT, "%s", msg);
+			goto fail;
+		}
+		free(msg);
+		msg = NULL;
+	}
+	if (reason) {
+		c->skip_reason = reason;
+		reason = NULL;
+		memcpy(c->skip_object, object, sizeof object);
+		c->has_patchid = 0;
+		c->patchid[0] = '\0';
+	}
+	if (onlist_git_start(&j->ch, sc->repo, diff_tree_args, DIFF_TREE_FLAGS,
+			     NULL, 0, &msg) != ONLIST_OK) {
+		fail(j, ONLIST_EGIT, "%s", msg ? msg : "cannot run git");
+		goto fail;
+	}
+	onlist_git_reader_release(&j->r);
+	if (onlist_git_reader_init(&j->r, j->ch.out) < 0) {
+		fail(j, ONLIST_ENOMEM, "out of memory");
+		goto fail;	/* stop_jobs() ends the new git */
+	}
+	pthread_mutex_lock(&sc->mu);
+	cancel = sc->cancel;
+	if (!cancel) {
+		j->resume_round = r;
+		j->resume_at = k + 1;
+		j->gen++;
+		j->parked = 0;
+		pthread_cond_broadcast(&sc->cv);
+	}
+	pthread_mutex_unlock(&sc->mu);
+	if (cancel)
+		onlist_git_close_in(&j->ch);	/* nobody will feed it */
+	return cancel;
+fail:
+	free(reason);
+	free(msg);
+	return -1;
+}
+
 static void *read_job(void *arg)
 {
 	struct job *j = arg;
 	struct scan *sc = j->sc;
 	struct parse ps = { 0 };
-	struct onlist_commit *slot;
+	struct onlist_commit *slot, *c;
 	char want[41], *line;
 	size_t r, k, from, to, len;
-	int ch, cancel;
+	int ch, cancel, quit = 0;
 
 	for (r = 0; r < sc->nrounds; r++) {
 		pthread_mutex_lock(&sc->mu);
@@ -530,8 +765,13 @@ static void *read_job(void *arg)
 		slot = sc->slot[r % 2];
 		for (k = from; k < to; k++) {
 			hex_of(sc->v[k], want);
-			if ((ch = onlist_git_reader_peek(&j->r)) != '\001') {
-				if (ch < 0 && !j->r.eof)
+			c = &slot[k - r * sc->batch];
+			j->ended = 0;
+			ch = onlist_git_reader_peek(&j->r);
+			if (ch < 0 && j->r.eof) {
+				j->ended = 1;	/* git died before k */
+			} else if (ch != '\001') {
+				if (ch < 0)
 					fail(j, ONLIST_EIO,
 					     "reading from git diff-tree: %s",
 					     strerror(errno));
@@ -540,11 +780,17 @@ static void *read_job(void *arg)
 					     "unexpected output from git "
 					     "diff-tree before commit %s", want);
 				break;
+			} else if (read_commit(j, &j->r, &ps, c, want, 0) &&
+				   j->st != ONLIST_OK) {
+				break;
 			}
-			if (read_commit(j, &j->r, &ps,
-					&slot[k - r * sc->batch], want))
+			/* every commit is followed by the next or the
+			 * round's end: git died inside this one */
+			if (j->ended && (quit = restart(j, &ps, r, k, c, want)))
 				break;
 		}
+		if (quit > 0)
+			break;	/* the scan is being stopped */
 		if (j->st == ONLIST_OK && from < to &&
 		    (onlist_git_reader_next(&j->r, '\n', &line, &len) != 1 ||
 		     len != sizeof ROUND_END - 1 ||
@@ -561,46 +807,83 @@ static void *read_job(void *arg)
 		if (j->st != ONLIST_OK)
 			break;
 	}
+	pthread_mutex_lock(&sc->mu);
+	j->rdone = 1;		/* the writer waits for no more restarts */
+	pthread_cond_broadcast(&sc->cv);
+	pthread_mutex_unlock(&sc->mu);
 	onlist_buf_release(&ps.files);
 	onlist_buf_release(&ps.path);
 	return NULL;
 }
 
+/* Write job j's shas from index `at` of round r on (an `at` before the
+ * share: all of it), each round's followed by its end.  0 when all is
+ * written, -1 when git is gone. */
+static int feed(struct job *j, char *buf, size_t r, size_t at)
+{
+	struct scan *sc = j->sc;
+	size_t k, from, to, len;
+
+	for (; r < sc->nrounds; r++, at = 0) {
+		share(sc, j->idx, r, &from, &to);
+		if (from == to)
+			continue;
+		if (at < from)
+			at = from;
+		for (k = at; k < to; k++) {
+			hex_of(sc->v[k], buf + (k - at) * 41);
+			buf[(k - at) * 41 + 40] = '\n';
+		}
+		len = (to - at) * 41;
+		memcpy(buf + len, ROUND_END, sizeof ROUND_END - 1);
+		len += sizeof ROUND_END - 1;
+		if (onlist_git_write_all(j->ch.in, buf, len) < 0)
+			return -1;	/* git is gone */
+	}
+	return 0;
+}
+
 /* Feeds every round's shas at once: the pipes hold git back until the
  * reader asks for more, so nothing piles up.  A thread of its own, since
- * git writes its diffs while reading shas and both pipes could fill up. */
+ * git writes its diffs while reading shas and both pipes could fill up.
+ * Then it parks, and feeds the git that replaces one that died from where
+ * the reader says, until the reader is done or the scan stops. */
 static void *write_job(void *arg)
 {
 	struct job *j = arg;
 	struct scan *sc = j->sc;
 	sigset_t set;
 	char *buf;
-	size_t r, k, from, to, len;
+	size_t r = 0, at = 0;
+	unsigned gen = 0;
+	int again;
 
 	/* a git that died early must not take the process down with
 	 * SIGPIPE: the reader sees its output end, onlist_git_wait() why */
 	sigemptyset(&set);
 	sigaddset(&set, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	if (!(buf = malloc(sc->batch * 41 + sizeof ROUND_END)))
-		goto out;	/* git exits; the reader notices */
-	for (r = 0; r < sc->nrounds; r++) {
-		share(sc, j->idx, r, &from, &to);
-		if (from == to)
-			continue;
-		for (k = from; k < to; k++) {
-			hex_of(sc->v[k], buf + (k - from) * 41);
-			buf[(k - from) * 41 + 40] = '\n';
-		}
-		len = (to - from) * 41;
-		memcpy(buf + len, ROUND_END, sizeof ROUND_END - 1);
-		len += sizeof ROUND_END - 1;
-		if (onlist_git_write_all(j->ch.in, buf, len) < 0)
-			goto out;	/* git is gone */
-	}
-out:
+	buf = malloc(sc->batch * 41 + sizeof ROUND_END);
+	do {
+		/* without buf git exits at once; the reader notices */
+		if (!buf || !feed(j, buf, r, at))
+			onlist_git_close_in(&j->ch);	/* EOF: git exits
+							 * after the last round */
+		/* a git that is gone is the reader's to wait for and
+		 * replace; once a new one is there it must be fed, or
+		 * at least see EOF, stopped scan or not */
+		pthread_mutex_lock(&sc->mu);
+		j->parked = 1;
+		pthread_cond_broadcast(&sc->cv);
+		while (!sc->cancel && !j->rdone && j->gen == gen)
+			pthread_cond_wait(&sc->cv, &sc->mu);
+		again = j->gen != gen;
+		gen = j->gen;
+		r = j->resume_round;
+		at = j->resume_at;
+		pthread_mutex_unlock(&sc->mu);
+	} while (again);
 	free(buf);
-	onlist_git_close_in(&j->ch);	/* EOF: git exits after the last round */
 	return NULL;
 }
 
@@ -616,8 +899,7 @@ static onlist_status start_jobs(struct scan *sc, const char *repo,
 		j->sc = sc;
 		j->idx = i;
 		st = onlist_git_start(&j->ch, repo, diff_tree_args,
-				      ONLIST_GIT_STDIN | ONLIST_GIT_TUNED,
-				      NULL, 0, errmsg);
+				      DIFF_TREE_FLAGS, NULL, 0, errmsg);
 		if (st != ONLIST_OK)
 			return st;
 		j->live = 1;
@@ -779,6 +1061,7 @@ onlist_status onlist_repo_scan(const char *repo, const char *range,
 		goto out;
 	}
 	sc->v = l.v;
+	sc->repo = repo;
 	sc->total = l.n;
 	sc->batch = opts->batch ? opts->batch : DEFAULT_BATCH;
 	if (sc->batch > l.n)

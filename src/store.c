@@ -23,6 +23,7 @@ enum stmt_id {
 	S_PUT_COMMIT,
 	S_DEL_TRAILERS,
 	S_PUT_TRAILER,
+	S_PUT_COMMIT_SKIP,
 	S_HAS_COMMIT,
 	S_SET_META,
 	S_GET_META,
@@ -50,6 +51,9 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_DEL_TRAILERS] = "DELETE FROM trailers WHERE sha = ?1",
 	[S_PUT_TRAILER] =
 	"INSERT INTO trailers(sha, seq, key, value) VALUES(?1,?2,?3,?4)",
+	[S_PUT_COMMIT_SKIP] =
+	"INSERT OR REPLACE INTO commit_skipped(sha, reason, object)"
+	" VALUES(?1,?2,?3)",
 	[S_HAS_COMMIT] = "SELECT 1 FROM commits WHERE sha = ?1",
 	[S_SET_META] = "INSERT INTO meta(key, value) VALUES(?1, ?2)"
 		       " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -63,13 +67,15 @@ static const char *const stmt_sql[S_COUNT] = {
 
 static const char *const query_sql[] = {
 	[ONLIST_Q_UNPOSTED_ALL] =
-	"SELECT sha, commit_date, author_name, author_email, subject"
+	"SELECT sha, commit_date, author_name, author_email, subject,"
+	" (SELECT reason FROM commit_skipped k WHERE k.sha = c.sha)"
 	" FROM commits c WHERE NOT EXISTS"
 	" (SELECT 1 FROM matches m WHERE m.commit_sha = c.sha"
 	" AND" ONLIST__POSTED("m.method") ")"
 	" ORDER BY commit_date, author_date, sha",
 	[ONLIST_Q_IS_UNPOSTED] =
-	"SELECT sha, commit_date, author_name, author_email, subject"
+	"SELECT sha, commit_date, author_name, author_email, subject,"
+	" (SELECT reason FROM commit_skipped k WHERE k.sha = c.sha)"
 	" FROM commits c WHERE sha = ?1 AND NOT EXISTS"
 	" (SELECT 1 FROM matches m WHERE m.commit_sha = c.sha"
 	" AND" ONLIST__POSTED("m.method") ")",
@@ -110,6 +116,10 @@ static const char *const query_sql[] = {
 	" GROUP BY reason ORDER BY count(*) DESC, reason",
 	[ONLIST_Q_SOURCES] =
 	"SELECT url, list, added FROM sources ORDER BY added, url",
+	[ONLIST_Q_SKIPPED_COMMITS] =
+	"SELECT k.sha, k.object, k.reason, c.subject FROM commit_skipped k"
+	" LEFT JOIN commits c ON c.sha = k.sha"
+	" ORDER BY c.commit_date, c.author_date, k.sha",
 	[ONLIST_Q_COUNT_TOTALS] =
 	"SELECT (SELECT count(*) FROM messages),"
 	" (SELECT count(*) FROM messages WHERE has_patch),"
@@ -413,6 +423,10 @@ onlist_status onlist_store_put_skip(struct onlist_store *s, const char *source,
 	return ONLIST_OK;
 }
 
+static onlist_status write_texts(struct onlist_store *s, enum stmt_id id,
+				 const char *what, int n, const char *a,
+				 const char *b, const char *c);
+
 onlist_status onlist_store_put_commit(struct onlist_store *s,
 				      const struct onlist_commit *c)
 {
@@ -436,6 +450,11 @@ onlist_status onlist_store_put_commit(struct onlist_store *s,
 		return fail(s, "insert commit");
 	if (sqlite3_changes(s->db) == 0)
 		return ONLIST_OK;	/* known: its trailers are stored too */
+	if (c->skip_reason &&
+	    write_texts(s, S_PUT_COMMIT_SKIP, "insert skipped commit", 3,
+			c->sha, c->skip_reason,
+			c->skip_object[0] ? c->skip_object : NULL) != ONLIST_OK)
+		return ONLIST_EDB;
 
 	st = stmt(s, S_DEL_TRAILERS);
 	if (!st)

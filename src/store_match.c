@@ -345,9 +345,12 @@ onlist_status onlist_store_put_match(struct onlist_store *s, const char *sha,
 
 /* ---- what the fuzzy tier reads ---- */
 
+/* Not the commits scan could not diff: git would fail on them again (and
+ * take the whole batch down with it). */
 static const char sql_need_patch[] =
 	"SELECT c.sha FROM commits c"
 	" WHERE NOT EXISTS (SELECT 1 FROM commit_patch p WHERE p.sha = c.sha)"
+	" AND NOT EXISTS (SELECT 1 FROM commit_skipped k WHERE k.sha = c.sha)"
 	" AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.patch_id = c.patch_id"
 	"  AND" NOT_ECHO("m.msgid") ")"
 	" ORDER BY c.sha";

@@ -158,6 +158,17 @@ static const char v5_sql[] =
 	"  msgid TEXT PRIMARY KEY, kind TEXT NOT NULL, rule TEXT NOT NULL)\n"
 	"  WITHOUT ROWID;\n";
 
+/* ---- version 6: the commits a scan could not diff ------------------------ */
+
+static const char v6_sql[] =
+	/* Written by scan for a commit git could not diff (a blob missing
+	 * from a snapshot or a partial clone): the commit is in `commits`
+	 * without a patch-id, and this says why, in git's words, and which
+	 * object git named (NULL when it named none). */
+	"CREATE TABLE IF NOT EXISTS commit_skipped(\n"
+	"  sha TEXT PRIMARY KEY, reason TEXT NOT NULL, object TEXT)\n"
+	"  WITHOUT ROWID;\n";
+
 /* Step N (index N - 1) brings a database to version N. */
 static const char *const steps[][2] = {
 	{ v1_sql },
@@ -165,6 +176,7 @@ static const char *const steps[][2] = {
 	{ v3_sql },
 	{ v4_sql, onlist__thread_index_create },
 	{ v5_sql },
+	{ v6_sql },
 };
 #define SCHEMA_VERSION ((int)(sizeof(steps) / sizeof(*steps)))
 
@@ -244,9 +256,10 @@ onlist_status onlist__store_migrate(struct onlist_store *s)
 				ret = fail(s, "upgrade the schema");
 				goto rollback;
 			}
-	/* Version 0 is a new, empty database: it owes nothing.  Any older
-	 * one may lack rows of versions 4 and 5 (store_schema.h). */
-	if (version > 0 &&
+	/* Version 0 is a new, empty database: it owes nothing.  One older
+	 * than 5 may lack rows of versions 4 and 5 (store_schema.h); version
+	 * 6 owes nothing (a commit scanned before it was diffed whole). */
+	if (version > 0 && version < 5 &&
 	    (ret = onlist_store_set_meta(s, backfill_key, "1")) != ONLIST_OK)
 		goto rollback;
 	if (asprintf(&sql, "PRAGMA user_version=%d", SCHEMA_VERSION) < 0) {

@@ -143,6 +143,7 @@ both unposted-range unposted v0..HEAD; same_json unposted-range
 both thread thread "<t070-a@example.org>"; same_json thread
 both skipped skipped; same_json skipped
 both skipped-by-reason skipped --by-reason; same_json skipped-by-reason
+both skipped-commits skipped --commits; same_json skipped-commits
 both sources sources; same_json sources
 grep -q 't070' "$TMP/out" || bad "sources --format json: the fetched mbox is not listed"
 [ ! -e "$TMP/cwd/onlist.db" ] || bad "a command opened ./onlist.db: --db after its name was not taken"

@@ -195,6 +195,8 @@ struct seen {
 	int64_t author_date;
 	int body_empty, has_patchid;
 	char patchid[ONLIST_PATCHID_HEXSZ + 1];
+	char *skip_reason;		/* NULL when diffed */
+	char skip_object[41];
 };
 
 struct collect {
@@ -233,6 +235,8 @@ static int collect(const struct onlist_commit *c, void *data)
 	s->body_empty = c->body_empty;
 	s->has_patchid = c->has_patchid;
 	memcpy(s->patchid, c->patchid, sizeof s->patchid);
+	s->skip_reason = c->skip_reason ? strdup(c->skip_reason) : NULL;
+	memcpy(s->skip_object, c->skip_object, sizeof s->skip_object);
 	return col->stop_after && col->n >= (size_t)col->stop_after;
 }
 
@@ -270,6 +274,7 @@ static void collect_release(struct collect *col)
 		free(col->v[i].files);
 		free(col->v[i].author);
 		free(col->v[i].committer);
+		free(col->v[i].skip_reason);
 	}
 	col->n = 0;
 }
@@ -522,33 +527,158 @@ static void test_scan_stop_mid_way(void **state)
 	collect_release(&col);
 }
 
-/* rev-list needs no blobs but the diff does: git fails half-way, says
- * why, and the rounds before the broken commit have still arrived. */
-static void test_scan_git_fails_mid_way(void **state)
+/* Scan `dir` with every shape of rounds and jobs: a git dying on the first,
+ * a middle or the last commit of its share, or alone in its round.  The
+ * commits named in `skipped` (subject, then the object git must name)
+ * arrive in their place with skip_reason set, no patch-id and `files`
+ * (NULL: as in the intact repository); every other commit as in `intact`. */
+static void scan_broken(const struct collect *intact, const char *dir,
+			const char *const (*skipped)[3], size_t nskipped)
 {
-	struct collect col = { 0 };
+	static const struct {
+		int jobs;
+		size_t batch;
+	} runs[] = {
+		{ 1, 0 }, { 2, 0 }, { 1, 1 }, { 2, 1 }, { 2, 3 }, { 3, 2 },
+		{ 5, 8 },
+	};
+	struct collect col;
 	struct onlist_scan_opts o = ONLIST_SCAN_OPTS_INIT;
-	char *err = NULL, *blob, *broken;
+	char *err = NULL;
+	size_t i, k, n;
+
+	for (i = 0; i < sizeof runs / sizeof *runs; i++) {
+		memset(&col, 0, sizeof col);
+		o.jobs = runs[i].jobs;
+		o.batch = runs[i].batch;
+		o.each = collect;
+		o.each_data = &col;
+		if (onlist_repo_scan(dir, "HEAD", &o, &err) != ONLIST_OK)
+			fail_msg("%s, %d jobs, batch %zu: %s", dir, o.jobs,
+				 o.batch, err ? err : "no message");
+		assert_int_equal(col.n, intact->n);
+		for (k = n = 0; k < col.n; k++) {
+			const struct seen *s = &col.v[k], *w = &intact->v[k];
+			const char *const *skip = NULL;
+			size_t m;
+
+			assert_string_equal(s->sha, w->sha);
+			assert_string_equal(s->subject, w->subject);
+			assert_string_equal(s->author, w->author);
+			for (m = 0; m < nskipped; m++)
+				if (!strcmp(skipped[m][0], s->subject))
+					skip = skipped[m];
+			if (!skip) {
+				assert_null(s->skip_reason);
+				assert_string_equal(s->skip_object, "");
+				assert_int_equal(s->has_patchid, w->has_patchid);
+				assert_string_equal(s->patchid, w->patchid);
+				assert_string_equal(s->files, w->files);
+				continue;
+			}
+			n++;
+			assert_non_null(s->skip_reason);
+			assert_non_null(strstr(s->skip_reason, skip[1]));
+			assert_string_equal(s->skip_object, skip[1]);
+			assert_false(s->has_patchid);
+			assert_string_equal(s->patchid, "");
+			assert_string_equal(s->files, skip[2] ? skip[2] : w->files);
+		}
+		assert_int_equal(n, nskipped);
+		collect_release(&col);
+	}
+}
+
+/* rev-list needs no blobs but the diff does: a commit whose blob or tree
+ * is gone is delivered all the same, with git's reason, and the scan goes
+ * on past it. */
+static void test_scan_missing_objects(void **state)
+{
+	struct collect intact = { 0 };
+	char *err = NULL, *logo, *space, *tree, *blobs, *trees;
 
 	(void)state;
-	blob = git_line("git rev-parse 'HEAD^1:logo.bin'");
-	assert_int_equal(strlen(blob), 40);
-	assert_true(asprintf(&broken, "%s/broken", tmpdir) > 0);
+	assert_int_equal(scan(&intact, "HEAD", 1, 0, &err), ONLIST_OK);
+	logo = git_line("git rev-parse 'HEAD^1:logo.bin'");
+	space = git_line("git rev-parse 'HEAD^1:with space.txt'");
+	tree = git_line("git rev-parse \"$(git rev-list --max-parents=0 "
+			"HEAD)^{tree}\"");	/* of "Add hello" */
+	assert_int_equal(strlen(logo), 40);
+	assert_int_equal(strlen(space), 40);
+	assert_int_equal(strlen(tree), 40);
+	assert_true(asprintf(&blobs, "%s/blobs", tmpdir) > 0);
+	assert_true(asprintf(&trees, "%s/trees", tmpdir) > 0);
+	/* a copy: the files of the work tree are not what git reads then */
+	free(git_line("cp -r . '%s' && rm '%s/.git/objects/%.2s/%s' "
+		      "'%s/.git/objects/%.2s/%s'", blobs, blobs, logo,
+		      logo + 2, blobs, space, space + 2));
 	free(git_line("cp -r . '%s' && rm '%s/.git/objects/%.2s/%s'",
-		      broken, broken, blob, blob + 2));
-	o.batch = 1;
-	o.each = collect;
-	o.each_data = &col;
-	assert_int_equal(onlist_repo_scan(broken, "HEAD", &o, &err),
-			 ONLIST_EGIT);
-	assert_non_null(err);
-	assert_non_null(strstr(err, blob));
-	/* newest first: main, side, oddly named, explain, rename */
-	assert_int_equal(col.n, 5);
-	free(err);
-	free(blob);
-	free(broken);
-	collect_release(&col);
+		      trees, trees, tree, tree + 2));
+
+	/* positions 2 and 5 of 8, newest first; the paths come from the
+	 * trees, which are there */
+	{
+		const char *const skipped[][3] = {
+			{ "Add oddly named files", space, NULL },
+			{ "Add a binary logo", logo, NULL },
+		};
+		scan_broken(&intact, blobs, skipped, 2);
+	}
+	/* the tree of the root commit, which "Change nothing" has too and
+	 * "Add a binary logo" diffs against: no paths at all */
+	{
+		const char *const skipped[][3] = {
+			{ "Add hello", tree, "" },
+			{ "Change nothing", tree, "" },
+			{ "Add a binary logo", tree, "" },
+		};
+		scan_broken(&intact, trees, skipped, 3);
+	}
+	/* a failure that names no object is not the commit's: it would be
+	 * every commit's, and fails the scan with git's message */
+	{
+		struct collect col = { 0 };
+		struct onlist_scan_opts o = ONLIST_SCAN_OPTS_INIT;
+		char *bad;
+
+		assert_true(asprintf(&bad, "%s/badconfig", tmpdir) > 0);
+		free(git_line("cp -r '%s' '%s' && git -C '%s' config "
+			      "diff.renameLimit notanumber", blobs, bad, bad));
+		o.jobs = 2;
+		o.each = collect;
+		o.each_data = &col;
+		assert_int_equal(onlist_repo_scan(bad, "HEAD", &o, &err),
+				 ONLIST_EGIT);
+		assert_non_null(err);
+		assert_non_null(strstr(err, "diff.renamelimit"));
+		assert_int_equal(col.n, 0);
+		free(err);
+		err = NULL;
+		free(bad);
+	}
+	/* stopped by the caller with gits dying and being replaced around
+	 * it: no hang, no error */
+	for (size_t stop = 1; stop <= intact.n; stop++) {
+		struct collect col = { 0 };
+		struct onlist_scan_opts o = ONLIST_SCAN_OPTS_INIT;
+
+		col.stop_after = (int)stop;
+		o.jobs = 2;
+		o.batch = 1 + stop % 3;
+		o.each = collect;
+		o.each_data = &col;
+		assert_int_equal(onlist_repo_scan(blobs, "HEAD", &o, &err),
+				 ONLIST_OK);
+		assert_null(err);
+		assert_int_equal(col.n, stop);
+		collect_release(&col);
+	}
+	free(logo);
+	free(space);
+	free(tree);
+	free(blobs);
+	free(trees);
+	collect_release(&intact);
 }
 
 static void test_scan_errors(void **state)
@@ -1122,7 +1252,7 @@ int main(void)
 		cmocka_unit_test(test_scan_known_are_skipped),
 		cmocka_unit_test(test_scan_stop_and_empty_range),
 		cmocka_unit_test(test_scan_stop_mid_way),
-		cmocka_unit_test(test_scan_git_fails_mid_way),
+		cmocka_unit_test(test_scan_missing_objects),
 		cmocka_unit_test(test_scan_errors),
 		cmocka_unit_test(test_rev_list),
 		cmocka_unit_test(test_epoch_walk_all),

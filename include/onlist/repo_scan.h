@@ -33,8 +33,16 @@ struct onlist_commit {
 	struct onlist_trailer *trailers;
 	size_t ntrailers;
 	char *files;			/* touched paths, one per line */
-	int has_patchid;		/* 0 for an empty diff */
+	int has_patchid;		/* 0 for an empty diff, or a skipped one */
 	char patchid[ONLIST_PATCHID_HEXSZ + 1];
+	/* NULL, or why git could not diff this commit: its own message,
+	 * "fatal: unable to read <blob>" (an object missing from a snapshot
+	 * or partial clone).  Then has_patchid is 0 and files comes from
+	 * the trees alone: a rename lists both names, or nothing at all
+	 * when a tree is missing too. */
+	char *skip_reason;
+	char skip_object[41];		/* the object git named ("" unless
+					 * skip_reason is set) */
 };
 
 void onlist_commit_release(struct onlist_commit *c);
@@ -68,9 +76,20 @@ struct onlist_scan_opts {
  * `round_done` stops the scan the result is still ONLIST_OK.  SHA-256
  * repositories are refused with ONLIST_EGIT.
  *
+ * A commit git cannot diff for want of an object (a blob or tree missing,
+ * and no promisor remote that can send it: git fetches lazily as it always
+ * does) does not end the scan: it reaches `each` in its place with
+ * skip_reason set, and the scan goes on.  git's other failures still fail
+ * the scan (ONLIST_EGIT with git's message): one whose message names no
+ * object other than the commit (an option this git does not know, a git
+ * killed by a signal), and a commit git cannot read at all.
+ *
  * The diff-tree processes live for the whole scan (a new git per round
  * re-reads the same packs: 3x the work), and rounds overlap: a git that
- * finishes its share early starts on the next round while `each` runs. */
+ * finishes its share early starts on the next round while `each` runs.
+ * A git that dies on a commit is replaced by a new one for the rest of
+ * its share, after that commit alone has been diffed once more (by a git
+ * of its own) to learn whether it is the one that fails, and why. */
 onlist_status onlist_repo_scan(const char *repo, const char *range,
 			       const struct onlist_scan_opts *opts,
 			       char **errmsg);

@@ -86,6 +86,9 @@ onlist_status onlist_store_put_skip(struct onlist_store *s, const char *source,
 
 /* ---- commits ---------------------------------------------------------- */
 
+/* Insert unless the sha is known (a known commit is left as it is, its
+ * trailers and skip record too).  A commit with skip_reason set also gets
+ * a commit_skipped row: reason, and skip_object (NULL when ""). */
 onlist_status onlist_store_put_commit(struct onlist_store *s,
 				      const struct onlist_commit *c);
 /* 1 when the commit is stored, 0 when not, -1 on error. */
@@ -113,7 +116,8 @@ char *onlist_store_get_state(struct onlist_store *s, const char *url,
 
 /* The read queries the commands need, named so the SQL stays in store.c.
  * Parameters and columns (all passed as strings; NULL for SQL NULL):
- *   UNPOSTED_ALL      ()           -> sha, commit_date, author_name, author_email, subject
+ *   UNPOSTED_ALL      ()           -> sha, commit_date, author_name, author_email, subject,
+ *                                     skip reason (NULL unless the scan could not diff it)
  *   IS_UNPOSTED       (sha)        -> same columns, one row if unposted
  *   COMMIT_BY_PREFIX  (hexprefix)  -> sha, commit_date, author_name, author_email, subject
  *   POSTINGS          (sha)        -> lists, msgid, date, subject, method, from_name, from_addr,
@@ -126,6 +130,8 @@ char *onlist_store_get_state(struct onlist_store *s, const char *url,
  *   SOURCES           ()           -> url, list, added (epoch seconds)
  *   SKIPPED           (source glob) -> source, offset, reason (all when NULL)
  *   SKIPPED_BY_REASON (source glob) -> reason, count (most frequent first)
+ *   SKIPPED_COMMITS   ()           -> sha, object (or NULL), reason, subject: the
+ *                                     commits scan could not diff, oldest first
  */
 enum onlist_query {
 	ONLIST_Q_UNPOSTED_ALL,
@@ -139,6 +145,7 @@ enum onlist_query {
 	ONLIST_Q_SKIPPED,
 	ONLIST_Q_POSTINGS_BY_PATCH,
 	ONLIST_Q_SKIPPED_BY_REASON,
+	ONLIST_Q_SKIPPED_COMMITS,
 };
 /* 1 when a match by `method` (the method column of POSTINGS) is a posting
  * of its commit, 0 when it only names a mail ("echo", "late") or method is

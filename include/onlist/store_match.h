@@ -77,7 +77,8 @@ onlist_status onlist_store_put_match(struct onlist_store *s, const char *sha,
 				     const char *msgid, const char *method,
 				     double score);
 
-/* Unmatched commits without a commit_patch row (malloc'd array). */
+/* Unmatched commits without a commit_patch row (malloc'd array), but for
+ * those scan could not diff (commit_skipped). */
 onlist_status onlist_store_commits_needing_patch(struct onlist_store *s,
 						 char (**shas)[41], size_t *n);
 

@@ -18,18 +18,24 @@ static const char help[] =
 	"computed the way `git format-patch` output would hash.  Commits\n"
 	"already in the database are skipped, so scanning again is cheap.\n"
 	"Each commit's landing is recorded too: the first-parent commit of\n"
-	"the range's tip that brought it in (the merge, or itself), and when.\n\n"
+	"the range's tip that brought it in (the merge, or itself), and when.\n"
+	"A commit git cannot diff (an object missing from a snapshot or a\n"
+	"partial clone whose remote cannot send it) is stored without a\n"
+	"patch-id and counted as skipped; the scan goes on, and\n"
+	"`onlist skipped --commits` says why for each.\n\n"
 	"  --repo PATH  the git repository (default: the current directory)\n"
 	"  --jobs N     git processes diffing in parallel (default 2)\n"
-	"  --format json  print {range, repo, new_commits} when done\n\n"
-	"Exit status: 0 on success, 1 when git fails (e.g. an unknown\n"
-	"revision), 2 on usage errors.\n";
+	"  --format json  print {range, repo, new_commits, skipped_commits}\n"
+	"               when done\n\n"
+	"Exit status: 0 on success, skipped commits included; 1 when git\n"
+	"fails (e.g. an unknown revision), 2 on usage errors.\n";
 
 struct scan_ctx {
 	struct onlist_store *s;
 	struct onlist_progress prog;
 	int in_tx;
 	long added;
+	long skipped;		/* of them, not diffed */
 	int failed;
 };
 
@@ -51,6 +57,7 @@ static int each(const struct onlist_commit *commit, void *data)
 	if (onlist_store_put_commit(c->s, commit) != ONLIST_OK)
 		goto fail;
 	c->added++;
+	c->skipped += commit->skip_reason != NULL;
 	return 0;
 fail:
 	onlist_err("%s", onlist_store_errmsg(c->s));
@@ -199,10 +206,17 @@ int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 		fputs("{\"range\": ", out.f);
 		onlist_put_json(out.f, range);
 		onlist_put_json_field(out.f, 0, "repo", resolved);
-		fprintf(out.f, ", \"new_commits\": %ld}\n", c.added);
+		fprintf(out.f, ", \"new_commits\": %ld, \"skipped_commits\": %ld}\n",
+			c.added, c.skipped);
 	} else {
 		onlist_put_text(out.f, range);
-		fprintf(out.f, ": %ld new commits\n", c.added);
+		fprintf(out.f, ": %ld new commits", c.added);
+		/* stored all the same, without a patch-id */
+		if (c.skipped)
+			fprintf(out.f, ", %ld of them skipped: git could not "
+				"diff %s (onlist skipped --commits says why)",
+				c.skipped, c.skipped == 1 ? "it" : "them");
+		fputc('\n', out.f);
 	}
 	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
 		onlist_err("scan: %s", err ? err : "write error");

@@ -1,4 +1,5 @@
-/* skipped.c - onlist skipped: the messages that could not be read, and why. */
+/* skipped.c - onlist skipped: the messages that could not be read, and the
+ * commits that could not be diffed, and why. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,13 +12,18 @@
 
 static const char skipped_help[] =
 	"usage: onlist [--db PATH] skipped [--by-reason] [--format text|json | --json]\n"
-	"                                  [SOURCE]\n\n"
+	"                                  [SOURCE]\n"
+	"       onlist [--db PATH] skipped --commits [--format text|json | --json]\n\n"
 	"List the messages that could not be read, with where they were\n"
 	"(file and byte offset, or maildir file) and why.  SOURCE limits the\n"
 	"list to one file or directory (a glob pattern may be given);\n"
-	"--by-reason counts them per reason instead.\n\n"
-	"  text: SOURCE:OFFSET: REASON per line, or COUNT REASON\n"
-	"  json: an array of {source, offset, reason}, or of {reason, count}\n";
+	"--by-reason counts them per reason instead.  --commits lists the\n"
+	"commits `onlist scan` could not diff (an object missing from the\n"
+	"repository): stored without a patch-id, with git's message.\n\n"
+	"  text: SOURCE:OFFSET: REASON per line, or COUNT REASON,\n"
+	"        or COMMIT: REASON (its lines joined with \"; \")\n"
+	"  json: an array of {source, offset, reason}, or of {reason, count},\n"
+	"        or of {commit, object, subject, reason}\n";
 
 static int print_skip(int ncol, const char *const *c, void *data)
 {
@@ -60,11 +66,50 @@ static int print_reason(int ncol, const char *const *c, void *data)
 	return 0;
 }
 
+/* A commit scan could not diff: sha, object, reason, subject. */
+static int print_commit(int ncol, const char *const *c, void *data)
+{
+	struct onlist_cli_rows *x = data;
+	const char *p, *nl;
+	int first = 1;
+
+	(void)ncol;
+	if (x->json) {
+		fputs(x->n ? ",\n  " : "\n  ", x->f);
+		onlist_put_json_field(x->f, 1, "commit", c[0]);
+		onlist_put_json_field(x->f, 0, "object", c[1]);
+		onlist_put_json_field(x->f, 0, "subject", c[3]);
+		onlist_put_json_field(x->f, 0, "reason", c[2]);
+		fputs("}", x->f);
+	} else {
+		onlist_put_text(x->f, c[0] ? c[0] : "");
+		fputs(":", x->f);
+		/* git's message may take several lines ("could not read from
+		 * remote repository" and the rest): one line per commit */
+		for (p = c[2] ? c[2] : ""; *p; p = *nl ? nl + 1 : nl) {
+			char *line;
+
+			nl = p + strcspn(p, "\n");
+			if (nl == p)
+				continue;
+			line = g_strndup(p, (gsize)(nl - p));
+			fputs(first ? " " : "; ", x->f);
+			onlist_put_text(x->f, line);
+			g_free(line);
+			first = 0;
+		}
+		fputc('\n', x->f);
+	}
+	x->n++;
+	return 0;
+}
+
 int cmd_skipped(struct onlist_cli *cli, int argc, char **argv)
 {
-	enum { OPT_BY_REASON = ONLIST_OPT_FIRST_LONG };
+	enum { OPT_BY_REASON = ONLIST_OPT_FIRST_LONG, OPT_COMMITS };
 	static const struct option opts[] = {
 		{ "by-reason", no_argument, NULL, OPT_BY_REASON },
+		{ "commits", no_argument, NULL, OPT_COMMITS },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "text", "json", NULL };
@@ -72,7 +117,7 @@ int cmd_skipped(struct onlist_cli *cli, int argc, char **argv)
 	struct onlist_store *s;
 	struct onlist_cli_rows x = { NULL, 0, 0 };
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
-	int c, by_reason = 0, ret = ONLIST_EXIT_OK;
+	int c, by_reason = 0, commits = 0, ret = ONLIST_EXIT_OK;
 	const char *p[1] = { NULL };
 	char *glob = NULL, *err = NULL;
 
@@ -83,11 +128,14 @@ int cmd_skipped(struct onlist_cli *cli, int argc, char **argv)
 		case OPT_BY_REASON:
 			by_reason = 1;
 			break;
+		case OPT_COMMITS:
+			commits = 1;
+			break;
 		default:	/* --help, or a usage error: said already */
 			return onlist_cli_stop(c);
 		}
 	}
-	if (optind < argc - 1) {
+	if (optind < argc - 1 || (commits && (by_reason || optind < argc))) {
 		fputs(skipped_help, stderr);
 		return ONLIST_EXIT_USAGE;
 	}
@@ -106,7 +154,9 @@ int cmd_skipped(struct onlist_cli *cli, int argc, char **argv)
 	x.json = fmt == ONLIST_FMT_JSON;
 	if (x.json)
 		fputs("[", x.f);
-	if (onlist_store_query(s, by_reason ? ONLIST_Q_SKIPPED_BY_REASON :
+	if (commits ? onlist_store_query(s, ONLIST_Q_SKIPPED_COMMITS, NULL, 0,
+					 print_commit, &x) != ONLIST_OK :
+	    onlist_store_query(s, by_reason ? ONLIST_Q_SKIPPED_BY_REASON :
 			       ONLIST_Q_SKIPPED, p, 1,
 			       by_reason ? print_reason : print_skip, &x)
 	    != ONLIST_OK) {
@@ -116,7 +166,8 @@ int cmd_skipped(struct onlist_cli *cli, int argc, char **argv)
 	if (x.json)
 		fputs(x.n ? "\n]\n" : "]\n", x.f);
 	else if (!x.n && ret == ONLIST_EXIT_OK && !cli->quiet)
-		fputs("no skipped messages\n", stderr);
+		fputs(commits ? "no skipped commits\n" :
+		      "no skipped messages\n", stderr);
 	onlist_store_close(s);
 	g_free(glob);
 	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {

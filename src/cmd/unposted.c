@@ -19,9 +19,14 @@ static const char unposted_help[] =
 	"                                   [RANGE]\n\n"
 	"List the scanned commits that match no posting, oldest first.  With a\n"
 	"RANGE, only the commits of that range (asked of git, in the repository\n"
-	"last scanned or --repo), in git's order (`git rev-list --reverse`).\n\n"
-	"  text: one line per commit: short sha, commit date, author, subject\n"
-	"  json: an array of {commit, subject, author, email, date}\n";
+	"last scanned or --repo), in git's order (`git rev-list --reverse`).\n"
+	"A commit the scan could not diff (an object missing from the\n"
+	"repository) has no patch-id, so only the other tiers can match it: it\n"
+	"is marked [not diffed] (`onlist skipped --commits` says why).\n\n"
+	"  text: one line per commit: short sha, commit date, author, subject,\n"
+	"        and [not diffed]\n"
+	"  json: an array of {commit, subject, author, email, date, not_diffed}\n"
+	"        (not_diffed: git's reason, or null)\n";
 
 struct unposted_out {
 	FILE *f;
@@ -34,7 +39,6 @@ static int print_unposted(int ncol, const char *const *c, void *data)
 	struct unposted_out *o = data;
 	char date[32], short_sha[13];
 
-	(void)ncol;
 	if (o->json) {
 		onlist_fmt_date(c[1], date, sizeof(date), 1);
 		fputs(o->n ? ",\n  {" : "\n  {", o->f);
@@ -44,6 +48,8 @@ static int print_unposted(int ncol, const char *const *c, void *data)
 		onlist_put_json_field(o->f, 0, "author", c[2]);
 		onlist_put_json_field(o->f, 0, "email", c[3]);
 		onlist_put_json_field(o->f, 0, "date", date);
+		onlist_put_json_field(o->f, 0, "not_diffed",	/* or null */
+				      ncol > 5 ? c[5] : NULL);
 		fputs("}", o->f);
 	} else {
 		onlist_fmt_date(c[1], date, sizeof(date), 0);
@@ -53,6 +59,8 @@ static int print_unposted(int ncol, const char *const *c, void *data)
 		onlist_put_text(o->f, c[2] ? c[2] : "?");
 		fputs(": ", o->f);
 		onlist_put_text(o->f, c[4]);
+		if (ncol > 5 && c[5])
+			fputs(" [not diffed]", o->f);
 		fputc('\n', o->f);
 	}
 	o->n++;
