@@ -623,6 +623,20 @@ static char *utf8_dup(const char *s)
 	return clean_text(r);
 }
 
+/* GMime holds a header value as a C string: a NUL in it ended the value
+ * there ("From: N\0ul <a@b>" was the address "N", the rest lost).  A
+ * space instead, not U+FFFD: the header stays as long and as 7-bit as it
+ * was, so GMime's guess at the charset of raw 8-bit header text (UTF-8,
+ * else Latin-1) is not swayed by three bytes onlist put there, and it is
+ * what clean_text() makes of every other control character in a header. */
+static void nul_to_space(char *p, size_t len)
+{
+	char *end = p + len;
+
+	while ((p = memchr(p, '\0', (size_t)(end - p))))
+		*p++ = ' ';
+}
+
 /* Does the text after the cut hold a diff at all (not just a "---")?
  * Returns the first "diff -" line, or the cut itself for other diffs, or
  * NULL. */
@@ -1048,6 +1062,7 @@ static void flush_inbody(struct split *s)
 
 	if (!s->accum.len)
 		return;
+	nul_to_space(s->accum.data, s->accum.len);
 	for (int i = 0; i < IB_N; i++)
 		if (!s->seen[i] && (v = header_value(s->accum.data, inbody_name[i]))) {
 			s->inbody[i] = g_strndup(v, strcspn(v, "\n"));
@@ -1476,6 +1491,7 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 	}
 	memcpy(head, text, hdr_end);
 	memcpy(head + hdr_end, "\n", 2);
+	nul_to_space(head, hdr_end);
 	free(lf);
 	stream = g_mime_stream_mem_new_with_buffer(head, hdr_end + 1);
 	parser = g_mime_parser_new_with_stream(stream);

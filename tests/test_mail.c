@@ -479,6 +479,30 @@ static void test_control_characters_removed(void **state)
 	onlist_mail_free(m);
 }
 
+/* A NUL inside a header, or an in-body header, is a space: the rest of
+ * the value is kept (GMime holds values as C strings and used to stop at
+ * the NUL, "N\0ul <a@b>" became the address "N"). */
+static void test_nul_in_header(void **state)
+{
+	static const char t[] =
+		"From: N\0ul <a@b>\n"
+		"Subject: [PATCH] x\0y z\n"
+		"Message-ID: <nul@x>\n\n"
+		"From: In B\0ody <i@b>\n\nbody\n";
+	struct onlist_mail *m = NULL;
+	char *err = NULL;
+
+	(void)state;
+	assert_int_equal(onlist_mail_parse(&m, t, sizeof(t) - 1, &err),
+			 ONLIST_OK);
+	assert_string_equal(onlist_mail_from_name(m), "N ul");
+	assert_string_equal(onlist_mail_from_addr(m), "a@b");
+	assert_string_equal(onlist_mail_subject(m), "[PATCH] x y z");
+	assert_string_equal(onlist_mail_message_id(m), "nul@x");
+	assert_string_equal(onlist_mail_inbody(m, "From"), "In B ody <i@b>");
+	onlist_mail_free(m);
+}
+
 static void test_synthetic_id_is_stable(void **state)
 {
 	const char *t = "Subject: no id\n\nbody\n";
@@ -800,6 +824,7 @@ int main(void)
 		cmocka_unit_test(test_headers),
 		cmocka_unit_test(test_raw_latin1_subject_becomes_utf8),
 		cmocka_unit_test(test_control_characters_removed),
+		cmocka_unit_test(test_nul_in_header),
 		cmocka_unit_test(test_synthetic_id_is_stable),
 		cmocka_unit_test(test_inline_patch),
 		cmocka_unit_test(test_quoted_patch_is_not_a_patch),
