@@ -774,6 +774,56 @@ static void test_encoded_words(void **state)
 	onlist_mail_free(m);
 }
 
+/* An RFC 2047 word that does not convert in its charset (a byte invalid
+ * in it, a character cut at the end, a charset iconv does not know) is
+ * taken as UTF-8 when it is valid UTF-8, else kept as written; a NUL it
+ * decodes to is a space.  Its neighbours are decoded either way.  GMime
+ * alone turned such bytes into '?', dropped a cut character, and a NUL
+ * ended the whole header. */
+static const struct {
+	const char *header, *want;
+} words[] = {
+	{ "=?iso-8859-1?Q?a=00b?= rest", "a b rest" },
+	{ "=?utf-16be?B?AGEAAABi?= rest", "a b rest" },
+	{ "=?utf-8?B?YQBi?= rest", "a b rest" },
+	{ "start =?gb2312?B?sA==?= tail", "start =?gb2312?B?sA==?= tail" },
+	{ "=?utf-8?Q?caf=E9?= and more", "=?utf-8?Q?caf=E9?= and more" },
+	{ "=?x-klingon?Q?caf=C3=A9?= ok", "caf\xc3\xa9 ok" },
+	{ "=?x-klingon?Q?caf=E9?= ok", "=?x-klingon?Q?caf=E9?= ok" },
+	{ "=?x-unknown?Q?caf=E9?= ok", "=?x-unknown?Q?caf=E9?= ok" },
+	{ "=?utf-8?Q?ok?= =?gb2312?B?sA==?= =?utf-8?Q?fine?= end",
+	  "ok =?gb2312?B?sA==?= fine end" },
+	{ "=?gb2312?B?sKE=?= =?gb2312?B?sA==?= =?gb2312?B?sKE=?=",
+	  "\xe5\x95\x8a =?gb2312?B?sA==?= \xe5\x95\x8a" },
+	{ "=?iso-8859-1?Q?caf=E9?= =?iso-8859-1?Q?_cr=E8me?=",
+	  "caf\xc3\xa9 cr\xc3\xa8me" },
+};
+
+static void test_words_that_do_not_convert(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		char *t, *b;
+		struct onlist_mail *m;
+
+		print_message("%s\n", words[i].header);
+		assert_true(asprintf(&t, "From: X %s <a@b>\n"
+				     "Subject: %s\n\nSubject: %s\n\nbody\n",
+				     words[i].header, words[i].header,
+				     words[i].header) > 0);
+		m = parse(t);
+		assert_string_equal(onlist_mail_subject(m), words[i].want);
+		assert_string_equal(onlist_mail_inbody(m, "Subject"),
+				    words[i].want);
+		assert_true(asprintf(&b, "X %s", words[i].want) > 0);
+		assert_string_equal(onlist_mail_from_name(m), b);
+		assert_string_equal(onlist_mail_from_addr(m), "a@b");
+		free(b);
+		free(t);
+		onlist_mail_free(m);
+	}
+}
+
 static void test_not_a_mail(void **state)
 {
 	struct onlist_mail *m = NULL;
@@ -831,6 +881,7 @@ int main(void)
 		cmocka_unit_test(test_not_a_mail),
 		cmocka_unit_test(test_extract),
 		cmocka_unit_test(test_encoded_words),
+		cmocka_unit_test(test_words_that_do_not_convert),
 		cmocka_unit_test(test_inbody_headers),
 		cmocka_unit_test(test_fallback_keeps_patch_bytes),
 	};
