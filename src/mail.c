@@ -669,10 +669,12 @@ static const char *find_diff(const char *p, size_t len)
  * - text/html parts, non-text parts that hold no diff, and the lines
  *   between a nested multipart's headers and its first boundary are left
  *   out of the message (git copies them in);
- * - a charset iconv does not know, or bytes invalid in the declared one,
- *   fall back to UTF-8 if valid, else Windows-1252 / Latin-1 (git stops
- *   with "cannot convert", or keeps invalid UTF-8 as it is); NUL becomes
- *   U+FFFD.  The line that starts the patch then goes into it unconverted.
+ * - a charset iconv does not know, one that does not read ASCII as ASCII
+ *   (EBCDIC, UTF-16), or bytes invalid in the declared one, fall back to
+ *   UTF-8 if valid, else Windows-1252 / Latin-1 (git stops with "cannot
+ *   convert", garbles the patch into the message, or keeps invalid UTF-8
+ *   as it is); NUL becomes U+FFFD.  The line that starts the patch then
+ *   goes into it unconverted.
  */
 
 #define MAX_BOUNDARIES 16
@@ -994,6 +996,24 @@ static int is_utf8_name(const char *cs)
 	return !g_ascii_strcasecmp(cs, "utf-8") || !g_ascii_strcasecmp(cs, "utf8");
 }
 
+/* Does cd read the lines git cuts a mail at ("---", "diff -", "Index: ")
+ * as the ASCII they are?  A part's lines end at ASCII line feeds and the
+ * patch in it is ASCII whatever the label says, so a charset that does
+ * not (EBCDIC such as IBM037, UTF-16, UTF-32) cannot be what the part is
+ * in: git converts through it anyway, and the patch vanishes into the
+ * commit message as garbage.  onlist takes such a label as unknown. */
+static int reads_ascii(GIConv cd)
+{
+	static const char probe[] = "---\ndiff -Index: \n";
+	gsize n = 0;
+	gchar *out = g_convert_with_iconv(probe, sizeof(probe) - 1, cd, NULL,
+					  &n, NULL);
+	int r = out && n == sizeof(probe) - 1 && !memcmp(out, probe, n);
+
+	g_free(out);
+	return r;
+}
+
 /* l converted from the part's charset to UTF-8, in place.  Returns 1 when
  * that took one of onlist's fallbacks, where git would have failed or
  * kept the bytes. */
@@ -1019,6 +1039,10 @@ static int line_to_utf8(struct split *s, struct onlist_buf *l)
 			s->cd_charset = g_strdup(s->charset);
 			s->cd = g_iconv_open("UTF-8",
 					     g_mime_charset_iconv_name(s->charset));
+			if (s->cd != (GIConv)-1 && !reads_ascii(s->cd)) {
+				g_iconv_close(s->cd);
+				s->cd = (GIConv)-1;
+			}
 		}
 		if (s->cd != (GIConv)-1) {
 			g_iconv(s->cd, NULL, NULL, NULL, NULL);

@@ -32,6 +32,15 @@ Forms (the body of the plain mail, re-encoded):
     reply          a reply that quotes the whole mail with "> "
     quilt          the diff in quilt style ("Index:", no "diff --git")
     plaindiff      the diff with no "diff"/"index" lines (plain diff -u)
+
+Forms where onlist departs from git on purpose come with an oracle: the
+same mail as git needs it to give the answer onlist gives, written beside
+it as OUTDIR/NNN-FORM.oracle, and t013 hands git that file instead:
+    ebcdic         the UTF-8 message labelled charset=IBM037: git converts
+                   the ASCII "---" and diff through EBCDIC and finds no
+                   patch; the oracle is labelled UTF-8
+    unknown8bit    labelled charset=unknown-8bit: git stops with "cannot
+                   convert"; the oracle is labelled UTF-8
 Only the standard library.
 """
 import base64
@@ -189,6 +198,9 @@ def forms(msg):
     if diff:
         yield 'quilt', head + b'\n' + quilt(body)
         yield 'plaindiff', head + b'\n' + plaindiff(body)
+    utf8_body = with_type(head, utf8, b'8bit') + b'\n' + body
+    for form, cs in (('ebcdic', b'IBM037'), ('unknown8bit', b'unknown-8bit')):
+        yield form, with_type(head, b'text/plain; charset=' + cs, b'8bit') + b'\n' + body, utf8_body
 
 
 def mboxrd(msg):
@@ -203,11 +215,14 @@ def main():
     os.makedirs(out, exist_ok=True)
     n = 0
 
-    def write(form, msg):
+    def write(form, msg, oracle=None):
         nonlocal n
         n += 1
         with open(os.path.join(out, '%03d-%s.mbox' % (n, form)), 'wb') as f:
             f.write(mboxrd(msg))
+        if oracle is not None:
+            with open(os.path.join(out, '%03d-%s.oracle' % (n, form)), 'wb') as f:
+                f.write(mboxrd(oracle))
     for d, plain in [(first, True)] + [(d, False) for d in rest]:
         for name in sorted(os.listdir(d)):
             raw = open(os.path.join(d, name), 'rb').read()
@@ -216,8 +231,8 @@ def main():
             if not plain:
                 write(os.path.basename(d.rstrip('/')), raw)
                 continue
-            for form, msg in forms(raw):
-                write(form, msg)
+            for form in forms(raw):
+                write(*form)
 
 
 if __name__ == '__main__':

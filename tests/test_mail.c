@@ -600,6 +600,15 @@ static const struct {
 	{ "onlist: unknown charset falls back", "Subject: x\n"
 	  "Content-Type: text/plain; charset=x-klingon\n\ncaf\xe9 ok\n---\n" DIFF,
 	  "caf\xc3\xa9 ok\n", 1, 1, "inline" },
+	{ "onlist: EBCDIC does not read the ASCII --- and diff (git: no patch)",
+	  "Subject: x\nContent-Type: text/plain; charset=IBM037\n\n"
+	  "caf\xc3\xa9 ok\n---\n" DIFF, "caf\xc3\xa9 ok\n", 1, 1, "inline" },
+	{ "onlist: nor does UTF-16", "Subject: x\n"
+	  "Content-Type: text/plain; charset=utf-16\n\nmsg\n---\n" DIFF,
+	  "msg\n", 1, 1, "inline" },
+	{ "UTF-7 reads them, as git does", "Subject: x\n"
+	  "Content-Type: text/plain; charset=utf-7\n\n+ZeVnLA-\n---\n" DIFF,
+	  "\xe6\x97\xa5\xe6\x9c\xac\n", 1, 1, "inline" },
 	{ "onlist: invalid UTF-8 falls back to Latin-1", "Subject: x\n"
 	  "Content-Type: text/plain; charset=utf-8\n\ncaf\xe9\n",
 	  "caf\xc3\xa9\n", 0, 0, NULL },
