@@ -22,6 +22,12 @@
 
 /* ---- sources ---------------------------------------------------------- */
 
+/* git's isspace(): no \v or \f. */
+static int gspace(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 #define CHUNK (256 * 1024)
 /* A line longer than this is handed on in pieces: only its first piece
  * can be a From_ line or mboxrd-escaped, and a piece this long is neither. */
@@ -303,13 +309,23 @@ onlist_status onlist_source_open(struct onlist_source **out, const char *path,
 		onlist_source_free(src);
 		return ONLIST_EPARSE;
 	}
-	/* Blank lines before the first message are no message. */
-	while (src->in_start < src->in_end &&
-	       (src->in[src->in_start] == '\n' || src->in[src->in_start] == '\r')) {
+	/* Blank lines before the first message are no message; `git
+	 * mailsplit` skips every blank (spaces and tabs too), and git's own
+	 * t5100/sample.mbox begins with such lines. */
+	while ((avail = fill(src, errmsg)) > 0 &&
+	       gspace((unsigned char)src->in[src->in_start])) {
 		src->in_start++;
 		src->pos++;
 	}
-	avail = (long)(src->in_end - src->in_start);
+	if (avail < 0) {
+		onlist_source_free(src);
+		return ONLIST_EPARSE;
+	}
+	if (avail == 0) {
+		onlist_set_err(errmsg, "%s: only blank lines, no messages", path);
+		onlist_source_free(src);
+		return ONLIST_EPARSE;
+	}
 	if (!(avail >= 5 && memcmp(src->in + src->in_start, "From ", 5) == 0) &&
 	    !looks_like_header(src->in + src->in_start, (size_t)avail)) {
 		onlist_set_err(errmsg, "%s: not an mbox, maildir or mail "
@@ -705,12 +721,6 @@ struct split {
 	char *inbody[IB_N];
 	int nomem;
 };
-
-/* git's isspace(): no \v or \f. */
-static int gspace(int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
 
 static int starts(const char *s, size_t len, const char *pfx)
 {

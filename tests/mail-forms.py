@@ -32,6 +32,9 @@ Forms (the body of the plain mail, re-encoded):
     reply          a reply that quotes the whole mail with "> "
     quilt          the diff in quilt style ("Index:", no "diff --git")
     plaindiff      the diff with no "diff"/"index" lines (plain diff -u)
+    blankfirst     the mail as it is, in an mbox that starts with blank lines
+                   (spaces and tabs on them) before its From_ line, as git's
+                   t5100/sample.mbox does
 
 Forms where onlist departs from git on purpose come with an oracle: the
 same mail as git needs it to give the answer onlist gives, written beside
@@ -50,6 +53,8 @@ import re
 import sys
 
 FROM_LINE = b'From mboxrd@z Thu Jan  1 00:00:00 1970\n'
+# what goes before the From_ line in the file of a form
+FILE_PREFIX = {'blankfirst': b' \t\n\t\n   \n\n'}
 
 
 def split(msg):
@@ -143,6 +148,7 @@ def forms(msg):
     h = strip_mime(head)
     utf8 = b'text/plain; charset=UTF-8'
     yield 'plain', msg
+    yield 'blankfirst', msg
     yield 'qp', with_type(head, utf8, b'quoted-printable') + b'\n' + quopri.encodestring(body)
     yield 'b64', with_type(head, utf8, b'base64') + b'\n' + base64.encodebytes(body)
     yield 'b64crlf', (with_type(head, utf8, b'base64') + b'\n' +
@@ -219,7 +225,7 @@ def main():
         nonlocal n
         n += 1
         with open(os.path.join(out, '%03d-%s.mbox' % (n, form)), 'wb') as f:
-            f.write(mboxrd(msg))
+            f.write(FILE_PREFIX.get(form, b'') + mboxrd(msg))
         if oracle is not None:
             with open(os.path.join(out, '%03d-%s.oracle' % (n, form)), 'wb') as f:
                 f.write(mboxrd(oracle))

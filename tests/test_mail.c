@@ -238,6 +238,29 @@ static void test_first_message_without_from_line(void **state)
 	free(path);
 }
 
+/* Blank lines before the first From_ line, spaces and tabs on them too,
+ * are skipped as `git mailsplit` skips them (git's own t5100/sample.mbox
+ * begins so); they used to make the file "not an mbox". */
+static void test_blank_lines_before_first_from(void **state)
+{
+	static const char t[] =
+		"\t\n   \n\r\n\n"
+		"From a@b Mon Jun  3 10:00:00 2013\n"
+		"Subject: one\n\nbody one\n";
+	char *path = write_file("blank.mbox", t, strlen(t)), *all;
+	onlist_status end;
+	int n;
+
+	(void)state;
+	all = split_all(path, &n, &end);
+	assert_int_equal(end, ONLIST_ENOTFOUND);
+	assert_int_equal(n, 1);
+	assert_string_equal(all, "[a@b Mon Jun  3 10:00:00 2013]"
+			    "Subject: one\n\nbody one\n|");
+	free(all);
+	free(path);
+}
+
 /* mboxo: body lines that start "From " but are no From_ line (no sender
  * and asctime date after it) stay in the body. */
 static void test_mboxo_from_lines_in_body(void **state)
@@ -875,6 +898,7 @@ int main(void)
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_maildir),
 		cmocka_unit_test(test_first_message_without_from_line),
+		cmocka_unit_test(test_blank_lines_before_first_from),
 		cmocka_unit_test(test_mboxo_from_lines_in_body),
 		cmocka_unit_test(test_nul_bytes),
 		cmocka_unit_test(test_last_message_without_newline),

@@ -178,11 +178,15 @@ int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 		return ONLIST_EXIT_USAGE;
 	}
 	/* Read the first line straight from the descriptor, byte by byte, so
-	 * that whichever reader takes over finds the rest untouched. */
+	 * that whichever reader takes over finds the rest untouched.  Blanks
+	 * before it are passed over, as `git mailsplit` passes them over
+	 * before the first From_ line (and git patch-id ignores them). */
 	while (len < sizeof(first)) {
 		ssize_t n = read(0, first + len, 1);
 		if (n <= 0)
 			break;
+		if (!len && strchr(" \t\r\n", first[0]))
+			continue;
 		if (first[len++] == '\n')
 			break;
 	}
