@@ -715,6 +715,7 @@ struct split {
 	char ctype[64];			/* of the current part, lower case */
 	int header_stage, in_patch, skip;
 	int after_header;		/* s->line holds the header just read */
+	int headers;			/* fields in the mail's header block */
 	int part;			/* 0 the mail itself, then 1, 2... */
 	int diff_part;			/* part of the first diff line, -1 */
 	int seen[IB_N];
@@ -1392,6 +1393,7 @@ static size_t split_mail(struct split *s, const char *data, size_t len)
 		if (!header_line(s))
 			break;
 		handle_header(s, s->line.data);
+		s->headers++;
 	}
 	split_body(s);
 	return hdr_end;
@@ -1867,59 +1869,34 @@ static char *refs_join(const char *header)
 	}
 }
 
-onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
-				size_t len, char **errmsg)
+/* m's header fields, read by GMime from the header block (the first
+ * hdr_end bytes of text); every one set ("" when absent) but msgid, NULL
+ * when the mail has none.  ONLIST_EPARSE when GMime cannot read it. */
+static onlist_status read_headers(struct onlist_mail *m, const char *text,
+				  size_t hdr_end)
 {
 	GMimeStream *stream;
 	GMimeParser *parser;
 	GMimeMessage *msg;
 	InternetAddressList *from;
 	GDateTime *date;
-	struct onlist_mail *m;
-	struct split sp = { 0 };
+	GMimeHeaderList *hl;
 	struct onlist_buf fixed = ONLIST_BUF_INIT;
-	const char *id, *text = data;
-	char *lf, *head;
-	size_t tlen = len, hdr_end, skip = 0;
-	int fix, nomem = 0;
+	const char *id, *xm;
+	char *head, *irt;
+	int fix;
 
-	*out = NULL;
-	*errmsg = NULL;
-	gmime_setup();
-	/* git mailinfo skips blank lines before the headers */
-	while (skip < len && (data[skip] == '\n' || data[skip] == '\r' ||
-			      data[skip] == ' ' || data[skip] == '\t'))
-		skip++;
-	if (!looks_like_header(data + skip, len - skip)) {
-		onlist_set_err(errmsg, "no mail header at the start");
-		return ONLIST_EPARSE;
-	}
-	if ((lf = crlf_to_lf(data, len, &tlen)))
-		text = lf;
-	else
-		tlen = len;
-	hdr_end = split_mail(&sp, text, tlen);
-	if (sp.nomem) {
-		split_release(&sp);
-		free(lf);
-		return ONLIST_ENOMEM;
-	}
 	/* GMime only reads the header block: the body is done. */
 	head = malloc(hdr_end + 2);
-	if (!head) {
-		split_release(&sp);
-		free(lf);
+	if (!head)
 		return ONLIST_ENOMEM;
-	}
 	memcpy(head, text, hdr_end);
 	memcpy(head + hdr_end, "\n", 2);
 	nul_to_space(head, hdr_end);
-	free(lf);
 	fix = fix_header_words(head, hdr_end + 1, &fixed);
 	if (fix < 0) {
 		free(head);
 		free(fixed.data);
-		split_release(&sp);
 		return ONLIST_ENOMEM;
 	}
 	stream = g_mime_stream_mem_new_with_buffer(fix ? fixed.data : head,
@@ -1931,24 +1908,13 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 	g_object_unref(stream);
 	free(head);
 	free(fixed.data);
-	if (!msg) {
-		split_release(&sp);
-		onlist_set_err(errmsg, "GMime could not parse the message");
+	if (!msg)
 		return ONLIST_EPARSE;
-	}
 
-	m = calloc(1, sizeof(*m));
-	if (!m) {
-		g_object_unref(msg);
-		split_release(&sp);
-		return ONLIST_ENOMEM;
-	}
 	id = g_mime_message_get_message_id(msg);
-	if (id && *id) {
-		m->msgid = utf8_dup(id);
-	} else {
-		m->msgid = synthetic_id(data, len);
-		m->synthetic = 1;
+	if (id && *id && !(m->msgid = utf8_dup(id))) {
+		g_object_unref(msg);
+		return ONLIST_ENOMEM;
 	}
 	date = g_mime_message_get_date(msg);
 	if (date)
@@ -1966,33 +1932,93 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 	if (!m->from_addr)
 		m->from_addr = strdup("");
 	m->subject = utf8_dup(g_mime_message_get_subject(msg));
-	{
-		char *irt = refs_join(g_mime_object_get_header(GMIME_OBJECT(msg),
-							       "In-Reply-To"));
-		/* The first id is the parent; the rest is noise some MUAs add. */
-		if (irt)
-			irt[strcspn(irt, " ")] = '\0';
-		m->in_reply_to = irt;
-	}
+	irt = refs_join(g_mime_object_get_header(GMIME_OBJECT(msg), "In-Reply-To"));
+	/* The first id is the parent; the rest is noise some MUAs add. */
+	if (irt)
+		irt[strcspn(irt, " ")] = '\0';
+	m->in_reply_to = irt;
 	m->refs = refs_join(g_mime_object_get_header(GMIME_OBJECT(msg),
 						     "References"));
-	{
-		/* What sent it: bot and echo rules look at these. */
-		GMimeHeaderList *hl = g_mime_object_get_header_list(GMIME_OBJECT(msg));
-		const char *xm = g_mime_object_get_header(GMIME_OBJECT(msg), "X-Mailer");
-
-		if (!xm)
-			xm = g_mime_object_get_header(GMIME_OBJECT(msg), "User-Agent");
-		m->x_mailer = utf8_dup(xm ? xm : "");
-		for (int i = 0; hl && i < g_mime_header_list_get_count(hl); i++) {
-			const char *name = g_mime_header_get_name(
-				g_mime_header_list_get_header_at(hl, i));
-			if (name && !g_ascii_strncasecmp(name, "X-Patchwork-", 12))
-				m->patchwork = 1;
-		}
+	/* What sent it: bot and echo rules look at these. */
+	hl = g_mime_object_get_header_list(GMIME_OBJECT(msg));
+	xm = g_mime_object_get_header(GMIME_OBJECT(msg), "X-Mailer");
+	if (!xm)
+		xm = g_mime_object_get_header(GMIME_OBJECT(msg), "User-Agent");
+	m->x_mailer = utf8_dup(xm ? xm : "");
+	for (int i = 0; hl && i < g_mime_header_list_get_count(hl); i++) {
+		const char *name = g_mime_header_get_name(
+			g_mime_header_list_get_header_at(hl, i));
+		if (name && !g_ascii_strncasecmp(name, "X-Patchwork-", 12))
+			m->patchwork = 1;
 	}
-
 	g_object_unref(msg);
+	return ONLIST_OK;
+}
+
+onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
+				size_t len, char **errmsg)
+{
+	struct onlist_mail *m;
+	struct split sp = { 0 };
+	struct onlist_buf fixed = ONLIST_BUF_INIT;
+	const char *text = data;
+	char *lf;
+	size_t tlen = len, hdr_end;
+	int fix, has_patch, nomem = 0;
+	onlist_status st = ONLIST_OK;
+
+	*out = NULL;
+	*errmsg = NULL;
+	gmime_setup();
+	if ((lf = crlf_to_lf(data, len, &tlen)))
+		text = lf;
+	else
+		tlen = len;
+	hdr_end = split_mail(&sp, text, tlen);
+	if (sp.nomem) {
+		split_release(&sp);
+		free(lf);
+		return ONLIST_ENOMEM;
+	}
+	has_patch = sp.in_patch && find_diff(sp.patch.data, sp.patch.len);
+	/* A mail whose first line is no header (a damaged archive, a saved
+	 * body) is all body to git mailinfo, and a patch in it has git's
+	 * patch-id.  Without a patch there is nothing onlist could use. */
+	if (!sp.headers && !has_patch) {
+		split_release(&sp);
+		free(lf);
+		onlist_set_err(errmsg, "no mail header at the start, and no "
+			       "patch in it");
+		return ONLIST_EPARSE;
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		split_release(&sp);
+		free(lf);
+		return ONLIST_ENOMEM;
+	}
+	if (sp.headers)
+		st = read_headers(m, text, hdr_end);
+	free(lf);
+	if (st != ONLIST_OK) {
+		if (st == ONLIST_EPARSE)
+			onlist_set_err(errmsg, "GMime could not parse the message");
+		split_release(&sp);
+		onlist_mail_free(m);
+		return st;
+	}
+	if (!m->msgid) {
+		m->msgid = synthetic_id(data, len);
+		m->synthetic = 1;
+	}
+	if (!sp.headers) {
+		m->from_name = strdup("");
+		m->from_addr = strdup("");
+		m->subject = strdup("");
+		m->in_reply_to = strdup("");
+		m->refs = strdup("");
+		m->x_mailer = strdup("");
+	}
 
 	m->body = strdup(sp.msg.data ? sp.msg.data : "");
 	for (int i = 0; i < IB_N; i++) {
@@ -2009,7 +2035,7 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 		g_free(v);
 		free(fixed.data);
 	}
-	if (sp.in_patch && find_diff(sp.patch.data, sp.patch.len)) {
+	if (has_patch) {
 		unsigned char raw[ONLIST_PATCHID_RAWSZ];
 
 		m->patch = sp.patch.data;

@@ -35,6 +35,18 @@ Forms (the body of the plain mail, re-encoded):
     blankfirst     the mail as it is, in an mbox that starts with blank lines
                    (spaces and tabs on them) before its From_ line, as git's
                    t5100/sample.mbox does
+    badfrom        the mail after a first line "From pat016", no From_ line
+                   (patchwork's tests/data/fuzz mails begin so): git am's
+                   `git mailsplit -b` takes it as a bare message
+    nulhdr         a NUL inside the From header
+    nulpatch       NUL and backspace bytes in the added lines of the diff (as
+                   git's t5100/nul-plain); nulb64: the same body in base64
+                   (as t5100/nul-b64.in)
+    nulmsg         a NUL in the commit message (onlist makes it U+FFFD; t013
+                   compares git's message with its NULs made U+FFFD)
+    nohdr          a first line that is no header, the mail's headers after
+                   it: git reads all of it as the body
+    bodyonly       the body alone, no header at all (as t5100/nul-plain)
 
 Forms where onlist departs from git on purpose come with an oracle: the
 same mail as git needs it to give the answer onlist gives, written beside
@@ -53,8 +65,8 @@ import re
 import sys
 
 FROM_LINE = b'From mboxrd@z Thu Jan  1 00:00:00 1970\n'
-# what goes before the From_ line in the file of a form
-FILE_PREFIX = {'blankfirst': b' \t\n\t\n   \n\n'}
+# what starts the file of a form instead of FROM_LINE
+FILE_START = {'blankfirst': b' \t\n\t\n   \n\n' + FROM_LINE, 'badfrom': b'From pat016\n'}
 
 
 def split(msg):
@@ -149,6 +161,16 @@ def forms(msg):
     utf8 = b'text/plain; charset=UTF-8'
     yield 'plain', msg
     yield 'blankfirst', msg
+    yield 'badfrom', msg
+    yield 'nulhdr', re.sub(rb'(?m)^From: (\S)', lambda m: m.group(0) + b'\0', head, count=1) + b'\n' + body
+    text, diff = message_and_diff(body)
+    if diff:
+        nul = text + re.sub(rb'(?m)^\+(?!\+\+ )', b'+\x00\x08', diff)
+        yield 'nulpatch', head + b'\n' + nul
+        yield 'nulb64', with_type(head, utf8, b'base64') + b'\n' + base64.encodebytes(nul)
+    yield 'nulmsg', head + b'\nA NUL\x00here.\n\n' + body
+    yield 'nohdr', b'this line is no header\n' + msg
+    yield 'bodyonly', body
     yield 'qp', with_type(head, utf8, b'quoted-printable') + b'\n' + quopri.encodestring(body)
     yield 'b64', with_type(head, utf8, b'base64') + b'\n' + base64.encodebytes(body)
     yield 'b64crlf', (with_type(head, utf8, b'base64') + b'\n' +
@@ -166,7 +188,6 @@ def forms(msg):
               b'Date: Tue, 2 Jul 2013 10:00:00 +0000\n\n')
     yield 'inbody', head + b'\n' + inbody + body
     yield 'scissors', (head + b'\nHere is what I meant, untested:\n\n-- >8 --\n' + inbody + body)
-    text, diff = message_and_diff(body)
     if diff:
         cut = text.rfind(b'\n---\n')
         note = text[:cut + 1] if cut >= 0 else text
@@ -209,11 +230,11 @@ def forms(msg):
         yield form, with_type(head, b'text/plain; charset=' + cs, b'8bit') + b'\n' + body, utf8_body
 
 
-def mboxrd(msg):
+def mboxrd(msg, first=FROM_LINE):
     crlf = msg.endswith(b'\r\n')
     eol = b'\r\n' if crlf else b'\n'
     body = re.sub(rb'(?m)^(>*From )', rb'>\1', msg)
-    return (FROM_LINE.replace(b'\n', eol) if crlf or b'\r\n' in msg[:200] else FROM_LINE) + body
+    return (first.replace(b'\n', eol) if crlf or b'\r\n' in msg[:200] else first) + body
 
 
 def main():
@@ -225,7 +246,7 @@ def main():
         nonlocal n
         n += 1
         with open(os.path.join(out, '%03d-%s.mbox' % (n, form)), 'wb') as f:
-            f.write(FILE_PREFIX.get(form, b'') + mboxrd(msg))
+            f.write(mboxrd(msg, FILE_START.get(form, FROM_LINE)))
         if oracle is not None:
             with open(os.path.join(out, '%03d-%s.oracle' % (n, form)), 'wb') as f:
                 f.write(mboxrd(oracle))

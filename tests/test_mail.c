@@ -677,16 +677,18 @@ static const struct {
 	  "q\n", 0, 0, NULL },
 };
 
-/* What git am makes of mail: `git mailsplit -b` then `git mailinfo -u`;
- * the message into *msg (caller frees), 1 if git patch-id finds an id in
- * the patch.  -1 when git cannot be run. */
-static int git_mailinfo(const char *mail, char **msg)
+/* What git am makes of mail (len bytes): `git mailsplit -b` then `git
+ * mailinfo -u`; the message into *msg (caller frees, NULs kept: *msglen
+ * says how long when not NULL), and 1 with id filled if git patch-id finds
+ * an id in the patch.  -1 when git cannot be run or refuses the mail. */
+static int git_mailinfo_n(const char *mail, size_t len, char **msg,
+			  size_t *msglen, char id[41])
 {
-	char *path = write_file("x.eml", mail, strlen(mail)), *cmd, *idfile;
+	char *path = write_file("x.eml", mail, len), *cmd, *idfile;
 	FILE *f;
 	char buf[128];
 	size_t n;
-	int id;
+	int got;
 
 	assert_true(asprintf(&cmd, "cd '%s' && rm -rf split && mkdir split && "
 		"export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null && "
@@ -706,15 +708,26 @@ static int git_mailinfo(const char *mail, char **msg)
 	*msg = calloc(1, 65536);
 	n = fread(*msg, 1, 65535, f);
 	(*msg)[n] = '\0';
+	if (msglen)
+		*msglen = n;
 	fclose(f);
 	free(path);
 	assert_true(asprintf(&idfile, "%s/id", tmpdir) > 0);
 	f = fopen(idfile, "rb");
 	assert_non_null(f);
-	id = fread(buf, 1, sizeof(buf), f) > 0;
+	got = fread(buf, 1, sizeof(buf), f) >= 40;
+	if (got && id) {
+		memcpy(id, buf, 40);
+		id[40] = '\0';
+	}
 	fclose(f);
 	free(idfile);
-	return id;
+	return got;
+}
+
+static int git_mailinfo(const char *mail, char **msg)
+{
+	return git_mailinfo_n(mail, strlen(mail), msg, NULL, NULL);
 }
 
 static void test_extract(void **state)
@@ -749,6 +762,75 @@ static void test_extract(void **state)
 			assert_string_equal(src, extract[i].source);
 		else
 			assert_null(src);
+		onlist_mail_free(m);
+	}
+}
+
+/* Mail that git mailinfo reads and onlist used to refuse or misread:
+ * the message and the patch-id must be git's.  Shapes from git's
+ * t/t5100 (nul-plain, nul-b64.in) and patchwork's tests/data/fuzz. */
+#define NULDIFF "diff --git a/f b/f\nindex 1111111..2222222 100644\n--- a/f\n" \
+	"+++ b/f\n@@ -1 +1 @@\n-a\n+\0\bb\n"
+#define CASE(name, mail, patch) { name, mail, sizeof(mail) - 1, patch }
+static const struct {
+	const char *name, *mail;
+	size_t len;
+	int patch;
+} git_reads[] = {
+	CASE("the first line is a body line", "Here is the fix.\n---\n" DIFF, 1),
+	CASE("a body line, then what look like headers",
+	     "this line is no header\nFrom: A <a@b>\nSubject: x\n\nWhy.\n---\n"
+	     DIFF, 1),
+	CASE("no header at all, NULs in the patch (t5100/nul-plain)",
+	     "\n---\ndiff --git a/foo b/foo\n\0\bSome strange test\0\b\0\b\n\0\n", 1),
+	CASE("NUL bytes in a plain patch", "Subject: x\n\nWhy.\n---\n" NULDIFF, 1),
+	CASE("NUL bytes in a base64 patch (t5100/nul-b64.in)", "Subject: x\n"
+	     "Content-Transfer-Encoding: base64\n\n"
+	     "V2h5LgotLS0KZGlmZiAtLWdpdCBhL2YgYi9mCmluZGV4IDExMTExMTEuLjIyMjIyMjIg\n"
+	     "MTAwNjQ0Ci0tLSBhL2YKKysrIGIvZgpAQCAtMSArMSBAQAotYQorAAhiCg==\n", 1),
+	CASE("a first line \"From pat016\" (patchwork fuzz)",
+	     "From pat016\nSubject: x\n\nWhy.\n---\n" DIFF, 1),
+	CASE("no header and no patch: skipped, where git reads a body",
+	     "just some text\n", 0),
+};
+#undef CASE
+
+static void test_reads_what_git_reads(void **state)
+{
+	int have_git = system("git --version >/dev/null 2>&1") == 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(git_reads) / sizeof(git_reads[0]); i++) {
+		struct onlist_mail *m = NULL;
+		char *err = NULL, *gmsg = NULL, hex[41], gid[41];
+		size_t glen = 0;
+		int got;
+
+		print_message("%s\n", git_reads[i].name);
+		got = have_git ? git_mailinfo_n(git_reads[i].mail, git_reads[i].len,
+					        &gmsg, &glen, gid) : -2;
+		assert_int_not_equal(got, -1);
+		if (!git_reads[i].patch) {
+			assert_int_equal(onlist_mail_parse(&m, git_reads[i].mail,
+							   git_reads[i].len, &err),
+					 ONLIST_EPARSE);
+			assert_non_null(strstr(err, "no mail header"));
+			free(err);
+			free(gmsg);
+			continue;
+		}
+		assert_int_equal(onlist_mail_parse(&m, git_reads[i].mail,
+						   git_reads[i].len, &err),
+				 ONLIST_OK);
+		assert_non_null(onlist_mail_patch(m, NULL));
+		if (got >= 0) {
+			assert_int_equal(strlen(onlist_mail_body(m)), glen);
+			assert_memory_equal(onlist_mail_body(m), gmsg, glen);
+			assert_int_equal(onlist_mail_patchid(m, hex), got);
+			if (got)
+				assert_string_equal(hex, gid);
+		}
+		free(gmsg);
 		onlist_mail_free(m);
 	}
 }
@@ -913,6 +995,7 @@ int main(void)
 		cmocka_unit_test(test_quoted_patch_is_not_a_patch),
 		cmocka_unit_test(test_not_a_mail),
 		cmocka_unit_test(test_extract),
+		cmocka_unit_test(test_reads_what_git_reads),
 		cmocka_unit_test(test_encoded_words),
 		cmocka_unit_test(test_words_that_do_not_convert),
 		cmocka_unit_test(test_inbody_headers),
