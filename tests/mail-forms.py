@@ -47,6 +47,9 @@ Forms (the body of the plain mail, re-encoded):
     nohdr          a first line that is no header, the mail's headers after
                    it: git reads all of it as the body
     bodyonly       the body alone, no header at all (as t5100/nul-plain)
+    formatpatch    the mail as it is, after its own format-patch From_ line
+                   ("From <commit> Mon Sep 17 00:00:00 2001", as
+                   t5100/nul-b64.in)
 
 Forms where onlist departs from git on purpose come with an oracle: the
 same mail as git needs it to give the answer onlist gives, written beside
@@ -242,24 +245,27 @@ def main():
     os.makedirs(out, exist_ok=True)
     n = 0
 
-    def write(form, msg, oracle=None):
+    def write(form, msg, oracle=None, start=None):
         nonlocal n
         n += 1
         with open(os.path.join(out, '%03d-%s.mbox' % (n, form)), 'wb') as f:
-            f.write(mboxrd(msg, FILE_START.get(form, FROM_LINE)))
+            f.write(mboxrd(msg, start or FILE_START.get(form, FROM_LINE)))
         if oracle is not None:
             with open(os.path.join(out, '%03d-%s.oracle' % (n, form)), 'wb') as f:
                 f.write(mboxrd(oracle))
     for d, plain in [(first, True)] + [(d, False) for d in rest]:
         for name in sorted(os.listdir(d)):
             raw = open(os.path.join(d, name), 'rb').read()
+            from_line = None
             if raw.startswith(b'From '):
-                raw = raw.split(b'\n', 1)[1]
+                from_line, raw = raw.split(b'\n', 1)
             if not plain:
                 write(os.path.basename(d.rstrip('/')), raw)
                 continue
             for form in forms(raw):
                 write(*form)
+            if from_line:
+                write('formatpatch', raw, start=from_line + b'\n')
 
 
 if __name__ == '__main__':

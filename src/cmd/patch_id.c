@@ -23,7 +23,9 @@ static const char help[] =
 	"a `From <commit id>` line (format-patch) is hashed as git hashes it.\n\n"
 	"--mailinfo MSG PATCH  also write the first mail's commit message to MSG\n"
 	"                      and its patch to PATCH (empty when it has none), the\n"
-	"                      files `git mailinfo -u MSG PATCH` writes: for tests.\n";
+	"                      files `git mailinfo -u MSG PATCH` writes: for tests.\n"
+	"                      The input is then read as mail, a format-patch file\n"
+	"                      too.\n";
 
 static int is_hex40(const char *p)
 {
@@ -191,7 +193,10 @@ int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 			break;
 	}
 	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
-	if (len && looks_like_mail(first, len)) {
+	/* --mailinfo says the input is a mail, and a `git format-patch` file
+	 * (its first line "From <commit id> ...") is one, as git am reads it */
+	if (len && (looks_like_mail(first, len) ||
+		    (mailinfo[0] && len >= 5 && !memcmp(first, "From ", 5)))) {
 		ret = mail_mode(out.f, stable, first, len,
 				mailinfo[0] ? mailinfo : NULL);
 	} else if (mailinfo[0]) {
