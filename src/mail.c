@@ -1059,6 +1059,13 @@ static int line_to_utf8(struct split *s, struct onlist_buf *l)
 			g_iconv(s->cd, NULL, NULL, NULL, NULL);
 			out = g_convert_with_iconv(l->data, (gssize)l->len, s->cd,
 						   NULL, &outlen, NULL);
+			/* glibc takes a name like "utf\xff-8" for UTF-8 (it
+			 * drops what is not a letter or digit) and then
+			 * passes invalid bytes through as they are */
+			if (out && !g_utf8_validate(out, (gssize)outlen, NULL)) {
+				g_free(out);
+				out = NULL;
+			}
 		}
 	}
 	if (!out && (*s->charset && !is_utf8_name(s->charset)))
@@ -1561,6 +1568,7 @@ static int eword_utf8(const char *cs, size_t cslen, const char *b, size_t n,
 	int r;
 
 	out->len = 0;
+	*nul = 0;
 	if (cslen < sizeof(name)) {
 		memcpy(name, cs, cslen);
 		name[cslen] = '\0';
@@ -1580,19 +1588,26 @@ static int eword_utf8(const char *cs, size_t cslen, const char *b, size_t n,
 		}
 	}
 	if (conv) {
+		*nul = memchr(conv, '\0', convlen) != NULL;
+		nul_to_space(conv, convlen);
+		/* as in line_to_utf8(): "utf\xff-8" passes bad bytes */
+		if (!g_utf8_validate(conv, (gssize)convlen, NULL)) {
+			g_free(conv);
+			conv = NULL;
+		}
+	}
+	if (conv) {
 		r = onlist_buf_add(out, conv, convlen) < 0 ? -1 : 1;
 		g_free(conv);
-	} else {
-		r = onlist_buf_add(out, b, n) < 0 ? -1 :
-		    is_utf8_name(name) ? 1 : 2;
-	}
-	if (r < 0)
 		return r;
+	}
+	if (onlist_buf_add(out, b, n) < 0)
+		return -1;
 	*nul = memchr(out->data, '\0', out->len) != NULL;
 	nul_to_space(out->data, out->len);
-	if (!conv && !g_utf8_validate(out->data, (gssize)out->len, NULL))
-		r = 0;
-	return r;
+	if (!g_utf8_validate(out->data, (gssize)out->len, NULL))
+		return 0;
+	return is_utf8_name(name) ? 1 : 2;
 }
 
 /* Q-encoded, every byte but letters and digits, so that the word is one

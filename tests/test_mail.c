@@ -632,6 +632,10 @@ static const struct {
 	{ "UTF-7 reads them, as git does", "Subject: x\n"
 	  "Content-Type: text/plain; charset=utf-7\n\n+ZeVnLA-\n---\n" DIFF,
 	  "\xe6\x97\xa5\xe6\x9c\xac\n", 1, 1, "inline" },
+	{ "onlist: a name glibc reads as UTF-8 passes no invalid bytes",
+	  "Subject: x\nContent-Type: text/plain; charset=\"utf\xff\xff-8\"\n\n"
+	  "r\xf6\x9b\x96\x94h\n",
+	  "r\xc3\xb6\xe2\x80\xba\xe2\x80\x93\xe2\x80\x9dh\n", 0, 0, NULL },
 	{ "onlist: invalid UTF-8 falls back to Latin-1", "Subject: x\n"
 	  "Content-Type: text/plain; charset=utf-8\n\ncaf\xe9\n",
 	  "caf\xc3\xa9\n", 0, 0, NULL },
