@@ -22,6 +22,12 @@
 
 /* ---- sources ---------------------------------------------------------- */
 
+/* git's isspace(): no \v or \f. */
+static int gspace(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 #define CHUNK (256 * 1024)
 /* A line longer than this is handed on in pieces: only its first piece
  * can be a From_ line or mboxrd-escaped, and a piece this long is neither. */
@@ -303,13 +309,23 @@ onlist_status onlist_source_open(struct onlist_source **out, const char *path,
 		onlist_source_free(src);
 		return ONLIST_EPARSE;
 	}
-	/* Blank lines before the first message are no message. */
-	while (src->in_start < src->in_end &&
-	       (src->in[src->in_start] == '\n' || src->in[src->in_start] == '\r')) {
+	/* Blank lines before the first message are no message; `git
+	 * mailsplit` skips every blank (spaces and tabs too), and git's own
+	 * t5100/sample.mbox begins with such lines. */
+	while ((avail = fill(src, errmsg)) > 0 &&
+	       gspace((unsigned char)src->in[src->in_start])) {
 		src->in_start++;
 		src->pos++;
 	}
-	avail = (long)(src->in_end - src->in_start);
+	if (avail < 0) {
+		onlist_source_free(src);
+		return ONLIST_EPARSE;
+	}
+	if (avail == 0) {
+		onlist_set_err(errmsg, "%s: only blank lines, no messages", path);
+		onlist_source_free(src);
+		return ONLIST_EPARSE;
+	}
 	if (!(avail >= 5 && memcmp(src->in + src->in_start, "From ", 5) == 0) &&
 	    !looks_like_header(src->in + src->in_start, (size_t)avail)) {
 		onlist_set_err(errmsg, "%s: not an mbox, maildir or mail "
@@ -623,6 +639,20 @@ static char *utf8_dup(const char *s)
 	return clean_text(r);
 }
 
+/* GMime holds a header value as a C string: a NUL in it ended the value
+ * there ("From: N\0ul <a@b>" was the address "N", the rest lost).  A
+ * space instead, not U+FFFD: the header stays as long and as 7-bit as it
+ * was, so GMime's guess at the charset of raw 8-bit header text (UTF-8,
+ * else Latin-1) is not swayed by three bytes onlist put there, and it is
+ * what clean_text() makes of every other control character in a header. */
+static void nul_to_space(char *p, size_t len)
+{
+	char *end = p + len;
+
+	while ((p = memchr(p, '\0', (size_t)(end - p))))
+		*p++ = ' ';
+}
+
 /* Does the text after the cut hold a diff at all (not just a "---")?
  * Returns the first "diff -" line, or the cut itself for other diffs, or
  * NULL. */
@@ -655,10 +685,12 @@ static const char *find_diff(const char *p, size_t len)
  * - text/html parts, non-text parts that hold no diff, and the lines
  *   between a nested multipart's headers and its first boundary are left
  *   out of the message (git copies them in);
- * - a charset iconv does not know, or bytes invalid in the declared one,
- *   fall back to UTF-8 if valid, else Windows-1252 / Latin-1 (git stops
- *   with "cannot convert", or keeps invalid UTF-8 as it is); NUL becomes
- *   U+FFFD.  The line that starts the patch then goes into it unconverted.
+ * - a charset iconv does not know, one that does not read ASCII as ASCII
+ *   (EBCDIC, UTF-16), or bytes invalid in the declared one, fall back to
+ *   UTF-8 if valid, else Windows-1252 / Latin-1 (git stops with "cannot
+ *   convert", garbles the patch into the message, or keeps invalid UTF-8
+ *   as it is); NUL becomes U+FFFD.  The line that starts the patch then
+ *   goes into it unconverted.
  */
 
 #define MAX_BOUNDARIES 16
@@ -683,18 +715,13 @@ struct split {
 	char ctype[64];			/* of the current part, lower case */
 	int header_stage, in_patch, skip;
 	int after_header;		/* s->line holds the header just read */
+	int headers;			/* fields in the mail's header block */
 	int part;			/* 0 the mail itself, then 1, 2... */
 	int diff_part;			/* part of the first diff line, -1 */
 	int seen[IB_N];
 	char *inbody[IB_N];
 	int nomem;
 };
-
-/* git's isspace(): no \v or \f. */
-static int gspace(int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
 
 static int starts(const char *s, size_t len, const char *pfx)
 {
@@ -980,6 +1007,24 @@ static int is_utf8_name(const char *cs)
 	return !g_ascii_strcasecmp(cs, "utf-8") || !g_ascii_strcasecmp(cs, "utf8");
 }
 
+/* Does cd read the lines git cuts a mail at ("---", "diff -", "Index: ")
+ * as the ASCII they are?  A part's lines end at ASCII line feeds and the
+ * patch in it is ASCII whatever the label says, so a charset that does
+ * not (EBCDIC such as IBM037, UTF-16, UTF-32) cannot be what the part is
+ * in: git converts through it anyway, and the patch vanishes into the
+ * commit message as garbage.  onlist takes such a label as unknown. */
+static int reads_ascii(GIConv cd)
+{
+	static const char probe[] = "---\ndiff -Index: \n";
+	gsize n = 0;
+	gchar *out = g_convert_with_iconv(probe, sizeof(probe) - 1, cd, NULL,
+					  &n, NULL);
+	int r = out && n == sizeof(probe) - 1 && !memcmp(out, probe, n);
+
+	g_free(out);
+	return r;
+}
+
 /* l converted from the part's charset to UTF-8, in place.  Returns 1 when
  * that took one of onlist's fallbacks, where git would have failed or
  * kept the bytes. */
@@ -1005,11 +1050,22 @@ static int line_to_utf8(struct split *s, struct onlist_buf *l)
 			s->cd_charset = g_strdup(s->charset);
 			s->cd = g_iconv_open("UTF-8",
 					     g_mime_charset_iconv_name(s->charset));
+			if (s->cd != (GIConv)-1 && !reads_ascii(s->cd)) {
+				g_iconv_close(s->cd);
+				s->cd = (GIConv)-1;
+			}
 		}
 		if (s->cd != (GIConv)-1) {
 			g_iconv(s->cd, NULL, NULL, NULL, NULL);
 			out = g_convert_with_iconv(l->data, (gssize)l->len, s->cd,
 						   NULL, &outlen, NULL);
+			/* glibc takes a name like "utf\xff-8" for UTF-8 (it
+			 * drops what is not a letter or digit) and then
+			 * passes invalid bytes through as they are */
+			if (out && !g_utf8_validate(out, (gssize)outlen, NULL)) {
+				g_free(out);
+				out = NULL;
+			}
 		}
 	}
 	if (!out && (*s->charset && !is_utf8_name(s->charset)))
@@ -1048,6 +1104,7 @@ static void flush_inbody(struct split *s)
 
 	if (!s->accum.len)
 		return;
+	nul_to_space(s->accum.data, s->accum.len);
 	for (int i = 0; i < IB_N; i++)
 		if (!s->seen[i] && (v = header_value(s->accum.data, inbody_name[i]))) {
 			s->inbody[i] = g_strndup(v, strcspn(v, "\n"));
@@ -1343,6 +1400,7 @@ static size_t split_mail(struct split *s, const char *data, size_t len)
 		if (!header_line(s))
 			break;
 		handle_header(s, s->line.data);
+		s->headers++;
 	}
 	split_body(s);
 	return hdr_end;
@@ -1389,6 +1447,400 @@ static char *crlf_to_lf(const char *data, size_t len, size_t *outlen)
 	return out;
 }
 
+/* ---- RFC 2047 words GMime would garble ---------------------------------
+ *
+ * GMime decodes an encoded word that does not convert in its charset by
+ * turning the bad bytes into '?', drops a character cut short at its end,
+ * reads "x-unknown" in the locale's charset, and a NUL that a word decodes
+ * to ends the whole header (GMime returns a C string).  onlist finds such
+ * words first and puts in their place one UTF-8 word holding what it makes
+ * of them; GMime then decodes the header as usual, the From address parser
+ * included, and words that convert are left to it untouched.
+ */
+
+struct eword {
+	const char *start, *end;	/* "=?" to "?=" inclusive */
+	const char *cs;			/* charset, cslen bytes, no "*lang" */
+	size_t cslen;
+	char enc;			/* 'B' or 'Q' */
+	const char *text;		/* the payload, tlen bytes */
+	size_t tlen;
+};
+
+/* The next token of a header value at *pp (blanks skipped), as GMime's
+ * loose tokenizer cuts them, so that onlist takes for encoded words what
+ * GMime takes for them: 1 with *w filled for an encoded word "=?charset?
+ * E?text?=", 0 for other text, -1 at the end. */
+static int next_eword(const char **pp, const char *end, struct eword *w)
+{
+	const char *p = *pp, *word, *q;
+
+	while (p < end && gspace((unsigned char)*p))
+		p++;
+	if (p >= end)
+		return -1;
+	word = p;
+	if (end - p >= 2 && p[0] == '=' && p[1] == '?') {
+		for (q = p + 2; q < end && *q != '?'; q++)
+			;
+		if (end - q < 3 || !strchr("BbQq", q[1]) || q[2] != '?') {
+			p = q;			/* GMime goes on from here */
+			goto text;
+		}
+		w->text = q + 3;
+		for (q = w->text; q + 1 < end && !(q[0] == '?' && q[1] == '='); q++)
+			;
+		if (q + 1 >= end) {		/* no end marker */
+			p = word + 2;
+			goto text;
+		}
+		w->tlen = (size_t)(q - w->text);
+		w->start = word;
+		w->end = *pp = q + 2;
+		w->enc = (char)g_ascii_toupper(w->text[-2]);
+		w->cs = word + 2;
+		w->cslen = (size_t)(w->text - 3 - w->cs);
+		for (size_t i = 0; i < w->cslen; i++)
+			if (w->cs[i] == '*')
+				w->cslen = i;	/* RFC 2231 language */
+		return w->cslen > 0;		/* GMime wants a charset */
+	}
+text:
+	while (p < end && !gspace((unsigned char)*p) &&
+	       !(end - p >= 2 && p[0] == '=' && p[1] == '?'))
+		p++;
+	*pp = p;
+	return 0;
+}
+
+static int b64val(int c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* The bytes a word stands for, appended to out; -1 out of memory. */
+static int eword_bytes(const struct eword *w, struct onlist_buf *out)
+{
+	const char *p = w->text, *end = w->text + w->tlen;
+	int acc = 0, bits = 0;
+
+	for (; p < end; p++) {
+		char c = *p;
+		int v, lo;
+
+		if (w->enc == 'B') {
+			if ((v = b64val((unsigned char)c)) < 0)
+				continue;	/* padding, junk */
+			acc = (acc << 6 | v) & 0xffffff;
+			if ((bits += 6) < 8)
+				continue;
+			bits -= 8;
+			c = (char)(acc >> bits);
+		} else if (c == '_') {
+			c = ' ';
+		} else if (c == '=' && end - p >= 3 &&
+			   (v = hexdig((unsigned char)p[1])) >= 0 &&
+			   (lo = hexdig((unsigned char)p[2])) >= 0) {
+			c = (char)(v << 4 | lo);
+			p += 2;
+		}
+		if (onlist_buf_add(out, &c, 1) < 0)
+			return -1;
+	}
+	return onlist_buf_add(out, "", 0);
+}
+
+/* n bytes in charset cs (cslen bytes) as UTF-8 into out, a NUL made a
+ * space (*nul then set): 1 when they converted whole in cs, 2 when they
+ * did not but are valid UTF-8, 0 when neither, -1 out of memory. */
+static int eword_utf8(const char *cs, size_t cslen, const char *b, size_t n,
+		      struct onlist_buf *out, int *nul)
+{
+	char name[64];
+	gchar *conv = NULL;
+	gsize convlen = 0;
+	int r;
+
+	out->len = 0;
+	*nul = 0;
+	if (cslen < sizeof(name)) {
+		memcpy(name, cs, cslen);
+		name[cslen] = '\0';
+	} else {
+		name[0] = '\0';
+	}
+	/* GMime reads "x-unknown" (and iconv "") in the locale's charset:
+	 * what onlist stores must not depend on where it runs */
+	if (*name && g_ascii_strcasecmp(name, "x-unknown") &&
+	    !is_utf8_name(name)) {
+		GIConv cd = g_iconv_open("UTF-8", g_mime_charset_iconv_name(name));
+
+		if (cd != (GIConv)-1) {
+			conv = g_convert_with_iconv(b, (gssize)n, cd, NULL,
+						    &convlen, NULL);
+			g_iconv_close(cd);
+		}
+	}
+	if (conv) {
+		*nul = memchr(conv, '\0', convlen) != NULL;
+		nul_to_space(conv, convlen);
+		/* as in line_to_utf8(): "utf\xff-8" passes bad bytes */
+		if (!g_utf8_validate(conv, (gssize)convlen, NULL)) {
+			g_free(conv);
+			conv = NULL;
+		}
+	}
+	if (conv) {
+		r = onlist_buf_add(out, conv, convlen) < 0 ? -1 : 1;
+		g_free(conv);
+		return r;
+	}
+	if (onlist_buf_add(out, b, n) < 0)
+		return -1;
+	*nul = memchr(out->data, '\0', out->len) != NULL;
+	nul_to_space(out->data, out->len);
+	if (!g_utf8_validate(out->data, (gssize)out->len, NULL))
+		return 0;
+	return is_utf8_name(name) ? 1 : 2;
+}
+
+/* Q-encoded, every byte but letters and digits, so that the word is one
+ * GMime reads as such in a Subject and in a From phrase alike. */
+static int add_qword(struct onlist_buf *out, const char *p, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	if (onlist_buf_add(out, "=?UTF-8?Q?", 10) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		char e[3] = { '=', hex[c >> 4], hex[c & 15] };
+
+		if (g_ascii_isalnum(c) ? onlist_buf_add(out, p + i, 1) < 0 :
+		    onlist_buf_add(out, e, 3) < 0)
+			return -1;
+	}
+	return onlist_buf_add(out, "?=", 2);
+}
+
+/* Blanks between two words, unfolded (line ends out); -1 out of memory. */
+static int add_blanks(struct onlist_buf *b, const char *p, const char *end)
+{
+	for (; p < end; p++)
+		if (*p != '\n' && *p != '\r' && onlist_buf_add(b, p, 1) < 0)
+			return -1;
+	return 0;
+}
+
+/* A run of encoded words: same charset and encoding, only blanks between
+ * them (RFC 2047 drops those blanks; GMime also joins the run's bytes
+ * before converting, so a character may straddle two words). */
+struct erun {
+	size_t first, last;	/* words[first..last] */
+	int fix;		/* replaced by onlist's word */
+	int raw_first, raw_last;	/* its first/last word kept as written */
+	int after_text;		/* text, not an encoded word, before it */
+	struct onlist_buf text;	/* what replaces it */
+};
+
+/* What a run becomes: run->fix set and run->text filled when GMime would
+ * garble it; 0, or -1 out of memory.  A run that converts whole but
+ * decodes to a NUL needs only the NUL made a space.  Else each word on
+ * its own: converted, else taken as UTF-8, else kept as written (RFC 2047
+ * 6.3 (a)), not guessed into Latin-1 nor turned into '?'; the blanks
+ * beside a word kept as written stay. */
+static int fix_run(const struct eword *w, struct erun *run)
+{
+	struct onlist_buf bytes = ONLIST_BUF_INIT, one = ONLIST_BUF_INIT;
+	int r = -1, ok, nul;
+
+	for (size_t i = run->first; i <= run->last; i++)
+		if (eword_bytes(&w[i], &bytes) < 0)
+			goto out;
+	ok = eword_utf8(w[run->first].cs, w[run->first].cslen, bytes.data,
+			bytes.len, &run->text, &nul);
+	if (ok < 0)
+		goto out;
+	if (ok == 1) {
+		run->fix = nul;
+		r = 0;
+		goto out;
+	}
+	run->fix = 1;
+	run->text.len = 0;
+	for (size_t i = run->first; i <= run->last; i++) {
+		int raw;
+
+		bytes.len = 0;
+		if (eword_bytes(&w[i], &bytes) < 0 ||
+		    (ok = eword_utf8(w[i].cs, w[i].cslen, bytes.data, bytes.len,
+				     &one, &nul)) < 0)
+			goto out;
+		raw = ok == 0;
+		if (i > run->first && (raw || run->raw_last) &&
+		    add_blanks(&run->text, w[i - 1].end, w[i].start) < 0)
+			goto out;
+		if (raw ? onlist_buf_add(&run->text, w[i].start,
+					 (size_t)(w[i].end - w[i].start)) < 0 :
+		    onlist_buf_add(&run->text, one.data, one.len) < 0)
+			goto out;
+		if (i == run->first)
+			run->raw_first = raw;
+		run->raw_last = raw;
+	}
+	r = 0;
+out:
+	free(bytes.data);
+	free(one.data);
+	return r;
+}
+
+/* Two encoded words with only blanks between: one run when they share
+ * charset and encoding. */
+static int same_run(const struct eword *a, const struct eword *b)
+{
+	return a->enc == b->enc && a->cslen == b->cslen &&
+	       !g_ascii_strncasecmp(a->cs, b->cs, a->cslen);
+}
+
+/* text (len bytes, a header value) with the encoded words GMime would
+ * garble replaced by onlist's: 1 and out filled, 0 when none needs it,
+ * -1 out of memory. */
+static int fix_words(const char *text, size_t len, struct onlist_buf *out)
+{
+	const char *p = text, *end = text + len, *pre = NULL, *pre_end = NULL;
+	struct eword *w = NULL;
+	struct erun *run = NULL;
+	size_t nw = 0, wcap = 0, nr = 0, rcap = 0;
+	int r = -1, any = 0, prev_text = 1;
+
+	if (!memmem(text, len, "=?", 2))
+		return 0;
+	for (;;) {
+		int t;
+
+		if (nw == wcap) {
+			struct eword *n = onlist_grow(w, &wcap, sizeof(*n), 8);
+			if (!n)
+				goto out;
+			w = n;
+		}
+		if ((t = next_eword(&p, end, &w[nw])) < 0)
+			break;
+		if (!t) {
+			prev_text = 1;
+			continue;
+		}
+		if (nr && !prev_text && same_run(&w[nw - 1], &w[nw])) {
+			run[nr - 1].last = nw++;
+			continue;
+		}
+		if (nr == rcap) {
+			struct erun *n = onlist_grow(run, &rcap, sizeof(*n), 4);
+			if (!n)
+				goto out;
+			run = n;
+		}
+		memset(&run[nr], 0, sizeof(run[nr]));
+		run[nr].first = run[nr].last = nw++;
+		run[nr].after_text = prev_text;
+		nr++;
+		prev_text = 0;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		if (fix_run(w, &run[i]) < 0)
+			goto out;
+		any |= run[i].fix;
+	}
+	if (!any) {
+		r = 0;
+		goto out;
+	}
+	/* Blanks between two encoded words are dropped (by GMime too); a
+	 * word kept as written keeps its blanks, inside onlist's word. */
+	out->len = 0;
+	p = text;
+	for (size_t i = 0; i < nr; i++) {
+		const struct eword *a = &w[run[i].first], *z = &w[run[i].last];
+		const char *next = i + 1 < nr ? w[run[i + 1].first].start : end;
+		int keep = i + 1 < nr && !run[i + 1].after_text &&
+			   (run[i].raw_last || run[i + 1].raw_first);
+		struct onlist_buf q = ONLIST_BUF_INIT;
+		int e = 0;
+
+		if (onlist_buf_add(out, p, (size_t)(a->start - p)) < 0)
+			goto out;
+		if (!run[i].fix) {
+			e = onlist_buf_add(out, a->start, (size_t)(z->end - a->start));
+		} else {
+			if (pre)
+				e |= add_blanks(&q, pre, pre_end);
+			e |= onlist_buf_add(&q, run[i].text.data, run[i].text.len);
+			if (keep)
+				e |= add_blanks(&q, z->end, next);
+			e |= add_qword(out, q.data, q.len);
+			free(q.data);
+		}
+		if (e < 0)
+			goto out;
+		/* kept blanks go into whichever side onlist writes */
+		pre = keep && !run[i].fix ? z->end : NULL;
+		pre_end = next;
+		p = z->end;
+	}
+	r = onlist_buf_add(out, p, (size_t)(end - p)) < 0 ? -1 : 1;
+out:
+	for (size_t i = 0; i < nr; i++)
+		free(run[i].text.data);
+	free(run);
+	free(w);
+	return r;
+}
+
+/* The header block h (len bytes) with fix_words() done on the Subject and
+ * From fields (onlist reads no other decoded text): 1 and out filled, 0
+ * when nothing changed, -1 out of memory. */
+static int fix_header_words(const char *h, size_t len, struct onlist_buf *out)
+{
+	const char *p = h, *end = h + len, *copied = h;
+	struct onlist_buf v = ONLIST_BUF_INIT;
+	int any = 0, r = -1;
+
+	if (!memmem(h, len, "=?", 2))
+		return 0;
+	out->len = 0;
+	while (p < end) {
+		const char *f = p, *val = NULL, *nl;
+		int fr;
+
+		do {	/* the field: a line and its continuation lines */
+			nl = memchr(p, '\n', (size_t)(end - p));
+			p = nl ? nl + 1 : end;
+		} while (p < end && (*p == ' ' || *p == '\t'));
+		if (p - f > 8 && !g_ascii_strncasecmp(f, "Subject:", 8))
+			val = f + 8;
+		else if (p - f > 5 && !g_ascii_strncasecmp(f, "From:", 5))
+			val = f + 5;
+		if (!val || !(fr = fix_words(val, (size_t)(p - val), &v)))
+			continue;
+		if (fr < 0 || onlist_buf_add(out, copied, (size_t)(val - copied)) < 0 ||
+		    onlist_buf_add(out, v.data, v.len) < 0)
+			goto out;
+		copied = p;
+		any = 1;
+	}
+	r = !any ? 0 : onlist_buf_add(out, copied, (size_t)(end - copied)) < 0 ? -1 : 1;
+out:
+	free(v.data);
+	return r;
+}
+
 static char *synthetic_id(const char *data, size_t len)
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
@@ -1432,76 +1884,52 @@ static char *refs_join(const char *header)
 	}
 }
 
-onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
-				size_t len, char **errmsg)
+/* m's header fields, read by GMime from the header block (the first
+ * hdr_end bytes of text); every one set ("" when absent) but msgid, NULL
+ * when the mail has none.  ONLIST_EPARSE when GMime cannot read it. */
+static onlist_status read_headers(struct onlist_mail *m, const char *text,
+				  size_t hdr_end)
 {
 	GMimeStream *stream;
 	GMimeParser *parser;
 	GMimeMessage *msg;
 	InternetAddressList *from;
 	GDateTime *date;
-	struct onlist_mail *m;
-	struct split sp = { 0 };
-	const char *id, *text = data;
-	char *lf, *head;
-	size_t tlen = len, hdr_end, skip = 0;
+	GMimeHeaderList *hl;
+	struct onlist_buf fixed = ONLIST_BUF_INIT;
+	const char *id, *xm;
+	char *head, *irt;
+	int fix;
 
-	*out = NULL;
-	*errmsg = NULL;
-	gmime_setup();
-	/* git mailinfo skips blank lines before the headers */
-	while (skip < len && (data[skip] == '\n' || data[skip] == '\r' ||
-			      data[skip] == ' ' || data[skip] == '\t'))
-		skip++;
-	if (!looks_like_header(data + skip, len - skip)) {
-		onlist_set_err(errmsg, "no mail header at the start");
-		return ONLIST_EPARSE;
-	}
-	if ((lf = crlf_to_lf(data, len, &tlen)))
-		text = lf;
-	else
-		tlen = len;
-	hdr_end = split_mail(&sp, text, tlen);
-	if (sp.nomem) {
-		split_release(&sp);
-		free(lf);
-		return ONLIST_ENOMEM;
-	}
 	/* GMime only reads the header block: the body is done. */
 	head = malloc(hdr_end + 2);
-	if (!head) {
-		split_release(&sp);
-		free(lf);
+	if (!head)
 		return ONLIST_ENOMEM;
-	}
 	memcpy(head, text, hdr_end);
 	memcpy(head + hdr_end, "\n", 2);
-	free(lf);
-	stream = g_mime_stream_mem_new_with_buffer(head, hdr_end + 1);
+	nul_to_space(head, hdr_end);
+	fix = fix_header_words(head, hdr_end + 1, &fixed);
+	if (fix < 0) {
+		free(head);
+		free(fixed.data);
+		return ONLIST_ENOMEM;
+	}
+	stream = g_mime_stream_mem_new_with_buffer(fix ? fixed.data : head,
+						   fix ? fixed.len : hdr_end + 1);
 	parser = g_mime_parser_new_with_stream(stream);
 	g_mime_parser_set_format(parser, GMIME_FORMAT_MESSAGE);
 	msg = g_mime_parser_construct_message(parser, NULL);
 	g_object_unref(parser);
 	g_object_unref(stream);
 	free(head);
-	if (!msg) {
-		split_release(&sp);
-		onlist_set_err(errmsg, "GMime could not parse the message");
+	free(fixed.data);
+	if (!msg)
 		return ONLIST_EPARSE;
-	}
 
-	m = calloc(1, sizeof(*m));
-	if (!m) {
-		g_object_unref(msg);
-		split_release(&sp);
-		return ONLIST_ENOMEM;
-	}
 	id = g_mime_message_get_message_id(msg);
-	if (id && *id) {
-		m->msgid = utf8_dup(id);
-	} else {
-		m->msgid = synthetic_id(data, len);
-		m->synthetic = 1;
+	if (id && *id && !(m->msgid = utf8_dup(id))) {
+		g_object_unref(msg);
+		return ONLIST_ENOMEM;
 	}
 	date = g_mime_message_get_date(msg);
 	if (date)
@@ -1519,44 +1947,110 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 	if (!m->from_addr)
 		m->from_addr = strdup("");
 	m->subject = utf8_dup(g_mime_message_get_subject(msg));
-	{
-		char *irt = refs_join(g_mime_object_get_header(GMIME_OBJECT(msg),
-							       "In-Reply-To"));
-		/* The first id is the parent; the rest is noise some MUAs add. */
-		if (irt)
-			irt[strcspn(irt, " ")] = '\0';
-		m->in_reply_to = irt;
-	}
+	irt = refs_join(g_mime_object_get_header(GMIME_OBJECT(msg), "In-Reply-To"));
+	/* The first id is the parent; the rest is noise some MUAs add. */
+	if (irt)
+		irt[strcspn(irt, " ")] = '\0';
+	m->in_reply_to = irt;
 	m->refs = refs_join(g_mime_object_get_header(GMIME_OBJECT(msg),
 						     "References"));
-	{
-		/* What sent it: bot and echo rules look at these. */
-		GMimeHeaderList *hl = g_mime_object_get_header_list(GMIME_OBJECT(msg));
-		const char *xm = g_mime_object_get_header(GMIME_OBJECT(msg), "X-Mailer");
-
-		if (!xm)
-			xm = g_mime_object_get_header(GMIME_OBJECT(msg), "User-Agent");
-		m->x_mailer = utf8_dup(xm ? xm : "");
-		for (int i = 0; hl && i < g_mime_header_list_get_count(hl); i++) {
-			const char *name = g_mime_header_get_name(
-				g_mime_header_list_get_header_at(hl, i));
-			if (name && !g_ascii_strncasecmp(name, "X-Patchwork-", 12))
-				m->patchwork = 1;
-		}
+	/* What sent it: bot and echo rules look at these. */
+	hl = g_mime_object_get_header_list(GMIME_OBJECT(msg));
+	xm = g_mime_object_get_header(GMIME_OBJECT(msg), "X-Mailer");
+	if (!xm)
+		xm = g_mime_object_get_header(GMIME_OBJECT(msg), "User-Agent");
+	m->x_mailer = utf8_dup(xm ? xm : "");
+	for (int i = 0; hl && i < g_mime_header_list_get_count(hl); i++) {
+		const char *name = g_mime_header_get_name(
+			g_mime_header_list_get_header_at(hl, i));
+		if (name && !g_ascii_strncasecmp(name, "X-Patchwork-", 12))
+			m->patchwork = 1;
 	}
-
 	g_object_unref(msg);
+	return ONLIST_OK;
+}
+
+onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
+				size_t len, char **errmsg)
+{
+	struct onlist_mail *m;
+	struct split sp = { 0 };
+	struct onlist_buf fixed = ONLIST_BUF_INIT;
+	const char *text = data;
+	char *lf;
+	size_t tlen = len, hdr_end;
+	int fix, has_patch, nomem = 0;
+	onlist_status st = ONLIST_OK;
+
+	*out = NULL;
+	*errmsg = NULL;
+	gmime_setup();
+	if ((lf = crlf_to_lf(data, len, &tlen)))
+		text = lf;
+	else
+		tlen = len;
+	hdr_end = split_mail(&sp, text, tlen);
+	if (sp.nomem) {
+		split_release(&sp);
+		free(lf);
+		return ONLIST_ENOMEM;
+	}
+	has_patch = sp.in_patch && find_diff(sp.patch.data, sp.patch.len);
+	/* A mail whose first line is no header (a damaged archive, a saved
+	 * body) is all body to git mailinfo, and a patch in it has git's
+	 * patch-id.  Without a patch there is nothing onlist could use. */
+	if (!sp.headers && !has_patch) {
+		split_release(&sp);
+		free(lf);
+		onlist_set_err(errmsg, "no mail header at the start, and no "
+			       "patch in it");
+		return ONLIST_EPARSE;
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		split_release(&sp);
+		free(lf);
+		return ONLIST_ENOMEM;
+	}
+	if (sp.headers)
+		st = read_headers(m, text, hdr_end);
+	free(lf);
+	if (st != ONLIST_OK) {
+		if (st == ONLIST_EPARSE)
+			onlist_set_err(errmsg, "GMime could not parse the message");
+		split_release(&sp);
+		onlist_mail_free(m);
+		return st;
+	}
+	if (!m->msgid) {
+		m->msgid = synthetic_id(data, len);
+		m->synthetic = 1;
+	}
+	if (!sp.headers) {
+		m->from_name = strdup("");
+		m->from_addr = strdup("");
+		m->subject = strdup("");
+		m->in_reply_to = strdup("");
+		m->refs = strdup("");
+		m->x_mailer = strdup("");
+	}
 
 	m->body = strdup(sp.msg.data ? sp.msg.data : "");
 	for (int i = 0; i < IB_N; i++) {
 		char *v;
 		if (!sp.inbody[i])
 			continue;
-		v = g_mime_utils_header_decode_text(NULL, sp.inbody[i]);
+		fixed.data = NULL;
+		fixed.len = fixed.cap = 0;
+		fix = fix_words(sp.inbody[i], strlen(sp.inbody[i]), &fixed);
+		nomem |= fix < 0;
+		v = g_mime_utils_header_decode_text(NULL, fix > 0 ? fixed.data :
+						    sp.inbody[i]);
 		m->inbody[i] = utf8_dup(v ? v : sp.inbody[i]);
 		g_free(v);
+		free(fixed.data);
 	}
-	if (sp.in_patch && find_diff(sp.patch.data, sp.patch.len)) {
+	if (has_patch) {
 		unsigned char raw[ONLIST_PATCHID_RAWSZ];
 
 		m->patch = sp.patch.data;
@@ -1570,7 +2064,7 @@ onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 		}
 	}
 	split_release(&sp);
-	if (!m->msgid || !m->subject || !m->in_reply_to || !m->refs ||
+	if (nomem || !m->msgid || !m->subject || !m->in_reply_to || !m->refs ||
 	    !m->x_mailer ||
 	    !m->body || !m->from_name || !m->from_addr) {
 		onlist_mail_free(m);

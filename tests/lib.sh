@@ -24,15 +24,16 @@ isolate_git() {
 
 # same_output LABEL EXPECTED ACTUAL: 0 when the files are identical, else
 # print LABEL and the first line where they differ, and return 1.
+# (Its variables are named so as not to clobber a caller's: sh has no locals.)
 same_output() {
 	cmp -s "$2" "$3" && return 0
-	msg=$(cmp "$2" "$3" 2>&1)
-	n=$(echo "$msg" | sed -n 's/.* line \([0-9]*\).*/\1/p')
-	case $msg in *EOF*) n=$(( ${n:-0} + 1 )) ;; esac	# one is a prefix
+	so_cmp=$(cmp "$2" "$3" 2>&1)
+	so_line=$(echo "$so_cmp" | sed -n 's/.* line \([0-9]*\).*/\1/p')
+	case $so_cmp in *EOF*) so_line=$(( ${so_line:-0} + 1 )) ;; esac	# one is a prefix
 	echo "MISMATCH $1: $(wc -l <"$2") lines expected, $(wc -l <"$3") got;" \
-		"first difference at line ${n:-?}:"
-	echo "    expected: $(sed -n "${n:-1}p" "$2")"
-	echo "    got:      $(sed -n "${n:-1}p" "$3")"
+		"first difference at line ${so_line:-?}:"
+	echo "    expected: $(sed -n "${so_line:-1}p" "$2")"
+	echo "    got:      $(sed -n "${so_line:-1}p" "$3")"
 	return 1
 }
 

@@ -32,6 +32,33 @@ Forms (the body of the plain mail, re-encoded):
     reply          a reply that quotes the whole mail with "> "
     quilt          the diff in quilt style ("Index:", no "diff --git")
     plaindiff      the diff with no "diff"/"index" lines (plain diff -u)
+    blankfirst     the mail as it is, in an mbox that starts with blank lines
+                   (spaces and tabs on them) before its From_ line, as git's
+                   t5100/sample.mbox does
+    badfrom        the mail after a first line "From pat016", no From_ line
+                   (patchwork's tests/data/fuzz mails begin so): git am's
+                   `git mailsplit -b` takes it as a bare message
+    nulhdr         a NUL inside the From header
+    nulpatch       NUL and backspace bytes in the added lines of the diff (as
+                   git's t5100/nul-plain); nulb64: the same body in base64
+                   (as t5100/nul-b64.in)
+    nulmsg         a NUL in the commit message (onlist makes it U+FFFD; t013
+                   compares git's message with its NULs made U+FFFD)
+    nohdr          a first line that is no header, the mail's headers after
+                   it: git reads all of it as the body
+    bodyonly       the body alone, no header at all (as t5100/nul-plain)
+    formatpatch    the mail as it is, after its own format-patch From_ line
+                   ("From <commit> Mon Sep 17 00:00:00 2001", as
+                   t5100/nul-b64.in)
+
+Forms where onlist departs from git on purpose come with an oracle: the
+same mail as git needs it to give the answer onlist gives, written beside
+it as OUTDIR/NNN-FORM.oracle, and t013 hands git that file instead:
+    ebcdic         the UTF-8 message labelled charset=IBM037: git converts
+                   the ASCII "---" and diff through EBCDIC and finds no
+                   patch; the oracle is labelled UTF-8
+    unknown8bit    labelled charset=unknown-8bit: git stops with "cannot
+                   convert"; the oracle is labelled UTF-8
 Only the standard library.
 """
 import base64
@@ -41,6 +68,8 @@ import re
 import sys
 
 FROM_LINE = b'From mboxrd@z Thu Jan  1 00:00:00 1970\n'
+# what starts the file of a form instead of FROM_LINE
+FILE_START = {'blankfirst': b' \t\n\t\n   \n\n' + FROM_LINE, 'badfrom': b'From pat016\n'}
 
 
 def split(msg):
@@ -134,6 +163,17 @@ def forms(msg):
     h = strip_mime(head)
     utf8 = b'text/plain; charset=UTF-8'
     yield 'plain', msg
+    yield 'blankfirst', msg
+    yield 'badfrom', msg
+    yield 'nulhdr', re.sub(rb'(?m)^From: (\S)', lambda m: m.group(0) + b'\0', head, count=1) + b'\n' + body
+    text, diff = message_and_diff(body)
+    if diff:
+        nul = text + re.sub(rb'(?m)^\+(?!\+\+ )', b'+\x00\x08', diff)
+        yield 'nulpatch', head + b'\n' + nul
+        yield 'nulb64', with_type(head, utf8, b'base64') + b'\n' + base64.encodebytes(nul)
+    yield 'nulmsg', head + b'\nA NUL\x00here.\n\n' + body
+    yield 'nohdr', b'this line is no header\n' + msg
+    yield 'bodyonly', body
     yield 'qp', with_type(head, utf8, b'quoted-printable') + b'\n' + quopri.encodestring(body)
     yield 'b64', with_type(head, utf8, b'base64') + b'\n' + base64.encodebytes(body)
     yield 'b64crlf', (with_type(head, utf8, b'base64') + b'\n' +
@@ -151,7 +191,6 @@ def forms(msg):
               b'Date: Tue, 2 Jul 2013 10:00:00 +0000\n\n')
     yield 'inbody', head + b'\n' + inbody + body
     yield 'scissors', (head + b'\nHere is what I meant, untested:\n\n-- >8 --\n' + inbody + body)
-    text, diff = message_and_diff(body)
     if diff:
         cut = text.rfind(b'\n---\n')
         note = text[:cut + 1] if cut >= 0 else text
@@ -189,13 +228,16 @@ def forms(msg):
     if diff:
         yield 'quilt', head + b'\n' + quilt(body)
         yield 'plaindiff', head + b'\n' + plaindiff(body)
+    utf8_body = with_type(head, utf8, b'8bit') + b'\n' + body
+    for form, cs in (('ebcdic', b'IBM037'), ('unknown8bit', b'unknown-8bit')):
+        yield form, with_type(head, b'text/plain; charset=' + cs, b'8bit') + b'\n' + body, utf8_body
 
 
-def mboxrd(msg):
+def mboxrd(msg, first=FROM_LINE):
     crlf = msg.endswith(b'\r\n')
     eol = b'\r\n' if crlf else b'\n'
     body = re.sub(rb'(?m)^(>*From )', rb'>\1', msg)
-    return (FROM_LINE.replace(b'\n', eol) if crlf or b'\r\n' in msg[:200] else FROM_LINE) + body
+    return (first.replace(b'\n', eol) if crlf or b'\r\n' in msg[:200] else first) + body
 
 
 def main():
@@ -203,21 +245,27 @@ def main():
     os.makedirs(out, exist_ok=True)
     n = 0
 
-    def write(form, msg):
+    def write(form, msg, oracle=None, start=None):
         nonlocal n
         n += 1
         with open(os.path.join(out, '%03d-%s.mbox' % (n, form)), 'wb') as f:
-            f.write(mboxrd(msg))
+            f.write(mboxrd(msg, start or FILE_START.get(form, FROM_LINE)))
+        if oracle is not None:
+            with open(os.path.join(out, '%03d-%s.oracle' % (n, form)), 'wb') as f:
+                f.write(mboxrd(oracle))
     for d, plain in [(first, True)] + [(d, False) for d in rest]:
         for name in sorted(os.listdir(d)):
             raw = open(os.path.join(d, name), 'rb').read()
+            from_line = None
             if raw.startswith(b'From '):
-                raw = raw.split(b'\n', 1)[1]
+                from_line, raw = raw.split(b'\n', 1)
             if not plain:
                 write(os.path.basename(d.rstrip('/')), raw)
                 continue
-            for form, msg in forms(raw):
-                write(form, msg)
+            for form in forms(raw):
+                write(*form)
+            if from_line:
+                write('formatpatch', raw, start=from_line + b'\n')
 
 
 if __name__ == '__main__':

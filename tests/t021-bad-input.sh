@@ -2,7 +2,9 @@
 # Bad input: truncated mbox and mbox.gz, broken MIME, raw Latin-1 headers, a
 # 50 MB message, an empty file, a directory that is not a maildir, files that
 # are not mail, unescaped "From " lines, a range git rejects, a path that is
-# not a repository, a database that cannot be created, bad arguments.
+# not a repository, a database that cannot be created, bad arguments.  Mail
+# of the shapes in patchwork's fuzz corpus (NULs in headers, no header line
+# first) is read where git reads it.
 #
 # Each must end in a clear error (non-zero exit and a message, where the whole
 # input is unusable) or in messages imported / skips recorded with a reason
@@ -145,8 +147,18 @@ broken = [
     msg(11, H + b'Message-ID: <cutrfc822@x>\nSubject: fwd\nMIME-Version: 1.0\n'
         b'Content-Type: multipart/mixed; boundary="b2"\n',
         b'--b2\nContent-Type: message/rfc822\n\nFrom: a\nSubject: inner\nContent-Type: multi'),
-    # no headers at all, only a body
+    # no headers at all, only a body: skipped ("no mail header")
     msg(12, b'', b'nothing but body\n'),
+    # shapes from patchwork's tests/data/fuzz: a NUL inside the charset
+    # (git: "cannot convert from u"), a NUL in the From header, an encoded
+    # word in a charset that does not convert, a bare "From pat016" line
+    msg(13, H.replace(b'From: Broken', b'From: Br\x00oken') + b'Message-ID: <nulhdr@x>\n'
+        b'Subject: [PATCH] n\x00ul =?gb2312?B?sA==?= tail\nMIME-Version: 1.0\n'
+        b'Content-Type: text/plain; charset="u\x00\x00\x00d"\n', b'why\n' + patch),
+    msg(14, b'From pat016\n' + H + b'Message-ID: <pat016@x>\nSubject: [PATCH] bare\n',
+        b'why\n' + patch),
+    # the first line a body line, then a patch (git reads all of it as body)
+    msg(15, b'', b'Here is the fix.\n' + patch),
 ]
 w('broken-mime.mbox', b''.join(broken) + good)
 w('broken-mime.count', b'%d\n' % (len(broken) + 1))
@@ -212,6 +224,20 @@ n=$(sqlite3 "$db" "select count(*) from messages where msgid = '$(cat "$B/good.m
 [ "$n" = 1 ] || bad "broken-mime: the good patch mail after the broken ones is missing ($n)"
 n=$(sqlite3 "$db" "select count(*) from skipped where reason = ''" 2>&1)
 [ "$n" = 0 ] || bad "broken-mime: $n skips without a reason"
+# what git reads, onlist reads too: the patch of each, the header past a NUL
+# and past a word that does not convert
+n=$(sqlite3 "$db" "select count(*) from messages where msgid in ('nulhdr@x', 'pat016@x')
+	and patch_id is not null" 2>&1)
+[ "$n" = 2 ] || bad "broken-mime: the NUL-charset and the \"From pat016\" patches: $n of 2 found"
+n=$(sqlite3 "$db" "select count(*) from messages where msgid = 'nulhdr@x'
+	and from_name = 'Br oken' and subject like '%n ul =?gb2312?B?sA==?= tail'" 2>&1)
+[ "$n" = 1 ] || bad "broken-mime: a NUL or a bad encoded word cut a header short: \
+$(sqlite3 "$db" "select from_name, subject from messages where msgid = 'nulhdr@x'")"
+n=$(sqlite3 "$db" "select count(*) from messages where patch_id is not null
+	and subject = '' and msgid like '%@onlist.synthetic'" 2>&1)
+[ "$n" -ge 1 ] || bad "broken-mime: a patch mail whose first line is a body line was not read"
+n=$(sqlite3 "$db" "select count(*) from skipped where reason like '%no mail header%'" 2>&1)
+[ "$n" = 1 ] || bad "broken-mime: the mail with neither header nor patch: $n skips say so"
 # The import names the reasons; `onlist skipped` lists every skip with its
 # place, and --by-reason adds up to the skipped count.
 if [ "${skipped:-0}" -gt 0 ]; then

@@ -238,6 +238,29 @@ static void test_first_message_without_from_line(void **state)
 	free(path);
 }
 
+/* Blank lines before the first From_ line, spaces and tabs on them too,
+ * are skipped as `git mailsplit` skips them (git's own t5100/sample.mbox
+ * begins so); they used to make the file "not an mbox". */
+static void test_blank_lines_before_first_from(void **state)
+{
+	static const char t[] =
+		"\t\n   \n\r\n\n"
+		"From a@b Mon Jun  3 10:00:00 2013\n"
+		"Subject: one\n\nbody one\n";
+	char *path = write_file("blank.mbox", t, strlen(t)), *all;
+	onlist_status end;
+	int n;
+
+	(void)state;
+	all = split_all(path, &n, &end);
+	assert_int_equal(end, ONLIST_ENOTFOUND);
+	assert_int_equal(n, 1);
+	assert_string_equal(all, "[a@b Mon Jun  3 10:00:00 2013]"
+			    "Subject: one\n\nbody one\n|");
+	free(all);
+	free(path);
+}
+
 /* mboxo: body lines that start "From " but are no From_ line (no sender
  * and asctime date after it) stay in the body. */
 static void test_mboxo_from_lines_in_body(void **state)
@@ -479,6 +502,30 @@ static void test_control_characters_removed(void **state)
 	onlist_mail_free(m);
 }
 
+/* A NUL inside a header, or an in-body header, is a space: the rest of
+ * the value is kept (GMime holds values as C strings and used to stop at
+ * the NUL, "N\0ul <a@b>" became the address "N"). */
+static void test_nul_in_header(void **state)
+{
+	static const char t[] =
+		"From: N\0ul <a@b>\n"
+		"Subject: [PATCH] x\0y z\n"
+		"Message-ID: <nul@x>\n\n"
+		"From: In B\0ody <i@b>\n\nbody\n";
+	struct onlist_mail *m = NULL;
+	char *err = NULL;
+
+	(void)state;
+	assert_int_equal(onlist_mail_parse(&m, t, sizeof(t) - 1, &err),
+			 ONLIST_OK);
+	assert_string_equal(onlist_mail_from_name(m), "N ul");
+	assert_string_equal(onlist_mail_from_addr(m), "a@b");
+	assert_string_equal(onlist_mail_subject(m), "[PATCH] x y z");
+	assert_string_equal(onlist_mail_message_id(m), "nul@x");
+	assert_string_equal(onlist_mail_inbody(m, "From"), "In B ody <i@b>");
+	onlist_mail_free(m);
+}
+
 static void test_synthetic_id_is_stable(void **state)
 {
 	const char *t = "Subject: no id\n\nbody\n";
@@ -576,6 +623,19 @@ static const struct {
 	{ "onlist: unknown charset falls back", "Subject: x\n"
 	  "Content-Type: text/plain; charset=x-klingon\n\ncaf\xe9 ok\n---\n" DIFF,
 	  "caf\xc3\xa9 ok\n", 1, 1, "inline" },
+	{ "onlist: EBCDIC does not read the ASCII --- and diff (git: no patch)",
+	  "Subject: x\nContent-Type: text/plain; charset=IBM037\n\n"
+	  "caf\xc3\xa9 ok\n---\n" DIFF, "caf\xc3\xa9 ok\n", 1, 1, "inline" },
+	{ "onlist: nor does UTF-16", "Subject: x\n"
+	  "Content-Type: text/plain; charset=utf-16\n\nmsg\n---\n" DIFF,
+	  "msg\n", 1, 1, "inline" },
+	{ "UTF-7 reads them, as git does", "Subject: x\n"
+	  "Content-Type: text/plain; charset=utf-7\n\n+ZeVnLA-\n---\n" DIFF,
+	  "\xe6\x97\xa5\xe6\x9c\xac\n", 1, 1, "inline" },
+	{ "onlist: a name glibc reads as UTF-8 passes no invalid bytes",
+	  "Subject: x\nContent-Type: text/plain; charset=\"utf\xff\xff-8\"\n\n"
+	  "r\xf6\x9b\x96\x94h\n",
+	  "r\xc3\xb6\xe2\x80\xba\xe2\x80\x93\xe2\x80\x9dh\n", 0, 0, NULL },
 	{ "onlist: invalid UTF-8 falls back to Latin-1", "Subject: x\n"
 	  "Content-Type: text/plain; charset=utf-8\n\ncaf\xe9\n",
 	  "caf\xc3\xa9\n", 0, 0, NULL },
@@ -621,16 +681,18 @@ static const struct {
 	  "q\n", 0, 0, NULL },
 };
 
-/* What git am makes of mail: `git mailsplit -b` then `git mailinfo -u`;
- * the message into *msg (caller frees), 1 if git patch-id finds an id in
- * the patch.  -1 when git cannot be run. */
-static int git_mailinfo(const char *mail, char **msg)
+/* What git am makes of mail (len bytes): `git mailsplit -b` then `git
+ * mailinfo -u`; the message into *msg (caller frees, NULs kept: *msglen
+ * says how long when not NULL), and 1 with id filled if git patch-id finds
+ * an id in the patch.  -1 when git cannot be run or refuses the mail. */
+static int git_mailinfo_n(const char *mail, size_t len, char **msg,
+			  size_t *msglen, char id[41])
 {
-	char *path = write_file("x.eml", mail, strlen(mail)), *cmd, *idfile;
+	char *path = write_file("x.eml", mail, len), *cmd, *idfile;
 	FILE *f;
 	char buf[128];
 	size_t n;
-	int id;
+	int got;
 
 	assert_true(asprintf(&cmd, "cd '%s' && rm -rf split && mkdir split && "
 		"export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null && "
@@ -650,15 +712,26 @@ static int git_mailinfo(const char *mail, char **msg)
 	*msg = calloc(1, 65536);
 	n = fread(*msg, 1, 65535, f);
 	(*msg)[n] = '\0';
+	if (msglen)
+		*msglen = n;
 	fclose(f);
 	free(path);
 	assert_true(asprintf(&idfile, "%s/id", tmpdir) > 0);
 	f = fopen(idfile, "rb");
 	assert_non_null(f);
-	id = fread(buf, 1, sizeof(buf), f) > 0;
+	got = fread(buf, 1, sizeof(buf), f) >= 40;
+	if (got && id) {
+		memcpy(id, buf, 40);
+		id[40] = '\0';
+	}
 	fclose(f);
 	free(idfile);
-	return id;
+	return got;
+}
+
+static int git_mailinfo(const char *mail, char **msg)
+{
+	return git_mailinfo_n(mail, strlen(mail), msg, NULL, NULL);
 }
 
 static void test_extract(void **state)
@@ -693,6 +766,75 @@ static void test_extract(void **state)
 			assert_string_equal(src, extract[i].source);
 		else
 			assert_null(src);
+		onlist_mail_free(m);
+	}
+}
+
+/* Mail that git mailinfo reads and onlist used to refuse or misread:
+ * the message and the patch-id must be git's.  Shapes from git's
+ * t/t5100 (nul-plain, nul-b64.in) and patchwork's tests/data/fuzz. */
+#define NULDIFF "diff --git a/f b/f\nindex 1111111..2222222 100644\n--- a/f\n" \
+	"+++ b/f\n@@ -1 +1 @@\n-a\n+\0\bb\n"
+#define CASE(name, mail, patch) { name, mail, sizeof(mail) - 1, patch }
+static const struct {
+	const char *name, *mail;
+	size_t len;
+	int patch;
+} git_reads[] = {
+	CASE("the first line is a body line", "Here is the fix.\n---\n" DIFF, 1),
+	CASE("a body line, then what look like headers",
+	     "this line is no header\nFrom: A <a@b>\nSubject: x\n\nWhy.\n---\n"
+	     DIFF, 1),
+	CASE("no header at all, NULs in the patch (t5100/nul-plain)",
+	     "\n---\ndiff --git a/foo b/foo\n\0\bSome strange test\0\b\0\b\n\0\n", 1),
+	CASE("NUL bytes in a plain patch", "Subject: x\n\nWhy.\n---\n" NULDIFF, 1),
+	CASE("NUL bytes in a base64 patch (t5100/nul-b64.in)", "Subject: x\n"
+	     "Content-Transfer-Encoding: base64\n\n"
+	     "V2h5LgotLS0KZGlmZiAtLWdpdCBhL2YgYi9mCmluZGV4IDExMTExMTEuLjIyMjIyMjIg\n"
+	     "MTAwNjQ0Ci0tLSBhL2YKKysrIGIvZgpAQCAtMSArMSBAQAotYQorAAhiCg==\n", 1),
+	CASE("a first line \"From pat016\" (patchwork fuzz)",
+	     "From pat016\nSubject: x\n\nWhy.\n---\n" DIFF, 1),
+	CASE("no header and no patch: skipped, where git reads a body",
+	     "just some text\n", 0),
+};
+#undef CASE
+
+static void test_reads_what_git_reads(void **state)
+{
+	int have_git = system("git --version >/dev/null 2>&1") == 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(git_reads) / sizeof(git_reads[0]); i++) {
+		struct onlist_mail *m = NULL;
+		char *err = NULL, *gmsg = NULL, hex[41], gid[41];
+		size_t glen = 0;
+		int got;
+
+		print_message("%s\n", git_reads[i].name);
+		got = have_git ? git_mailinfo_n(git_reads[i].mail, git_reads[i].len,
+					        &gmsg, &glen, gid) : -2;
+		assert_int_not_equal(got, -1);
+		if (!git_reads[i].patch) {
+			assert_int_equal(onlist_mail_parse(&m, git_reads[i].mail,
+							   git_reads[i].len, &err),
+					 ONLIST_EPARSE);
+			assert_non_null(strstr(err, "no mail header"));
+			free(err);
+			free(gmsg);
+			continue;
+		}
+		assert_int_equal(onlist_mail_parse(&m, git_reads[i].mail,
+						   git_reads[i].len, &err),
+				 ONLIST_OK);
+		assert_non_null(onlist_mail_patch(m, NULL));
+		if (got >= 0) {
+			assert_int_equal(strlen(onlist_mail_body(m)), glen);
+			assert_memory_equal(onlist_mail_body(m), gmsg, glen);
+			assert_int_equal(onlist_mail_patchid(m, hex), got);
+			if (got)
+				assert_string_equal(hex, gid);
+		}
+		free(gmsg);
 		onlist_mail_free(m);
 	}
 }
@@ -750,6 +892,56 @@ static void test_encoded_words(void **state)
 	onlist_mail_free(m);
 }
 
+/* An RFC 2047 word that does not convert in its charset (a byte invalid
+ * in it, a character cut at the end, a charset iconv does not know) is
+ * taken as UTF-8 when it is valid UTF-8, else kept as written; a NUL it
+ * decodes to is a space.  Its neighbours are decoded either way.  GMime
+ * alone turned such bytes into '?', dropped a cut character, and a NUL
+ * ended the whole header. */
+static const struct {
+	const char *header, *want;
+} words[] = {
+	{ "=?iso-8859-1?Q?a=00b?= rest", "a b rest" },
+	{ "=?utf-16be?B?AGEAAABi?= rest", "a b rest" },
+	{ "=?utf-8?B?YQBi?= rest", "a b rest" },
+	{ "start =?gb2312?B?sA==?= tail", "start =?gb2312?B?sA==?= tail" },
+	{ "=?utf-8?Q?caf=E9?= and more", "=?utf-8?Q?caf=E9?= and more" },
+	{ "=?x-klingon?Q?caf=C3=A9?= ok", "caf\xc3\xa9 ok" },
+	{ "=?x-klingon?Q?caf=E9?= ok", "=?x-klingon?Q?caf=E9?= ok" },
+	{ "=?x-unknown?Q?caf=E9?= ok", "=?x-unknown?Q?caf=E9?= ok" },
+	{ "=?utf-8?Q?ok?= =?gb2312?B?sA==?= =?utf-8?Q?fine?= end",
+	  "ok =?gb2312?B?sA==?= fine end" },
+	{ "=?gb2312?B?sKE=?= =?gb2312?B?sA==?= =?gb2312?B?sKE=?=",
+	  "\xe5\x95\x8a =?gb2312?B?sA==?= \xe5\x95\x8a" },
+	{ "=?iso-8859-1?Q?caf=E9?= =?iso-8859-1?Q?_cr=E8me?=",
+	  "caf\xc3\xa9 cr\xc3\xa8me" },
+};
+
+static void test_words_that_do_not_convert(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		char *t, *b;
+		struct onlist_mail *m;
+
+		print_message("%s\n", words[i].header);
+		assert_true(asprintf(&t, "From: X %s <a@b>\n"
+				     "Subject: %s\n\nSubject: %s\n\nbody\n",
+				     words[i].header, words[i].header,
+				     words[i].header) > 0);
+		m = parse(t);
+		assert_string_equal(onlist_mail_subject(m), words[i].want);
+		assert_string_equal(onlist_mail_inbody(m, "Subject"),
+				    words[i].want);
+		assert_true(asprintf(&b, "X %s", words[i].want) > 0);
+		assert_string_equal(onlist_mail_from_name(m), b);
+		assert_string_equal(onlist_mail_from_addr(m), "a@b");
+		free(b);
+		free(t);
+		onlist_mail_free(m);
+	}
+}
+
 static void test_not_a_mail(void **state)
 {
 	struct onlist_mail *m = NULL;
@@ -792,6 +984,7 @@ int main(void)
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_maildir),
 		cmocka_unit_test(test_first_message_without_from_line),
+		cmocka_unit_test(test_blank_lines_before_first_from),
 		cmocka_unit_test(test_mboxo_from_lines_in_body),
 		cmocka_unit_test(test_nul_bytes),
 		cmocka_unit_test(test_last_message_without_newline),
@@ -800,12 +993,15 @@ int main(void)
 		cmocka_unit_test(test_headers),
 		cmocka_unit_test(test_raw_latin1_subject_becomes_utf8),
 		cmocka_unit_test(test_control_characters_removed),
+		cmocka_unit_test(test_nul_in_header),
 		cmocka_unit_test(test_synthetic_id_is_stable),
 		cmocka_unit_test(test_inline_patch),
 		cmocka_unit_test(test_quoted_patch_is_not_a_patch),
 		cmocka_unit_test(test_not_a_mail),
 		cmocka_unit_test(test_extract),
+		cmocka_unit_test(test_reads_what_git_reads),
 		cmocka_unit_test(test_encoded_words),
+		cmocka_unit_test(test_words_that_do_not_convert),
 		cmocka_unit_test(test_inbody_headers),
 		cmocka_unit_test(test_fallback_keeps_patch_bytes),
 	};

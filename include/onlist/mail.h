@@ -64,7 +64,10 @@ onlist_status onlist_source_next(struct onlist_source *src,
 struct onlist_mail;
 
 /* Parse one message. ONLIST_EPARSE (with *errmsg, caller frees) when it is
- * not a mail at all; a mail without a patch parses fine. */
+ * not a mail at all: its first line is no header and no patch follows.  A
+ * mail without a patch parses fine, and so does one whose first line is no
+ * header but that carries a patch: it is all body, as `git mailinfo` reads
+ * it (no header fields, a synthetic Message-ID). */
 onlist_status onlist_mail_parse(struct onlist_mail **out, const char *data,
 				size_t len, char **errmsg);
 void onlist_mail_free(struct onlist_mail *m);

@@ -24,6 +24,8 @@ static const char help[] =
 	"--mailinfo MSG PATCH  also write the first mail's commit message to MSG\n"
 	"                      and its patch to PATCH (empty when it has none), the\n"
 	"                      files `git mailinfo -u MSG PATCH` writes: for tests.\n"
+	"                      The input is then read as mail, a format-patch file\n"
+	"                      too.\n"
 	"--format json         one JSON array of {patch_id, name} instead of git's\n"
 	"                      lines (default: text, git's format)\n";
 
@@ -211,11 +213,15 @@ int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 		return ONLIST_EXIT_USAGE;
 	}
 	/* Read the first line straight from the descriptor, byte by byte, so
-	 * that whichever reader takes over finds the rest untouched. */
+	 * that whichever reader takes over finds the rest untouched.  Blanks
+	 * before it are passed over, as `git mailsplit` passes them over
+	 * before the first From_ line (and git patch-id ignores them). */
 	while (len < sizeof(first)) {
 		ssize_t n = read(0, first + len, 1);
 		if (n <= 0)
 			break;
+		if (!len && strchr(" \t\r\n", first[0]))
+			continue;
 		if (first[len++] == '\n')
 			break;
 	}
@@ -227,7 +233,10 @@ int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 		onlist_err("patch-id: out of memory");
 		return ONLIST_EXIT_FAIL;
 	}
-	if (len && looks_like_mail(first, len)) {
+	/* --mailinfo says the input is a mail, and a `git format-patch` file
+	 * (its first line "From <commit id> ...") is one, as git am reads it */
+	if (len && (looks_like_mail(first, len) ||
+		    (mailinfo[0] && len >= 5 && !memcmp(first, "From ", 5)))) {
 		ret = mail_mode(dest, stable, first, len,
 				mailinfo[0] ? mailinfo : NULL);
 	} else if (mailinfo[0]) {
