@@ -5,7 +5,10 @@
 # the plain ones the ways mailers do (quoted-printable, base64, CR LF,
 # Latin-1, windows-1252, ISO-2022-JP, format=flowed, in-body headers, a
 # scissors line, an octet-stream attachment, multipart/alternative and
-# /signed, a quoting reply, quilt and plain diffs).  Each mail goes through
+# /signed, a quoting reply, quilt and plain diffs) and the shapes of damaged
+# mail git reads (NUL bytes in headers, patch and message, no header line
+# first or none at all, blank lines before the From_ line, a bare "From "
+# first line, a format-patch file as it is).  Each mail goes through
 # what `git am` does: `git mailsplit -b --mboxrd`, `git mailinfo -u MSG PATCH`,
 # then `git patch-id --stable < PATCH`; `onlist patch-id --mailinfo` on the
 # same file must write the same MSG byte for byte, the same PATCH (or none
