@@ -3,8 +3,9 @@
 #
 #   bench/import.sh [REPO [RANGE [SIZE_MB]]]
 #
-# Builds an mbox of >= SIZE_MB (default 200) from `git format-patch` of REPO
-# (default: this repository's history, cycled) with MIME variants, then
+# Builds an mbox of >= SIZE_MB (default 200) from `git format-patch RANGE` of
+# REPO (default: this repository's whole history, `--root`, cycled) with MIME
+# variants, then
 #   - onlist import (patch-ids and database writes included): MB/s, msg/s,
 #     peak RSS;
 #   - git mailsplit + git mailinfo -u + git patch-id --stable per message, on
@@ -14,7 +15,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 repo=${1:-$top}
-range=${2:-HEAD}
+range=${2:---root}	# `format-patch HEAD` would be the commits after HEAD: none
 size=${3:-200}
 sample=${GIT_SAMPLE:-3000}
 out=$top/bench/out

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Make a benchmark mbox of at least SIZE_MB from `git format-patch --stdout`
 output on stdin: every message gets a unique Message-Id and, in turn, one of
-the encodings mailers use (8bit, quoted-printable, base64, CRLF).  The input
-is cycled (with new Message-Ids) until the size is reached.
+the encodings mailers use (8bit, quoted-printable, base64, CRLF); every third
+one an RFC 2047 From name (UTF-8) and Subject word (ISO-8859-1), as list mail
+from non-ASCII names carries.  The input is cycled (with new Message-Ids)
+until the size is reached.
 
 usage: git format-patch --stdout ... | make-mbox.py SIZE_MB OUT.mbox
 """
@@ -21,6 +23,11 @@ while written < size:
         head, _, body = m.partition(b"\n\n")
         keep = [l for l in head.split(b"\n")
                 if not l.lower().startswith((b"content-", b"mime-version", b"message-id"))]
+        if n % 3 == 0:
+            keep = [b"From: =?UTF-8?q?J=C3=B6rg?= " + l[6:] if l.startswith(b"From: ") else l
+                    for l in keep]
+            keep = [l + b" =?ISO-8859-1?Q?caf=E9?=" if l.startswith(b"Subject: ") else l
+                    for l in keep]
         head = b"\n".join(keep) + b"\nMessage-Id: <%d.bench@onlist.example>\nMIME-Version: 1.0\n" % n
         kind = n % 4
         if kind == 1:
