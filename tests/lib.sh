@@ -57,3 +57,14 @@ run() {
 expect_rc() {	# expect_rc LABEL N
 	[ "$rc" -eq "$2" ] || bad "$1: exit $rc, expected $2"
 }
+
+# fixture_db FX DB: build the fixture into FX, then import its list, scan
+# v1.0..v1.1 and match into DB, failing the test (not onlist) if the
+# fixture cannot be built
+fixture_db() {
+	sh fixtures/make-fixtures.sh "$1" >"$TMP/fixture.log" 2>&1 ||
+		{ cat "$TMP/fixture.log"; fail "the fixture could not be built"; }
+	"$ONLIST" -q --db "$2" import --list fixture "$1/list.mbox" >/dev/null || fail "import"
+	"$ONLIST" -q --db "$2" scan --repo "$1/repo" v1.0..v1.1 >/dev/null || fail "scan"
+	"$ONLIST" -q --db "$2" match >/dev/null || fail "match"
+}

@@ -50,11 +50,7 @@ git config --global --unset onlist.db
 # ---- links in the report -----------------------------------------------------------
 FX=$TMP/fx
 DB=$TMP/links.db
-sh fixtures/make-fixtures.sh "$FX" >"$TMP/fixture.log" 2>&1 ||
-	{ cat "$TMP/fixture.log"; fail "the fixture could not be built"; }
-"$ONLIST" -q --db "$DB" import --list fixture "$FX/list.mbox" >/dev/null || fail "import"
-"$ONLIST" -q --db "$DB" scan --repo "$FX/repo" v1.0..v1.1 >/dev/null || fail "scan"
-"$ONLIST" -q --db "$DB" match >/dev/null || fail "match"
+fixture_db "$FX" "$DB"
 
 # links LABEL WANT-COMMIT-PREFIX WANT-POSTING-PREFIX [REPORT OPTIONS]: every
 # commit's url starts with the first (or is null for "none"), every

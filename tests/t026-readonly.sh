@@ -24,11 +24,7 @@ FX=$TMP/fx
 RO=$TMP/ro
 mkdir "$RO"
 DB=$RO/onlist.db
-sh fixtures/make-fixtures.sh "$FX" >"$TMP/fixture.log" 2>&1 ||
-	{ cat "$TMP/fixture.log"; fail "the fixture could not be built"; }
-"$ONLIST" -q --db "$DB" import --list fixture "$FX/list.mbox" >/dev/null || fail "import"
-"$ONLIST" -q --db "$DB" scan --repo "$FX/repo" v1.0..v1.1 >/dev/null || fail "scan"
-"$ONLIST" -q --db "$DB" match >/dev/null || fail "match"
+fixture_db "$FX" "$DB"
 sha=$(git -C "$FX/repo" rev-parse v1.1)
 # what the same commands say while the database is writable
 for c in "report --format json v1.0..v1.1" "stats --format json v1.0..v1.1" \

@@ -15,11 +15,7 @@ isolate_git
 
 FX=$TMP/fx
 DB=$TMP/onlist.db
-sh fixtures/make-fixtures.sh "$FX" >"$TMP/fixture.log" 2>&1 ||
-	{ cat "$TMP/fixture.log"; fail "the fixture could not be built"; }
-"$ONLIST" -q --db "$DB" import --list fixture "$FX/list.mbox" >/dev/null || fail "import"
-"$ONLIST" -q --db "$DB" scan --repo "$FX/repo" v1.0..v1.1 >/dev/null || fail "scan"
-"$ONLIST" -q --db "$DB" match >/dev/null || fail "match"
+fixture_db "$FX" "$DB"
 
 # ---- a range: never posted == the fixture's unposted commits --------------
 run "report range json" "$ONLIST" --db "$DB" report --format json v1.0..v1.1
