@@ -9,7 +9,8 @@
 # times in turn for commits spread over the table; what is timed is the
 # whole process: start, open, query, print, exit.  The peer is the sqlite3
 # shell reading the commit's matches with one SELECT: the least any tool
-# that keeps its answers in SQLite can do.  Goal: onlist within about 2x.
+# that keeps its answers in SQLite can do.  Goal: onlist within about 2x
+# (GMime and libcurl are loaded only by commands that need them for this).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-200}
