@@ -130,7 +130,9 @@ struct xfer {
 	double retry_after;	/* seconds; -1: none */
 	int gzip_type;		/* Content-Type says gzip */
 	/* progress */
-	int progress;
+	void (*progress)(const char *label, double have, double total,
+			 double rate, void *data);
+	void *progress_data;
 	int shown;
 	double t0, last_shown;
 };
@@ -303,24 +305,11 @@ static size_t on_body(char *buf, size_t size, size_t n, void *data)
 	return len;
 }
 
-static void human(char *buf, size_t sz, double bytes)
-{
-	static const char *unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	int u = 0;
-
-	while (bytes >= 1024 && u < 4) {
-		bytes /= 1024;
-		u++;
-	}
-	snprintf(buf, sz, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
-}
-
 static int on_progress(void *data, curl_off_t dltotal, curl_off_t dlnow,
 		       curl_off_t ultotal, curl_off_t ulnow)
 {
 	struct xfer *x = data;
 	double now = now_mono(), rate, have, total;
-	char h[32], t[48], r[32], eta[32] = "";
 
 	(void)ultotal;
 	(void)ulnow;
@@ -330,23 +319,7 @@ static int on_progress(void *data, curl_off_t dltotal, curl_off_t dlnow,
 	have = (double)(x->offset + (uint64_t)dlnow);
 	total = dltotal > 0 ? (double)(x->offset + (uint64_t)dltotal) : 0;
 	rate = now > x->t0 ? dlnow / (now - x->t0) : 0;
-	human(h, sizeof(h), have);
-	human(r, sizeof(r), rate);
-	if (total > 0) {
-		char tt[32];
-
-		human(tt, sizeof(tt), total);
-		snprintf(t, sizeof(t), " of %s", tt);
-		if (rate > 0 && total >= have) {
-			long s = (long)((total - have) / rate);
-
-			snprintf(eta, sizeof(eta), ", ETA %ld:%02ld",
-				 s / 60, s % 60);
-		}
-	} else {
-		t[0] = '\0';
-	}
-	fprintf(stderr, "\r%s: %s%s, %s/s%s\033[K", x->label, h, t, r, eta);
+	x->progress(x->label, have, total, rate, x->progress_data);
 	x->shown = 1;
 	return 0;
 }
@@ -714,7 +687,7 @@ static enum outcome attempt(struct run *r, CURL *curl, struct xfer *x,
 	}
 	curl_slist_free_all(hdrs);
 	if (x->shown) {
-		fputs("\r\033[K", stderr);
+		x->progress(x->label, -1, 0, 0, x->progress_data);
 		x->shown = 0;
 	}
 	if (x->fd >= 0) {
@@ -898,7 +871,8 @@ onlist_status onlist_http_get(const char *url, const char *dest, int post,
 	r.no_resume = post;
 	slash = strrchr(dest, '/');
 	x.label = slash ? slash + 1 : dest;
-	x.progress = !o.quiet && isatty(STDERR_FILENO);
+	x.progress = o.progress;
+	x.progress_data = o.progress_data;
 	set_common_opts(curl, &o, url, post);
 
 	delay = o.backoff > 0 ? o.backoff : 0;

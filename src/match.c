@@ -48,13 +48,21 @@ const struct onlist_echo_rule onlist_match_default_rules[] = {
 const size_t onlist_match_ndefault_rules =
 	sizeof(onlist_match_default_rules) / sizeof(onlist_match_default_rules[0]);
 
-/* ONLIST_TIMING=1 prints the CPU time used when each phase ends (for
- * bench/match.sh). */
-static void phase(const char *name)
+static void phase(const struct onlist_match_opts *o, const char *name)
 {
-	if (getenv("ONLIST_TIMING"))
-		fprintf(stderr, "timing: %s done at %.2f s CPU\n", name,
-			(double)clock() / CLOCKS_PER_SEC);
+	if (o->phase)
+		o->phase(name, o->progress_data);
+}
+
+/* A warning that does not stop the match, to the caller's o->warn. */
+static void warn(const struct onlist_match_opts *o, const char *what,
+		 const char *why)
+{
+	char *msg = NULL;
+
+	if (o->warn && asprintf(&msg, "%s: %s", what, why) >= 0)
+		o->warn(msg, o->progress_data);
+	free(msg);
 }
 
 static onlist_status db_err(struct onlist_store *s, char **errmsg)
@@ -580,8 +588,7 @@ static onlist_status tag_bounds(struct onlist_store *s,
 	if (n && onlist_repo_tag_dates(o->repo, (const char (*)[41])shas, n,
 				       take_bound, &b, &err) != ONLIST_OK) {
 		/* no tags to read is no bound, not a failure of the match */
-		fprintf(stderr, "onlist: match: no tag dates: %s\n",
-			err ? err : "git failed");
+		warn(o, "no tag dates", err ? err : "git failed");
 	}
 	free(err);
 	free(shas);
@@ -647,7 +654,7 @@ static void build_aliases(struct onlist_store *s,
 			g_hash_table_insert(f->canon, g_strdup(addr), cn);
 		}
 	} else if (err) {
-		fprintf(stderr, "onlist: match: no .mailmap aliases: %s\n", err);
+		warn(o, "no .mailmap aliases", err);
 	}
 	free(err);
 	for (guint i = 0; i < l.ids->len; i++) {
@@ -794,13 +801,13 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	memset(c, 0, sizeof(*c));
 	/* 1. Which mails are echoes (and bots): commits whose only partner
 	 * is an echo need their diffs too. */
-	phase("threads");
+	phase(o, "threads");
 	if ((st = begin_classified(s, o, c)) != ONLIST_OK ||
 	    (st = onlist_store_commit(s)) != ONLIST_OK)
 		return db_err(s, errmsg);
 	/* 2. Diffs of the commits no posting has by exact patch-id
 	 * (cached: a commit's diff does not change). */
-	phase("classes and commit diffs");
+	phase(o, "classes and commit diffs");
 	if ((st = commit_patches(s, o, errmsg)) != ONLIST_OK)
 		return st;
 	/* 3. All matches, rebuilt in one transaction: a reader sees the
@@ -820,7 +827,7 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	    onlist_store_match_alt(s, &c->alt) != ONLIST_OK ||
 	    onlist_store_match_repaired(s, &c->repaired) != ONLIST_OK)
 		goto db;
-	phase("exact tiers");
+	phase(o, "exact tiers");
 	if (!o->no_fuzzy) {
 		memset(&f, 0, sizeof(f));
 		f.s = s;
@@ -843,7 +850,7 @@ onlist_status onlist_match_run(struct onlist_store *s,
 			goto db;
 		c->fuzzy = f.accepted;
 	}
-	phase("fuzzy tier");
+	phase(o, "fuzzy tier");
 	if (onlist_store_match_late(s, &c->late) != ONLIST_OK ||
 	    onlist_store_match_echoes(s, &c->echo) != ONLIST_OK)
 		goto db;

@@ -43,6 +43,17 @@ for fault in drop reset fail-once flaky/2 429 trickle truncgz norange nolength r
 	echo "$fault: ok ($out)"
 done
 
+# On a terminal a download shows its progress (fetch.h's callback, drawn by
+# the command): size so far, rate, on stderr; `script` gives it a terminal.
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$top/onlist' --db '$tmp/tty.db' fetch --pace 0 --data '$tmp/ttydata' --list L '$base/trickle/list.mbox.gz?t=tty'" \
+		/dev/null >"$tmp/tty.out" 2>&1 || bad "fetch on a terminal failed: $(tail -n 3 "$tmp/tty.out")"
+	grep -q 'list.mbox.gz[^:]*: [0-9.]* [KMG]*i*B of [0-9.]* KiB, .*/s' "$tmp/tty.out" ||
+		bad "fetch on a terminal: no progress line: $(cat -v "$tmp/tty.out" | head -c 300)"
+else
+	bad "no script(1) to give fetch a terminal (util-linux)"
+fi
+
 # Conditional refetch: the second run sends the validators and imports nothing.
 db=$tmp/etag.db
 ./onlist -q --db "$db" fetch --pace 0 --data "$tmp/data" --list L "$base/etag/list.mbox.gz" > "$tmp/e1" 2>&1 || bad "etag first fetch: $(cat "$tmp/e1")"

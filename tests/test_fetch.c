@@ -241,7 +241,6 @@ static struct onlist_http_opts quick_opts(void)
 	o.retries = 3;
 	o.connect_timeout = 5;
 	o.stall_timeout = 1;
-	o.quiet = 1;
 	return o;
 }
 

@@ -25,14 +25,23 @@ struct onlist_http_opts {
 	uint64_t max_bytes;	/* refuse a body larger than this; default
 				 * 4 GiB; 0 = default */
 	int max_redirects;	/* default 5; http and https only */
-	int quiet;		/* no progress on stderr */
+	void (*progress)(const char *label, double have, double total,
+			 double rate, void *data);
+				/* while a body downloads, at most 4 times a
+				 * second: bytes so far, the whole size (0:
+				 * unknown) and bytes/s; once more with have
+				 * < 0 when that transfer ends.  label is
+				 * DEST's base name.  NULL: none */
+	void *progress_data;
 	long min_rate;		/* bytes/s; slower for stall_timeout is a
 				 * stall (a server that trickles 3 bytes a
 				 * second is one); default 1024 */
 	double deadline;	/* onlist_http_now() past which the call gives
 				 * up, whatever it is doing; 0: none */
 };
-#define ONLIST_HTTP_OPTS_INIT { 0, 5, 1.0, 1.0, 30, 60, 0, 5, 0, 1024, 0 }
+#define ONLIST_HTTP_OPTS_INIT {						\
+	.retries = 5, .backoff = 1.0, .pace = 1.0, .connect_timeout = 30,	\
+	.stall_timeout = 60, .max_redirects = 5, .min_rate = 1024 }
 
 /* The monotonic clock the deadline is read against, in seconds. */
 double onlist_http_now(void);

@@ -39,7 +39,13 @@ struct onlist_match_opts {
 	int explain_all;	/* --explain: every candidate, not the best 20 */
 	const char *aliases;	/* a mailmap of the user's, or NULL */
 	void (*progress)(const char *what, long done, long total, void *data);
-	void *progress_data;
+	/* when a phase ends: "threads", "classes and commit diffs", "exact
+	 * tiers", "fuzzy tier" */
+	void (*phase)(const char *name, void *data);
+	/* a problem that does not stop the match, on one line ("no tag
+	 * dates: ..."): the result is still right, only less bounded */
+	void (*warn)(const char *msg, void *data);
+	void *progress_data;	/* for all three */
 };
 
 struct onlist_match_counts {

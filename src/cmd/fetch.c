@@ -223,6 +223,47 @@ static int import_file(struct onlist_store *s, const char *path,
 	return 0;
 }
 
+static void human(char *buf, size_t sz, double bytes)
+{
+	static const char *unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+
+	while (bytes >= 1024 && u < 4) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(buf, sz, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
+}
+
+/* A download's progress line: "all.mbox.gz: 3.1 MiB of 9.0 MiB, 1.2 MiB/s,
+ * ETA 0:05"; the library calls it (fetch.h), have < 0 clears it. */
+static void http_progress(const char *label, double have, double total,
+			  double rate, void *data)
+{
+	struct onlist_progress *p = data;
+	char h[32], t[48] = "", r[32], eta[32] = "";
+
+	if (have < 0) {
+		onlist_progress_done(p);
+		return;
+	}
+	human(h, sizeof(h), have);
+	human(r, sizeof(r), rate);
+	if (total > 0) {
+		char tt[32];
+
+		human(tt, sizeof(tt), total);
+		snprintf(t, sizeof(t), " of %s", tt);
+		if (rate > 0 && total >= have) {
+			long sec = (long)((total - have) / rate);
+
+			snprintf(eta, sizeof(eta), ", ETA %ld:%02ld",
+				 sec / 60, sec % 60);
+		}
+	}
+	onlist_progress(p, "%s: %s%s, %s/s%s", label, h, t, r, eta);
+}
+
 struct epoch_ctx {
 	struct onlist_store *s;
 	const char *url;	/* the source, for the state table */
@@ -829,6 +870,7 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 	struct fetch_opts o;
 	struct onlist_store *s;
 	struct onlist_http_opts http = ONLIST_HTTP_OPTS_INIT;
+	struct onlist_progress http_prog;
 	struct source_list l = { NULL, NULL, 0 };
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	const char *data_opt = NULL;
@@ -891,7 +933,11 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 		}
 	}
 	/* after the loop: -q may follow the command's name */
-	o.http.quiet = cli->quiet;
+	if (!cli->quiet && isatty(STDERR_FILENO)) {
+		onlist_progress_init(&http_prog, cli);
+		o.http.progress = http_progress;
+		o.http.progress_data = &http_prog;
+	}
 	if (optind == argc && (o.since || o.until || o.query)) {
 		onlist_err("fetch: a window needs a SOURCE");
 		return ONLIST_EXIT_USAGE;

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "onlist/match.h"
@@ -135,6 +136,22 @@ static void progress(const char *what, long done, long total, void *data)
 	onlist_progress(p, "%s: %ld/%ld", what, done, total);
 }
 
+/* ONLIST_TIMING=1 prints the CPU time used when each phase ends (for
+ * bench/match.sh). */
+static void phase(const char *name, void *data)
+{
+	(void)data;
+	if (getenv("ONLIST_TIMING"))
+		fprintf(stderr, "timing: %s done at %.2f s CPU\n", name,
+			(double)clock() / CLOCKS_PER_SEC);
+}
+
+static void warn(const char *msg, void *data)
+{
+	onlist_progress_done(data);
+	onlist_err("match: %s", msg);
+}
+
 static void print_counts(FILE *f, int json,
 			 const struct onlist_thread_counts *tc,
 			 const struct onlist_match_counts *c, const long *t)
@@ -260,6 +277,8 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 	}
 	onlist_progress_init(&prog, cli);
 	o.progress = progress;
+	o.phase = phase;
+	o.warn = warn;
 	o.progress_data = &prog;
 	if (onlist_store_build_threads(s, &tc) != ONLIST_OK) {
 		onlist_err("match: %s", onlist_store_errmsg(s));
