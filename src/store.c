@@ -103,7 +103,14 @@ static const char *const query_sql[] = {
 	"  (SELECT msgid FROM message_patch WHERE repaired_id = ?2)"
 	" ORDER BY m.date, m.msgid",
 	[ONLIST_Q_COUNT_MESSAGES] =
-	"SELECT l.list, count(*), sum(m.has_patch) FROM message_lists l"
+	"SELECT l.list, count(*), sum(m.has_patch),"
+	" min(CASE WHEN m.date > 0 THEN m.date END),"
+	" max(CASE WHEN m.date <= CAST(strftime('%s', 'now') AS INTEGER) + 86400"
+	"  THEN m.date END),"
+	" (SELECT max(CAST(t.value AS INTEGER)) FROM sources o"
+	"  JOIN source_state t ON t.url = o.url AND t.key = 'fetched'"
+	"  WHERE o.list = l.list)"
+	" FROM message_lists l"
 	" JOIN messages m ON m.msgid = l.msgid GROUP BY l.list ORDER BY l.list",
 	[ONLIST_Q_COUNT_SKIPPED] =
 	"SELECT reason, count(*) FROM skipped GROUP BY reason"

@@ -77,6 +77,45 @@ for k, v in want.items():
         ok = False
 sys.exit(0 if ok else 1)
 EOF
+# each list's span: its first and last Date, read here from the mbox and
+# the maildir with
+# Python's own mail parser; never fetched (imported), so no "fetched"
+python3 - "$TMP/status.json" "$FX/list.mbox" "$FX/list.maildir" <<'EOF' || bad "status --json: the list's span (see above)"
+import json, mailbox, sys, time
+from email.utils import parsedate_to_datetime
+st = json.load(open(sys.argv[1]))
+dates = []
+for m in list(mailbox.mbox(sys.argv[2])) + list(mailbox.Maildir(sys.argv[3], create=False)):
+    try:
+        d = int(parsedate_to_datetime(m['Date']).timestamp())
+    except Exception:
+        continue
+    if 0 < d <= time.time() + 86400:
+        dates.append(d)
+fmt = lambda t: time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(t))
+got = st['lists']['fixture']
+want = {'first': fmt(min(dates)), 'last': fmt(max(dates)), 'fetched': None}
+bad = [k for k in want if got.get(k) != want[k]]
+for k in bad:
+    print('status --json: lists.fixture.%s is %r, expected %r' % (k, got.get(k), want[k]))
+sys.exit(1 if bad else 0)
+EOF
+# a fetch records when it brought the list up to date
+before=$(date -u +%s)
+run fetch-local "$ONLIST" --db "$DB" fetch --list fixture "$FX/list.mbox"
+expect_rc fetch-local 0
+run status-fetched "$ONLIST" --db "$DB" status --json
+python3 - "$TMP/out" "$before" <<'EOF' || bad "status --json: no fetched time after a fetch (see above)"
+import calendar, json, sys, time
+f = json.load(open(sys.argv[1]))['lists']['fixture'].get('fetched')
+t = f and calendar.timegm(time.strptime(f, '%Y-%m-%dT%H:%M:%SZ'))
+ok = bool(t) and int(sys.argv[2]) <= t <= time.time() + 1
+print('' if ok else 'fetched is %r, expected a time after %s' % (f, sys.argv[2]))
+sys.exit(0 if ok else 1)
+EOF
+run status-text "$ONLIST" --db "$DB" status
+grep -q '^  fixture .* with a patch, [0-9-]*\.\.[0-9-]*, fetched [0-9-]*$' "$TMP/out" ||
+	bad "status: no span and fetch date on the list's line"
 
 # every match is a posting of postings.txt and every posting in range a match
 git -C "$FX/repo" rev-list --no-merges v1.0..v1.1 >"$TMP/range"

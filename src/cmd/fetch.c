@@ -764,11 +764,16 @@ static int fetch_one(struct onlist_cli *cli, struct onlist_store *s,
 	}
 	/* Remember what worked, except one-off windows, messages and
 	 * threads (public-inbox's /raw and /t.mbox.gz). */
-	if (ret == 0 && explicit && !window && !is_one_off(arg)) {
-		char resolved[PATH_MAX];
+	if (ret == 0 && !window && !is_one_off(arg)) {
+		char resolved[PATH_MAX], now[32];
 		const char *key = base ? base : is_url(arg) ? arg :
 				  realpath(arg, resolved) ? resolved : arg;
-		if (onlist_store_add_source(s, key, list) != ONLIST_OK) {
+
+		/* when it was last brought up to date: `status` shows it
+		 * beside the list's span */
+		snprintf(now, sizeof(now), "%lld", (long long)time(NULL));
+		if ((explicit && onlist_store_add_source(s, key, list) != ONLIST_OK) ||
+		    onlist_store_set_state(s, key, "fetched", now) != ONLIST_OK) {
 			onlist_err("%s", onlist_store_errmsg(s));
 			ret = -1;
 		}

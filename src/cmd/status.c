@@ -8,8 +8,11 @@
 
 static const char status_help[] =
 	"usage: onlist [--db PATH] status [--format text|json | --json]\n\n"
-	"What the database holds: messages per list and how many carry a\n"
-	"patch, messages skipped by reason, commits, and matches.\n";
+	"What the database holds: messages per list, how many carry a patch,\n"
+	"the dates of the first and last message and when a fetch last\n"
+	"brought the list up to date (\"?\" when it never did: an import);\n"
+	"messages skipped by reason, commits, and matches.  A commit that\n"
+	"landed after the last message of every list was not looked for.\n";
 
 struct status_ctx {
 	FILE *f;
@@ -37,23 +40,36 @@ static int width(const char *s)
 	return n;
 }
 
+/* A list's messages, its span (first and last message date) and when a
+ * fetch last brought it up to date: how far its answers reach. */
 static int list_row(int ncol, const char *const *c, void *data)
 {
 	struct status_ctx *x = data;
 	const char *name = c[0] ? c[0] : "";
+	char first[32], last[32], fetched[32];
 
-	(void)ncol;
+	onlist_fmt_date(ncol > 3 ? c[3] : NULL, first, sizeof(first), x->json);
+	onlist_fmt_date(ncol > 4 ? c[4] : NULL, last, sizeof(last), x->json);
+	onlist_fmt_date(ncol > 5 ? c[5] : NULL, fetched, sizeof(fetched), x->json);
 	if (x->json) {
 		fputs(x->n ? ", " : "", x->f);
 		onlist_put_json(x->f, name);
-		fprintf(x->f, ": {\"messages\": %ld, \"patches\": %ld}",
+		fprintf(x->f, ": {\"messages\": %ld, \"patches\": %ld",
 			c[1] ? atol(c[1]) : 0, c[2] ? atol(c[2]) : 0);
+		onlist_put_json_field(x->f, 0, "first", c[3] ? first : NULL);
+		onlist_put_json_field(x->f, 0, "last", c[4] ? last : NULL);
+		onlist_put_json_field(x->f, 0, "fetched", c[5] ? fetched : NULL);
+		fputc('}', x->f);
 	} else {
 		fputs("  ", x->f);
 		onlist_put_text(x->f, name);
-		fprintf(x->f, "%*s %8ld messages, %8ld with a patch\n",
+		fprintf(x->f, "%*s %8ld messages, %8ld with a patch, %s..%s",
 			width(name) < 24 ? 24 - width(name) : 0, "",
-			c[1] ? atol(c[1]) : 0, c[2] ? atol(c[2]) : 0);
+			c[1] ? atol(c[1]) : 0, c[2] ? atol(c[2]) : 0,
+			first, last);
+		if (c[5])
+			fprintf(x->f, ", fetched %s", fetched);
+		fputc('\n', x->f);
 	}
 	x->n++;
 	return 0;
