@@ -776,6 +776,192 @@ static int count_totals(int ncol, const char *const *cols, void *data)
 	return 0;
 }
 
+/* ---- the subject tier ------------------------------------------------ */
+
+/* The same subject (onlist_subject_key) from the commit's author, on a
+ * mail that carries a diff no commit has yet, sent within a year before
+ * the commit's author date and no later than a day after it landed.  When
+ * the mails that qualify carry different diffs, none is taken: two patches
+ * under one subject are not told apart by their subject.  Both sides are
+ * read once and joined here on "address NL key": no SQL function runs per
+ * pair, and the cost is one pass over the unmatched commits and one over
+ * the patch mails. */
+#define SUBJECT_BEFORE (365 * 86400)
+
+struct subj_commit {
+	char sha[41];
+	int64_t adate, bound;	/* bound 0: landing unknown */
+	GPtrArray *msgids;	/* the mails that qualify */
+	GPtrArray *diffs;	/* their distinct patch-ids */
+};
+
+struct subj_ctx {
+	GHashTable *by_key;	/* "addr\nkey" -> GPtrArray of subj_commit */
+	GPtrArray *commits;	/* owns the subj_commits */
+	int oom;
+};
+
+static void subj_commit_free(void *p)
+{
+	struct subj_commit *c = p;
+
+	g_ptr_array_free(c->msgids, TRUE);
+	g_ptr_array_free(c->diffs, TRUE);
+	g_free(c);
+}
+
+/* "addr\nkey" for a stripped subject, or NULL (out of memory, or a
+ * subject with nothing to compare: all punctuation or empty). */
+static char *subj_hash_key(const char *addr, const char *stripped)
+{
+	char *k = onlist_subject_key(stripped), *hk = NULL;
+
+	if (k && *k)
+		hk = g_strdup_printf("%s\n%s", addr, k);
+	free(k);
+	return hk;
+}
+
+static int subj_commit_row(int ncol, const char *const *c, void *data)
+{
+	struct subj_ctx *x = data;
+	struct onlist_subject sj;
+	struct subj_commit *sc;
+	GPtrArray *l;
+	char *hk;
+
+	if (ncol < 5 || !c[0] || !c[1] || !c[2] || strlen(c[0]) > 40)
+		return 0;
+	if (onlist_subject_parse(&sj, c[1])) {
+		x->oom = 1;
+		return 1;
+	}
+	hk = subj_hash_key(c[2], sj.stripped);
+	onlist_subject_clear(&sj);
+	if (!hk)
+		return 0;
+	sc = g_new0(struct subj_commit, 1);
+	memcpy(sc->sha, c[0], strlen(c[0]) + 1);
+	sc->adate = c[3] ? g_ascii_strtoll(c[3], NULL, 10) : 0;
+	sc->bound = c[4] ? g_ascii_strtoll(c[4], NULL, 10) : 0;
+	sc->msgids = g_ptr_array_new_with_free_func(g_free);
+	sc->diffs = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(x->commits, sc);
+	if (!(l = g_hash_table_lookup(x->by_key, hk))) {
+		l = g_ptr_array_new();
+		g_hash_table_insert(x->by_key, hk, l);
+	} else {
+		g_free(hk);
+	}
+	g_ptr_array_add(l, sc);
+	return 0;
+}
+
+static int subj_mail_row(int ncol, const char *const *c, void *data)
+{
+	struct subj_ctx *x = data;
+	GPtrArray *l;
+	char *hk;
+	int64_t date;
+
+	if (ncol < 5 || !c[0] || !c[1] || !c[2] || !c[4])
+		return 0;
+	if (!(hk = subj_hash_key(c[2], c[1])))
+		return 0;
+	l = g_hash_table_lookup(x->by_key, hk);
+	g_free(hk);
+	date = c[3] ? g_ascii_strtoll(c[3], NULL, 10) : 0;
+	for (guint i = 0; l && i < l->len; i++) {
+		struct subj_commit *sc = g_ptr_array_index(l, i);
+		int64_t hi = sc->bound ? sc->bound + 86400 : sc->adate + SUBJECT_BEFORE;
+		guint k;
+
+		if (date <= 0 || date < sc->adate - SUBJECT_BEFORE || date > hi)
+			continue;
+		g_ptr_array_add(sc->msgids, g_strdup(c[0]));
+		for (k = 0; k < sc->diffs->len; k++)
+			if (!strcmp(g_ptr_array_index(sc->diffs, k), c[4]))
+				break;
+		if (k == sc->diffs->len)
+			g_ptr_array_add(sc->diffs, g_strdup(c[4]));
+	}
+	return 0;
+}
+
+/* Fill x for the unmatched commits (only `sha` when not NULL). */
+static onlist_status subj_collect(struct onlist_store *s, const char *sha,
+				  struct subj_ctx *x)
+{
+	x->by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					  (GDestroyNotify)g_ptr_array_unref);
+	x->commits = g_ptr_array_new_with_free_func(subj_commit_free);
+	x->oom = 0;
+	if (onlist_store_subject_commits(s, sha, subj_commit_row, x) != ONLIST_OK)
+		return ONLIST_EDB;
+	if (x->commits->len &&
+	    onlist_store_subject_mails(s, subj_mail_row, x) != ONLIST_OK)
+		return ONLIST_EDB;
+	return x->oom ? ONLIST_ENOMEM : ONLIST_OK;
+}
+
+static void subj_done(struct subj_ctx *x)
+{
+	g_hash_table_destroy(x->by_key);
+	g_ptr_array_free(x->commits, TRUE);
+}
+
+static onlist_status match_subjects(struct onlist_store *s, long *added)
+{
+	struct subj_ctx x;
+	onlist_status st = subj_collect(s, NULL, &x);
+
+	for (guint i = 0; st == ONLIST_OK && i < x.commits->len; i++) {
+		struct subj_commit *sc = g_ptr_array_index(x.commits, i);
+
+		if (sc->diffs->len != 1)
+			continue;	/* none, or several different patches */
+		for (guint k = 0; st == ONLIST_OK && k < sc->msgids->len; k++)
+			if ((st = onlist_store_put_match(s, sc->sha,
+					g_ptr_array_index(sc->msgids, k),
+					"subject", 1.0)) == ONLIST_OK)
+				(*added)++;
+	}
+	subj_done(&x);
+	return st;
+}
+
+/* --explain: what the subject tier saw for one unmatched commit. */
+static onlist_status explain_subject(struct onlist_store *s, const char *sha,
+				     FILE *out)
+{
+	struct subj_ctx x;
+	onlist_status st = subj_collect(s, sha, &x);
+
+	for (guint i = 0; st == ONLIST_OK && i < x.commits->len; i++) {
+		struct subj_commit *sc = g_ptr_array_index(x.commits, i);
+
+		if (!sc->msgids->len) {
+			fputs("subject: no patch mail from the author with this "
+			      "subject\n", out);
+			continue;
+		}
+		if (sc->diffs->len > 1)
+			fprintf(out, "subject: not taken: %u mails from the author "
+				"with this subject carry %u different patches:\n",
+				sc->msgids->len, sc->diffs->len);
+		else
+			fprintf(out, "subject: %u mail(s) from the author with "
+				"this subject, one patch:\n", sc->msgids->len);
+		for (guint k = 0; k < sc->msgids->len; k++) {
+			fputs("  <", out);
+			onlist_put_text(out, g_ptr_array_index(sc->msgids, k));
+			fputs(">\n", out);
+		}
+	}
+	subj_done(&x);
+	return st;
+}
+
 static onlist_status begin_classified(struct onlist_store *s,
 				      const struct onlist_match_opts *o,
 				      struct onlist_match_counts *c)
@@ -825,8 +1011,17 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	if (onlist_store_match_links(s, &c->link) != ONLIST_OK ||
 	    onlist_store_match_exact(s, &c->patchid) != ONLIST_OK ||
 	    onlist_store_match_alt(s, &c->alt) != ONLIST_OK ||
-	    onlist_store_match_repaired(s, &c->repaired) != ONLIST_OK)
+	    onlist_store_match_repaired(s, &c->repaired) != ONLIST_OK ||
+	    onlist_store_match_author_date(s, &c->author_date) != ONLIST_OK)
 		goto db;
+	if ((st = match_subjects(s, &c->subject)) != ONLIST_OK) {
+		if (st == ONLIST_ENOMEM) {
+			onlist_store_rollback(s);
+			*errmsg = strdup("out of memory");
+			return st;
+		}
+		goto db;
+	}
 	phase(o, "exact tiers");
 	if (!o->no_fuzzy) {
 		memset(&f, 0, sizeof(f));
@@ -954,6 +1149,7 @@ onlist_status onlist_match_explain(struct onlist_store *s,
 	e.f.threshold = o->threshold > 0 ? o->threshold : ONLIST_FUZZY_THRESHOLD;
 	if (onlist_store_compute_bounds(s) != ONLIST_OK ||
 	    tag_bounds(s, o) != ONLIST_OK ||
+	    explain_subject(s, sha, out) != ONLIST_OK ||
 	    onlist_store_fuzzy_commits(s, sha, explain_commit, &e) != ONLIST_OK ||
 	    e.f.st != ONLIST_OK)
 		return db_err(s, errmsg);

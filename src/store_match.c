@@ -286,6 +286,65 @@ onlist_status onlist_store_match_repaired(struct onlist_store *s, long *added)
 	return exec_count(s, sql_repaired, NULL, 0, added, "match repaired");
 }
 
+/* ---- author-date and subject tiers ---- */
+
+/* git am copies a mail's From: and Date: into the commit's author and
+ * author date: a mail with a diff from the commit's author, dated the
+ * commit's author date to the second, is its posting however the diff
+ * and the subject were rewritten on the way in (GitGitGadget links
+ * git.git's commits to their mails by this key).  A mail another commit
+ * already has is not taken. */
+static const char sql_author_date[] =
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
+	" SELECT c.sha, m.msgid, 'author-date', 1.0 FROM commits c"
+	" JOIN messages m ON lower(m.from_addr) = lower(c.author_email)"
+	"  AND m.date = c.author_date"
+	" JOIN message_info i ON i.msgid = m.msgid"
+	" WHERE" UNMATCHED("c.sha") " AND i.class = 'patch' AND m.has_patch"
+	" AND" NOT_ECHO("m.msgid") " AND" IN_TIME("c.sha", "m")
+	" AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.message_id = m.msgid)";
+
+onlist_status onlist_store_match_author_date(struct onlist_store *s, long *added)
+{
+	return exec_count(s, sql_author_date, NULL, 0, added, "match author date");
+}
+
+static const char sql_subject_commits[] =
+	"SELECT c.sha, c.subject, lower(c.author_email), c.author_date,"
+	" (SELECT b.bound FROM temp.bound b WHERE b.sha = c.sha)"
+	" FROM commits c WHERE c.author_email IS NOT NULL AND" UNMATCHED("c.sha")
+	" AND (?1 IS NULL OR c.sha = ?1)";
+/* Patch mails no commit has yet, not echoes: the subject tier's side. */
+static const char sql_subject_mails[] =
+	"SELECT m.msgid, i.stripped, lower(m.from_addr), m.date,"
+	" coalesce(m.patch_id, m.msgid)"
+	" FROM messages m JOIN message_info i ON i.msgid = m.msgid"
+	" WHERE i.class = 'patch' AND m.has_patch AND m.from_addr IS NOT NULL"
+	" AND" NOT_ECHO("m.msgid")
+	" AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.message_id = m.msgid)";
+
+onlist_status onlist_store_subject_commits(struct onlist_store *s,
+					   const char *sha,
+					   onlist_row_cb cb, void *data)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_subject_commits);
+	const char *p[1] = { sha };
+
+	if (!st)
+		return fail(s, "prepare");
+	return onlist__store_rows(s, st, p, 1, cb, data, NULL);
+}
+
+onlist_status onlist_store_subject_mails(struct onlist_store *s,
+					 onlist_row_cb cb, void *data)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_subject_mails);
+
+	if (!st)
+		return fail(s, "prepare");
+	return onlist__store_rows(s, st, NULL, 0, cb, data, NULL);
+}
+
 /* Commits nothing else matched, whose patch reached a list only as an
  * echo (the same patch-id, repaired or not, in an echo or bot mail). */
 #define ECHO_JOIN(on) \

@@ -205,3 +205,27 @@ void onlist_subject_clear(struct onlist_subject *s)
 	free(s->stripped);
 	s->prefix = s->stripped = NULL;
 }
+
+char *onlist_subject_key(const char *s)
+{
+	size_t n = s ? strlen(s) : 0, k = 0;
+	char *out = malloc(n + 1);
+	int gap = 0;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x80 || isalnum(c)) {
+			if (gap && k)
+				out[k++] = ' ';
+			gap = 0;
+			out[k++] = (char)(c < 0x80 ? tolower(c) : c);
+		} else {
+			gap = 1;
+		}
+	}
+	out[k] = '\0';
+	return out;
+}

@@ -17,10 +17,19 @@ must find it, or "-" when the commit must come out unposted:
   mangled    posted; the mailer sent a blank context line  repaired
              as an empty line
   quilt      posted as a quilt patch (Index:, -p1 paths)   repaired
-  drift      posted against an older tree: context lines   fuzzy
-             differ
-  typo       posted; the maintainer fixed an added line    fuzzy
-  dropped    posted with a hunk the maintainer dropped     fuzzy
+  drift      posted against an older tree: context lines   subject
+             differ (same subject, same author)
+  typo       posted; the maintainer fixed an added line    subject
+  dropped    posted with a hunk the maintainer dropped     subject
+  amdate     posted; the maintainer rewrote every added    author-date
+             line and the subject, git am kept the mail's
+             Date as the author date
+  samesubj   posted; every added line rewritten, the       subject
+             subject kept
+  announce   never posted; the author mailed the same      -
+             subject without a diff (an announcement)
+  twosubj    never posted; two other patches by the author -
+             went out under its subject
   rewritten  posted; a changed line fixed AND the subject  fuzzy
              reworded (found by author alone)
   stablecc   posted, cross-posted to stable@               patch-id
@@ -138,13 +147,15 @@ mails = []          # (date, raw bytes)
 stable = []
 TIERS = {"exact": "patch-id", "reworded": "patch-id", "link": "link",
          "alg": "patch-id-alg", "mangled": "repaired", "quilt": "repaired",
-         "drift": "fuzzy", "typo": "fuzzy", "dropped": "fuzzy",
+         "drift": "subject", "typo": "subject", "dropped": "subject",
+         "amdate": "author-date", "samesubj": "subject", "announce": "-", "twosubj": "-",
          "rewritten": "fuzzy", "stablecc": "patch-id", "alias": "fuzzy", "never": "-",
          "echo": "-", "late": "-", "backport": "-", "linkbug": "-", "merged": "-", "cibot": "-"}
 FATES = (["exact"] * 14 + ["reworded"] * 3 + ["link"] * 4 + ["alg"] * 5 +
          ["mangled"] * 5 + ["quilt"] * 4 + ["drift"] * 6 + ["typo"] * 6 +
          ["dropped"] * 5 + ["rewritten"] * 4 + ["stablecc"] * 3 + ["alias"] * 3 +
-         ["never"] * 12 + ["linkbug"] * 2 + ["echo"] * 4 + ["late"] * 4 + ["backport"] * 4 + ["merged"] * 2 + ["cibot"] * 2)
+         ["never"] * 12 + ["linkbug"] * 2 + ["echo"] * 4 + ["late"] * 4 + ["backport"] * 4 + ["merged"] * 2 + ["cibot"] * 2 +
+         ["amdate"] * 4 + ["samesubj"] * 4 + ["announce"] * 3 + ["twosubj"] * 3)
 
 def mid():
     serial[0] += 1
@@ -172,6 +183,22 @@ def add_mail(date, head, body, where=None):
     if not raw.endswith("\n"):
         raw += "\n"
     (where if where is not None else mails).append((date, raw))
+
+def rfc2822(t):
+    return subprocess.run(["date", "-R", "-u", "-d", "@%d" % t],
+                          stdout=subprocess.PIPE).stdout.decode().strip()
+
+def other_diff(k):
+    """a patch to a file the commit does not touch"""
+    serial[0] += 1
+    return ("Another change under the same subject.\n\n---\n"
+            "diff --git a/src/other%d.c b/src/other%d.c\n"
+            "new file mode 100644\n"
+            "--- /dev/null\n"
+            "+++ b/src/other%d.c\n"
+            "@@ -0,0 +1,2 @@\n"
+            "+int other_%d_%d;\n"
+            "+int other_%d_%d_b;\n" % ((serial[0],) * 3 + (serial[0], k) * 2))
 
 t = T0 + 86400
 plan = FATES[:]
@@ -232,6 +259,18 @@ for ti, fates in enumerate(topics):
         post = ct - 3600           # posted before it was committed... 
         if fate in ("never",):
             labels.append((sha, fate)); continue
+        if fate == "announce":
+            add_mail(post, "From: %s <%s>\nSubject: [ANNOUNCE] %s\nMessage-ID: <%s>\n"
+                     "Date: %s" % (author[0], author[1], subj, msgid, rfc2822(post)),
+                     "This is coming in the next release.  No patch here.\n")
+            labels.append((sha, fate)); continue
+        if fate == "twosubj":
+            for k in range(2):
+                add_mail(post - 86400 * (k + 1), "From: %s <%s>\nSubject: [PATCH] %s\n"
+                         "Message-ID: <%s.%d>\nDate: %s" % (
+                             author[0], author[1], subj, msgid, k, rfc2822(post - 86400 * (k + 1))),
+                         other_diff(k))
+            labels.append((sha, fate)); continue
         if fate == "linkbug":
             add_mail(post - 86400, "From: %s <%s>\nSubject: %s crashes on %s\n"
                      "Message-ID: <%s>\nDate: Mon, 3 Jun 2013 10:00:00 +0000" % (
@@ -239,6 +278,8 @@ for ti, fates in enumerate(topics):
                          rnd.choice(WORDS), msgid),
                      "It crashes when I do this.  No patch, just the report.\n")
             labels.append((sha, fate)); continue
+        if fate == "amdate":
+            post = ct          # git am: the mail's Date is the author date
         head, body = mail_of(sha, msgid, post, author, algo)
         blines = body.split("\n")
         di = next(i for i, l in enumerate(blines) if l.startswith("diff --git"))
@@ -285,6 +326,13 @@ for ti, fates in enumerate(topics):
                 head = "\n".join(l if not l.startswith("From:") else
                                  "From: %s <%s>" % (author[0], old)
                                  for l in head.split("\n"))
+        elif fate in ("amdate", "samesubj"):
+            # every added line rewritten: no patch-id, no fuzzy score to speak of
+            for i in range(di, len(blines)):
+                if blines[i].startswith("+") and not blines[i].startswith("+++"):
+                    blines[i] = "+\tgoto out; /* rewritten %d */" % i
+            if fate == "amdate":
+                head = head.replace("Subject: [PATCH] m:", "Subject: [PATCH] m: draft of")
         elif fate == "dropped":
             hs = [i for i in range(di, len(blines)) if blines[i].startswith("@@")]
             # the mail had one hunk more: put a made-up hunk after the last
@@ -301,7 +349,8 @@ for ti, fates in enumerate(topics):
                 fate = "exact"
         body = "\n".join(blines)
         # git is the oracle: the damaged forms must really hash differently
-        if fate in ("mangled", "quilt", "drift", "typo", "dropped", "rewritten", "alias"):
+        if fate in ("mangled", "quilt", "drift", "typo", "dropped", "rewritten", "alias",
+                    "amdate", "samesubj"):
             tmp = os.path.join(out, "mi")
             subprocess.run(["git", "mailinfo", "-u", tmp + ".msg", tmp + ".patch"],
                            input=(head + "\n\n" + body).encode(), env=env,

@@ -60,7 +60,7 @@ methods = {}
 for l in open(sys.argv[2]):
     sha, m = l.strip().split("|")
     methods.setdefault(sha, set()).add(m)
-ORDER = ["link", "patch-id", "patch-id-alg", "repaired", "fuzzy"]
+ORDER = ["link", "patch-id", "patch-id-alg", "repaired", "author-date", "subject", "fuzzy"]
 def got(sha):
     ms = methods.get(sha, set())
     for m in ORDER:

@@ -50,7 +50,8 @@ struct onlist_match_opts {
 
 struct onlist_match_counts {
 	long classified;	/* echo and bot mails */
-	long link, patchid, alt, repaired, fuzzy, late, echo;	/* match rows */
+	long link, patchid, alt, repaired, author_date, subject, fuzzy;
+	long late, echo;	/* match rows */
 	long commits, matched;	/* commits; commits with a posting */
 };
 

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include "onlist/status.h"
 #include "onlist/patchid.h"
+#include "onlist/store.h"
 
 struct onlist_store;
 
@@ -71,6 +72,19 @@ onlist_status onlist_store_match_links(struct onlist_store *s, long *added);
 onlist_status onlist_store_match_exact(struct onlist_store *s, long *added);
 onlist_status onlist_store_match_alt(struct onlist_store *s, long *added);
 onlist_status onlist_store_match_repaired(struct onlist_store *s, long *added);
+/* author-date: a patch mail from the commit's author dated its author
+ * date to the second (what git am makes). */
+onlist_status onlist_store_match_author_date(struct onlist_store *s, long *added);
+/* The subject tier's two sides, as text columns to cb: unmatched commits
+ * (sha, subject, author address lower-cased, author date, bound or NULL;
+ * only `sha` when not NULL), and patch mails no commit has that are not
+ * echoes (msgid, stripped subject, sender lower-cased, date, patch-id or,
+ * without one, the msgid). */
+onlist_status onlist_store_subject_commits(struct onlist_store *s,
+					   const char *sha,
+					   onlist_row_cb cb, void *data);
+onlist_status onlist_store_subject_mails(struct onlist_store *s,
+					 onlist_row_cb cb, void *data);
 onlist_status onlist_store_match_late(struct onlist_store *s, long *added);
 onlist_status onlist_store_match_echoes(struct onlist_store *s, long *added);
 onlist_status onlist_store_put_match(struct onlist_store *s, const char *sha,

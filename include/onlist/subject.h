@@ -28,4 +28,12 @@ struct onlist_subject {
 int onlist_subject_parse(struct onlist_subject *out, const char *subject);
 void onlist_subject_clear(struct onlist_subject *s);
 
+/* The key two subjects are "the same" by in the subject tier: ASCII
+ * letters lower-cased, every run of characters that are not letters or
+ * digits (ASCII punctuation, spaces) made one space, none at the ends;
+ * bytes over 0x7f kept as they are.  Give it a subject already stripped
+ * of its [PATCH ...] and Re: prefixes (onlist_subject_parse).  Returns a
+ * malloc'd string, or NULL when out of memory. */
+char *onlist_subject_key(const char *s);
+
 #endif
