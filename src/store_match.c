@@ -10,6 +10,8 @@
 
 #define fail onlist__store_fail
 #define bind_text onlist__bind_text
+#define prepare onlist__store_prepare
+#define step onlist__store_step
 
 static const char sql_put_mpatch[] =
 	"INSERT OR IGNORE INTO message_patch(msgid, repaired_id, fp, words,"
@@ -19,51 +21,21 @@ static const char sql_put_cpatch[] =
 	" alt_minimal, fp, words, files, added, removed)"
 	" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)";
 
-static void bind_u32s(sqlite3_stmt *st, int i, const uint32_t *v, size_t n)
-{
-	if (n)
-		sqlite3_bind_blob(st, i, v, (int)(n * sizeof(*v)), SQLITE_STATIC);
-	else
-		sqlite3_bind_zeroblob(st, i, 0);
-}
-
 onlist_status onlist_store_put_message_patch(struct onlist_store *s,
 					     const struct onlist_patch_row *r)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_put_mpatch);
-
-	if (!st)
-		return fail(s, "prepare");
-	bind_text(st, 1, r->key);
-	bind_text(st, 2, r->repaired_id);
-	bind_u32s(st, 3, r->fp, r->nfp);
-	bind_u32s(st, 4, r->words, r->nwords);
-	bind_text(st, 5, r->files);
-	sqlite3_bind_int64(st, 6, r->added);
-	sqlite3_bind_int64(st, 7, r->removed);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return fail(s, "insert message patch");
-	return ONLIST_OK;
+	return step(s, prepare(s, sql_put_mpatch), "insert message patch",
+		    "ttuutII", r->key, r->repaired_id, r->fp, r->nfp, r->words,
+		    r->nwords, r->files, (int64_t)r->added, (int64_t)r->removed);
 }
 
 onlist_status onlist_store_put_commit_patch(struct onlist_store *s,
 					    const struct onlist_patch_row *r)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_put_cpatch);
-
-	if (!st)
-		return fail(s, "prepare");
-	bind_text(st, 1, r->key);
-	for (int i = 0; i < 3; i++)
-		bind_text(st, 2 + i, r->alt[i]);
-	bind_u32s(st, 5, r->fp, r->nfp);
-	bind_u32s(st, 6, r->words, r->nwords);
-	bind_text(st, 7, r->files);
-	sqlite3_bind_int64(st, 8, r->added);
-	sqlite3_bind_int64(st, 9, r->removed);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return fail(s, "insert commit patch");
-	return ONLIST_OK;
+	return step(s, prepare(s, sql_put_cpatch), "insert commit patch",
+		    "ttttuutII", r->key, r->alt[0], r->alt[1], r->alt[2], r->fp,
+		    r->nfp, r->words, r->nwords, r->files, (int64_t)r->added,
+		    (int64_t)r->removed);
 }
 
 static const char sql_bounds[] =
@@ -116,7 +88,7 @@ static onlist_status exec_count(struct onlist_store *s, const char *sql,
 				const char *const *params, int np, long *added,
 				const char *what)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql);
+	sqlite3_stmt *st = prepare(s, sql);
 
 	if (!st)
 		return fail(s, "prepare");
@@ -144,7 +116,7 @@ onlist_status onlist_store_classify(struct onlist_store *s,
 				    onlist_classify_cb cb, void *data,
 				    long *count)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_cls_rows);
+	sqlite3_stmt *st = prepare(s, sql_cls_rows);
 	int rc;
 
 	*count = 0;
@@ -153,7 +125,6 @@ onlist_status onlist_store_classify(struct onlist_store *s,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_classify_row r;
 		const char *kind = NULL, *rule = NULL;
-		sqlite3_stmt *put;
 
 		r.msgid = (const char *)sqlite3_column_text(st, 0);
 		r.from = (const char *)sqlite3_column_text(st, 1);
@@ -164,16 +135,10 @@ onlist_status onlist_store_classify(struct onlist_store *s,
 		r.lists = (const char *)sqlite3_column_text(st, 6);
 		if (!cb(&r, &kind, &rule, data))
 			continue;
-		if (!(put = onlist__store_prepare(s, sql_put_echo))) {
+		if (step(s, prepare(s, sql_put_echo), "insert echo", "ttt",
+			 r.msgid, kind, rule) != ONLIST_OK) {
 			sqlite3_reset(st);
-			return fail(s, "prepare");
-		}
-		bind_text(put, 1, r.msgid);
-		bind_text(put, 2, kind);
-		bind_text(put, 3, rule);
-		if (sqlite3_step(put) != SQLITE_DONE) {
-			sqlite3_reset(st);
-			return fail(s, "insert echo");
+			return ONLIST_EDB;
 		}
 		(*count)++;
 	}
@@ -205,7 +170,7 @@ static const char sql_put_link[] =
 
 onlist_status onlist_store_match_links(struct onlist_store *s, long *added)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_link_trailers);
+	sqlite3_stmt *st = prepare(s, sql_link_trailers);
 	int rc;
 
 	if (!st)
@@ -330,17 +295,8 @@ onlist_status onlist_store_put_match(struct onlist_store *s, const char *sha,
 				     const char *msgid, const char *method,
 				     double score)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_put_match);
-
-	if (!st)
-		return fail(s, "prepare");
-	bind_text(st, 1, sha);
-	bind_text(st, 2, msgid);
-	bind_text(st, 3, method);
-	sqlite3_bind_double(st, 4, score);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return fail(s, "insert match");
-	return ONLIST_OK;
+	return step(s, prepare(s, sql_put_match), "insert match", "tttf", sha,
+		    msgid, method, score);
 }
 
 /* ---- what the fuzzy tier reads ---- */
@@ -359,7 +315,7 @@ static const char sql_need_patch[] =
 static onlist_status read_shas(struct onlist_store *s, const char *sql,
 			       char (**shas)[41], size_t *n)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql);
+	sqlite3_stmt *st = prepare(s, sql);
 	size_t cap = 0;
 	int rc;
 
@@ -413,7 +369,7 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 					 const char *sha,
 					 onlist_fuzzy_commit_cb cb, void *data)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sha ? sql_fuzzy_commit :
+	sqlite3_stmt *st = prepare(s, sha ? sql_fuzzy_commit :
 						    sql_fuzzy_commits);
 	int rc;
 
@@ -469,15 +425,12 @@ static onlist_status candidates(struct onlist_store *s, const char *sql,
 				const char *p1, const char *p2, int64_t lo,
 				int64_t hi, onlist_fuzzy_cand_cb cb, void *data)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql);
+	sqlite3_stmt *st = prepare(s, sql);
 	int rc;
 
 	if (!st)
 		return fail(s, "prepare");
-	bind_text(st, 1, p1);
-	bind_text(st, 2, p2);
-	sqlite3_bind_int64(st, 3, lo);
-	sqlite3_bind_int64(st, 4, hi);
+	onlist__store_bind(st, "ttII", p1, p2, lo, hi);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_fuzzy_candidate m;
 
@@ -534,7 +487,7 @@ onlist_status onlist_store_identities(struct onlist_store *s,
 						const char *addr, void *data),
 				      void *data)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_identities);
+	sqlite3_stmt *st = prepare(s, sql_identities);
 	int rc;
 
 	if (!st)
@@ -563,7 +516,7 @@ static const char sql_put_bound[] =
 
 int onlist_store_history_linear(struct onlist_store *s)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_linear);
+	sqlite3_stmt *st = prepare(s, sql_linear);
 	int r = -1;
 
 	if (st && sqlite3_step(st) == SQLITE_ROW)
@@ -582,13 +535,6 @@ onlist_status onlist_store_commits_unbounded(struct onlist_store *s,
 onlist_status onlist_store_put_bound(struct onlist_store *s, const char *sha,
 				     int64_t bound)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_put_bound);
-
-	if (!st)
-		return fail(s, "prepare");
-	bind_text(st, 1, sha);
-	sqlite3_bind_int64(st, 2, bound);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return fail(s, "insert bound");
-	return ONLIST_OK;
+	return step(s, prepare(s, sql_put_bound), "insert bound", "tI", sha,
+		    bound);
 }

@@ -14,17 +14,9 @@ static const char put_landing_sql[] =
 onlist_status onlist_store_put_landing(struct onlist_store *s,
 				       const struct onlist_landing *l)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, put_landing_sql);
-
-	if (!st)
-		return ONLIST_EDB;
-	onlist__bind_text(st, 1, l->sha);
-	sqlite3_bind_int64(st, 2, l->landed_date);
-	onlist__bind_text(st, 3, l->merge_sha);
-	onlist__bind_text(st, 4, l->merge_subject);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return onlist__store_fail(s, "insert landing");
-	return ONLIST_OK;
+	return onlist__store_step(s, onlist__store_prepare(s, put_landing_sql),
+				  "insert landing", "tItt", l->sha,
+				  l->landed_date, l->merge_sha, l->merge_subject);
 }
 
 /* What makes a commit posted (store_int.h). */
@@ -141,8 +133,7 @@ onlist_status onlist_store_report_window(struct onlist_store *s,
 
 	if (!st)
 		return ONLIST_EDB;
-	sqlite3_bind_int64(st, 1, since);
-	sqlite3_bind_int64(st, 2, until);
+	onlist__store_bind(st, "II", since, until);
 	return each_row(s, st, cb, data, NULL);
 }
 
@@ -174,8 +165,7 @@ onlist_status onlist_store_report_weeks(struct onlist_store *s, int64_t since,
 		counts[i] = unposted[i] = 0;
 	if (!st)
 		return ONLIST_EDB;
-	sqlite3_bind_int64(st, 1, since);
-	sqlite3_bind_int64(st, 2, since + (int64_t)nweeks * 604800);
+	onlist__store_bind(st, "II", since, since + (int64_t)nweeks * 604800);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t w = sqlite3_column_int64(st, 0);
 		if (w >= 0 && w < nweeks) {
