@@ -288,6 +288,30 @@ onlist_status onlist__store_step(struct onlist_store *s, sqlite3_stmt *st,
 	return sqlite3_step(st) == SQLITE_DONE ? ONLIST_OK : fail(s, what);
 }
 
+void onlist__store_columns(sqlite3_stmt *st, void *out,
+			   const struct onlist__column *cols)
+{
+	for (int i = 0; cols[i].type; i++) {
+		void *field = (char *)out + cols[i].offset;
+		const char *text;
+
+		switch (cols[i].type) {
+		case 't':
+		case 'e':
+			text = (const char *)sqlite3_column_text(st, i);
+			*(const char **)field = text || cols[i].type == 't' ?
+						text : "";
+			break;
+		case 'i':
+			*(int *)field = sqlite3_column_int(st, i);
+			break;
+		case 'I':
+			*(int64_t *)field = sqlite3_column_int64(st, i);
+			break;
+		}
+	}
+}
+
 /* Open `path`; with `readonly`, for reading only (nothing is created,
  * nothing written, no schema upgrade: *stale says one is needed); 2 also
  * reads it as immutable, for a WAL database in a folder we may not write. */

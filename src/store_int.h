@@ -49,6 +49,22 @@ void onlist__store_bind(sqlite3_stmt *st, const char *types, ...);
  * be prepared: "prepare: ..."). */
 onlist_status onlist__store_step(struct onlist_store *s, sqlite3_stmt *st,
 				 const char *what, const char *types, ...);
+
+/* Where onlist__store_columns() puts a column of a result row: into the
+ * field at `offset` of the caller's struct, as `type` says:
+ *   't'  const char *: the text, NULL for SQL NULL
+ *   'e'  const char *: the same, but "" for SQL NULL
+ *   'i'  int
+ *   'I'  int64_t
+ * The strings are sqlite's, valid until the next step or reset. */
+struct onlist__column {
+	char type;
+	size_t offset;
+};
+/* Column i of st's current row into out, as cols[i] says; cols ends with
+ * an entry of type 0. */
+void onlist__store_columns(sqlite3_stmt *st, void *out,
+			   const struct onlist__column *cols);
 /* The statement for `sql` (a static string), prepared once per handle and
  * reset with its bindings cleared; NULL on error (message set). */
 sqlite3_stmt *onlist__store_prepare(struct onlist_store *s, const char *sql);

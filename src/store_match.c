@@ -1,4 +1,5 @@
 /* store_match.c - the SQL of onlist match's tiers (see store_match.h). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,12 @@ static const char sql_cls_rows[] =
 	" (SELECT group_concat(lower(list), char(10)) FROM message_lists l"
 	"  WHERE l.msgid = m.msgid)"
 	" FROM messages m LEFT JOIN message_info i ON i.msgid = m.msgid";
+#define CLS(type, field) { type, offsetof(struct onlist_classify_row, field) }
+static const struct onlist__column cls_cols[] = {
+	CLS('t', msgid), CLS('t', from), CLS('t', subject), CLS('t', mailer),
+	CLS('i', patchwork), CLS('i', upstream), CLS('t', lists), { 0, 0 }
+};
+#undef CLS
 static const char sql_put_echo[] =
 	"INSERT OR IGNORE INTO echoes(msgid, kind, rule) VALUES(?1, ?2, ?3)";
 
@@ -126,13 +133,7 @@ onlist_status onlist_store_classify(struct onlist_store *s,
 		struct onlist_classify_row r;
 		const char *kind = NULL, *rule = NULL;
 
-		r.msgid = (const char *)sqlite3_column_text(st, 0);
-		r.from = (const char *)sqlite3_column_text(st, 1);
-		r.subject = (const char *)sqlite3_column_text(st, 2);
-		r.mailer = (const char *)sqlite3_column_text(st, 3);
-		r.patchwork = sqlite3_column_int(st, 4);
-		r.upstream = sqlite3_column_int(st, 5);
-		r.lists = (const char *)sqlite3_column_text(st, 6);
+		onlist__store_columns(st, &r, cls_cols);
 		if (!cb(&r, &kind, &rule, data))
 			continue;
 		if (step(s, prepare(s, sql_put_echo), "insert echo", "ttt",
@@ -356,6 +357,14 @@ static const char sql_fuzzy_commits[] =
 	COMMIT_COLS " WHERE" UNMATCHED("c.sha")
 	" ORDER BY lower(c.author_email), c.commit_date, c.sha";
 static const char sql_fuzzy_commit[] = COMMIT_COLS " WHERE c.sha = ?1";
+/* COMMIT_COLS but the two blobs (8, 9) */
+#define FC(type, field) { type, offsetof(struct onlist_fuzzy_commit, field) }
+static const struct onlist__column commit_cols[] = {
+	FC('t', sha), FC('e', author_email), FC('e', author_name),
+	FC('e', subject), FC('e', body), FC('I', author_date),
+	FC('I', commit_date), FC('I', bound), { 0, 0 }
+};
+#undef FC
 
 static const uint32_t *blob_u32(sqlite3_stmt *st, int col, size_t *n)
 {
@@ -370,7 +379,7 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 					 onlist_fuzzy_commit_cb cb, void *data)
 {
 	sqlite3_stmt *st = prepare(s, sha ? sql_fuzzy_commit :
-						    sql_fuzzy_commits);
+				      sql_fuzzy_commits);
 	int rc;
 
 	if (!st)
@@ -380,24 +389,9 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_fuzzy_commit c;
 
-		c.sha = (const char *)sqlite3_column_text(st, 0);
-		c.author_email = (const char *)sqlite3_column_text(st, 1);
-		c.author_name = (const char *)sqlite3_column_text(st, 2);
-		c.subject = (const char *)sqlite3_column_text(st, 3);
-		c.body = (const char *)sqlite3_column_text(st, 4);
-		c.author_date = sqlite3_column_int64(st, 5);
-		c.commit_date = sqlite3_column_int64(st, 6);
-		c.bound = sqlite3_column_int64(st, 7);
+		onlist__store_columns(st, &c, commit_cols);
 		c.fp = blob_u32(st, 8, &c.nfp);
 		c.words = blob_u32(st, 9, &c.nwords);
-		if (!c.author_email)
-			c.author_email = "";
-		if (!c.author_name)
-			c.author_name = "";
-		if (!c.subject)
-			c.subject = "";
-		if (!c.body)
-			c.body = "";
 		if (cb(&c, data))
 			break;
 	}
@@ -414,6 +408,15 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = m.msgid), p.fp, p.words" \
 	" FROM messages m JOIN message_info i ON i.msgid = m.msgid" \
 	" JOIN message_patch p ON p.msgid = m.msgid"
+/* CANDIDATE_COLS but the two blobs (7, 8) */
+#define CAND(type, field) \
+	{ type, offsetof(struct onlist_fuzzy_candidate, field) }
+static const struct onlist__column cand_cols[] = {
+	CAND('t', msgid), CAND('e', from_addr), CAND('e', subject),
+	CAND('e', stripped), CAND('I', date), CAND('i', version),
+	CAND('i', echo), { 0, 0 }
+};
+#undef CAND
 static const char sql_cand_author[] = CANDIDATE_COLS
 	" WHERE lower(m.from_addr) = ?1 AND m.date BETWEEN ?3 AND ?4"
 	" AND i.class = 'patch'";
@@ -434,21 +437,9 @@ static onlist_status candidates(struct onlist_store *s, const char *sql,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_fuzzy_candidate m;
 
-		m.msgid = (const char *)sqlite3_column_text(st, 0);
-		m.from_addr = (const char *)sqlite3_column_text(st, 1);
-		m.subject = (const char *)sqlite3_column_text(st, 2);
-		m.stripped = (const char *)sqlite3_column_text(st, 3);
-		m.date = sqlite3_column_int64(st, 4);
-		m.version = sqlite3_column_int(st, 5);
-		m.echo = sqlite3_column_int(st, 6);
+		onlist__store_columns(st, &m, cand_cols);
 		m.fp = blob_u32(st, 7, &m.nfp);
 		m.words = blob_u32(st, 8, &m.nwords);
-		if (!m.from_addr)
-			m.from_addr = "";
-		if (!m.subject)
-			m.subject = "";
-		if (!m.stripped)
-			m.stripped = "";
 		if (cb(&m, data))
 			break;
 	}
