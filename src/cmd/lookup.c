@@ -69,12 +69,9 @@ static int print_review(int ncol, const char *const *c, void *data)
 	(void)ncol;
 	if (p->json) {
 		fputs(p->nrev ? ", " : "", f);
-		onlist_put_json_field(f, 1, "key", c[0]);
-		onlist_put_json_field(f, 0, "name", c[1]);
-		onlist_put_json_field(f, 0, "addr", c[2]);
-		onlist_put_json_field(f, 0, "in", c[3]);
-		onlist_put_json_field(f, 0, "replier", c[5]);
-		fputs("}", f);
+		onlist_put_json_object(f, "key", c[0], "name", c[1],
+				       "addr", c[2], "in", c[3],
+				       "replier", c[5], (char *)NULL);
 	} else {
 		fputs("      ", f);
 		onlist_put_text(f, c[0]);

@@ -46,9 +46,8 @@ static void lines_to_json(FILE *out, const char *lines, size_t len)
 		if (line && (sp = strchr(line, ' '))) {
 			line[sp - line] = '\0';
 			fputs(n++ ? ",\n  " : "\n  ", out);
-			onlist_put_json_field(out, 1, "patch_id", line);
-			onlist_put_json_field(out, 0, "name", sp + 1);
-			fputc('}', out);
+			onlist_put_json_object(out, "patch_id", line,
+					       "name", sp + 1, (char *)NULL);
 		}
 		free(line);
 		p = nl + 1;

@@ -536,11 +536,8 @@ static void json_commit(struct report *r, const struct rrow *x, int first)
 	if (x->msgid) {
 		free(u);
 		u = url(r->posting_url, x->msgid);
-		fputs("{\"msgid\": ", f);
-		onlist_put_json(f, x->msgid);
-		onlist_put_json_field(f, 0, "list", x->list);
-		onlist_put_json_field(f, 0, "url", u);
-		fputc('}', f);
+		onlist_put_json_object(f, "msgid", x->msgid, "list", x->list,
+				       "url", u, (char *)NULL);
 	} else
 		fputs("null", f);
 	fputc('}', f);

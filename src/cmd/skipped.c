@@ -76,11 +76,9 @@ static int print_commit(int ncol, const char *const *c, void *data)
 	(void)ncol;
 	if (x->json) {
 		fputs(x->n ? ",\n  " : "\n  ", x->f);
-		onlist_put_json_field(x->f, 1, "commit", c[0]);
-		onlist_put_json_field(x->f, 0, "object", c[1]);
-		onlist_put_json_field(x->f, 0, "subject", c[3]);
-		onlist_put_json_field(x->f, 0, "reason", c[2]);
-		fputs("}", x->f);
+		onlist_put_json_object(x->f, "commit", c[0], "object", c[1],
+				       "subject", c[3], "reason", c[2],
+				       (char *)NULL);
 	} else {
 		onlist_put_text(x->f, c[0] ? c[0] : "");
 		fputs(":", x->f);

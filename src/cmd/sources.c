@@ -23,10 +23,8 @@ static int print_source(int ncol, const char *const *c, void *data)
 	onlist_fmt_date(c[2], date, sizeof(date), 0);
 	if (x->json) {
 		fputs(x->n ? ",\n  " : "\n  ", x->f);
-		onlist_put_json_field(x->f, 1, "source", c[0]);
-		onlist_put_json_field(x->f, 0, "list", list);
-		onlist_put_json_field(x->f, 0, "since", date);
-		fputs("}", x->f);
+		onlist_put_json_object(x->f, "source", c[0], "list", list,
+				       "since", date, (char *)NULL);
 	} else {
 		onlist_put_text(x->f, list);
 		/* pad by characters, not bytes */

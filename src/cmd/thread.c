@@ -89,10 +89,8 @@ static int print_trailer(int ncol, const char *const *c, void *data)
 
 	if (t->json) {
 		fputs(t->nout++ ? ", " : "", f);
-		onlist_put_json_field(f, 1, "key", c[0]);
-		onlist_put_json_field(f, 0, "name", c[1]);
-		onlist_put_json_field(f, 0, "addr", c[2]);
-		fputs("}", f);
+		onlist_put_json_object(f, "key", c[0], "name", c[1],
+				       "addr", c[2], (char *)NULL);
 	} else {
 		fputs("  ", f);
 		onlist_put_text(f, c[0] ? c[0] : "");

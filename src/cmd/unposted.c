@@ -41,16 +41,12 @@ static int print_unposted(int ncol, const char *const *c, void *data)
 
 	if (o->json) {
 		onlist_fmt_date(c[1], date, sizeof(date), 1);
-		fputs(o->n ? ",\n  {" : "\n  {", o->f);
-		fputs("\"commit\": ", o->f);
-		onlist_put_json(o->f, c[0]);
-		onlist_put_json_field(o->f, 0, "subject", c[4]);
-		onlist_put_json_field(o->f, 0, "author", c[2]);
-		onlist_put_json_field(o->f, 0, "email", c[3]);
-		onlist_put_json_field(o->f, 0, "date", date);
-		onlist_put_json_field(o->f, 0, "not_diffed",	/* or null */
-				      ncol > 5 ? c[5] : NULL);
-		fputs("}", o->f);
+		fputs(o->n ? ",\n  " : "\n  ", o->f);
+		onlist_put_json_object(o->f, "commit", c[0], "subject", c[4],
+				       "author", c[2], "email", c[3],
+				       "date", date,
+				       "not_diffed", ncol > 5 ? c[5] : NULL,
+				       (char *)NULL);
 	} else {
 		onlist_fmt_date(c[1], date, sizeof(date), 0);
 		snprintf(short_sha, sizeof(short_sha), "%s", c[0] ? c[0] : "");
