@@ -86,6 +86,18 @@ struct onlist_store *onlist_cli_open_store(struct onlist_cli *cli)
 	return s;
 }
 
+int onlist_cli_out_close(struct onlist_cli *cli, struct onlist_out *out,
+			 int ret)
+{
+	char *err = NULL;
+
+	if (onlist_out_close(out, 1, &err) == ONLIST_OK)
+		return ret;
+	onlist_err("%s: %s", cli->cmd, err ? err : "write error");
+	free(err);
+	return ONLIST_EXIT_FAIL;
+}
+
 struct onlist_store *onlist_cli_open_store_read(struct onlist_cli *cli)
 {
 	struct onlist_store *s;

@@ -140,6 +140,12 @@ char *onlist_cli_config(const char *repo, const char *key);
 /* The database's path (see struct onlist_cli); never NULL. */
 const char *onlist_cli_db(struct onlist_cli *cli);
 
+/* Close `out` (opened on standard output) and return `ret`; or, when a
+ * write failed (a full disk, a closed pipe), say so as "CMD: why" and
+ * return ONLIST_EXIT_FAIL. */
+int onlist_cli_out_close(struct onlist_cli *cli, struct onlist_out *out,
+			 int ret);
+
 /* Open the database named by --db; prints the error and returns NULL. */
 struct onlist_store *onlist_cli_open_store(struct onlist_cli *cli);
 /* The same for a command that only reads: nothing is written (a database

@@ -117,7 +117,7 @@ int cmd_skipped(struct onlist_cli *cli, int argc, char **argv)
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	int c, by_reason = 0, commits = 0, ret = ONLIST_EXIT_OK;
 	const char *p[1] = { NULL };
-	char *glob = NULL, *err = NULL;
+	char *glob = NULL;
 
 	onlist_cli_formats(cli, formats, &fmt);
 	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts,
@@ -168,10 +168,6 @@ int cmd_skipped(struct onlist_cli *cli, int argc, char **argv)
 		      "no skipped messages\n", stderr);
 	onlist_store_close(s);
 	g_free(glob);
-	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
-		onlist_err("skipped: %s", err ? err : "write error");
-		free(err);
-		ret = ONLIST_EXIT_FAIL;
-	}
+	ret = onlist_cli_out_close(cli, &out, ret);
 	return ret;
 }

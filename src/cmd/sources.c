@@ -45,7 +45,6 @@ int cmd_sources(struct onlist_cli *cli, int argc, char **argv)
 	struct onlist_store *s;
 	struct onlist_cli_rows x = { NULL, 0, 0 };
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
-	char *err = NULL;
 	int c, ret = ONLIST_EXIT_OK;
 
 	onlist_cli_formats(cli, formats, &fmt);
@@ -66,10 +65,6 @@ int cmd_sources(struct onlist_cli *cli, int argc, char **argv)
 	if (x.json)
 		fputs(x.n ? "\n]\n" : "]\n", x.f);
 	onlist_store_close(s);
-	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
-		onlist_err("sources: %s", err ? err : "write error");
-		free(err);
-		ret = ONLIST_EXIT_FAIL;
-	}
+	ret = onlist_cli_out_close(cli, &out, ret);
 	return ret;
 }

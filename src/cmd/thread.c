@@ -202,7 +202,7 @@ int cmd_thread(struct onlist_cli *cli, int argc, char **argv)
 	GHashTable *byid;
 	struct tctx t = { 0 };
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
-	char *id, *err = NULL;
+	char *id;
 	int c, ret = ONLIST_EXIT_OK;
 	onlist_status st;
 
@@ -271,11 +271,7 @@ int cmd_thread(struct onlist_cli *cli, int argc, char **argv)
 	if (t.json)
 		fputs("\n]\n", t.f);
 	g_hash_table_destroy(byid);
-	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
-		onlist_err("thread: %s", err ? err : "write error");
-		free(err);
-		ret = ONLIST_EXIT_FAIL;
-	}
+	ret = onlist_cli_out_close(cli, &out, ret);
 out:
 	g_ptr_array_free(all, TRUE);
 	free(id);

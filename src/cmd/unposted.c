@@ -88,7 +88,6 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 	struct unposted_out o = { NULL, 0, 0 };
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	const char *range = NULL, *repo_opt = NULL;
-	char *err = NULL;
 	int c, ret = ONLIST_EXIT_OK;
 
 	onlist_cli_formats(cli, formats, &fmt);
@@ -128,10 +127,6 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 	if (o.json)
 		fputs(o.n ? "\n]\n" : "]\n", o.f);
 	onlist_store_close(s);
-	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
-		onlist_err("unposted: %s", err ? err : "write error");
-		free(err);
-		ret = ONLIST_EXIT_FAIL;
-	}
+	ret = onlist_cli_out_close(cli, &out, ret);
 	return ret;
 }
