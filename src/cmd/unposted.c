@@ -28,20 +28,13 @@ static const char unposted_help[] =
 	"  json: an array of {commit, subject, author, email, date, not_diffed}\n"
 	"        (not_diffed: git's reason, or null)\n";
 
-struct unposted_out {
-	FILE *f;
-	int json;
-	long n;
-};
-
-static int print_unposted(int ncol, const char *const *c, void *data)
+static void print_unposted(struct onlist_cli_rows *o, int ncol,
+			   const char *const *c)
 {
-	struct unposted_out *o = data;
 	char date[32], short_sha[13];
 
 	if (o->json) {
 		onlist_fmt_date(c[1], date, sizeof(date), 1);
-		fputs(o->n ? ",\n  " : "\n  ", o->f);
 		onlist_put_json_object(o->f, "commit", c[0], "subject", c[4],
 				       "author", c[2], "email", c[3],
 				       "date", date,
@@ -59,8 +52,6 @@ static int print_unposted(int ncol, const char *const *c, void *data)
 			fputs(" [not diffed]", o->f);
 		fputc('\n', o->f);
 	}
-	o->n++;
-	return 0;
 }
 
 /* For onlist_cli_range(): print the commit when it has no posting. */
@@ -72,7 +63,7 @@ static onlist_status unposted_one(struct onlist_store *s, const char *sha,
 	if (onlist_store_has_commit(s, sha) != 1)
 		return ONLIST_ENOTFOUND;
 	return onlist_store_query(s, ONLIST_Q_IS_UNPOSTED, p, 1,
-				  print_unposted, data);
+				  onlist_cli_row, data);
 }
 
 int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
@@ -83,9 +74,8 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "text", "json", NULL };
-	struct onlist_out out = ONLIST_OUT_INIT;
 	struct onlist_store *s;
-	struct unposted_out o = { NULL, 0, 0 };
+	struct onlist_cli_rows o;
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	const char *range = NULL, *repo_opt = NULL;
 	int c, ret = ONLIST_EXIT_OK;
@@ -110,23 +100,16 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 	}
 	if (!(s = onlist_cli_open_store_read(cli)))
 		return ONLIST_EXIT_FAIL;
-	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
-	o.f = out.f;
-	o.json = fmt == ONLIST_FMT_JSON;
-	if (o.json)
-		fputs("[", o.f);
+	onlist_cli_rows_open(&o, fmt, print_unposted);
 	if (!range) {
 		if (onlist_store_query(s, ONLIST_Q_UNPOSTED_ALL, NULL, 0,
-				       print_unposted, &o) != ONLIST_OK) {
+				       onlist_cli_row, &o) != ONLIST_OK) {
 			onlist_err("unposted: %s", onlist_store_errmsg(s));
 			ret = ONLIST_EXIT_FAIL;
 		}
 	} else {
 		ret = onlist_cli_range(cli, s, repo_opt, range, unposted_one, &o);
 	}
-	if (o.json)
-		fputs(o.n ? "\n]\n" : "]\n", o.f);
 	onlist_store_close(s);
-	ret = onlist_cli_out_close(cli, &out, ret);
-	return ret;
+	return onlist_cli_rows_close(cli, &o, ret);
 }
