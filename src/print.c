@@ -5,6 +5,7 @@
  * code point.  One file rather than one per format: each format is a dozen
  * lines, and keeping them side by side is what keeps them in agreement. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +193,18 @@ void onlist_put_json_field(FILE *f, int first, const char *key,
 	onlist_put_json(f, key);
 	fputs(": ", f);
 	onlist_put_json(f, value);
+}
+
+void onlist_put_json_object(FILE *f, const char *key, ...)
+{
+	va_list ap;
+	int first = 1;
+
+	va_start(ap, key);
+	for (; key; key = va_arg(ap, const char *), first = 0)
+		onlist_put_json_field(f, first, key, va_arg(ap, const char *));
+	va_end(ap);
+	fputs("}", f);
 }
 
 static void md_cp(FILE *f, unsigned cp)

@@ -1,4 +1,6 @@
 /* store.c - the SQLite database.  The only file that speaks SQL. */
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 
 #define fail onlist__store_fail
 #define bind_text onlist__bind_text
+#define step onlist__store_step
 
 /* A second writer waits this long for the first, then gives up. */
 #define BUSY_TIMEOUT_MS 10000
@@ -220,6 +223,102 @@ void onlist__bind_text(sqlite3_stmt *st, int i, const char *v)
 		sqlite3_bind_null(st, i);
 }
 
+static void bind_va(sqlite3_stmt *st, const char *types, va_list ap)
+{
+	for (int i = 1; *types; types++, i++) {
+		switch (*types) {
+		case 't':
+			bind_text(st, i, va_arg(ap, const char *));
+			break;
+		case 'i':
+			sqlite3_bind_int(st, i, va_arg(ap, int));
+			break;
+		case 'I':
+			sqlite3_bind_int64(st, i, va_arg(ap, int64_t));
+			break;
+		case 'D': {
+			int64_t t = va_arg(ap, int64_t);
+
+			if (t)
+				sqlite3_bind_int64(st, i, t);
+			else
+				sqlite3_bind_null(st, i);
+			break;
+		}
+		case 'f':
+			sqlite3_bind_double(st, i, va_arg(ap, double));
+			break;
+		case 'u': {
+			const uint32_t *v = va_arg(ap, const uint32_t *);
+			size_t n = va_arg(ap, size_t);
+
+			if (n)
+				sqlite3_bind_blob(st, i, v, (int)(n * sizeof(*v)),
+						  SQLITE_STATIC);
+			else
+				sqlite3_bind_zeroblob(st, i, 0);
+			break;
+		}
+		}
+	}
+}
+
+void onlist__store_bind(sqlite3_stmt *st, const char *types, ...)
+{
+	va_list ap;
+
+	va_start(ap, types);
+	bind_va(st, types, ap);
+	va_end(ap);
+}
+
+onlist_status onlist__store_step(struct onlist_store *s, sqlite3_stmt *st,
+				 const char *what, const char *types, ...)
+{
+	va_list ap;
+
+	if (!st)
+		return fail(s, "prepare");
+	/* a call that does not match its statement would store values in the
+	 * wrong columns: a bug, refused as one */
+	if ((int)strlen(types) != sqlite3_bind_parameter_count(st)) {
+		free(s->errmsg);
+		if (asprintf(&s->errmsg, "%s: %zu values for %d parameters (a bug)",
+			     what, strlen(types),
+			     sqlite3_bind_parameter_count(st)) < 0)
+			s->errmsg = NULL;
+		return ONLIST_EDB;
+	}
+	va_start(ap, types);
+	bind_va(st, types, ap);
+	va_end(ap);
+	return sqlite3_step(st) == SQLITE_DONE ? ONLIST_OK : fail(s, what);
+}
+
+void onlist__store_columns(sqlite3_stmt *st, void *out,
+			   const struct onlist__column *cols)
+{
+	for (int i = 0; cols[i].type; i++) {
+		void *field = (char *)out + cols[i].offset;
+		const char *text;
+
+		switch (cols[i].type) {
+		case 't':
+		case 'e':
+			text = (const char *)sqlite3_column_text(st, i);
+			*(const char **)field = text || cols[i].type == 't' ?
+						text : "";
+			break;
+		case 'i':
+			*(int *)field = sqlite3_column_int(st, i);
+			break;
+		case 'I':
+			*(int64_t *)field = sqlite3_column_int64(st, i);
+			break;
+		}
+	}
+}
+
 /* Open `path`; with `readonly`, for reading only (nothing is created,
  * nothing written, no schema upgrade: *stale says one is needed); 2 also
  * reads it as immutable, for a WAL database in a folder we may not write. */
@@ -379,107 +478,53 @@ onlist_status onlist_store_put_message(struct onlist_store *s,
 				       const struct onlist_message_row *m,
 				       int *added)
 {
-	sqlite3_stmt *st = stmt(s, S_PUT_MESSAGE);
-
-	if (!st)
-		return fail(s, "prepare");
-	bind_text(st, 1, m->msgid);
-	sqlite3_bind_int(st, 2, m->synthetic_id);
-	bind_text(st, 3, m->list);
-	if (m->date)
-		sqlite3_bind_int64(st, 4, m->date);
-	bind_text(st, 5, m->from_name);
-	bind_text(st, 6, m->from_addr);
-	bind_text(st, 7, m->subject);
-	bind_text(st, 8, m->in_reply_to);
-	bind_text(st, 9, m->refs);
-	sqlite3_bind_int(st, 10, m->has_patch);
-	bind_text(st, 11, m->patch_id);
-	bind_text(st, 12, m->patch_source);
-	bind_text(st, 13, m->source);
-	sqlite3_bind_int64(st, 14, (sqlite3_int64)m->offset);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return fail(s, "insert message");
+	if (step(s, stmt(s, S_PUT_MESSAGE), "insert message", "titDtttttitttI",
+		 m->msgid, m->synthetic_id, m->list, m->date, m->from_name,
+		 m->from_addr, m->subject, m->in_reply_to, m->refs,
+		 m->has_patch, m->patch_id, m->patch_source, m->source,
+		 (int64_t)m->offset) != ONLIST_OK)
+		return ONLIST_EDB;
 	*added = sqlite3_changes(s->db) > 0;
-
-	st = stmt(s, S_PUT_MESSAGE_LIST);
-	if (!st)
-		return fail(s, "prepare");
-	bind_text(st, 1, m->msgid);
-	bind_text(st, 2, m->list ? m->list : "");
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return fail(s, "insert message list");
-	return ONLIST_OK;
+	return step(s, stmt(s, S_PUT_MESSAGE_LIST), "insert message list", "tt",
+		    m->msgid, m->list ? m->list : "");
 }
 
 onlist_status onlist_store_put_skip(struct onlist_store *s, const char *source,
 				    uint64_t offset, const char *reason,
 				    int *added)
 {
-	sqlite3_stmt *st = stmt(s, S_PUT_SKIP);
-
-	if (!st)
-		return fail(s, "prepare");
-	bind_text(st, 1, source);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)offset);
-	bind_text(st, 3, reason);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return fail(s, "insert skip");
+	if (step(s, stmt(s, S_PUT_SKIP), "insert skip", "tIt", source,
+		 (int64_t)offset, reason) != ONLIST_OK)
+		return ONLIST_EDB;
 	if (added)
 		*added = sqlite3_changes(s->db) > 0;
 	return ONLIST_OK;
 }
 
-static onlist_status write_texts(struct onlist_store *s, enum stmt_id id,
-				 const char *what, int n, const char *a,
-				 const char *b, const char *c);
-
 onlist_status onlist_store_put_commit(struct onlist_store *s,
 				      const struct onlist_commit *c)
 {
-	sqlite3_stmt *st = stmt(s, S_PUT_COMMIT);
-
-	if (!st)
-		return fail(s, "prepare");
-	bind_text(st, 1, c->sha);
-	bind_text(st, 2, c->author_name);
-	bind_text(st, 3, c->author_email);
-	sqlite3_bind_int64(st, 4, c->author_date);
-	bind_text(st, 5, c->committer_name);
-	bind_text(st, 6, c->committer_email);
-	sqlite3_bind_int64(st, 7, c->commit_date);
-	bind_text(st, 8, c->subject);
-	bind_text(st, 9, c->body);
-	sqlite3_bind_int(st, 10, c->body_empty);
-	bind_text(st, 11, c->files);
-	bind_text(st, 12, c->has_patchid ? c->patchid : NULL);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return fail(s, "insert commit");
+	if (step(s, stmt(s, S_PUT_COMMIT), "insert commit", "tttIttIttitt",
+		 c->sha, c->author_name, c->author_email, c->author_date,
+		 c->committer_name, c->committer_email, c->commit_date,
+		 c->subject, c->body, c->body_empty, c->files,
+		 c->has_patchid ? c->patchid : NULL) != ONLIST_OK)
+		return ONLIST_EDB;
 	if (sqlite3_changes(s->db) == 0)
 		return ONLIST_OK;	/* known: its trailers are stored too */
 	if (c->skip_reason &&
-	    write_texts(s, S_PUT_COMMIT_SKIP, "insert skipped commit", 3,
-			c->sha, c->skip_reason,
-			c->skip_object[0] ? c->skip_object : NULL) != ONLIST_OK)
+	    step(s, stmt(s, S_PUT_COMMIT_SKIP), "insert skipped commit", "ttt",
+		 c->sha, c->skip_reason,
+		 c->skip_object[0] ? c->skip_object : NULL) != ONLIST_OK)
 		return ONLIST_EDB;
-
-	st = stmt(s, S_DEL_TRAILERS);
-	if (!st)
-		return fail(s, "prepare");
-	bind_text(st, 1, c->sha);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return fail(s, "delete trailers");
-	for (size_t i = 0; i < c->ntrailers; i++) {
-		st = stmt(s, S_PUT_TRAILER);
-		if (!st)
-			return fail(s, "prepare");
-		bind_text(st, 1, c->sha);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
-		bind_text(st, 3, c->trailers[i].key);
-		bind_text(st, 4, c->trailers[i].value);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			return fail(s, "insert trailer");
-	}
+	if (step(s, stmt(s, S_DEL_TRAILERS), "delete trailers", "t", c->sha)
+	    != ONLIST_OK)
+		return ONLIST_EDB;
+	for (size_t i = 0; i < c->ntrailers; i++)
+		if (step(s, stmt(s, S_PUT_TRAILER), "insert trailer", "tItt",
+			 c->sha, (int64_t)i, c->trailers[i].key,
+			 c->trailers[i].value) != ONLIST_OK)
+			return ONLIST_EDB;
 	return ONLIST_OK;
 }
 
@@ -506,24 +551,6 @@ int onlist_store_has_commit(struct onlist_store *s, const char *sha)
 	return -1;
 }
 
-/* Run write statement `id` with up to three text parameters (NULL binds
- * SQL NULL; unused trailing ones are left unbound). */
-static onlist_status write_texts(struct onlist_store *s, enum stmt_id id,
-				 const char *what, int n, const char *a,
-				 const char *b, const char *c)
-{
-	const char *v[3] = { a, b, c };
-	sqlite3_stmt *st = stmt(s, id);
-
-	if (!st)
-		return fail(s, "prepare");
-	for (int i = 0; i < n; i++)
-		bind_text(st, i + 1, v[i]);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return fail(s, what);
-	return ONLIST_OK;
-}
-
 /* The first column of the first row of read statement `id` with one or two
  * text parameters, malloc'd, or NULL. */
 static char *read_text(struct onlist_store *s, enum stmt_id id, int n,
@@ -546,7 +573,7 @@ static char *read_text(struct onlist_store *s, enum stmt_id id, int n,
 onlist_status onlist_store_set_meta(struct onlist_store *s, const char *key,
 				    const char *value)
 {
-	return write_texts(s, S_SET_META, "set meta", 2, key, value, NULL);
+	return step(s, stmt(s, S_SET_META), "set meta", "tt", key, value);
 }
 
 char *onlist_store_get_meta(struct onlist_store *s, const char *key)
@@ -557,14 +584,14 @@ char *onlist_store_get_meta(struct onlist_store *s, const char *key)
 onlist_status onlist_store_add_source(struct onlist_store *s, const char *url,
 				      const char *list)
 {
-	return write_texts(s, S_ADD_SOURCE, "add source", 2, url, list, NULL);
+	return step(s, stmt(s, S_ADD_SOURCE), "add source", "tt", url, list);
 }
 
 onlist_status onlist_store_set_state(struct onlist_store *s, const char *url,
 				     const char *key, const char *value)
 {
-	return write_texts(s, S_SET_STATE, "set source state", 3, url, key,
-			   value);
+	return step(s, stmt(s, S_SET_STATE), "set source state", "ttt", url,
+		    key, value);
 }
 
 char *onlist_store_get_state(struct onlist_store *s, const char *url,

@@ -32,6 +32,39 @@ struct onlist_store {
 onlist_status onlist__store_fail(struct onlist_store *s, const char *what);
 /* Bind v (NULL binds SQL NULL); the string must outlive the step. */
 void onlist__bind_text(sqlite3_stmt *st, int i, const char *v);
+/* Bind the arguments after `types` to ?1, ?2, ... of st, one a letter:
+ *   't'  const char *: text, NULL binds SQL NULL (must outlive the step)
+ *   'i'  int
+ *   'I'  int64_t
+ *   'D'  int64_t, a date: 0 (unknown) binds SQL NULL
+ *   'f'  double
+ *   'u'  const uint32_t *, size_t: a blob of that many (0: an empty blob,
+ *        not NULL; must outlive the step)
+ * The same list for every statement, so that a column's type is said
+ * once, in the call, next to its value. */
+void onlist__store_bind(sqlite3_stmt *st, const char *types, ...);
+/* A statement that returns no rows (INSERT, UPDATE, DELETE): bind as
+ * onlist__store_bind(), run it once.  ONLIST_OK; or ONLIST_EDB with the
+ * handle's message "what: <sqlite's>" (for a NULL st, one that could not
+ * be prepared: "prepare: ..."). */
+onlist_status onlist__store_step(struct onlist_store *s, sqlite3_stmt *st,
+				 const char *what, const char *types, ...);
+
+/* Where onlist__store_columns() puts a column of a result row: into the
+ * field at `offset` of the caller's struct, as `type` says:
+ *   't'  const char *: the text, NULL for SQL NULL
+ *   'e'  const char *: the same, but "" for SQL NULL
+ *   'i'  int
+ *   'I'  int64_t
+ * The strings are sqlite's, valid until the next step or reset. */
+struct onlist__column {
+	char type;
+	size_t offset;
+};
+/* Column i of st's current row into out, as cols[i] says; cols ends with
+ * an entry of type 0. */
+void onlist__store_columns(sqlite3_stmt *st, void *out,
+			   const struct onlist__column *cols);
 /* The statement for `sql` (a static string), prepared once per handle and
  * reset with its bindings cleared; NULL on error (message set). */
 sqlite3_stmt *onlist__store_prepare(struct onlist_store *s, const char *sql);

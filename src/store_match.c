@@ -1,4 +1,5 @@
 /* store_match.c - the SQL of onlist match's tiers (see store_match.h). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,8 @@
 
 #define fail onlist__store_fail
 #define bind_text onlist__bind_text
+#define prepare onlist__store_prepare
+#define step onlist__store_step
 
 static const char sql_put_mpatch[] =
 	"INSERT OR IGNORE INTO message_patch(msgid, repaired_id, fp, words,"
@@ -19,51 +22,21 @@ static const char sql_put_cpatch[] =
 	" alt_minimal, fp, words, files, added, removed)"
 	" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)";
 
-static void bind_u32s(sqlite3_stmt *st, int i, const uint32_t *v, size_t n)
-{
-	if (n)
-		sqlite3_bind_blob(st, i, v, (int)(n * sizeof(*v)), SQLITE_STATIC);
-	else
-		sqlite3_bind_zeroblob(st, i, 0);
-}
-
 onlist_status onlist_store_put_message_patch(struct onlist_store *s,
 					     const struct onlist_patch_row *r)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_put_mpatch);
-
-	if (!st)
-		return fail(s, "prepare");
-	bind_text(st, 1, r->key);
-	bind_text(st, 2, r->repaired_id);
-	bind_u32s(st, 3, r->fp, r->nfp);
-	bind_u32s(st, 4, r->words, r->nwords);
-	bind_text(st, 5, r->files);
-	sqlite3_bind_int64(st, 6, r->added);
-	sqlite3_bind_int64(st, 7, r->removed);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return fail(s, "insert message patch");
-	return ONLIST_OK;
+	return step(s, prepare(s, sql_put_mpatch), "insert message patch",
+		    "ttuutII", r->key, r->repaired_id, r->fp, r->nfp, r->words,
+		    r->nwords, r->files, (int64_t)r->added, (int64_t)r->removed);
 }
 
 onlist_status onlist_store_put_commit_patch(struct onlist_store *s,
 					    const struct onlist_patch_row *r)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_put_cpatch);
-
-	if (!st)
-		return fail(s, "prepare");
-	bind_text(st, 1, r->key);
-	for (int i = 0; i < 3; i++)
-		bind_text(st, 2 + i, r->alt[i]);
-	bind_u32s(st, 5, r->fp, r->nfp);
-	bind_u32s(st, 6, r->words, r->nwords);
-	bind_text(st, 7, r->files);
-	sqlite3_bind_int64(st, 8, r->added);
-	sqlite3_bind_int64(st, 9, r->removed);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return fail(s, "insert commit patch");
-	return ONLIST_OK;
+	return step(s, prepare(s, sql_put_cpatch), "insert commit patch",
+		    "ttttuutII", r->key, r->alt[0], r->alt[1], r->alt[2], r->fp,
+		    r->nfp, r->words, r->nwords, r->files, (int64_t)r->added,
+		    (int64_t)r->removed);
 }
 
 static const char sql_bounds[] =
@@ -116,7 +89,7 @@ static onlist_status exec_count(struct onlist_store *s, const char *sql,
 				const char *const *params, int np, long *added,
 				const char *what)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql);
+	sqlite3_stmt *st = prepare(s, sql);
 
 	if (!st)
 		return fail(s, "prepare");
@@ -137,6 +110,12 @@ static const char sql_cls_rows[] =
 	" (SELECT group_concat(lower(list), char(10)) FROM message_lists l"
 	"  WHERE l.msgid = m.msgid)"
 	" FROM messages m LEFT JOIN message_info i ON i.msgid = m.msgid";
+#define CLS(type, field) { type, offsetof(struct onlist_classify_row, field) }
+static const struct onlist__column cls_cols[] = {
+	CLS('t', msgid), CLS('t', from), CLS('t', subject), CLS('t', mailer),
+	CLS('i', patchwork), CLS('i', upstream), CLS('t', lists), { 0, 0 }
+};
+#undef CLS
 static const char sql_put_echo[] =
 	"INSERT OR IGNORE INTO echoes(msgid, kind, rule) VALUES(?1, ?2, ?3)";
 
@@ -144,7 +123,7 @@ onlist_status onlist_store_classify(struct onlist_store *s,
 				    onlist_classify_cb cb, void *data,
 				    long *count)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_cls_rows);
+	sqlite3_stmt *st = prepare(s, sql_cls_rows);
 	int rc;
 
 	*count = 0;
@@ -153,27 +132,14 @@ onlist_status onlist_store_classify(struct onlist_store *s,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_classify_row r;
 		const char *kind = NULL, *rule = NULL;
-		sqlite3_stmt *put;
 
-		r.msgid = (const char *)sqlite3_column_text(st, 0);
-		r.from = (const char *)sqlite3_column_text(st, 1);
-		r.subject = (const char *)sqlite3_column_text(st, 2);
-		r.mailer = (const char *)sqlite3_column_text(st, 3);
-		r.patchwork = sqlite3_column_int(st, 4);
-		r.upstream = sqlite3_column_int(st, 5);
-		r.lists = (const char *)sqlite3_column_text(st, 6);
+		onlist__store_columns(st, &r, cls_cols);
 		if (!cb(&r, &kind, &rule, data))
 			continue;
-		if (!(put = onlist__store_prepare(s, sql_put_echo))) {
+		if (step(s, prepare(s, sql_put_echo), "insert echo", "ttt",
+			 r.msgid, kind, rule) != ONLIST_OK) {
 			sqlite3_reset(st);
-			return fail(s, "prepare");
-		}
-		bind_text(put, 1, r.msgid);
-		bind_text(put, 2, kind);
-		bind_text(put, 3, rule);
-		if (sqlite3_step(put) != SQLITE_DONE) {
-			sqlite3_reset(st);
-			return fail(s, "insert echo");
+			return ONLIST_EDB;
 		}
 		(*count)++;
 	}
@@ -205,7 +171,7 @@ static const char sql_put_link[] =
 
 onlist_status onlist_store_match_links(struct onlist_store *s, long *added)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_link_trailers);
+	sqlite3_stmt *st = prepare(s, sql_link_trailers);
 	int rc;
 
 	if (!st)
@@ -389,17 +355,8 @@ onlist_status onlist_store_put_match(struct onlist_store *s, const char *sha,
 				     const char *msgid, const char *method,
 				     double score)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_put_match);
-
-	if (!st)
-		return fail(s, "prepare");
-	bind_text(st, 1, sha);
-	bind_text(st, 2, msgid);
-	bind_text(st, 3, method);
-	sqlite3_bind_double(st, 4, score);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return fail(s, "insert match");
-	return ONLIST_OK;
+	return step(s, prepare(s, sql_put_match), "insert match", "tttf", sha,
+		    msgid, method, score);
 }
 
 /* ---- what the fuzzy tier reads ---- */
@@ -418,7 +375,7 @@ static const char sql_need_patch[] =
 static onlist_status read_shas(struct onlist_store *s, const char *sql,
 			       char (**shas)[41], size_t *n)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql);
+	sqlite3_stmt *st = prepare(s, sql);
 	size_t cap = 0;
 	int rc;
 
@@ -459,6 +416,14 @@ static const char sql_fuzzy_commits[] =
 	COMMIT_COLS " WHERE" UNMATCHED("c.sha")
 	" ORDER BY lower(c.author_email), c.commit_date, c.sha";
 static const char sql_fuzzy_commit[] = COMMIT_COLS " WHERE c.sha = ?1";
+/* COMMIT_COLS but the two blobs (8, 9) */
+#define FC(type, field) { type, offsetof(struct onlist_fuzzy_commit, field) }
+static const struct onlist__column commit_cols[] = {
+	FC('t', sha), FC('e', author_email), FC('e', author_name),
+	FC('e', subject), FC('e', body), FC('I', author_date),
+	FC('I', commit_date), FC('I', bound), { 0, 0 }
+};
+#undef FC
 
 static const uint32_t *blob_u32(sqlite3_stmt *st, int col, size_t *n)
 {
@@ -472,8 +437,8 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 					 const char *sha,
 					 onlist_fuzzy_commit_cb cb, void *data)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sha ? sql_fuzzy_commit :
-						    sql_fuzzy_commits);
+	sqlite3_stmt *st = prepare(s, sha ? sql_fuzzy_commit :
+				      sql_fuzzy_commits);
 	int rc;
 
 	if (!st)
@@ -483,24 +448,9 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_fuzzy_commit c;
 
-		c.sha = (const char *)sqlite3_column_text(st, 0);
-		c.author_email = (const char *)sqlite3_column_text(st, 1);
-		c.author_name = (const char *)sqlite3_column_text(st, 2);
-		c.subject = (const char *)sqlite3_column_text(st, 3);
-		c.body = (const char *)sqlite3_column_text(st, 4);
-		c.author_date = sqlite3_column_int64(st, 5);
-		c.commit_date = sqlite3_column_int64(st, 6);
-		c.bound = sqlite3_column_int64(st, 7);
+		onlist__store_columns(st, &c, commit_cols);
 		c.fp = blob_u32(st, 8, &c.nfp);
 		c.words = blob_u32(st, 9, &c.nwords);
-		if (!c.author_email)
-			c.author_email = "";
-		if (!c.author_name)
-			c.author_name = "";
-		if (!c.subject)
-			c.subject = "";
-		if (!c.body)
-			c.body = "";
 		if (cb(&c, data))
 			break;
 	}
@@ -517,6 +467,15 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = m.msgid), p.fp, p.words" \
 	" FROM messages m JOIN message_info i ON i.msgid = m.msgid" \
 	" JOIN message_patch p ON p.msgid = m.msgid"
+/* CANDIDATE_COLS but the two blobs (7, 8) */
+#define CAND(type, field) \
+	{ type, offsetof(struct onlist_fuzzy_candidate, field) }
+static const struct onlist__column cand_cols[] = {
+	CAND('t', msgid), CAND('e', from_addr), CAND('e', subject),
+	CAND('e', stripped), CAND('I', date), CAND('i', version),
+	CAND('i', echo), { 0, 0 }
+};
+#undef CAND
 static const char sql_cand_author[] = CANDIDATE_COLS
 	" WHERE lower(m.from_addr) = ?1 AND m.date BETWEEN ?3 AND ?4"
 	" AND i.class = 'patch'";
@@ -528,33 +487,18 @@ static onlist_status candidates(struct onlist_store *s, const char *sql,
 				const char *p1, const char *p2, int64_t lo,
 				int64_t hi, onlist_fuzzy_cand_cb cb, void *data)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql);
+	sqlite3_stmt *st = prepare(s, sql);
 	int rc;
 
 	if (!st)
 		return fail(s, "prepare");
-	bind_text(st, 1, p1);
-	bind_text(st, 2, p2);
-	sqlite3_bind_int64(st, 3, lo);
-	sqlite3_bind_int64(st, 4, hi);
+	onlist__store_bind(st, "ttII", p1, p2, lo, hi);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_fuzzy_candidate m;
 
-		m.msgid = (const char *)sqlite3_column_text(st, 0);
-		m.from_addr = (const char *)sqlite3_column_text(st, 1);
-		m.subject = (const char *)sqlite3_column_text(st, 2);
-		m.stripped = (const char *)sqlite3_column_text(st, 3);
-		m.date = sqlite3_column_int64(st, 4);
-		m.version = sqlite3_column_int(st, 5);
-		m.echo = sqlite3_column_int(st, 6);
+		onlist__store_columns(st, &m, cand_cols);
 		m.fp = blob_u32(st, 7, &m.nfp);
 		m.words = blob_u32(st, 8, &m.nwords);
-		if (!m.from_addr)
-			m.from_addr = "";
-		if (!m.subject)
-			m.subject = "";
-		if (!m.stripped)
-			m.stripped = "";
 		if (cb(&m, data))
 			break;
 	}
@@ -593,7 +537,7 @@ onlist_status onlist_store_identities(struct onlist_store *s,
 						const char *addr, void *data),
 				      void *data)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_identities);
+	sqlite3_stmt *st = prepare(s, sql_identities);
 	int rc;
 
 	if (!st)
@@ -622,7 +566,7 @@ static const char sql_put_bound[] =
 
 int onlist_store_history_linear(struct onlist_store *s)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_linear);
+	sqlite3_stmt *st = prepare(s, sql_linear);
 	int r = -1;
 
 	if (st && sqlite3_step(st) == SQLITE_ROW)
@@ -641,13 +585,6 @@ onlist_status onlist_store_commits_unbounded(struct onlist_store *s,
 onlist_status onlist_store_put_bound(struct onlist_store *s, const char *sha,
 				     int64_t bound)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_put_bound);
-
-	if (!st)
-		return fail(s, "prepare");
-	bind_text(st, 1, sha);
-	sqlite3_bind_int64(st, 2, bound);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return fail(s, "insert bound");
-	return ONLIST_OK;
+	return step(s, prepare(s, sql_put_bound), "insert bound", "tI", sha,
+		    bound);
 }

@@ -1,4 +1,5 @@
 /* store_report.c - the SQL behind landing, report, stats and export. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,17 +15,9 @@ static const char put_landing_sql[] =
 onlist_status onlist_store_put_landing(struct onlist_store *s,
 				       const struct onlist_landing *l)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, put_landing_sql);
-
-	if (!st)
-		return ONLIST_EDB;
-	onlist__bind_text(st, 1, l->sha);
-	sqlite3_bind_int64(st, 2, l->landed_date);
-	onlist__bind_text(st, 3, l->merge_sha);
-	onlist__bind_text(st, 4, l->merge_subject);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return onlist__store_fail(s, "insert landing");
-	return ONLIST_OK;
+	return onlist__store_step(s, onlist__store_prepare(s, put_landing_sql),
+				  "insert landing", "tItt", l->sha,
+				  l->landed_date, l->merge_sha, l->merge_subject);
 }
 
 /* What makes a commit posted (store_int.h). */
@@ -70,6 +63,22 @@ static const char by_sha_sql[] = REPORT_COLS BY_SHA;
 static const char window_sql[] = REPORT_COLS WINDOW;
 static const char all_sql[] = REPORT_COLS ALL;
 
+/* REPORT_COLS, in its order.  Column 11 (landed_date) also says whether
+ * the landing is known, and column 20 (review_tags) is -1 when NULL:
+ * each_row() sets those two. */
+#define RC(type, field) { type, offsetof(struct onlist_report_commit, field) }
+static const struct onlist__column report_cols[] = {
+	RC('t', sha), RC('t', subject), RC('t', author_name),
+	RC('t', author_email), RC('t', committer_name), RC('t', committer_email),
+	RC('I', author_date), RC('I', commit_date), RC('i', body_empty),
+	RC('e', files), RC('e', trailers), RC('I', landed_date),
+	RC('t', merge_sha), RC('t', merge_subject),
+	RC('i', postings), RC('i', exact), RC('i', fuzzy),
+	RC('t', msgid), RC('t', list), RC('i', replies), RC('i', review_tags),
+	{ 0, 0 }
+};
+#undef RC
+
 static const char *col(sqlite3_stmt *st, int i)
 {
 	return (const char *)sqlite3_column_text(st, i);
@@ -83,29 +92,10 @@ static onlist_status each_row(struct onlist_store *s, sqlite3_stmt *st,
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		memset(&c, 0, sizeof c);
-		c.sha = col(st, 0);
-		c.subject = col(st, 1);
-		c.author_name = col(st, 2);
-		c.author_email = col(st, 3);
-		c.committer_name = col(st, 4);
-		c.committer_email = col(st, 5);
-		c.author_date = sqlite3_column_int64(st, 6);
-		c.commit_date = sqlite3_column_int64(st, 7);
-		c.body_empty = sqlite3_column_int(st, 8);
-		c.files = col(st, 9) ? col(st, 9) : "";
-		c.trailers = col(st, 10) ? col(st, 10) : "";
+		onlist__store_columns(st, &c, report_cols);
 		c.landed = sqlite3_column_type(st, 11) != SQLITE_NULL;
-		c.landed_date = sqlite3_column_int64(st, 11);
-		c.merge_sha = col(st, 12);
-		c.merge_subject = col(st, 13);
-		c.postings = sqlite3_column_int(st, 14);
-		c.exact = sqlite3_column_int(st, 15);
-		c.fuzzy = sqlite3_column_int(st, 16);
-		c.msgid = col(st, 17);
-		c.list = col(st, 18);
-		c.replies = sqlite3_column_int(st, 19);
-		c.review_tags = sqlite3_column_type(st, 20) == SQLITE_NULL ? -1
-			      : sqlite3_column_int(st, 20);
+		if (sqlite3_column_type(st, 20) == SQLITE_NULL)
+			c.review_tags = -1;
 		if (n)
 			(*n)++;
 		if (cb(&c, data))
@@ -141,8 +131,7 @@ onlist_status onlist_store_report_window(struct onlist_store *s,
 
 	if (!st)
 		return ONLIST_EDB;
-	sqlite3_bind_int64(st, 1, since);
-	sqlite3_bind_int64(st, 2, until);
+	onlist__store_bind(st, "II", since, until);
 	return each_row(s, st, cb, data, NULL);
 }
 
@@ -174,8 +163,7 @@ onlist_status onlist_store_report_weeks(struct onlist_store *s, int64_t since,
 		counts[i] = unposted[i] = 0;
 	if (!st)
 		return ONLIST_EDB;
-	sqlite3_bind_int64(st, 1, since);
-	sqlite3_bind_int64(st, 2, since + (int64_t)nweeks * 604800);
+	onlist__store_bind(st, "II", since, since + (int64_t)nweeks * 604800);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t w = sqlite3_column_int64(st, 0);
 		if (w >= 0 && w < nweeks) {

@@ -342,15 +342,8 @@ onlist_status onlist_store_set_message_patch(struct onlist_store *s,
 	static const char sql[] =
 		"UPDATE messages SET has_patch = ?2, patch_id = ?3,"
 		" patch_source = ?4 WHERE msgid = ?1";
-	sqlite3_stmt *st = onlist__store_prepare(s, sql);
 
-	if (!st)
-		return fail(s, "prepare");
-	onlist__bind_text(st, 1, msgid);
-	sqlite3_bind_int(st, 2, has_patch);
-	onlist__bind_text(st, 3, patch_id);
-	onlist__bind_text(st, 4, patch_source);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return fail(s, "update message");
-	return ONLIST_OK;
+	return onlist__store_step(s, onlist__store_prepare(s, sql),
+				  "update message", "titt", msgid, has_patch,
+				  patch_id, patch_source);
 }

@@ -12,7 +12,8 @@
 #include "store_int.h"
 
 #define fail onlist__store_fail
-#define bind_text onlist__bind_text
+#define prepare onlist__store_prepare
+#define step onlist__store_step
 
 static const char sql_put_info[] =
 	"INSERT OR IGNORE INTO message_info(msgid, class, reply, version, part,"
@@ -27,50 +28,24 @@ static const char sql_put_pull[] =
 onlist_status onlist_store_put_message_info(struct onlist_store *s,
 					    const struct onlist_message_info *i)
 {
-	sqlite3_stmt *st;
-
-	if (!(st = onlist__store_prepare(s, sql_put_info)))
-		return fail(s, "prepare");
-	bind_text(st, 1, i->msgid);
-	bind_text(st, 2, i->cls);
-	sqlite3_bind_int(st, 3, i->reply);
-	sqlite3_bind_int(st, 4, i->version);
-	sqlite3_bind_int(st, 5, i->part);
-	sqlite3_bind_int(st, 6, i->total);
-	bind_text(st, 7, i->prefix);
-	bind_text(st, 8, i->stripped);
-	bind_text(st, 9, i->change_id);
-	bind_text(st, 10, i->mailer);
-	sqlite3_bind_int(st, 11, i->patchwork);
-	sqlite3_bind_int(st, 12, i->upstream);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return fail(s, "insert message info");
+	if (step(s, prepare(s, sql_put_info), "insert message info",
+		 "ttiiiittttii", i->msgid, i->cls, i->reply, i->version, i->part,
+		 i->total, i->prefix, i->stripped, i->change_id, i->mailer,
+		 i->patchwork, i->upstream) != ONLIST_OK)
+		return ONLIST_EDB;
 	if (!sqlite3_changes(s->db))
 		return ONLIST_OK;	/* known: the first one wins */
 	for (int k = 0; k < i->ntrailers; k++) {
 		const struct onlist_msg_trailer *t = &i->trailers[k];
 
-		if (!(st = onlist__store_prepare(s, sql_put_trailer)))
-			return fail(s, "prepare");
-		bind_text(st, 1, i->msgid);
-		sqlite3_bind_int(st, 2, k);
-		bind_text(st, 3, t->key);
-		bind_text(st, 4, t->name);
-		bind_text(st, 5, t->addr);
-		bind_text(st, 6, t->value);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			return fail(s, "insert message trailer");
+		if (step(s, prepare(s, sql_put_trailer), "insert message trailer",
+			 "titttt", i->msgid, k, t->key, t->name, t->addr,
+			 t->value) != ONLIST_OK)
+			return ONLIST_EDB;
 	}
-	if (i->pull_url) {
-		if (!(st = onlist__store_prepare(s, sql_put_pull)))
-			return fail(s, "prepare");
-		bind_text(st, 1, i->msgid);
-		bind_text(st, 2, i->pull_url);
-		bind_text(st, 3, i->pull_ref);
-		bind_text(st, 4, i->pull_tip);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			return fail(s, "insert pull");
-	}
+	if (i->pull_url)
+		return step(s, prepare(s, sql_put_pull), "insert pull", "tttt",
+			    i->msgid, i->pull_url, i->pull_ref, i->pull_tip);
 	return ONLIST_OK;
 }
 
@@ -104,7 +79,7 @@ static onlist_status load(struct onlist_store *s, struct loaded *l)
 	sqlite3_stmt *st;
 	int rc;
 
-	if (!(st = onlist__store_prepare(s, sql_load)))
+	if (!(st = prepare(s, sql_load)))
 		return fail(s, "prepare");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_thread_msg *x;
@@ -158,7 +133,6 @@ static onlist_status write_threads(struct onlist_store *s,
 				   struct onlist_thread_counts *c)
 {
 	onlist_status ret = ONLIST_OK;
-	sqlite3_stmt *st;
 	int *order;
 
 	if (sqlite3_exec(s->db, onlist__thread_index_drop, NULL, NULL, NULL)
@@ -173,48 +147,27 @@ static onlist_status write_threads(struct onlist_store *s,
 	for (size_t oi = 0; oi < n; oi++) {
 		const struct onlist_thread_msg *x = &v[order[oi]];
 
-		if (!(st = onlist__store_prepare(s, sql_put_thread))) {
-			ret = fail(s, "prepare");
+		if ((ret = step(s, prepare(s, sql_put_thread), "insert thread",
+				"tttit", x->msgid,
+				x->parent >= 0 ? v[x->parent].msgid : NULL,
+				v[x->root].msgid, x->depth,
+				x->answers >= 0 ? v[x->answers].msgid : NULL))
+		    != ONLIST_OK)
 			goto out;
-		}
-		bind_text(st, 1, x->msgid);
-		bind_text(st, 2, x->parent >= 0 ? v[x->parent].msgid : NULL);
-		bind_text(st, 3, v[x->root].msgid);
-		sqlite3_bind_int(st, 4, x->depth);
-		bind_text(st, 5, x->answers >= 0 ? v[x->answers].msgid : NULL);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			ret = fail(s, "insert thread");
-			goto out;
-		}
 		c->messages++;
-		if (x->series < 0)
-			continue;
-		if (!(st = onlist__store_prepare(s, sql_put_series))) {
-			ret = fail(s, "prepare");
+		if (x->series >= 0 &&
+		    (ret = step(s, prepare(s, sql_put_series), "insert series",
+				"ttt", x->msgid, v[x->series].msgid, x->topic))
+		    != ONLIST_OK)
 			goto out;
-		}
-		bind_text(st, 1, x->msgid);
-		bind_text(st, 2, v[x->series].msgid);
-		bind_text(st, 3, x->topic);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			ret = fail(s, "insert series");
-			goto out;
-		}
 	}
 	for (size_t i = 0; i < t->nreplies; i++) {
 		const struct onlist_thread_reply *r = &t->replies[i];
 
-		if (!(st = onlist__store_prepare(s, sql_put_reply))) {
-			ret = fail(s, "prepare");
+		if ((ret = step(s, prepare(s, sql_put_reply), "insert reply", "tti",
+				v[r->patch].msgid, v[r->reply].msgid,
+				r->by_author)) != ONLIST_OK)
 			goto out;
-		}
-		bind_text(st, 1, v[r->patch].msgid);
-		bind_text(st, 2, v[r->reply].msgid);
-		sqlite3_bind_int(st, 3, r->by_author);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			ret = fail(s, "insert reply");
-			goto out;
-		}
 		c->replies += sqlite3_changes(s->db);
 	}
 	c->threads = t->threads;
@@ -329,7 +282,7 @@ static onlist_status rows(struct onlist_store *s, const char *sql,
 			  const char *const *params, int nparams,
 			  onlist_row_cb cb, void *data, long *n)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql);
+	sqlite3_stmt *st = prepare(s, sql);
 
 	if (!st)
 		return fail(s, "prepare");

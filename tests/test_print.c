@@ -152,6 +152,22 @@ static void test_formats(void **state)
 	assert_int_equal(onlist_fmt_parse("", &f), ONLIST_ENOTFOUND);
 }
 
+static void test_json_object(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	onlist_put_json_object(f, "key", "Acked-by", "na\"me", NULL,
+			       "addr", "a\n@b", (char *)NULL);
+	fclose(f);
+	assert_string_equal(buf, "{\"key\": \"Acked-by\", \"na\\\"me\": null, "
+			    "\"addr\": \"a\\n@b\"}");
+	free(buf);
+}
+
 static char *slurp(const char *path)
 {
 	gchar *s = NULL;
@@ -236,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_escapers),
 		cmocka_unit_test(test_always_utf8),
 		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_json_object),
 		cmocka_unit_test(test_text_dup),
 		cmocka_unit_test(test_out_file),
 		cmocka_unit_test(test_out_full),

@@ -61,6 +61,12 @@ void onlist_put_json(FILE *f, const char *s);
 void onlist_put_json_field(FILE *f, int first, const char *key,
 			   const char *value);
 
+/* A whole JSON object of string members, from key, value pairs ended by
+ * a NULL key: onlist_put_json_object(f, "key", k, "name", n, NULL) writes
+ * {"key": "...", "name": "..."} (a NULL value: null). */
+void onlist_put_json_object(FILE *f, const char *key, ...)
+	__attribute__((sentinel));
+
 /* Markdown: the characters Markdown acts on (\ ` * _ [ ] < > | #) get a
  * backslash; a line break becomes a space (so a value never ends a table
  * row or a list item); other controls become "U+XXXX". */

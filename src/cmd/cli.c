@@ -86,6 +86,50 @@ struct onlist_store *onlist_cli_open_store(struct onlist_cli *cli)
 	return s;
 }
 
+int onlist_cli_out_close(struct onlist_cli *cli, struct onlist_out *out,
+			 int ret)
+{
+	char *err = NULL;
+
+	if (onlist_out_close(out, 1, &err) == ONLIST_OK)
+		return ret;
+	onlist_err("%s: %s", cli->cmd, err ? err : "write error");
+	free(err);
+	return ONLIST_EXIT_FAIL;
+}
+
+void onlist_cli_rows_open(struct onlist_cli_rows *x, enum onlist_fmt fmt,
+			  onlist_cli_row_fn print)
+{
+	x->out = (struct onlist_out)ONLIST_OUT_INIT;
+	onlist_out_open(&x->out, NULL, NULL);	/* standard output: cannot fail */
+	x->f = x->out.f;
+	x->json = fmt == ONLIST_FMT_JSON;
+	x->n = 0;
+	x->print = print;
+	if (x->json)
+		fputs("[", x->f);
+}
+
+int onlist_cli_row(int ncol, const char *const *c, void *data)
+{
+	struct onlist_cli_rows *x = data;
+
+	if (x->json)
+		fputs(x->n ? ",\n  " : "\n  ", x->f);
+	x->print(x, ncol, c);
+	x->n++;
+	return 0;
+}
+
+int onlist_cli_rows_close(struct onlist_cli *cli, struct onlist_cli_rows *x,
+			  int ret)
+{
+	if (x->json)
+		fputs(x->n ? "\n]\n" : "]\n", x->f);
+	return onlist_cli_out_close(cli, &x->out, ret);
+}
+
 struct onlist_store *onlist_cli_open_store_read(struct onlist_cli *cli)
 {
 	struct onlist_store *s;

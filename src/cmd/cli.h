@@ -140,6 +140,12 @@ char *onlist_cli_config(const char *repo, const char *key);
 /* The database's path (see struct onlist_cli); never NULL. */
 const char *onlist_cli_db(struct onlist_cli *cli);
 
+/* Close `out` (opened on standard output) and return `ret`; or, when a
+ * write failed (a full disk, a closed pipe), say so as "CMD: why" and
+ * return ONLIST_EXIT_FAIL. */
+int onlist_cli_out_close(struct onlist_cli *cli, struct onlist_out *out,
+			 int ret);
+
 /* Open the database named by --db; prints the error and returns NULL. */
 struct onlist_store *onlist_cli_open_store(struct onlist_cli *cli);
 /* The same for a command that only reads: nothing is written (a database
@@ -147,13 +153,38 @@ struct onlist_store *onlist_cli_open_store(struct onlist_cli *cli);
 struct onlist_store *onlist_cli_open_store_read(struct onlist_cli *cli);
 
 
-/* What a row printer of a listing command keeps: where it writes, whether
- * as JSON, and how many rows came before (for the commas). */
+/* ---- listings ------------------------------------------------------------
+ * A listing command prints the rows of a query on standard output, a
+ * line of text each, or as one JSON array of objects:
+ *
+ *   struct onlist_cli_rows x;
+ *   onlist_cli_rows_open(&x, fmt, print_row);
+ *   if (onlist_store_query(s, Q, params, n, onlist_cli_row, &x) != ONLIST_OK)
+ *   	...say so, ret = ONLIST_EXIT_FAIL;
+ *   return onlist_cli_rows_close(cli, &x, ret);
+ *
+ * print_row(x, ncol, c) writes one row to x->f: a JSON object (what goes
+ * between two is written already) when x->json, else a line of text.
+ */
+struct onlist_cli_rows;
+typedef void (*onlist_cli_row_fn)(struct onlist_cli_rows *x, int ncol,
+				  const char *const *c);
 struct onlist_cli_rows {
 	FILE *f;
 	int json;
-	long n;
+	long n;			/* the rows printed so far */
+	onlist_cli_row_fn print;
+	struct onlist_out out;
 };
+/* Standard output, and the array's "[" for JSON. */
+void onlist_cli_rows_open(struct onlist_cli_rows *x, enum onlist_fmt fmt,
+			  onlist_cli_row_fn print);
+/* An onlist_row_cb: one row through x->print, counted.  0 (go on). */
+int onlist_cli_row(int ncol, const char *const *c, void *data);
+/* The array's "]" for JSON, then onlist_cli_out_close(): `ret`, or
+ * ONLIST_EXIT_FAIL after a write error (said). */
+int onlist_cli_rows_close(struct onlist_cli *cli, struct onlist_cli_rows *x,
+			  int ret);
 
 /* Progress on stderr when it is a terminal and -q was not given: at most a
  * few updates a second; onlist_progress_done() ends the line. */

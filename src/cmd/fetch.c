@@ -879,7 +879,6 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 	struct source_list l = { NULL, NULL, 0 };
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	const char *data_opt = NULL;
-	char *err = NULL;
 	double x;
 	int c, ret = ONLIST_EXIT_OK, lock;
 
@@ -1015,10 +1014,6 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 	onlist_store_close(s);
 	free(o.data);
 	close(lock);
-	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
-		onlist_err("fetch: %s", err ? err : "write error");
-		free(err);
-		ret = ONLIST_EXIT_FAIL;
-	}
+	ret = onlist_cli_out_close(cli, &out, ret);
 	return ret;
 }

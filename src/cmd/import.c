@@ -191,7 +191,6 @@ int cmd_import(struct onlist_cli *cli, int argc, char **argv)
 	struct onlist_store *s;
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	const char *list = NULL;
-	char *err = NULL;
 	int c, ret = ONLIST_EXIT_OK;
 
 	onlist_cli_formats(cli, formats, &fmt);
@@ -221,10 +220,6 @@ int cmd_import(struct onlist_cli *cli, int argc, char **argv)
 			"%ld, \"skipped\": %ld}\n", o.total.messages,
 			o.total.added, o.total.patches, o.total.skipped);
 	onlist_store_close(s);
-	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
-		onlist_err("import: %s", err ? err : "write error");
-		free(err);
-		ret = ONLIST_EXIT_FAIL;
-	}
+	ret = onlist_cli_out_close(cli, &out, ret);
 	return ret;
 }

@@ -69,12 +69,9 @@ static int print_review(int ncol, const char *const *c, void *data)
 	(void)ncol;
 	if (p->json) {
 		fputs(p->nrev ? ", " : "", f);
-		onlist_put_json_field(f, 1, "key", c[0]);
-		onlist_put_json_field(f, 0, "name", c[1]);
-		onlist_put_json_field(f, 0, "addr", c[2]);
-		onlist_put_json_field(f, 0, "in", c[3]);
-		onlist_put_json_field(f, 0, "replier", c[5]);
-		fputs("}", f);
+		onlist_put_json_object(f, "key", c[0], "name", c[1],
+				       "addr", c[2], "in", c[3],
+				       "replier", c[5], (char *)NULL);
 	} else {
 		fputs("      ", f);
 		onlist_put_text(f, c[0]);
@@ -406,7 +403,7 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	int json, ret = ONLIST_EXIT_OK, first = 1, any = 0, c;
 	const char *patch_file = NULL;
-	char *repo = NULL, *err = NULL;
+	char *repo = NULL;
 
 	onlist_cli_formats(cli, formats, &fmt);
 	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts, lookup_help)) != -1) {
@@ -465,10 +462,6 @@ out:
 	free(repo);
 	if (s)
 		onlist_store_close(s);
-	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
-		onlist_err("lookup: %s", err ? err : "write error");
-		free(err);
-		ret = ONLIST_EXIT_FAIL;
-	}
+	ret = onlist_cli_out_close(cli, &out, ret);
 	return ret;
 }

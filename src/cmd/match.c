@@ -305,10 +305,6 @@ out:
 	free(repo);
 	free(rules_cfg);
 	onlist_match_free_rules(rules, nrules);
-	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
-		onlist_err("match: %s", err ? err : "write error");
-		free(err);
-		ret = ONLIST_EXIT_FAIL;
-	}
+	ret = onlist_cli_out_close(cli, &out, ret);
 	return ret;
 }

@@ -46,9 +46,8 @@ static void lines_to_json(FILE *out, const char *lines, size_t len)
 		if (line && (sp = strchr(line, ' '))) {
 			line[sp - line] = '\0';
 			fputs(n++ ? ",\n  " : "\n  ", out);
-			onlist_put_json_field(out, 1, "patch_id", line);
-			onlist_put_json_field(out, 0, "name", sp + 1);
-			fputc('}', out);
+			onlist_put_json_object(out, "patch_id", line,
+					       "name", sp + 1, (char *)NULL);
 		}
 		free(line);
 		p = nl + 1;
@@ -178,7 +177,7 @@ int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 	struct onlist_out out = ONLIST_OUT_INIT;
 	const char *mailinfo[2] = { NULL, NULL };
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
-	char first[4096], *err = NULL, *lines = NULL;
+	char first[4096], *lines = NULL;
 	size_t len = 0, nlines = 0;
 	FILE *dest;
 	int c, stable = 1, ret;
@@ -257,10 +256,6 @@ int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 		lines_to_json(out.f, lines, nlines);
 		free(lines);
 	}
-	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
-		onlist_err("patch-id: %s", err ? err : "write error");
-		free(err);
-		ret = ONLIST_EXIT_FAIL;
-	}
+	ret = onlist_cli_out_close(cli, &out, ret);
 	return ret;
 }

@@ -401,91 +401,97 @@ static void md_refs(struct report *r)
 	r->nrefs = 0;
 }
 
-static void md_commit(struct report *r, const struct rrow *x)
+/* "[posted][4]", the posting's link as a numbered reference. */
+static void md_posting(struct report *r, const char *msgid)
+{
+	fprintf(r->f, "[posted][%d]", md_ref(r, url(r->posting_url, msgid)));
+}
+
+static void html_posting(struct report *r, const char *msgid)
+{
+	char *u = url(r->posting_url, msgid);
+
+	fputs("<a href=\"", r->f);
+	onlist_put_html_attr(r->f, u);
+	fputs("\">posting</a>", r->f);
+	free(u);
+}
+
+/* What a commit's entry is made of in Markdown and in HTML; one walker,
+ * put_commit(), writes both, so that they say the same things. */
+struct layout {
+	void (*put)(FILE *f, const char *s);		/* the escaper */
+	void (*sha)(struct report *r, const char *sha);	/* linked if known */
+	void (*posting)(struct report *r, const char *msgid);
+	const char *item;	/* before the sha */
+	const char *head[5];	/* before the subject, author, committer,
+				 * subsystem and tags */
+	const char *empty;	/* an empty changelog */
+	const char *line;	/* before the landing and the posting */
+	const char *merge;	/* between the merge's sha and subject */
+	const char *list;	/* before the posting's list */
+	const char *end;
+};
+
+static const struct layout md_layout = {
+	.put = onlist_put_md, .sha = md_sha, .posting = md_posting,
+	.item = "- ",
+	.head = { "", "\n  - author: ", ", committer: ", ", subsystem: ",
+		  "\n  - tags: " },
+	.empty = "; changelog: **empty**",
+	.line = "\n  - ", .merge = "", .list = " to ", .end = "\n",
+};
+
+static const struct layout html_layout = {
+	.put = onlist_put_html, .sha = html_sha, .posting = html_posting,
+	.item = "<li>",
+	.head = { " <span class=\"subj\">", "</span><br><small>author ",
+		  ", committer ", ", ", "<br>tags: " },
+	.empty = " &middot; <b>empty changelog</b>",
+	.line = "<br>", .merge = " ", .list = " on ", .end = "</small></li>\n",
+};
+
+static void put_commit(struct report *r, const struct layout *l,
+		       const struct rrow *x)
 {
 	FILE *f = r->f;
 	char tags[512], day[16];
+	const char *head[5] = { x->subject, x->author, x->committer, x->subsys,
+				tags };
 
 	tag_summary(x->trailers, tags, sizeof tags);
-	fputs("- ", f);
-	md_sha(r, x->sha);
-	onlist_put_md(f, x->subject);
-	fputs("\n  - author: ", f);
-	onlist_put_md(f, x->author);
-	fputs(", committer: ", f);
-	onlist_put_md(f, x->committer);
-	fputs(", subsystem: ", f);
-	onlist_put_md(f, x->subsys);
-	fputs("\n  - tags: ", f);
-	onlist_put_md(f, *tags ? tags : "none");
-	fputs(x->empty ? "; changelog: **empty**" : "", f);
-	if (x->landed && x->merge_sha) {
-		fmt_day(x->landed_date, day, sizeof day);
-		if (!strcmp(x->merge_sha, x->sha))
-			fprintf(f, "\n  - landed %s, applied directly", day);
-		else {
-			fprintf(f, "\n  - landed %s in ", day);
-			md_sha(r, x->merge_sha);
-			onlist_put_md(f, x->merge_subject);
-		}
-	} else
-		fputs("\n  - landed: n/a", f);
-	if (x->msgid) {
-		fprintf(f, "\n  - [posted][%d]",
-			md_ref(r, url(r->posting_url, x->msgid)));
-		if (x->list) {
-			fputs(" to ", f);
-			onlist_put_md(f, x->list);
-		}
+	if (!*tags)
+		head[4] = "none";
+	fputs(l->item, f);
+	l->sha(r, x->sha);
+	for (int i = 0; i < 5; i++) {
+		fputs(l->head[i], f);
+		l->put(f, head[i]);
 	}
-	fputc('\n', f);
-}
-
-static void html_commit(struct report *r, const struct rrow *x)
-{
-	FILE *f = r->f;
-	char *u = NULL, tags[512], day[16];
-
-	tag_summary(x->trailers, tags, sizeof tags);
-	fputs("<li>", f);
-	html_sha(r, x->sha);
-	fputs(" <span class=\"subj\">", f);
-	onlist_put_html(f, x->subject);
-	fputs("</span><br><small>author ", f);
-	onlist_put_html(f, x->author);
-	fputs(", committer ", f);
-	onlist_put_html(f, x->committer);
-	fputs(", ", f);
-	onlist_put_html(f, x->subsys);
-	fputs("<br>tags: ", f);
-	onlist_put_html(f, *tags ? tags : "none");
 	if (x->empty)
-		fputs(" &middot; <b>empty changelog</b>", f);
+		fputs(l->empty, f);
+	fputs(l->line, f);
 	if (x->landed && x->merge_sha) {
 		fmt_day(x->landed_date, day, sizeof day);
 		if (!strcmp(x->merge_sha, x->sha))
-			fprintf(f, "<br>landed %s, applied directly", day);
+			fprintf(f, "landed %s, applied directly", day);
 		else {
-			fprintf(f, "<br>landed %s in ", day);
-			html_sha(r, x->merge_sha);
-			fputc(' ', f);
-			onlist_put_html(f, x->merge_subject);
+			fprintf(f, "landed %s in ", day);
+			l->sha(r, x->merge_sha);
+			fputs(l->merge, f);
+			l->put(f, x->merge_subject);
 		}
 	} else
-		fputs("<br>landed: n/a", f);
+		fputs("landed: n/a", f);
 	if (x->msgid) {
-		free(u);
-		u = url(r->posting_url, x->msgid);
-		fputs("<br><a href=\"", f);
-		onlist_put_html_attr(f, u);
-		fputs("\">posting</a>", f);
+		fputs(l->line, f);
+		l->posting(r, x->msgid);
 		if (x->list) {
-			fputs(" on ", f);
-			onlist_put_html(f, x->list);
+			fputs(l->list, f);
+			l->put(f, x->list);
 		}
 	}
-	fputs("</small></li>\n", f);
-	free(u);
+	fputs(l->end, f);
 }
 
 static void json_commit(struct report *r, const struct rrow *x, int first)
@@ -536,11 +542,8 @@ static void json_commit(struct report *r, const struct rrow *x, int first)
 	if (x->msgid) {
 		free(u);
 		u = url(r->posting_url, x->msgid);
-		fputs("{\"msgid\": ", f);
-		onlist_put_json(f, x->msgid);
-		onlist_put_json_field(f, 0, "list", x->list);
-		onlist_put_json_field(f, 0, "url", u);
-		fputc('}', f);
+		onlist_put_json_object(f, "msgid", x->msgid, "list", x->list,
+				       "url", u, (char *)NULL);
 	} else
 		fputs("null", f);
 	fputc('}', f);
@@ -782,9 +785,9 @@ static int render(struct report *r)
 				continue;
 			if (r->fmt == ONLIST_FMT_HTML) {
 				fputs(any ? "" : "<ul>\n", f);
-				html_commit(r, &r->rows.v[i]);
+				put_commit(r, &html_layout, &r->rows.v[i]);
 			} else
-				md_commit(r, &r->rows.v[i]);
+				put_commit(r, &md_layout, &r->rows.v[i]);
 			any = 1;
 		}
 		if (r->fmt == ONLIST_FMT_HTML && any)

@@ -218,10 +218,5 @@ int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 				c.skipped, c.skipped == 1 ? "it" : "them");
 		fputc('\n', out.f);
 	}
-	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
-		onlist_err("scan: %s", err ? err : "write error");
-		free(err);
-		return ONLIST_EXIT_FAIL;
-	}
-	return ONLIST_EXIT_OK;
+	return onlist_cli_out_close(cli, &out, ONLIST_EXIT_OK);
 }

@@ -25,14 +25,13 @@ static const char skipped_help[] =
 	"  json: an array of {source, offset, reason}, or of {reason, count},\n"
 	"        or of {commit, object, subject, reason}\n";
 
-static int print_skip(int ncol, const char *const *c, void *data)
+static void print_skip(struct onlist_cli_rows *x, int ncol,
+		       const char *const *c)
 {
-	struct onlist_cli_rows *x = data;
 	long offset = c[1] ? atol(c[1]) : 0;
 
 	(void)ncol;
 	if (x->json) {
-		fputs(x->n ? ",\n  " : "\n  ", x->f);
 		onlist_put_json_field(x->f, 1, "source", c[0] ? c[0] : "");
 		fprintf(x->f, ", \"offset\": %ld, \"reason\": ", offset);
 		onlist_put_json(x->f, c[2] ? c[2] : "");
@@ -43,18 +42,16 @@ static int print_skip(int ncol, const char *const *c, void *data)
 		onlist_put_text(x->f, c[2] ? c[2] : "");
 		fputc('\n', x->f);
 	}
-	x->n++;
-	return 0;
 }
 
-static int print_reason(int ncol, const char *const *c, void *data)
+static void print_reason(struct onlist_cli_rows *x, int ncol,
+			 const char *const *c)
 {
-	struct onlist_cli_rows *x = data;
 	long count = c[1] ? atol(c[1]) : 0;
 
 	(void)ncol;
 	if (x->json) {
-		fputs(x->n ? ",\n  {\"reason\": " : "\n  {\"reason\": ", x->f);
+		fputs("{\"reason\": ", x->f);
 		onlist_put_json(x->f, c[0] ? c[0] : "");
 		fprintf(x->f, ", \"count\": %ld}", count);
 	} else {
@@ -62,25 +59,20 @@ static int print_reason(int ncol, const char *const *c, void *data)
 		onlist_put_text(x->f, c[0] ? c[0] : "");
 		fputc('\n', x->f);
 	}
-	x->n++;
-	return 0;
 }
 
 /* A commit scan could not diff: sha, object, reason, subject. */
-static int print_commit(int ncol, const char *const *c, void *data)
+static void print_commit(struct onlist_cli_rows *x, int ncol,
+			 const char *const *c)
 {
-	struct onlist_cli_rows *x = data;
 	const char *p, *nl;
 	int first = 1;
 
 	(void)ncol;
 	if (x->json) {
-		fputs(x->n ? ",\n  " : "\n  ", x->f);
-		onlist_put_json_field(x->f, 1, "commit", c[0]);
-		onlist_put_json_field(x->f, 0, "object", c[1]);
-		onlist_put_json_field(x->f, 0, "subject", c[3]);
-		onlist_put_json_field(x->f, 0, "reason", c[2]);
-		fputs("}", x->f);
+		onlist_put_json_object(x->f, "commit", c[0], "object", c[1],
+				       "subject", c[3], "reason", c[2],
+				       (char *)NULL);
 	} else {
 		onlist_put_text(x->f, c[0] ? c[0] : "");
 		fputs(":", x->f);
@@ -100,8 +92,6 @@ static int print_commit(int ncol, const char *const *c, void *data)
 		}
 		fputc('\n', x->f);
 	}
-	x->n++;
-	return 0;
 }
 
 int cmd_skipped(struct onlist_cli *cli, int argc, char **argv)
@@ -113,13 +103,12 @@ int cmd_skipped(struct onlist_cli *cli, int argc, char **argv)
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "text", "json", NULL };
-	struct onlist_out out = ONLIST_OUT_INIT;
 	struct onlist_store *s;
-	struct onlist_cli_rows x = { NULL, 0, 0 };
+	struct onlist_cli_rows x;
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	int c, by_reason = 0, commits = 0, ret = ONLIST_EXIT_OK;
 	const char *p[1] = { NULL };
-	char *glob = NULL, *err = NULL;
+	char *glob = NULL;
 
 	onlist_cli_formats(cli, formats, &fmt);
 	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts,
@@ -149,31 +138,20 @@ int cmd_skipped(struct onlist_cli *cli, int argc, char **argv)
 		g_free(glob);
 		return ONLIST_EXIT_FAIL;
 	}
-	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
-	x.f = out.f;
-	x.json = fmt == ONLIST_FMT_JSON;
-	if (x.json)
-		fputs("[", x.f);
+	onlist_cli_rows_open(&x, fmt, commits ? print_commit :
+			     by_reason ? print_reason : print_skip);
 	if (commits ? onlist_store_query(s, ONLIST_Q_SKIPPED_COMMITS, NULL, 0,
-					 print_commit, &x) != ONLIST_OK :
+					 onlist_cli_row, &x) != ONLIST_OK :
 	    onlist_store_query(s, by_reason ? ONLIST_Q_SKIPPED_BY_REASON :
-			       ONLIST_Q_SKIPPED, p, 1,
-			       by_reason ? print_reason : print_skip, &x)
+			       ONLIST_Q_SKIPPED, p, 1, onlist_cli_row, &x)
 	    != ONLIST_OK) {
 		onlist_err("skipped: %s", onlist_store_errmsg(s));
 		ret = ONLIST_EXIT_FAIL;
 	}
-	if (x.json)
-		fputs(x.n ? "\n]\n" : "]\n", x.f);
-	else if (!x.n && ret == ONLIST_EXIT_OK && !cli->quiet)
+	if (!x.json && !x.n && ret == ONLIST_EXIT_OK && !cli->quiet)
 		fputs(commits ? "no skipped commits\n" :
 		      "no skipped messages\n", stderr);
 	onlist_store_close(s);
 	g_free(glob);
-	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
-		onlist_err("skipped: %s", err ? err : "write error");
-		free(err);
-		ret = ONLIST_EXIT_FAIL;
-	}
-	return ret;
+	return onlist_cli_rows_close(cli, &x, ret);
 }

@@ -12,9 +12,9 @@ static const char sources_help[] =
 	"  text: LIST SOURCE (since DATE) per line\n"
 	"  json: an array of {source, list, since}\n";
 
-static int print_source(int ncol, const char *const *c, void *data)
+static void print_source(struct onlist_cli_rows *x, int ncol,
+			 const char *const *c)
 {
-	struct onlist_cli_rows *x = data;
 	const char *list = c[1] ? c[1] : "";
 	char date[32];
 	int w = 0;
@@ -22,11 +22,8 @@ static int print_source(int ncol, const char *const *c, void *data)
 	(void)ncol;
 	onlist_fmt_date(c[2], date, sizeof(date), 0);
 	if (x->json) {
-		fputs(x->n ? ",\n  " : "\n  ", x->f);
-		onlist_put_json_field(x->f, 1, "source", c[0]);
-		onlist_put_json_field(x->f, 0, "list", list);
-		onlist_put_json_field(x->f, 0, "since", date);
-		fputs("}", x->f);
+		onlist_put_json_object(x->f, "source", c[0], "list", list,
+				       "since", date, (char *)NULL);
 	} else {
 		onlist_put_text(x->f, list);
 		/* pad by characters, not bytes */
@@ -36,18 +33,14 @@ static int print_source(int ncol, const char *const *c, void *data)
 		onlist_put_text(x->f, c[0]);
 		fprintf(x->f, "  (since %s)\n", date);
 	}
-	x->n++;
-	return 0;
 }
 
 int cmd_sources(struct onlist_cli *cli, int argc, char **argv)
 {
 	static const char *const formats[] = { "text", "json", NULL };
-	struct onlist_out out = ONLIST_OUT_INIT;
 	struct onlist_store *s;
-	struct onlist_cli_rows x = { NULL, 0, 0 };
+	struct onlist_cli_rows x;
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
-	char *err = NULL;
 	int c, ret = ONLIST_EXIT_OK;
 
 	onlist_cli_formats(cli, formats, &fmt);
@@ -55,23 +48,12 @@ int cmd_sources(struct onlist_cli *cli, int argc, char **argv)
 		return c;
 	if (!(s = onlist_cli_open_store_read(cli)))
 		return ONLIST_EXIT_FAIL;
-	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
-	x.f = out.f;
-	x.json = fmt == ONLIST_FMT_JSON;
-	if (x.json)
-		fputs("[", x.f);
-	if (onlist_store_query(s, ONLIST_Q_SOURCES, NULL, 0, print_source, &x)
+	onlist_cli_rows_open(&x, fmt, print_source);
+	if (onlist_store_query(s, ONLIST_Q_SOURCES, NULL, 0, onlist_cli_row, &x)
 	    != ONLIST_OK) {
 		onlist_err("sources: %s", onlist_store_errmsg(s));
 		ret = ONLIST_EXIT_FAIL;
 	}
-	if (x.json)
-		fputs(x.n ? "\n]\n" : "]\n", x.f);
 	onlist_store_close(s);
-	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
-		onlist_err("sources: %s", err ? err : "write error");
-		free(err);
-		ret = ONLIST_EXIT_FAIL;
-	}
-	return ret;
+	return onlist_cli_rows_close(cli, &x, ret);
 }

@@ -100,7 +100,6 @@ int cmd_status(struct onlist_cli *cli, int argc, char **argv)
 	struct onlist_store *s;
 	struct status_ctx x = { NULL, 0, 0, { 0 } };
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
-	char *err = NULL;
 	int c, ret = ONLIST_EXIT_OK;
 
 	onlist_cli_formats(cli, formats, &fmt);
@@ -142,10 +141,6 @@ int cmd_status(struct onlist_cli *cli, int argc, char **argv)
 			x.t[4], x.t[5], x.t[3] - x.t[5]);
 	}
 	onlist_store_close(s);
-	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
-		onlist_err("status: %s", err ? err : "write error");
-		free(err);
-		ret = ONLIST_EXIT_FAIL;
-	}
+	ret = onlist_cli_out_close(cli, &out, ret);
 	return ret;
 }

@@ -89,10 +89,8 @@ static int print_trailer(int ncol, const char *const *c, void *data)
 
 	if (t->json) {
 		fputs(t->nout++ ? ", " : "", f);
-		onlist_put_json_field(f, 1, "key", c[0]);
-		onlist_put_json_field(f, 0, "name", c[1]);
-		onlist_put_json_field(f, 0, "addr", c[2]);
-		fputs("}", f);
+		onlist_put_json_object(f, "key", c[0], "name", c[1],
+				       "addr", c[2], (char *)NULL);
 	} else {
 		fputs("  ", f);
 		onlist_put_text(f, c[0] ? c[0] : "");
@@ -204,7 +202,7 @@ int cmd_thread(struct onlist_cli *cli, int argc, char **argv)
 	GHashTable *byid;
 	struct tctx t = { 0 };
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
-	char *id, *err = NULL;
+	char *id;
 	int c, ret = ONLIST_EXIT_OK;
 	onlist_status st;
 
@@ -273,11 +271,7 @@ int cmd_thread(struct onlist_cli *cli, int argc, char **argv)
 	if (t.json)
 		fputs("\n]\n", t.f);
 	g_hash_table_destroy(byid);
-	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
-		onlist_err("thread: %s", err ? err : "write error");
-		free(err);
-		ret = ONLIST_EXIT_FAIL;
-	}
+	ret = onlist_cli_out_close(cli, &out, ret);
 out:
 	g_ptr_array_free(all, TRUE);
 	free(id);

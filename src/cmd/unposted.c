@@ -28,29 +28,18 @@ static const char unposted_help[] =
 	"  json: an array of {commit, subject, author, email, date, not_diffed}\n"
 	"        (not_diffed: git's reason, or null)\n";
 
-struct unposted_out {
-	FILE *f;
-	int json;
-	long n;
-};
-
-static int print_unposted(int ncol, const char *const *c, void *data)
+static void print_unposted(struct onlist_cli_rows *o, int ncol,
+			   const char *const *c)
 {
-	struct unposted_out *o = data;
 	char date[32], short_sha[13];
 
 	if (o->json) {
 		onlist_fmt_date(c[1], date, sizeof(date), 1);
-		fputs(o->n ? ",\n  {" : "\n  {", o->f);
-		fputs("\"commit\": ", o->f);
-		onlist_put_json(o->f, c[0]);
-		onlist_put_json_field(o->f, 0, "subject", c[4]);
-		onlist_put_json_field(o->f, 0, "author", c[2]);
-		onlist_put_json_field(o->f, 0, "email", c[3]);
-		onlist_put_json_field(o->f, 0, "date", date);
-		onlist_put_json_field(o->f, 0, "not_diffed",	/* or null */
-				      ncol > 5 ? c[5] : NULL);
-		fputs("}", o->f);
+		onlist_put_json_object(o->f, "commit", c[0], "subject", c[4],
+				       "author", c[2], "email", c[3],
+				       "date", date,
+				       "not_diffed", ncol > 5 ? c[5] : NULL,
+				       (char *)NULL);
 	} else {
 		onlist_fmt_date(c[1], date, sizeof(date), 0);
 		snprintf(short_sha, sizeof(short_sha), "%s", c[0] ? c[0] : "");
@@ -63,8 +52,6 @@ static int print_unposted(int ncol, const char *const *c, void *data)
 			fputs(" [not diffed]", o->f);
 		fputc('\n', o->f);
 	}
-	o->n++;
-	return 0;
 }
 
 /* For onlist_cli_range(): print the commit when it has no posting. */
@@ -76,7 +63,7 @@ static onlist_status unposted_one(struct onlist_store *s, const char *sha,
 	if (onlist_store_has_commit(s, sha) != 1)
 		return ONLIST_ENOTFOUND;
 	return onlist_store_query(s, ONLIST_Q_IS_UNPOSTED, p, 1,
-				  print_unposted, data);
+				  onlist_cli_row, data);
 }
 
 int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
@@ -87,12 +74,10 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "text", "json", NULL };
-	struct onlist_out out = ONLIST_OUT_INIT;
 	struct onlist_store *s;
-	struct unposted_out o = { NULL, 0, 0 };
+	struct onlist_cli_rows o;
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	const char *range = NULL, *repo_opt = NULL;
-	char *err = NULL;
 	int c, ret = ONLIST_EXIT_OK;
 
 	onlist_cli_formats(cli, formats, &fmt);
@@ -115,27 +100,16 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 	}
 	if (!(s = onlist_cli_open_store_read(cli)))
 		return ONLIST_EXIT_FAIL;
-	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
-	o.f = out.f;
-	o.json = fmt == ONLIST_FMT_JSON;
-	if (o.json)
-		fputs("[", o.f);
+	onlist_cli_rows_open(&o, fmt, print_unposted);
 	if (!range) {
 		if (onlist_store_query(s, ONLIST_Q_UNPOSTED_ALL, NULL, 0,
-				       print_unposted, &o) != ONLIST_OK) {
+				       onlist_cli_row, &o) != ONLIST_OK) {
 			onlist_err("unposted: %s", onlist_store_errmsg(s));
 			ret = ONLIST_EXIT_FAIL;
 		}
 	} else {
 		ret = onlist_cli_range(cli, s, repo_opt, range, unposted_one, &o);
 	}
-	if (o.json)
-		fputs(o.n ? "\n]\n" : "]\n", o.f);
 	onlist_store_close(s);
-	if (onlist_out_close(&out, 1, &err) != ONLIST_OK) {
-		onlist_err("unposted: %s", err ? err : "write error");
-		free(err);
-		ret = ONLIST_EXIT_FAIL;
-	}
-	return ret;
+	return onlist_cli_rows_close(cli, &o, ret);
 }
