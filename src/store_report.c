@@ -35,6 +35,10 @@ onlist_status onlist_store_put_landing(struct onlist_store *s,
 	"   WHERE x.commit_sha = c.sha AND " POSTED " AND NOT r.by_author" \
 	"   AND lower(t.key) IN ('reviewed-by', 'acked-by', 'tested-by'))"
 
+/* The tiers that find a posting whose patch is not the commit's: the
+ * change was modified before merge. */
+#define EDITED "x.method IN ('author-date', 'subject', 'fuzzy')"
+
 #define REPORT_COLS \
 	"SELECT c.sha, c.subject, c.author_name, c.author_email," \
 	" c.committer_name, c.committer_email, c.author_date, c.commit_date," \
@@ -44,9 +48,9 @@ onlist_status onlist_store_put_landing(struct onlist_store *s,
 	" l.landed_date, l.merge_sha, l.merge_subject," \
 	" (SELECT count(*) FROM matches x WHERE x.commit_sha = c.sha AND " POSTED ")," \
 	" (SELECT count(*) FROM matches x WHERE x.commit_sha = c.sha AND " POSTED \
-	"   AND x.method <> 'fuzzy')," \
+	"   AND NOT " EDITED ")," \
 	" (SELECT count(*) FROM matches x WHERE x.commit_sha = c.sha" \
-	"   AND x.method = 'fuzzy')," \
+	"   AND " EDITED ")," \
 	" (SELECT m.msgid FROM matches x JOIN messages m ON m.msgid = x.message_id" \
 	"   WHERE x.commit_sha = c.sha AND " POSTED " ORDER BY m.date, m.msgid LIMIT 1)," \
 	" (SELECT m.list FROM matches x JOIN messages m ON m.msgid = x.message_id" \

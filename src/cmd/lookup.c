@@ -198,6 +198,8 @@ static void print_posting(struct postings *p, const struct prow *r, int applied)
 	onlist_put_text(f, method);
 	if (!strcmp(method, "fuzzy"))
 		fprintf(f, ", score %.2f: modified before merge", score);
+	else if (!strcmp(method, "author-date") || !strcmp(method, "subject"))
+		fputs(": modified before merge", f);
 	fprintf(f, ")%s\n", applied ? ", the version applied" : "");
 	if (have && counts(r)) {
 		fprintf(f, "    version %d", d.version);

@@ -923,7 +923,10 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		ret = ONLIST_EXIT_USAGE;
 		goto out;
 	}
-	r.fuzzy_total = onlist_store_count_method(db, "fuzzy");
+	/* the tiers that find edited postings; none at all: they did not run */
+	r.fuzzy_total = onlist_store_count_method(db, "fuzzy") +
+			onlist_store_count_method(db, "author-date") +
+			onlist_store_count_method(db, "subject");
 	if (range) {
 		if (!repo) {
 			onlist_err("report: no repository scanned yet; give --repo");
