@@ -46,6 +46,8 @@ struct onlist_match_counts {
 	long classified;	/* echo and bot mails */
 	long link, patchid, alt, repaired, fuzzy, late, echo;	/* match rows */
 	long commits, matched;	/* commits; commits with a posting */
+	long review_tags;	/* review tags on the list by someone else */
+	long review_state[4];	/* posted commits per onlist_review_state */
 };
 
 onlist_status onlist_match_run(struct onlist_store *s,
