@@ -99,6 +99,111 @@ got=$(q "SELECT count(DISTINCT topic) FROM series WHERE msgid IN ('rv-v1-0@examp
 got=$(q "SELECT group_concat(list) FROM (SELECT list FROM message_lists WHERE msgid = 'cross@example.org' ORDER BY list)")
 [ "$got" = "alpha,beta" ] || bad "the cross-posted patch is on '$got'"
 
+# ---- lookup: the state, its evidence, every version ------------------------
+lk() { "$ONLIST" --db "$DB" lookup "$(sha_of "$1")" >"$TMP/lookup.$1" 2>&1 || bad "lookup $1 failed"; }
+has() { grep -qF -- "$2" "$TMP/lookup.$1" || bad "lookup $1 does not say '$2'"; }
+lk tag-cover-2
+has tag-cover-2 "  review on the list: reviewed_series"
+has tag-cover-2 "    Acked-by: Carol Acker <carol@example.org>"
+has tag-cover-2 "      given on the cover letter [PATCH 0/2] cover: two helpers"
+has tag-cover-2 "      in <cover-r@example.org>"
+lk series-1n-3
+has series-1n-3 "      given on [PATCH 1/3] onen: add the first helper"
+lk v1-only
+has v1-only "  review on the list: reviewed"
+has v1-only "  versions of the topic:"
+grep -q "^    v1 2021-03-01 to alpha: 1 reply$" "$TMP/lookup.v1-only" || bad "lookup v1-only: v1 line"
+grep -q "^    v2 2021-03-01 to alpha: 0 replies, the version applied$" "$TMP/lookup.v1-only" || bad "lookup v1-only: v2 line"
+has v1-only "      Reviewed-by: Bob Reviewer <bob@example.org>"
+lk cross-list
+has cross-list "    v1 2021-03-01 to alpha, beta: 1 reply, the version applied"
+lk nak
+has nak "  review on the list: discussed"
+has nak "    1 NAK on the list"
+lk off-list
+has off-list "    in git, not given on the list:"
+has off-list "      Reviewed-by: Frank Offlist <frank@example.org>"
+has off-list "      Acked-by: Quinn Quoted <quinn@example.org>"
+"$ONLIST" --db "$DB" lookup --format json "$(sha_of later-version)" "$(sha_of off-list)" >"$TMP/lookup.json" || bad "lookup json"
+python3 - "$TMP/lookup.json" <<'PY' || bad "lookup --format json (above)"
+import json, sys
+a, b = json.load(open(sys.argv[1]))
+ok = True
+r = a["review"]
+if r["state"] != "reviewed" or r["evidence"]["in"] != "later-r@example.org" or r["evidence"]["on"] != "later-v2@example.org":
+    print("later-version review", r); ok = False
+v = [(x["version"], x["applied"], x["replies"], x["tags"]) for x in a["versions"]]
+if v != [(1, True, 0, []), (2, False, 1, ["Acked-by: Carol Acker <carol@example.org>"])]:
+    print("later-version versions", v); ok = False
+if b["review"]["off_list_tags"] != ["Reviewed-by: Frank Offlist <frank@example.org>", "Acked-by: Quinn Quoted <quinn@example.org>"]:
+    print("off-list tags", b["review"]["off_list_tags"]); ok = False
+if b["review"]["evidence"] is not None: print("off-list evidence", b["review"]["evidence"]); ok = False
+sys.exit(0 if ok else 1)
+PY
+
+# ---- report: categories, sections, the series evidence quoted ---------------
+run "report json" "$ONLIST" --db "$DB" report --format json base..main
+expect_rc "report json" 0
+echo "$expect" | awk 'NF { print $1, $2 }' >"$TMP/want.states"
+python3 - "$TMP/out" "$W/cases" "$TMP/want.states" <<'PY' || bad "report categories (above)"
+import json, sys
+r = json.load(open(sys.argv[1]))
+case = dict(l.split()[::-1] for l in open(sys.argv[2]))
+want = dict(l.split() for l in open(sys.argv[3]))
+ok = r["schema"] == "onlist-report/2"
+for c in r["commits"]:
+    name = case[c["sha"]]
+    if c["category"] != want[name]: print(name, c["category"], "expected", want[name]); ok = False
+    if c["modified_before_merge"] is not False: print(name, "modified"); ok = False
+t = r["totals"]
+if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (4, 3, 7, 7): print("totals", t); ok = False
+sys.exit(0 if ok else 1)
+PY
+run "report md" "$ONLIST" --db "$DB" report base..main
+grep -q "^## Reviewed only on the series (7)$" "$TMP/out" || bad "report md: no series section of 7"
+# (Markdown: the characters it acts on are backslashed)
+grep -qF -- '  - review on the series: Tested-by: Dave Tester \<dave@example.org\>, given on \[PATCH 1/3\] onen: add the first helper \<onen-r@example.org\>' "$TMP/out" ||
+	bad "report md: the 1/N evidence is not quoted"
+grep -qF -- '  - review on the series: Acked-by: Carol Acker \<carol@example.org\>, given on the cover letter \[PATCH 0/2\] cover: two helpers \<cover-r@example.org\>' "$TMP/out" ||
+	bad "report md: the cover letter evidence is not quoted"
+grep -qF -- '  - in git, not on the list: Reviewed-by: Frank Offlist \<frank@example.org\> Acked-by: Quinn Quoted \<quinn@example.org\>' "$TMP/out" ||
+	bad "report md: off-list tags not shown"
+grep -q "^## Posted, no reply (4)$" "$TMP/out" || bad "report md: no-reply section"
+grep -q "^## Posted, discussed without a review tag (3)$" "$TMP/out" || bad "report md: discussed section"
+! grep -q "$(sha_of tag-patch | cut -c1-12)" "$TMP/out" || bad "report md: a reviewed commit is listed"
+
+# ---- export: the state per commit, one row per tag given ---------------------
+run "export commits" "$ONLIST" --db "$DB" export --format jsonl commits
+python3 - "$TMP/out" "$W/cases" "$TMP/want.states" <<'PY' || bad "export commits (above)"
+import json, sys
+case = dict(l.split()[::-1] for l in open(sys.argv[2]))
+want = dict(l.split() for l in open(sys.argv[3]))
+ok = True
+for l in open(sys.argv[1]):
+    c = json.loads(l)
+    if c["sha"] not in case: continue	# the base commit
+    if c["review_state"] != want[case[c["sha"]]]: print(case[c["sha"]], c["review_state"]); ok = False
+    if (c["off_list_tags"] is not None) != (case[c["sha"]] == "off-list"): print(case[c["sha"]], c["off_list_tags"]); ok = False
+sys.exit(0 if ok else 1)
+PY
+run "export reviews" "$ONLIST" --db "$DB" export --format csv reviews
+tr -d '\r' <"$TMP/out" >"$TMP/reviews.csv"; mv "$TMP/reviews.csv" "$TMP/out"
+[ "$(tail -n +2 "$TMP/out" | wc -l)" = 13 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 13"
+[ "$(grep -c ',1,$' "$TMP/out")" = 9 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 9"
+grep -q '^"cross-r@example.org",0,"Reviewed-by",.*,"beta","cross@example.org","patch",1,-1,-1,' "$TMP/out" ||
+	bad "export reviews: the cross-posted review is not on beta"
+grep -q '^"rv-r@example.org",.*,"rv-v2-1@example.org","patch",2,1,2,"rv-v2-0@example.org",' "$TMP/out" ||
+	bad "export reviews: the v2 review does not name v2 patch 1/2"
+
+# ---- stats: single-signoff commits per state ----------------------------------
+run "stats json" "$ONLIST" --db "$DB" stats --format json base..main
+python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))["single_signoff_no_tags"]
+want = {"never_posted": 0, "no_reply": 3, "discussed": 2, "reviewed_series": 7, "reviewed": 6}
+if g["count"] != 18 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
+' "$TMP/out" || bad "stats: review states of the single-signoff commits"
+
 # ---- no repository known: no .mailmap, Bob's work address is off the list --
 cp "$DB" "$TMP/nomap.db"
 sqlite3 "$TMP/nomap.db" "DELETE FROM meta WHERE key = 'repo'"
