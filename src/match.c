@@ -13,6 +13,7 @@
 #include "onlist/repo.h"
 #include "onlist/repo_diff.h"
 #include "onlist/store.h"
+#include "onlist/store_review.h"
 #include "onlist/subject.h"
 
 const struct onlist_echo_rule onlist_match_default_rules[] = {
@@ -666,6 +667,82 @@ static void build_aliases(struct onlist_store *s,
 	g_ptr_array_free(l.addrs, TRUE);
 }
 
+/* ---- review: one person, several addresses ---- */
+
+static int take_person(const char *name, const char *addr, void *data)
+{
+	struct idlist *l = data;
+	struct onlist_ident id = { g_strdup(name), g_strdup(addr) };
+
+	g_array_append_val(l->ids, id);
+	g_ptr_array_add(l->addrs, g_strdup(addr));
+	return 0;
+}
+
+/* address -> the address .mailmap gives its person, for every person a
+ * review compares; NULL without a repository or when git fails. */
+static GHashTable *review_canon(struct onlist_store *s,
+				const struct onlist_match_opts *o)
+{
+	struct idlist l;
+	GHashTable *canon = NULL;
+	char *err = NULL;
+
+	if (!o->repo)
+		return NULL;
+	l.ids = g_array_new(FALSE, FALSE, sizeof(struct onlist_ident));
+	l.addrs = g_ptr_array_new_with_free_func(g_free);
+	if (onlist_store_review_people(s, take_person, &l) == ONLIST_OK &&
+	    onlist_repo_mailmap(o->repo, o->aliases,
+				(struct onlist_ident *)(void *)l.ids->data,
+				l.ids->len, &err) == ONLIST_OK) {
+		canon = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					      g_free);
+		for (guint i = 0; i < l.ids->len; i++) {
+			struct onlist_ident *id =
+				&g_array_index(l.ids, struct onlist_ident, i);
+			const char *addr = g_ptr_array_index(l.addrs, i);
+
+			if (id->email && !g_hash_table_contains(canon, addr))
+				g_hash_table_insert(canon, g_strdup(addr),
+						    g_ascii_strdown(id->email, -1));
+		}
+	} else if (err) {
+		warn(o, "review without .mailmap", err);
+	}
+	free(err);
+	for (guint i = 0; i < l.ids->len; i++) {
+		struct onlist_ident *id = &g_array_index(l.ids, struct onlist_ident, i);
+		free(id->name);
+		free(id->email);
+	}
+	g_array_free(l.ids, TRUE);
+	g_ptr_array_free(l.addrs, TRUE);
+	return canon;
+}
+
+static const char *canon_addr(const char *addr, void *data)
+{
+	return g_hash_table_lookup(data, addr);
+}
+
+static onlist_status build_reviews(struct onlist_store *s,
+				   const struct onlist_match_opts *o,
+				   struct onlist_match_counts *c)
+{
+	GHashTable *canon = review_canon(s, o);
+	struct onlist_review_counts rc;
+	onlist_status st;
+
+	st = onlist_store_build_reviews(s, canon ? canon_addr : NULL, canon, &rc);
+	if (canon)
+		g_hash_table_destroy(canon);
+	c->review_tags = rc.reviews;
+	for (int i = 0; i < 4; i++)
+		c->review_state[i] = rc.state[i];
+	return st;
+}
+
 /* ---- the run ---- */
 
 struct compiled_rule {
@@ -1049,6 +1126,15 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	if (onlist_store_match_late(s, &c->late) != ONLIST_OK ||
 	    onlist_store_match_echoes(s, &c->echo) != ONLIST_OK)
 		goto db;
+	/* 4. Review on the list, from the threads and these matches. */
+	if ((st = build_reviews(s, o, c)) != ONLIST_OK) {
+		if (st != ONLIST_EDB) {
+			onlist_store_rollback(s);
+			return st;
+		}
+		goto db;
+	}
+	phase(o, "reviews");
 	if (onlist_store_commit(s) != ONLIST_OK)
 		goto db;
 	onlist_store_query(s, ONLIST_Q_COUNT_TOTALS, NULL, 0, count_totals, c);

@@ -229,9 +229,13 @@ static const struct {
 	"   AND lower(t.key) = 'signed-off-by'),"
 	" l.landed_date, l.merge_sha, l.merge_subject,"
 	" (SELECT count(*) FROM matches x WHERE x.commit_sha = c.sha"
-	"   AND " POSTED ")"
+	"   AND " POSTED "),"
+	" coalesce(r.state, CASE WHEN NOT EXISTS (SELECT 1 FROM matches x"
+	"   WHERE x.commit_sha = c.sha AND " POSTED ") THEN 'never_posted' END),"
+	" r.off_list_tags"
 	" FROM commits c LEFT JOIN landing l ON l.sha = c.sha"
-	" ORDER BY c.commit_date, c.sha", "tttittititiiitti" },
+	" LEFT JOIN commit_review r ON r.sha = c.sha"
+	" ORDER BY c.commit_date, c.sha", "tttittititiiittitt" },
 	[ONLIST_EXPORT_POSTINGS] = {
 	"SELECT m.msgid, m.list, m.date, m.from_name, m.from_addr, m.subject,"
 	" m.in_reply_to, m.has_patch, m.patch_id, m.patch_source"
@@ -240,6 +244,15 @@ static const struct {
 	"SELECT commit_sha, message_id, method, score FROM matches"
 	" ORDER BY commit_sha, message_id, method", "tttn" },
 	[ONLIST_EXPORT_REVIEWS] = {
+	"SELECT t.msgid, t.seq, t.key, t.name, t.addr, t.value, t.sender,"
+	" t.date, (SELECT group_concat(l.list, ' ') FROM message_lists l"
+	"   WHERE l.msgid = t.msgid),"
+	" t.target, t.target_class, t.version, t.part, t.total, t.series,"
+	" replace(t.topic, char(31), ' '), t.why_not IS NULL AND lower(t.key) IN ('reviewed-by',"
+	"  'acked-by', 'tested-by'), t.why_not"
+	" FROM review_tags t ORDER BY t.date, t.msgid, t.seq",
+	"titttttitttiiittit" },
+	[ONLIST_EXPORT_REPLIES] = {
 	"SELECT x.commit_sha, x.message_id, r.reply, m.date, m.from_name,"
 	" m.from_addr, r.by_author"
 	" FROM matches x JOIN replies r ON r.patch = x.message_id"
@@ -251,17 +264,23 @@ static const struct {
 	"titt" },
 };
 
-static const char *const export_names[][17] = {
+#define EXPORT_MAXCOL 20
+
+static const char *const export_names[][EXPORT_MAXCOL] = {
 	[ONLIST_EXPORT_COMMITS] = { "sha", "author_name", "author_email",
 		"author_date", "committer_name", "committer_email",
 		"commit_date", "subject", "body_empty", "patch_id", "trailers",
 		"signoffs", "landed_date", "merge_sha", "merge_subject",
-		"postings", NULL },
+		"postings", "review_state", "off_list_tags", NULL },
 	[ONLIST_EXPORT_POSTINGS] = { "msgid", "list", "date", "from_name",
 		"from_addr", "subject", "in_reply_to", "has_patch", "patch_id",
 		"patch_source", NULL },
 	[ONLIST_EXPORT_MATCHES] = { "commit", "msgid", "method", "score", NULL },
-	[ONLIST_EXPORT_REVIEWS] = { "commit", "posting", "reply", "date",
+	[ONLIST_EXPORT_REVIEWS] = { "reply", "seq", "key", "name", "addr",
+		"value", "from_addr", "date", "lists", "target", "target_class",
+		"version", "part", "total", "series", "topic", "review",
+		"why_not", NULL },
+	[ONLIST_EXPORT_REPLIES] = { "commit", "posting", "reply", "date",
 		"from_name", "from_addr", "by_author", NULL },
 	[ONLIST_EXPORT_TRAILERS] = { "sha", "seq", "key", "value", NULL },
 };
@@ -275,11 +294,11 @@ onlist_status onlist_store_export(struct onlist_store *s,
 				  enum onlist_export what,
 				  onlist_export_cb cb, void *data)
 {
-	const char *vals[17];
+	const char *vals[EXPORT_MAXCOL];
 	sqlite3_stmt *st;
 	int ncol = 0, rc;
 
-	if ((unsigned)what > ONLIST_EXPORT_TRAILERS)
+	if ((unsigned)what > ONLIST_EXPORT_REPLIES)
 		return ONLIST_EUSAGE;
 	if (!(st = onlist__store_prepare(s, export_q[what].sql)))
 		return ONLIST_EDB;

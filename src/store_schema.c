@@ -169,6 +169,32 @@ static const char v6_sql[] =
 	"  sha TEXT PRIMARY KEY, reason TEXT NOT NULL, object TEXT)\n"
 	"  WITHOUT ROWID;\n";
 
+/* ---- version 7: the review given on the list ---------------------------- */
+
+static const char v7_sql[] =
+	/* Rebuilt by every match (store_review.h): one row per review
+	 * trailer (Reviewed-, Acked-, Tested-, Nacked-by, or a NAK line) in
+	 * a reply, with the patch or cover letter it answers and that
+	 * one's series and topic.  why_not is NULL for review by someone
+	 * else, else why it is none: 'bot', 'sender' (the target's sender
+	 * gave or sent it), 'co-developer'. */
+	"CREATE TABLE IF NOT EXISTS review_tags(\n"
+	"  msgid TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL,\n"
+	"  name TEXT, addr TEXT, value TEXT, sender TEXT, date INTEGER,\n"
+	"  target TEXT NOT NULL, target_class TEXT NOT NULL, series TEXT,\n"
+	"  topic TEXT, version INTEGER, part INTEGER, total INTEGER,\n"
+	"  why_not TEXT,\n"
+	"  PRIMARY KEY(msgid, seq)) WITHOUT ROWID;\n"
+	"CREATE INDEX IF NOT EXISTS review_tags_series ON review_tags(series);\n"
+	"CREATE INDEX IF NOT EXISTS review_tags_topic ON review_tags(topic);\n"
+	/* Rebuilt by every match: the state of each posted commit over
+	 * every version of its topic, and the tag that decided it. */
+	"CREATE TABLE IF NOT EXISTS commit_review(\n"
+	"  sha TEXT PRIMARY KEY, state TEXT NOT NULL,\n"
+	"  evidence_msgid TEXT, evidence_seq INTEGER,\n"
+	"  naks INTEGER NOT NULL DEFAULT 0, off_list_tags TEXT)\n"
+	"  WITHOUT ROWID;\n";
+
 /* Step N (index N - 1) brings a database to version N. */
 static const char *const steps[][2] = {
 	{ v1_sql },
@@ -177,6 +203,7 @@ static const char *const steps[][2] = {
 	{ v4_sql, onlist__thread_index_create },
 	{ v5_sql },
 	{ v6_sql },
+	{ v7_sql },
 };
 #define SCHEMA_VERSION ((int)(sizeof(steps) / sizeof(*steps)))
 
@@ -258,7 +285,8 @@ onlist_status onlist__store_migrate(struct onlist_store *s)
 			}
 	/* Version 0 is a new, empty database: it owes nothing.  One older
 	 * than 5 may lack rows of versions 4 and 5 (store_schema.h); version
-	 * 6 owes nothing (a commit scanned before it was diffed whole). */
+	 * 6 owes nothing (a commit scanned before it was diffed whole), nor
+	 * does 7 (the next match fills its tables). */
 	if (version > 0 && version < 5 &&
 	    (ret = onlist_store_set_meta(s, backfill_key, "1")) != ONLIST_OK)
 		goto rollback;

@@ -120,6 +120,61 @@ static void resolve(struct graph *g)
 	g_array_free(path, TRUE);
 }
 
+#define ORPHAN_WINDOW (30 * 86400)	/* a reply answers within a month */
+
+/* A reply whose mailer dropped In-Reply-To and References (or whose
+ * parents all are missing) answers the latest patch or cover letter with
+ * the same subject sent before it (a day of clock slack), from someone
+ * else, within ORPHAN_WINDOW.  Its thread is left as it is: only what it
+ * answers is found. */
+static void adopt_orphans(struct graph *g)
+{
+	GHashTable *by_subject = g_hash_table_new_full(g_str_hash, g_str_equal,
+						       g_free, (GDestroyNotify)g_array_unref);
+
+	for (size_t i = 0; i < g->len; i++) {
+		GArray *a;
+		char *k;
+		int v = (int)i;
+
+		if ((g->cls[i] != C_PATCH && g->cls[i] != C_COVER) ||
+		    !g->n[i].stripped[0])
+			continue;
+		k = g_utf8_strdown(g->n[i].stripped, -1);
+		if (!(a = g_hash_table_lookup(by_subject, k))) {
+			a = g_array_new(FALSE, FALSE, sizeof(int));
+			g_hash_table_insert(by_subject, k, a);
+		} else {
+			g_free(k);
+		}
+		g_array_append_val(a, v);
+	}
+	for (size_t i = 0; i < g->len; i++) {
+		struct onlist_thread_msg *x = &g->n[i];
+		int best = -1;
+		GArray *a;
+		char *k;
+
+		if (x->parent >= 0 || g->cls[i] != C_REPLY || !x->stripped[0])
+			continue;
+		k = g_utf8_strdown(x->stripped, -1);
+		a = g_hash_table_lookup(by_subject, k);
+		g_free(k);
+		for (guint j = 0; a && j < a->len; j++) {
+			int h = g_array_index(a, int, j);
+			int64_t d = x->date - g->n[h].date;
+
+			if (d < -86400 || d > ORPHAN_WINDOW ||
+			    !strcmp(g->n[h].from, x->from))
+				continue;
+			if (best < 0 || g->n[h].date > g->n[best].date)
+				best = h;
+		}
+		x->answers = best;
+	}
+	g_hash_table_destroy(by_subject);
+}
+
 /* Key of the series a numbered patch without a threaded head may belong
  * to: same sender, version and length. */
 static char *fallback_key(const struct onlist_thread_msg *x)
@@ -370,6 +425,7 @@ onlist_status onlist_thread_build(struct onlist_thread_msg *msgs, size_t n,
 	for (size_t i = 0; i < n; i++)
 		msgs[i].parent = find_parent(&g, (int)i);
 	resolve(&g);
+	adopt_orphans(&g);
 	/* after resolve(): a loop it cut left one more root */
 	for (size_t i = 0; i < n; i++)
 		out->threads += msgs[i].parent < 0;

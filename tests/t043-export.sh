@@ -17,7 +17,7 @@ fixture_db "$FX" "$DB"
 run version "$ONLIST" export --schema-version
 grep -q "^## Export schema, version $(cat "$TMP/out")$" docs/schema.md ||
 	bad "docs/schema.md does not document export schema $(cat "$TMP/out")"
-for t in commits postings matches reviews trailers; do
+for t in commits postings matches reviews replies trailers; do
 	run "export $t csv" "$ONLIST" --db "$DB" export --format csv "$t"
 	expect_rc "export $t csv" 0
 	cp "$TMP/out" "$TMP/$t.csv"
@@ -28,7 +28,8 @@ for t in commits postings matches reviews trailers; do
 	postings) n=$(sqlite3 "$DB" "SELECT count(*) FROM messages") ;;
 	matches) n=$(sqlite3 "$DB" "SELECT count(*) FROM matches") ;;
 	trailers) n=$(sqlite3 "$DB" "SELECT count(*) FROM trailers") ;;
-	reviews)	# the thread tables when they exist, else In-Reply-To
+	reviews) n=$(sqlite3 "$DB" "SELECT count(*) FROM review_tags") ;;
+	replies)	# the thread tables when they exist, else In-Reply-To
 		if [ "$(sqlite3 "$DB" "SELECT count(*) FROM sqlite_master WHERE name IN ('replies', 'message_trailers')")" = 2 ]; then
 			n=$(sqlite3 "$DB" "SELECT count(*) FROM matches x JOIN replies r ON r.patch = x.message_id WHERE x.method NOT IN ('echo', 'late')")
 		else
@@ -69,7 +70,8 @@ for j, r in zip(jl, rows[1:]):
 sys.exit(0 if ok else 1)
 PY
 done
-[ "$(wc -l <"$TMP/reviews.jsonl")" -gt 0 ] || bad "the fixture has replies, but no reviews were exported"
+[ "$(wc -l <"$TMP/replies.jsonl")" -gt 0 ] || bad "the fixture has replies, but none were exported"
+[ "$(wc -l <"$TMP/reviews.jsonl")" -gt 0 ] || bad "the fixture has review tags in replies, but none were exported"
 # the example queries run
 sed -n '/^```sql$/,/^```$/p' docs/schema.md | grep -v '^```' >"$TMP/examples.sql"
 sqlite3 "$DB" <"$TMP/examples.sql" >"$TMP/examples.out" 2>&1 || { cat "$TMP/examples.out"; bad "docs/schema.md example queries fail"; }

@@ -40,7 +40,7 @@ struct onlist_match_opts {
 	const char *aliases;	/* a mailmap of the user's, or NULL */
 	void (*progress)(const char *what, long done, long total, void *data);
 	/* when a phase ends: "threads", "classes and commit diffs", "exact
-	 * tiers", "fuzzy tier" */
+	 * tiers", "fuzzy tier", "reviews" */
 	void (*phase)(const char *name, void *data);
 	/* a problem that does not stop the match, on one line ("no tag
 	 * dates: ..."): the result is still right, only less bounded */
@@ -53,6 +53,8 @@ struct onlist_match_counts {
 	long link, patchid, alt, repaired, author_date, subject, fuzzy;
 	long late, echo;	/* match rows */
 	long commits, matched;	/* commits; commits with a posting */
+	long review_tags;	/* review tags on the list by someone else */
+	long review_state[4];	/* posted commits per onlist_review_state */
 };
 
 onlist_status onlist_match_run(struct onlist_store *s,

@@ -83,8 +83,9 @@ enum onlist_export {
 	ONLIST_EXPORT_COMMITS,
 	ONLIST_EXPORT_POSTINGS,
 	ONLIST_EXPORT_MATCHES,
-	ONLIST_EXPORT_REVIEWS,
+	ONLIST_EXPORT_REVIEWS,		/* review tags given on the list */
 	ONLIST_EXPORT_TRAILERS,
+	ONLIST_EXPORT_REPLIES,		/* replies to postings */
 };
 /* Called once with the column names (vals NULL), then once per row; a
  * value is NULL for SQL NULL.  Non-zero stops. */

@@ -9,7 +9,9 @@
  * - parent: the message In-Reply-To names, else the last stored entry of
  *   References (a missing parent is skipped over); a loop is cut where
  *   found, the message closing it becomes a root;
- * - answers: the nearest patch or cover letter above a message;
+ * - answers: the nearest patch or cover letter above a message; for a
+ *   reply with no stored parent, the latest patch or cover letter of the
+ *   same subject from someone else, sent before it within a month;
  * - series: a numbered patch belongs to the nearest cover letter above it
  *   of the same length, else to the first patch above it from the same
  *   sender; with threading broken, to the cover or first patch of the same

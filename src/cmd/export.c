@@ -10,15 +10,17 @@
 
 /* Bump with any change to a column list in store_report.c, and say what
  * changed in docs/schema.md. */
-#define EXPORT_SCHEMA 1
+#define EXPORT_SCHEMA 2
 
 static const char help[] =
 	"usage: onlist [--db PATH] export [--format csv|jsonl|json] [--json] [-o FILE]\n"
 	"                     [TABLE]\n"
 	"       onlist export --schema-version\n\n"
-	"Write one table for a statistics tool: commits (default), postings,\n"
-	"matches, reviews (replies to matched postings) or trailers.  The\n"
-	"columns and their meaning are in docs/schema.md (export schema 1).\n\n"
+	"Write one table for a statistics tool: commits (default, with each\n"
+	"one's review state on the list and its off-list review tags),\n"
+	"postings, matches, reviews (one row per review tag given on the\n"
+	"list), replies (replies to matched postings) or trailers.  The\n"
+	"columns and their meaning are in docs/schema.md (export schema 2).\n\n"
 	"  csv    a header line, then one line per row (RFC 4180: text quoted,\n"
 	"         \"\" inside; NULL is an empty unquoted field).  Text that a\n"
 	"         spreadsheet would run as a formula (starting with = + - @,\n"
@@ -42,6 +44,7 @@ static const struct {
 	{ "matches", ONLIST_EXPORT_MATCHES },
 	{ "reviews", ONLIST_EXPORT_REVIEWS },
 	{ "trailers", ONLIST_EXPORT_TRAILERS },
+	{ "replies", ONLIST_EXPORT_REPLIES },
 };
 
 /* A value of a numeric column that is not a number (SQLite stores what it
@@ -148,7 +151,7 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 				break;
 		if (k == sizeof tables / sizeof *tables) {
 			onlist_err("export: no table '%s' (commits, postings, "
-				   "matches, reviews, trailers)", table);
+				   "matches, reviews, trailers, replies)", table);
 			return ONLIST_EXIT_USAGE;
 		}
 		what = tables[k].what;

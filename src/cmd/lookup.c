@@ -13,6 +13,7 @@
 #include "onlist/patchid.h"
 #include "onlist/mail.h"
 #include "onlist/store_thread.h"
+#include "onlist/store_review.h"
 
 static const char lookup_help[] =
 	"usage: onlist [--db PATH] lookup [--format text|json | --json] COMMIT...\n"
@@ -22,7 +23,11 @@ static const char lookup_help[] =
 	"Message-ID, date, subject and how it matched, or \"never posted\";\n"
 	"with the version and part of the series it was, the replies from\n"
 	"people other than its author, and the Reviewed-by, Acked-by,\n"
-	"Tested-by and Nacked-by lines given in them.\n\n"
+	"Tested-by and Nacked-by lines given in them.  Then the commit's review\n"
+	"state on the list over every version of its topic (reviewed,\n"
+	"reviewed_series, discussed, no_reply) with the tag that decided it,\n"
+	"its NAKs, the review trailers in git nobody gave on the list, and\n"
+	"every version v1..vN: date, lists, replies, tags, which was applied.\n\n"
 	"A fuzzy match shows its score (\"modified before merge\"); when several\n"
 	"versions were posted, the latest is marked as the version applied.\n"
 	"Echoes (commit notices, stable backports) and postings sent more\n"
@@ -357,6 +362,173 @@ static void find_commit(struct onlist_store *s, const char *repo,
 	}
 }
 
+/* Lines of "a\nb" as JSON strings in an array. */
+static void put_json_lines(FILE *f, const char *lines)
+{
+	fputc('[', f);
+	for (const char *p = lines ? lines : "", *nl; *p; p = *nl ? nl + 1 : nl) {
+		char *t;
+
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		t = strndup(p, (size_t)(nl - p));
+		if (p != lines)
+			fputs(", ", f);
+		onlist_put_json(f, t ? t : "");
+		free(t);
+	}
+	fputc(']', f);
+}
+
+/* The lines of "a\nb", each indented, escaped. */
+static void put_text_lines(FILE *f, const char *indent, const char *lines)
+{
+	for (const char *p = lines, *nl; p && *p; p = *nl ? nl + 1 : nl) {
+		char *t;
+
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		t = strndup(p, (size_t)(nl - p));
+		fputs(indent, f);
+		onlist_put_text(f, t ? t : "");
+		fputc('\n', f);
+		free(t);
+	}
+}
+
+/* One version of the topic (onlist_store_topic_versions), kept until
+ * all are read: the last one holding a posting is the one applied. */
+struct version_rows {
+	GPtrArray *rows;
+};
+
+static int take_version(int ncol, const char *const *c, void *data)
+{
+	struct version_rows *v = data;
+	struct prow *r = g_new0(struct prow, 1);
+
+	for (int i = 0; i < 8 && i < ncol; i++)
+		r->col[i] = g_strdup(c[i]);
+	g_ptr_array_add(v->rows, r);
+	return 0;
+}
+
+static void print_commit_review(FILE *f, struct onlist_store *s,
+				const char *sha, int json)
+{
+	struct onlist_commit_review rv;
+	struct version_rows v = { g_ptr_array_new_with_free_func(free_prow) };
+	int applied = -1;
+
+	if (onlist_store_commit_review(s, sha, &rv) != ONLIST_OK)
+		rv = (struct onlist_commit_review)ONLIST_COMMIT_REVIEW_INIT;
+	onlist_store_topic_versions(s, sha, take_version, &v);
+	for (guint i = 0; i < v.rows->len; i++) {
+		struct prow *r = g_ptr_array_index(v.rows, i);
+
+		if (r->col[7] && atoi(r->col[7]))
+			applied = (int)i;
+	}
+	if (json) {
+		fputs(", \"review\": ", f);
+		if (!rv.state) {
+			fputs("null", f);
+		} else {
+			onlist_put_json_field(f, 1, "state", rv.state);
+			fprintf(f, ", \"naks\": %d, \"evidence\": ", rv.naks);
+			if (rv.ev_key) {
+				onlist_put_json_field(f, 1, "key", rv.ev_key);
+				onlist_put_json_field(f, 0, "value", rv.ev_value);
+				onlist_put_json_field(f, 0, "from", rv.ev_from);
+				onlist_put_json_field(f, 0, "in", rv.ev_msgid);
+				onlist_put_json_field(f, 0, "on", rv.ev_target);
+				onlist_put_json_field(f, 0, "on_class",
+						      rv.ev_target_class);
+				onlist_put_json_field(f, 0, "on_subject",
+						      rv.ev_target_subject);
+				fputc('}', f);
+			} else {
+				fputs("null", f);
+			}
+			fputs(", \"off_list_tags\": ", f);
+			put_json_lines(f, rv.off_list_tags);
+			fputc('}', f);
+		}
+		fputs(", \"versions\": [", f);
+		for (guint i = 0; i < v.rows->len; i++) {
+			struct prow *r = g_ptr_array_index(v.rows, i);
+			char date[32];
+
+			onlist_fmt_date(r->col[2], date, sizeof(date), 1);
+			fputs(i ? ", " : "", f);
+			onlist_put_json_field(f, 1, "series", r->col[0]);
+			fprintf(f, ", \"version\": %d", r->col[1] ? atoi(r->col[1]) : 1);
+			onlist_put_json_field(f, 0, "date", date);
+			fputs(", \"lists\": ", f);
+			put_json_lines(f, r->col[3]);
+			onlist_put_json_field(f, 0, "subject", r->col[4]);
+			fprintf(f, ", \"replies\": %d, \"tags\": ",
+				r->col[5] ? atoi(r->col[5]) : 0);
+			put_json_lines(f, r->col[6]);
+			fprintf(f, ", \"applied\": %s}",
+				(int)i == applied ? "true" : "false");
+		}
+		fputc(']', f);
+		goto out;
+	}
+	if (!rv.state)
+		goto out;
+	fputs("  review on the list: ", f);
+	onlist_put_text(f, rv.state);
+	if (rv.ev_key) {
+		fputs("\n    ", f);
+		onlist_put_text(f, rv.ev_key);
+		fputs(": ", f);
+		onlist_put_text(f, rv.ev_value);
+		fputs(rv.ev_target_class && !strcmp(rv.ev_target_class, "cover") ?
+		      "\n      given on the cover letter " : "\n      given on ", f);
+		onlist_put_text(f, rv.ev_target_subject);
+		fputs("\n      in <", f);
+		onlist_put_text(f, rv.ev_msgid);
+		fputc('>', f);
+	}
+	fputc('\n', f);
+	if (rv.naks)
+		fprintf(f, "    %d NAK%s on the list\n", rv.naks, rv.naks == 1 ? "" : "s");
+	if (rv.off_list_tags) {
+		fputs("    in git, not given on the list:\n", f);
+		put_text_lines(f, "      ", rv.off_list_tags);
+	}
+	if (v.rows->len)
+		fputs("  versions of the topic:\n", f);
+	for (guint i = 0; i < v.rows->len; i++) {
+		struct prow *r = g_ptr_array_index(v.rows, i);
+		char date[32];
+		int n = r->col[5] ? atoi(r->col[5]) : 0;
+
+		onlist_fmt_date(r->col[2], date, sizeof(date), 0);
+		fprintf(f, "    v%d %s to ", r->col[1] ? atoi(r->col[1]) : 1, date);
+		{
+			gchar **l = g_strsplit(r->col[3] ? r->col[3] : "?", "\n", -1);
+			gchar *j = g_strjoinv(", ", l);
+
+			onlist_put_text(f, j);
+			g_free(j);
+			g_strfreev(l);
+		}
+		fprintf(f, ": %d %s%s\n      ", n, n == 1 ? "reply" : "replies",
+			(int)i == applied ? ", the version applied" : "");
+		onlist_put_text(f, r->col[4]);
+		fputc('\n', f);
+		put_text_lines(f, "      ", r->col[6]);
+	}
+out:
+	g_ptr_array_free(v.rows, TRUE);
+	onlist_commit_review_release(&rv);
+}
+
 /* One commit's entry; returns how many postings count. */
 static int print_commit(FILE *out, struct onlist_store *s,
 			const struct found *f, int json, int first)
@@ -384,9 +556,13 @@ static int print_commit(FILE *out, struct onlist_store *s,
 		fputc('\n', out);
 	}
 	nposted = print_postings(&po, f->sha, NULL);
-	if (json)
-		fprintf(out, "], \"posted\": %s}", nposted ? "true" : "false");
-	else if (!nposted)
+	if (json) {
+		fprintf(out, "], \"posted\": %s", nposted ? "true" : "false");
+		print_commit_review(out, s, f->sha, 1);
+		fputc('}', out);
+	} else if (nposted)
+		print_commit_review(out, s, f->sha, 0);
+	else
 		fputs(po.n ? "  never posted (only the mails above carried it)\n"
 			   : "  never posted\n", out);
 	return nposted;

@@ -12,8 +12,9 @@
 #include "onlist/git.h"
 #include "onlist/report.h"
 #include "onlist/store.h"
+#include "onlist/store_review.h"
 
-#define REPORT_SCHEMA "onlist-report/1"
+#define REPORT_SCHEMA "onlist-report/2"
 #define WEEK 604800
 #define CHART_WEEKS 26
 
@@ -24,11 +25,15 @@ static const char help[] =
 	"What landed in a window, by landing date (the merge that brought a\n"
 	"commit into the mainline; `onlist scan` records it), or the commits\n"
 	"of RANGE.  Without a window: the ISO week of the latest landing.\n\n"
-	"Sections: never posted; posted, modified before merge (fuzzy matches\n"
-	"only); posted, no review on the list (no reply from anyone but the\n"
-	"author, no Reviewed/Acked/Tested-by from anyone else); then totals per\n"
-	"committer and per subsystem (MAINTAINERS at HEAD, else the top two\n"
-	"directories).\n\n"
+	"Sections, by the review on the list over every version of a commit's\n"
+	"topic (`onlist match` computes it): never posted; posted, no reply\n"
+	"from anyone but the authors; posted, discussed without a review tag;\n"
+	"reviewed only on the series (a Reviewed/Acked/Tested-by on the cover\n"
+	"letter or another patch, quoted); reviewed commits are counted, not\n"
+	"listed.  Commits posted only in another form are marked \"modified\n"
+	"before merge\"; review trailers in git nobody gave on the list are\n"
+	"shown.  Then totals per committer and per subsystem (MAINTAINERS at\n"
+	"HEAD, else the top two directories).\n\n"
 	"  --week 2013-W27       an ISO week (Monday 00:00 UTC, seven days)\n"
 	"  --since/--until DATE  YYYY-MM-DD, UTC; UNTIL itself is not included\n"
 	"  --format              md (default), html (one self-contained file),\n"
@@ -42,7 +47,8 @@ static const char help[] =
 	"  --posting-url T       %s becomes the Message-ID\n"
 	"                        (default https://lore.kernel.org/r/%s)\n";
 
-enum cat { C_NEVER, C_FUZZY, C_NOREVIEW, C_REVIEWED };
+/* The review state (review.h), never posted first; C_REVIEWED last. */
+enum cat { C_NEVER, C_NOREPLY, C_DISCUSSED, C_SERIES, C_REVIEWED, NCAT };
 
 struct rrow {
 	char sha[41];
@@ -50,6 +56,9 @@ struct rrow {
 	     *merge_subject, *msgid, *list;
 	int64_t landed_date, commit_date;
 	int landed, empty, postings, exact, fuzzy, replies, review_tags;
+	int modified;			/* posted only in an edited form (author-date,
+					 * subject or fuzzy matches) */
+	struct onlist_commit_review rv;	/* review on the list */
 	/* filled after the walk */
 	const char *author, *committer;
 	char subsys[160];
@@ -120,36 +129,9 @@ static void free_rows(struct rows *r)
 		free(x->ce); free(x->trailers); free(x->files);
 		free(x->merge_sha); free(x->merge_subject); free(x->msgid);
 		free(x->list);
+		onlist_commit_review_release(&x->rv);
 	}
 	free(r->v);
-}
-
-/* A Reviewed-by, Acked-by or Tested-by from someone other than the
- * author: review that happened somewhere, most likely on a list. */
-static int reviewed_in_git(const struct rrow *x)
-{
-	static const char *const keys[] = { "reviewed-by", "acked-by",
-					    "tested-by", NULL };
-	const char *p, *nl;
-
-	for (p = x->trailers; *p; p = *nl ? nl + 1 : nl) {
-		size_t kl;
-		nl = strchr(p, '\n');
-		if (!nl)
-			nl = p + strlen(p);
-		kl = strcspn(p, ":\n");
-		for (int k = 0; keys[k]; k++) {
-			if (strlen(keys[k]) != kl || strncasecmp(p, keys[k], kl))
-				continue;
-			/* the author's own address in the value: not review */
-			char *v = strndup(p + kl, (size_t)(nl - p - (long)kl));
-			int self = v && *x->ae && strcasestr(v, x->ae);
-			free(v);
-			if (!self)
-				return 1;
-		}
-	}
-	return 0;
 }
 
 /* "Signed-off-by ×2, Acked-by" */
@@ -303,7 +285,7 @@ struct report {
 	int windowed;
 	int64_t since, until;
 	struct rows rows;
-	long fuzzy_total;		/* fuzzy matches in the whole database */
+	long fuzzy_total;		/* edited-form matches in the whole database */
 	long counts[CHART_WEEKS], unposted[CHART_WEEKS];
 	int64_t chart_since;
 	int maintainers;		/* subsystems from MAINTAINERS */
@@ -315,15 +297,54 @@ struct report {
 
 static const char *const cat_title[] = {
 	[C_NEVER] = "Never posted",
-	[C_FUZZY] = "Posted, modified before merge",
-	[C_NOREVIEW] = "Posted, no review on the list",
+	[C_NOREPLY] = "Posted, no reply",
+	[C_DISCUSSED] = "Posted, discussed without a review tag",
+	[C_SERIES] = "Reviewed only on the series",
+	[C_REVIEWED] = "Reviewed on the list",
 };
+/* The JSON category; the state names of review.h after never_posted. */
 static const char *const cat_key[] = {
 	[C_NEVER] = "never_posted",
-	[C_FUZZY] = "modified_before_merge",
-	[C_NOREVIEW] = "no_review",
+	[C_NOREPLY] = "no_reply",
+	[C_DISCUSSED] = "discussed",
+	[C_SERIES] = "reviewed_series",
 	[C_REVIEWED] = "reviewed",
 };
+static const char *const cat_note[] = {
+	[C_NOREPLY] = "Nobody but the authors (or a bot) wrote in any thread "
+		"of any version.",
+	[C_DISCUSSED] = "Replies from others, but no Reviewed-by, Acked-by or "
+		"Tested-by from anyone but the authors, on any version.",
+	[C_SERIES] = "No review tag on the patch itself; the one quoted was "
+		"given to the cover letter or another patch of its series.",
+};
+
+static long count_modified(const struct report *r)
+{
+	long n = 0;
+
+	for (size_t i = 0; i < r->rows.n; i++)
+		n += r->rows.v[i].modified;
+	return n;
+}
+
+/* "Acked-by: A <a@x> on [PATCH 0/4] subject <msgid>", assembled for
+ * whichever escaper prints it */
+static char *evidence(const struct onlist_commit_review *rv)
+{
+	char *t = NULL;
+
+	if (!rv->ev_key)
+		return NULL;
+	if (asprintf(&t, "%s: %s, given on %s%s <%s>", rv->ev_key,
+		     rv->ev_value ? rv->ev_value : "",
+		     rv->ev_target_class && !strcmp(rv->ev_target_class, "cover") ?
+		     "the cover letter " : "",
+		     rv->ev_target_subject ? rv->ev_target_subject : "",
+		     rv->ev_msgid ? rv->ev_msgid : "") < 0)
+		return NULL;
+	return t;
+}
 
 static long count_cat(const struct report *r, enum cat c)
 {
@@ -491,6 +512,27 @@ static void put_commit(struct report *r, const struct layout *l,
 			l->put(f, x->list);
 		}
 	}
+	if (x->modified) {
+		fputs(l->line, f);
+		fputs("modified before merge (only a changed form was posted)", f);
+	}
+	if (x->cat == C_SERIES) {
+		char *ev = evidence(&x->rv);
+
+		fputs(l->line, f);
+		fputs("review on the series: ", f);
+		l->put(f, ev ? ev : "?");
+		free(ev);
+	}
+	if (x->rv.naks) {
+		fputs(l->line, f);
+		fprintf(f, "NAKs on the list: %d", x->rv.naks);
+	}
+	if (x->rv.off_list_tags) {
+		fputs(l->line, f);
+		fputs("in git, not on the list: ", f);
+		l->put(f, x->rv.off_list_tags);
+	}
 	fputs(l->end, f);
 }
 
@@ -500,8 +542,9 @@ static void json_commit(struct report *r, const struct rrow *x, int first)
 	char *u = url(r->commit_url, x->sha);
 
 	fputs(first ? "\n    {" : ",\n    {", f);
-	fprintf(f, "\"sha\": \"%s\", \"category\": \"%s\", \"url\": ", x->sha,
-		cat_key[x->cat]);
+	fprintf(f, "\"sha\": \"%s\", \"category\": \"%s\", "
+		"\"modified_before_merge\": %s, \"url\": ", x->sha,
+		cat_key[x->cat], x->modified ? "true" : "false");
 	onlist_put_json(f, u);
 	onlist_put_json_field(f, 0, "subject", x->subject);
 	onlist_put_json_field(f, 0, "author", x->author);
@@ -546,6 +589,45 @@ static void json_commit(struct report *r, const struct rrow *x, int first)
 				       "url", u, (char *)NULL);
 	} else
 		fputs("null", f);
+	fputs(", \"review\": ", f);
+	if (x->cat == C_NEVER) {
+		fputs("null", f);
+	} else {
+		const struct onlist_commit_review *rv = &x->rv;
+
+		fprintf(f, "{\"naks\": %d, \"evidence\": ", rv->naks);
+		if (rv->ev_key) {
+			onlist_put_json_field(f, 1, "key", rv->ev_key);
+			onlist_put_json_field(f, 0, "value", rv->ev_value);
+			onlist_put_json_field(f, 0, "from", rv->ev_from);
+			onlist_put_json_field(f, 0, "msgid", rv->ev_msgid);
+			onlist_put_json_field(f, 0, "target", rv->ev_target);
+			onlist_put_json_field(f, 0, "target_class",
+					      rv->ev_target_class);
+			onlist_put_json_field(f, 0, "target_subject",
+					      rv->ev_target_subject);
+			fprintf(f, ", \"version\": %d", rv->ev_version);
+			if (rv->ev_part >= 0)
+				fprintf(f, ", \"part\": %d, \"total\": %d",
+					rv->ev_part, rv->ev_total);
+			fputc('}', f);
+		} else
+			fputs("null", f);
+		fputs(", \"off_list_tags\": [", f);
+		for (const char *p = rv->off_list_tags ? rv->off_list_tags : "", *nl;
+		     *p; p = *nl ? nl + 1 : nl) {
+			char *t;
+			nl = strchr(p, '\n');
+			if (!nl)
+				nl = p + strlen(p);
+			t = strndup(p, (size_t)(nl - p));
+			if (p != rv->off_list_tags)
+				fputs(", ", f);
+			onlist_put_json(f, t ? t : "");
+			free(t);
+		}
+		fputs("]}", f);
+	}
 	fputc('}', f);
 	free(u);
 }
@@ -574,21 +656,25 @@ static int group_table(struct report *r, int by_subsys)
 	else if (r->fmt == ONLIST_FMT_HTML)
 		fprintf(f, "<div class=\"t\"><table><tr><th>%s</th><th>Commits</th>"
 			"<th>Never posted</th><th>Share</th><th>Modified</th>"
-			"<th>No review</th></tr>\n", what);
+			"<th>No reply</th><th>Discussed</th><th>Series only</th>"
+			"</tr>\n", what);
 	else
 		fprintf(f, "| %s | Commits | Never posted | Share | Modified "
-			"| No review |\n|---|---:|---:|---:|---:|---:|\n", what);
+			"| No reply | Discussed | Series only |\n"
+			"|---|---:|---:|---:|---:|---:|---:|---:|\n", what);
 	for (size_t i = 0; i < all.n; i++) {
 		const struct onlist_tally_row *t = &all.v[i];
-		long nr = 0, fz = 0;
+		long nr = 0, fz = 0, nd = 0, ns = 0;
 
 		/* a week holds a few thousand commits at most */
 		for (size_t k = 0; k < r->rows.n; k++) {
 			const struct rrow *x = &r->rows.v[k];
 			if (strcmp(by_subsys ? x->subsys : x->committer, t->name))
 				continue;
-			nr += x->cat == C_NOREVIEW;
-			fz += x->cat == C_FUZZY;
+			nr += x->cat == C_NOREPLY;
+			nd += x->cat == C_DISCUSSED;
+			ns += x->cat == C_SERIES;
+			fz += x->modified;
 		}
 		if (r->fuzzy_total)
 			snprintf(fzs, sizeof fzs, "%ld", fz);
@@ -598,19 +684,22 @@ static int group_table(struct report *r, int by_subsys)
 			fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
 			onlist_put_json(f, t->name);
 			fprintf(f, ", \"commits\": %ld, \"never_posted\": %ld, "
-				"\"modified_before_merge\": %s, \"no_review\": %ld}",
-				t->count, t->extra, fzs, nr);
+				"\"modified_before_merge\": %s, \"no_reply\": %ld, "
+				"\"discussed\": %ld, \"reviewed_series\": %ld}",
+				t->count, t->extra, fzs, nr, nd, ns);
 		} else if (r->fmt == ONLIST_FMT_HTML) {
 			fputs("<tr><td>", f);
 			onlist_put_html(f, t->name);
 			fprintf(f, "</td><td>%ld</td><td>%ld</td><td>%.0f%%</td>"
-				"<td>%s</td><td>%ld</td></tr>\n", t->count, t->extra,
-				pct(t->extra, t->count), fzs, nr);
+				"<td>%s</td><td>%ld</td><td>%ld</td><td>%ld</td></tr>\n",
+				t->count, t->extra, pct(t->extra, t->count), fzs, nr,
+				nd, ns);
 		} else {
 			fputs("| ", f);
 			onlist_put_md(f, t->name);
-			fprintf(f, " | %ld | %ld | %.0f%% | %s | %ld |\n", t->count,
-				t->extra, pct(t->extra, t->count), fzs, nr);
+			fprintf(f, " | %ld | %ld | %.0f%% | %s | %ld | %ld | %ld |\n",
+				t->count, t->extra, pct(t->extra, t->count), fzs, nr,
+				nd, ns);
 		}
 	}
 	if (r->fmt == ONLIST_FMT_JSON)
@@ -672,10 +761,13 @@ static const char css[] =
 static int render(struct report *r)
 {
 	FILE *f = r->f;
-	long n = (long)r->rows.n, cnt[4];
+	long n = (long)r->rows.n, cnt[NCAT], nmod = count_modified(r);
 	char a[16], b[16];
+	const char *summary = "%ld posted with no reply, %ld discussed without "
+		"a review tag, %ld reviewed only on the series, %ld reviewed on "
+		"the list";
 
-	for (int c = 0; c < 4; c++)
+	for (int c = 0; c < NCAT; c++)
 		cnt[c] = count_cat(r, (enum cat)c);
 	fmt_day(r->since, a, sizeof a);
 	fmt_day(r->until - 1, b, sizeof b);
@@ -690,12 +782,13 @@ static int render(struct report *r)
 			"\"never_posted\": %ld, \"modified_before_merge\": ", n,
 			cnt[C_NEVER]);
 		if (r->fuzzy_total)
-			fprintf(f, "%ld", cnt[C_FUZZY]);
+			fprintf(f, "%ld", nmod);
 		else
 			fputs("null", f);
-		fprintf(f, ", \"no_review\": %ld, \"reviewed\": %ld, "
-			"\"review_tags_in_replies\": ", cnt[C_NOREVIEW],
-			cnt[C_REVIEWED]);
+		fprintf(f, ", \"no_reply\": %ld, \"discussed\": %ld, "
+			"\"reviewed_series\": %ld, \"reviewed\": %ld, "
+			"\"review_tags_in_replies\": ", cnt[C_NOREPLY],
+			cnt[C_DISCUSSED], cnt[C_SERIES], cnt[C_REVIEWED]);
 		if (r->reviews_known)
 			fprintf(f, "%ld},\n  ", r->with_review_tags);
 		else
@@ -735,11 +828,11 @@ static int render(struct report *r)
 			fprintf(f, "<p>Landed %s to %s (UTC).</p>\n", a, b);
 		fprintf(f, "<p><b>%ld</b> commits: <b>%ld</b> never posted "
 			"(%.0f%%), ", n, cnt[C_NEVER], pct(cnt[C_NEVER], n));
+		fprintf(f, summary, cnt[C_NOREPLY], cnt[C_DISCUSSED],
+			cnt[C_SERIES], cnt[C_REVIEWED]);
 		if (r->fuzzy_total)
-			fprintf(f, "%ld posted and modified before merge, ",
-				cnt[C_FUZZY]);
-		fprintf(f, "%ld posted with no review on the list.</p>\n",
-			cnt[C_NOREVIEW]);
+			fprintf(f, "; %ld posted only modified before merge", nmod);
+		fputs(".</p>\n", f);
 		if (r->windowed) {
 			fputs("<h2>Never posted, per week</h2>\n", f);
 			chart(r);
@@ -752,34 +845,22 @@ static int render(struct report *r)
 			fprintf(f, "Landed %s to %s (UTC).\n\n", a, b);
 		fprintf(f, "%ld commits: %ld never posted (%.0f%%), ", n,
 			cnt[C_NEVER], pct(cnt[C_NEVER], n));
+		fprintf(f, summary, cnt[C_NOREPLY], cnt[C_DISCUSSED],
+			cnt[C_SERIES], cnt[C_REVIEWED]);
 		if (r->fuzzy_total)
-			fprintf(f, "%ld posted and modified before merge, ",
-				cnt[C_FUZZY]);
-		fprintf(f, "%ld posted with no review on the list.\n",
-			cnt[C_NOREVIEW]);
+			fprintf(f, "; %ld posted only modified before merge", nmod);
+		fputs(".\n", f);
 	}
-	for (int c = C_NEVER; c <= C_NOREVIEW; c++) {
+	/* reviewed commits are counted above, not listed */
+	for (int c = C_NEVER; c < C_REVIEWED; c++) {
 		int any = 0;
 		if (r->fmt == ONLIST_FMT_HTML)
 			fprintf(f, "<h2>%s (%ld)</h2>\n", cat_title[c], cnt[c]);
 		else
 			fprintf(f, "\n## %s (%ld)\n\n", cat_title[c], cnt[c]);
-		if (c == C_FUZZY && !r->fuzzy_total) {
-			fputs(r->fmt == ONLIST_FMT_HTML ? "<p>n/a: fuzzy matching has not "
-			      "run on this database.</p>\n" : "n/a: fuzzy matching "
-			      "has not run on this database.\n", f);
-			continue;
-		}
-		if (c == C_NOREVIEW)
-			fprintf(f, r->fmt == ONLIST_FMT_HTML ? "<p><small>No reply on the "
-				"list from anyone but the author, and no "
-				"Reviewed-by, Acked-by or Tested-by from anyone "
-				"else in git%s.</small></p>\n" :
-				"No reply on the list from anyone but the author, and\n"
-				"no Reviewed-by, Acked-by or Tested-by from anyone else\n"
-				"in git%s.\n\n", r->reviews_known ? "" :
-				r->fmt == ONLIST_FMT_HTML ? ". Review tags inside replies: n/a" :
-				".  Review tags inside replies: n/a");
+		if (cat_note[c])
+			fprintf(f, r->fmt == ONLIST_FMT_HTML ?
+				"<p><small>%s</small></p>\n" : "%s\n\n", cat_note[c]);
 		for (size_t i = 0; i < r->rows.n; i++) {
 			if (r->rows.v[i].cat != (enum cat)c)
 				continue;
@@ -1013,15 +1094,26 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		x->committer = onlist_people_name(people, x->cn, x->ce);
 		onlist_subsystem(r.maintainers ? maint : NULL, x->files,
 				 x->subsys, sizeof x->subsys);
-		if (!x->postings)
+		x->modified = x->postings && !x->exact && x->fuzzy;
+		if (!x->postings) {
 			x->cat = C_NEVER;
-		else if (!x->exact && x->fuzzy)
-			x->cat = C_FUZZY;
-		else if (!x->replies && x->review_tags <= 0 &&
-			 !reviewed_in_git(x))
-			x->cat = C_NOREVIEW;
-		else
+			continue;
+		}
+		if (onlist_store_commit_review(db, x->sha, &x->rv) != ONLIST_OK) {
+			onlist_err("report: %s", onlist_store_errmsg(db));
+			goto out;
+		}
+		if (!x->rv.state)	/* match has not run since an upgrade */
+			x->cat = x->review_tags > 0 ? C_REVIEWED :
+				 x->replies ? C_DISCUSSED : C_NOREPLY;
+		else if (!strcmp(x->rv.state, "reviewed"))
 			x->cat = C_REVIEWED;
+		else if (!strcmp(x->rv.state, "reviewed_series"))
+			x->cat = C_SERIES;
+		else if (!strcmp(x->rv.state, "discussed"))
+			x->cat = C_DISCUSSED;
+		else
+			x->cat = C_NOREPLY;
 	}
 	if (onlist_out_open(&out, ofile, &oerr) != ONLIST_OK) {
 		onlist_err("report: %s", oerr ? oerr : "out of memory");

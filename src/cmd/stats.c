@@ -12,6 +12,7 @@
 #include "onlist/buf.h"
 #include "onlist/report.h"
 #include "onlist/store.h"
+#include "onlist/store_review.h"
 
 #define STATS_SCHEMA 1
 
@@ -321,6 +322,34 @@ enum {
 	OPT_REL_AUTHOR,
 };
 
+/* The review states of issue 12, never posted first (review.h). */
+enum { NSTATE = 5 };
+static const char *const state_name[NSTATE] = {
+	"never_posted", "no_reply", "discussed", "reviewed_series", "reviewed",
+};
+
+/* Count r's review state on the list into n[]; a posted commit that
+ * match has not judged (a database upgraded since) is not counted.
+ * -1 after saying why on a database error. */
+static int count_state(struct onlist_store *db, const struct srow *r, long *n)
+{
+	struct onlist_commit_review rv;
+
+	if (!r->posted) {
+		n[0]++;
+		return 0;
+	}
+	if (onlist_store_commit_review(db, r->sha, &rv) != ONLIST_OK) {
+		onlist_err("stats: %s", onlist_store_errmsg(db));
+		return -1;
+	}
+	for (int k = 1; rv.state && k < NSTATE; k++)
+		if (!strcmp(rv.state, state_name[k]))
+			n[k]++;
+	onlist_commit_review_release(&rv);
+	return 0;
+}
+
 int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -344,7 +373,7 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 	struct onlist_tally empty = ONLIST_TALLY_INIT, single = ONLIST_TALLY_INIT,
 			    tags = ONLIST_TALLY_INIT;
 	long nempty = 0, nnosob = 0, nbump = 0, nsingle = 0, nposted = 0,
-	     nreplied = 0, nreviewed = 0;
+	     nreplied = 0, nreviewed = 0, nstate[NSTATE] = { 0 };
 	int reviews_known = 0;
 	int *nosob = NULL, ret = ONLIST_EXIT_FAIL;
 	struct onlist_out out = ONLIST_OUT_INIT;
@@ -458,6 +487,8 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 			nposted += r->posted;
 			nreplied += r->replied;
 			nreviewed += r->review_tags > 0;
+			if (count_state(db, r, nstate))
+				goto out;
 			if (onlist_tally_add(&single, committer))
 				goto nomem;
 			if (r->posted)
@@ -517,6 +548,11 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 			fprintf(o.f, "%ld,\n  ", nreviewed);
 		else
 			fputs("null,\n  ", o.f);
+		fputs("\"review_states\": {", o.f);
+		for (int k = 0; k < NSTATE; k++)
+			fprintf(o.f, "%s\"%s\": %ld", k ? ", " : "", state_name[k],
+				nstate[k]);
+		fputs("},\n  ", o.f);
 		person_table(&o, "by_committer", NULL, NULL, &single, 1);
 		fputs("},\n  \"tags\": [", o.f);
 		for (size_t i = 0; i < tags.n; i++) {
@@ -542,6 +578,9 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		if (reviews_known)
 			fprintf(o.f, "single_signoff_no_tags_review_tags,,%ld,\n",
 				nreviewed);
+		for (int k = 0; k < NSTATE; k++)
+			fprintf(o.f, "single_signoff_no_tags_review_state,%s,%ld,\n",
+				state_name[k], nstate[k]);
 		person_table(&o, "single_signoff_no_tags_committer", NULL, NULL,
 			     &single, 1);
 		for (size_t i = 0; i < tags.n; i++) {
@@ -594,6 +633,10 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 			"tags in replies: %s\n", h, nsingle,
 			share(nsingle, (long)s.n), md ? "\n" : "  ", nposted,
 			share(nposted, nsingle), nreplied, rv);
+		fprintf(o.f, "%sreview on the list, over every version: %ld no reply, "
+			"%ld discussed without a review tag, %ld reviewed only on "
+			"the series, %ld reviewed\n", md ? "\n" : "  ",
+			nstate[1], nstate[2], nstate[3], nstate[4]);
 		person_table(&o, NULL, md ? "Most frequent committers:" :
 			     "Most frequent committers", "Committer", &single, 1);
 		fprintf(o.f, "\n%sTags\n", h);

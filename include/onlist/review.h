@@ -1,0 +1,122 @@
+/* review.h - the review a commit got on the list, over every version of
+ * its topic: which trailers given in replies are review, and the state of
+ * a posted commit.  No database here: store_review.c loads the rows,
+ * calls these, and writes the review_tags and commit_review tables.
+ *
+ * The rules:
+ *
+ * - a review tag is a Reviewed-by, Acked-by or Tested-by trailer (on a
+ *   line of its own, not quoted: msgmeta.h) in a reply below a patch or a
+ *   cover letter (thread.h's `answers`); Nacked-by and a bare "NAK" line
+ *   are recorded as NAKs, never as review;
+ * - not a reviewer: the sender of the patch or cover answered, its
+ *   Co-developed-by people, the commit's author and Co-developed-by
+ *   people (from git), the senders of the commit's postings, and bots
+ *   (a reply that the echo/bot rules classify).  A tag counts only when
+ *   neither the person it names nor the one who sent it is such;
+ * - the versions of a commit's patch: its postings (matches that count)
+ *   and every patch of the same topic with the same stripped subject
+ *   (lower case); its series: the series of those;
+ * - state: `reviewed` when a tag that counts answers a version of the
+ *   patch; else `reviewed_series` when one answers the cover letter or
+ *   another patch of one of its series; else `discussed` when anyone but
+ *   the non-reviewers replied anywhere in the topic; else `no_reply`;
+ * - off the list: a Reviewed/Acked/Tested-by trailer of the commit whose
+ *   person (address after .mailmap; the name when the trailer has no
+ *   address) gave no review trailer anywhere in the topic.
+ *
+ * Addresses are compared as given: the caller lower-cases them and maps
+ * them through .mailmap first.
+ */
+#ifndef ONLIST_REVIEW_H
+#define ONLIST_REVIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "onlist/status.h"
+
+enum onlist_review_state {
+	ONLIST_REVIEW_NO_REPLY,
+	ONLIST_REVIEW_DISCUSSED,
+	ONLIST_REVIEW_SERIES,		/* "reviewed_series" */
+	ONLIST_REVIEW_REVIEWED,
+};
+/* "no_reply", "discussed", "reviewed_series", "reviewed". */
+const char *onlist_review_state_name(enum onlist_review_state s);
+
+/* What a trailer key is: */
+enum onlist_review_kind {
+	ONLIST_TAG_NONE,		/* not review (Signed-off-by, ...) */
+	ONLIST_TAG_REVIEW,		/* Reviewed-by, Acked-by, Tested-by */
+	ONLIST_TAG_NAK,			/* Nacked-by, NAK */
+};
+enum onlist_review_kind onlist_review_kind(const char *key);
+
+/* One review trailer in a reply.  Strings are borrowed; "" when absent. */
+struct onlist_review_tag {
+	/* in */
+	const char *msgid;		/* the reply */
+	const char *key, *name, *addr;	/* addr canonical, "" when none */
+	const char *sender;		/* the reply's From, canonical */
+	int bot;			/* the reply is a bot's (echo/bot rules) */
+	const char *target;		/* the patch or cover letter answered */
+	const char *target_from;	/* its sender, canonical */
+	const char *target_codev;	/* its Co-developed-by addresses,
+					 * canonical, one per line */
+	/* out (onlist_review_judge) */
+	const char *why_not;		/* NULL: review by someone else; else
+					 * "bot", "sender", "co-developer" */
+};
+void onlist_review_judge(struct onlist_review_tag *t);
+
+/* A patch or cover letter of the topics a commit was posted in. */
+struct onlist_review_msg {
+	const char *msgid, *series;
+	int cover;			/* a cover letter, not a patch */
+	const char *from;		/* canonical */
+	const char *stripped;		/* subject without prefixes, lower case */
+	int posting;			/* a posting of the commit */
+};
+
+/* A reply in those topics. */
+struct onlist_review_reply {
+	const char *target;		/* the patch or cover letter answered */
+	const char *sender;		/* canonical */
+	int bot;
+};
+
+/* A trailer of the commit in git. */
+struct onlist_review_trailer {
+	const char *key, *name, *addr;	/* addr canonical, "" when none */
+};
+
+struct onlist_review_in {
+	const char *author;		/* the commit's author, canonical */
+	const struct onlist_review_trailer *trailers;	/* all of them */
+	size_t ntrailers;
+	const struct onlist_review_msg *msgs;
+	size_t nmsgs;
+	const struct onlist_review_tag *tags;	/* judged; those whose target
+						 * is not in msgs are skipped */
+	size_t ntags;
+	const struct onlist_review_reply *replies;
+	size_t nreplies;
+};
+
+struct onlist_review_out {
+	enum onlist_review_state state;
+	long evidence;			/* index into tags of the tag that
+					 * decided reviewed/reviewed_series
+					 * (the first on a posting, else the
+					 * first), else -1 */
+	int naks;			/* NAKs from others than the authors */
+	unsigned char *off_list;	/* caller's array of ntrailers: set
+					 * to 1 for each review trailer no
+					 * tag on the list matches, else 0 */
+};
+
+/* The state of one posted commit.  ONLIST_ENOMEM. */
+onlist_status onlist_review_commit(const struct onlist_review_in *in,
+				   struct onlist_review_out *out);
+
+#endif

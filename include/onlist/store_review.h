@@ -1,0 +1,80 @@
+/* store_review.h - the review given on the list (tables review_tags and
+ * commit_review), as review.h decides it from the thread tables, the
+ * trailers of mails and commits, and the matches.
+ *
+ * Derived data: `onlist match` rebuilds both tables after the matches,
+ * inside its transaction.  Readers: lookup, report, export, stats.
+ */
+#ifndef ONLIST_STORE_REVIEW_H
+#define ONLIST_STORE_REVIEW_H
+
+#include "onlist/status.h"
+#include "onlist/store.h"
+
+struct onlist_store;
+
+/* Every person a review rebuild compares: (name, lower-case address) of
+ * review and Co-developed-by trailers in mails and commits, of the
+ * senders of replies that carry such trailers and of postings, and of
+ * the authors of posted commits; some more than once.  For .mailmap.
+ * cb returning non-zero stops. */
+onlist_status onlist_store_review_people(struct onlist_store *s,
+					 int (*cb)(const char *name,
+						   const char *addr, void *data),
+					 void *data);
+
+/* The canonical form of a lower-case address (after .mailmap), or addr
+ * itself; the result must live until onlist_store_build_reviews returns. */
+typedef const char *(*onlist_canon_fn)(const char *addr, void *data);
+
+struct onlist_review_counts {
+	long tags;		/* review trailers given in replies */
+	long reviews;		/* of them, review by someone else */
+	long commits;		/* posted commits given a state */
+	long state[4];		/* per enum onlist_review_state */
+};
+
+/* Rebuild review_tags and commit_review.  Call inside a transaction
+ * (match's), after the thread tables, the echo/bot classes and the
+ * matches are built.  canon may be NULL (addresses as they are).
+ * ONLIST_EDB, ONLIST_ENOMEM. */
+onlist_status onlist_store_build_reviews(struct onlist_store *s,
+					 onlist_canon_fn canon, void *data,
+					 struct onlist_review_counts *c);
+
+/* ---- reading ------------------------------------------------------------ */
+
+/* The review of one commit.  Strings are malloc'd (NULL when absent);
+ * release with onlist_commit_review_release(). */
+struct onlist_commit_review {
+	char *state;		/* no_reply, discussed, reviewed_series,
+				 * reviewed; NULL: no row (never posted, or
+				 * match has not run since the upgrade) */
+	int naks;
+	char *off_list_tags;	/* "Key: value" lines in git not given on
+				 * the list, or NULL */
+	/* the tag that decided reviewed / reviewed_series */
+	char *ev_key, *ev_value, *ev_msgid, *ev_from;
+	char *ev_target, *ev_target_subject, *ev_target_class;
+	int ev_version, ev_part, ev_total;	/* of the target; part -1: none */
+};
+#define ONLIST_COMMIT_REVIEW_INIT { NULL, 0, NULL, NULL, NULL, NULL, NULL, \
+				    NULL, NULL, NULL, 0, -1, -1 }
+/* ONLIST_OK (state NULL when the commit has none), ONLIST_EDB,
+ * ONLIST_ENOMEM. */
+onlist_status onlist_store_commit_review(struct onlist_store *s,
+					 const char *sha,
+					 struct onlist_commit_review *out);
+void onlist_commit_review_release(struct onlist_commit_review *r);
+
+/* Every version (series) of the topics a commit was posted in, oldest
+ * version first.  Rows:
+ *   series head msgid, version, date, lists (one per line), subject,
+ *   replies from others than the series' sender, review tags given in
+ *   the series ("Key: value" lines, NAKs included; only those that are
+ *   review by someone else), 1 when a posting of the commit is in it */
+onlist_status onlist_store_topic_versions(struct onlist_store *s,
+					  const char *sha, onlist_row_cb cb,
+					  void *data);
+
+#endif

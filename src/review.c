@@ -1,0 +1,212 @@
+/* review.c - which tags given on the list are review, and the review
+ * state of a posted commit over every version of its topic (review.h).
+ * The store reads and writes them; no SQL here. */
+#include <string.h>
+#include <strings.h>
+#include <glib.h>
+
+#include "onlist/review.h"
+
+const char *onlist_review_state_name(enum onlist_review_state s)
+{
+	switch (s) {
+	case ONLIST_REVIEW_REVIEWED: return "reviewed";
+	case ONLIST_REVIEW_SERIES: return "reviewed_series";
+	case ONLIST_REVIEW_DISCUSSED: return "discussed";
+	case ONLIST_REVIEW_NO_REPLY: break;
+	}
+	return "no_reply";
+}
+
+enum onlist_review_kind onlist_review_kind(const char *key)
+{
+	if (!strcasecmp(key, "reviewed-by") || !strcasecmp(key, "acked-by") ||
+	    !strcasecmp(key, "tested-by"))
+		return ONLIST_TAG_REVIEW;
+	if (!strcasecmp(key, "nacked-by") || !strcasecmp(key, "nak"))
+		return ONLIST_TAG_NAK;
+	return ONLIST_TAG_NONE;
+}
+
+/* addr is one of the lines of `lines` */
+static int in_lines(const char *addr, const char *lines)
+{
+	size_t n = strlen(addr);
+
+	if (!n || !lines)
+		return 0;
+	for (const char *p = lines; *p;) {
+		const char *e = strchr(p, '\n');
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+
+		if (l == n && !memcmp(p, addr, n))
+			return 1;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return 0;
+}
+
+static int same(const char *a, const char *b)
+{
+	return a && b && *a && !strcmp(a, b);
+}
+
+void onlist_review_judge(struct onlist_review_tag *t)
+{
+	t->why_not = NULL;
+	if (t->bot)
+		t->why_not = "bot";
+	else if (same(t->addr, t->target_from) || same(t->sender, t->target_from))
+		t->why_not = "sender";
+	else if (in_lines(t->addr, t->target_codev) ||
+		 in_lines(t->sender, t->target_codev))
+		t->why_not = "co-developer";
+}
+
+/* The people whose word is not review of this commit: its author, its
+ * Co-developed-by people, and the senders of its postings. */
+static void add_nonreviewers(GHashTable *who, const struct onlist_review_in *in)
+{
+	if (*in->author)
+		g_hash_table_add(who, (gpointer)in->author);
+	for (size_t i = 0; i < in->ntrailers; i++)
+		if (!strcasecmp(in->trailers[i].key, "co-developed-by") &&
+		    *in->trailers[i].addr)
+			g_hash_table_add(who, (gpointer)in->trailers[i].addr);
+	for (size_t i = 0; i < in->nmsgs; i++)
+		if (in->msgs[i].posting && *in->msgs[i].from)
+			g_hash_table_add(who, (gpointer)in->msgs[i].from);
+}
+
+static int counts(GHashTable *who, const char *addr)
+{
+	return !*addr || !g_hash_table_contains(who, addr);
+}
+
+onlist_status onlist_review_commit(const struct onlist_review_in *in,
+				   struct onlist_review_out *out)
+{
+	/* msgid -> index + 1 of the topic's patches and cover letters */
+	GHashTable *idx = g_hash_table_new(g_str_hash, g_str_equal);
+	GHashTable *stripped = g_hash_table_new(g_str_hash, g_str_equal);
+	GHashTable *series = g_hash_table_new(g_str_hash, g_str_equal);
+	GHashTable *who = g_hash_table_new(g_str_hash, g_str_equal);
+	unsigned char *version;		/* msgs[i] is a version of the patch */
+	long best = -1, best_series = -1;
+	int best_posting = 0, best_series_posting = 0;
+
+	out->state = ONLIST_REVIEW_NO_REPLY;
+	out->evidence = -1;
+	out->naks = 0;
+	if (!(version = g_try_malloc0(in->nmsgs ? in->nmsgs : 1))) {
+		g_hash_table_destroy(idx);
+		g_hash_table_destroy(stripped);
+		g_hash_table_destroy(series);
+		g_hash_table_destroy(who);
+		return ONLIST_ENOMEM;
+	}
+	for (size_t i = 0; i < in->nmsgs; i++) {
+		const struct onlist_review_msg *m = &in->msgs[i];
+
+		g_hash_table_insert(idx, (gpointer)m->msgid, GSIZE_TO_POINTER(i + 1));
+		if (m->posting && !m->cover && *m->stripped)
+			g_hash_table_add(stripped, (gpointer)m->stripped);
+		/* a Link: to a cover letter makes its series the commit's */
+		if (m->posting)
+			g_hash_table_add(series, (gpointer)m->series);
+	}
+	/* Versions of the patch: the postings, and the patches of the same
+	 * topic with the same subject (v1 of a patch v3 of which was
+	 * applied) */
+	for (size_t i = 0; i < in->nmsgs; i++) {
+		const struct onlist_review_msg *m = &in->msgs[i];
+
+		if (m->cover)
+			continue;
+		if (m->posting ||
+		    (*m->stripped && g_hash_table_contains(stripped, m->stripped))) {
+			version[i] = 1;
+			g_hash_table_add(series, (gpointer)m->series);
+		}
+	}
+	add_nonreviewers(who, in);
+	for (size_t k = 0; k < in->ntags; k++) {
+		const struct onlist_review_tag *t = &in->tags[k];
+		gpointer v = g_hash_table_lookup(idx, t->target);
+		const struct onlist_review_msg *m;
+		size_t i;
+		int on_posting;
+
+		if (!v || t->why_not || !counts(who, t->addr) ||
+		    !counts(who, t->sender))
+			continue;
+		i = GPOINTER_TO_SIZE(v) - 1;
+		m = &in->msgs[i];
+		on_posting = m->posting;
+		switch (onlist_review_kind(t->key)) {
+		case ONLIST_TAG_NAK:
+			out->naks++;
+			break;
+		case ONLIST_TAG_REVIEW:
+			if (version[i]) {
+				if (best < 0 || (on_posting && !best_posting)) {
+					best = (long)k;
+					best_posting = on_posting;
+				}
+			} else if (g_hash_table_contains(series, m->series)) {
+				if (best_series < 0 ||
+				    (on_posting && !best_series_posting)) {
+					best_series = (long)k;
+					best_series_posting = on_posting;
+				}
+			}
+			break;
+		case ONLIST_TAG_NONE:
+			break;
+		}
+	}
+	if (best >= 0) {
+		out->state = ONLIST_REVIEW_REVIEWED;
+		out->evidence = best;
+	} else if (best_series >= 0) {
+		out->state = ONLIST_REVIEW_SERIES;
+		out->evidence = best_series;
+	} else {
+		for (size_t r = 0; r < in->nreplies; r++) {
+			const struct onlist_review_reply *x = &in->replies[r];
+
+			if (!x->bot && counts(who, x->sender) &&
+			    g_hash_table_contains(idx, x->target)) {
+				out->state = ONLIST_REVIEW_DISCUSSED;
+				break;
+			}
+		}
+	}
+	/* Review trailers in git that nobody gave on the list */
+	for (size_t i = 0; i < in->ntrailers; i++) {
+		const struct onlist_review_trailer *g = &in->trailers[i];
+		int seen = 0;
+
+		out->off_list[i] = 0;
+		if (onlist_review_kind(g->key) != ONLIST_TAG_REVIEW)
+			continue;
+		for (size_t k = 0; k < in->ntags && !seen; k++) {
+			const struct onlist_review_tag *t = &in->tags[k];
+
+			if (!g_hash_table_contains(idx, t->target) ||
+			    onlist_review_kind(t->key) != ONLIST_TAG_REVIEW)
+				continue;
+			seen = *g->addr ? same(g->addr, t->addr) :
+			       *g->name && t->name && !g_ascii_strcasecmp(g->name, t->name);
+		}
+		out->off_list[i] = !seen;
+	}
+	g_free(version);
+	g_hash_table_destroy(idx);
+	g_hash_table_destroy(stripped);
+	g_hash_table_destroy(series);
+	g_hash_table_destroy(who);
+	return ONLIST_OK;
+}

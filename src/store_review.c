@@ -1,0 +1,608 @@
+/* store_review.c - the review given on the list: read for review.c, which
+ * decides it, and written back (review_tags, commit_review).  Speaks SQL,
+ * like every src/store*.c file. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <glib.h>
+
+#include "onlist/msgmeta.h"
+#include "onlist/review.h"
+#include "onlist/store_review.h"
+#include "store_int.h"
+
+#define fail onlist__store_fail
+#define bind_text onlist__bind_text
+#define POSTED ONLIST__POSTED("x.method")
+
+/* The keys review.h reads: review, NAK, and who co-developed. */
+#define REVIEW_KEYS "('reviewed-by', 'acked-by', 'tested-by', 'nacked-by', 'nak')"
+#define PEOPLE_KEYS "('reviewed-by', 'acked-by', 'tested-by', 'nacked-by'," \
+	" 'co-developed-by')"
+
+/* Column 0 says how to read the rest: 0 a name and an address, 1 a
+ * commit trailer's value ("Name <addr>"). */
+static const char sql_people[] =
+	"SELECT 0, name, lower(addr) FROM message_trailers"
+	" WHERE lower(key) IN " PEOPLE_KEYS " AND addr <> ''"
+	" UNION SELECT 0, m.from_name, lower(m.from_addr) FROM messages m"
+	" WHERE m.msgid IN (SELECT msgid FROM message_trailers"
+	"   WHERE lower(key) IN " REVIEW_KEYS ")"
+	" UNION SELECT 0, m.from_name, lower(m.from_addr) FROM matches x"
+	" JOIN messages m ON m.msgid = x.message_id WHERE " POSTED
+	" UNION SELECT 0, c.author_name, lower(c.author_email) FROM commits c"
+	" WHERE c.sha IN (SELECT commit_sha FROM matches x WHERE " POSTED ")"
+	" UNION SELECT 1, '', t.value FROM trailers t"
+	" WHERE lower(t.key) IN " PEOPLE_KEYS;
+
+onlist_status onlist_store_review_people(struct onlist_store *s,
+					 int (*cb)(const char *name,
+						   const char *addr, void *data),
+					 void *data)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_people);
+	int rc;
+
+	if (!st)
+		return fail(s, "prepare");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *n = (const char *)sqlite3_column_text(st, 1);
+		const char *a = (const char *)sqlite3_column_text(st, 2);
+		char *name = NULL, *addr = NULL;
+		int stop = 0;
+
+		if (!a || !*a)
+			continue;
+		if (sqlite3_column_int(st, 0) == 1) {
+			if (onlist_split_ident(a, strlen(a), &name, &addr))
+				continue;
+			stop = *addr && cb(name, addr, data);
+			free(name);
+			free(addr);
+		} else {
+			stop = cb(n ? n : "", a, data);
+		}
+		if (stop)
+			break;
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
+	       fail(s, "read people");
+}
+
+/* ---- the rebuild --------------------------------------------------------- */
+
+static const char sql_clear[] =
+	"DELETE FROM review_tags; DELETE FROM commit_review;";
+
+/* Each review trailer in a reply, with what it answers (replies only: a
+ * patch's own Acked-by lines are its history, not review given here). */
+static const char sql_tags[] =
+	"SELECT t.msgid, t.seq, t.key, coalesce(t.name, ''),"
+	" coalesce(lower(t.addr), ''), coalesce(t.value, ''),"
+	" coalesce(lower(m.from_addr), ''), m.date,"
+	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = t.msgid),"
+	" th.answers, ai.class, coalesce(lower(am.from_addr), ''),"
+	" (SELECT group_concat(lower(c.addr), char(10)) FROM message_trailers c"
+	"   WHERE c.msgid = th.answers AND lower(c.key) = 'co-developed-by'),"
+	" s.series, s.topic, ai.version, ai.part, ai.total"
+	" FROM message_trailers t"
+	" JOIN message_info mi ON mi.msgid = t.msgid"
+	"  AND mi.class IN ('reply', 'other')"
+	" JOIN thread th ON th.msgid = t.msgid AND th.answers IS NOT NULL"
+	" JOIN messages m ON m.msgid = t.msgid"
+	" JOIN messages am ON am.msgid = th.answers"
+	" JOIN message_info ai ON ai.msgid = th.answers"
+	" LEFT JOIN series s ON s.msgid = th.answers"
+	" WHERE lower(t.key) IN " REVIEW_KEYS
+	" ORDER BY m.date, t.msgid, t.seq";
+static const char sql_put_tag[] =
+	"INSERT OR IGNORE INTO review_tags(msgid, seq, key, name, addr, value,"
+	" sender, date, target, target_class, series, topic, version, part,"
+	" total, why_not)"
+	" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)";
+/* The topics some commit was posted in. */
+#define POSTED_TOPICS \
+	" (SELECT s2.topic FROM matches x JOIN series s2" \
+	"   ON s2.msgid = x.message_id WHERE " POSTED ")"
+static const char sql_members[] =
+	"SELECT s.msgid, s.series, s.topic, coalesce(i.class, 'patch'),"
+	" coalesce(lower(m.from_addr), ''), coalesce(lower(i.stripped), '')"
+	" FROM series s JOIN messages m ON m.msgid = s.msgid"
+	" LEFT JOIN message_info i ON i.msgid = s.msgid"
+	" WHERE s.topic IN" POSTED_TOPICS;
+static const char sql_replies[] =
+	"SELECT th.answers, coalesce(lower(m.from_addr), ''),"
+	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = th.msgid), s.topic"
+	" FROM series s JOIN thread th ON th.answers = s.msgid"
+	" JOIN message_info i ON i.msgid = th.msgid"
+	"  AND i.class IN ('reply', 'other')"
+	" JOIN messages m ON m.msgid = th.msgid"
+	" WHERE s.topic IN" POSTED_TOPICS;
+static const char sql_commits[] =
+	"SELECT x.commit_sha, x.message_id, coalesce(lower(c.author_email), ''),"
+	" s.topic FROM matches x JOIN commits c ON c.sha = x.commit_sha"
+	" LEFT JOIN series s ON s.msgid = x.message_id"
+	" WHERE " POSTED " ORDER BY x.commit_sha";
+static const char sql_trailers[] =
+	"SELECT t.sha, t.key, t.value FROM trailers t"
+	" WHERE t.sha IN (SELECT commit_sha FROM matches x WHERE " POSTED ")"
+	" ORDER BY t.sha, t.seq";
+static const char sql_put_review[] =
+	"INSERT OR REPLACE INTO commit_review(sha, state, evidence_msgid,"
+	" evidence_seq, naks, off_list_tags) VALUES(?1,?2,?3,?4,?5,?6)";
+
+struct gtrailer {
+	struct onlist_review_trailer t;
+	const char *line;		/* "Key: value" */
+};
+
+struct build {
+	struct onlist_store *s;
+	GStringChunk *str;
+	onlist_canon_fn canon;
+	void *canon_data;
+	GArray *tags;			/* struct onlist_review_tag */
+	GArray *tag_seq;		/* int: message_trailers.seq of each */
+	GHashTable *topic_tags;		/* topic -> GArray of tag indexes */
+	GHashTable *members;		/* topic -> GArray of onlist_review_msg */
+	GHashTable *replies;		/* topic -> GArray of onlist_review_reply */
+	GHashTable *trailers;		/* sha -> GArray of struct gtrailer */
+};
+
+static const char *intern(struct build *b, sqlite3_stmt *st, int col)
+{
+	const char *v = (const char *)sqlite3_column_text(st, col);
+
+	return g_string_chunk_insert_const(b->str, v ? v : "");
+}
+
+static const char *canon(struct build *b, const char *addr)
+{
+	const char *c;
+
+	if (!*addr || !b->canon || !(c = b->canon(addr, b->canon_data)))
+		return addr;
+	return g_string_chunk_insert_const(b->str, c);
+}
+
+/* "a\nb" with each line through canon() */
+static const char *canon_lines(struct build *b, const char *lines)
+{
+	GString *o;
+	gchar **v;
+
+	if (!*lines || !b->canon)
+		return lines;
+	o = g_string_new(NULL);
+	v = g_strsplit(lines, "\n", -1);
+	for (gchar **p = v; *p; p++)
+		g_string_append_printf(o, "%s%s", p == v ? "" : "\n",
+				       canon(b, *p));
+	g_strfreev(v);
+	lines = g_string_chunk_insert_const(b->str, o->str);
+	g_string_free(o, TRUE);
+	return lines;
+}
+
+static GArray *bucket(GHashTable *h, const char *key, size_t elt)
+{
+	GArray *a = g_hash_table_lookup(h, key);
+
+	if (!a) {
+		a = g_array_new(FALSE, FALSE, (guint)elt);
+		g_hash_table_insert(h, (gpointer)key, a);
+	}
+	return a;
+}
+
+static onlist_status load_tags(struct build *b, struct onlist_review_counts *c)
+{
+	struct onlist_store *s = b->s;
+	sqlite3_stmt *st, *put;
+	int rc;
+
+	if (!(st = onlist__store_prepare(s, sql_tags)))
+		return fail(s, "prepare");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct onlist_review_tag t;
+		const char *topic = sqlite3_column_type(st, 14) == SQLITE_NULL ?
+				    NULL : intern(b, st, 14);
+		int seq = sqlite3_column_int(st, 1);
+		guint k = b->tags->len;
+
+		memset(&t, 0, sizeof t);
+		t.msgid = intern(b, st, 0);
+		t.key = intern(b, st, 2);
+		t.name = intern(b, st, 3);
+		t.addr = canon(b, intern(b, st, 4));
+		t.sender = canon(b, intern(b, st, 6));
+		t.bot = sqlite3_column_int(st, 8);
+		t.target = intern(b, st, 9);
+		t.target_from = canon(b, intern(b, st, 11));
+		t.target_codev = canon_lines(b, intern(b, st, 12));
+		onlist_review_judge(&t);
+		c->tags++;
+		c->reviews += !t.why_not &&
+			      onlist_review_kind(t.key) == ONLIST_TAG_REVIEW;
+		g_array_append_val(b->tags, t);
+		g_array_append_val(b->tag_seq, seq);
+		if (topic)
+			g_array_append_val(bucket(b->topic_tags, topic, sizeof(guint)), k);
+		if (!(put = onlist__store_prepare(s, sql_put_tag))) {
+			sqlite3_reset(st);
+			return fail(s, "prepare");
+		}
+		bind_text(put, 1, t.msgid);
+		sqlite3_bind_int(put, 2, seq);
+		for (int i = 3; i <= 6; i++)	/* key, name, addr, value */
+			sqlite3_bind_value(put, i, sqlite3_column_value(st, i - 1));
+		sqlite3_bind_value(put, 7, sqlite3_column_value(st, 6));
+		sqlite3_bind_int64(put, 8, sqlite3_column_int64(st, 7));
+		bind_text(put, 9, t.target);
+		sqlite3_bind_value(put, 10, sqlite3_column_value(st, 10));
+		for (int i = 11; i <= 15; i++)	/* series .. total */
+			sqlite3_bind_value(put, i, sqlite3_column_value(st, i + 2));
+		bind_text(put, 16, t.why_not);
+		if (sqlite3_step(put) != SQLITE_DONE) {
+			sqlite3_reset(st);
+			return fail(s, "insert review tag");
+		}
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "load review tags");
+}
+
+static onlist_status load_topics(struct build *b)
+{
+	struct onlist_store *s = b->s;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!(st = onlist__store_prepare(s, sql_members)))
+		return fail(s, "prepare");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct onlist_review_msg m;
+		const char *cls = (const char *)sqlite3_column_text(st, 3);
+
+		if (cls && strcmp(cls, "patch") && strcmp(cls, "cover"))
+			continue;
+		m.msgid = intern(b, st, 0);
+		m.series = intern(b, st, 1);
+		m.cover = cls && !strcmp(cls, "cover");
+		m.from = canon(b, intern(b, st, 4));
+		m.stripped = intern(b, st, 5);
+		m.posting = 0;
+		g_array_append_val(bucket(b->members, intern(b, st, 2),
+					  sizeof m), m);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return fail(s, "load topics");
+	if (!(st = onlist__store_prepare(s, sql_replies)))
+		return fail(s, "prepare");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct onlist_review_reply r;
+
+		r.target = intern(b, st, 0);
+		r.sender = canon(b, intern(b, st, 1));
+		r.bot = sqlite3_column_int(st, 2);
+		g_array_append_val(bucket(b->replies, intern(b, st, 3),
+					  sizeof r), r);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return fail(s, "load replies");
+	if (!(st = onlist__store_prepare(s, sql_trailers)))
+		return fail(s, "prepare");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct gtrailer g;
+		const char *v = (const char *)sqlite3_column_text(st, 2);
+		char *name = NULL, *addr = NULL, *line;
+
+		if (!v)
+			v = "";
+		if (onlist_split_ident(v, strlen(v), &name, &addr)) {
+			sqlite3_reset(st);
+			return ONLIST_ENOMEM;
+		}
+		g.t.key = intern(b, st, 1);
+		g.t.name = g_string_chunk_insert_const(b->str, name);
+		g.t.addr = canon(b, g_string_chunk_insert_const(b->str, addr));
+		line = g_strdup_printf("%s: %s", g.t.key, v);
+		g.line = g_string_chunk_insert_const(b->str, line);
+		g_free(line);
+		free(name);
+		free(addr);
+		g_array_append_val(bucket(b->trailers, intern(b, st, 0),
+					  sizeof g), g);
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "load trailers");
+}
+
+/* One commit: its postings' topics gathered, judged, written. */
+static onlist_status one_commit(struct build *b, const char *sha,
+				const char *author, GPtrArray *postings,
+				GPtrArray *topics, struct onlist_review_counts *c)
+{
+	GArray *msgs = g_array_new(FALSE, FALSE, sizeof(struct onlist_review_msg));
+	GArray *tags = g_array_new(FALSE, FALSE, sizeof(struct onlist_review_tag));
+	GArray *tagk = g_array_new(FALSE, FALSE, sizeof(guint));
+	GArray *reps = g_array_new(FALSE, FALSE, sizeof(struct onlist_review_reply));
+	GArray *gt = g_hash_table_lookup(b->trailers, sha);
+	GArray *trs = g_array_new(FALSE, FALSE, sizeof(struct onlist_review_trailer));
+	struct onlist_review_in in;
+	struct onlist_review_out out;
+	unsigned char *off;
+	GString *off_text = g_string_new(NULL);
+	onlist_status ret;
+	sqlite3_stmt *st;
+
+	for (guint i = 0; i < topics->len; i++) {
+		const char *t = g_ptr_array_index(topics, i);
+		GArray *a;
+
+		if ((a = g_hash_table_lookup(b->members, t)))
+			g_array_append_vals(msgs, a->data, a->len);
+		if ((a = g_hash_table_lookup(b->replies, t)))
+			g_array_append_vals(reps, a->data, a->len);
+		if ((a = g_hash_table_lookup(b->topic_tags, t)))
+			for (guint k = 0; k < a->len; k++) {
+				guint ti = g_array_index(a, guint, k);
+
+				g_array_append_val(tags, g_array_index(b->tags,
+					struct onlist_review_tag, ti));
+				g_array_append_val(tagk, ti);
+			}
+	}
+	for (guint i = 0; i < msgs->len; i++) {
+		struct onlist_review_msg *m =
+			&g_array_index(msgs, struct onlist_review_msg, i);
+
+		for (guint k = 0; k < postings->len && !m->posting; k++)
+			m->posting = !strcmp(m->msgid, g_ptr_array_index(postings, k));
+	}
+	for (guint i = 0; gt && i < gt->len; i++)
+		g_array_append_val(trs, g_array_index(gt, struct gtrailer, i).t);
+	off = g_malloc0(trs->len ? trs->len : 1);
+	in.author = canon(b, author);
+	in.trailers = (const struct onlist_review_trailer *)(void *)trs->data;
+	in.ntrailers = trs->len;
+	in.msgs = (const struct onlist_review_msg *)(void *)msgs->data;
+	in.nmsgs = msgs->len;
+	in.tags = (const struct onlist_review_tag *)(void *)tags->data;
+	in.ntags = tags->len;
+	in.replies = (const struct onlist_review_reply *)(void *)reps->data;
+	in.nreplies = reps->len;
+	out.off_list = off;
+	if ((ret = onlist_review_commit(&in, &out)) != ONLIST_OK)
+		goto out;
+	for (guint i = 0; i < trs->len; i++)
+		if (off[i])
+			g_string_append_printf(off_text, "%s%s",
+					       off_text->len ? "\n" : "",
+					       g_array_index(gt, struct gtrailer, i).line);
+	if (!(st = onlist__store_prepare(b->s, sql_put_review))) {
+		ret = fail(b->s, "prepare");
+		goto out;
+	}
+	bind_text(st, 1, sha);
+	bind_text(st, 2, onlist_review_state_name(out.state));
+	if (out.evidence >= 0) {
+		guint ti = g_array_index(tagk, guint, out.evidence);
+
+		bind_text(st, 3, g_array_index(b->tags, struct onlist_review_tag,
+					       ti).msgid);
+		sqlite3_bind_int(st, 4, g_array_index(b->tag_seq, int, ti));
+	}
+	sqlite3_bind_int(st, 5, out.naks);
+	bind_text(st, 6, off_text->len ? off_text->str : NULL);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		ret = fail(b->s, "insert commit review");
+		goto out;
+	}
+	c->commits++;
+	c->state[out.state]++;
+out:
+	g_free(off);
+	g_string_free(off_text, TRUE);
+	g_array_free(msgs, TRUE);
+	g_array_free(tags, TRUE);
+	g_array_free(tagk, TRUE);
+	g_array_free(reps, TRUE);
+	g_array_free(trs, TRUE);
+	return ret;
+}
+
+static void add_unique(GPtrArray *a, const char *v)
+{
+	for (guint i = 0; i < a->len; i++)
+		if (!strcmp(g_ptr_array_index(a, i), v))
+			return;
+	g_ptr_array_add(a, (gpointer)v);
+}
+
+static onlist_status each_commit(struct build *b, struct onlist_review_counts *c)
+{
+	struct onlist_store *s = b->s;
+	GPtrArray *postings = g_ptr_array_new(), *topics = g_ptr_array_new();
+	const char *sha = NULL, *author = "";
+	onlist_status ret = ONLIST_OK;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!(st = onlist__store_prepare(s, sql_commits))) {
+		ret = fail(s, "prepare");
+		goto out;
+	}
+	/* one_commit() writes with other statements while this one reads:
+	 * SQLite allows that (the rows written are not the ones read) */
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *x = intern(b, st, 0);
+
+		if (sha && strcmp(sha, x)) {
+			if ((ret = one_commit(b, sha, author, postings, topics,
+					      c)) != ONLIST_OK)
+				break;
+			g_ptr_array_set_size(postings, 0);
+			g_ptr_array_set_size(topics, 0);
+		}
+		sha = x;
+		author = intern(b, st, 2);
+		g_ptr_array_add(postings, (gpointer)intern(b, st, 1));
+		if (sqlite3_column_type(st, 3) != SQLITE_NULL)
+			add_unique(topics, intern(b, st, 3));
+	}
+	if (ret == ONLIST_OK && rc != SQLITE_DONE)
+		ret = fail(s, "load posted commits");
+	sqlite3_reset(st);
+	if (ret == ONLIST_OK && sha)
+		ret = one_commit(b, sha, author, postings, topics, c);
+out:
+	g_ptr_array_free(postings, TRUE);
+	g_ptr_array_free(topics, TRUE);
+	return ret;
+}
+
+static void free_array(gpointer p)
+{
+	g_array_free(p, TRUE);
+}
+
+onlist_status onlist_store_build_reviews(struct onlist_store *s,
+					 onlist_canon_fn canon_fn, void *data,
+					 struct onlist_review_counts *c)
+{
+	struct build b = { 0 };
+	struct onlist_review_counts dummy;
+	onlist_status ret;
+
+	if (!c)
+		c = &dummy;
+	memset(c, 0, sizeof *c);
+	b.s = s;
+	b.canon = canon_fn;
+	b.canon_data = data;
+	b.str = g_string_chunk_new(1 << 16);
+	b.tags = g_array_new(FALSE, FALSE, sizeof(struct onlist_review_tag));
+	b.tag_seq = g_array_new(FALSE, FALSE, sizeof(int));
+	b.topic_tags = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free_array);
+	b.members = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free_array);
+	b.replies = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free_array);
+	b.trailers = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free_array);
+	if (sqlite3_exec(s->db, sql_clear, NULL, NULL, NULL) != SQLITE_OK)
+		ret = fail(s, "clear reviews");
+	else if ((ret = load_tags(&b, c)) == ONLIST_OK &&
+		 (ret = load_topics(&b)) == ONLIST_OK)
+		ret = each_commit(&b, c);
+	g_hash_table_destroy(b.topic_tags);
+	g_hash_table_destroy(b.members);
+	g_hash_table_destroy(b.replies);
+	g_hash_table_destroy(b.trailers);
+	g_array_free(b.tags, TRUE);
+	g_array_free(b.tag_seq, TRUE);
+	g_string_chunk_free(b.str);
+	return ret;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+static const char sql_review[] =
+	"SELECT r.state, r.naks, r.off_list_tags, t.key, t.value, t.msgid,"
+	" t.sender, t.target, tm.subject, t.target_class, t.version, t.part,"
+	" t.total"
+	" FROM commit_review r LEFT JOIN review_tags t"
+	"  ON t.msgid = r.evidence_msgid AND t.seq = r.evidence_seq"
+	" LEFT JOIN messages tm ON tm.msgid = t.target"
+	" WHERE r.sha = ?1";
+
+static char *dup_col(const char *const *c, int i)
+{
+	return c[i] ? strdup(c[i]) : NULL;
+}
+
+static int take_review(int ncol, const char *const *c, void *data)
+{
+	struct onlist_commit_review *r = data;
+
+	(void)ncol;
+	r->state = dup_col(c, 0);
+	r->naks = c[1] ? atoi(c[1]) : 0;
+	r->off_list_tags = dup_col(c, 2);
+	r->ev_key = dup_col(c, 3);
+	r->ev_value = dup_col(c, 4);
+	r->ev_msgid = dup_col(c, 5);
+	r->ev_from = dup_col(c, 6);
+	r->ev_target = dup_col(c, 7);
+	r->ev_target_subject = dup_col(c, 8);
+	r->ev_target_class = dup_col(c, 9);
+	r->ev_version = c[10] ? atoi(c[10]) : 0;
+	r->ev_part = c[11] ? atoi(c[11]) : -1;
+	r->ev_total = c[12] ? atoi(c[12]) : -1;
+	return 1;
+}
+
+onlist_status onlist_store_commit_review(struct onlist_store *s,
+					 const char *sha,
+					 struct onlist_commit_review *out)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_review);
+
+	*out = (struct onlist_commit_review)ONLIST_COMMIT_REVIEW_INIT;
+	if (!st)
+		return fail(s, "prepare");
+	return onlist__store_rows(s, st, &sha, 1, take_review, out, NULL);
+}
+
+void onlist_commit_review_release(struct onlist_commit_review *r)
+{
+	free(r->state);
+	free(r->off_list_tags);
+	free(r->ev_key);
+	free(r->ev_value);
+	free(r->ev_msgid);
+	free(r->ev_from);
+	free(r->ev_target);
+	free(r->ev_target_subject);
+	free(r->ev_target_class);
+	*r = (struct onlist_commit_review)ONLIST_COMMIT_REVIEW_INIT;
+}
+
+static const char sql_versions[] =
+	"SELECT s.series, coalesce(i.version, 1), m.date,"
+	" (SELECT group_concat(l.list, char(10)) FROM message_lists l"
+	"   WHERE l.msgid = s.series),"
+	" m.subject,"
+	" (SELECT count(DISTINCT th.msgid) FROM series s2"
+	"   JOIN thread th ON th.answers = s2.msgid"
+	"   JOIN message_info ri ON ri.msgid = th.msgid"
+	"    AND ri.class IN ('reply', 'other')"
+	"   JOIN messages rm ON rm.msgid = th.msgid"
+	"   WHERE s2.series = s.series"
+	"   AND lower(rm.from_addr) <> lower(m.from_addr)"
+	"   AND NOT EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = th.msgid)),"
+	" (SELECT group_concat(t.key || ': ' || t.value, char(10)) FROM"
+	"   (SELECT key, value FROM review_tags WHERE series = s.series"
+	"    AND why_not IS NULL ORDER BY date, msgid, seq) t),"
+	" EXISTS (SELECT 1 FROM series s3 JOIN matches x"
+	"   ON x.message_id = s3.msgid WHERE s3.series = s.series"
+	"   AND x.commit_sha = ?1 AND " POSTED ")"
+	" FROM series s JOIN messages m ON m.msgid = s.series"
+	" LEFT JOIN message_info i ON i.msgid = s.series"
+	" WHERE s.msgid = s.series AND s.topic IN"
+	" (SELECT s4.topic FROM matches x JOIN series s4"
+	"   ON s4.msgid = x.message_id WHERE x.commit_sha = ?1 AND " POSTED ")"
+	" ORDER BY 2, m.date, s.series";
+
+onlist_status onlist_store_topic_versions(struct onlist_store *s,
+					  const char *sha, onlist_row_cb cb,
+					  void *data)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_versions);
+
+	if (!st)
+		return fail(s, "prepare");
+	return onlist__store_rows(s, st, &sha, 1, cb, data, NULL);
+}

@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""t044-review.py OUTDIR: the repository and list archives of
+tests/t044-review.sh, one case of review on the list per commit.
+
+OUTDIR/repo         git repository; the applied commits are base..main, one
+                    file per case; branch `old` holds earlier versions that
+                    were posted and never applied
+OUTDIR/alpha.mbox   the list "alpha"
+OUTDIR/beta.mbox    the list "beta" (a patch cross-posted to both, and a
+                    reply that reached beta only)
+OUTDIR/rules        match rules: the CI bot
+OUTDIR/cases        "CASE SHA" for every applied commit (the test decides,
+                    by hand, what each case's state must be)
+OUTDIR/ids          "NAME MSGID" of the mails the test names
+
+Patch mails are `git format-patch` of the commits with their headers set
+here (subject, Message-ID, threading, date) and the commit's review
+trailers left out, as they are added when a patch is applied.  Replies
+are written by hand.  Nothing here runs onlist.
+"""
+import os, subprocess, sys
+
+out = sys.argv[1]
+repo = os.path.join(out, "repo")
+ann = "Ann Author <ann@example.org>"
+env = dict(os.environ, GIT_AUTHOR_NAME="Ann Author", GIT_AUTHOR_EMAIL="ann@example.org",
+           GIT_COMMITTER_NAME="Mara Maintainer", GIT_COMMITTER_EMAIL="mara@example.org",
+           GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL="/dev/null", TZ="UTC", LC_ALL="C")
+
+def git(*args):
+    return subprocess.run(["git", "-C", repo] + list(args), env=env, check=True,
+                          stdout=subprocess.PIPE).stdout.decode()
+
+tick = [0]
+def commit(path, text, subject, trailers=(), author=None):
+    tick[0] += 1
+    with open(os.path.join(repo, path), "w") as f:
+        f.write(text)
+    git("add", "-A")
+    e = dict(env)
+    if author:
+        name, addr = author.split(" <")
+        e["GIT_AUTHOR_NAME"], e["GIT_AUTHOR_EMAIL"] = name, addr.rstrip(">")
+    e["GIT_AUTHOR_DATE"] = e["GIT_COMMITTER_DATE"] = "2021-03-10 %02d:%02d:00 +0000" % (tick[0] // 60, tick[0] % 60)
+    msg = subject + "\n\nThe %s case.\n\n" % path + "\n".join(
+        list(trailers) + ["Signed-off-by: " + (author or ann)]) + "\n"
+    subprocess.run(["git", "-C", repo, "commit", "-q", "-F", "-"], input=msg.encode(),
+                   env=e, check=True)
+    return git("rev-parse", "HEAD").strip()
+
+os.makedirs(repo)
+git("init", "-q", "-b", "main")
+with open(os.path.join(repo, ".mailmap"), "w") as f:
+    f.write("Bob Reviewer <bob@example.org> <bob@work.example.com>\n")
+commit("README", "review cases\n", "base")
+git("tag", "base")
+
+# Earlier versions, never applied: their diffs differ from what landed.
+git("checkout", "-q", "-b", "old")
+old_v1 = commit("v1only.c", "int v1only(void) { return 0; }\n", "v1only: add the helper")
+old_later = commit("later.c", "int later(void) { return 2; }\n", "later: add the helper")
+old_rv = commit("rv1.c", "int rv1(void) { return 0; }\n", "rv: add the first helper")
+git("checkout", "-q", "main")
+
+cases = []
+def case(name, path, subject, **kw):
+    sha = commit(path, "int %s(void) { return 1; }\n" % path.split(".")[0], subject, **kw)
+    cases.append((name, sha))
+    return sha
+
+s_patch = case("tag-patch", "tagpatch.c", "tagpatch: add the helper",
+               trailers=["Reviewed-by: Bob Reviewer <bob@work.example.com>"])
+s_cover1 = case("tag-cover-1", "cover1.c", "cover: add the first helper")
+s_cover2 = case("tag-cover-2", "cover2.c", "cover: add the second helper")
+s_1n1 = case("series-1n-1", "onen1.c", "onen: add the first helper")
+s_1n2 = case("series-1n-2", "onen2.c", "onen: add the second helper")
+s_1n3 = case("series-1n-3", "onen3.c", "onen: add the third helper")
+s_v1 = case("v1-only", "v1only.c", "v1only: add the helper")
+s_later = case("later-version", "later.c", "later: add the helper")
+s_cross = case("cross-list", "cross.c", "cross: add the helper")
+s_author = case("by-author", "author.c", "author: add the helper")
+s_codev = case("by-codev", "codev.c", "codev: add the helper",
+               trailers=["Co-developed-by: Cody Coder <cody@example.org>"])
+s_bot = case("by-bot", "bot.c", "bot: add the helper")
+s_nak = case("nak", "nak.c", "nak: add the helper")
+s_off = case("off-list", "offlist.c", "offlist: add the helper",
+             trailers=["Reviewed-by: Frank Offlist <frank@example.org>",
+                       "Acked-by: Quinn Quoted <quinn@example.org>"])
+s_un1 = case("unthreaded-1", "unthr1.c", "unthr: add the first helper")
+s_un2 = case("unthreaded-2", "unthr2.c", "unthr: add the second helper")
+s_rv1 = case("v2-reply-v1-1", "rv1.c", "rv: add the first helper")
+s_rv2 = case("v2-reply-v1-2", "rv2.c", "rv: add the second helper")
+s_disc = case("discussed", "disc.c", "disc: add the helper")
+s_none = case("no-reply", "none.c", "none: add the helper")
+s_norefs = case("missing-refs", "norefs.c", "norefs: add the helper")
+
+# ---- mails ----------------------------------------------------------------
+alpha, beta, ids = [], [], []
+seq = [0]
+
+def date():
+    seq[0] += 1
+    return "Mon, 1 Mar 2021 %02d:%02d:00 +0000" % (seq[0] // 60, seq[0] % 60)
+
+def headers(frm, subject, mid, irt, refs):
+    h = ["From: %s" % frm, "Subject: %s" % subject, "Message-ID: <%s>" % mid,
+         "Date: %s" % date(), "To: alpha@lists.example.org"]
+    if irt:
+        h.append("In-Reply-To: <%s>" % irt)
+    if refs:
+        h.append("References: %s" % " ".join("<%s>" % r for r in refs))
+    return h
+
+def add(raw, lists=("alpha",)):
+    raw = b"From mboxrd@z Thu Jan  1 00:00:00 1970\n" + raw
+    if not raw.endswith(b"\n"):
+        raw += b"\n"
+    if "alpha" in lists:
+        alpha.append(raw)
+    if "beta" in lists:
+        beta.append(raw)
+
+def patch(name, sha, subject, irt=None, refs=None, lists=("alpha",), frm=ann):
+    """The commit as git format-patch mails it, headers ours, and without
+    the review trailers the maintainer added when applying it."""
+    mail = git("format-patch", "--stdout", "-1", sha)
+    body = mail.split("\n\n", 1)[1]
+    body = "\n".join(l for l in body.split("\n")
+                     if not l.startswith(("Reviewed-by:", "Acked-by:", "Tested-by:")))
+    mid = "%s@example.org" % name
+    add(("\n".join(headers(frm, subject, mid, irt, refs)) + "\n\n" + body).encode(), lists)
+    ids.append((name, mid))
+    return mid
+
+def mail(name, frm, subject, body, irt=None, refs=None, lists=("alpha",)):
+    mid = "%s@example.org" % name
+    add(("\n".join(headers(frm, subject, mid, irt, refs)) + "\n\n" + body).encode(), lists)
+    ids.append((name, mid))
+    return mid
+
+bob = "Bob Reviewer <bob@example.org>"
+carol = "Carol Acker <carol@example.org>"
+dave = "Dave Tester <dave@example.org>"
+eve = "Eve Naysayer <eve@example.org>"
+gina = "Gina Glance <gina@example.org>"
+hank = "Hank Helper <hank@example.org>"
+ivan = "Ivan Inquirer <ivan@example.org>"
+cody = "Cody Coder <cody@example.org>"
+bot = "Test Bot <testbot@ci.example.org>"
+
+# tag on the patch (Bob, whose address in git is another one: .mailmap)
+p = patch("tagpatch", s_patch, "[PATCH] tagpatch: add the helper")
+mail("tagpatch-r", bob, "Re: [PATCH] tagpatch: add the helper",
+     "> +int tagpatch(void)\n\nLooks good.\n\nReviewed-by: Bob Reviewer <bob@example.org>\n",
+     irt=p, refs=[p])
+
+# tag on the cover letter
+c = mail("cover-0", ann, "[PATCH 0/2] cover: two helpers", "Two helpers.\n\nAnn Author (2):\n")
+p1 = patch("cover-1", s_cover1, "[PATCH 1/2] cover: add the first helper", irt=c, refs=[c])
+p2 = patch("cover-2", s_cover2, "[PATCH 2/2] cover: add the second helper", irt=c, refs=[c])
+mail("cover-r", carol, "Re: [PATCH 0/2] cover: two helpers",
+     "For the series:\nAcked-by: Carol Acker <carol@example.org>\n", irt=c, refs=[c])
+
+# tag on 1/3 "for these three patches"; no cover letter
+p1 = patch("onen-1", s_1n1, "[PATCH 1/3] onen: add the first helper")
+p2 = patch("onen-2", s_1n2, "[PATCH 2/3] onen: add the second helper", irt=p1, refs=[p1])
+p3 = patch("onen-3", s_1n3, "[PATCH 3/3] onen: add the third helper", irt=p1, refs=[p1])
+mail("onen-r", dave, "Re: [PATCH 1/3] onen: add the first helper",
+     "For these three patches:\n\nTested-by: Dave Tester <dave@example.org>\n",
+     irt=p1, refs=[p1])
+
+# review on v1 only; v2 (another diff) applied
+v1 = patch("v1only-v1", old_v1, "[PATCH] v1only: add the helper")
+mail("v1only-r", bob, "Re: [PATCH] v1only: add the helper",
+     "Reviewed-by: Bob Reviewer <bob@example.org>\n", irt=v1, refs=[v1])
+patch("v1only-v2", s_v1, "[PATCH v2] v1only: add the helper")
+
+# v1 applied; review only in the thread of a later v2 (never applied)
+patch("later-v1", s_later, "[PATCH] later: add the helper")
+v2 = patch("later-v2", old_later, "[PATCH v2] later: add the helper")
+mail("later-r", carol, "Re: [PATCH v2] later: add the helper",
+     "Acked-by: Carol Acker <carol@example.org>\n", irt=v2, refs=[v2])
+
+# cross-posted to alpha and beta; the review reached beta only
+p = patch("cross", s_cross, "[PATCH] cross: add the helper", lists=("alpha", "beta"))
+mail("cross-r", hank, "Re: [PATCH] cross: add the helper",
+     "Reviewed-by: Hank Helper <hank@example.org>\n", irt=p, refs=[p], lists=("beta",))
+
+# the author "reviews" her own patch: no review, and no reply by others
+p = patch("author", s_author, "[PATCH] author: add the helper")
+mail("author-r", ann, "Re: [PATCH] author: add the helper",
+     "Self-check done.\nReviewed-by: Ann Author <ann@example.org>\n", irt=p, refs=[p])
+
+# the co-developer acks it: no review either
+p = patch("codev", s_codev, "[PATCH] codev: add the helper")
+mail("codev-r", cody, "Re: [PATCH] codev: add the helper",
+     "Acked-by: Cody Coder <cody@example.org>\n", irt=p, refs=[p])
+
+# a CI bot answers PASS with a Tested-by
+p = patch("bot", s_bot, "[PATCH] bot: add the helper")
+mail("bot-r", bot, "Re: [PATCH] bot: add the helper",
+     "PASS: 123 tests\n\nTested-by: Test Bot <testbot@ci.example.org>\n", irt=p, refs=[p])
+
+# a NAK
+p = patch("nak", s_nak, "[PATCH] nak: add the helper")
+mail("nak-r", eve, "Re: [PATCH] nak: add the helper",
+     "This breaks things.\n\nNacked-by: Eve Naysayer <eve@example.org>\n", irt=p, refs=[p])
+
+# review trailers in git that nobody gave on the list; a quoted one does not count
+p = patch("offlist", s_off, "[PATCH] offlist: add the helper")
+mail("offlist-r", ivan, "Re: [PATCH] offlist: add the helper",
+     "> Acked-by: Quinn Quoted <quinn@example.org>\n\nHm, why?\n", irt=p, refs=[p])
+
+# a series whose patches are not threaded to the cover letter
+c = mail("unthr-0", ann, "[PATCH 0/2] unthr: two helpers", "Two more.\n")
+patch("unthr-1", s_un1, "[PATCH 1/2] unthr: add the first helper")
+patch("unthr-2", s_un2, "[PATCH 2/2] unthr: add the second helper")
+mail("unthr-r", gina, "Re: [PATCH 0/2] unthr: two helpers",
+     "Reviewed-by: Gina Glance <gina@example.org>\n", irt=c, refs=[c])
+
+# v2 sent as a reply to v1; Hank reviews v2's first patch
+old1 = mail("rv-v1-0", ann, "[PATCH 0/2] rv: two helpers", "First try.\n")
+patch("rv-v1-1", old_rv, "[PATCH 1/2] rv: add the first helper", irt=old1, refs=[old1])
+c2 = mail("rv-v2-0", ann, "[PATCH v2 0/2] rv: two helpers", "Second try.\n",
+          irt=old1, refs=[old1])
+q1 = patch("rv-v2-1", s_rv1, "[PATCH v2 1/2] rv: add the first helper", irt=c2, refs=[old1, c2])
+patch("rv-v2-2", s_rv2, "[PATCH v2 2/2] rv: add the second helper", irt=c2, refs=[old1, c2])
+mail("rv-r", hank, "Re: [PATCH v2 1/2] rv: add the first helper",
+     "Reviewed-by: Hank Helper <hank@example.org>\n", irt=q1, refs=[old1, c2, q1])
+
+# discussed, no tag
+p = patch("disc", s_disc, "[PATCH] disc: add the helper")
+mail("disc-r", ivan, "Re: [PATCH] disc: add the helper", "Why not inline it?\n",
+     irt=p, refs=[p])
+
+# nobody answers
+patch("none", s_none, "[PATCH] none: add the helper")
+
+# a review whose mailer dropped In-Reply-To and References
+patch("norefs", s_norefs, "[PATCH] norefs: add the helper")
+mail("norefs-r", gina, "Re: [PATCH] norefs: add the helper",
+     "Reviewed-by: Gina Glance <gina@example.org>\n")
+
+open(os.path.join(out, "alpha.mbox"), "wb").write(b"".join(alpha))
+open(os.path.join(out, "beta.mbox"), "wb").write(b"".join(beta))
+open(os.path.join(out, "rules"), "w").write("bot from testbot@*\n")
+open(os.path.join(out, "cases"), "w").write("".join("%s %s\n" % c for c in cases))
+open(os.path.join(out, "ids"), "w").write("".join("%s %s\n" % i for i in ids))

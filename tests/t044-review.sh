@@ -1,0 +1,228 @@
+#!/bin/sh
+# Review on the list, per commit, over every version of its topic (issue 12).
+# tests/t044-review.py builds a repository and two list archives, one case
+# per commit; what each case must come out as is written here, by hand:
+#
+#   CASE            STATE            EVIDENCE (the reply)  NAKS  OFF-LIST TAGS IN GIT
+expect='
+tag-patch        reviewed         tagpatch-r            0     -
+tag-cover-1      reviewed_series  cover-r               0     -
+tag-cover-2      reviewed_series  cover-r               0     -
+series-1n-1      reviewed         onen-r                0     -
+series-1n-2      reviewed_series  onen-r                0     -
+series-1n-3      reviewed_series  onen-r                0     -
+v1-only          reviewed         v1only-r              0     -
+later-version    reviewed         later-r               0     -
+cross-list       reviewed         cross-r               0     -
+by-author        no_reply         -                     0     -
+by-codev         no_reply         -                     0     -
+by-bot           no_reply         -                     0     -
+nak              discussed        -                     1     -
+off-list         discussed        -                     0     Reviewed-by:_Frank_Offlist_<frank@example.org>|Acked-by:_Quinn_Quoted_<quinn@example.org>
+unthreaded-1     reviewed_series  unthr-r               0     -
+unthreaded-2     reviewed_series  unthr-r               0     -
+v2-reply-v1-1    reviewed         rv-r                  0     -
+v2-reply-v1-2    reviewed_series  rv-r                  0     -
+discussed        discussed        -                     0     -
+no-reply         no_reply         -                     0     -
+missing-refs     reviewed         norefs-r              0     -
+'
+# tag-patch: Bob's Reviewed-by in git names his work address, which the
+# repository's .mailmap maps to the one he reviewed from: not off the list.
+# by-author, by-codev, by-bot: the tag comes from the author, the commit's
+# Co-developed-by, a CI bot (a rules file): no review, and no reply either.
+# cross-list: the patch was sent to alpha and beta, the review reached beta.
+# v1-only / later-version: the review is on another version of the patch.
+# unthreaded: the patches are not threaded to the cover letter.
+# v2-reply-v1: the v2 cover letter answers v1's; v2's own series counts.
+# missing-refs: the reply has neither In-Reply-To nor References.
+. tests/lib.sh
+need_cmd git
+need_cmd python3
+need_cmd sqlite3
+need_onlist
+make_tmp
+isolate_git
+
+W=$TMP/w
+DB=$TMP/onlist.db
+python3 tests/t044-review.py "$W" || fail "the test mails could not be built"
+"$ONLIST" -q --db "$DB" import --list alpha "$W/alpha.mbox" >/dev/null || fail "import alpha"
+"$ONLIST" -q --db "$DB" import --list beta "$W/beta.mbox" >/dev/null || fail "import beta"
+"$ONLIST" -q --db "$DB" scan --repo "$W/repo" base..main >/dev/null || fail "scan"
+run match "$ONLIST" --db "$DB" match --rules "$W/rules"
+expect_rc match 0
+
+q() { sqlite3 "$DB" "$1"; }
+sha_of() { awk -v c="$1" '$1 == c { print $2 }' "$W/cases"; }
+
+# ---- the state of every case ------------------------------------------------
+n=0
+echo "$expect" | while read -r c state ev naks off; do
+	[ -n "$c" ] || continue
+	sha=$(sha_of "$c")
+	[ -n "$sha" ] || { echo "FAIL: no commit for case $c (test bug)"; continue; }
+	[ "$ev" = - ] || ev="$ev@example.org"
+	off=$(echo "$off" | tr '_|' ' \n')
+	got=$(q "SELECT state || ' ' || coalesce(evidence_msgid, '-') || ' ' || naks FROM commit_review WHERE sha = '$sha'")
+	[ "$got" = "$state $ev $naks" ] || echo "FAIL: $c: '$got', expected '$state $ev $naks'"
+	got=$(q "SELECT coalesce(off_list_tags, '-') FROM commit_review WHERE sha = '$sha'")
+	[ "$got" = "$off" ] || echo "FAIL: $c: off-list tags '$got', expected '$off'"
+done >"$TMP/states"
+cat "$TMP/states"
+[ ! -s "$TMP/states" ] || bad "commit states (above)"
+[ "$(q "SELECT count(*) FROM commit_review")" = 21 ] || bad "not every posted commit has a state"
+
+# ---- the tags given on the list, and why some are no review -----------------
+while read -r reply why; do
+	got=$(q "SELECT coalesce(why_not, '-') FROM review_tags WHERE msgid = '$reply@example.org'")
+	[ "$got" = "$why" ] || bad "tag in <$reply>: why_not '$got', expected '$why'"
+done <<'EOF'
+author-r sender
+codev-r co-developer
+bot-r bot
+tagpatch-r -
+cover-r -
+nak-r -
+EOF
+# the quoted Acked-by is no tag at all
+[ "$(q "SELECT count(*) FROM review_tags WHERE msgid = 'offlist-r@example.org'")" = 0 ] ||
+	bad "a quoted tag was taken for one"
+got=$(q "SELECT target_class || ' ' || target FROM review_tags WHERE msgid = 'cover-r@example.org'")
+[ "$got" = "cover cover-0@example.org" ] || bad "the cover letter's ack answers '$got'"
+got=$(q "SELECT version || ' ' || series FROM review_tags WHERE msgid = 'rv-r@example.org'")
+[ "$got" = "2 rv-v2-0@example.org" ] || bad "v2 sent as a reply to v1: the review is in '$got', expected v2's series"
+got=$(q "SELECT series FROM series WHERE msgid = 'unthr-2@example.org'")
+[ "$got" = "unthr-0@example.org" ] || bad "unthreaded 2/2 is in series '$got'"
+got=$(q "SELECT count(DISTINCT topic) FROM series WHERE msgid IN ('rv-v1-0@example.org', 'rv-v2-0@example.org')")
+[ "$got" = 1 ] || bad "rv v1 and v2 are not one topic"
+got=$(q "SELECT group_concat(list) FROM (SELECT list FROM message_lists WHERE msgid = 'cross@example.org' ORDER BY list)")
+[ "$got" = "alpha,beta" ] || bad "the cross-posted patch is on '$got'"
+
+# ---- lookup: the state, its evidence, every version ------------------------
+lk() { "$ONLIST" --db "$DB" lookup "$(sha_of "$1")" >"$TMP/lookup.$1" 2>&1 || bad "lookup $1 failed"; }
+has() { grep -qF -- "$2" "$TMP/lookup.$1" || bad "lookup $1 does not say '$2'"; }
+lk tag-cover-2
+has tag-cover-2 "  review on the list: reviewed_series"
+has tag-cover-2 "    Acked-by: Carol Acker <carol@example.org>"
+has tag-cover-2 "      given on the cover letter [PATCH 0/2] cover: two helpers"
+has tag-cover-2 "      in <cover-r@example.org>"
+lk series-1n-3
+has series-1n-3 "      given on [PATCH 1/3] onen: add the first helper"
+lk v1-only
+has v1-only "  review on the list: reviewed"
+has v1-only "  versions of the topic:"
+grep -q "^    v1 2021-03-01 to alpha: 1 reply$" "$TMP/lookup.v1-only" || bad "lookup v1-only: v1 line"
+grep -q "^    v2 2021-03-01 to alpha: 0 replies, the version applied$" "$TMP/lookup.v1-only" || bad "lookup v1-only: v2 line"
+has v1-only "      Reviewed-by: Bob Reviewer <bob@example.org>"
+lk cross-list
+has cross-list "    v1 2021-03-01 to alpha, beta: 1 reply, the version applied"
+lk nak
+has nak "  review on the list: discussed"
+has nak "    1 NAK on the list"
+lk off-list
+has off-list "    in git, not given on the list:"
+has off-list "      Reviewed-by: Frank Offlist <frank@example.org>"
+has off-list "      Acked-by: Quinn Quoted <quinn@example.org>"
+"$ONLIST" --db "$DB" lookup --format json "$(sha_of later-version)" "$(sha_of off-list)" >"$TMP/lookup.json" || bad "lookup json"
+python3 - "$TMP/lookup.json" <<'PY' || bad "lookup --format json (above)"
+import json, sys
+a, b = json.load(open(sys.argv[1]))
+ok = True
+r = a["review"]
+if r["state"] != "reviewed" or r["evidence"]["in"] != "later-r@example.org" or r["evidence"]["on"] != "later-v2@example.org":
+    print("later-version review", r); ok = False
+v = [(x["version"], x["applied"], x["replies"], x["tags"]) for x in a["versions"]]
+if v != [(1, True, 0, []), (2, False, 1, ["Acked-by: Carol Acker <carol@example.org>"])]:
+    print("later-version versions", v); ok = False
+if b["review"]["off_list_tags"] != ["Reviewed-by: Frank Offlist <frank@example.org>", "Acked-by: Quinn Quoted <quinn@example.org>"]:
+    print("off-list tags", b["review"]["off_list_tags"]); ok = False
+if b["review"]["evidence"] is not None: print("off-list evidence", b["review"]["evidence"]); ok = False
+sys.exit(0 if ok else 1)
+PY
+
+# ---- report: categories, sections, the series evidence quoted ---------------
+run "report json" "$ONLIST" --db "$DB" report --format json base..main
+expect_rc "report json" 0
+echo "$expect" | awk 'NF { print $1, $2 }' >"$TMP/want.states"
+python3 - "$TMP/out" "$W/cases" "$TMP/want.states" <<'PY' || bad "report categories (above)"
+import json, sys
+r = json.load(open(sys.argv[1]))
+case = dict(l.split()[::-1] for l in open(sys.argv[2]))
+want = dict(l.split() for l in open(sys.argv[3]))
+ok = r["schema"] == "onlist-report/2"
+for c in r["commits"]:
+    name = case[c["sha"]]
+    if c["category"] != want[name]: print(name, c["category"], "expected", want[name]); ok = False
+    if c["modified_before_merge"] is not False: print(name, "modified"); ok = False
+t = r["totals"]
+if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (4, 3, 7, 7): print("totals", t); ok = False
+sys.exit(0 if ok else 1)
+PY
+run "report md" "$ONLIST" --db "$DB" report base..main
+grep -q "^## Reviewed only on the series (7)$" "$TMP/out" || bad "report md: no series section of 7"
+# (Markdown: the characters it acts on are backslashed)
+grep -qF -- '  - review on the series: Tested-by: Dave Tester \<dave@example.org\>, given on \[PATCH 1/3\] onen: add the first helper \<onen-r@example.org\>' "$TMP/out" ||
+	bad "report md: the 1/N evidence is not quoted"
+grep -qF -- '  - review on the series: Acked-by: Carol Acker \<carol@example.org\>, given on the cover letter \[PATCH 0/2\] cover: two helpers \<cover-r@example.org\>' "$TMP/out" ||
+	bad "report md: the cover letter evidence is not quoted"
+grep -qF -- '  - in git, not on the list: Reviewed-by: Frank Offlist \<frank@example.org\> Acked-by: Quinn Quoted \<quinn@example.org\>' "$TMP/out" ||
+	bad "report md: off-list tags not shown"
+grep -q "^## Posted, no reply (4)$" "$TMP/out" || bad "report md: no-reply section"
+grep -q "^## Posted, discussed without a review tag (3)$" "$TMP/out" || bad "report md: discussed section"
+! grep -q "$(sha_of tag-patch | cut -c1-12)" "$TMP/out" || bad "report md: a reviewed commit is listed"
+
+# ---- export: the state per commit, one row per tag given ---------------------
+run "export commits" "$ONLIST" --db "$DB" export --format jsonl commits
+python3 - "$TMP/out" "$W/cases" "$TMP/want.states" <<'PY' || bad "export commits (above)"
+import json, sys
+case = dict(l.split()[::-1] for l in open(sys.argv[2]))
+want = dict(l.split() for l in open(sys.argv[3]))
+ok = True
+for l in open(sys.argv[1]):
+    c = json.loads(l)
+    if c["sha"] not in case: continue	# the base commit
+    if c["review_state"] != want[case[c["sha"]]]: print(case[c["sha"]], c["review_state"]); ok = False
+    if (c["off_list_tags"] is not None) != (case[c["sha"]] == "off-list"): print(case[c["sha"]], c["off_list_tags"]); ok = False
+sys.exit(0 if ok else 1)
+PY
+run "export reviews" "$ONLIST" --db "$DB" export --format csv reviews
+tr -d '\r' <"$TMP/out" >"$TMP/reviews.csv"; mv "$TMP/reviews.csv" "$TMP/out"
+[ "$(tail -n +2 "$TMP/out" | wc -l)" = 13 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 13"
+[ "$(grep -c ',1,$' "$TMP/out")" = 9 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 9"
+grep -q '^"cross-r@example.org",0,"Reviewed-by",.*,"beta","cross@example.org","patch",1,-1,-1,' "$TMP/out" ||
+	bad "export reviews: the cross-posted review is not on beta"
+grep -q '^"rv-r@example.org",.*,"rv-v2-1@example.org","patch",2,1,2,"rv-v2-0@example.org",' "$TMP/out" ||
+	bad "export reviews: the v2 review does not name v2 patch 1/2"
+
+# ---- stats: single-signoff commits per state ----------------------------------
+run "stats json" "$ONLIST" --db "$DB" stats --format json base..main
+python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))["single_signoff_no_tags"]
+want = {"never_posted": 0, "no_reply": 3, "discussed": 2, "reviewed_series": 7, "reviewed": 6}
+if g["count"] != 18 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
+' "$TMP/out" || bad "stats: review states of the single-signoff commits"
+
+# ---- no repository known: no .mailmap, Bob's work address is off the list --
+cp "$DB" "$TMP/nomap.db"
+sqlite3 "$TMP/nomap.db" "DELETE FROM meta WHERE key = 'repo'"
+run "match without repo" "$ONLIST" --db "$TMP/nomap.db" match --rules "$W/rules"
+got=$(sqlite3 "$TMP/nomap.db" "SELECT coalesce(off_list_tags, '-') FROM commit_review WHERE sha = '$(sha_of tag-patch)'")
+[ "$got" = "Reviewed-by: Bob Reviewer <bob@work.example.com>" ] ||
+	bad "without .mailmap, tag-patch's off-list tags are '$got'"
+
+# ---- an older database (schema 6) upgrades, and match fills the tables -----
+cp "$DB" "$TMP/old.db"
+sqlite3 "$TMP/old.db" "DROP TABLE review_tags; DROP TABLE commit_review; PRAGMA user_version = 6;"
+run "upgrade" "$ONLIST" --db "$TMP/old.db" status
+expect_rc upgrade 0
+[ "$(sqlite3 "$TMP/old.db" "PRAGMA user_version")" = 7 ] || bad "not upgraded to schema 7"
+[ "$(sqlite3 "$TMP/old.db" "SELECT count(*) FROM commit_review")" = 0 ] || bad "upgrade: commit_review not empty"
+run "match after upgrade" "$ONLIST" --db "$TMP/old.db" match --rules "$W/rules"
+[ "$(sqlite3 "$TMP/old.db" "SELECT group_concat(sha || state) FROM (SELECT * FROM commit_review ORDER BY sha)")" = \
+  "$(q "SELECT group_concat(sha || state) FROM (SELECT * FROM commit_review ORDER BY sha)")" ] ||
+	bad "states after an upgrade differ from a fresh database's"
+
+[ "$(q 'pragma integrity_check')" = ok ] || bad "integrity_check"
+[ $nfail -eq 0 ] && echo "all checks passed"
