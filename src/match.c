@@ -44,6 +44,12 @@ const struct onlist_echo_rule onlist_match_default_rules[] = {
 	{ "bot", "from", "patchwork-bot*@*" },
 	{ "bot", "from", "lkp@intel.com" },
 	{ "bot", "from", "syzbot*@*" },
+	/* CI that answers every patch ("BlueZ Testbot <bluez.test.bot@...>":
+	 * 6,000 of linux-bluetooth's 48,000 mails), bug trackers, GitHub */
+	{ "bot", "from", "*.bot@*" },
+	{ "bot", "from", "*-bot@*" },
+	{ "bot", "from", "bugzilla-daemon@*" },
+	{ "bot", "from", "noreply@github.com" },
 	{ "bot", "patchwork", "1" },
 };
 const size_t onlist_match_ndefault_rules =
