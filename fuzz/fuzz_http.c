@@ -139,7 +139,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.stall_timeout = 5;
 	o.max_bytes = 1 << 20;
 	o.max_redirects = 0;
-	o.quiet = 1;
 	if (flags & 4) {
 		cache.etag = strdup("\"abc\"");
 		cache.last_modified = strdup("Mon, 03 Jun 2013 10:00:00 GMT");
