@@ -71,14 +71,20 @@ static const char *const stmt_sql[S_COUNT] = {
 static const char *const query_sql[] = {
 	[ONLIST_Q_UNPOSTED_ALL] =
 	"SELECT sha, commit_date, author_name, author_email, subject,"
-	" (SELECT reason FROM commit_skipped k WHERE k.sha = c.sha)"
+	" (SELECT reason FROM commit_skipped k WHERE k.sha = c.sha),"
+	" body, files,"
+	" coalesce((SELECT landed_date FROM landing l WHERE l.sha = c.sha),"
+	"  commit_date)"
 	" FROM commits c WHERE NOT EXISTS"
 	" (SELECT 1 FROM matches m WHERE m.commit_sha = c.sha"
 	" AND" ONLIST__POSTED("m.method") ")"
 	" ORDER BY commit_date, author_date, sha",
 	[ONLIST_Q_IS_UNPOSTED] =
 	"SELECT sha, commit_date, author_name, author_email, subject,"
-	" (SELECT reason FROM commit_skipped k WHERE k.sha = c.sha)"
+	" (SELECT reason FROM commit_skipped k WHERE k.sha = c.sha),"
+	" body, files,"
+	" coalesce((SELECT landed_date FROM landing l WHERE l.sha = c.sha),"
+	"  commit_date)"
 	" FROM commits c WHERE sha = ?1 AND NOT EXISTS"
 	" (SELECT 1 FROM matches m WHERE m.commit_sha = c.sha"
 	" AND" ONLIST__POSTED("m.method") ")",

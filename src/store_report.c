@@ -197,6 +197,97 @@ int64_t onlist_store_latest_landing(struct onlist_store *s)
 	return t;
 }
 
+/* ---- what a never-posted verdict needs -------------------------------- */
+
+/* The archive's span: dates of 0 (1970) or more than a day in the future
+ * are a broken Date:, not the archive's end. */
+static const char span_sql[] =
+	"SELECT min(CASE WHEN date > 0 THEN date END),"
+	" max(CASE WHEN date <= CAST(strftime('%s', 'now') AS INTEGER) + 86400"
+	"  THEN date END) FROM messages";
+
+onlist_status onlist_store_span(struct onlist_store *s, int64_t *first,
+				int64_t *last)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, span_sql);
+	int rc;
+
+	*first = *last = 0;
+	if (!st)
+		return onlist__store_fail(s, "prepare");
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*first = sqlite3_column_int64(st, 0);
+		*last = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW ? ONLIST_OK : onlist__store_fail(s, "span");
+}
+
+/* The one stored commit a (possibly abbreviated) sha names, and its
+ * first posting. */
+static const char reverted_sql[] =
+	"SELECT c.sha, (SELECT x.message_id FROM matches x"
+	"  JOIN messages m ON m.msgid = x.message_id"
+	"  WHERE x.commit_sha = c.sha AND " POSTED " ORDER BY m.date LIMIT 1)"
+	" FROM commits c WHERE c.sha >= ?1 AND c.sha < ?1 || 'g' LIMIT 2";
+
+onlist_status onlist_store_posting_of_prefix(struct onlist_store *s,
+					     const char *prefix, char **sha,
+					     char **msgid)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, reverted_sql);
+	int rc, n = 0;
+
+	*sha = *msgid = NULL;
+	if (!st)
+		return onlist__store_fail(s, "prepare");
+	sqlite3_bind_text(st, 1, prefix, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && ++n == 1) {
+		const char *a = (const char *)sqlite3_column_text(st, 0);
+		const char *b = (const char *)sqlite3_column_text(st, 1);
+
+		if ((a && !(*sha = strdup(a))) || (b && !(*msgid = strdup(b))))
+			rc = SQLITE_NOMEM;
+	}
+	sqlite3_reset(st);
+	if (n > 1 || rc == SQLITE_NOMEM) {	/* ambiguous, or no memory */
+		free(*sha);
+		free(*msgid);
+		*sha = *msgid = NULL;
+		return rc == SQLITE_NOMEM ? ONLIST_ENOMEM : ONLIST_OK;
+	}
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? ONLIST_OK :
+	       onlist__store_fail(s, "reverted commit");
+}
+
+/* A mail with the commit's subject (after prefixes, any case) and no
+ * patch: an announcement, a pull request, a notice. */
+static const char near_miss_sql[] =
+	"SELECT m.msgid FROM message_info i JOIN messages m ON m.msgid = i.msgid"
+	" WHERE lower(i.stripped) = lower(?1) AND NOT m.has_patch"
+	" ORDER BY m.date, m.msgid LIMIT 1";
+
+onlist_status onlist_store_near_miss(struct onlist_store *s,
+				     const char *subject, char **msgid)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, near_miss_sql);
+	int rc;
+
+	*msgid = NULL;
+	if (!st)
+		return onlist__store_fail(s, "prepare");
+	sqlite3_bind_text(st, 1, subject, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_text(st, 0) &&
+	    !(*msgid = strdup((const char *)sqlite3_column_text(st, 0))))
+		rc = SQLITE_NOMEM;
+	sqlite3_reset(st);
+	if (rc == SQLITE_NOMEM)
+		return ONLIST_ENOMEM;
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
+	       onlist__store_fail(s, "near miss");
+}
+
 static const char count_method_sql[] =
 	"SELECT count(*) FROM matches WHERE method = ?1";
 

@@ -73,6 +73,22 @@ onlist_status onlist_store_report_weeks(struct onlist_store *s, int64_t since,
  * database error). */
 int64_t onlist_store_latest_landing(struct onlist_store *s);
 
+/* What a never-posted verdict needs (verdict.h).  The dates of the first
+ * and last message (0 when there are none; a Date: of 0 or more than a
+ * day ahead of now is not counted). */
+onlist_status onlist_store_span(struct onlist_store *s, int64_t *first,
+				int64_t *last);
+/* The stored commit an abbreviated sha names and its first posting
+ * (both malloc'd; *sha NULL when none or several commits have the
+ * prefix, *msgid NULL when it was not posted). */
+onlist_status onlist_store_posting_of_prefix(struct onlist_store *s,
+					     const char *prefix, char **sha,
+					     char **msgid);
+/* The first mail without a patch whose stripped subject is `subject`
+ * (any case); *msgid malloc'd, or NULL. */
+onlist_status onlist_store_near_miss(struct onlist_store *s,
+				     const char *subject, char **msgid);
+
 /* How many matches of method 'fuzzy' exist at all (0: the fuzzy tier has
  * not run, and the report says so). */
 long onlist_store_count_method(struct onlist_store *s, const char *method);

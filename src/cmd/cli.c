@@ -55,6 +55,23 @@ void onlist_err_text(const char *where, const char *text)
 	fputc('\n', stderr);
 }
 
+int onlist_cli_release_pattern(const char *cmd, const char *repo, regex_t *re)
+{
+	char *pat = onlist_cli_config(repo, "onlist.releasePattern");
+	int ret = 0;
+
+	if (pat) {
+		ret = 1;
+		if (regcomp(re, pat, REG_EXTENDED | REG_NOSUB)) {
+			onlist_err("%s: onlist.releasePattern: not a regular "
+				   "expression: %s", cmd, pat);
+			ret = -1;
+		}
+	}
+	free(pat);
+	return ret;
+}
+
 char *onlist_cli_config(const char *repo, const char *key)
 {
 	char *v = NULL;

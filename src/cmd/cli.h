@@ -4,6 +4,7 @@
 #define ONLIST_CLI_H
 
 #include <getopt.h>
+#include <regex.h>
 #include <stdio.h>
 #include "onlist/print.h"
 
@@ -136,6 +137,11 @@ struct onlist_store;
  * or git fails.  Keys onlist reads: onlist.db, onlist.commitUrl,
  * onlist.postingUrl, onlist.releasePattern, onlist.rules. */
 char *onlist_cli_config(const char *repo, const char *key);
+/* The project's own release subjects (onlist.releasePattern in repo's git
+ * config), compiled into *re: 1 when there is one (regfree it), 0 when
+ * none is configured, -1 when it is not a regular expression (said, as
+ * CMD's error). */
+int onlist_cli_release_pattern(const char *cmd, const char *repo, regex_t *re);
 
 /* The database's path (see struct onlist_cli); never NULL. */
 const char *onlist_cli_db(struct onlist_cli *cli);

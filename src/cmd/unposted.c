@@ -13,25 +13,51 @@
 #include "onlist/patchid.h"
 #include "onlist/mail.h"
 #include "onlist/store_thread.h"
+#include "onlist/verdict.h"
 
 static const char unposted_help[] =
-	"usage: onlist [--db PATH] unposted [--repo PATH] [--format text|json | --json]\n"
-	"                                   [RANGE]\n\n"
+	"usage: onlist [--db PATH] unposted [--repo PATH] [--reason R] [--include-unknown]\n"
+	"                                   [--format text|json | --json] [RANGE]\n\n"
 	"List the scanned commits that match no posting, oldest first.  With a\n"
 	"RANGE, only the commits of that range (asked of git, in the repository\n"
 	"last scanned or --repo), in git's order (`git rev-list --reverse`).\n"
 	"A commit the scan could not diff (an object missing from the\n"
 	"repository) has no patch-id, so only the other tiers can match it: it\n"
 	"is marked [not diffed] (`onlist skipped --commits` says why).\n\n"
+	"Each never-posted commit comes with a reason: release (a version bump:\n"
+	"its subject, onlist.releasePattern, or a diff of version files and\n"
+	"changelogs only), revert (of a commit that was posted), translation\n"
+	"(only translation files), near_miss (a mail with its subject but no\n"
+	"patch, named), no_trace.  A commit that landed after the archive's\n"
+	"last message (plus a day) or before its first was not looked for: it\n"
+	"is unknown, counted at the end and not listed.\n\n"
+	"  --reason R         only the never-posted commits with reason R\n"
+	"  --include-unknown  list the unknown commits too, after the others\n"
 	"  text: one line per commit: short sha, commit date, author, subject,\n"
-	"        and [not diffed]\n"
-	"  json: an array of {commit, subject, author, email, date, not_diffed}\n"
-	"        (not_diffed: git's reason, or null)\n";
+	"        [not diffed], and (reason[: message-id])\n"
+	"  json: an array of {commit, subject, author, email, date, not_diffed,\n"
+	"        category (never_posted or unknown), reason, message_id,\n"
+	"        reverted} (not_diffed: git's reason, or null)\n";
+
+struct unposted {
+	struct onlist_cli_rows rows;	/* first: the row printer gets it */
+	struct onlist_store *s;
+	struct onlist_span span;
+	const regex_t *release;
+	int include_unknown;
+	int only;			/* a reason, or -1 */
+	long unknown;			/* unknown commits seen */
+	GPtrArray *later;		/* unknown rows, printed after the rest */
+	struct onlist_verdict v;	/* of the row being printed */
+	onlist_status st;
+};
 
 static void print_unposted(struct onlist_cli_rows *o, int ncol,
 			   const char *const *c)
 {
+	struct unposted *u = (struct unposted *)o;
 	char date[32], short_sha[13];
+	const char *reason = u->v.unknown ? NULL : onlist_reason_name(u->v.reason);
 
 	if (o->json) {
 		onlist_fmt_date(c[1], date, sizeof(date), 1);
@@ -39,6 +65,10 @@ static void print_unposted(struct onlist_cli_rows *o, int ncol,
 				       "author", c[2], "email", c[3],
 				       "date", date,
 				       "not_diffed", ncol > 5 ? c[5] : NULL,
+				       "category", u->v.unknown ? "unknown" :
+				       "never_posted", "reason", reason,
+				       "message_id", u->v.msgid,
+				       "reverted", u->v.reverted,
 				       (char *)NULL);
 	} else {
 		onlist_fmt_date(c[1], date, sizeof(date), 0);
@@ -50,32 +80,107 @@ static void print_unposted(struct onlist_cli_rows *o, int ncol,
 		onlist_put_text(o->f, c[4]);
 		if (ncol > 5 && c[5])
 			fputs(" [not diffed]", o->f);
+		if (reason) {
+			fprintf(o->f, " (%s", reason);
+			if (u->v.msgid) {
+				fputs(": <", o->f);
+				onlist_put_text(o->f, u->v.msgid);
+				fputc('>', o->f);
+			}
+			fputc(')', o->f);
+		}
 		fputc('\n', o->f);
 	}
+}
+
+/* One unposted commit (the columns of ONLIST_Q_UNPOSTED_ALL): its verdict,
+ * then printed, held back for the end (unknown in text), or left out. */
+static int unposted_row(int ncol, const char *const *c, void *data)
+{
+	struct unposted *u = data;
+	int64_t landed = ncol > 8 && c[8] ? g_ascii_strtoll(c[8], NULL, 10) : 0;
+
+	onlist_verdict_clear(&u->v);
+	if ((u->st = onlist_verdict_unposted(u->s, &u->span, u->release,
+					     c[4], ncol > 6 ? c[6] : NULL,
+					     ncol > 7 ? c[7] : NULL, landed,
+					     &u->v)) != ONLIST_OK)
+		return 1;
+	if (u->v.unknown) {
+		u->unknown++;
+		if (!u->include_unknown || u->only >= 0)
+			return 0;
+		if (!u->rows.json) {	/* apart, after the others */
+			g_ptr_array_add(u->later, g_strdup(c[0]));
+			return 0;
+		}
+	} else if (u->only >= 0 && (int)u->v.reason != u->only) {
+		return 0;
+	}
+	return onlist_cli_row(ncol, c, &u->rows);
 }
 
 /* For onlist_cli_range(): print the commit when it has no posting. */
 static onlist_status unposted_one(struct onlist_store *s, const char *sha,
 				  void *data)
 {
+	struct unposted *u = data;
 	const char *p[1] = { sha };
+	onlist_status st;
 
 	if (onlist_store_has_commit(s, sha) != 1)
 		return ONLIST_ENOTFOUND;
-	return onlist_store_query(s, ONLIST_Q_IS_UNPOSTED, p, 1,
-				  onlist_cli_row, data);
+	st = onlist_store_query(s, ONLIST_Q_IS_UNPOSTED, p, 1, unposted_row, u);
+	return u->st != ONLIST_OK ? u->st : st;
+}
+
+/* The unknown commits, in text, after the never-posted ones. */
+static void print_later(struct unposted *u)
+{
+	char a[16], b[16], first[32], last[32];
+
+	snprintf(a, sizeof(a), "%lld", (long long)u->span.first);
+	snprintf(b, sizeof(b), "%lld", (long long)u->span.last);
+	onlist_fmt_date(a, first, sizeof(first), 0);
+	onlist_fmt_date(b, last, sizeof(last), 0);
+	if (!u->unknown || u->rows.json)
+		return;
+	if (!u->span.last)
+		fprintf(u->rows.f, "\n%ld commits not looked for: the database "
+			"holds no messages", u->unknown);
+	else
+		fprintf(u->rows.f, "\n%ld commits not looked for: they landed "
+			"outside the archive (%s..%s)", u->unknown, first, last);
+	if (!u->include_unknown || u->only >= 0) {
+		fputs("; --include-unknown lists them\n", u->rows.f);
+		return;
+	}
+	fputs(":\n", u->rows.f);
+	onlist_verdict_clear(&u->v);
+	u->v.unknown = 1;
+	for (guint i = 0; i < u->later->len; i++) {
+		const char *p[1] = { g_ptr_array_index(u->later, i) };
+
+		onlist_store_query(u->s, ONLIST_Q_IS_UNPOSTED, p, 1,
+				   onlist_cli_row, &u->rows);
+	}
 }
 
 int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 {
-	enum { OPT_REPO = ONLIST_OPT_FIRST_LONG };
+	enum { OPT_REPO = ONLIST_OPT_FIRST_LONG, OPT_REASON, OPT_UNKNOWN };
 	static const struct option opts[] = {
 		{ "repo", required_argument, NULL, OPT_REPO },
+		{ "reason", required_argument, NULL, OPT_REASON },
+		{ "include-unknown", no_argument, NULL, OPT_UNKNOWN },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "text", "json", NULL };
 	struct onlist_store *s;
-	struct onlist_cli_rows o;
+	struct unposted u = { .only = -1 };
+	regex_t rel;
+	int have_rel = 0;
+	char *repo = NULL;
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	const char *range = NULL, *repo_opt = NULL;
 	int c, ret = ONLIST_EXIT_OK;
@@ -86,6 +191,21 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 		switch (c) {
 		case OPT_REPO:
 			repo_opt = optarg;
+			break;
+		case OPT_REASON: {
+			enum onlist_reason r;
+
+			if (onlist_reason_parse(optarg, &r)) {
+				onlist_err("unposted: --reason: no reason '%s' "
+					   "(release, revert, translation, "
+					   "near_miss, no_trace)", optarg);
+				return ONLIST_EXIT_USAGE;
+			}
+			u.only = (int)r;
+			break;
+		}
+		case OPT_UNKNOWN:
+			u.include_unknown = 1;
 			break;
 		default:	/* --help, or a usage error: said already */
 			return onlist_cli_stop(c);
@@ -100,16 +220,40 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 	}
 	if (!(s = onlist_cli_open_store_read(cli)))
 		return ONLIST_EXIT_FAIL;
-	onlist_cli_rows_open(&o, fmt, print_unposted);
+	u.s = s;
+	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(s, "repo");
+	if ((have_rel = onlist_cli_release_pattern("unposted", repo, &rel)) < 0) {
+		free(repo);
+		onlist_store_close(s);
+		return ONLIST_EXIT_USAGE;
+	}
+	u.release = have_rel ? &rel : NULL;
+	if (onlist_span_get(s, &u.span) != ONLIST_OK) {
+		onlist_err("unposted: %s", onlist_store_errmsg(s));
+		ret = ONLIST_EXIT_FAIL;
+		goto out;
+	}
+	u.later = g_ptr_array_new_with_free_func(g_free);
+	onlist_cli_rows_open(&u.rows, fmt, print_unposted);
 	if (!range) {
 		if (onlist_store_query(s, ONLIST_Q_UNPOSTED_ALL, NULL, 0,
-				       onlist_cli_row, &o) != ONLIST_OK) {
+				       unposted_row, &u) != ONLIST_OK ||
+		    u.st != ONLIST_OK) {
 			onlist_err("unposted: %s", onlist_store_errmsg(s));
 			ret = ONLIST_EXIT_FAIL;
 		}
 	} else {
-		ret = onlist_cli_range(cli, s, repo_opt, range, unposted_one, &o);
+		ret = onlist_cli_range(cli, s, repo_opt, range, unposted_one, &u);
 	}
+	if (ret == ONLIST_EXIT_OK)
+		print_later(&u);
+	onlist_verdict_clear(&u.v);
+	g_ptr_array_free(u.later, TRUE);
+	ret = onlist_cli_rows_close(cli, &u.rows, ret);
+out:
+	if (have_rel > 0)
+		regfree(&rel);
+	free(repo);
 	onlist_store_close(s);
-	return onlist_cli_rows_close(cli, &o, ret);
+	return ret;
 }

@@ -1,0 +1,72 @@
+/* verdict.c - unknown or never posted, and why (verdict.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "onlist/report.h"
+#include "onlist/verdict.h"
+
+onlist_status onlist_span_get(struct onlist_store *s, struct onlist_span *sp)
+{
+	return onlist_store_span(s, &sp->first, &sp->last);
+}
+
+int onlist_span_misses(const struct onlist_span *sp, int64_t landed)
+{
+	if (!sp->last)
+		return 1;
+	return landed > sp->last + 86400 || (landed > 0 && landed < sp->first);
+}
+
+void onlist_verdict_clear(struct onlist_verdict *v)
+{
+	free(v->msgid);
+	free(v->reverted);
+	memset(v, 0, sizeof(*v));
+}
+
+onlist_status onlist_verdict_unposted(struct onlist_store *s,
+				      const struct onlist_span *sp,
+				      const regex_t *release,
+				      const char *subject, const char *body,
+				      const char *files, int64_t landed,
+				      struct onlist_verdict *out)
+{
+	char hex[41];
+	onlist_status st;
+
+	memset(out, 0, sizeof(*out));
+	if (onlist_span_misses(sp, landed)) {
+		out->unknown = 1;
+		return ONLIST_OK;
+	}
+	/* the commit's own text first: it needs no query */
+	if (onlist_reason_is_release(subject, files, release)) {
+		out->reason = ONLIST_REASON_RELEASE;
+		return ONLIST_OK;
+	}
+	if (onlist_reason_reverted(body, hex)) {
+		if ((st = onlist_store_posting_of_prefix(s, hex, &out->reverted,
+							 &out->msgid)) != ONLIST_OK)
+			return st;
+		if (out->msgid) {
+			out->reason = ONLIST_REASON_REVERT;
+			return ONLIST_OK;
+		}
+		free(out->reverted);	/* a revert of an unposted commit */
+		out->reverted = NULL;
+	}
+	if (onlist_reason_is_translation(files)) {
+		out->reason = ONLIST_REASON_TRANSLATION;
+		return ONLIST_OK;
+	}
+	if (subject && *subject) {
+		if ((st = onlist_store_near_miss(s, subject, &out->msgid)) != ONLIST_OK)
+			return st;
+		if (out->msgid) {
+			out->reason = ONLIST_REASON_NEAR_MISS;
+			return ONLIST_OK;
+		}
+	}
+	out->reason = ONLIST_REASON_NO_TRACE;
+	return ONLIST_OK;
+}

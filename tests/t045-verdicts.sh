@@ -1,0 +1,137 @@
+#!/bin/sh
+# Every never-posted commit explained (issue 13): a reason for each, and
+# "unknown" for a commit that landed outside what the archive covers.  The
+# repository and the list are made here, one commit per case; what each
+# must come out as is written below by hand:
+#
+#   SUBJECT                               CATEGORY      REASON
+expect='
+Release 1.0                              never_posted  release
+Revert "net: posted change"              never_posted  revert
+Revert "net: quiet change"               never_posted  no_trace
+po: update the German translation        never_posted  translation
+cli: announced but never sent            never_posted  near_miss
+net: quiet change                        never_posted  no_trace
+docs: landed before the archive          unknown       -
+net: landed after the archive            unknown       -
+'
+# "net: posted change" is posted exactly, so it is not in the list at all.
+# The archive spans 2020-02-01..2020-11-30: the last two commits landed
+# outside it (no merges: a commit lands when it is committed).
+. tests/lib.sh
+need_cmd git
+need_cmd python3
+need_onlist
+make_tmp
+isolate_git
+
+R=$TMP/repo
+DB=$TMP/v.db
+git init -q -b main "$R" || fail "git init"
+at() { GIT_AUTHOR_DATE="$1 +0000" GIT_COMMITTER_DATE="$1 +0000"; export GIT_AUTHOR_DATE GIT_COMMITTER_DATE; }
+commit() {	# commit DATE SUBJECT FILE [BODY]
+	at "$1"
+	mkdir -p "$R/$(dirname "$3")"
+	echo "$2 $1" >>"$R/$3"
+	git -C "$R" add -A
+	git -C "$R" commit -q -m "$2" ${4:+-m "$4"}
+}
+commit "2020-01-10T10:00:00" "docs: landed before the archive" docs/a.txt
+git -C "$R" tag v0
+commit "2020-03-01T10:00:00" "net: posted change" net/a.c
+posted=$(git -C "$R" rev-parse HEAD)
+git -C "$R" format-patch -q -1 --stdout "$posted" >"$TMP/posted.patch"
+commit "2020-03-05T10:00:00" "net: quiet change" net/b.c
+quiet=$(git -C "$R" rev-parse HEAD)
+at "2020-04-01T10:00:00"
+git -C "$R" revert --no-edit "$posted" >/dev/null || fail "git revert"
+at "2020-04-02T10:00:00"
+git -C "$R" revert --no-edit "$quiet" >/dev/null || fail "git revert"
+commit "2020-05-01T10:00:00" "po: update the German translation" po/de.po
+commit "2020-06-01T10:00:00" "cli: announced but never sent" cli/x.c
+echo 1.0 >"$R/VERSION"
+commit "2020-07-01T10:00:00" "Release 1.0" NEWS
+commit "2021-03-01T10:00:00" "net: landed after the archive" net/c.c
+
+# the list: the posted patch, an announcement without a patch, and the
+# archive's first and last messages
+python3 - "$TMP/posted.patch" >"$TMP/list.mbox" <<'EOF' || fail "making the mbox"
+import sys
+def mail(msgid, date, subject, body, frm="Tester <tester@example.org>"):
+    return ("From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: %s\nSubject: %s\n"
+            "Message-ID: <%s>\nDate: %s\n\n%s\n" % (frm, subject, msgid, date, body))
+patch = open(sys.argv[1]).read()
+head, body = patch.split("\n\n", 1)
+subject = [l for l in head.split("\n") if l.startswith("Subject:")][0][9:]
+print(mail("first@x", "Sat, 01 Feb 2020 09:00:00 +0000", "hello list", "The first message."))
+print(mail("posted@x", "Sun, 01 Mar 2020 09:00:00 +0000", subject, body))
+print(mail("announce@x", "Fri, 29 May 2020 09:00:00 +0000",
+           "[ANNOUNCE] cli: announced but never sent", "Coming soon; no patch here."))
+print(mail("last@x", "Mon, 30 Nov 2020 09:00:00 +0000", "goodbye list", "The last message."))
+EOF
+run import "$ONLIST" --db "$DB" import --list v "$TMP/list.mbox"
+expect_rc import 0
+run scan "$ONLIST" --db "$DB" scan --repo "$R" v0~0..main
+expect_rc scan 0
+# the first commit is v0 itself: scan it too
+run scan-root "$ONLIST" --db "$DB" scan --repo "$R" main
+expect_rc scan-root 0
+run match "$ONLIST" --db "$DB" match
+expect_rc match 0
+
+run unposted "$ONLIST" --db "$DB" unposted --json --include-unknown
+expect_rc unposted 0
+python3 - "$TMP/out" "$expect" "$posted" <<'EOF' || bad "unposted --json: verdicts (above)"
+import json, sys
+got = {c["subject"]: c for c in json.load(open(sys.argv[1]))}
+ok = True
+want = [l.rsplit(None, 2) for l in sys.argv[2].strip().split("\n")]
+for subject, cat, reason in want:
+    c = got.pop(subject, None)
+    if c is None:
+        print("missing: %s" % subject); ok = False; continue
+    r = c.get("reason") or "-"
+    if (c["category"], r) != (cat, reason):
+        print("%-40s %s/%s, expected %s/%s" % (subject, c["category"], r, cat, reason)); ok = False
+    if reason == "revert" and (c.get("reverted") != sys.argv[3] or c.get("message_id") != "posted@x"):
+        print("revert: reverted %r, message %r" % (c.get("reverted"), c.get("message_id"))); ok = False
+    if reason == "near_miss" and c.get("message_id") != "announce@x":
+        print("near_miss names %r, expected announce@x" % c.get("message_id")); ok = False
+for s in got:
+    print("listed, not expected: %s" % s); ok = False
+sys.exit(0 if ok else 1)
+EOF
+
+# text: unknown commits are counted, not listed, unless asked for
+run unposted-text "$ONLIST" --db "$DB" unposted
+expect_rc unposted-text 0
+grep -q '^2 commits not looked for: they landed outside the archive (2020-02-01..2020-11-30); --include-unknown lists them$' "$TMP/out" ||
+	bad "unposted: no line counting the unknown commits"
+! grep -q 'landed after the archive\|landed before the archive' "$TMP/out" ||
+	bad "unposted: an unknown commit is listed without --include-unknown"
+grep -q 'cli: announced but never sent (near_miss: <announce@x>)$' "$TMP/out" ||
+	bad "unposted: the near miss does not name the announcement"
+run unposted-unknown "$ONLIST" --db "$DB" unposted --include-unknown
+sed -n '/not looked for/,$p' "$TMP/out" | grep -q 'net: landed after the archive$' ||
+	bad "unposted --include-unknown: the unknown commits are not listed after the count"
+
+# --reason filters, and refuses a reason it does not know
+run reason "$ONLIST" --db "$DB" unposted --reason release
+expect_rc reason 0
+[ "$(grep -c '(release)$' "$TMP/out")" -eq 1 ] && [ "$(grep -c '^[0-9a-f]\{12\} ' "$TMP/out")" -eq 1 ] ||
+	bad "unposted --reason release: not exactly the release commit"
+run bad-reason "$ONLIST" --db "$DB" unposted --reason releases
+expect_rc bad-reason 2
+
+# the project's own release pattern
+git -C "$R" config onlist.releasePattern '^cli: announced'
+run pattern "$ONLIST" --db "$DB" unposted --reason release
+grep -q 'cli: announced but never sent (release)$' "$TMP/out" ||
+	bad "onlist.releasePattern: not used"
+git -C "$R" config onlist.releasePattern '('
+run bad-pattern "$ONLIST" --db "$DB" unposted
+expect_rc bad-pattern 2
+grep -q 'onlist.releasePattern' "$TMP/err" || bad "a bad onlist.releasePattern: not named"
+
+[ $nfail -eq 0 ] && echo "all checks passed"
+[ $nfail -eq 0 ]
