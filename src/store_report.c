@@ -55,7 +55,7 @@ onlist_status onlist_store_put_landing(struct onlist_store *s,
 	"   WHERE x.commit_sha = c.sha AND " POSTED " ORDER BY m.date, m.msgid LIMIT 1)," \
 	" (SELECT m.list FROM matches x JOIN messages m ON m.msgid = x.message_id" \
 	"   WHERE x.commit_sha = c.sha AND " POSTED " ORDER BY m.date, m.msgid LIMIT 1)," \
-	REPLIES "," REVIEWS \
+	REPLIES "," REVIEWS ", c.body" \
 	" FROM commits c LEFT JOIN landing l ON l.sha = c.sha "
 
 #define BY_SHA "WHERE c.sha = ?1"
@@ -79,6 +79,7 @@ static const struct onlist__column report_cols[] = {
 	RC('t', merge_sha), RC('t', merge_subject),
 	RC('i', postings), RC('i', exact), RC('i', fuzzy),
 	RC('t', msgid), RC('t', list), RC('i', replies), RC('i', review_tags),
+	RC('t', body),
 	{ 0, 0 }
 };
 #undef RC

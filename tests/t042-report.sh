@@ -204,6 +204,10 @@ GIT_AUTHOR_NAME='Mallory "Quote" & <Co>' GIT_AUTHOR_EMAIL='m@example.org' \
 git -C "$R" tag e1
 EDB=$TMP/evil.db
 "$ONLIST" -q --db "$EDB" scan --repo "$R" e0..e1 >/dev/null || fail "scan evil"
+# one message from an hour ago, so that the archive covers the commits just made
+# (with no message at all, every commit is "unknown": not looked for)
+printf 'From x Thu Jan  1 00:00:00 1970\nFrom: a@example.org\nSubject: hello\nMessage-ID: <now@x>\nDate: %s\n\nhi\n' "$(date -R -d '-1 hour')" >"$TMP/now.mbox"
+"$ONLIST" -q --db "$EDB" import --list now "$TMP/now.mbox" >/dev/null || fail "import the message from now"
 run "evil html" "$ONLIST" --db "$EDB" report --format html --commit-url 'https://x.example/c?id=%s&"' -o "$TMP/evil.html"
 expect_rc "evil html" 0
 ! grep -q "<script" "$TMP/evil.html" || bad "html: a <script> got through"
@@ -217,7 +221,7 @@ grep -q "EVIL SUBSYSTEM &lt;b&gt;&amp;amp;" "$TMP/evil.html" || bad "html: the M
 python3 - "$TMP/evil.html" <<'PY' || bad "html: unexpected elements (above)"
 import sys
 from html.parser import HTMLParser
-allowed = {"html","head","meta","title","style","body","div","h1","h2","p","b","small","ul","li","a","span","br","table","tr","th","td","svg","line","text","rect"}
+allowed = {"html","head","meta","title","style","body","div","h1","h2","h3","p","b","small","ul","li","a","span","br","table","tr","th","td","svg","line","text","rect"}
 class P(HTMLParser):
     bad = []
     def handle_starttag(self, tag, attrs):

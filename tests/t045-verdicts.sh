@@ -133,5 +133,26 @@ run bad-pattern "$ONLIST" --db "$DB" unposted
 expect_rc bad-pattern 2
 grep -q 'onlist.releasePattern' "$TMP/err" || bad "a bad onlist.releasePattern: not named"
 
+# lookup: the reason, or "not looked for" with exit 3
+after=$(git -C "$R" rev-parse main)
+git -C "$R" config --unset onlist.releasePattern
+run lookup-unknown "$ONLIST" --db "$DB" lookup "$after"
+expect_rc lookup-unknown 3
+grep -q 'not looked for: it landed outside the archive (2020-02-01..2020-11-30)' "$TMP/out" ||
+	bad "lookup: an unknown commit is not said to be outside the archive"
+release=$(git -C "$R" rev-parse main~1)
+run lookup-release "$ONLIST" --db "$DB" lookup "$release"
+expect_rc lookup-release 1
+grep -q '^  reason: release$' "$TMP/out" || bad "lookup: no reason for the release commit"
+run lookup-both "$ONLIST" --db "$DB" lookup "$after" "$release" "$posted"
+expect_rc lookup-both 1
+run lookup-json "$ONLIST" --db "$DB" lookup --json "$after" "$release"
+python3 -c '
+import json, sys
+a, b = json.load(open(sys.argv[1]))
+ok = (a["category"], a["reason"], b["category"], b["reason"]) == ("unknown", None, "never_posted", "release")
+ok = ok and a["archive"]["last"] == "2020-11-30T09:00:00Z"
+sys.exit(0 if ok else 1)' "$TMP/out" || bad "lookup --json: category, reason or archive wrong"
+
 [ $nfail -eq 0 ] && echo "all checks passed"
 [ $nfail -eq 0 ]

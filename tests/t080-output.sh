@@ -150,6 +150,10 @@ git -C "$R" cat-file commit "$latin" >"$TMP/latin.raw"
 grep -q '^encoding ' "$TMP/latin.raw" && fail "git wrote an encoding header (test bug)"
 grep -q "$(printf 'caf\247 au lait')" "$TMP/latin.raw" || fail "the commit does not hold the raw 0xA7 (test bug)"
 "$ONLIST" -q --db "$ODB" scan --repo "$R" o0..o1 >/dev/null || fail "scan the odd repository"
+# one message from an hour ago, so that the archive covers the commits just made
+# (with no message at all, every commit is "unknown": not looked for)
+printf 'From x Thu Jan  1 00:00:00 1970\nFrom: a@example.org\nSubject: hello\nMessage-ID: <now@x>\nDate: %s\n\nhi\n' "$(date -R -d '-1 hour')" >"$TMP/now.mbox"
+"$ONLIST" -q --db "$ODB" import --list now "$TMP/now.mbox" >/dev/null || fail "import the message from now"
 
 for f in md html json; do
 	run "odd report $f" "$ONLIST" report --db "$ODB" --format $f o0..o1

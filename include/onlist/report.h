@@ -46,6 +46,7 @@ struct onlist_report_commit {
 					 * those replies (-1, "unknown", was
 					 * for databases without the thread
 					 * tables; every schema has them now) */
+	const char *body;		/* the commit message after its subject */
 };
 typedef int (*onlist_report_cb)(const struct onlist_report_commit *c,
 				void *data);

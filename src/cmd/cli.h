@@ -12,6 +12,7 @@
 #define ONLIST_EXIT_OK 0
 #define ONLIST_EXIT_FAIL 1	/* the command ran and failed, or found an unknown commit */
 #define ONLIST_EXIT_USAGE 2	/* bad arguments */
+#define ONLIST_EXIT_UNKNOWN 3	/* lookup: a commit the archive does not cover */
 
 struct onlist_cli {
 	const char *db_path;	/* --db; else $ONLIST_DB, `git config onlist.db`

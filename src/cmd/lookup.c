@@ -14,6 +14,7 @@
 #include "onlist/mail.h"
 #include "onlist/store_thread.h"
 #include "onlist/store_review.h"
+#include "onlist/verdict.h"
 
 static const char lookup_help[] =
 	"usage: onlist [--db PATH] lookup [--format text|json | --json] COMMIT...\n"
@@ -35,8 +36,13 @@ static const char lookup_help[] =
 	"--patch FILE (a diff, or a mail carrying one; - for standard input)\n"
 	"looks up a patch that is not in git yet, by its patch-id and by the\n"
 	"repaired patch-id of the mails.\n\n"
+	"A commit never posted comes with a reason (release, revert,\n"
+	"translation, near_miss, no_trace; see `onlist unposted --help`); one\n"
+	"that landed outside the archive's span (after its last message plus a\n"
+	"day, or before its first) was not looked for: it is unknown.\n\n"
 	"Exit status: 0 when every commit was posted, 1 when one was never\n"
-	"posted or is not in the database, 2 on usage errors.\n";
+	"posted or is not in the database, 3 when none of those but one is\n"
+	"unknown, 2 on usage errors.\n";
 
 struct found {
 	char sha[41];
@@ -529,9 +535,108 @@ out:
 	onlist_commit_review_release(&rv);
 }
 
-/* One commit's entry; returns how many postings count. */
+/* What lookup needs to explain a commit no posting matched; the span and
+ * the release pattern are read once, for the first such commit. */
+struct why {
+	struct onlist_store *s;
+	const char *repo;
+	int ready;		/* 0: not read yet, 1: read, -1: failed */
+	struct onlist_span span;
+	regex_t rel;
+	int have_rel;
+	struct onlist_verdict v;
+	onlist_status st;
+};
+
+static int why_row(int ncol, const char *const *c, void *data)
+{
+	struct why *w = data;
+	int64_t landed = ncol > 8 && c[8] ? g_ascii_strtoll(c[8], NULL, 10) : 0;
+
+	w->st = onlist_verdict_unposted(w->s, &w->span,
+					w->have_rel > 0 ? &w->rel : NULL, c[4],
+					ncol > 6 ? c[6] : NULL,
+					ncol > 7 ? c[7] : NULL, landed, &w->v);
+	return 1;
+}
+
+/* The verdict on sha, in w->v; -1 on failure (said). */
+static int why_unposted(struct why *w, const char *sha)
+{
+	const char *p[1] = { sha };
+
+	onlist_verdict_clear(&w->v);
+	if (!w->ready) {
+		w->ready = 1;
+		if ((w->have_rel = onlist_cli_release_pattern("lookup", w->repo,
+							     &w->rel)) < 0 ||
+		    onlist_span_get(w->s, &w->span) != ONLIST_OK)
+			w->ready = -1;
+	}
+	if (w->ready < 0)
+		return -1;
+	w->st = ONLIST_OK;
+	if (onlist_store_query(w->s, ONLIST_Q_IS_UNPOSTED, p, 1, why_row, w)
+	    != ONLIST_OK || w->st != ONLIST_OK) {
+		onlist_err("lookup: %s", onlist_store_errmsg(w->s));
+		return -1;
+	}
+	return 0;
+}
+
+static void print_why(FILE *out, const struct why *w, int json)
+{
+	const struct onlist_verdict *v = &w->v;
+	char first[32], last[32], a[24], b[24];
+
+	snprintf(a, sizeof(a), "%lld", (long long)w->span.first);
+	snprintf(b, sizeof(b), "%lld", (long long)w->span.last);
+	onlist_fmt_date(a, first, sizeof(first), json);
+	onlist_fmt_date(b, last, sizeof(last), json);
+	if (json) {
+		onlist_put_json_field(out, 0, "category", v->unknown ? "unknown" :
+				      "never_posted");
+		onlist_put_json_field(out, 0, "reason", v->unknown ? NULL :
+				      onlist_reason_name(v->reason));
+		onlist_put_json_field(out, 0, "reason_msgid", v->msgid);
+		onlist_put_json_field(out, 0, "reverted", v->reverted);
+		if (w->span.last)
+			fprintf(out, ", \"archive\": {\"first\": \"%s\", "
+				"\"last\": \"%s\"}", first, last);
+		else
+			fputs(", \"archive\": null", out);
+		return;
+	}
+	if (v->unknown) {
+		if (w->span.last)
+			fprintf(out, "  not looked for: it landed outside the "
+				"archive (%s..%s); fetch first\n", first, last);
+		else
+			fputs("  not looked for: the database holds no "
+			      "messages; fetch first\n", out);
+		return;
+	}
+	fprintf(out, "  reason: %s", onlist_reason_name(v->reason));
+	if (v->reverted) {
+		fputs(", reverts ", out);
+		onlist_put_text(out, v->reverted);
+		fputs(" posted as", out);
+	} else if (v->msgid) {
+		fputs(", a mail with this subject and no patch:", out);
+	}
+	if (v->msgid) {
+		fputs(" <", out);
+		onlist_put_text(out, v->msgid);
+		fputc('>', out);
+	}
+	fputc('\n', out);
+}
+
+/* One commit's entry; returns how many postings count, or -1 when it was
+ * not looked for (unknown), -2 on failure. */
 static int print_commit(FILE *out, struct onlist_store *s,
-			const struct found *f, int json, int first)
+			const struct found *f, int json, int first,
+			struct why *w)
 {
 	struct postings po = { out, json, 0, s, 0 };
 	int nposted;
@@ -556,16 +661,24 @@ static int print_commit(FILE *out, struct onlist_store *s,
 		fputc('\n', out);
 	}
 	nposted = print_postings(&po, f->sha, NULL);
+	if (!nposted && why_unposted(w, f->sha) < 0)
+		return -2;
 	if (json) {
 		fprintf(out, "], \"posted\": %s", nposted ? "true" : "false");
-		print_commit_review(out, s, f->sha, 1);
+		if (nposted)
+			print_commit_review(out, s, f->sha, 1);
+		else
+			print_why(out, w, 1);
 		fputc('}', out);
-	} else if (nposted)
+	} else if (nposted) {
 		print_commit_review(out, s, f->sha, 0);
-	else
-		fputs(po.n ? "  never posted (only the mails above carried it)\n"
-			   : "  never posted\n", out);
-	return nposted;
+	} else {
+		if (!w->v.unknown)
+			fputs(po.n ? "  never posted (only the mails above carried it)\n"
+				   : "  never posted\n", out);
+		print_why(out, w, 0);
+	}
+	return nposted ? nposted : w->v.unknown ? -1 : 0;
 }
 
 int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
@@ -579,8 +692,9 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 	struct onlist_out out = ONLIST_OUT_INIT;
 	struct onlist_store *s = NULL;
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
-	int json, ret = ONLIST_EXIT_OK, first = 1, any = 0, c;
+	int json, ret = ONLIST_EXIT_OK, first = 1, any = 0, c, unknown = 0;
 	const char *patch_file = NULL;
+	struct why w = { 0 };
 	char *repo = NULL;
 
 	onlist_cli_formats(cli, formats, &fmt);
@@ -612,6 +726,8 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	repo = onlist_store_get_meta(s, "repo");
+	w.s = s;
+	w.repo = repo;
 	if (json)
 		fputs("[", out.f);
 	for (int i = optind; i < argc; i++) {
@@ -624,10 +740,13 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 				   "(scan its range first)", argv[i]);
 			ret = ONLIST_EXIT_FAIL;
 		} else {
+			int n = print_commit(out.f, s, &f, json, first, &w);
+
 			any = 1;
-			if (!print_commit(out.f, s, &f, json, first) &&
-			    ret == ONLIST_EXIT_OK)
+			if (n == 0 || n == -2)
 				ret = ONLIST_EXIT_FAIL;
+			else if (n == -1)
+				unknown = 1;
 			first = 0;
 		}
 		free(f.date);
@@ -636,6 +755,11 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 	}
 	if (json)
 		fputs(any ? "\n]\n" : "]\n", out.f);
+	if (ret == ONLIST_EXIT_OK && unknown)
+		ret = ONLIST_EXIT_UNKNOWN;
+	onlist_verdict_clear(&w.v);
+	if (w.have_rel > 0)
+		regfree(&w.rel);
 out:
 	free(repo);
 	if (s)

@@ -13,6 +13,7 @@
 #include "onlist/report.h"
 #include "onlist/store.h"
 #include "onlist/store_review.h"
+#include "onlist/verdict.h"
 
 #define REPORT_SCHEMA "onlist-report/2"
 #define WEEK 604800
@@ -47,18 +48,21 @@ static const char help[] =
 	"  --posting-url T       %s becomes the Message-ID\n"
 	"                        (default https://lore.kernel.org/r/%s)\n";
 
-/* The review state (review.h), never posted first; C_REVIEWED last. */
-enum cat { C_NEVER, C_NOREPLY, C_DISCUSSED, C_SERIES, C_REVIEWED, NCAT };
+/* The review state (review.h), never posted first; C_REVIEWED last of
+ * those; C_UNKNOWN: no posting, but it landed outside the archive. */
+enum cat { C_NEVER, C_NOREPLY, C_DISCUSSED, C_SERIES, C_REVIEWED, C_UNKNOWN,
+	   NCAT };
 
 struct rrow {
 	char sha[41];
 	char *subject, *an, *ae, *cn, *ce, *trailers, *files, *merge_sha,
-	     *merge_subject, *msgid, *list;
+	     *merge_subject, *msgid, *list, *body;
 	int64_t landed_date, commit_date;
 	int landed, empty, postings, exact, fuzzy, replies, review_tags;
 	int modified;			/* posted only in an edited form (author-date,
 					 * subject or fuzzy matches) */
 	struct onlist_commit_review rv;	/* review on the list */
+	struct onlist_verdict v;	/* never posted: why; or unknown */
 	/* filled after the walk */
 	const char *author, *committer;
 	char subsys[160];
@@ -102,6 +106,7 @@ static int keep(const struct onlist_report_commit *c, void *data)
 	x->merge_subject = dup0(c->merge_subject);
 	x->msgid = dup0(c->msgid);
 	x->list = dup0(c->list);
+	x->body = dup0(c->body);
 	if (!x->subject || !x->an || !x->ae || !x->cn || !x->ce ||
 	    !x->trailers || !x->files)
 		goto nomem;
@@ -129,7 +134,9 @@ static void free_rows(struct rows *r)
 		free(x->ce); free(x->trailers); free(x->files);
 		free(x->merge_sha); free(x->merge_subject); free(x->msgid);
 		free(x->list);
+		free(x->body);
 		onlist_commit_review_release(&x->rv);
+		onlist_verdict_clear(&x->v);
 	}
 	free(r->v);
 }
@@ -279,6 +286,8 @@ static void week_name(int64_t t, char *buf, size_t n)
 
 struct report {
 	FILE *f;
+	struct onlist_span span;	/* the archive's messages */
+	int64_t latest_landing;		/* -1: none recorded */
 	enum onlist_fmt fmt;
 	const char *commit_url, *posting_url;
 	const char *title;		/* "2013-W27", "v3.10..v3.11" */
@@ -301,6 +310,7 @@ static const char *const cat_title[] = {
 	[C_DISCUSSED] = "Posted, discussed without a review tag",
 	[C_SERIES] = "Reviewed only on the series",
 	[C_REVIEWED] = "Reviewed on the list",
+	[C_UNKNOWN] = "Not looked for",
 };
 /* The JSON category; the state names of review.h after never_posted. */
 static const char *const cat_key[] = {
@@ -309,6 +319,7 @@ static const char *const cat_key[] = {
 	[C_DISCUSSED] = "discussed",
 	[C_SERIES] = "reviewed_series",
 	[C_REVIEWED] = "reviewed",
+	[C_UNKNOWN] = "unknown",
 };
 static const char *const cat_note[] = {
 	[C_NOREPLY] = "Nobody but the authors (or a bot) wrote in any thread "
@@ -512,6 +523,18 @@ static void put_commit(struct report *r, const struct layout *l,
 			l->put(f, x->list);
 		}
 	}
+	if (x->cat == C_NEVER && x->v.msgid) {
+		fputs(l->line, f);
+		if (x->v.reason == ONLIST_REASON_REVERT) {
+			fputs("reverts ", f);
+			l->sha(r, x->v.reverted);
+			fputs(l->merge, f);
+			fputs("which was ", f);
+		} else {
+			fputs("near miss: a mail with this subject and no patch: ", f);
+		}
+		l->posting(r, x->v.msgid);
+	}
 	if (x->modified) {
 		fputs(l->line, f);
 		fputs("modified before merge (only a changed form was posted)", f);
@@ -589,8 +612,16 @@ static void json_commit(struct report *r, const struct rrow *x, int first)
 				       "url", u, (char *)NULL);
 	} else
 		fputs("null", f);
-	fputs(", \"review\": ", f);
 	if (x->cat == C_NEVER) {
+		onlist_put_json_field(f, 0, "reason",
+				      onlist_reason_name(x->v.reason));
+		onlist_put_json_field(f, 0, "reason_msgid", x->v.msgid);
+		onlist_put_json_field(f, 0, "reverted", x->v.reverted);
+	} else {
+		fputs(", \"reason\": null", f);
+	}
+	fputs(", \"review\": ", f);
+	if (x->cat == C_NEVER || x->cat == C_UNKNOWN) {
 		fputs("null", f);
 	} else {
 		const struct onlist_commit_review *rv = &x->rv;
@@ -758,6 +789,126 @@ static const char css[] =
 	"@media (prefers-color-scheme:dark){body{background:#111;color:#ddd}"
 	"small{color:#aaa}}";
 
+/* The archive ends before the newest commit landed: a fetch is due. */
+static int stale(const struct report *r)
+{
+	return r->latest_landing > 0 && r->span.last < r->latest_landing;
+}
+
+static char *stale_text(const struct report *r)
+{
+	char a[16], b[16], *t = NULL;
+
+	fmt_day(r->span.last, a, sizeof a);
+	fmt_day(r->latest_landing, b, sizeof b);
+	if (!r->span.last)
+		return strdup("The database holds no messages: fetch first.");
+	if (asprintf(&t, "The newest message in the database is from %s, "
+		     "older than the newest landing (%s): fetch first.", a, b) < 0)
+		return NULL;
+	return t;
+}
+
+/* The line on commits the archive does not cover, and on a stale one. */
+static char *unknown_text(const struct report *r, long n)
+{
+	char a[16], b[16], *t = NULL, *w = stale(r) ? stale_text(r) : NULL;
+
+	fmt_day(r->span.first, a, sizeof a);
+	fmt_day(r->span.last, b, sizeof b);
+	if (!n)
+		return w;
+	if (asprintf(&t, "%ld %s landed outside the archive (%s to %s) and "
+		     "%s not looked for%s%s", n, n == 1 ? "commit" : "commits",
+		     r->span.last ? a : "-", r->span.last ? b : "-",
+		     n == 1 ? "was" : "were", w ? ". " : ".", w ? w : "") < 0)
+		t = NULL;
+	free(w);
+	return t;
+}
+
+/* The entries of category c (and, for never posted, reason `reason`, or
+ * any when -1); 1 when there was one. */
+static int put_commits(struct report *r, enum cat c, int reason)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < r->rows.n; i++) {
+		const struct rrow *x = &r->rows.v[i];
+
+		if (x->cat != c || (reason >= 0 && (int)x->v.reason != reason))
+			continue;
+		if (r->fmt == ONLIST_FMT_HTML) {
+			fputs(any ? "" : "<ul>\n", r->f);
+			put_commit(r, &html_layout, x);
+		} else
+			put_commit(r, &md_layout, x);
+		any = 1;
+	}
+	if (r->fmt == ONLIST_FMT_HTML && any)
+		fputs("</ul>\n", r->f);
+	return any;
+}
+
+/* Never posted, by reason; release bumps folded into one line. */
+static int never_section(struct report *r)
+{
+	static const enum onlist_reason order[] = {
+		ONLIST_REASON_NO_TRACE, ONLIST_REASON_NEAR_MISS,
+		ONLIST_REASON_REVERT, ONLIST_REASON_TRANSLATION,
+	};
+	static const char *const title[] = {
+		[ONLIST_REASON_NO_TRACE] = "No trace on the list",
+		[ONLIST_REASON_NEAR_MISS] = "Near misses: only a mail without a patch",
+		[ONLIST_REASON_REVERT] = "Reverts of posted commits",
+		[ONLIST_REASON_TRANSLATION] = "Translations",
+	};
+	FILE *f = r->f;
+	int any = 0, html = r->fmt == ONLIST_FMT_HTML;
+	long nrel = 0;
+
+	for (size_t k = 0; k < sizeof(order) / sizeof(*order); k++) {
+		long n = 0;
+
+		for (size_t i = 0; i < r->rows.n; i++)
+			n += r->rows.v[i].cat == C_NEVER &&
+			     r->rows.v[i].v.reason == order[k];
+		if (!n)
+			continue;
+		fprintf(f, html ? "<h3>%s (%ld)</h3>\n" : "### %s (%ld)\n\n",
+			title[order[k]], n);
+		put_commits(r, C_NEVER, (int)order[k]);
+		if (!html)
+			md_refs(r);
+		any = 1;
+	}
+	for (size_t i = 0; i < r->rows.n; i++)
+		nrel += r->rows.v[i].cat == C_NEVER &&
+			r->rows.v[i].v.reason == ONLIST_REASON_RELEASE;
+	if (nrel) {
+		int first = 1;
+
+		fprintf(f, html ? "<h3>Releases and version bumps (%ld)</h3>\n<p>" :
+			"### Releases and version bumps (%ld)\n\n", nrel);
+		for (size_t i = 0; i < r->rows.n; i++) {
+			const struct rrow *x = &r->rows.v[i];
+
+			if (x->cat != C_NEVER || x->v.reason != ONLIST_REASON_RELEASE)
+				continue;
+			fputs(first ? "" : "; ", f);
+			fprintf(f, "%.12s ", x->sha);
+			if (html)
+				onlist_put_html(f, x->subject);
+			else
+				onlist_put_md(f, x->subject);
+			first = 0;
+		}
+		fputs(html ? "</p>\n" : "\n", f);
+		any = 1;
+	}
+	return any;
+}
+
 static int render(struct report *r)
 {
 	FILE *f = r->f;
@@ -787,12 +938,26 @@ static int render(struct report *r)
 			fputs("null", f);
 		fprintf(f, ", \"no_reply\": %ld, \"discussed\": %ld, "
 			"\"reviewed_series\": %ld, \"reviewed\": %ld, "
-			"\"review_tags_in_replies\": ", cnt[C_NOREPLY],
-			cnt[C_DISCUSSED], cnt[C_SERIES], cnt[C_REVIEWED]);
+			"\"unknown\": %ld, \"review_tags_in_replies\": ",
+			cnt[C_NOREPLY], cnt[C_DISCUSSED], cnt[C_SERIES],
+			cnt[C_REVIEWED], cnt[C_UNKNOWN]);
 		if (r->reviews_known)
 			fprintf(f, "%ld},\n  ", r->with_review_tags);
 		else
 			fputs("null},\n  ", f);
+		if (r->span.last)
+			fprintf(f, "\"archive\": {\"first\": %lld, \"last\": %lld},\n  ",
+				(long long)r->span.first, (long long)r->span.last);
+		else
+			fputs("\"archive\": null,\n  ", f);
+		fputs("\"warnings\": [", f);
+		if (stale(r)) {
+			char *w = stale_text(r);
+
+			onlist_put_json(f, w ? w : "the archive ends before the newest landing");
+			free(w);
+		}
+		fputs("],\n  ", f);
 		if (group_table(r, 0))
 			return -1;
 		fputs(",\n  ", f);
@@ -833,6 +998,14 @@ static int render(struct report *r)
 		if (r->fuzzy_total)
 			fprintf(f, "; %ld posted only modified before merge", nmod);
 		fputs(".</p>\n", f);
+		if (cnt[C_UNKNOWN] || stale(r)) {
+			char *w = unknown_text(r, cnt[C_UNKNOWN]);
+
+			fputs("<p><b>", f);
+			onlist_put_html(f, w ? w : "");
+			fputs("</b></p>\n", f);
+			free(w);
+		}
 		if (r->windowed) {
 			fputs("<h2>Never posted, per week</h2>\n", f);
 			chart(r);
@@ -850,6 +1023,14 @@ static int render(struct report *r)
 		if (r->fuzzy_total)
 			fprintf(f, "; %ld posted only modified before merge", nmod);
 		fputs(".\n", f);
+		if (cnt[C_UNKNOWN] || stale(r)) {
+			char *w = unknown_text(r, cnt[C_UNKNOWN]);
+
+			fputs("\n**", f);
+			onlist_put_md(f, w ? w : "");
+			fputs("**\n", f);
+			free(w);
+		}
 	}
 	/* reviewed commits are counted above, not listed */
 	for (int c = C_NEVER; c < C_REVIEWED; c++) {
@@ -861,20 +1042,13 @@ static int render(struct report *r)
 		if (cat_note[c])
 			fprintf(f, r->fmt == ONLIST_FMT_HTML ?
 				"<p><small>%s</small></p>\n" : "%s\n\n", cat_note[c]);
-		for (size_t i = 0; i < r->rows.n; i++) {
-			if (r->rows.v[i].cat != (enum cat)c)
-				continue;
-			if (r->fmt == ONLIST_FMT_HTML) {
-				fputs(any ? "" : "<ul>\n", f);
-				put_commit(r, &html_layout, &r->rows.v[i]);
-			} else
-				put_commit(r, &md_layout, &r->rows.v[i]);
-			any = 1;
+		if (c == C_NEVER) {
+			any = never_section(r);
+		} else {
+			any = put_commits(r, (enum cat)c, -1);
+			if (r->fmt == ONLIST_FMT_MD)
+				md_refs(r);
 		}
-		if (r->fmt == ONLIST_FMT_HTML && any)
-			fputs("</ul>\n", f);
-		if (r->fmt == ONLIST_FMT_MD)
-			md_refs(r);
 		if (!any)
 			fputs(r->fmt == ONLIST_FMT_HTML ? "<p>None.</p>\n" : "None.\n", f);
 	}
@@ -960,6 +1134,8 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 	struct onlist_maintainers *maint = NULL;
 	struct onlist_out out = ONLIST_OUT_INIT;
 	char *repo = NULL, *err = NULL, *oerr = NULL, title[64], *text = NULL;
+	regex_t rel;
+	int have_rel = 0;
 	int ret = ONLIST_EXIT_FAIL, c;
 	size_t len;
 
@@ -1065,6 +1241,15 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		goto out;
 
 	/* people, subsystems, categories */
+	if ((have_rel = onlist_cli_release_pattern("report", repo, &rel)) < 0) {
+		ret = ONLIST_EXIT_USAGE;
+		goto out;
+	}
+	if (onlist_span_get(db, &r.span) != ONLIST_OK) {
+		onlist_err("report: %s", onlist_store_errmsg(db));
+		goto out;
+	}
+	r.latest_landing = onlist_store_latest_landing(db);
 	if (onlist_people_new(&people) != ONLIST_OK)
 		goto nomem;
 	for (size_t i = 0; i < r.rows.n; i++)
@@ -1096,7 +1281,14 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 				 x->subsys, sizeof x->subsys);
 		x->modified = x->postings && !x->exact && x->fuzzy;
 		if (!x->postings) {
-			x->cat = C_NEVER;
+			if (onlist_verdict_unposted(db, &r.span, have_rel > 0 ? &rel : NULL,
+						    x->subject, x->body, x->files,
+						    x->landed ? x->landed_date :
+						    x->commit_date, &x->v) != ONLIST_OK) {
+				onlist_err("report: %s", onlist_store_errmsg(db));
+				goto out;
+			}
+			x->cat = x->v.unknown ? C_UNKNOWN : C_NEVER;
 			continue;
 		}
 		if (onlist_store_commit_review(db, x->sha, &x->rv) != ONLIST_OK) {
@@ -1143,6 +1335,8 @@ out:
 	free(text);
 	free(repo);
 	free(err);
+	if (have_rel > 0)
+		regfree(&rel);
 	onlist_store_close(db);
 	return ret;
 }
