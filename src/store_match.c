@@ -280,13 +280,17 @@ static const char sql_subject_commits[] =
 	" (SELECT b.bound FROM temp.bound b WHERE b.sha = c.sha)"
 	" FROM commits c WHERE c.author_email IS NOT NULL AND" UNMATCHED("c.sha")
 	" AND (?1 IS NULL OR c.sha = ?1)";
-/* Patch mails no commit has yet, not echoes: the subject tier's side. */
+/* Patch mails no commit has yet, not echoes, not replies: the subject
+ * tier's side.  A "Re:" that carries a diff is a suggestion in a
+ * discussion more often than a version of the patch (on bluez the one
+ * such match was a reviewer's sketch, while the real posting came
+ * through b4's web relay under another address). */
 static const char sql_subject_mails[] =
 	"SELECT m.msgid, i.stripped, lower(m.from_addr), m.date,"
 	" coalesce(m.patch_id, m.msgid)"
 	" FROM messages m JOIN message_info i ON i.msgid = m.msgid"
 	" WHERE i.class = 'patch' AND m.has_patch AND m.from_addr IS NOT NULL"
-	" AND" NOT_ECHO("m.msgid")
+	" AND NOT coalesce(i.reply, 0) AND" NOT_ECHO("m.msgid")
 	" AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.message_id = m.msgid)";
 
 onlist_status onlist_store_subject_commits(struct onlist_store *s,

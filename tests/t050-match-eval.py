@@ -30,6 +30,8 @@ must find it, or "-" when the commit must come out unposted:
              subject without a diff (an announcement)
   twosubj    never posted; two other patches by the author -
              went out under its subject
+  resubj     never posted; the author replied "Re: <its     -
+             subject>" with a sketch of another change
   rewritten  posted; a changed line fixed AND the subject  fuzzy
              reworded (found by author alone)
   stablecc   posted, cross-posted to stable@               patch-id
@@ -148,14 +150,15 @@ stable = []
 TIERS = {"exact": "patch-id", "reworded": "patch-id", "link": "link",
          "alg": "patch-id-alg", "mangled": "repaired", "quilt": "repaired",
          "drift": "subject", "typo": "subject", "dropped": "subject",
-         "amdate": "author-date", "samesubj": "subject", "announce": "-", "twosubj": "-",
+         "amdate": "author-date", "samesubj": "subject", "announce": "-", "twosubj": "-", "resubj": "-",
          "rewritten": "fuzzy", "stablecc": "patch-id", "alias": "fuzzy", "never": "-",
          "echo": "-", "late": "-", "backport": "-", "linkbug": "-", "merged": "-", "cibot": "-"}
 FATES = (["exact"] * 14 + ["reworded"] * 3 + ["link"] * 4 + ["alg"] * 5 +
          ["mangled"] * 5 + ["quilt"] * 4 + ["drift"] * 6 + ["typo"] * 6 +
          ["dropped"] * 5 + ["rewritten"] * 4 + ["stablecc"] * 3 + ["alias"] * 3 +
          ["never"] * 12 + ["linkbug"] * 2 + ["echo"] * 4 + ["late"] * 4 + ["backport"] * 4 + ["merged"] * 2 + ["cibot"] * 2 +
-         ["amdate"] * 4 + ["samesubj"] * 4 + ["announce"] * 3 + ["twosubj"] * 3)
+         ["amdate"] * 4 + ["samesubj"] * 4 + ["announce"] * 3 + ["twosubj"] * 3 +
+         ["resubj"] * 2)
 
 def mid():
     serial[0] += 1
@@ -259,10 +262,17 @@ for ti, fates in enumerate(topics):
         post = ct - 3600           # posted before it was committed... 
         if fate in ("never",):
             labels.append((sha, fate)); continue
+        subj = git("log", "-1", "--format=%s", sha).strip()   # this commit's
         if fate == "announce":
             add_mail(post, "From: %s <%s>\nSubject: [ANNOUNCE] %s\nMessage-ID: <%s>\n"
                      "Date: %s" % (author[0], author[1], subj, msgid, rfc2822(post)),
                      "This is coming in the next release.  No patch here.\n")
+            labels.append((sha, fate)); continue
+        if fate == "resubj":
+            add_mail(post, "From: %s <%s>\nSubject: Re: [PATCH] %s\n"
+                     "Message-ID: <%s>\nDate: %s" % (author[0], author[1], subj, msgid,
+                                                     rfc2822(post)),
+                     other_diff(0))
             labels.append((sha, fate)); continue
         if fate == "twosubj":
             for k in range(2):
