@@ -150,10 +150,14 @@ onlist_status onlist_store_classify(struct onlist_store *s,
 #define NOT_ECHO(m) " NOT EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = " m ")"
 #define UNMATCHED(c) " NOT EXISTS (SELECT 1 FROM matches x WHERE x.commit_sha = " c ")"
 /* Sent no later than a day after the commit landed (temp.bound). */
-#define IN_TIME(c, m) " NOT EXISTS (SELECT 1 FROM temp.bound b WHERE b.sha = " c \
+/* A mail with no usable Date (none, unparsable, 1970) is never sent in
+ * time: a posting of unknown date is listed like a late one. */
+#define IN_TIME(c, m) " coalesce(" m ".date, 0) > 0 AND" \
+	" NOT EXISTS (SELECT 1 FROM temp.bound b WHERE b.sha = " c \
 	" AND " m ".date > b.bound + 86400)"
-#define LATE(c, m) " EXISTS (SELECT 1 FROM temp.bound b WHERE b.sha = " c \
-	" AND " m ".date > b.bound + 86400)"
+#define LATE(c, m) " (coalesce(" m ".date, 0) <= 0 OR" \
+	" EXISTS (SELECT 1 FROM temp.bound b WHERE b.sha = " c \
+	" AND " m ".date > b.bound + 86400))"
 
 /* ---- link ---- */
 

@@ -14,7 +14,8 @@ int onlist_span_misses(const struct onlist_span *sp, int64_t landed)
 {
 	if (!sp->last)
 		return 1;
-	return landed > sp->last + 86400 || (landed > 0 && landed < sp->first);
+	return landed > sp->last + 86400 ||
+	       (landed > 0 && landed + ONLIST_SPAN_BEFORE < sp->first);
 }
 
 void onlist_verdict_clear(struct onlist_verdict *v)

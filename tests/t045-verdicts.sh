@@ -12,12 +12,16 @@ Revert "net: quiet change"               never_posted  no_trace
 po: update the German translation        never_posted  translation
 cli: announced but never sent            never_posted  near_miss
 net: quiet change                        never_posted  no_trace
+net: posted without a date               never_posted  no_trace
 docs: landed before the archive          unknown       -
 net: landed after the archive            unknown       -
 '
-# "net: posted change" is posted exactly, so it is not in the list at all.
-# The archive spans 2020-02-01..2020-11-30: the last two commits landed
-# outside it (no merges: a commit lands when it is committed).
+# "net: posted change" is posted exactly, so it is not in the list at all;
+# "net: posted without a date" too, but its mail has no Date: a posting of
+# unknown date does not count (it is listed like a late one).
+# The archive spans 2020-02-01..2020-11-30: two commits landed outside it,
+# one after its end, one more than 30 days before its start (no merges: a
+# commit lands when it is committed).
 . tests/lib.sh
 need_cmd git
 need_cmd python3
@@ -36,7 +40,7 @@ commit() {	# commit DATE SUBJECT FILE [BODY]
 	git -C "$R" add -A
 	git -C "$R" commit -q -m "$2" ${4:+-m "$4"}
 }
-commit "2020-01-10T10:00:00" "docs: landed before the archive" docs/a.txt
+commit "2019-12-01T10:00:00" "docs: landed before the archive" docs/a.txt
 git -C "$R" tag v0
 commit "2020-03-01T10:00:00" "net: posted change" net/a.c
 posted=$(git -C "$R" rev-parse HEAD)
@@ -47,6 +51,9 @@ at "2020-04-01T10:00:00"
 git -C "$R" revert --no-edit "$posted" >/dev/null || fail "git revert"
 at "2020-04-02T10:00:00"
 git -C "$R" revert --no-edit "$quiet" >/dev/null || fail "git revert"
+commit "2020-04-10T10:00:00" "net: posted without a date" net/d.c
+git -C "$R" format-patch -q -1 --stdout HEAD >"$TMP/dateless.patch"
+dateless=$(git -C "$R" rev-parse HEAD)
 commit "2020-05-01T10:00:00" "po: update the German translation" po/de.po
 commit "2020-06-01T10:00:00" "cli: announced but never sent" cli/x.c
 echo 1.0 >"$R/VERSION"
@@ -55,7 +62,7 @@ commit "2021-03-01T10:00:00" "net: landed after the archive" net/c.c
 
 # the list: the posted patch, an announcement without a patch, and the
 # archive's first and last messages
-python3 - "$TMP/posted.patch" >"$TMP/list.mbox" <<'EOF' || fail "making the mbox"
+python3 - "$TMP/posted.patch" "$TMP/dateless.patch" >"$TMP/list.mbox" <<'EOF' || fail "making the mbox"
 import sys
 def mail(msgid, date, subject, body, frm="Tester <tester@example.org>"):
     return ("From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: %s\nSubject: %s\n"
@@ -68,6 +75,10 @@ print(mail("posted@x", "Sun, 01 Mar 2020 09:00:00 +0000", subject, body))
 print(mail("announce@x", "Fri, 29 May 2020 09:00:00 +0000",
            "[ANNOUNCE] cli: announced but never sent", "Coming soon; no patch here."))
 print(mail("last@x", "Mon, 30 Nov 2020 09:00:00 +0000", "goodbye list", "The last message."))
+head, body = open(sys.argv[2]).read().split("\n\n", 1)
+subject = [l for l in head.split("\n") if l.startswith("Subject:")][0][9:]
+print("From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: Tester <tester@example.org>\n"
+      "Subject: %s\nMessage-ID: <dateless@x>\n\n%s\n" % (subject, body))
 EOF
 run import "$ONLIST" --db "$DB" import --list v "$TMP/list.mbox"
 expect_rc import 0
@@ -132,6 +143,11 @@ git -C "$R" config onlist.releasePattern '('
 run bad-pattern "$ONLIST" --db "$DB" unposted
 expect_rc bad-pattern 2
 grep -q 'onlist.releasePattern' "$TMP/err" || bad "a bad onlist.releasePattern: not named"
+
+# the dateless posting: shown by lookup, not counted
+run lookup-dateless "$ONLIST" --db "$DB" lookup "$dateless"
+expect_rc lookup-dateless 1
+grep -q 'with no usable date: not counted$' "$TMP/out" || bad "lookup: the dateless posting is not shown as not counted"
 
 # lookup: the reason, or "not looked for" with exit 3
 after=$(git -C "$R" rev-parse main)

@@ -26,8 +26,11 @@ onlist_status onlist_span_get(struct onlist_store *s, struct onlist_span *sp);
 
 /* Non-zero when a commit landing at `landed` (its merge's date, or its
  * commit date when the landing is not known) lies outside the span: after
- * its end plus one day, or before its start.  An empty archive covers
- * nothing. */
+ * its end plus one day, or more than ONLIST_SPAN_BEFORE before its start
+ * (a maintainer commits in his tree and posts from it days or weeks later,
+ * and without merges the commit date is all that is known of the
+ * landing).  An empty archive covers nothing. */
+#define ONLIST_SPAN_BEFORE (30 * 86400)
 int onlist_span_misses(const struct onlist_span *sp, int64_t landed);
 
 struct onlist_verdict {

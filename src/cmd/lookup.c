@@ -198,8 +198,13 @@ static void print_posting(struct postings *p, const struct prow *r, int applied)
 		onlist_put_text(f, c[0] ? c[0] : "?");
 		fprintf(f, " on %s by ", date);
 		put_sender(f, c[5], c[6]);
-		fputs(!strcmp(method, "late") ? ", more than a day after the "
-		      "commit landed: not counted\n" : "\n", f);
+		if (strcmp(method, "late"))
+			fputc('\n', f);
+		else if (c[2] && atoll(c[2]) > 0)
+			fputs(", more than a day after the commit landed: not "
+			      "counted\n", f);
+		else
+			fputs(", with no usable date: not counted\n", f);
 	}
 	fputs("    ", f);
 	onlist_put_text(f, c[3]);
