@@ -324,10 +324,10 @@ static const struct {
 	"   AND " POSTED "),"
 	" coalesce(r.state, CASE WHEN NOT EXISTS (SELECT 1 FROM matches x"
 	"   WHERE x.commit_sha = c.sha AND " POSTED ") THEN 'never_posted' END),"
-	" r.off_list_tags"
+	" r.off_list_tags, NULL"	/* reason: the command fills it in */
 	" FROM commits c LEFT JOIN landing l ON l.sha = c.sha"
 	" LEFT JOIN commit_review r ON r.sha = c.sha"
-	" ORDER BY c.commit_date, c.sha", "tttittititiiittitt" },
+	" ORDER BY c.commit_date, c.sha", "tttittititiiittittt" },
 	[ONLIST_EXPORT_POSTINGS] = {
 	"SELECT m.msgid, m.list, m.date, m.from_name, m.from_addr, m.subject,"
 	" m.in_reply_to, m.has_patch, m.patch_id, m.patch_source"
@@ -363,7 +363,7 @@ static const char *const export_names[][EXPORT_MAXCOL] = {
 		"author_date", "committer_name", "committer_email",
 		"commit_date", "subject", "body_empty", "patch_id", "trailers",
 		"signoffs", "landed_date", "merge_sha", "merge_subject",
-		"postings", "review_state", "off_list_tags", NULL },
+		"postings", "review_state", "off_list_tags", "reason", NULL },
 	[ONLIST_EXPORT_POSTINGS] = { "msgid", "list", "date", "from_name",
 		"from_addr", "subject", "in_reply_to", "has_patch", "patch_id",
 		"patch_source", NULL },

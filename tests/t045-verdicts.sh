@@ -170,5 +170,21 @@ ok = (a["category"], a["reason"], b["category"], b["reason"]) == ("unknown", Non
 ok = ok and a["archive"]["last"] == "2020-11-30T09:00:00Z"
 sys.exit(0 if ok else 1)' "$TMP/out" || bad "lookup --json: category, reason or archive wrong"
 
+# export: the reason column, and "unknown" as the review state
+run export "$ONLIST" --db "$DB" export --format jsonl commits
+expect_rc export 0
+python3 - "$TMP/out" "$expect" <<'EOF' || bad "export commits: review_state/reason (above)"
+import json, sys
+got = {r["subject"]: (r["review_state"], r["reason"] or "-") for r in map(json.loads, open(sys.argv[1]))}
+ok = True
+for l in sys.argv[2].strip().split("\n"):
+    subject, cat, reason = l.rsplit(None, 2)
+    if got.get(subject) != (cat, reason):
+        print("%s: %r, expected %r" % (subject, got.get(subject), (cat, reason))); ok = False
+if got.get("net: posted change") != ("no_reply", "-"):
+    print("the posted commit: %r" % (got.get("net: posted change"),)); ok = False
+sys.exit(0 if ok else 1)
+EOF
+
 [ $nfail -eq 0 ] && echo "all checks passed"
 [ $nfail -eq 0 ]

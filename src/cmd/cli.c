@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "onlist/verdict.h"
 #include "onlist/git.h"
 #include "onlist/store.h"
 
@@ -410,3 +411,50 @@ int onlist_cli_format(struct onlist_cli *cli, const char *arg,
 	onlist_err("%s%s--format is %s, not '%s'", CMD(cli), list, arg);
 	return -1;
 }
+
+/* ---- why a commit was never posted (verdict.h), for lookup and export */
+
+
+static int why_row(int ncol, const char *const *c, void *data)
+{
+	struct onlist_cli_why *w = data;
+	int64_t landed = ncol > 8 && c[8] ? strtoll(c[8], NULL, 10) : 0;
+
+	w->st = onlist_verdict_unposted(w->s, &w->span,
+					w->have_rel > 0 ? &w->rel : NULL, c[4],
+					ncol > 6 ? c[6] : NULL,
+					ncol > 7 ? c[7] : NULL, landed, &w->v);
+	return 1;
+}
+
+int onlist_cli_why(struct onlist_cli_why *w, const char *sha)
+{
+	const char *p[1] = { sha };
+
+	onlist_verdict_clear(&w->v);
+	if (!w->ready) {
+		w->ready = 1;
+		if ((w->have_rel = onlist_cli_release_pattern(w->cmd, w->repo,
+							     &w->rel)) < 0 ||
+		    onlist_span_get(w->s, &w->span) != ONLIST_OK)
+			w->ready = -1;
+	}
+	if (w->ready < 0)
+		return -1;
+	w->st = ONLIST_OK;
+	if (onlist_store_query(w->s, ONLIST_Q_IS_UNPOSTED, p, 1, why_row, w)
+	    != ONLIST_OK || w->st != ONLIST_OK) {
+		onlist_err("%s: %s", w->cmd, onlist_store_errmsg(w->s));
+		return -1;
+	}
+	return 0;
+}
+
+void onlist_cli_why_release(struct onlist_cli_why *w)
+{
+	onlist_verdict_clear(&w->v);
+	if (w->have_rel > 0)
+		regfree(&w->rel);
+	w->have_rel = 0;
+}
+

@@ -7,6 +7,7 @@
 #include <regex.h>
 #include <stdio.h>
 #include "onlist/print.h"
+#include "onlist/verdict.h"
 
 /* Exit codes. */
 #define ONLIST_EXIT_OK 0
@@ -143,6 +144,24 @@ char *onlist_cli_config(const char *repo, const char *key);
  * none is configured, -1 when it is not a regular expression (said, as
  * CMD's error). */
 int onlist_cli_release_pattern(const char *cmd, const char *repo, regex_t *re);
+
+/* The verdict on one commit no posting matched (verdict.h), for commands
+ * that meet such commits one by one.  Fill s, repo and cmd (for messages);
+ * the archive's span and the release pattern are read at the first call.
+ * onlist_cli_why() leaves the verdict in w->v and returns 0, or -1 after
+ * saying why it failed; release with onlist_cli_why_release(). */
+struct onlist_cli_why {
+	struct onlist_store *s;
+	const char *repo, *cmd;
+	int ready;		/* 0: not read yet, 1: read, -1: failed */
+	struct onlist_span span;
+	regex_t rel;
+	int have_rel;
+	struct onlist_verdict v;
+	onlist_status st;
+};
+int onlist_cli_why(struct onlist_cli_why *w, const char *sha);
+void onlist_cli_why_release(struct onlist_cli_why *w);
 
 /* The database's path (see struct onlist_cli); never NULL. */
 const char *onlist_cli_db(struct onlist_cli *cli);

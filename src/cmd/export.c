@@ -64,7 +64,33 @@ struct exp {
 	enum onlist_fmt fmt;	/* CSV, JSONL, or JSON: one array of the objects */
 	const char *types;
 	long rows;
+	struct onlist_cli_why *why;	/* commits: never posted, and why */
+	int failed;			/* ... could not be told (said) */
 };
+
+/* commits: review_state "never_posted" becomes "unknown" for a commit
+ * outside the archive's span; else `reason` says why (verdict.h). */
+enum { COL_SHA = 0, COL_STATE = 16, COL_REASON = 18 };
+
+static int with_reason(struct exp *e, int ncol, const char *const *vals,
+		       const char **out)
+{
+	for (int i = 0; i < ncol; i++)
+		out[i] = vals[i];
+	if (ncol <= COL_REASON || !vals[COL_STATE] ||
+	    strcmp(vals[COL_STATE], "never_posted"))
+		return 0;
+	if (onlist_cli_why(e->why, vals[COL_SHA]) < 0)
+		return -1;
+	if (e->why->v.unknown)
+		out[COL_STATE] = "unknown";
+	else
+		out[COL_REASON] = onlist_reason_name(e->why->v.reason);
+	return 0;
+}
+
+static int put_row(struct exp *e, int ncol, const char *const *names,
+		   const char *const *vals);
 
 static int row(int ncol, const char *const *names, const char *const *vals,
 	       void *data)
@@ -82,6 +108,24 @@ static int row(int ncol, const char *const *names, const char *const *vals,
 		fputs("\r\n", e->f);
 		return 0;
 	}
+	if (e->why) {
+		const char *v[32];
+
+		if (ncol > 32 || with_reason(e, ncol, vals, v) < 0) {
+			e->failed = 1;
+			return 1;
+		}
+		vals = v;
+		return put_row(e, ncol, names, vals);
+	}
+	return put_row(e, ncol, names, vals);
+}
+
+static int put_row(struct exp *e, int ncol, const char *const *names,
+		   const char *const *vals)
+{
+	int csv = e->fmt == ONLIST_FMT_CSV;
+
 	if (e->fmt == ONLIST_FMT_JSON)
 		fputs(e->rows ? ",\n" : "\n", e->f);
 	if (!csv)
@@ -121,7 +165,9 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "csv", "jsonl", "json", NULL };
-	struct exp e = { stdout, ONLIST_FMT_CSV, NULL, 0 };
+	struct exp e = { stdout, ONLIST_FMT_CSV, NULL, 0, NULL, 0 };
+	struct onlist_cli_why why = { 0 };
+	char *repo = NULL;
 	struct onlist_out out = ONLIST_OUT_INIT;
 	char *oerr = NULL;
 	const char *table = NULL, *ofile = NULL;
@@ -166,8 +212,16 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 		return ONLIST_EXIT_FAIL;
 	}
 	e.f = out.f;
+	if (what == ONLIST_EXPORT_COMMITS) {
+		why.s = db;
+		why.cmd = "export";
+		why.repo = repo = onlist_store_get_meta(db, "repo");
+		e.why = &why;
+	}
 	if (onlist_store_export(db, what, row, &e) != ONLIST_OK) {
 		onlist_err("export: %s", onlist_store_errmsg(db));
+		ret = ONLIST_EXIT_FAIL;
+	} else if (e.failed) {
 		ret = ONLIST_EXIT_FAIL;
 	} else if (e.fmt == ONLIST_FMT_JSON)
 		fputs(e.rows ? "\n]\n" : "]\n", e.f);
@@ -178,6 +232,8 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 		ret = ONLIST_EXIT_FAIL;
 	}
 	free(oerr);
+	onlist_cli_why_release(&why);
+	free(repo);
 	onlist_store_close(db);
 	return ret;
 }

@@ -540,56 +540,7 @@ out:
 	onlist_commit_review_release(&rv);
 }
 
-/* What lookup needs to explain a commit no posting matched; the span and
- * the release pattern are read once, for the first such commit. */
-struct why {
-	struct onlist_store *s;
-	const char *repo;
-	int ready;		/* 0: not read yet, 1: read, -1: failed */
-	struct onlist_span span;
-	regex_t rel;
-	int have_rel;
-	struct onlist_verdict v;
-	onlist_status st;
-};
-
-static int why_row(int ncol, const char *const *c, void *data)
-{
-	struct why *w = data;
-	int64_t landed = ncol > 8 && c[8] ? g_ascii_strtoll(c[8], NULL, 10) : 0;
-
-	w->st = onlist_verdict_unposted(w->s, &w->span,
-					w->have_rel > 0 ? &w->rel : NULL, c[4],
-					ncol > 6 ? c[6] : NULL,
-					ncol > 7 ? c[7] : NULL, landed, &w->v);
-	return 1;
-}
-
-/* The verdict on sha, in w->v; -1 on failure (said). */
-static int why_unposted(struct why *w, const char *sha)
-{
-	const char *p[1] = { sha };
-
-	onlist_verdict_clear(&w->v);
-	if (!w->ready) {
-		w->ready = 1;
-		if ((w->have_rel = onlist_cli_release_pattern("lookup", w->repo,
-							     &w->rel)) < 0 ||
-		    onlist_span_get(w->s, &w->span) != ONLIST_OK)
-			w->ready = -1;
-	}
-	if (w->ready < 0)
-		return -1;
-	w->st = ONLIST_OK;
-	if (onlist_store_query(w->s, ONLIST_Q_IS_UNPOSTED, p, 1, why_row, w)
-	    != ONLIST_OK || w->st != ONLIST_OK) {
-		onlist_err("lookup: %s", onlist_store_errmsg(w->s));
-		return -1;
-	}
-	return 0;
-}
-
-static void print_why(FILE *out, const struct why *w, int json)
+static void print_why(FILE *out, const struct onlist_cli_why *w, int json)
 {
 	const struct onlist_verdict *v = &w->v;
 	char first[32], last[32], a[24], b[24];
@@ -641,7 +592,7 @@ static void print_why(FILE *out, const struct why *w, int json)
  * not looked for (unknown), -2 on failure. */
 static int print_commit(FILE *out, struct onlist_store *s,
 			const struct found *f, int json, int first,
-			struct why *w)
+			struct onlist_cli_why *w)
 {
 	struct postings po = { out, json, 0, s, 0 };
 	int nposted;
@@ -666,7 +617,7 @@ static int print_commit(FILE *out, struct onlist_store *s,
 		fputc('\n', out);
 	}
 	nposted = print_postings(&po, f->sha, NULL);
-	if (!nposted && why_unposted(w, f->sha) < 0)
+	if (!nposted && onlist_cli_why(w, f->sha) < 0)
 		return -2;
 	if (json) {
 		fprintf(out, "], \"posted\": %s", nposted ? "true" : "false");
@@ -699,7 +650,7 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	int json, ret = ONLIST_EXIT_OK, first = 1, any = 0, c, unknown = 0;
 	const char *patch_file = NULL;
-	struct why w = { 0 };
+	struct onlist_cli_why w = { 0 };
 	char *repo = NULL;
 
 	onlist_cli_formats(cli, formats, &fmt);
@@ -733,6 +684,7 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 	repo = onlist_store_get_meta(s, "repo");
 	w.s = s;
 	w.repo = repo;
+	w.cmd = "lookup";
 	if (json)
 		fputs("[", out.f);
 	for (int i = optind; i < argc; i++) {
@@ -762,9 +714,7 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 		fputs(any ? "\n]\n" : "]\n", out.f);
 	if (ret == ONLIST_EXIT_OK && unknown)
 		ret = ONLIST_EXIT_UNKNOWN;
-	onlist_verdict_clear(&w.v);
-	if (w.have_rel > 0)
-		regfree(&w.rel);
+	onlist_cli_why_release(&w);
 out:
 	free(repo);
 	if (s)
