@@ -108,6 +108,8 @@ onlist_status onlist_match_read_rules(const char *path,
 		if (sscanf(line, "%15s %15s %511[^\n]", kind, field, pat) != 3) {
 			if (strspn(line, " \t") == strlen(line))
 				continue;
+		} else if (!strcmp(kind, "release")) {
+			ok = !strcmp(field, "subject");
 		} else if (strcmp(kind, "echo") && strcmp(kind, "bot")) {
 			ok = 0;
 		} else {
@@ -117,7 +119,8 @@ onlist_status onlist_match_read_rules(const char *path,
 		if (!ok) {
 			if (asprintf(errmsg, "%s:%zu: expected \"echo|bot "
 				     "list|from|subject|mailer|patchwork|upstream "
-				     "PATTERN\"", path, lineno) < 0)
+				     "PATTERN\" or \"release subject PATTERN\"",
+				     path, lineno) < 0)
 				*errmsg = NULL;
 			free(line);
 			fclose(f);
@@ -826,21 +829,26 @@ static int classify_one(const struct onlist_classify_row *row,
 static onlist_status classify(struct onlist_store *s,
 			      const struct onlist_match_opts *o, long *count)
 {
-	size_t n = onlist_match_ndefault_rules + o->nrules;
-	struct rules rs = { g_new0(struct compiled_rule, n + 1), n };
+	size_t all = onlist_match_ndefault_rules + o->nrules, n = 0;
+	struct rules rs = { g_new0(struct compiled_rule, all + 1), 0 };
 	onlist_status st;
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < all; i++) {
 		const struct onlist_echo_rule *r = i < onlist_match_ndefault_rules ?
 			&onlist_match_default_rules[i] :
 			&o->rules[i - onlist_match_ndefault_rules];
-		char *low = g_utf8_strdown(r->pattern, -1);
+		char *low;
 
-		rs.v[i].r = r;
-		rs.v[i].spec = g_pattern_spec_new(low);
-		rs.v[i].text = g_strdup_printf("%s %s", r->field, r->pattern);
+		if (!strcmp(r->kind, "release"))
+			continue;	/* for the verdicts (release_rules) */
+		low = g_utf8_strdown(r->pattern, -1);
+		rs.v[n].r = r;
+		rs.v[n].spec = g_pattern_spec_new(low);
+		rs.v[n].text = g_strdup_printf("%s %s", r->field, r->pattern);
 		g_free(low);
+		n++;
 	}
+	rs.n = n;
 	st = onlist_store_classify(s, classify_one, &rs, count);
 	for (size_t i = 0; i < n; i++) {
 		g_pattern_spec_free(rs.v[i].spec);
@@ -1045,6 +1053,24 @@ static onlist_status explain_subject(struct onlist_store *s, const char *sha,
 	return st;
 }
 
+/* The release rules of this run, kept for the commands that explain
+ * never-posted commits (they read no rules file): meta release_rules,
+ * one glob a line. */
+static onlist_status keep_release_rules(struct onlist_store *s,
+					const struct onlist_match_opts *o)
+{
+	GString *g = g_string_new(NULL);
+	onlist_status st;
+
+	for (size_t i = 0; i < o->nrules; i++)
+		if (!strcmp(o->rules[i].kind, "release"))
+			g_string_append_printf(g, "%s%s", g->len ? "\n" : "",
+					       o->rules[i].pattern);
+	st = onlist_store_set_meta(s, "release_rules", g->str);
+	g_string_free(g, TRUE);
+	return st;
+}
+
 static onlist_status begin_classified(struct onlist_store *s,
 				      const struct onlist_match_opts *o,
 				      struct onlist_match_counts *c)
@@ -1054,7 +1080,8 @@ static onlist_status begin_classified(struct onlist_store *s,
 	if ((st = onlist_store_begin(s)) != ONLIST_OK)
 		return st;
 	if ((st = onlist_store_clear_echoes(s)) != ONLIST_OK ||
-	    (st = classify(s, o, &c->classified)) != ONLIST_OK)
+	    (st = classify(s, o, &c->classified)) != ONLIST_OK ||
+	    (st = keep_release_rules(s, o)) != ONLIST_OK)
 		onlist_store_rollback(s);
 	return st;
 }

@@ -134,6 +134,27 @@ expect_rc reason 0
 run bad-reason "$ONLIST" --db "$DB" unposted --reason releases
 expect_rc bad-reason 2
 
+# release rules in the rules file: match keeps them for the verdicts
+printf '# ours\nrelease subject cli: announced*\n' >"$TMP/rules"
+run match-rules "$ONLIST" --db "$DB" match --rules "$TMP/rules"
+expect_rc match-rules 0
+run rules-release "$ONLIST" --db "$DB" unposted --reason release
+grep -q 'cli: announced but never sent (release)$' "$TMP/out" ||
+	bad "a release rule from --rules is not used by unposted"
+run match-norules "$ONLIST" --db "$DB" match
+run rules-gone "$ONLIST" --db "$DB" unposted --reason release
+! grep -q 'cli: announced' "$TMP/out" || bad "the release rule outlived the match that had it"
+# --rules-help prints the format and the built-in rules, as a rules file
+run rules-help "$ONLIST" match --rules-help
+expect_rc rules-help 0
+grep -q '^bot     from      lkp@intel.com$' "$TMP/out" || bad "--rules-help: no built-in bot rule"
+cp "$TMP/out" "$TMP/builtin.rules"
+run rules-roundtrip "$ONLIST" --db "$DB" match --rules "$TMP/builtin.rules"
+expect_rc rules-roundtrip 0
+printf 'release from x@y\n' >"$TMP/bad.rules"
+run bad-release-rule "$ONLIST" --db "$DB" match --rules "$TMP/bad.rules"
+expect_rc bad-release-rule 2
+
 # the project's own release pattern
 git -C "$R" config onlist.releasePattern '^cli: announced'
 run pattern "$ONLIST" --db "$DB" unposted --reason release

@@ -1,6 +1,8 @@
 /* cmd_common.c - what the subcommands share: opening the store, JSON
  * strings, progress lines. */
 #include <stdarg.h>
+#include <ctype.h>
+#include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,20 +58,69 @@ void onlist_err_text(const char *where, const char *text)
 	fputc('\n', stderr);
 }
 
-int onlist_cli_release_pattern(const char *cmd, const char *repo, regex_t *re)
+/* A rules-file glob (only * and ? special, any case) as an anchored ERE,
+ * letters spelt [xX] so that it ignores case inside a case-sensitive
+ * expression, appended to g. */
+static void glob_to_ere(GString *g, const char *glob)
+{
+	g_string_append(g, "(^");
+	for (const unsigned char *p = (const unsigned char *)glob; *p; p++) {
+		if (*p == '*')
+			g_string_append(g, ".*");
+		else if (*p == '?')
+			g_string_append_c(g, '.');
+		else if (isalpha(*p))
+			g_string_append_printf(g, "[%c%c]", tolower(*p), toupper(*p));
+		else if (*p == '^')
+			g_string_append(g, "\\^");
+		else if (strchr("\\$.[]|()+{}", *p))
+			g_string_append_printf(g, "[%c]", *p == '\\' ? '\\' : *p);
+		else
+			g_string_append_c(g, (char)*p);
+	}
+	g_string_append(g, "$)");
+}
+
+int onlist_cli_release_pattern(const char *cmd, struct onlist_store *s,
+			       const char *repo, regex_t *re)
 {
 	char *pat = onlist_cli_config(repo, "onlist.releasePattern");
+	char *globs = s ? onlist_store_get_meta(s, "release_rules") : NULL;
+	GString *g = g_string_new(NULL);
 	int ret = 0;
 
 	if (pat) {
-		ret = 1;
 		if (regcomp(re, pat, REG_EXTENDED | REG_NOSUB)) {
 			onlist_err("%s: onlist.releasePattern: not a regular "
 				   "expression: %s", cmd, pat);
 			ret = -1;
+			goto out;
+		}
+		regfree(re);
+		g_string_append_printf(g, "(%s)", pat);
+	}
+	for (char *line = globs, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+		if ((nl = strchr(line, '\n')))
+			*nl = '\0';
+		if (!*line)
+			continue;
+		if (g->len)
+			g_string_append_c(g, '|');
+		glob_to_ere(g, line);
+	}
+	if (g->len) {
+		if (regcomp(re, g->str, REG_EXTENDED | REG_NOSUB)) {
+			onlist_err("%s: the release rules do not compile: %s",
+				   cmd, g->str);
+			ret = -1;
+		} else {
+			ret = 1;
 		}
 	}
+out:
+	g_string_free(g, TRUE);
 	free(pat);
+	free(globs);
 	return ret;
 }
 
@@ -434,8 +485,8 @@ int onlist_cli_why(struct onlist_cli_why *w, const char *sha)
 	onlist_verdict_clear(&w->v);
 	if (!w->ready) {
 		w->ready = 1;
-		if ((w->have_rel = onlist_cli_release_pattern(w->cmd, w->repo,
-							     &w->rel)) < 0 ||
+		if ((w->have_rel = onlist_cli_release_pattern(w->cmd, w->s,
+							     w->repo, &w->rel)) < 0 ||
 		    onlist_span_get(w->s, &w->span) != ONLIST_OK)
 			w->ready = -1;
 	}

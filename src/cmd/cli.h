@@ -139,11 +139,13 @@ struct onlist_store;
  * or git fails.  Keys onlist reads: onlist.db, onlist.commitUrl,
  * onlist.postingUrl, onlist.releasePattern, onlist.rules. */
 char *onlist_cli_config(const char *repo, const char *key);
-/* The project's own release subjects (onlist.releasePattern in repo's git
- * config), compiled into *re: 1 when there is one (regfree it), 0 when
- * none is configured, -1 when it is not a regular expression (said, as
+/* The project's own release subjects, compiled into *re: onlist.releasePattern
+ * in repo's git config (an ERE) and the `release subject GLOB` lines of the
+ * rules the last match ran with (meta release_rules).  1 when there is one
+ * (regfree it), 0 when there is none, -1 when it does not compile (said, as
  * CMD's error). */
-int onlist_cli_release_pattern(const char *cmd, const char *repo, regex_t *re);
+int onlist_cli_release_pattern(const char *cmd, struct onlist_store *s,
+			       const char *repo, regex_t *re);
 
 /* The verdict on one commit no posting matched (verdict.h), for commands
  * that meet such commits one by one.  Fill s, repo and cmd (for messages);

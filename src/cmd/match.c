@@ -40,7 +40,9 @@ static const char help[] =
 	"  --aliases FILE   one more mailmap (\"Name <new> <old>\" lines): addresses\n"
 	"                   it ties together are one author for the fuzzy tier,\n"
 	"                   like those the repository's .mailmap ties\n"
+	"  --rules-help     print the rules file format and the built-in rules\n"
 	"  --rules FILE     more echo/bot rules: \"echo|bot FIELD GLOB\" per line,\n"
+	"                   and release rules: \"release subject GLOB\";\n"
 	"                   FIELD one of list, from, subject, mailer, patchwork,\n"
 	"                   upstream (see README)\n"
 	"  --threshold X    fuzzy score needed, 0..1 (default 0.5)\n"
@@ -187,11 +189,39 @@ static void print_counts(FILE *f, int json,
 		t[3] ? 100.0 * t[5] / t[3] : 0.0);
 }
 
+/* --rules-help: the rules file format, and the built-in rules in it. */
+static int rules_help(FILE *f)
+{
+	fputs("# onlist rules: one \"KIND FIELD PATTERN\" a line, '#' starts a comment.\n"
+	      "# PATTERN is a glob matched without regard to case; only * and ? are\n"
+	      "# special.  KIND:\n"
+	      "#   echo  a mail that repeats a commit after it was applied: never a\n"
+	      "#         posting (FIELD list, from, subject, mailer, patchwork,\n"
+	      "#         upstream; patchwork and upstream take the pattern 1)\n"
+	      "#   bot   a robot: never a posting, never review\n"
+	      "#   release subject PATTERN: a never-posted commit with such a subject\n"
+	      "#         is a release bump (the reason `release`)\n"
+	      "# Give a file with --rules FILE, or name it in git config onlist.rules;\n"
+	      "# it adds to the rules below, which are built in.\n\n", f);
+	for (size_t i = 0; i < onlist_match_ndefault_rules; i++) {
+		const struct onlist_echo_rule *r = &onlist_match_default_rules[i];
+
+		fprintf(f, "%-7s %-9s %s\n", r->kind, r->field, r->pattern);
+	}
+	fputs("\n# Built in for release, as regular expressions on the subject\n"
+	      "# (case ignored), beside onlist.releasePattern (an ERE of the\n"
+	      "# project's own): \"Release 1.2\", \"v6.1-rc3\", \"Linux 6.1\",\n"
+	      "# \"Update VERSION to 3.4-rc1 for release\", \"foo-utils: release\n"
+	      "# 1.8\", \"Bump version to 2.0\", \"Update CHANGELOG for 2.5 release\";\n"
+	      "# and a diff of version files and changelogs only.\n", f);
+	return fflush(f) || ferror(f) ? ONLIST_EXIT_FAIL : ONLIST_EXIT_OK;
+}
+
 int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 {
 	enum {
 		OPT_REPO = ONLIST_OPT_FIRST_LONG, OPT_RULES, OPT_ALIASES,
-		OPT_EXPLAIN, OPT_THRESHOLD, OPT_NO_FUZZY, OPT_ALL,
+		OPT_EXPLAIN, OPT_THRESHOLD, OPT_NO_FUZZY, OPT_ALL, OPT_RULES_HELP,
 	};
 	static const struct option opts[] = {
 		{ "repo", required_argument, NULL, OPT_REPO },
@@ -201,6 +231,7 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 		{ "no-fuzzy", no_argument, NULL, OPT_NO_FUZZY },
 		{ "all", no_argument, NULL, OPT_ALL },
+		{ "rules-help", no_argument, NULL, OPT_RULES_HELP },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "text", "json", NULL };
@@ -248,6 +279,8 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 		case OPT_ALL:
 			o.explain_all = 1;
 			break;
+		case OPT_RULES_HELP:
+			return rules_help(stdout);
 		default:	/* --help, or a usage error: said already */
 			return onlist_cli_stop(opt);
 		}

@@ -1241,7 +1241,7 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		goto out;
 
 	/* people, subsystems, categories */
-	if ((have_rel = onlist_cli_release_pattern("report", repo, &rel)) < 0) {
+	if ((have_rel = onlist_cli_release_pattern("report", db, repo, &rel)) < 0) {
 		ret = ONLIST_EXIT_USAGE;
 		goto out;
 	}

@@ -222,7 +222,7 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 		return ONLIST_EXIT_FAIL;
 	u.s = s;
 	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(s, "repo");
-	if ((have_rel = onlist_cli_release_pattern("unposted", repo, &rel)) < 0) {
+	if ((have_rel = onlist_cli_release_pattern("unposted", s, repo, &rel)) < 0) {
 		free(repo);
 		onlist_store_close(s);
 		return ONLIST_EXIT_USAGE;
