@@ -289,6 +289,46 @@ onlist_status onlist_store_near_miss(struct onlist_store *s,
 	       onlist__store_fail(s, "near miss");
 }
 
+/* A series the commit's siblings were posted in (same merge, same
+ * author) that has fewer patches on the list than it counts: the part
+ * that never arrived may be this commit.  Its head (cover letter or first
+ * patch) is named. */
+static const char series_gap_sql[] =
+	"SELECT s.series FROM landing l"
+	" JOIN commits c ON c.sha = l.sha"
+	" JOIN landing l2 ON l2.merge_sha = l.merge_sha AND l2.sha <> l.sha"
+	" JOIN commits c2 ON c2.sha = l2.sha"
+	"  AND lower(c2.author_email) = lower(c.author_email)"
+	" JOIN matches x ON x.commit_sha = c2.sha AND " POSTED
+	" JOIN series s ON s.msgid = x.message_id"
+	" WHERE l.sha = ?1 AND l.merge_sha <> l.sha"
+	" AND (SELECT max(i.total) FROM series t JOIN message_info i"
+	"   ON i.msgid = t.msgid WHERE t.series = s.series) >"
+	"  (SELECT count(DISTINCT i.part) FROM series t JOIN message_info i"
+	"   ON i.msgid = t.msgid WHERE t.series = s.series AND i.class = 'patch')"
+	" ORDER BY s.series LIMIT 1";
+
+onlist_status onlist_store_series_gap(struct onlist_store *s, const char *sha,
+				      char **msgid)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, series_gap_sql);
+	int rc;
+
+	*msgid = NULL;
+	if (!st)
+		return onlist__store_fail(s, "prepare");
+	sqlite3_bind_text(st, 1, sha, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_text(st, 0) &&
+	    !(*msgid = strdup((const char *)sqlite3_column_text(st, 0))))
+		rc = SQLITE_NOMEM;
+	sqlite3_reset(st);
+	if (rc == SQLITE_NOMEM)
+		return ONLIST_ENOMEM;
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
+	       onlist__store_fail(s, "series gap");
+}
+
 static const char count_method_sql[] =
 	"SELECT count(*) FROM matches WHERE method = ?1";
 

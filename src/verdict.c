@@ -28,9 +28,9 @@ void onlist_verdict_clear(struct onlist_verdict *v)
 onlist_status onlist_verdict_unposted(struct onlist_store *s,
 				      const struct onlist_span *sp,
 				      const regex_t *release,
-				      const char *subject, const char *body,
-				      const char *files, int64_t landed,
-				      struct onlist_verdict *out)
+				      const char *sha, const char *subject,
+				      const char *body, const char *files,
+				      int64_t landed, struct onlist_verdict *out)
 {
 	char hex[41];
 	onlist_status st;
@@ -62,6 +62,14 @@ onlist_status onlist_verdict_unposted(struct onlist_store *s,
 	}
 	if (subject && *subject) {
 		if ((st = onlist_store_near_miss(s, subject, &out->msgid)) != ONLIST_OK)
+			return st;
+		if (out->msgid) {
+			out->reason = ONLIST_REASON_NEAR_MISS;
+			return ONLIST_OK;
+		}
+	}
+	if (sha) {
+		if ((st = onlist_store_series_gap(s, sha, &out->msgid)) != ONLIST_OK)
 			return st;
 		if (out->msgid) {
 			out->reason = ONLIST_REASON_NEAR_MISS;

@@ -11,6 +11,7 @@ Revert "net: posted change"              never_posted  revert
 Revert "net: quiet change"               never_posted  no_trace
 po: update the German translation        never_posted  translation
 cli: announced but never sent            never_posted  near_miss
+net: second of two                       never_posted  near_miss
 net: quiet change                        never_posted  no_trace
 net: posted without a date               never_posted  no_trace
 docs: landed before the archive          unknown       -
@@ -19,6 +20,8 @@ net: landed after the archive            unknown       -
 # "net: posted change" is posted exactly, so it is not in the list at all;
 # "net: posted without a date" too, but its mail has no Date: a posting of
 # unknown date does not count (it is listed like a late one).
+# "net: first of two" went out as [PATCH 1/2] and landed by the same merge
+# as "net: second of two", which never arrived: a near miss naming 1/2.
 # The archive spans 2020-02-01..2020-11-30: two commits landed outside it,
 # one after its end, one more than 30 days before its start (no merges: a
 # commit lands when it is committed).
@@ -56,13 +59,20 @@ git -C "$R" format-patch -q -1 --stdout HEAD >"$TMP/dateless.patch"
 dateless=$(git -C "$R" rev-parse HEAD)
 commit "2020-05-01T10:00:00" "po: update the German translation" po/de.po
 commit "2020-06-01T10:00:00" "cli: announced but never sent" cli/x.c
+git -C "$R" checkout -q -b topic
+commit "2020-06-10T10:00:00" "net: first of two" net/e.c
+git -C "$R" format-patch -q -1 --stdout HEAD | sed 's/^Subject: \[PATCH\]/Subject: [PATCH 1\/2]/' >"$TMP/first.patch"
+commit "2020-06-11T10:00:00" "net: second of two" net/f.c
+git -C "$R" checkout -q main
+at "2020-06-20T10:00:00"
+git -C "$R" merge -q --no-ff -m "Merge branch 'topic'" topic || fail "git merge"
 echo 1.0 >"$R/VERSION"
 commit "2020-07-01T10:00:00" "Release 1.0" NEWS
 commit "2021-03-01T10:00:00" "net: landed after the archive" net/c.c
 
 # the list: the posted patch, an announcement without a patch, and the
 # archive's first and last messages
-python3 - "$TMP/posted.patch" "$TMP/dateless.patch" >"$TMP/list.mbox" <<'EOF' || fail "making the mbox"
+python3 - "$TMP/posted.patch" "$TMP/dateless.patch" "$TMP/first.patch" >"$TMP/list.mbox" <<'EOF' || fail "making the mbox"
 import sys
 def mail(msgid, date, subject, body, frm="Tester <tester@example.org>"):
     return ("From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: %s\nSubject: %s\n"
@@ -79,6 +89,9 @@ head, body = open(sys.argv[2]).read().split("\n\n", 1)
 subject = [l for l in head.split("\n") if l.startswith("Subject:")][0][9:]
 print("From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: Tester <tester@example.org>\n"
       "Subject: %s\nMessage-ID: <dateless@x>\n\n%s\n" % (subject, body))
+head, body = open(sys.argv[3]).read().split("\n\n", 1)
+subject = [l for l in head.split("\n") if l.startswith("Subject:")][0][9:]
+print(mail("one-of-two@x", "Wed, 10 Jun 2020 12:00:00 +0000", subject, body))
 EOF
 run import "$ONLIST" --db "$DB" import --list v "$TMP/list.mbox"
 expect_rc import 0
@@ -106,8 +119,10 @@ for subject, cat, reason in want:
         print("%-40s %s/%s, expected %s/%s" % (subject, c["category"], r, cat, reason)); ok = False
     if reason == "revert" and (c.get("reverted") != sys.argv[3] or c.get("message_id") != "posted@x"):
         print("revert: reverted %r, message %r" % (c.get("reverted"), c.get("message_id"))); ok = False
-    if reason == "near_miss" and c.get("message_id") != "announce@x":
-        print("near_miss names %r, expected announce@x" % c.get("message_id")); ok = False
+    want_mid = {"cli: announced but never sent": "announce@x",
+                "net: second of two": "one-of-two@x"}.get(subject)
+    if reason == "near_miss" and c.get("message_id") != want_mid:
+        print("near_miss names %r, expected %s" % (c.get("message_id"), want_mid)); ok = False
 for s in got:
     print("listed, not expected: %s" % s); ok = False
 sys.exit(0 if ok else 1)

@@ -89,6 +89,11 @@ onlist_status onlist_store_posting_of_prefix(struct onlist_store *s,
  * (any case); *msgid malloc'd, or NULL. */
 onlist_status onlist_store_near_miss(struct onlist_store *s,
 				     const char *subject, char **msgid);
+/* The head of a series that the commit's siblings (landed by the same
+ * merge, same author) were posted in and that misses a part; *msgid
+ * malloc'd, or NULL. */
+onlist_status onlist_store_series_gap(struct onlist_store *s, const char *sha,
+				      char **msgid);
 
 /* How many matches of method 'fuzzy' exist at all (0: the fuzzy tier has
  * not run, and the report says so). */

@@ -48,9 +48,9 @@ struct onlist_verdict {
 onlist_status onlist_verdict_unposted(struct onlist_store *s,
 				      const struct onlist_span *sp,
 				      const regex_t *release,
-				      const char *subject, const char *body,
-				      const char *files, int64_t landed,
-				      struct onlist_verdict *out);
+				      const char *sha, const char *subject,
+				      const char *body, const char *files,
+				      int64_t landed, struct onlist_verdict *out);
 void onlist_verdict_clear(struct onlist_verdict *v);
 
 #endif

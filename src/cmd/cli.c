@@ -472,7 +472,7 @@ static int why_row(int ncol, const char *const *c, void *data)
 	int64_t landed = ncol > 8 && c[8] ? strtoll(c[8], NULL, 10) : 0;
 
 	w->st = onlist_verdict_unposted(w->s, &w->span,
-					w->have_rel > 0 ? &w->rel : NULL, c[4],
+					w->have_rel > 0 ? &w->rel : NULL, c[0], c[4],
 					ncol > 6 ? c[6] : NULL,
 					ncol > 7 ? c[7] : NULL, landed, &w->v);
 	return 1;

@@ -1282,7 +1282,7 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		x->modified = x->postings && !x->exact && x->fuzzy;
 		if (!x->postings) {
 			if (onlist_verdict_unposted(db, &r.span, have_rel > 0 ? &rel : NULL,
-						    x->subject, x->body, x->files,
+						    x->sha, x->subject, x->body, x->files,
 						    x->landed ? x->landed_date :
 						    x->commit_date, &x->v) != ONLIST_OK) {
 				onlist_err("report: %s", onlist_store_errmsg(db));

@@ -102,7 +102,7 @@ static int unposted_row(int ncol, const char *const *c, void *data)
 
 	onlist_verdict_clear(&u->v);
 	if ((u->st = onlist_verdict_unposted(u->s, &u->span, u->release,
-					     c[4], ncol > 6 ? c[6] : NULL,
+					     c[0], c[4], ncol > 6 ? c[6] : NULL,
 					     ncol > 7 ? c[7] : NULL, landed,
 					     &u->v)) != ONLIST_OK)
 		return 1;
