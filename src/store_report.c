@@ -268,25 +268,33 @@ static const char near_miss_sql[] =
 	" WHERE lower(i.stripped) = lower(?1) AND NOT m.has_patch"
 	" ORDER BY m.date, m.msgid LIMIT 1";
 
-onlist_status onlist_store_near_miss(struct onlist_store *s,
-				     const char *subject, char **msgid)
+/* The first column of the first row of sql with ?1 = param, malloc'd in
+ * *out (NULL when there is no row or the value is NULL). */
+static onlist_status first_text(struct onlist_store *s, const char *sql,
+				const char *param, char **out, const char *what)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, near_miss_sql);
+	sqlite3_stmt *st = onlist__store_prepare(s, sql);
 	int rc;
 
-	*msgid = NULL;
+	*out = NULL;
 	if (!st)
 		return onlist__store_fail(s, "prepare");
-	sqlite3_bind_text(st, 1, subject, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 1, param, -1, SQLITE_TRANSIENT);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW && sqlite3_column_text(st, 0) &&
-	    !(*msgid = strdup((const char *)sqlite3_column_text(st, 0))))
+	    !(*out = strdup((const char *)sqlite3_column_text(st, 0))))
 		rc = SQLITE_NOMEM;
 	sqlite3_reset(st);
 	if (rc == SQLITE_NOMEM)
 		return ONLIST_ENOMEM;
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
-	       onlist__store_fail(s, "near miss");
+	       onlist__store_fail(s, what);
+}
+
+onlist_status onlist_store_near_miss(struct onlist_store *s,
+				     const char *subject, char **msgid)
+{
+	return first_text(s, near_miss_sql, subject, msgid, "near miss");
 }
 
 /* A series the commit's siblings were posted in (same merge, same
@@ -311,22 +319,7 @@ static const char series_gap_sql[] =
 onlist_status onlist_store_series_gap(struct onlist_store *s, const char *sha,
 				      char **msgid)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, series_gap_sql);
-	int rc;
-
-	*msgid = NULL;
-	if (!st)
-		return onlist__store_fail(s, "prepare");
-	sqlite3_bind_text(st, 1, sha, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW && sqlite3_column_text(st, 0) &&
-	    !(*msgid = strdup((const char *)sqlite3_column_text(st, 0))))
-		rc = SQLITE_NOMEM;
-	sqlite3_reset(st);
-	if (rc == SQLITE_NOMEM)
-		return ONLIST_ENOMEM;
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
-	       onlist__store_fail(s, "series gap");
+	return first_text(s, series_gap_sql, sha, msgid, "series gap");
 }
 
 static const char count_method_sql[] =
