@@ -13,9 +13,9 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 PLUGINDIR ?= $(PREFIX)/lib/onlist
 PKGS    = gmime-3.0 sqlite3 openssl zlib libcurl
-# The program itself links only these; GMime and libcurl are in modules
-# loaded on first use (src/cmd/plugin.c says why).
-CORE_PKGS = glib-2.0 sqlite3 libcrypto zlib
+# The program itself links only these; GMime, libcurl and OpenSSL's
+# libcrypto are in modules loaded on first use (src/cmd/plugin.c says why).
+CORE_PKGS = glib-2.0 sqlite3 zlib
 CFLAGS ?= -g -O2
 override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude -MMD -MP \
 	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -37,7 +37,7 @@ all: onlist
 # whose functions src/cmd/plugin.c forwards to onlist-mail.so and
 # onlist-fetch.so.  The modules call a few library functions back; the
 # dynamic list exports exactly those from the program.
-PLUGINS  = onlist-mail.so onlist-fetch.so
+PLUGINS  = onlist-mail.so onlist-fetch.so onlist-crypto.so
 CORE_OBJ = $(filter-out src/mail.o src/fetch.o,$(LIB_OBJ))
 onlist: $(CMD_OBJ) $(CORE_OBJ) src/plugin.sym $(PLUGINS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--dynamic-list=src/plugin.sym -o $@ \
@@ -56,6 +56,12 @@ src/plugin.sym: src/mail.pic.o src/fetch.pic.o
 onlist-mail.so: src/mail.pic.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-Bsymbolic -o $@ $< \
 		$(shell pkg-config --libs gmime-3.0 libcrypto zlib 2>/dev/null)
+
+# Empty: what it brings is its dependency, libcrypto, whose SHA-1
+# functions plugin.c looks up through it.
+onlist-crypto.so:
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -o $@ -x c /dev/null \
+		-Wl,--no-as-needed $(shell pkg-config --libs libcrypto 2>/dev/null)
 
 onlist-fetch.so: src/fetch.pic.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-Bsymbolic -o $@ $< \

@@ -203,9 +203,9 @@ int64_t onlist_store_latest_landing(struct onlist_store *s)
 /* The archive's span: dates of 0 (1970) or more than a day in the future
  * are a broken Date:, not the archive's end. */
 static const char span_sql[] =
-	"SELECT min(CASE WHEN date > 0 THEN date END),"
-	" max(CASE WHEN date <= CAST(strftime('%s', 'now') AS INTEGER) + 86400"
-	"  THEN date END) FROM messages";
+	"SELECT (SELECT min(date) FROM messages WHERE date > 0),"
+	" (SELECT max(date) FROM messages"
+	"  WHERE date <= CAST(strftime('%s', 'now') AS INTEGER) + 86400)";
 
 onlist_status onlist_store_span(struct onlist_store *s, int64_t *first,
 				int64_t *last)

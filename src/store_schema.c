@@ -195,6 +195,16 @@ static const char v7_sql[] =
 	"  naks INTEGER NOT NULL DEFAULT 0, off_list_tags TEXT)\n"
 	"  WITHOUT ROWID;\n";
 
+/* ---- version 8: the archive's span; the commits of one merge ------------- */
+
+static const char v8_sql[] =
+	/* The archive's span (verdict.h): the first and last message date,
+	 * asked by every command that explains a never-posted commit; without
+	 * it that was a scan of every message (0.3 s on a million). */
+	"CREATE INDEX IF NOT EXISTS messages_date ON messages(date);\n"
+	/* the commits one merge brought in (a near miss by series) */
+	"CREATE INDEX IF NOT EXISTS landing_merge ON landing(merge_sha);\n";
+
 /* Step N (index N - 1) brings a database to version N. */
 static const char *const steps[][2] = {
 	{ v1_sql },
@@ -204,6 +214,7 @@ static const char *const steps[][2] = {
 	{ v5_sql },
 	{ v6_sql },
 	{ v7_sql },
+	{ v8_sql },
 };
 #define SCHEMA_VERSION ((int)(sizeof(steps) / sizeof(*steps)))
 

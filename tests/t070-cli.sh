@@ -235,14 +235,15 @@ for r in json.load(open(sys.argv[1])):
 same_output "patch-id --format=json" "$TMP/pid.git" "$TMP/pid.json" || bad "patch-id --format=json: not git's ids"
 
 # ---- GMime and libcurl load only when a command needs them -------------------------------
-# The program links neither (src/cmd/plugin.c): lookup, status and the other
+# The program links none of them, nor libcrypto (src/cmd/plugin.c): lookup,
+# status and the other
 # readers run from a copy of the binary with no module beside it, and a
 # command that reads mail says which file is missing and exits 1.
 case $O in /*) OABS=$O ;; *) OABS=$PWD/$O ;; esac
-if ldd "$OABS" | grep -q 'libgmime\|libcurl'; then
-	bad "the program links GMime or libcurl: $(ldd "$OABS" | grep -o 'lib\(gmime\|curl\)[^ ]*' | tr '\n' ' ')"
+if ldd "$OABS" | grep -q 'libgmime\|libcurl\|libcrypto'; then
+	bad "the program links GMime, libcurl or libcrypto: $(ldd "$OABS" | grep -o 'lib\(gmime\|curl\|crypto\)[^ ]*' | tr '\n' ' ')"
 fi
-for m in onlist-mail.so onlist-fetch.so; do
+for m in onlist-mail.so onlist-fetch.so onlist-crypto.so; do
 	[ -f "$(dirname "$OABS")/$m" ] || bad "$m not built beside the program"
 done
 mkdir -p "$TMP/alone"

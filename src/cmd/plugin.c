@@ -15,6 +15,11 @@
  * call back into the program for a few helpers (the buffer, SHA-1, the
  * gzip check, the error setter); the Makefile exports exactly those.
  *
+ * OpenSSL's libcrypto, the largest library left (2 ms of relocations per
+ * run), comes the same way: onlist-crypto.so is an empty module that
+ * depends on it, and SHA1_Init/Update/Final below are looked up through
+ * it the first time patchid.c hashes.  A lookup or a report never does.
+ *
  * The unit tests and the fuzz harnesses link libonlist.a, which holds the
  * real mail.o and fetch.o, not this file.  A module that cannot be loaded
  * is a broken installation: the message names the file and the program
@@ -27,9 +32,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <openssl/sha.h>
+
 #include "cli.h"
 #include "onlist/fetch.h"
 #include "onlist/mail.h"
+
+#if defined(__GNUC__)	/* SHA1_* are deprecated in OpenSSL 3; patchid.c */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"	/* says why */
+#endif
 
 #ifndef ONLIST_PLUGIN_DIR
 #define ONLIST_PLUGIN_DIR "/usr/local/lib/onlist"
@@ -86,6 +97,12 @@
 	XV(onlist_http_init, (void), ())				\
 	XV(onlist_http_cleanup, (void), ())
 
+#define CRYPTO_API(X, XV)						\
+	X(int, SHA1_Init, (SHA_CTX *c), (c))				\
+	X(int, SHA1_Update, (SHA_CTX *c, const void *data, size_t len),	\
+	  (c, data, len))						\
+	X(int, SHA1_Final, (unsigned char *md, SHA_CTX *c), (md, c))
+
 #define PTR(ret, name, params, args) ret (*name) params;
 #define PTRV(name, params, args) void (*name) params;
 static struct {
@@ -94,6 +111,9 @@ static struct {
 static struct {
 	FETCH_API(PTR, PTRV)
 } fetch_fn;
+static struct {
+	CRYPTO_API(PTR, PTRV)
+} crypto_fn;
 
 /* The module NAME, opened from beside the program or from the install
  * folder; exits 1 with the reason when neither works. */
@@ -162,6 +182,16 @@ static void load_fetch(void)
 	FETCH_API(LOAD, LOADV)
 }
 
+static void load_crypto(void)
+{
+	static const char module[] = "onlist-crypto.so";
+	void *h = open_module(module);
+	__typeof__(crypto_fn) *fns = &crypto_fn;
+
+	CRYPTO_API(LOAD, LOADV)
+}
+
+static pthread_once_t crypto_once = PTHREAD_ONCE_INIT;
 static pthread_once_t mail_once = PTHREAD_ONCE_INIT;
 static pthread_once_t fetch_once = PTHREAD_ONCE_INIT;
 
@@ -190,3 +220,11 @@ MAIL_API(CALL, CALLV)
 #define LOADER load_fetch
 #define FNS fetch_fn
 FETCH_API(CALL, CALLV)
+#undef ONCE
+#undef LOADER
+#undef FNS
+
+#define ONCE crypto_once
+#define LOADER load_crypto
+#define FNS crypto_fn
+CRYPTO_API(CALL, CALLV)
