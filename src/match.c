@@ -612,6 +612,18 @@ struct idlist {
 	GPtrArray *addrs;	/* the lower-case address of each */
 };
 
+static void idlist_clear(struct idlist *l)
+{
+	for (guint i = 0; i < l->ids->len; i++) {
+		struct onlist_ident *id = &g_array_index(l->ids, struct onlist_ident, i);
+
+		free(id->name);
+		free(id->email);
+	}
+	g_array_free(l->ids, TRUE);
+	g_ptr_array_free(l->addrs, TRUE);
+}
+
 static int take_ident(const char *name, const char *addr, void *data)
 {
 	struct idlist *l = data;
@@ -667,13 +679,7 @@ static void build_aliases(struct onlist_store *s,
 		warn(o, "no .mailmap aliases", err);
 	}
 	free(err);
-	for (guint i = 0; i < l.ids->len; i++) {
-		struct onlist_ident *id = &g_array_index(l.ids, struct onlist_ident, i);
-		free(id->name);
-		free(id->email);
-	}
-	g_array_free(l.ids, TRUE);
-	g_ptr_array_free(l.addrs, TRUE);
+	idlist_clear(&l);
 }
 
 /* ---- review: one person, several addresses ---- */
@@ -720,13 +726,7 @@ static GHashTable *review_canon(struct onlist_store *s,
 		warn(o, "review without .mailmap", err);
 	}
 	free(err);
-	for (guint i = 0; i < l.ids->len; i++) {
-		struct onlist_ident *id = &g_array_index(l.ids, struct onlist_ident, i);
-		free(id->name);
-		free(id->email);
-	}
-	g_array_free(l.ids, TRUE);
-	g_ptr_array_free(l.addrs, TRUE);
+	idlist_clear(&l);
 	return canon;
 }
 
