@@ -56,7 +56,12 @@ onlist_status onlist_store_put_message_info(struct onlist_store *s,
 static const char sql_load[] =
 	"SELECT m.msgid, coalesce(m.in_reply_to, ''), coalesce(m.refs, ''),"
 	" coalesce(lower(m.from_addr), ''), m.date, i.class, m.has_patch,"
-	" coalesce(i.version, 1), coalesce(i.part, -1), coalesce(i.total, -1),"
+	" coalesce(i.version, 1),"
+	/* a reply that carries a patch ("Re: [PATCH 11/11]" with a fix in
+	 * it) is a patch of its own, not part 11 of the series it answers:
+	 * it would take that series' versions and review tags */
+	" CASE WHEN i.reply THEN -1 ELSE coalesce(i.part, -1) END,"
+	" CASE WHEN i.reply THEN -1 ELSE coalesce(i.total, -1) END,"
 	" coalesce(i.stripped, ''), coalesce(i.change_id, '')"
 	" FROM messages m LEFT JOIN message_info i"
 	" ON i.msgid = m.msgid ORDER BY m.rowid";

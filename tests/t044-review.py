@@ -93,6 +93,8 @@ s_rv2 = case("v2-reply-v1-2", "rv2.c", "rv: add the second helper")
 s_disc = case("discussed", "disc.c", "disc: add the helper")
 s_none = case("no-reply", "none.c", "none: add the helper")
 s_norefs = case("missing-refs", "norefs.c", "norefs: add the helper")
+jack = "Jack Fixer <jack@example.org>"
+s_refix = case("reply-fix", "refix.c", "refix: fix the second helper", author=jack)
 
 # ---- mails ----------------------------------------------------------------
 alpha, beta, ids = [], [], []
@@ -160,6 +162,10 @@ p1 = patch("cover-1", s_cover1, "[PATCH 1/2] cover: add the first helper", irt=c
 p2 = patch("cover-2", s_cover2, "[PATCH 2/2] cover: add the second helper", irt=c, refs=[c])
 mail("cover-r", carol, "Re: [PATCH 0/2] cover: two helpers",
      "For the series:\nAcked-by: Carol Acker <carol@example.org>\n", irt=c, refs=[c])
+# another author's fix, posted only as a reply inside that series: a patch
+# of its own, not "part 2 of 2" with the series' review
+patch("refix", s_refix, "Re: [PATCH 2/2] cover: add the second helper",
+      irt=p2, refs=[c, p2], frm=jack)
 
 # tag on 1/3 "for these three patches"; no cover letter
 p1 = patch("onen-1", s_1n1, "[PATCH 1/3] onen: add the first helper")

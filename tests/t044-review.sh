@@ -26,6 +26,7 @@ v2-reply-v1-2    reviewed_series  rv-r                  0     -
 discussed        discussed        -                     0     -
 no-reply         no_reply         -                     0     -
 missing-refs     reviewed         norefs-r              0     -
+reply-fix        no_reply         -                     0     -
 '
 # tag-patch: Bob's Reviewed-by in git names his work address, which the
 # repository's .mailmap maps to the one he reviewed from: not off the list.
@@ -36,6 +37,8 @@ missing-refs     reviewed         norefs-r              0     -
 # unthreaded: the patches are not threaded to the cover letter.
 # v2-reply-v1: the v2 cover letter answers v1's; v2's own series counts.
 # missing-refs: the reply has neither In-Reply-To nor References.
+# reply-fix: Jack's fix went out only as "Re: [PATCH 2/2]" in the cover
+# series' thread: Carol's ack of that series is not a review of it.
 . tests/lib.sh
 need_cmd git
 need_cmd python3
@@ -71,7 +74,7 @@ echo "$expect" | while read -r c state ev naks off; do
 done >"$TMP/states"
 cat "$TMP/states"
 [ ! -s "$TMP/states" ] || bad "commit states (above)"
-[ "$(q "SELECT count(*) FROM commit_review")" = 21 ] || bad "not every posted commit has a state"
+[ "$(q "SELECT count(*) FROM commit_review")" = 22 ] || bad "not every posted commit has a state"
 
 # ---- the tags given on the list, and why some are no review -----------------
 while read -r reply why; do
@@ -156,7 +159,7 @@ for c in r["commits"]:
     if c["category"] != want[name]: print(name, c["category"], "expected", want[name]); ok = False
     if c["modified_before_merge"] is not False: print(name, "modified"); ok = False
 t = r["totals"]
-if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (4, 3, 7, 7): print("totals", t); ok = False
+if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (5, 3, 7, 7): print("totals", t); ok = False
 sys.exit(0 if ok else 1)
 PY
 run "report md" "$ONLIST" --db "$DB" report base..main
@@ -168,7 +171,7 @@ grep -qF -- '  - review on the series: Acked-by: Carol Acker \<carol@example.org
 	bad "report md: the cover letter evidence is not quoted"
 grep -qF -- '  - in git, not on the list: Reviewed-by: Frank Offlist \<frank@example.org\> Acked-by: Quinn Quoted \<quinn@example.org\>' "$TMP/out" ||
 	bad "report md: off-list tags not shown"
-grep -q "^## Posted, no reply (4)$" "$TMP/out" || bad "report md: no-reply section"
+grep -q "^## Posted, no reply (5)$" "$TMP/out" || bad "report md: no-reply section"
 grep -q "^## Posted, discussed without a review tag (3)$" "$TMP/out" || bad "report md: discussed section"
 ! grep -q "$(sha_of tag-patch | cut -c1-12)" "$TMP/out" || bad "report md: a reviewed commit is listed"
 
@@ -200,8 +203,8 @@ run "stats json" "$ONLIST" --db "$DB" stats --format json base..main
 python3 -c '
 import json, sys
 g = json.load(open(sys.argv[1]))["single_signoff_no_tags"]
-want = {"never_posted": 0, "no_reply": 3, "discussed": 2, "reviewed_series": 7, "reviewed": 6}
-if g["count"] != 18 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
+want = {"never_posted": 0, "no_reply": 4, "discussed": 2, "reviewed_series": 7, "reviewed": 6}
+if g["count"] != 19 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
 ' "$TMP/out" || bad "stats: review states of the single-signoff commits"
 
 # ---- no repository known: no .mailmap, Bob's work address is off the list --
