@@ -888,6 +888,8 @@ struct subj_commit {
 
 struct subj_ctx {
 	GHashTable *by_key;	/* "addr\nkey" -> GPtrArray of subj_commit */
+	GHashTable *addrs;	/* the commits' author addresses: a mail from
+				 * anyone else is passed over unparsed */
 	GPtrArray *commits;	/* owns the subj_commits */
 	int oom;
 };
@@ -938,6 +940,7 @@ static int subj_commit_row(int ncol, const char *const *c, void *data)
 	sc->msgids = g_ptr_array_new_with_free_func(g_free);
 	sc->diffs = g_ptr_array_new_with_free_func(g_free);
 	g_ptr_array_add(x->commits, sc);
+	g_hash_table_add(x->addrs, g_strdup(c[2]));
 	if (!(l = g_hash_table_lookup(x->by_key, hk))) {
 		l = g_ptr_array_new();
 		g_hash_table_insert(x->by_key, hk, l);
@@ -957,7 +960,8 @@ static int subj_mail_row(int ncol, const char *const *c, void *data)
 
 	if (ncol < 5 || !c[0] || !c[1] || !c[2] || !c[4])
 		return 0;
-	if (!(hk = subj_hash_key(c[2], c[1])))
+	if (!g_hash_table_contains(x->addrs, c[2]) ||
+	    !(hk = subj_hash_key(c[2], c[1])))
 		return 0;
 	l = g_hash_table_lookup(x->by_key, hk);
 	g_free(hk);
@@ -985,6 +989,7 @@ static onlist_status subj_collect(struct onlist_store *s, const char *sha,
 {
 	x->by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					  (GDestroyNotify)g_ptr_array_unref);
+	x->addrs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	x->commits = g_ptr_array_new_with_free_func(subj_commit_free);
 	x->oom = 0;
 	if (onlist_store_subject_commits(s, sha, subj_commit_row, x) != ONLIST_OK)
@@ -998,6 +1003,7 @@ static onlist_status subj_collect(struct onlist_store *s, const char *sha,
 static void subj_done(struct subj_ctx *x)
 {
 	g_hash_table_destroy(x->by_key);
+	g_hash_table_destroy(x->addrs);
 	g_ptr_array_free(x->commits, TRUE);
 }
 

@@ -179,6 +179,10 @@ git -C "$R" config onlist.releasePattern '('
 run bad-pattern "$ONLIST" --db "$DB" unposted
 expect_rc bad-pattern 2
 grep -q 'onlist.releasePattern' "$TMP/err" || bad "a bad onlist.releasePattern: not named"
+run bad-pattern-export "$ONLIST" --db "$DB" export --format jsonl -o "$TMP/commits.jsonl" commits
+expect_rc bad-pattern-export 1
+grep -q 'export: onlist.releasePattern' "$TMP/err" || bad "export: a bad onlist.releasePattern is not named"
+[ ! -e "$TMP/commits.jsonl" ] || bad "export: a half-written file was kept after the failure"
 
 # the dateless posting: shown by lookup, not counted
 run lookup-dateless "$ONLIST" --db "$DB" lookup "$dateless"

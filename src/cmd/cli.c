@@ -74,7 +74,7 @@ static void glob_to_ere(GString *g, const char *glob)
 		else if (*p == '^')
 			g_string_append(g, "\\^");
 		else if (strchr("\\$.[]|()+{}", *p))
-			g_string_append_printf(g, "[%c]", *p == '\\' ? '\\' : *p);
+			g_string_append_printf(g, "[%c]", *p);
 		else
 			g_string_append_c(g, (char)*p);
 	}

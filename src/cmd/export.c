@@ -115,8 +115,7 @@ static int row(int ncol, const char *const *names, const char *const *vals,
 			e->failed = 1;
 			return 1;
 		}
-		vals = v;
-		return put_row(e, ncol, names, vals);
+		return put_row(e, ncol, names, v);
 	}
 	return put_row(e, ncol, names, vals);
 }

@@ -137,14 +137,14 @@ static onlist_status unposted_one(struct onlist_store *s, const char *sha,
 /* The unknown commits, in text, after the never-posted ones. */
 static void print_later(struct unposted *u)
 {
-	char a[16], b[16], first[32], last[32];
+	char a[24], b[24], first[32], last[32];
 
+	if (!u->unknown || u->rows.json)
+		return;
 	snprintf(a, sizeof(a), "%lld", (long long)u->span.first);
 	snprintf(b, sizeof(b), "%lld", (long long)u->span.last);
 	onlist_fmt_date(a, first, sizeof(first), 0);
 	onlist_fmt_date(b, last, sizeof(last), 0);
-	if (!u->unknown || u->rows.json)
-		return;
 	if (!u->span.last)
 		fprintf(u->rows.f, "\n%ld commits not looked for: the database "
 			"holds no messages", u->unknown);
