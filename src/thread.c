@@ -315,6 +315,132 @@ static onlist_status add_reply(struct onlist_threads *t, struct graph *g,
 	return ONLIST_OK;
 }
 
+/* Union-find over series heads: the versions of one piece of work. */
+static int uf_find(int *up, int i)
+{
+	while (up[i] != i) {
+		up[i] = up[up[i]];
+		i = up[i];
+	}
+	return i;
+}
+
+static void uf_join(int *up, int a, int b)
+{
+	a = uf_find(up, a);
+	b = uf_find(up, b);
+	/* the smaller index wins: the result does not depend on the order
+	 * in which links are found */
+	if (a < b)
+		up[b] = a;
+	else if (b < a)
+		up[a] = b;
+}
+
+/* a names a topic before b */
+static int key_before(const char *a, const char *b)
+{
+	int ca = !strncmp(a, "change-id:", 10), cb = !strncmp(b, "change-id:", 10);
+
+	return ca != cb ? ca : strcmp(a, b) < 0;
+}
+
+/* Join the series heads that have the same value of some key. */
+static void join_by(GHashTable *first, int *up, char *key, int head)
+{
+	gpointer v = g_hash_table_lookup(first, key);
+
+	if (v) {
+		uf_join(up, GPOINTER_TO_INT(v) - 1, head);
+		g_free(key);
+	} else {
+		g_hash_table_insert(first, key, GINT_TO_POINTER(head + 1));
+	}
+}
+
+/* The topic of each series head, into t->owned[head].  Series are
+ * versions of one topic when they share the key topic_of() gives (the
+ * change-id, else sender and head subject), and also when
+ * - a patch of one has the sender and subject of a patch of the other:
+ *   the cover letter was renamed between v1 and v2, its patches were not;
+ * - the head of one answers a patch or cover letter of the other, with a
+ *   lower version: a v2 sent as a reply to v1 (by whoever sent it: a
+ *   series taken over by someone else is still the same work).
+ * A topic is named by the least key of its series, a change-id before any
+ * other (strcmp among equals), so that it does not depend on the order the
+ * messages come in. */
+static onlist_status name_topics(struct graph *g, struct onlist_threads *t,
+				 GHashTable *change_ids)
+{
+	GHashTable *first = g_hash_table_new_full(g_str_hash, g_str_equal,
+						  g_free, NULL);
+	char **key = calloc(g->len ? g->len : 1, sizeof(*key));
+	int *up = malloc((g->len ? g->len : 1) * sizeof(*up));
+	onlist_status ret = ONLIST_OK;
+
+	if (!key || !up) {
+		ret = ONLIST_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < g->len; i++) {
+		up[i] = (int)i;
+		if (g->n[i].series == (int)i) {
+			key[i] = topic_of(g, (int)i, change_ids);
+			join_by(first, up, g_strdup(key[i]), (int)i);
+		}
+	}
+	for (size_t i = 0; i < g->len; i++) {
+		const struct onlist_thread_msg *x = &g->n[i];
+		int a = x->answers;
+		char *low;
+
+		if (x->series < 0)
+			continue;
+		if (g->cls[i] == C_PATCH && x->stripped[0]) {
+			low = g_utf8_strdown(x->stripped, -1);
+			join_by(first, up, g_strdup_printf("p\x1f%s\x1f%s", x->from,
+							   low), x->series);
+			g_free(low);
+		}
+		if (x->series == (int)i && a >= 0 && g->n[a].series >= 0 &&
+		    g->n[a].series != (int)i && g->n[a].version < x->version)
+			uf_join(up, (int)i, g->n[a].series);
+	}
+	/* the least key of each set, at its root */
+	for (size_t i = 0; i < g->len; i++) {
+		int r;
+
+		if (!key[i])
+			continue;
+		r = uf_find(up, (int)i);
+		if (!t->owned[r] || key_before(key[i], t->owned[r])) {
+			free(t->owned[r]);
+			/* owned with malloc, as release frees it */
+			if (!(t->owned[r] = strdup(key[i]))) {
+				ret = ONLIST_ENOMEM;
+				goto out;
+			}
+		}
+	}
+	for (size_t i = 0; i < g->len; i++) {
+		int r;
+
+		if (!key[i] || (r = uf_find(up, (int)i)) == (int)i)
+			continue;
+		if (!(t->owned[i] = strdup(t->owned[r]))) {
+			ret = ONLIST_ENOMEM;
+			goto out;
+		}
+	}
+out:
+	for (size_t i = 0; key && i < g->len; i++)
+		g_free(key[i]);
+	free(key);
+	free(up);
+	g_hash_table_destroy(first);
+	return ret;
+}
+
 /* Topics of the series heads, and the replies to each patch. */
 static onlist_status topics_and_replies(struct graph *g, struct onlist_threads *t)
 {
@@ -352,23 +478,13 @@ static onlist_status topics_and_replies(struct graph *g, struct onlist_threads *
 		goto out;
 	}
 	t->nowned = g->len;
-	for (size_t i = 0; i < g->len; i++) {
-		struct onlist_thread_msg *x = &g->n[i];
-
-		if (x->series == (int)i) {
-			char *topic = topic_of(g, (int)i, change_ids);
-
-			/* owned with malloc, as release frees it */
-			if (!(t->owned[i] = strdup(topic))) {
-				g_free(topic);
-				ret = ONLIST_ENOMEM;
-				goto out;
-			}
-			g_free(topic);
+	if ((ret = name_topics(g, t, change_ids)) != ONLIST_OK)
+		goto out;
+	for (size_t i = 0; i < g->len; i++)
+		if (g->n[i].series == (int)i) {
 			t->series++;
 			g_hash_table_add(topics, t->owned[i]);
 		}
-	}
 	t->topics = g_hash_table_size(topics);
 	for (size_t i = 0; i < g->len && ret == ONLIST_OK; i++) {
 		struct onlist_thread_msg *x = &g->n[i];

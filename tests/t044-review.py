@@ -60,6 +60,10 @@ git("checkout", "-q", "-b", "old")
 old_v1 = commit("v1only.c", "int v1only(void) { return 0; }\n", "v1only: add the helper")
 old_later = commit("later.c", "int later(void) { return 2; }\n", "later: add the helper")
 old_rv = commit("rv1.c", "int rv1(void) { return 0; }\n", "rv: add the first helper")
+old_ren1 = commit("ren1.c", "int ren1(void) { return 0; }\n", "ren: add the first helper")
+old_ren2 = commit("ren2.c", "int ren2(void) { return 0; }\n", "ren: add the second helper")
+old_tko1 = commit("tko1.c", "int tko1(void) { return 0; }\n", "tko: add the first helper")
+old_tko2 = commit("tko2.c", "int tko2(void) { return 0; }\n", "tko: add the second helper")
 git("checkout", "-q", "main")
 
 cases = []
@@ -95,6 +99,10 @@ s_none = case("no-reply", "none.c", "none: add the helper")
 s_norefs = case("missing-refs", "norefs.c", "norefs: add the helper")
 jack = "Jack Fixer <jack@example.org>"
 s_refix = case("reply-fix", "refix.c", "refix: fix the second helper", author=jack)
+s_ren1 = case("renamed-1", "ren1.c", "ren: add the first helper")
+s_ren2 = case("renamed-2", "ren2.c", "ren: add the second helper")
+s_tko1 = case("taken-over-1", "tko1.c", "tko: add the first helper")
+s_tko2 = case("taken-over-2", "tko2.c", "tko: add the second helper")
 
 # ---- mails ----------------------------------------------------------------
 alpha, beta, ids = [], [], []
@@ -246,6 +254,31 @@ patch("none", s_none, "[PATCH] none: add the helper")
 patch("norefs", s_norefs, "[PATCH] norefs: add the helper")
 mail("norefs-r", gina, "Re: [PATCH] norefs: add the helper",
      "Reviewed-by: Gina Glance <gina@example.org>\n")
+
+# the cover letter renamed between v1 and v2 (not threaded to each other);
+# Carol acked v1's first patch only
+c1 = mail("ren-v1-0", ann, "[PATCH 0/2] ren: two helpers", "First try.\n")
+r1 = patch("ren-v1-1", old_ren1, "[PATCH 1/2] ren: add the first helper", irt=c1, refs=[c1])
+patch("ren-v1-2", old_ren2, "[PATCH 2/2] ren: add the second helper", irt=c1, refs=[c1])
+mail("ren-r", carol, "Re: [PATCH 1/2] ren: add the first helper",
+     "Acked-by: Carol Acker <carol@example.org>\n", irt=r1, refs=[c1, r1])
+c2 = mail("ren-v2-0", ann, "[PATCH v2 0/2] ren: the helpers, reworked", "Second try.\n")
+patch("ren-v2-1", s_ren1, "[PATCH v2 1/2] ren: add the first helper", irt=c2, refs=[c2])
+patch("ren-v2-2", s_ren2, "[PATCH v2 2/2] ren: add the second helper", irt=c2, refs=[c2])
+
+# v2 sent by Jack, who took the series over, as a reply to Ann's v1, under
+# another cover subject; Bob reviewed v1's first patch only
+c1 = mail("tko-v1-0", ann, "[PATCH 0/2] tko: two helpers", "First try.\n")
+r1 = patch("tko-v1-1", old_tko1, "[PATCH 1/2] tko: add the first helper", irt=c1, refs=[c1])
+patch("tko-v1-2", old_tko2, "[PATCH 2/2] tko: add the second helper", irt=c1, refs=[c1])
+mail("tko-r", bob, "Re: [PATCH 1/2] tko: add the first helper",
+     "Reviewed-by: Bob Reviewer <bob@example.org>\n", irt=r1, refs=[c1, r1])
+c2 = mail("tko-v2-0", jack, "[PATCH v2 0/2] tko: the helpers, taken over",
+          "Ann is away; here is v2.\n", irt=c1, refs=[c1])
+patch("tko-v2-1", s_tko1, "[PATCH v2 1/2] tko: add the first helper", irt=c2,
+      refs=[c1, c2], frm=jack)
+patch("tko-v2-2", s_tko2, "[PATCH v2 2/2] tko: add the second helper", irt=c2,
+      refs=[c1, c2], frm=jack)
 
 open(os.path.join(out, "alpha.mbox"), "wb").write(b"".join(alpha))
 open(os.path.join(out, "beta.mbox"), "wb").write(b"".join(beta))

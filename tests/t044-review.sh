@@ -27,6 +27,10 @@ discussed        discussed        -                     0     -
 no-reply         no_reply         -                     0     -
 missing-refs     reviewed         norefs-r              0     -
 reply-fix        no_reply         -                     0     -
+renamed-1        reviewed         ren-r                 0     -
+renamed-2        reviewed_series  ren-r                 0     -
+taken-over-1     reviewed         tko-r                 0     -
+taken-over-2     reviewed_series  tko-r                 0     -
 '
 # tag-patch: Bob's Reviewed-by in git names his work address, which the
 # repository's .mailmap maps to the one he reviewed from: not off the list.
@@ -39,6 +43,10 @@ reply-fix        no_reply         -                     0     -
 # missing-refs: the reply has neither In-Reply-To nor References.
 # reply-fix: Jack's fix went out only as "Re: [PATCH 2/2]" in the cover
 # series' thread: Carol's ack of that series is not a review of it.
+# renamed: v2's cover letter has another subject than v1's; the patches
+# kept theirs, and the ack on v1's 1/2 still reaches the commits.
+# taken-over: Jack sent v2, as a reply to Ann's v1 cover letter and under
+# another subject; Bob's review of v1's 1/2 still reaches them.
 . tests/lib.sh
 need_cmd git
 need_cmd python3
@@ -74,7 +82,7 @@ echo "$expect" | while read -r c state ev naks off; do
 done >"$TMP/states"
 cat "$TMP/states"
 [ ! -s "$TMP/states" ] || bad "commit states (above)"
-[ "$(q "SELECT count(*) FROM commit_review")" = 22 ] || bad "not every posted commit has a state"
+[ "$(q "SELECT count(*) FROM commit_review")" = 26 ] || bad "not every posted commit has a state"
 
 # ---- the tags given on the list, and why some are no review -----------------
 while read -r reply why; do
@@ -99,6 +107,12 @@ got=$(q "SELECT series FROM series WHERE msgid = 'unthr-2@example.org'")
 [ "$got" = "unthr-0@example.org" ] || bad "unthreaded 2/2 is in series '$got'"
 got=$(q "SELECT count(DISTINCT topic) FROM series WHERE msgid IN ('rv-v1-0@example.org', 'rv-v2-0@example.org')")
 [ "$got" = 1 ] || bad "rv v1 and v2 are not one topic"
+for v in ren tko; do
+	got=$(q "SELECT count(DISTINCT topic) FROM series WHERE msgid IN ('$v-v1-0@example.org', '$v-v2-0@example.org')")
+	[ "$got" = 1 ] || bad "$v v1 and v2 are not one topic"
+done
+got=$(q "SELECT count(DISTINCT topic) FROM series WHERE msgid IN ('refix@example.org', 'cover-2@example.org')")
+[ "$got" = 2 ] || bad "Jack's fix in a reply joined the topic of the series it answers"
 got=$(q "SELECT group_concat(list) FROM (SELECT list FROM message_lists WHERE msgid = 'cross@example.org' ORDER BY list)")
 [ "$got" = "alpha,beta" ] || bad "the cross-posted patch is on '$got'"
 
@@ -159,11 +173,11 @@ for c in r["commits"]:
     if c["category"] != want[name]: print(name, c["category"], "expected", want[name]); ok = False
     if c["modified_before_merge"] is not False: print(name, "modified"); ok = False
 t = r["totals"]
-if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (5, 3, 7, 7): print("totals", t); ok = False
+if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (5, 3, 9, 9): print("totals", t); ok = False
 sys.exit(0 if ok else 1)
 PY
 run "report md" "$ONLIST" --db "$DB" report base..main
-grep -q "^## Reviewed only on the series (7)$" "$TMP/out" || bad "report md: no series section of 7"
+grep -q "^## Reviewed only on the series (9)$" "$TMP/out" || bad "report md: no series section of 9"
 # (Markdown: the characters it acts on are backslashed)
 grep -qF -- '  - review on the series: Tested-by: Dave Tester \<dave@example.org\>, given on \[PATCH 1/3\] onen: add the first helper \<onen-r@example.org\>' "$TMP/out" ||
 	bad "report md: the 1/N evidence is not quoted"
@@ -191,8 +205,8 @@ sys.exit(0 if ok else 1)
 PY
 run "export reviews" "$ONLIST" --db "$DB" export --format csv reviews
 tr -d '\r' <"$TMP/out" >"$TMP/reviews.csv"; mv "$TMP/reviews.csv" "$TMP/out"
-[ "$(tail -n +2 "$TMP/out" | wc -l)" = 13 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 13"
-[ "$(grep -c ',1,$' "$TMP/out")" = 9 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 9"
+[ "$(tail -n +2 "$TMP/out" | wc -l)" = 15 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 15"
+[ "$(grep -c ',1,$' "$TMP/out")" = 11 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 11"
 grep -q '^"cross-r@example.org",0,"Reviewed-by",.*,"beta","cross@example.org","patch",1,-1,-1,' "$TMP/out" ||
 	bad "export reviews: the cross-posted review is not on beta"
 grep -q '^"rv-r@example.org",.*,"rv-v2-1@example.org","patch",2,1,2,"rv-v2-0@example.org",' "$TMP/out" ||
@@ -203,8 +217,8 @@ run "stats json" "$ONLIST" --db "$DB" stats --format json base..main
 python3 -c '
 import json, sys
 g = json.load(open(sys.argv[1]))["single_signoff_no_tags"]
-want = {"never_posted": 0, "no_reply": 4, "discussed": 2, "reviewed_series": 7, "reviewed": 6}
-if g["count"] != 19 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
+want = {"never_posted": 0, "no_reply": 4, "discussed": 2, "reviewed_series": 9, "reviewed": 8}
+if g["count"] != 23 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
 ' "$TMP/out" || bad "stats: review states of the single-signoff commits"
 
 # ---- no repository known: no .mailmap, Bob's work address is off the list --

@@ -117,9 +117,44 @@ static void test_by_date_and_change_id(void **state)
 	assert_int_equal(v[3].series, 3);	/* over an hour away: alone */
 	assert_string_equal(v[0].topic, "change-id:abc");
 	assert_string_equal(v[4].topic, "change-id:abc");
+	/* but the same patch from the same sender: a version of it */
+	assert_string_equal(v[3].topic, "change-id:abc");
 	assert_int_equal(t.threads, 5);
 	assert_int_equal(t.series, 3);
-	assert_int_equal(t.topics, 2);
+	assert_int_equal(t.topics, 1);
+	onlist_threads_release(&t);
+}
+
+/* Versions whose cover letters differ: linked by a patch of the same
+ * sender and subject, or by v2's cover letter answering v1; not by
+ * another sender's patch of the same subject.  The topic is the least
+ * key, whatever the order of the messages. */
+static void test_renamed_versions(void **state)
+{
+	struct onlist_thread_msg v[] = {
+		MSG("v2c", "", "", "a@x", 5000, ONLIST_CLASS_COVER, 0, 1, "New name", ""),
+		MSG("v2p", "v2c", "v2c", "a@x", 5001, ONLIST_CLASS_PATCH, 1, 1, "fix it", ""),
+		MSG("v1c", "", "", "a@x", 1000, ONLIST_CLASS_COVER, 0, 1, "Old name", ""),
+		MSG("v1p", "v1c", "v1c", "a@x", 1001, ONLIST_CLASS_PATCH, 1, 1, "fix it", ""),
+		MSG("w1c", "", "", "a@x", 1000, ONLIST_CLASS_COVER, 0, 1, "Other", ""),
+		MSG("w1p", "w1c", "w1c", "a@x", 1001, ONLIST_CLASS_PATCH, 1, 1, "one", ""),
+		MSG("w2c", "w1c", "w1c", "b@y", 9000, ONLIST_CLASS_COVER, 0, 1, "Taken", ""),
+		MSG("w2p", "w2c", "w1c w2c", "b@y", 9001, ONLIST_CLASS_PATCH, 1, 1, "uno", ""),
+		MSG("z", "", "", "c@z", 9000, ONLIST_CLASS_PATCH, -1, -1, "fix it", ""),
+	};
+	struct onlist_threads t = ONLIST_THREADS_INIT;
+
+	(void)state;
+	v[0].version = v[1].version = v[6].version = v[7].version = 2;
+	assert_int_equal(onlist_thread_build(v, 9, &t), ONLIST_OK);
+	assert_string_equal(v[0].topic, "a@x\x1fnew name");
+	assert_string_equal(v[2].topic, "a@x\x1fnew name");
+	assert_string_equal(v[3].topic, "a@x\x1fnew name");
+	assert_string_equal(v[6].topic, "a@x\x1fother");
+	assert_string_equal(v[7].topic, "a@x\x1fother");
+	assert_string_equal(v[8].topic, "c@z\x1f" "fix it");
+	assert_int_equal(t.series, 5);
+	assert_int_equal(t.topics, 3);
 	onlist_threads_release(&t);
 }
 
@@ -140,6 +175,7 @@ int main(void)
 		cmocka_unit_test(test_series_and_replies),
 		cmocka_unit_test(test_loops_and_gaps),
 		cmocka_unit_test(test_by_date_and_change_id),
+		cmocka_unit_test(test_renamed_versions),
 		cmocka_unit_test(test_empty),
 	};
 

@@ -18,6 +18,11 @@
  *   sender, version and length sent within an hour; else to itself;
  * - topic (versions of one piece of work): b4's change-id when any mail of
  *   the series has one, else sender and lower-cased subject of the head;
+ *   series are also one topic when a patch of each has the same sender
+ *   and subject (a cover letter renamed between versions), or when the
+ *   head of one answers a mail of the other with a lower version (a v2
+ *   sent as a reply to v1).  Such a topic is named by the least key of its
+ *   series (a change-id first), whatever the order of the messages;
  * - replies: a reply (not a patch, cover or pull request) answering a
  *   patch is a reply to it; answering a cover letter, a reply to every
  *   patch of that series.
