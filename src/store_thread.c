@@ -178,6 +178,7 @@ static onlist_status write_threads(struct onlist_store *s,
 	c->threads = t->threads;
 	c->series = t->series;
 	c->topics = t->topics;
+	c->written = (long)n;
 	if (sqlite3_exec(s->db, onlist__thread_index_create, NULL, NULL, NULL)
 	    != SQLITE_OK)
 		ret = fail(s, "index threads");
@@ -186,11 +187,199 @@ out:
 	return ret;
 }
 
+/* ---- writing only what changed ------------------------------------------ */
+
+/* After new mail, the tables are not cleared: every message is computed
+ * again in memory (cheap next to writing a million rows and their
+ * indexes), the stored rows are read and compared, and only the rows that
+ * differ are written.  The result is the rows a whole rebuild writes. */
+static const char sql_old_thread[] =
+	"SELECT msgid, parent, root, depth, answers FROM thread";
+static const char sql_old_series[] =
+	"SELECT msgid, series, topic FROM series";
+static const char sql_set_thread[] =
+	"INSERT OR REPLACE INTO thread(msgid, parent, root, depth, answers)"
+	" VALUES(?1,?2,?3,?4,?5)";
+static const char sql_set_series[] =
+	"INSERT OR REPLACE INTO series(msgid, series, topic) VALUES(?1,?2,?3)";
+static const char sql_del_series[] = "DELETE FROM series WHERE msgid = ?1";
+static const char sql_del_replies[] = "DELETE FROM replies WHERE reply = ?1";
+static const char sql_count_replies[] = "SELECT count(*) FROM replies";
+static const char sql_has_threads[] = "SELECT 1 FROM thread LIMIT 1";
+
+static int has_threads(struct onlist_store *s)
+{
+	sqlite3_stmt *st = prepare(s, sql_has_threads);
+	int yes = st && sqlite3_step(st) == SQLITE_ROW;
+
+	if (st)
+		sqlite3_reset(st);
+	return yes;
+}
+
+enum { D_THREAD = 1, D_SERIES = 2, D_REPLIES = 4, D_SEEN = 8, D_SSEEN = 16 };
+
+static int differs(const char *stored, const char *now)
+{
+	if (!stored || !now)
+		return !stored != !now;
+	return strcmp(stored, now) != 0;
+}
+
+static const char *id_of(const struct onlist_thread_msg *v, int i)
+{
+	return i >= 0 ? v[i].msgid : NULL;
+}
+
+static onlist_status update_threads(struct onlist_store *s,
+				    const struct onlist_thread_msg *v, size_t n,
+				    const struct onlist_threads *t,
+				    struct onlist_thread_counts *c)
+{
+	GHashTable *idx = g_hash_table_new(g_str_hash, g_str_equal);
+	/* heads of series whose patches changed: their replies follow */
+	GHashTable *heads = g_hash_table_new(g_str_hash, g_str_equal);
+	GStringChunk *old_heads = g_string_chunk_new(4096);
+	unsigned char *d = g_malloc0(n ? n : 1);
+	onlist_status ret = ONLIST_OK;
+	sqlite3_stmt *st;
+	long changed = 0;
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		if (!g_hash_table_contains(idx, v[i].msgid))
+			g_hash_table_insert(idx, (gpointer)v[i].msgid,
+					    GSIZE_TO_POINTER(i + 1));
+	if (!(st = prepare(s, sql_old_thread))) {
+		ret = fail(s, "prepare");
+		goto out;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *id = (const char *)sqlite3_column_text(st, 0);
+		gpointer p = id ? g_hash_table_lookup(idx, id) : NULL;
+		const struct onlist_thread_msg *x;
+		size_t i;
+
+		if (!p)
+			continue;	/* messages are never removed */
+		i = GPOINTER_TO_SIZE(p) - 1;
+		x = &v[i];
+		d[i] |= D_SEEN;
+		if (differs((const char *)sqlite3_column_text(st, 1),
+			    id_of(v, x->parent)) ||
+		    differs((const char *)sqlite3_column_text(st, 2),
+			    v[x->root].msgid) ||
+		    sqlite3_column_int(st, 3) != x->depth)
+			d[i] |= D_THREAD;
+		if (differs((const char *)sqlite3_column_text(st, 4),
+			    id_of(v, x->answers)))
+			d[i] |= D_THREAD | D_REPLIES;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		ret = fail(s, "read threads");
+		goto out;
+	}
+	if (!(st = prepare(s, sql_old_series))) {
+		ret = fail(s, "prepare");
+		goto out;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *id = (const char *)sqlite3_column_text(st, 0);
+		const char *old = (const char *)sqlite3_column_text(st, 1);
+		gpointer p = id ? g_hash_table_lookup(idx, id) : NULL;
+		const struct onlist_thread_msg *x;
+		size_t i;
+
+		if (!p)
+			continue;
+		i = GPOINTER_TO_SIZE(p) - 1;
+		x = &v[i];
+		d[i] |= D_SSEEN;
+		if (differs(old, id_of(v, x->series))) {
+			d[i] |= D_SERIES;
+			if (old)
+				g_hash_table_add(heads, g_string_chunk_insert_const(
+					old_heads, old));
+		} else if (differs((const char *)sqlite3_column_text(st, 2),
+				   x->topic)) {
+			d[i] |= D_SERIES;
+		}
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		ret = fail(s, "read series");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct onlist_thread_msg *x = &v[i];
+
+		if (!(d[i] & D_SEEN))
+			d[i] |= D_THREAD | D_REPLIES;
+		if (x->series >= 0 && !(d[i] & D_SSEEN))
+			d[i] |= D_SERIES;
+		if ((d[i] & D_SERIES) && x->series >= 0)
+			g_hash_table_add(heads, (gpointer)v[x->series].msgid);
+	}
+	/* a reply to a cover letter is a reply to each patch of its series */
+	for (size_t i = 0; i < n; i++)
+		if (v[i].answers >= 0 &&
+		    g_hash_table_contains(heads, v[v[i].answers].msgid))
+			d[i] |= D_REPLIES;
+	for (size_t i = 0; i < n && ret == ONLIST_OK; i++) {
+		const struct onlist_thread_msg *x = &v[i];
+
+		c->messages++;
+		if (d[i] & D_THREAD) {
+			changed++;
+			ret = step(s, prepare(s, sql_set_thread), "update thread",
+				   "tttit", x->msgid, id_of(v, x->parent),
+				   v[x->root].msgid, x->depth, id_of(v, x->answers));
+		}
+		if (ret == ONLIST_OK && (d[i] & D_SERIES))
+			ret = x->series >= 0 ?
+			      step(s, prepare(s, sql_set_series), "update series",
+				   "ttt", x->msgid, v[x->series].msgid, x->topic) :
+			      step(s, prepare(s, sql_del_series), "update series",
+				   "t", x->msgid);
+		if (ret == ONLIST_OK && (d[i] & D_REPLIES) && (d[i] & D_SEEN))
+			ret = step(s, prepare(s, sql_del_replies), "update replies",
+				   "t", x->msgid);
+	}
+	for (size_t i = 0; i < t->nreplies && ret == ONLIST_OK; i++) {
+		const struct onlist_thread_reply *r = &t->replies[i];
+
+		if (d[r->reply] & D_REPLIES)
+			ret = step(s, prepare(s, sql_put_reply), "insert reply",
+				   "tti", v[r->patch].msgid, v[r->reply].msgid,
+				   r->by_author);
+	}
+	if (ret != ONLIST_OK)
+		goto out;
+	if (!(st = prepare(s, sql_count_replies))) {
+		ret = fail(s, "prepare");
+		goto out;
+	}
+	if (sqlite3_step(st) == SQLITE_ROW)
+		c->replies = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	c->threads = t->threads;
+	c->series = t->series;
+	c->topics = t->topics;
+	c->written = changed;
+out:
+	g_hash_table_destroy(idx);
+	g_hash_table_destroy(heads);
+	g_string_chunk_free(old_heads);
+	g_free(d);
+	return ret;
+}
+
 /* What the derived tables were built from: the messages and their
  * classes only ever grow, so a count and the largest id say whether
  * anything came in since. */
 static const char sql_stamp[] =
-	"SELECT count(*) || ':' || coalesce(max(id), 0) || ':' ||"
+	"SELECT 't2:' || count(*) || ':' || coalesce(max(id), 0) || ':' ||"
 	" (SELECT count(*) FROM message_info) FROM messages";
 static const char sql_counts[] =
 	"SELECT (SELECT count(*) FROM thread),"
@@ -263,7 +452,9 @@ onlist_status onlist_store_build_threads(struct onlist_store *s,
 		s->errmsg = strdup(onlist_status_str(ret));
 		goto out;
 	}
-	if ((ret = write_threads(s, l.v, l.len, &t, &c)) != ONLIST_OK)
+	/* the first build writes everything; later ones what changed */
+	if ((ret = (has_threads(s) ? update_threads : write_threads)(s, l.v,
+			l.len, &t, &c)) != ONLIST_OK)
 		goto rollback;
 	if (stamp_now[0] &&
 	    (ret = onlist_store_set_meta(s, "threads_stamp", stamp_now)) != ONLIST_OK)

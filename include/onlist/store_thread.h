@@ -44,12 +44,16 @@ onlist_status onlist_store_put_message_info(struct onlist_store *s,
 
 struct onlist_thread_counts {
 	long messages, threads, replies, series, topics;
+	long written;		/* thread rows written by this build: all of
+				 * them the first time, then those that
+				 * changed (0 when nothing came in) */
 };
 
 /* Rebuild the thread, replies and series tables, as thread.h computes
  * them from every message, in one transaction; *c (may be NULL) gets the
  * counts.  When no message came in since the last build the tables stand
- * and *c is read from them.  ONLIST_EDB, ONLIST_ENOMEM (message set). */
+ * and *c is read from them; else only the rows that differ from what is
+ * stored are written (the same rows as a rebuild from empty tables).  ONLIST_EDB, ONLIST_ENOMEM (message set). */
 onlist_status onlist_store_build_threads(struct onlist_store *s,
 					 struct onlist_thread_counts *c);
 
