@@ -38,6 +38,16 @@ int onlist_find_trailers(const char *text, onlist_trailer_cb cb, void *data)
 			break;
 		while (k < p + n && (*k == ' ' || *k == '\t'))
 			k++;
+		/* a bare "NAK" on a line of its own: a Nacked-by without the
+		 * name (the key "NAK", an empty value) */
+		if (p + n - k == 3 && !strncasecmp(k, "nak", 3)) {
+			int r = cb(k, 3, k + 3, 0, data);
+
+			if (r)
+				return r;
+			p = *e ? e + 1 : e;
+			continue;
+		}
 		q = k;
 		while (q < p + n && is_key_char((unsigned char)*q))
 			q++;

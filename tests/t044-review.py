@@ -103,6 +103,7 @@ s_ren1 = case("renamed-1", "ren1.c", "ren: add the first helper")
 s_ren2 = case("renamed-2", "ren2.c", "ren: add the second helper")
 s_tko1 = case("taken-over-1", "tko1.c", "tko: add the first helper")
 s_tko2 = case("taken-over-2", "tko2.c", "tko: add the second helper")
+s_bnak = case("bare-nak", "barenak.c", "barenak: add the helper")
 
 # ---- mails ----------------------------------------------------------------
 alpha, beta, ids = [], [], []
@@ -279,6 +280,13 @@ patch("tko-v2-1", s_tko1, "[PATCH v2 1/2] tko: add the first helper", irt=c2,
       refs=[c1, c2], frm=jack)
 patch("tko-v2-2", s_tko2, "[PATCH v2 2/2] tko: add the second helper", irt=c2,
       refs=[c1, c2], frm=jack)
+
+# a bare NAK line, and a quoted one that is none
+p = patch("barenak", s_bnak, "[PATCH] barenak: add the helper")
+r = mail("barenak-r", eve, "Re: [PATCH] barenak: add the helper",
+         "> +int barenak(void)\n\nThis leaks.\n\nNAK\n", irt=p, refs=[p])
+mail("barenak-q", ann, "Re: [PATCH] barenak: add the helper",
+     "> NAK\n\nIt does not: see v1.\n", irt=r, refs=[p, r])
 
 open(os.path.join(out, "alpha.mbox"), "wb").write(b"".join(alpha))
 open(os.path.join(out, "beta.mbox"), "wb").write(b"".join(beta))

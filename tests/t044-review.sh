@@ -31,6 +31,7 @@ renamed-1        reviewed         ren-r                 0     -
 renamed-2        reviewed_series  ren-r                 0     -
 taken-over-1     reviewed         tko-r                 0     -
 taken-over-2     reviewed_series  tko-r                 0     -
+bare-nak         discussed        -                     1     -
 '
 # tag-patch: Bob's Reviewed-by in git names his work address, which the
 # repository's .mailmap maps to the one he reviewed from: not off the list.
@@ -45,6 +46,7 @@ taken-over-2     reviewed_series  tko-r                 0     -
 # series' thread: Carol's ack of that series is not a review of it.
 # renamed: v2's cover letter has another subject than v1's; the patches
 # kept theirs, and the ack on v1's 1/2 still reaches the commits.
+# bare-nak: Eve answered with "NAK" alone on a line; Ann quoted it.
 # taken-over: Jack sent v2, as a reply to Ann's v1 cover letter and under
 # another subject; Bob's review of v1's 1/2 still reaches them.
 . tests/lib.sh
@@ -82,7 +84,7 @@ echo "$expect" | while read -r c state ev naks off; do
 done >"$TMP/states"
 cat "$TMP/states"
 [ ! -s "$TMP/states" ] || bad "commit states (above)"
-[ "$(q "SELECT count(*) FROM commit_review")" = 26 ] || bad "not every posted commit has a state"
+[ "$(q "SELECT count(*) FROM commit_review")" = 27 ] || bad "not every posted commit has a state"
 
 # ---- the tags given on the list, and why some are no review -----------------
 while read -r reply why; do
@@ -95,7 +97,10 @@ bot-r bot
 tagpatch-r -
 cover-r -
 nak-r -
+barenak-r -
 EOF
+got=$(q "SELECT key || ' ' || coalesce(why_not, '-') FROM review_tags WHERE msgid LIKE 'barenak-%' ORDER BY msgid")
+[ "$got" = "NAK -" ] || bad "the bare NAK lines were read as '$got'"
 # the quoted Acked-by is no tag at all
 [ "$(q "SELECT count(*) FROM review_tags WHERE msgid = 'offlist-r@example.org'")" = 0 ] ||
 	bad "a quoted tag was taken for one"
@@ -173,7 +178,7 @@ for c in r["commits"]:
     if c["category"] != want[name]: print(name, c["category"], "expected", want[name]); ok = False
     if c["modified_before_merge"] is not False: print(name, "modified"); ok = False
 t = r["totals"]
-if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (5, 3, 9, 9): print("totals", t); ok = False
+if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (5, 4, 9, 9): print("totals", t); ok = False
 sys.exit(0 if ok else 1)
 PY
 run "report md" "$ONLIST" --db "$DB" report base..main
@@ -186,7 +191,7 @@ grep -qF -- '  - review on the series: Acked-by: Carol Acker \<carol@example.org
 grep -qF -- '  - in git, not on the list: Reviewed-by: Frank Offlist \<frank@example.org\> Acked-by: Quinn Quoted \<quinn@example.org\>' "$TMP/out" ||
 	bad "report md: off-list tags not shown"
 grep -q "^## Posted, no reply (5)$" "$TMP/out" || bad "report md: no-reply section"
-grep -q "^## Posted, discussed without a review tag (3)$" "$TMP/out" || bad "report md: discussed section"
+grep -q "^## Posted, discussed without a review tag (4)$" "$TMP/out" || bad "report md: discussed section"
 ! grep -q "$(sha_of tag-patch | cut -c1-12)" "$TMP/out" || bad "report md: a reviewed commit is listed"
 
 # ---- export: the state per commit, one row per tag given ---------------------
@@ -205,7 +210,7 @@ sys.exit(0 if ok else 1)
 PY
 run "export reviews" "$ONLIST" --db "$DB" export --format csv reviews
 tr -d '\r' <"$TMP/out" >"$TMP/reviews.csv"; mv "$TMP/reviews.csv" "$TMP/out"
-[ "$(tail -n +2 "$TMP/out" | wc -l)" = 15 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 15"
+[ "$(tail -n +2 "$TMP/out" | wc -l)" = 16 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 16"
 [ "$(grep -c ',1,$' "$TMP/out")" = 11 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 11"
 grep -q '^"cross-r@example.org",0,"Reviewed-by",.*,"beta","cross@example.org","patch",1,-1,-1,' "$TMP/out" ||
 	bad "export reviews: the cross-posted review is not on beta"
@@ -217,8 +222,8 @@ run "stats json" "$ONLIST" --db "$DB" stats --format json base..main
 python3 -c '
 import json, sys
 g = json.load(open(sys.argv[1]))["single_signoff_no_tags"]
-want = {"never_posted": 0, "no_reply": 4, "discussed": 2, "reviewed_series": 9, "reviewed": 8}
-if g["count"] != 23 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
+want = {"never_posted": 0, "no_reply": 4, "discussed": 3, "reviewed_series": 9, "reviewed": 8}
+if g["count"] != 24 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
 ' "$TMP/out" || bad "stats: review states of the single-signoff commits"
 
 # ---- no repository known: no .mailmap, Bob's work address is off the list --

@@ -93,6 +93,9 @@ static void test_trailers(void **state)
 		"by: too short\n"
 		"Cc: not a -by key <cc@example.org>\n"
 		"Some text Reviewed-by: inline <no@example.org>\n"
+		"NAK\n"				/* a bare NAK */
+		"> NAK\n"				/* quoted */
+		"NAK to this one\n"			/* prose */
 		"-- \n"
 		"Acked-by: In Signature <sig@example.org>\n";
 
@@ -101,7 +104,8 @@ static void test_trailers(void **state)
 	assert_string_equal(g.buf,
 			    "Reviewed-by=Bob <bob@example.org>|"
 			    "Tested-by=Dave <dave@example.org>|"
-			    "NACKed-by=Nay <nay@example.org>|");
+			    "NACKed-by=Nay <nay@example.org>|"
+			    "NAK=|");
 	assert_true(onlist_trailer_is_review("NACKed-by", 9));
 	assert_true(onlist_trailer_is_review("reviewed-BY", 11));
 	assert_false(onlist_trailer_is_review("Signed-off-by", 13));

@@ -20,7 +20,9 @@ typedef int (*onlist_trailer_cb)(const char *key, size_t keylen,
  * "-by", any case; leading blanks allowed) that is not quoted ("> ",
  * "| ").  Scanning stops at a signature separator ("-- ") and at an
  * unquoted "-----Original Message-----", below which a mailer pastes the
- * mail answered.  Returns what the last callback returned, else 0. */
+ * mail answered.  A bare "NAK" alone on a line (any case, not quoted) is
+ * given as the key "NAK" with an empty value.  Returns what the last
+ * callback returned, else 0. */
 int onlist_find_trailers(const char *text, onlist_trailer_cb cb, void *data);
 
 /* 1 for the keys that are review given on a list: Reviewed-by,
