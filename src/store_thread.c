@@ -72,11 +72,24 @@ struct loaded {
 	GStringChunk *strings;	/* what v's strings point to */
 };
 
+/* Strings that repeat (senders, classes, subjects) are stored once; ids
+ * and References, nearly all distinct, are not looked up first: a
+ * million hashes of long strings are a good part of the load. */
 static const char *str(struct loaded *l, sqlite3_stmt *st, int col)
 {
 	const char *v = (const char *)sqlite3_column_text(st, col);
 
 	return v ? g_string_chunk_insert_const(l->strings, v) : NULL;
+}
+
+static const char *str_once(struct loaded *l, sqlite3_stmt *st, int col)
+{
+	const char *v = (const char *)sqlite3_column_text(st, col);
+
+	if (!v)
+		return NULL;
+	return *v ? g_string_chunk_insert_len(l->strings, v,
+					      sqlite3_column_bytes(st, col)) : "";
 }
 
 static onlist_status load(struct onlist_store *s, struct loaded *l)
@@ -95,9 +108,9 @@ static onlist_status load(struct onlist_store *s, struct loaded *l)
 		}
 		x = &l->v[l->len++];
 		memset(x, 0, sizeof(*x));
-		x->msgid = str(l, st, 0);
-		x->in_reply_to = str(l, st, 1);
-		x->refs = str(l, st, 2);
+		x->msgid = str_once(l, st, 0);
+		x->in_reply_to = str_once(l, st, 1);
+		x->refs = str_once(l, st, 2);
 		x->from = str(l, st, 3);
 		x->date = sqlite3_column_int64(st, 4);
 		x->cls = str(l, st, 5);

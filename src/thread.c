@@ -345,24 +345,34 @@ static int key_before(const char *a, const char *b)
 	return ca != cb ? ca : strcmp(a, b) < 0;
 }
 
-/* Join the series heads that have the same value of some key. */
-static void join_by(GHashTable *first, int *up, char *key, int head)
+/* Join the series heads that have the same value of some key (borrowed:
+ * it must outlive the table). */
+static void join_by(GHashTable *first, int *up, const char *key, int head)
 {
 	gpointer v = g_hash_table_lookup(first, key);
 
-	if (v) {
+	if (v)
 		uf_join(up, GPOINTER_TO_INT(v) - 1, head);
-		g_free(key);
-	} else {
-		g_hash_table_insert(first, key, GINT_TO_POINTER(head + 1));
-	}
+	else
+		g_hash_table_insert(first, (gpointer)key, GINT_TO_POINTER(head + 1));
+}
+
+/* "from\x1fsubject", as topic_of() names a series without a change-id */
+static const char *patch_key(GStringChunk *c, const char *from, const char *low)
+{
+	char *k = g_strdup_printf("%s\x1f%s", from, low);
+	const char *v = g_string_chunk_insert(c, k);
+
+	g_free(k);
+	return v;
 }
 
 /* The topic of each series head, into t->owned[head].  Series are
  * versions of one topic when they share the key topic_of() gives (the
  * change-id, else sender and head subject), and also when
- * - a patch of one has the sender and subject of a patch of the other:
- *   the cover letter was renamed between v1 and v2, its patches were not;
+ * - a patch of one has the sender and subject of a patch (or the head) of
+ *   the other: the cover letter was renamed between v1 and v2, its
+ *   patches were not;
  * - the head of one answers a patch or cover letter of the other, with a
  *   lower version: a v2 sent as a reply to v1 (by whoever sent it: a
  *   series taken over by someone else is still the same work).
@@ -372,8 +382,8 @@ static void join_by(GHashTable *first, int *up, char *key, int head)
 static onlist_status name_topics(struct graph *g, struct onlist_threads *t,
 				 GHashTable *change_ids)
 {
-	GHashTable *first = g_hash_table_new_full(g_str_hash, g_str_equal,
-						  g_free, NULL);
+	GHashTable *first = g_hash_table_new(g_str_hash, g_str_equal);
+	GStringChunk *patch_keys = g_string_chunk_new(1 << 16);
 	char **key = calloc(g->len ? g->len : 1, sizeof(*key));
 	int *up = malloc((g->len ? g->len : 1) * sizeof(*up));
 	onlist_status ret = ONLIST_OK;
@@ -386,7 +396,7 @@ static onlist_status name_topics(struct graph *g, struct onlist_threads *t,
 		up[i] = (int)i;
 		if (g->n[i].series == (int)i) {
 			key[i] = topic_of(g, (int)i, change_ids);
-			join_by(first, up, g_strdup(key[i]), (int)i);
+			join_by(first, up, key[i], (int)i);
 		}
 	}
 	for (size_t i = 0; i < g->len; i++) {
@@ -396,10 +406,13 @@ static onlist_status name_topics(struct graph *g, struct onlist_threads *t,
 
 		if (x->series < 0)
 			continue;
-		if (g->cls[i] == C_PATCH && x->stripped[0]) {
+		/* a patch that heads its series without a change-id has
+		 * this key already (topic_of) */
+		if (g->cls[i] == C_PATCH && x->stripped[0] &&
+		    (x->series != (int)i || !strncmp(key[i], "change-id:", 10))) {
 			low = g_utf8_strdown(x->stripped, -1);
-			join_by(first, up, g_strdup_printf("p\x1f%s\x1f%s", x->from,
-							   low), x->series);
+			join_by(first, up, patch_key(patch_keys, x->from, low),
+				x->series);
 			g_free(low);
 		}
 		if (x->series == (int)i && a >= 0 && g->n[a].series >= 0 &&
@@ -438,6 +451,7 @@ out:
 	free(key);
 	free(up);
 	g_hash_table_destroy(first);
+	g_string_chunk_free(patch_keys);
 	return ret;
 }
 
