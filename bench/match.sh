@@ -8,7 +8,9 @@
 # then edited, every commit landed by a merge); then `onlist match` runs
 # every tier except the git diffs (the commits' fingerprints are already
 # there, as after a first run) and the time, the CPU time of each phase and
-# the peak RSS are printed.
+# the peak RSS are printed.  Then bench/add-matchdb.py adds NEW messages
+# (default 1000; NEW=... to change), as a fetch would, and `onlist match`
+# runs again: the incremental figure (threads: only changed rows written).
 # There is no peer program to compare with; the goal is well under a minute.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,3 +31,11 @@ ONLIST_TIMING=1 /usr/bin/time -f '%e s elapsed, %U s user, %S s system, %M KB pe
 cat "$out/match.time"
 secs=$(sed -n 's/ s elapsed.*//p' "$out/match.time")
 echo "match: $nmsg messages x $ncommit commits in $secs s"
+nnew=${NEW:-1000}
+echo "== $nnew new messages, onlist match again"
+python3 "$top/bench/add-matchdb.py" "$db" "$nnew"
+ONLIST_TIMING=1 /usr/bin/time -f '%e s elapsed, %U s user, %S s system, %M KB peak RSS' \
+	"$onlist" -q --db "$db" match 2>"$out/match-incr.time" | sed 's/^/   /'
+cat "$out/match-incr.time"
+isecs=$(sed -n 's/ s elapsed.*//p' "$out/match-incr.time")
+echo "incremental match: $nnew new messages in $isecs s (full: $secs s)"
