@@ -831,6 +831,7 @@ static onlist_status classify(struct onlist_store *s,
 {
 	size_t all = onlist_match_ndefault_rules + o->nrules, n = 0;
 	struct rules rs = { g_new0(struct compiled_rule, all + 1), 0 };
+	GString *key = g_string_new("1");	/* version of classify_one() */
 	onlist_status st;
 
 	for (size_t i = 0; i < all; i++) {
@@ -845,11 +846,13 @@ static onlist_status classify(struct onlist_store *s,
 		rs.v[n].r = r;
 		rs.v[n].spec = g_pattern_spec_new(low);
 		rs.v[n].text = g_strdup_printf("%s %s", r->field, r->pattern);
+		g_string_append_printf(key, "\n%s %s", r->kind, rs.v[n].text);
 		g_free(low);
 		n++;
 	}
 	rs.n = n;
-	st = onlist_store_classify(s, classify_one, &rs, count);
+	st = onlist_store_classify(s, key->str, classify_one, &rs, count);
+	g_string_free(key, TRUE);
 	for (size_t i = 0; i < n; i++) {
 		g_pattern_spec_free(rs.v[i].spec);
 		g_free(rs.v[i].text);
@@ -1085,8 +1088,8 @@ static onlist_status begin_classified(struct onlist_store *s,
 
 	if ((st = onlist_store_begin(s)) != ONLIST_OK)
 		return st;
-	if ((st = onlist_store_clear_echoes(s)) != ONLIST_OK ||
-	    (st = classify(s, o, &c->classified)) != ONLIST_OK ||
+	/* classify() empties the echoes table when it must */
+	if ((st = classify(s, o, &c->classified)) != ONLIST_OK ||
 	    (st = keep_release_rules(s, o)) != ONLIST_OK)
 		onlist_store_rollback(s);
 	return st;

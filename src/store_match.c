@@ -1,4 +1,5 @@
 /* store_match.c - the SQL of onlist match's tiers (see store_match.h). */
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,7 +110,22 @@ static const char sql_cls_rows[] =
 	" i.patchwork, i.upstream,"
 	" (SELECT group_concat(lower(list), char(10)) FROM message_lists l"
 	"  WHERE l.msgid = m.msgid)"
-	" FROM messages m LEFT JOIN message_info i ON i.msgid = m.msgid";
+	" FROM messages m LEFT JOIN message_info i ON i.msgid = m.msgid"
+	" WHERE m.id > ?1";
+/* What the classes were last computed from: the rules, the last message,
+ * and how many list and info rows there were (an old message gains a
+ * list when it is imported from another list, and its class may change
+ * with it). */
+static const char sql_cls_now[] =
+	"SELECT coalesce(max(id), 0), (SELECT count(*) FROM message_lists),"
+	" (SELECT count(*) FROM message_info) FROM messages";
+/* the list and info rows of the messages after id ?1 */
+static const char sql_cls_new[] =
+	"SELECT (SELECT count(*) FROM message_lists l JOIN messages m"
+	"  ON m.msgid = l.msgid WHERE m.id > ?1),"
+	" (SELECT count(*) FROM message_info i JOIN messages m"
+	"  ON m.msgid = i.msgid WHERE m.id > ?1)";
+static const char sql_cls_count[] = "SELECT count(*) FROM echoes";
 #define CLS(type, field) { type, offsetof(struct onlist_classify_row, field) }
 static const struct onlist__column cls_cols[] = {
 	CLS('t', msgid), CLS('t', from), CLS('t', subject), CLS('t', mailer),
@@ -119,16 +135,77 @@ static const struct onlist__column cls_cols[] = {
 static const char sql_put_echo[] =
 	"INSERT OR IGNORE INTO echoes(msgid, kind, rule) VALUES(?1, ?2, ?3)";
 
+static int one_row3(struct onlist_store *s, const char *sql, int64_t arg,
+		    int64_t out[3])
+{
+	sqlite3_stmt *st = prepare(s, sql);
+	int ok;
+
+	if (!st)
+		return 0;
+	if (arg >= 0)
+		sqlite3_bind_int64(st, 1, arg);
+	ok = sqlite3_step(st) == SQLITE_ROW;
+	for (int i = 0; ok && i < 3; i++)
+		out[i] = i < sqlite3_column_count(st) ?
+			 sqlite3_column_int64(st, i) : 0;
+	sqlite3_reset(st);
+	return ok;
+}
+
+/* The messages whose class may differ from the one stored: those after
+ * the last one classified with these rules, or all of them (-1: clear
+ * the table first).  *stamp gets what to keep for the next run. */
+static int64_t classify_from(struct onlist_store *s, const char *rules_key,
+			     char **stamp)
+{
+	int64_t now[3], added[3], old[3];
+	char *was = onlist_store_get_meta(s, "echoes_stamp");
+	int n = 0, since = 0;
+
+	*stamp = NULL;
+	if (!one_row3(s, sql_cls_now, -1, now))
+		goto out;
+	{
+		size_t len = strlen(rules_key) + 3 * 24;
+
+		if (!(*stamp = malloc(len)))
+			goto out;
+		snprintf(*stamp, len, "%" PRId64 ":%" PRId64 ":%" PRId64 ":%s",
+			 now[0], now[1], now[2], rules_key);
+	}
+	if (!was || sscanf(was, "%" SCNd64 ":%" SCNd64 ":%" SCNd64 ":%n",
+			   &old[0], &old[1], &old[2], &n) != 3 || !n ||
+	    strcmp(was + n, rules_key) ||
+	    !one_row3(s, sql_cls_new, old[0], added))
+		goto out;
+	since = now[1] - old[1] == added[0] && now[2] - old[2] == added[1];
+out:
+	free(was);
+	return since ? old[0] : -1;
+}
+
 onlist_status onlist_store_classify(struct onlist_store *s,
+				    const char *rules_key,
 				    onlist_classify_cb cb, void *data,
 				    long *count)
 {
-	sqlite3_stmt *st = prepare(s, sql_cls_rows);
+	sqlite3_stmt *st;
+	char *stamp = NULL;
+	int64_t from = classify_from(s, rules_key, &stamp);
+	int64_t n[3];
 	int rc;
 
 	*count = 0;
-	if (!st)
+	if (from < 0 && onlist_store_clear_echoes(s) != ONLIST_OK) {
+		free(stamp);
+		return ONLIST_EDB;
+	}
+	if (!(st = prepare(s, sql_cls_rows))) {
+		free(stamp);
 		return fail(s, "prepare");
+	}
+	sqlite3_bind_int64(st, 1, from < 0 ? -1 : from);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_classify_row r;
 		const char *kind = NULL, *rule = NULL;
@@ -139,12 +216,23 @@ onlist_status onlist_store_classify(struct onlist_store *s,
 		if (step(s, prepare(s, sql_put_echo), "insert echo", "ttt",
 			 r.msgid, kind, rule) != ONLIST_OK) {
 			sqlite3_reset(st);
+			free(stamp);
 			return ONLIST_EDB;
 		}
-		(*count)++;
 	}
 	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "classify");
+	if (rc != SQLITE_DONE) {
+		free(stamp);
+		return fail(s, "classify");
+	}
+	if (!one_row3(s, sql_cls_count, -1, n)) {
+		free(stamp);
+		return fail(s, "count echoes");
+	}
+	*count = (long)n[0];
+	rc = stamp ? onlist_store_set_meta(s, "echoes_stamp", stamp) : ONLIST_OK;
+	free(stamp);
+	return rc;
 }
 
 #define NOT_ECHO(m) " NOT EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = " m ")"

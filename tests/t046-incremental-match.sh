@@ -2,7 +2,8 @@
 # An archive imported in parts, with `match` after each part, leaves the
 # same derived tables as the whole archive imported at once and matched
 # once: the thread, series and reply rows written after new mail are only
-# those that changed (store_thread.c), and nothing else may differ.
+# those that changed (store_thread.c), only new mail is classified echo or
+# bot (store_match.c), and nothing else may differ.
 # The archive is t044's (review cases: covers, versions, a v2 sent as a
 # reply to v1, a renamed cover letter, unthreaded series, lost References),
 # shuffled (mail reaches an archive out of order), then cut in halves, and
@@ -48,8 +49,9 @@ dump() {
 	done
 }
 
+RULES=$W/rules
 match() {	# match DB LABEL
-	"$ONLIST" --db "$1" match --rules "$W/rules" >"$TMP/match.out" 2>"$TMP/match.err" ||
+	"$ONLIST" --db "$1" match --rules "$RULES" >"$TMP/match.out" 2>"$TMP/match.err" ||
 		{ cat "$TMP/match.err"; bad "match $2 failed"; }
 }
 
@@ -59,12 +61,15 @@ match() {	# match DB LABEL
 split_mbox "$W/alpha.mbox" 0 "$TMP/alpha.mbox"
 
 # ---- all at once ------------------------------------------------------------
+full() {
 cp "$TMP/seed.db" "$TMP/full.db"
 "$ONLIST" -q --db "$TMP/full.db" import --list alpha "$TMP/alpha.mbox" >/dev/null || fail "import alpha"
 "$ONLIST" -q --db "$TMP/full.db" import --list beta "$W/beta.mbox" >/dev/null || fail "import beta"
 match "$TMP/full.db" full
 cp "$TMP/match.out" "$TMP/full.out"
 dump "$TMP/full.db" >"$TMP/full.dump"
+}
+full
 [ "$(sqlite3 "$TMP/full.db" "SELECT count(*) FROM commit_review")" -gt 20 ] ||
 	fail "the whole import has no review states (test bug)"
 
@@ -99,5 +104,24 @@ in_parts 7
 ONLIST_TIMING=1 "$ONLIST" -q --db "$TMP/parts7.db" match --rules "$W/rules" >/dev/null 2>"$TMP/err"
 grep -q '^timing: 0 thread rows written$' "$TMP/err" || bad "a match with nothing new wrote thread rows: $(grep rows "$TMP/err")"
 
+# other rules: every message is classified again (the CI bot is no bot
+# without the rules file), and with the rules back the tables are the same
+"$ONLIST" -q --db "$TMP/parts7.db" match >/dev/null || bad "match without rules"
+[ "$(sqlite3 "$TMP/parts7.db" "SELECT count(*) FROM echoes")" = 0 ] ||
+	bad "without the rules file the bot's reply is still classified"
+match "$TMP/parts7.db" "with the rules again"
+dump "$TMP/parts7.db" >"$TMP/again.dump"
+same_output "tables after the rules changed and back" "$TMP/full.dump" "$TMP/again.dump" ||
+	bad "rules changed and back: tables differ"
+
 [ "$(sqlite3 "$TMP/parts7.db" 'pragma integrity_check')" = ok ] || bad "integrity_check"
+
+# A message cross-posted to alpha and beta is an echo while only alpha's
+# copy is in, and no more once beta's is: classes of old mail change too.
+RULES=$TMP/alpha-rules
+echo "echo list alpha" >"$RULES"
+full
+in_parts "$half"
+[ "$(sqlite3 "$TMP/full.db" "SELECT count(*) FROM echoes WHERE msgid = 'cross@example.org'")" = 0 ] ||
+	bad "the cross-posted patch is an echo (test bug)"
 [ $nfail -eq 0 ] && echo "all checks passed"

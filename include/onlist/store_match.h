@@ -55,8 +55,14 @@ struct onlist_classify_row {
 typedef int (*onlist_classify_cb)(const struct onlist_classify_row *r,
 				  const char **kind, const char **rule,
 				  void *data);
-/* One pass over every message; *count gets the echo and bot mails. */
+/* The echoes table after one pass over the messages, inside the caller's
+ * transaction; *count gets all the echo and bot mails.  rules_key names
+ * the rules (any text that changes when they do): with the rules of the
+ * last run, only the messages imported since are passed to cb, unless an
+ * older message gained a list or its info since; else the table is
+ * emptied and every message is.  ONLIST_EDB. */
 onlist_status onlist_store_classify(struct onlist_store *s,
+				    const char *rules_key,
 				    onlist_classify_cb cb, void *data,
 				    long *count);
 
