@@ -154,29 +154,23 @@ static int one_row3(struct onlist_store *s, const char *sql, int64_t arg,
 }
 
 /* The messages whose class may differ from the one stored: those after
- * the last one classified with these rules, or all of them (-1: clear
- * the table first).  *stamp gets what to keep for the next run. */
+ * the last one classified with these rules, or all of them (-1: the
+ * table is to be emptied first).  now[] gets what the stamp keeps. */
 static int64_t classify_from(struct onlist_store *s, const char *rules_key,
-			     char **stamp)
+			     int64_t now[3])
 {
-	int64_t now[3], added[3], old[3];
+	int64_t added[3], old[4], echoes[3];
 	char *was = onlist_store_get_meta(s, "echoes_stamp");
 	int n = 0, since = 0;
 
-	*stamp = NULL;
 	if (!one_row3(s, sql_cls_now, -1, now))
 		goto out;
-	{
-		size_t len = strlen(rules_key) + 3 * 24;
-
-		if (!(*stamp = malloc(len)))
-			goto out;
-		snprintf(*stamp, len, "%" PRId64 ":%" PRId64 ":%" PRId64 ":%s",
-			 now[0], now[1], now[2], rules_key);
-	}
-	if (!was || sscanf(was, "%" SCNd64 ":%" SCNd64 ":%" SCNd64 ":%n",
-			   &old[0], &old[1], &old[2], &n) != 3 || !n ||
+	/* the table as this stamp left it (no other program emptied it) */
+	if (!was || sscanf(was, "%" SCNd64 ":%" SCNd64 ":%" SCNd64 ":%"
+			   SCNd64 ":%n", &old[0], &old[1], &old[2], &old[3],
+			   &n) != 4 || !n ||
 	    strcmp(was + n, rules_key) ||
+	    !one_row3(s, sql_cls_count, -1, echoes) || echoes[0] != old[3] ||
 	    !one_row3(s, sql_cls_new, old[0], added))
 		goto out;
 	since = now[1] - old[1] == added[0] && now[2] - old[2] == added[1];
@@ -185,26 +179,37 @@ out:
 	return since ? old[0] : -1;
 }
 
+static onlist_status put_stamp(struct onlist_store *s, const int64_t now[3],
+			       int64_t echoes, const char *rules_key)
+{
+	size_t len = strlen(rules_key) + 4 * 24;
+	char *stamp = malloc(len);
+	onlist_status st;
+
+	if (!stamp)
+		return ONLIST_ENOMEM;
+	snprintf(stamp, len, "%" PRId64 ":%" PRId64 ":%" PRId64 ":%" PRId64
+		 ":%s", now[0], now[1], now[2], echoes, rules_key);
+	st = onlist_store_set_meta(s, "echoes_stamp", stamp);
+	free(stamp);
+	return st;
+}
+
 onlist_status onlist_store_classify(struct onlist_store *s,
 				    const char *rules_key,
 				    onlist_classify_cb cb, void *data,
 				    long *count)
 {
 	sqlite3_stmt *st;
-	char *stamp = NULL;
-	int64_t from = classify_from(s, rules_key, &stamp);
-	int64_t n[3];
+	int64_t now[3] = { 0, 0, 0 }, n[3];
+	int64_t from = classify_from(s, rules_key, now);
 	int rc;
 
 	*count = 0;
-	if (from < 0 && onlist_store_clear_echoes(s) != ONLIST_OK) {
-		free(stamp);
+	if (from < 0 && onlist_store_clear_echoes(s) != ONLIST_OK)
 		return ONLIST_EDB;
-	}
-	if (!(st = prepare(s, sql_cls_rows))) {
-		free(stamp);
+	if (!(st = prepare(s, sql_cls_rows)))
 		return fail(s, "prepare");
-	}
 	sqlite3_bind_int64(st, 1, from < 0 ? -1 : from);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_classify_row r;
@@ -216,23 +221,16 @@ onlist_status onlist_store_classify(struct onlist_store *s,
 		if (step(s, prepare(s, sql_put_echo), "insert echo", "ttt",
 			 r.msgid, kind, rule) != ONLIST_OK) {
 			sqlite3_reset(st);
-			free(stamp);
 			return ONLIST_EDB;
 		}
 	}
 	sqlite3_reset(st);
-	if (rc != SQLITE_DONE) {
-		free(stamp);
+	if (rc != SQLITE_DONE)
 		return fail(s, "classify");
-	}
-	if (!one_row3(s, sql_cls_count, -1, n)) {
-		free(stamp);
+	if (!one_row3(s, sql_cls_count, -1, n))
 		return fail(s, "count echoes");
-	}
 	*count = (long)n[0];
-	rc = stamp ? onlist_store_set_meta(s, "echoes_stamp", stamp) : ONLIST_OK;
-	free(stamp);
-	return rc;
+	return put_stamp(s, now, n[0], rules_key);
 }
 
 #define NOT_ECHO(m) " NOT EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = " m ")"

@@ -114,6 +114,13 @@ dump "$TMP/parts7.db" >"$TMP/again.dump"
 same_output "tables after the rules changed and back" "$TMP/full.dump" "$TMP/again.dump" ||
 	bad "rules changed and back: tables differ"
 
+# the classes emptied behind its back (an older onlist's match): all again
+sqlite3 "$TMP/parts7.db" "DELETE FROM echoes"
+match "$TMP/parts7.db" "after the echoes were emptied"
+dump "$TMP/parts7.db" >"$TMP/again.dump"
+same_output "tables after the echoes were emptied" "$TMP/full.dump" "$TMP/again.dump" ||
+	bad "echoes emptied: tables differ"
+
 [ "$(sqlite3 "$TMP/parts7.db" 'pragma integrity_check')" = ok ] || bad "integrity_check"
 
 # A message cross-posted to alpha and beta is an echo while only alpha's
