@@ -216,7 +216,9 @@ static const char sql_set_thread[] =
 static const char sql_set_series[] =
 	"INSERT OR REPLACE INTO series(msgid, series, topic) VALUES(?1,?2,?3)";
 static const char sql_del_series[] = "DELETE FROM series WHERE msgid = ?1";
+static const char sql_del_thread[] = "DELETE FROM thread WHERE msgid = ?1";
 static const char sql_del_replies[] = "DELETE FROM replies WHERE reply = ?1";
+static const char sql_del_patch[] = "DELETE FROM replies WHERE patch = ?1";
 static const char sql_count_replies[] = "SELECT count(*) FROM replies";
 static const char sql_has_threads[] = "SELECT 1 FROM thread LIMIT 1";
 
@@ -253,6 +255,7 @@ static onlist_status update_threads(struct onlist_store *s,
 	/* heads of series whose patches changed: their replies follow */
 	GHashTable *heads = g_hash_table_new(g_str_hash, g_str_equal);
 	GStringChunk *old_heads = g_string_chunk_new(4096);
+	GPtrArray *gone = g_ptr_array_new_with_free_func(g_free);
 	unsigned char *d = g_malloc0(n ? n : 1);
 	onlist_status ret = ONLIST_OK;
 	sqlite3_stmt *st;
@@ -273,8 +276,11 @@ static onlist_status update_threads(struct onlist_store *s,
 		const struct onlist_thread_msg *x;
 		size_t i;
 
-		if (!p)
-			continue;	/* messages are never removed */
+		if (!p) {	/* no such message (none is ever removed) */
+			if (id)
+				g_ptr_array_add(gone, g_strdup(id));
+			continue;
+		}
 		i = GPOINTER_TO_SIZE(p) - 1;
 		x = &v[i];
 		d[i] |= D_SEEN;
@@ -304,8 +310,11 @@ static onlist_status update_threads(struct onlist_store *s,
 		const struct onlist_thread_msg *x;
 		size_t i;
 
-		if (!p)
+		if (!p) {
+			if (id)
+				g_ptr_array_add(gone, g_strdup(id));
 			continue;
+		}
 		i = GPOINTER_TO_SIZE(p) - 1;
 		x = &v[i];
 		d[i] |= D_SSEEN;
@@ -359,6 +368,19 @@ static onlist_status update_threads(struct onlist_store *s,
 			ret = step(s, prepare(s, sql_del_replies), "update replies",
 				   "t", x->msgid);
 	}
+	/* rows of messages that are not there: a rebuild has none */
+	for (guint k = 0; k < gone->len && ret == ONLIST_OK; k++) {
+		const char *id = g_ptr_array_index(gone, k);
+
+		if ((ret = step(s, prepare(s, sql_del_thread), "update thread",
+				"t", id)) == ONLIST_OK &&
+		    (ret = step(s, prepare(s, sql_del_series), "update series",
+				"t", id)) == ONLIST_OK &&
+		    (ret = step(s, prepare(s, sql_del_patch), "update replies",
+				"t", id)) == ONLIST_OK)
+			ret = step(s, prepare(s, sql_del_replies),
+				   "update replies", "t", id);
+	}
 	for (size_t i = 0; i < t->nreplies && ret == ONLIST_OK; i++) {
 		const struct onlist_thread_reply *r = &t->replies[i];
 
@@ -384,6 +406,7 @@ out:
 	g_hash_table_destroy(idx);
 	g_hash_table_destroy(heads);
 	g_string_chunk_free(old_heads);
+	g_ptr_array_free(gone, TRUE);
 	g_free(d);
 	return ret;
 }

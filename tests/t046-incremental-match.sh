@@ -123,6 +123,31 @@ same_output "tables after the echoes were emptied" "$TMP/full.dump" "$TMP/again.
 
 [ "$(sqlite3 "$TMP/parts7.db" 'pragma integrity_check')" = ok ] || bad "integrity_check"
 
+# A message removed from the database by hand (onlist never does): its
+# thread, series and reply rows go, as if it had never been imported.
+python3 - "$TMP/alpha.mbox" "$TMP/alpha-less.mbox" <<'PY'
+import re, sys
+data = open(sys.argv[1], "rb").read()
+msgs = [m for m in re.split(rb"(?m)^(?=From mboxrd@z )", data) if m]
+open(sys.argv[2], "wb").write(b"".join(
+    m for m in msgs if b"\nMessage-ID: <cover-1@example.org>\n" not in m.split(b"\n\n")[0]))
+PY
+cp "$TMP/seed.db" "$TMP/less.db"
+"$ONLIST" -q --db "$TMP/less.db" import --list alpha "$TMP/alpha-less.mbox" >/dev/null || fail "import alpha less"
+"$ONLIST" -q --db "$TMP/less.db" import --list beta "$W/beta.mbox" >/dev/null || fail "import beta"
+match "$TMP/less.db" "without cover-1"
+for t in message_info message_lists message_trailers message_patch messages; do
+	sqlite3 "$TMP/parts7.db" "DELETE FROM $t WHERE msgid = 'cover-1@example.org'" || bad "delete from $t"
+done
+match "$TMP/parts7.db" "after cover-1 was removed"
+for t in thread series replies; do
+	sqlite3 "$TMP/less.db" "SELECT * FROM $t" | LC_ALL=C sort >"$TMP/less.$t"
+	sqlite3 "$TMP/parts7.db" "SELECT * FROM $t" | LC_ALL=C sort >"$TMP/removed.$t"
+	same_output "$t after a message was removed" "$TMP/less.$t" "$TMP/removed.$t" ||
+		bad "$t: a removed message left rows"
+done
+grep -q 'cover-1@example.org' "$TMP/less.thread" && bad "the message was not left out (test bug)"
+
 # A message cross-posted to alpha and beta is an echo while only alpha's
 # copy is in, and no more once beta's is: classes of old mail change too.
 RULES=$TMP/alpha-rules
