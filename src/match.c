@@ -735,15 +735,48 @@ static const char *canon_addr(const char *addr, void *data)
 	return g_hash_table_lookup(data, addr);
 }
 
+/* What the canonical forms do, as a digest of the addresses they change:
+ * when it differs from the last run's, every commit's review is computed
+ * again (store_review.h). */
+static char *canon_key(GHashTable *canon)
+{
+	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
+	GList *keys, *k;
+	char *key;
+
+	if (!canon) {
+		g_checksum_free(sum);
+		return g_strdup("none");
+	}
+	keys = g_list_sort(g_hash_table_get_keys(canon), (GCompareFunc)strcmp);
+	for (k = keys; k; k = k->next) {
+		const char *v = g_hash_table_lookup(canon, k->data);
+
+		if (!strcmp(v, k->data))
+			continue;	/* unchanged: new people change nothing */
+		g_checksum_update(sum, k->data, -1);
+		g_checksum_update(sum, (const guchar *)"\t", 1);
+		g_checksum_update(sum, (const guchar *)v, -1);
+		g_checksum_update(sum, (const guchar *)"\n", 1);
+	}
+	g_list_free(keys);
+	key = g_strdup_printf("mailmap:%s", g_checksum_get_string(sum));
+	g_checksum_free(sum);
+	return key;
+}
+
 static onlist_status build_reviews(struct onlist_store *s,
 				   const struct onlist_match_opts *o,
 				   struct onlist_match_counts *c)
 {
 	GHashTable *canon = review_canon(s, o);
+	char *key = canon_key(canon);
 	struct onlist_review_counts rc;
 	onlist_status st;
 
-	st = onlist_store_build_reviews(s, canon ? canon_addr : NULL, canon, &rc);
+	st = onlist_store_build_reviews(s, canon ? canon_addr : NULL, canon,
+					key, &rc);
+	g_free(key);
 	if (canon)
 		g_hash_table_destroy(canon);
 	c->review_tags = rc.reviews;

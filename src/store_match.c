@@ -77,7 +77,13 @@ onlist_status onlist_store_match_begin(struct onlist_store *s)
 
 	if (st != ONLIST_OK)
 		return st;
-	if (sqlite3_exec(s->db, "DELETE FROM matches;",
+	/* what was posted before, for the review to see which commits'
+	 * postings changed (store_review.c) */
+	if (sqlite3_exec(s->db, "DROP TABLE IF EXISTS temp.old_posted;"
+			 "CREATE TEMP TABLE old_posted AS SELECT commit_sha,"
+			 " message_id FROM matches x WHERE "
+			 ONLIST__POSTED("x.method") ";"
+			 "DELETE FROM matches;",
 			 NULL, NULL, NULL) != SQLITE_OK ||
 	    onlist_store_compute_bounds(s) != ONLIST_OK) {
 		st = fail(s, "clear matches");
@@ -206,7 +212,9 @@ onlist_status onlist_store_classify(struct onlist_store *s,
 	int rc;
 
 	*count = 0;
-	if (from < 0 && onlist_store_clear_echoes(s) != ONLIST_OK)
+	/* other classes: any commit's review may change (bots) */
+	if (from < 0 && (onlist_store_clear_echoes(s) != ONLIST_OK ||
+			 onlist_store_set_meta(s, "review_dirty", "*") != ONLIST_OK))
 		return ONLIST_EDB;
 	if (!(st = prepare(s, sql_cls_rows)))
 		return fail(s, "prepare");

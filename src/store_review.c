@@ -73,8 +73,8 @@ onlist_status onlist_store_review_people(struct onlist_store *s,
 
 /* ---- the rebuild --------------------------------------------------------- */
 
-static const char sql_clear[] =
-	"DELETE FROM review_tags; DELETE FROM commit_review;";
+static const char sql_clear_tags[] = "DELETE FROM review_tags";
+static const char sql_clear_commits[] = "DELETE FROM commit_review";
 
 /* Each review trailer in a reply, with what it answers (replies only: a
  * patch's own Acked-by lines are its history, not review given here). */
@@ -102,33 +102,80 @@ static const char sql_put_tag[] =
 	" sender, date, target, target_class, series, topic, version, part,"
 	" total, why_not)"
 	" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)";
-/* The topics some commit was posted in. */
-#define POSTED_TOPICS \
+/* The topics some commit was posted in (ONLY: some commit to be
+ * computed again). */
+#define POSTED_TOPICS(f) \
 	" (SELECT s2.topic FROM matches x JOIN series s2" \
-	"   ON s2.msgid = x.message_id WHERE " POSTED ")"
-static const char sql_members[] =
-	"SELECT s.msgid, s.series, s.topic, coalesce(i.class, 'patch'),"
-	" coalesce(lower(m.from_addr), ''), coalesce(lower(i.stripped), '')"
-	" FROM series s JOIN messages m ON m.msgid = s.msgid"
-	" LEFT JOIN message_info i ON i.msgid = s.msgid"
-	" WHERE s.topic IN" POSTED_TOPICS;
-static const char sql_replies[] =
-	"SELECT th.answers, coalesce(lower(m.from_addr), ''),"
-	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = th.msgid), s.topic"
-	" FROM series s JOIN thread th ON th.answers = s.msgid"
-	" JOIN message_info i ON i.msgid = th.msgid"
-	"  AND i.class IN ('reply', 'other')"
-	" JOIN messages m ON m.msgid = th.msgid"
-	" WHERE s.topic IN" POSTED_TOPICS;
-static const char sql_commits[] =
-	"SELECT x.commit_sha, x.message_id, coalesce(lower(c.author_email), ''),"
-	" s.topic FROM matches x JOIN commits c ON c.sha = x.commit_sha"
-	" LEFT JOIN series s ON s.msgid = x.message_id"
-	" WHERE " POSTED " ORDER BY x.commit_sha";
-static const char sql_trailers[] =
-	"SELECT t.sha, t.key, t.value FROM trailers t"
-	" WHERE t.sha IN (SELECT commit_sha FROM matches x WHERE " POSTED ")"
-	" ORDER BY t.sha, t.seq";
+	"   ON s2.msgid = x.message_id WHERE " POSTED f ")"
+#define ONLY " AND x.commit_sha IN (SELECT sha FROM temp.review_commits)"
+#define SQL_MEMBERS(f) \
+	"SELECT s.msgid, s.series, s.topic, coalesce(i.class, 'patch')," \
+	" coalesce(lower(m.from_addr), ''), coalesce(lower(i.stripped), '')" \
+	" FROM series s JOIN messages m ON m.msgid = s.msgid" \
+	" LEFT JOIN message_info i ON i.msgid = s.msgid" \
+	" WHERE s.topic IN" POSTED_TOPICS(f)
+#define SQL_REPLIES(f) \
+	"SELECT th.answers, coalesce(lower(m.from_addr), '')," \
+	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = th.msgid), s.topic" \
+	" FROM series s JOIN thread th ON th.answers = s.msgid" \
+	" JOIN message_info i ON i.msgid = th.msgid" \
+	"  AND i.class IN ('reply', 'other')" \
+	" JOIN messages m ON m.msgid = th.msgid" \
+	" WHERE s.topic IN" POSTED_TOPICS(f)
+#define SQL_COMMITS(f) \
+	"SELECT x.commit_sha, x.message_id, coalesce(lower(c.author_email), '')," \
+	" s.topic FROM matches x JOIN commits c ON c.sha = x.commit_sha" \
+	" LEFT JOIN series s ON s.msgid = x.message_id" \
+	" WHERE " POSTED f " ORDER BY x.commit_sha"
+#define SQL_TRAILERS(f) \
+	"SELECT t.sha, t.key, t.value FROM trailers t" \
+	" WHERE t.sha IN (SELECT commit_sha FROM matches x WHERE " POSTED f ")" \
+	" ORDER BY t.sha, t.seq"
+static const char *const sql_members[] = { SQL_MEMBERS(""), SQL_MEMBERS(ONLY) };
+static const char *const sql_replies[] = { SQL_REPLIES(""), SQL_REPLIES(ONLY) };
+static const char *const sql_commits[] = { SQL_COMMITS(""), SQL_COMMITS(ONLY) };
+static const char *const sql_trailers[] = { SQL_TRAILERS(""),
+					    SQL_TRAILERS(ONLY) };
+
+/* After new mail, the commits to compute again: those whose postings
+ * changed (match_begin kept the old ones in temp.old_posted), and those
+ * posted in a topic the thread build changed (temp.review_topics, from
+ * meta review_dirty); their rows are deleted first. */
+static const char sql_some_prepare[] =
+	"CREATE TEMP TABLE IF NOT EXISTS review_topics(topic TEXT PRIMARY KEY);"
+	"CREATE TEMP TABLE IF NOT EXISTS review_commits(sha TEXT PRIMARY KEY);"
+	"DELETE FROM temp.review_topics; DELETE FROM temp.review_commits;";
+static const char sql_put_topic[] =
+	"INSERT OR IGNORE INTO temp.review_topics(topic) VALUES(?1)";
+static const char sql_some_commits[] =
+	"INSERT OR IGNORE INTO temp.review_commits SELECT commit_sha FROM"
+	" (SELECT commit_sha, message_id FROM matches x WHERE " POSTED
+	"  EXCEPT SELECT commit_sha, message_id FROM temp.old_posted);"
+	"INSERT OR IGNORE INTO temp.review_commits SELECT commit_sha FROM"
+	" (SELECT commit_sha, message_id FROM temp.old_posted"
+	"  EXCEPT SELECT commit_sha, message_id FROM matches x WHERE " POSTED ");"
+	"DROP TABLE IF EXISTS temp.old_tags;"
+	"CREATE TEMP TABLE old_tags AS SELECT * FROM review_tags;";
+/* Run once the tags are written again: a tag that changed (a trailer
+ * added to a stored reply by hand, say) makes its topic one of them. */
+static const char sql_some_topics[] =
+	"INSERT OR IGNORE INTO temp.review_topics SELECT topic FROM"
+	" (SELECT * FROM temp.old_tags EXCEPT SELECT * FROM review_tags)"
+	" WHERE topic IS NOT NULL;"
+	"INSERT OR IGNORE INTO temp.review_topics SELECT topic FROM"
+	" (SELECT * FROM review_tags EXCEPT SELECT * FROM temp.old_tags)"
+	" WHERE topic IS NOT NULL;"
+	"INSERT OR IGNORE INTO temp.review_commits SELECT x.commit_sha"
+	" FROM matches x JOIN series s ON s.msgid = x.message_id"
+	" WHERE " POSTED " AND s.topic IN (SELECT topic FROM temp.review_topics);"
+	"DELETE FROM commit_review WHERE sha IN"
+	" (SELECT sha FROM temp.review_commits);"
+	"DROP TABLE temp.old_tags;";
+static const char sql_has_old_posted[] =
+	"SELECT count(*) FROM sqlite_temp_master WHERE name = 'old_posted'";
+static const char sql_states[] =
+	"SELECT state, count(*) FROM commit_review GROUP BY state";
+static const char sql_count_reviews[] = "SELECT count(*) FROM commit_review";
 static const char sql_put_review[] =
 	"INSERT OR REPLACE INTO commit_review(sha, state, evidence_msgid,"
 	" evidence_seq, naks, off_list_tags) VALUES(?1,?2,?3,?4,?5,?6)";
@@ -149,6 +196,7 @@ struct build {
 	GHashTable *members;		/* topic -> GArray of onlist_review_msg */
 	GHashTable *replies;		/* topic -> GArray of onlist_review_reply */
 	GHashTable *trailers;		/* sha -> GArray of struct gtrailer */
+	int some;			/* 1: only temp.review_commits */
 };
 
 static const char *intern(struct build *b, sqlite3_stmt *st, int col)
@@ -260,7 +308,7 @@ static onlist_status load_topics(struct build *b)
 	sqlite3_stmt *st;
 	int rc;
 
-	if (!(st = onlist__store_prepare(s, sql_members)))
+	if (!(st = onlist__store_prepare(s, sql_members[b->some])))
 		return fail(s, "prepare");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_review_msg m;
@@ -280,7 +328,7 @@ static onlist_status load_topics(struct build *b)
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
 		return fail(s, "load topics");
-	if (!(st = onlist__store_prepare(s, sql_replies)))
+	if (!(st = onlist__store_prepare(s, sql_replies[b->some])))
 		return fail(s, "prepare");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_review_reply r;
@@ -294,7 +342,7 @@ static onlist_status load_topics(struct build *b)
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
 		return fail(s, "load replies");
-	if (!(st = onlist__store_prepare(s, sql_trailers)))
+	if (!(st = onlist__store_prepare(s, sql_trailers[b->some])))
 		return fail(s, "prepare");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct gtrailer g;
@@ -433,7 +481,7 @@ static onlist_status each_commit(struct build *b, struct onlist_review_counts *c
 	sqlite3_stmt *st;
 	int rc;
 
-	if (!(st = onlist__store_prepare(s, sql_commits))) {
+	if (!(st = onlist__store_prepare(s, sql_commits[b->some]))) {
 		ret = fail(s, "prepare");
 		goto out;
 	}
@@ -471,13 +519,102 @@ static void free_array(gpointer p)
 	g_array_free(p, TRUE);
 }
 
+/* Only some commits are to be computed again: the thread build named
+ * the topics it changed, the classes and the addresses' canonical forms
+ * are those of the last review; temp.review_commits is filled.  0: all
+ * of them (nothing deleted yet); -1: a database error. */
+static int only_some(struct onlist_store *s, const char *canon_key)
+{
+	char *dirty = onlist_store_get_meta(s, "review_dirty");
+	char *was = onlist_store_get_meta(s, "review_canon");
+	char *rows = onlist_store_get_meta(s, "review_rows");
+	sqlite3_stmt *st;
+	int some = 0, old_posted = 0;
+	long n = -1;
+
+	if ((st = onlist__store_prepare(s, sql_has_old_posted))) {
+		old_posted = sqlite3_step(st) == SQLITE_ROW &&
+			     sqlite3_column_int(st, 0) > 0;
+		sqlite3_reset(st);
+	}
+	/* the table as the last review left it (not emptied by an upgrade,
+	 * nor by an older onlist) */
+	if ((st = onlist__store_prepare(s, sql_count_reviews))) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			n = sqlite3_column_int64(st, 0);
+		sqlite3_reset(st);
+	}
+	if (!dirty || !strcmp(dirty, "*") || !was || strcmp(was, canon_key) ||
+	    !old_posted || !rows || n < 0 || atol(rows) != n)
+		goto out;
+	some = -1;
+	if (sqlite3_exec(s->db, sql_some_prepare, NULL, NULL, NULL) != SQLITE_OK)
+		goto out;
+	for (char *p = dirty; *p;) {
+		char *e = strchr(p, '\n');
+
+		if (e)
+			*e = '\0';
+		if (!(st = onlist__store_prepare(s, sql_put_topic)))
+			goto out;
+		bind_text(st, 1, p);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			sqlite3_reset(st);
+			goto out;
+		}
+		sqlite3_reset(st);
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	if (sqlite3_exec(s->db, sql_some_commits, NULL, NULL, NULL) == SQLITE_OK)
+		some = 1;
+out:
+	free(dirty);
+	free(was);
+	free(rows);
+	return some;
+}
+
+static onlist_status exec(struct onlist_store *s, const char *sql,
+			  const char *what)
+{
+	return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ?
+	       ONLIST_OK : fail(s, what);
+}
+
+static onlist_status count_states(struct onlist_store *s,
+				  struct onlist_review_counts *c)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_states);
+	int rc;
+
+	c->commits = 0;
+	memset(c->state, 0, sizeof(c->state));
+	if (!st)
+		return fail(s, "prepare");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		long n = sqlite3_column_int64(st, 1);
+
+		for (int k = 0; k < 4; k++)
+			if (name && !strcmp(name, onlist_review_state_name(k)))
+				c->state[k] += n;
+		c->commits += n;
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "count review states");
+}
+
 onlist_status onlist_store_build_reviews(struct onlist_store *s,
 					 onlist_canon_fn canon_fn, void *data,
+					 const char *canon_key,
 					 struct onlist_review_counts *c)
 {
 	struct build b = { 0 };
 	struct onlist_review_counts dummy;
 	onlist_status ret;
+	int some;
 
 	if (!c)
 		c = &dummy;
@@ -492,11 +629,26 @@ onlist_status onlist_store_build_reviews(struct onlist_store *s,
 	b.members = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free_array);
 	b.replies = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free_array);
 	b.trailers = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free_array);
-	if (sqlite3_exec(s->db, sql_clear, NULL, NULL, NULL) != SQLITE_OK)
+	/* the tags are few: always all of them */
+	if ((some = only_some(s, canon_key)) < 0)
+		ret = fail(s, "choose the commits to review");
+	else if (sqlite3_exec(s->db, sql_clear_tags, NULL, NULL, NULL) != SQLITE_OK ||
+		 (!some && sqlite3_exec(s->db, sql_clear_commits, NULL, NULL,
+					NULL) != SQLITE_OK))
 		ret = fail(s, "clear reviews");
-	else if ((ret = load_tags(&b, c)) == ONLIST_OK &&
-		 (ret = load_topics(&b)) == ONLIST_OK)
-		ret = each_commit(&b, c);
+	else if (b.some = some, (ret = load_tags(&b, c)) == ONLIST_OK &&
+		 (!some || (ret = exec(s, sql_some_topics,
+				       "choose the commits to review")) == ONLIST_OK) &&
+		 (ret = load_topics(&b)) == ONLIST_OK &&
+		 (ret = each_commit(&b, c)) == ONLIST_OK &&
+		 (ret = count_states(s, c)) == ONLIST_OK &&
+		 (ret = onlist_store_set_meta(s, "review_dirty", "")) == ONLIST_OK &&
+		 (ret = onlist_store_set_meta(s, "review_canon", canon_key)) == ONLIST_OK) {
+		char n[32];
+
+		snprintf(n, sizeof n, "%ld", c->commits);
+		ret = onlist_store_set_meta(s, "review_rows", n);
+	}
 	g_hash_table_destroy(b.topic_tags);
 	g_hash_table_destroy(b.members);
 	g_hash_table_destroy(b.replies);

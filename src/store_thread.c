@@ -192,6 +192,8 @@ static onlist_status write_threads(struct onlist_store *s,
 	c->series = t->series;
 	c->topics = t->topics;
 	c->written = (long)n;
+	if ((ret = onlist_store_set_meta(s, "review_dirty", "*")) != ONLIST_OK)
+		goto out;
 	if (sqlite3_exec(s->db, onlist__thread_index_create, NULL, NULL, NULL)
 	    != SQLITE_OK)
 		ret = fail(s, "index threads");
@@ -246,6 +248,41 @@ static const char *id_of(const struct onlist_thread_msg *v, int i)
 	return i >= 0 ? v[i].msgid : NULL;
 }
 
+/* The topics whose members, replies or tags a build changed, for the
+ * review (store_review.c), which recomputes only the commits posted in
+ * them: meta review_dirty, one topic a line, added to what an earlier
+ * build left there until the review is computed; "*" for all of them. */
+#define DIRTY_MAX 100000	/* more topics than that: all of them */
+
+static void dirty_add(GHashTable *dirty, GStringChunk *c, const char *topic)
+{
+	if (topic && !g_hash_table_contains(dirty, topic))
+		g_hash_table_add(dirty, g_string_chunk_insert_const(c, topic));
+}
+
+static onlist_status save_dirty(struct onlist_store *s, GHashTable *dirty)
+{
+	char *was = onlist_store_get_meta(s, "review_dirty");
+	GString *o = g_string_new(was ? was : "");
+	GHashTableIter it;
+	gpointer k;
+	onlist_status st;
+
+	free(was);
+	g_hash_table_iter_init(&it, dirty);
+	while (strcmp(o->str, "*") && g_hash_table_iter_next(&it, &k, NULL)) {
+		if (strchr(k, '\n') || o->len > DIRTY_MAX * 64) {
+			g_string_assign(o, "*");
+			break;
+		}
+		g_string_append_printf(o, "%s%s", o->len ? "\n" : "",
+				       (const char *)k);
+	}
+	st = onlist_store_set_meta(s, "review_dirty", o->str);
+	g_string_free(o, TRUE);
+	return st;
+}
+
 static onlist_status update_threads(struct onlist_store *s,
 				    const struct onlist_thread_msg *v, size_t n,
 				    const struct onlist_threads *t,
@@ -256,6 +293,8 @@ static onlist_status update_threads(struct onlist_store *s,
 	GHashTable *heads = g_hash_table_new(g_str_hash, g_str_equal);
 	GStringChunk *old_heads = g_string_chunk_new(4096);
 	GPtrArray *gone = g_ptr_array_new_with_free_func(g_free);
+	/* topics whose review may differ: see mark_topics() */
+	GHashTable *dirty = g_hash_table_new(g_str_hash, g_str_equal);
 	unsigned char *d = g_malloc0(n ? n : 1);
 	onlist_status ret = ONLIST_OK;
 	sqlite3_stmt *st;
@@ -291,8 +330,17 @@ static onlist_status update_threads(struct onlist_store *s,
 		    sqlite3_column_int(st, 3) != x->depth)
 			d[i] |= D_THREAD;
 		if (differs((const char *)sqlite3_column_text(st, 4),
-			    id_of(v, x->answers)))
+			    id_of(v, x->answers))) {
+			const char *was = (const char *)sqlite3_column_text(st, 4);
+			gpointer q = was ? g_hash_table_lookup(idx, was) : NULL;
+
 			d[i] |= D_THREAD | D_REPLIES;
+			/* the topic it answered before (as it is now: if that
+			 * one moved, its series row says where from) */
+			if (q)
+				dirty_add(dirty, old_heads,
+					  v[GPOINTER_TO_SIZE(q) - 1].topic);
+		}
 	}
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE) {
@@ -313,6 +361,8 @@ static onlist_status update_threads(struct onlist_store *s,
 		if (!p) {
 			if (id)
 				g_ptr_array_add(gone, g_strdup(id));
+			dirty_add(dirty, old_heads,
+				  (const char *)sqlite3_column_text(st, 2));
 			continue;
 		}
 		i = GPOINTER_TO_SIZE(p) - 1;
@@ -323,9 +373,13 @@ static onlist_status update_threads(struct onlist_store *s,
 			if (old)
 				g_hash_table_add(heads, g_string_chunk_insert_const(
 					old_heads, old));
+			dirty_add(dirty, old_heads,
+				  (const char *)sqlite3_column_text(st, 2));
 		} else if (differs((const char *)sqlite3_column_text(st, 2),
 				   x->topic)) {
 			d[i] |= D_SERIES;
+			dirty_add(dirty, old_heads,
+				  (const char *)sqlite3_column_text(st, 2));
 		}
 	}
 	sqlite3_reset(st);
@@ -352,6 +406,10 @@ static onlist_status update_threads(struct onlist_store *s,
 		const struct onlist_thread_msg *x = &v[i];
 
 		c->messages++;
+		if (d[i] & D_SERIES)
+			dirty_add(dirty, old_heads, x->topic);
+		if ((d[i] & D_REPLIES) && x->answers >= 0)
+			dirty_add(dirty, old_heads, v[x->answers].topic);
 		if (d[i] & D_THREAD) {
 			changed++;
 			ret = step(s, prepare(s, sql_set_thread), "update thread",
@@ -402,11 +460,13 @@ static onlist_status update_threads(struct onlist_store *s,
 	c->series = t->series;
 	c->topics = t->topics;
 	c->written = changed;
+	ret = save_dirty(s, dirty);
 out:
 	g_hash_table_destroy(idx);
 	g_hash_table_destroy(heads);
 	g_string_chunk_free(old_heads);
 	g_ptr_array_free(gone, TRUE);
+	g_hash_table_destroy(dirty);
 	g_free(d);
 	return ret;
 }

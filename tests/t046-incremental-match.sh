@@ -62,6 +62,11 @@ split_mbox "$W/alpha.mbox" 0 "$TMP/alpha.mbox"
 
 # ---- all at once ------------------------------------------------------------
 full() {
+# alpha alone, for the parts before beta comes in
+cp "$TMP/seed.db" "$TMP/full-alpha.db"
+"$ONLIST" -q --db "$TMP/full-alpha.db" import --list alpha "$TMP/alpha.mbox" >/dev/null || fail "import alpha"
+match "$TMP/full-alpha.db" "alpha at once"
+dump "$TMP/full-alpha.db" >"$TMP/full-alpha.dump"
 cp "$TMP/seed.db" "$TMP/full.db"
 "$ONLIST" -q --db "$TMP/full.db" import --list alpha "$TMP/alpha.mbox" >/dev/null || fail "import alpha"
 "$ONLIST" -q --db "$TMP/full.db" import --list beta "$W/beta.mbox" >/dev/null || fail "import beta"
@@ -85,6 +90,11 @@ in_parts() {
 		match "$db" "after part $k of $np"
 		k=$((k + 1))
 	done
+	# (beta's copy of the cross-posted patch reclassifies every message,
+	# and so every review: compare before that too)
+	dump "$db" >"$TMP/parts$1-alpha.dump"
+	same_output "tables after alpha in parts of $1" "$TMP/full-alpha.dump" "$TMP/parts$1-alpha.dump" ||
+		{ diff "$TMP/full-alpha.dump" "$TMP/parts$1-alpha.dump" | head -20; bad "alpha in parts of $1 differs from alpha at once"; }
 	"$ONLIST" -q --db "$db" import --list beta "$W/beta.mbox" >/dev/null || fail "import beta"
 	match "$db" "after beta"
 	dump "$db" >"$TMP/parts$1.dump"
@@ -147,6 +157,43 @@ for t in thread series replies; do
 		bad "$t: a removed message left rows"
 done
 grep -q 'cover-1@example.org' "$TMP/less.thread" && bad "the message was not left out (test bug)"
+
+# A reply without a tag, coming in after everything else: the commit
+# goes from no_reply to discussed (nothing but the thread tells).
+python3 - "$TMP/alpha.mbox" "$TMP/alpha-nodisc.mbox" "$TMP/disc.mbox" <<'PY'
+import re, sys
+data = open(sys.argv[1], "rb").read()
+msgs = [m for m in re.split(rb"(?m)^(?=From mboxrd@z )", data) if m]
+late = lambda m: b"\nMessage-ID: <disc-r@example.org>\n" in m.split(b"\n\n")[0]
+open(sys.argv[2], "wb").write(b"".join(m for m in msgs if not late(m)))
+open(sys.argv[3], "wb").write(b"".join(m for m in msgs if late(m)))
+PY
+cp "$TMP/seed.db" "$TMP/disc.db"
+"$ONLIST" -q --db "$TMP/disc.db" import --list alpha "$TMP/alpha-nodisc.mbox" >/dev/null || fail "import alpha"
+match "$TMP/disc.db" "without Ivan's question"
+[ "$(sqlite3 "$TMP/disc.db" "SELECT state FROM commit_review r JOIN matches x ON x.commit_sha = r.sha WHERE x.message_id = 'disc@example.org'")" = no_reply ] ||
+	bad "disc is not no_reply before Ivan's question (test bug)"
+"$ONLIST" -q --db "$TMP/disc.db" import --list alpha "$TMP/disc.mbox" >/dev/null || fail "import the question"
+match "$TMP/disc.db" "with Ivan's question"
+sqlite3 "$TMP/full-alpha.db" "SELECT * FROM commit_review" | LC_ALL=C sort >"$TMP/want.review"
+sqlite3 "$TMP/disc.db" "SELECT * FROM commit_review" | LC_ALL=C sort >"$TMP/got.review"
+same_output "review after a late reply" "$TMP/want.review" "$TMP/got.review" ||
+	bad "a late reply without a tag did not change the review"
+
+# Commits scanned after their mail: the review of a commit whose posting
+# was there all along is computed when the commit comes in.
+rm -f "$TMP/scan.db"
+"$ONLIST" -q --db "$TMP/scan.db" import --list alpha "$TMP/alpha.mbox" >/dev/null || fail "import alpha"
+"$ONLIST" -q --db "$TMP/scan.db" scan --repo "$W/repo" base..main~5 >/dev/null || fail "scan part"
+match "$TMP/scan.db" "before the last commits"
+"$ONLIST" -q --db "$TMP/scan.db" scan --repo "$W/repo" base..main >/dev/null || fail "scan all"
+match "$TMP/scan.db" "after the last commits"
+for t in commit_review matches; do
+	sqlite3 "$TMP/full-alpha.db" "SELECT * FROM $t" | LC_ALL=C sort >"$TMP/want.$t"
+	sqlite3 "$TMP/scan.db" "SELECT * FROM $t" | LC_ALL=C sort >"$TMP/got.$t"
+	same_output "$t after a later scan" "$TMP/want.$t" "$TMP/got.$t" ||
+		bad "$t: commits scanned after their mail differ"
+done
 
 # A message cross-posted to alpha and beta is an echo while only alpha's
 # copy is in, and no more once beta's is: classes of old mail change too.

@@ -35,11 +35,16 @@ struct onlist_review_counts {
 };
 
 /* Rebuild review_tags and commit_review.  Call inside a transaction
- * (match's), after the thread tables, the echo/bot classes and the
- * matches are built.  canon may be NULL (addresses as they are).
- * ONLIST_EDB, ONLIST_ENOMEM. */
+ * (match's, begun by onlist_store_match_begin), after the thread tables,
+ * the echo/bot classes and the matches are built.  canon may be NULL
+ * (addresses as they are); canon_key names what it does (any text that
+ * changes when it does).  The commit_review rows computed again are only
+ * those of commits whose postings changed or that were posted in a topic
+ * the thread build changed (meta review_dirty), unless the classes or
+ * canon_key changed since: then all.  ONLIST_EDB, ONLIST_ENOMEM. */
 onlist_status onlist_store_build_reviews(struct onlist_store *s,
 					 onlist_canon_fn canon, void *data,
+					 const char *canon_key,
 					 struct onlist_review_counts *c);
 
 /* ---- reading ------------------------------------------------------------ */
