@@ -1431,9 +1431,15 @@ static void split_release(struct split *s)
  * before mailinfo sees a mail; NULL when there is none (use the input). */
 static char *crlf_to_lf(const char *data, size_t len, size_t *outlen)
 {
+	const char *p = data, *end = data + len;
 	char *out, *o;
 
-	if (!memmem(data, len, "\r\n", 2))
+	/* memchr for the rare '\r' is a vector scan; memmem of a 2-byte
+	 * needle went byte by byte and was 9% of a real import */
+	while ((p = memchr(p, '\r', (size_t)(end - p))) &&
+	       !(p + 1 < end && p[1] == '\n'))
+		p++;
+	if (!p)
 		return NULL;
 	out = malloc(len + 1);
 	if (!out)
