@@ -107,6 +107,49 @@ else
 fi
 grep -q "^## Per subsystem" "$TMP/out" || bad "md: no subsystem table"
 [ "$(grep -c '^- \[' "$TMP/out")" -le "$nweek" ] || bad "md: more commit entries than commits"
+# plain text for a mail body: 72 columns, no Markdown escapes, links as
+# numbered references at the end, and the same commits as Markdown
+run "report week text" "$ONLIST" --db "$DB" report --week "$week" --format text
+expect_rc "report week text" 0
+cp "$TMP/out" "$TMP/week.txt"
+run "report week md again" "$ONLIST" --db "$DB" report --week "$week" --format md
+python3 - "$TMP/week.txt" "$TMP/out" "$TMP/week.json" <<'PY' || bad "text report (above)"
+import json, re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+md = open(sys.argv[2], encoding="utf-8").read()
+r = json.load(open(sys.argv[3]))
+ok = True
+lines = text.split("\n")
+body, _, links = text.partition("\nLinks\n-----\n")
+refs = {}
+for l in links.strip().split("\n"):
+    m = re.match(r"^\[(\d+)\] (https?://\S+)$", l)
+    if not m: print("not a reference line:", repr(l)); ok = False; continue
+    refs[int(m.group(1))] = m.group(2)
+if sorted(refs) != list(range(1, len(refs) + 1)) or not refs:
+    print("references are not numbered 1..n:", sorted(refs)[:5]); ok = False
+for l in lines:
+    # a reference whose URL alone is longer than a line stays whole
+    if len(l) > 72 and not re.match(r"^\[\d+\] \S+$", l):
+        print("longer than 72:", repr(l)); ok = False
+    if re.search(r"\\[\\`*_\[\]<>|#]", l): print("Markdown escape:", repr(l)); ok = False
+    if l.endswith(" "): print("trailing space:", repr(l)); ok = False
+used = set(int(n) for n in re.findall(r"\[(\d+)\]", body))
+if used != set(refs): print("references used and listed differ:", sorted(used ^ set(refs))[:5]); ok = False
+# each commit line's reference is the commit's link
+for m in re.finditer(r"^- ([0-9a-f]{12}) \[(\d+)\]", body, re.M):
+    if m.group(1) not in refs.get(int(m.group(2)), ""): print("ref", m.group(2), "is not", m.group(1)); ok = False
+t_shas = re.findall(r"^- ([0-9a-f]{12}) ", body, re.M)
+m_shas = re.findall(r"^- \[([0-9a-f]{12})\]", md, re.M)
+if t_shas != m_shas: print("text lists", len(t_shas), "commits, md", len(m_shas)); ok = False
+t = r["totals"]
+for title, k in (("Never posted", "never_posted"), ("Posted, no reply", "no_reply"),
+                 ("Posted, discussed without a review tag", "discussed"),
+                 ("Reviewed only on the series", "reviewed_series")):
+    if not re.search(r"^%s \(%d\)\n-+\n" % (re.escape(title), t[k]), text, re.M):
+        print("no section '%s (%d)'" % (title, t[k])); ok = False
+sys.exit(0 if ok else 1)
+PY
 # the default window is the week of the latest landing
 run "report default" "$ONLIST" --db "$DB" report
 grep -q "^# Commits that bypassed the lists: $week$" "$TMP/out" || bad "default report is not $week"
@@ -235,6 +278,9 @@ run "evil md" "$ONLIST" --db "$EDB" report
 ! grep -q "$rlo" "$TMP/out" || bad "md: a raw U+202E got through"
 grep -q 'evil: \\<script\\>alert("x")\\</script\\> & '"'q' U+202Egnp.exe" "$TMP/out" || bad "md: the subject is not escaped as expected"
 grep -q "EVIL SUBSYSTEM" "$TMP/out" || bad "md: MAINTAINERS section not used"
+run "evil text" "$ONLIST" --db "$EDB" report --format text
+! grep -q "$rlo" "$TMP/out" || bad "text: a raw U+202E got through"
+grep -q "evil: <script>alert(\"x\")</script> & 'q' U+202Egnp.exe" "$TMP/out" || bad "text: the subject is not as expected"
 run "evil json" "$ONLIST" --db "$EDB" report --format json
 python3 -c "
 import json,sys

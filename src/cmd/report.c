@@ -1,6 +1,7 @@
 /* cmd_report.c - onlist report: what landed in a window (a week by
  * default) that was never posted, posted and changed, or posted and never
- * answered; per committer and per subsystem; Markdown, HTML or JSON. */
+ * answered; per committer and per subsystem; plain text, Markdown, HTML or
+ * JSON. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +19,11 @@
 #define REPORT_SCHEMA "onlist-report/2"
 #define WEEK 604800
 #define CHART_WEEKS 26
+#define TEXT_COLS 72		/* plain text: a mail body's width */
 
 static const char help[] =
 	"usage: onlist [--db PATH] report [--week YYYY-Www | --since DATE --until DATE | RANGE]\n"
-	"                     [--format md|html|json] [--json] [-o FILE] [--repo PATH]\n"
+	"                     [--format md|text|html|json] [--json] [-o FILE] [--repo PATH]\n"
 	"                     [--mailmap FILE] [--commit-url TEMPLATE] [--posting-url TEMPLATE]\n\n"
 	"What landed in a window, by landing date (the merge that brought a\n"
 	"commit into the mainline; `onlist scan` records it), or the commits\n"
@@ -37,8 +39,10 @@ static const char help[] =
 	"HEAD, else the top two directories).\n\n"
 	"  --week 2013-W27       an ISO week (Monday 00:00 UTC, seven days)\n"
 	"  --since/--until DATE  YYYY-MM-DD, UTC; UNTIL itself is not included\n"
-	"  --format              md (default), html (one self-contained file),\n"
-	"                        json (schema " REPORT_SCHEMA ", docs/schema.md)\n"
+	"  --format              md (default), text (a plain mail body: 72\n"
+	"                        columns, links as numbered references at the\n"
+	"                        end), html (one self-contained file), json\n"
+	"                        (schema " REPORT_SCHEMA ", docs/schema.md)\n"
 	"  --json                --format json\n"
 	"  -o FILE               write FILE, replaced only by a complete report:\n"
 	"                        a failed run leaves the previous one (default\n"
@@ -483,6 +487,60 @@ static const struct layout html_layout = {
 	.line = "<br>", .merge = " ", .list = " on ", .end = "</small></li>\n",
 };
 
+/* Plain text of several lines (trailers) on one: "a; b". */
+static void txt_put_lines(FILE *f, const char *s)
+{
+	while (s && *s) {
+		size_t n = strcspn(s, "\n");
+		char *line = strndup(s, n);
+
+		onlist_put_text(f, line ? line : "?");
+		free(line);
+		s += n;
+		if (*s && s[1])
+			fputs("; ", f);
+		if (*s)
+			s++;
+	}
+}
+
+/* Plain text: "abcdef012345 [3] subject", the link as reference 3 at the
+ * end of the report (nothing a mail reader would have to undo). */
+static void txt_sha(struct report *r, const char *sha)
+{
+	int ref = md_ref(r, url(r->commit_url, sha));
+
+	if (ref)
+		fprintf(r->f, "%.12s [%d] ", sha, ref);
+	else
+		fprintf(r->f, "%.12s ", sha);
+}
+
+static void txt_posting(struct report *r, const char *msgid)
+{
+	fprintf(r->f, "posting [%d]", md_ref(r, url(r->posting_url, msgid)));
+}
+
+static const struct layout txt_layout = {
+	.put = txt_put_lines, .sha = txt_sha, .posting = txt_posting,
+	.item = "- ",
+	.head = { "", "\n  author: ", ", committer: ", ", subsystem: ",
+		  "\n  tags: " },
+	.empty = "; changelog: empty",
+	.line = "\n  ", .merge = "", .list = " to ", .end = "\n",
+};
+
+/* A string from mail or git in the report's format. */
+static void put_s(const struct report *r, const char *s)
+{
+	if (r->fmt == ONLIST_FMT_HTML)
+		onlist_put_html(r->f, s);
+	else if (r->fmt == ONLIST_FMT_TEXT)
+		onlist_put_text(r->f, s);
+	else
+		onlist_put_md(r->f, s);
+}
+
 static void put_commit(struct report *r, const struct layout *l,
 		       const struct rrow *x)
 {
@@ -663,7 +721,34 @@ static void json_commit(struct report *r, const struct rrow *x, int first)
 	free(u);
 }
 
-/* Totals per committer or per subsystem: commits, and each category. */
+/* Columns of UTF-8 text, counted in characters (code points). */
+static size_t u8width(const char *s, size_t n)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < n && s[i]; i++)
+		w += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return w;
+}
+
+/* The largest never-posted share first (then the most never posted, the
+ * most commits, the name): the rows that need a look are on top. */
+static int by_share(const void *a, const void *b)
+{
+	const struct onlist_tally_row *x = a, *y = b;
+	/* x->extra/x->count vs y->extra/y->count without rounding */
+	long long l = (long long)x->extra * y->count,
+		  rr = (long long)y->extra * x->count;
+
+	if (l != rr)
+		return l > rr ? -1 : 1;
+	if (x->extra != y->extra)
+		return x->extra > y->extra ? -1 : 1;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
 /* Totals per committer or per subsystem: commits, and how many of them
  * fell in each category. */
 static int group_table(struct report *r, int by_subsys)
@@ -681,7 +766,8 @@ static int group_table(struct report *r, int by_subsys)
 		if (x->cat == C_NEVER)
 			onlist_tally_extra(&all, k);
 	}
-	onlist_tally_sort(&all);
+	if (all.n > 1)
+		qsort(all.v, all.n, sizeof *all.v, by_share);
 	if (r->fmt == ONLIST_FMT_JSON)
 		fprintf(f, "\"by_%s\": [", by_subsys ? "subsystem" : "committer");
 	else if (r->fmt == ONLIST_FMT_HTML)
@@ -689,6 +775,10 @@ static int group_table(struct report *r, int by_subsys)
 			"<th>Never posted</th><th>Share</th><th>Modified</th>"
 			"<th>No reply</th><th>Discussed</th><th>Series only</th>"
 			"</tr>\n", what);
+	else if (r->fmt == ONLIST_FMT_TEXT)
+		/* 70 columns; a longer name gets a line of its own */
+		fprintf(f, "%-20s%8s%7s%7s%7s%7s%7s%7s\n", what, "commits",
+			"never", "share", "modif", "no rep", "disc.", "series");
 	else
 		fprintf(f, "| %s | Commits | Never posted | Share | Modified "
 			"| No reply | Discussed | Series only |\n"
@@ -725,6 +815,20 @@ static int group_table(struct report *r, int by_subsys)
 				"<td>%s</td><td>%ld</td><td>%ld</td><td>%ld</td></tr>\n",
 				t->count, t->extra, pct(t->extra, t->count), fzs, nr,
 				nd, ns);
+		} else if (r->fmt == ONLIST_FMT_TEXT) {
+			char *nm = onlist_text_dup(t->name), share[16];
+			size_t w = nm ? u8width(nm, strlen(nm)) : 0;
+
+			if (!nm)
+				goto nomem;
+			if (w > 19)
+				fprintf(f, "%s\n%20s", nm, "");
+			else
+				fprintf(f, "%s%*s", nm, (int)(20 - w), "");
+			free(nm);
+			snprintf(share, sizeof share, "%.0f%%", pct(t->extra, t->count));
+			fprintf(f, "%8ld%7ld%7s%7s%7ld%7ld%7ld\n", t->count, t->extra,
+				share, fzs, nr, nd, ns);
 		} else {
 			fputs("| ", f);
 			onlist_put_md(f, t->name);
@@ -737,6 +841,10 @@ static int group_table(struct report *r, int by_subsys)
 		fputs(all.n ? "\n  ]" : "]", f);
 	else if (r->fmt == ONLIST_FMT_HTML)
 		fputs("</table></div>\n", f);
+	else if (r->fmt == ONLIST_FMT_TEXT)
+		fputs("\nnever: never posted; modif: posted only modified before "
+		      "merge; no rep: posted, no reply; disc.: discussed without "
+		      "a review tag; series: reviewed only on the series.\n", f);
 	onlist_tally_release(&all);
 	return 0;
 nomem:
@@ -842,7 +950,8 @@ static int put_commits(struct report *r, enum cat c, int reason)
 			fputs(any ? "" : "<ul>\n", r->f);
 			put_commit(r, &html_layout, x);
 		} else
-			put_commit(r, &md_layout, x);
+			put_commit(r, r->fmt == ONLIST_FMT_TEXT ? &txt_layout :
+				   &md_layout, x);
 		any = 1;
 	}
 	if (r->fmt == ONLIST_FMT_HTML && any)
@@ -875,11 +984,14 @@ static int never_section(struct report *r)
 			     r->rows.v[i].v.reason == order[k];
 		if (!n)
 			continue;
-		fprintf(f, html ? "<h3>%s (%ld)</h3>\n" : "### %s (%ld)\n\n",
-			title[order[k]], n);
+		fprintf(f, html ? "<h3>%s (%ld)</h3>\n" :
+			r->fmt == ONLIST_FMT_TEXT ? "%s (%ld)\n\n" :
+			"### %s (%ld)\n\n", title[order[k]], n);
 		put_commits(r, C_NEVER, (int)order[k]);
-		if (!html)
+		if (r->fmt == ONLIST_FMT_MD)
 			md_refs(r);
+		else if (r->fmt == ONLIST_FMT_TEXT)
+			fputc('\n', f);
 		any = 1;
 	}
 	for (size_t i = 0; i < r->rows.n; i++)
@@ -889,6 +1001,8 @@ static int never_section(struct report *r)
 		int first = 1;
 
 		fprintf(f, html ? "<h3>Releases and version bumps (%ld)</h3>\n<p>" :
+			r->fmt == ONLIST_FMT_TEXT ?
+			"Releases and version bumps (%ld)\n\n" :
 			"### Releases and version bumps (%ld)\n\n", nrel);
 		for (size_t i = 0; i < r->rows.n; i++) {
 			const struct rrow *x = &r->rows.v[i];
@@ -897,16 +1011,20 @@ static int never_section(struct report *r)
 				continue;
 			fputs(first ? "" : "; ", f);
 			fprintf(f, "%.12s ", x->sha);
-			if (html)
-				onlist_put_html(f, x->subject);
-			else
-				onlist_put_md(f, x->subject);
+			put_s(r, x->subject);
 			first = 0;
 		}
 		fputs(html ? "</p>\n" : "\n", f);
 		any = 1;
 	}
 	return any;
+}
+
+static void underline(FILE *f, int c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fputc(c, f);
+	fputc('\n', f);
 }
 
 static int render(struct report *r)
@@ -1011,9 +1129,22 @@ static int render(struct report *r)
 			chart(r);
 		}
 	} else {
-		fputs("# Commits that bypassed the lists: ", f);
-		onlist_put_md(f, r->title);
-		fputs("\n\n", f);
+		if (r->fmt == ONLIST_FMT_TEXT) {
+			const char *h = "Commits that bypassed the lists: ";
+			char *t = onlist_text_dup(r->title);
+
+			if (!t)
+				return -1;
+			fprintf(f, "%s%s\n", h, t);
+			underline(f, '=', u8width(h, strlen(h)) +
+				  u8width(t, strlen(t)));
+			free(t);
+			fputc('\n', f);
+		} else {
+			fputs("# Commits that bypassed the lists: ", f);
+			onlist_put_md(f, r->title);
+			fputs("\n\n", f);
+		}
 		if (r->windowed)
 			fprintf(f, "Landed %s to %s (UTC).\n\n", a, b);
 		fprintf(f, "%ld commits: %ld never posted (%.0f%%), ", n,
@@ -1026,9 +1157,15 @@ static int render(struct report *r)
 		if (cnt[C_UNKNOWN] || stale(r)) {
 			char *w = unknown_text(r, cnt[C_UNKNOWN]);
 
-			fputs("\n**", f);
-			onlist_put_md(f, w ? w : "");
-			fputs("**\n", f);
+			if (r->fmt == ONLIST_FMT_TEXT) {
+				fputs("\n", f);
+				onlist_put_text(f, w ? w : "");
+				fputs("\n", f);
+			} else {
+				fputs("\n**", f);
+				onlist_put_md(f, w ? w : "");
+				fputs("**\n", f);
+			}
 			free(w);
 		}
 	}
@@ -1037,7 +1174,12 @@ static int render(struct report *r)
 		int any = 0;
 		if (r->fmt == ONLIST_FMT_HTML)
 			fprintf(f, "<h2>%s (%ld)</h2>\n", cat_title[c], cnt[c]);
-		else
+		else if (r->fmt == ONLIST_FMT_TEXT) {
+			int w = fprintf(f, "\n%s (%ld)\n", cat_title[c], cnt[c]);
+
+			underline(f, '-', (size_t)(w - 2));
+			fputc('\n', f);
+		} else
 			fprintf(f, "\n## %s (%ld)\n\n", cat_title[c], cnt[c]);
 		if (cat_note[c])
 			fprintf(f, r->fmt == ONLIST_FMT_HTML ?
@@ -1061,6 +1203,29 @@ static int render(struct report *r)
 		if (group_table(r, 1))
 			return -1;
 		fputs("<p><small>Made by onlist.</small></p>\n</body></html>\n", f);
+	} else if (r->fmt == ONLIST_FMT_TEXT) {
+		fputs("\nPer committer\n-------------\n\n", f);
+		if (group_table(r, 0))
+			return -1;
+		fprintf(f, "\nPer subsystem (from %s)\n", r->maintainers ?
+			"MAINTAINERS" : "the top directories");
+		underline(f, '-', strlen(r->maintainers ? "MAINTAINERS" :
+					 "the top directories") + 21);
+		fputc('\n', f);
+		if (group_table(r, 1))
+			return -1;
+		if (r->nrefs) {
+			fputs("\nLinks\n-----\n\n", f);
+			/* like md_refs(), numbered from 1 over the whole report */
+			for (size_t i = 0; i < r->nrefs; i++) {
+				fprintf(f, "[%zu] ", r->refs_base + i + 1);
+				onlist_put_text(f, r->refs[i]);
+				fputc('\n', f);
+				free(r->refs[i]);
+			}
+			r->refs_base += r->nrefs;
+			r->nrefs = 0;
+		}
 	} else {
 		fputs("\n## Per committer\n\n", f);
 		if (group_table(r, 0))
@@ -1071,6 +1236,65 @@ static int render(struct report *r)
 			return -1;
 	}
 	return 0;
+}
+
+/* Plain text is written into a buffer first and then folded here: each
+ * line longer than TEXT_COLS breaks at its last space that fits, and its
+ * continuation lines keep its indentation (two more after a list item's
+ * "- ").  A single word longer than a line (a long URL) stays whole: a
+ * broken link is worse than a long line. */
+static void wrap_text(FILE *out, const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *s = p;
+		size_t ind = 0, cont;
+		int first = 1;
+
+		if (!nl)
+			nl = end;
+		while (p + ind < nl && p[ind] == ' ')
+			ind++;
+		cont = ind + (p + ind + 1 < nl && p[ind] == '-' &&
+			      p[ind + 1] == ' ' ? 2 : 0);
+		for (;;) {
+			size_t w = first ? 0 : cont, rest;
+			const char *q, *brk = NULL, *from = first ? p + ind + 1 : s + 1;
+
+			if (w + u8width(s, (size_t)(nl - s)) <= TEXT_COLS)
+				break;
+			for (q = s; q < nl; q++) {
+				if (*q == ' ' && q >= from) {
+					if (w <= TEXT_COLS)
+						brk = q;
+					else if (!brk)
+						brk = q;	/* a long word */
+					if (w > TEXT_COLS)
+						break;
+				}
+				w += ((unsigned char)*q & 0xC0) != 0x80;
+			}
+			if (!brk)
+				break;
+			/* what would follow is one word too long for any
+			 * line ("[3] https://..."): keep the line whole */
+			for (q = brk; q < nl && *q == ' '; q++)
+				;
+			rest = q < nl ? (size_t)(nl - q) : 0;
+			if (!memchr(q, ' ', rest) &&
+			    cont + u8width(q, rest) > TEXT_COLS)
+				break;
+			fprintf(out, "%*s%.*s\n", first ? 0 : (int)cont, "",
+				(int)(brk - s), s);
+			for (s = brk; s < nl && *s == ' '; s++)
+				;
+			first = 0;
+		}
+		fprintf(out, "%*s%.*s\n", first ? 0 : (int)cont, "",
+			(int)(nl - s), s);
+		p = nl + 1;
+	}
 }
 
 /* The link templates not given as options.  One place, so that a default
@@ -1123,9 +1347,8 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		{ "posting-url", required_argument, NULL, OPT_POSTING_URL },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
-	/* no "text" yet: render() has no plain-text layout; offer it here
-	 * when it has one */
-	static const char *const formats[] = { "md", "html", "json", NULL };
+	static const char *const formats[] = { "md", "text", "html", "json",
+					       NULL };
 	const char *week = NULL, *since_s = NULL, *until_s = NULL, *range = NULL,
 		   *ofile = NULL, *repo_opt = NULL, *alias = NULL;
 	struct report r = { 0 };
@@ -1311,9 +1534,26 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		onlist_err("report: %s", oerr ? oerr : "out of memory");
 		goto out;
 	}
-	r.f = out.f;
-	if (render(&r))
-		goto nomem;
+	if (r.fmt == ONLIST_FMT_TEXT) {
+		/* folded to TEXT_COLS once complete (wrap_text) */
+		char *tbuf = NULL;
+		size_t tlen = 0;
+		int bad;
+
+		if (!(r.f = open_memstream(&tbuf, &tlen)))
+			goto nomem;
+		bad = render(&r);
+		bad |= fclose(r.f) != 0;
+		if (!bad)
+			wrap_text(out.f, tbuf, tlen);
+		free(tbuf);
+		if (bad)
+			goto nomem;
+	} else {
+		r.f = out.f;
+		if (render(&r))
+			goto nomem;
+	}
 	if (onlist_out_close(&out, 1, &oerr) != ONLIST_OK) {
 		onlist_err("report: %s", oerr ? oerr : "cannot write");
 		goto out;
