@@ -158,8 +158,60 @@ run "report html" "$ONLIST" --db "$DB" report --week "$week" --format html -o "$
 expect_rc "report html" 0
 grep -q "<b>$nweek</b> commits: <b>$nnever</b> never posted" "$TMP/week.html" || bad "html: totals"
 grep -q "<svg" "$TMP/week.html" || bad "html: no chart"
-[ "$(grep -c '<rect ' "$TMP/week.html")" -eq 26 ] || bad "html: the chart does not have 26 weeks"
+[ "$(grep -c '<g class="wk"' "$TMP/week.html")" -eq 26 ] || bad "html: the chart does not have 26 weeks"
+# the chart's bars say what the JSON's weeks say, and a week without
+# commits is marked as such, not drawn as 0%
+python3 - "$TMP/week.html" "$TMP/week.json" "$week" <<'PY' || bad "html: the chart's numbers (above)"
+import json, re, sys
+html = open(sys.argv[1], encoding="utf-8").read()
+weeks = json.load(open(sys.argv[2]))["weeks"]
+bars = re.findall(r'<g class="wk" data-week="([^"]+)" data-commits="(\d+)" data-never="(\d+)">(.*?)</g>', html)
+ok = len(bars) == len(weeks) == 26 and weeks[-1]["week"] == sys.argv[3]
+for (wk, n, nv, inner), w in zip(bars, weeks):
+    if (wk, int(n), int(nv)) != (w["week"], w["commits"], w["never_posted"]):
+        print("bar", wk, n, nv, "json", w); ok = False
+    if w["commits"] == 0 and "no commits" not in inner: print("empty week", wk, "not marked"); ok = False
+    if w["commits"] and not re.search(r'class="tot"[^>]*>%d<' % w["commits"], inner): print("no count above", wk); ok = False
+    if w["commits"] and not re.search(r'class="np"[^>]*>%d<' % w["never_posted"], inner): print("no never-posted count in", wk); ok = False
+    if sum(w[k] for k in ("never_posted", "unknown", "no_reply", "discussed", "reviewed_series", "reviewed")) != w["commits"]:
+        print("categories do not add up", w); ok = False
+for k in ("never_posted", "unknown", "no_reply", "discussed", "reviewed_series", "reviewed"):
+    if 'class="c-%s" width' % k not in html: print("no legend entry", k); ok = False
+sys.exit(0 if ok else 1)
+PY
 ! grep -qi "<script\|javascript:\|<link\|src=" "$TMP/week.html" || bad "html: not self-contained or has script"
+
+# commits that landed after the archive ends are "not looked for" in the
+# chart as in the totals, not never posted (the chart once counted them)
+cp "$DB" "$TMP/cut.db"
+sqlite3 "$TMP/cut.db" "DELETE FROM messages WHERE date >= $since"
+run "report cut archive" "$ONLIST" --db "$TMP/cut.db" report --week "$week" --format json
+expect_rc "report cut archive" 0
+python3 - "$TMP/out" <<'PY' || bad "chart and totals disagree on an archive that ends early (above)"
+import json, sys
+r = json.load(open(sys.argv[1])); t = r["totals"]; w = r["weeks"][-1]
+ok = t["unknown"] > 0 and w["week"] == r["title"]
+for k in ("commits", "never_posted", "unknown", "no_reply", "discussed", "reviewed_series", "reviewed"):
+    if w[k] != t[k]: print("week", k, w[k], "totals", t[k]); ok = False
+if t["unknown"] == 0: print("test bug: no commit outside the archive")
+sys.exit(0 if ok else 1)
+PY
+run "report depth 2" "$ONLIST" --db "$DB" report --week "$week" --format json --subsystem-depth 2
+python3 - "$TMP/out" "$TMP/week.json" <<'PY' || bad "--subsystem-depth (above)"
+import json, sys
+d2 = json.load(open(sys.argv[1])); d1 = json.load(open(sys.argv[2]))
+if d1["subsystems_from"] != "paths": sys.exit(0)	# the fixture has MAINTAINERS
+ok = all("/" not in c["subsystem"] for c in d1["commits"])
+for a, b in zip(d1["commits"], d2["commits"]):
+    if not (b["subsystem"] == a["subsystem"] or b["subsystem"].startswith(a["subsystem"] + "/")): ok = False; print(a["subsystem"], b["subsystem"])
+share = [x["never_posted"] / x["commits"] for x in d1["by_subsystem"]]
+if share != sorted(share, reverse=True): print("by_subsystem is not by share", share); ok = False
+sys.exit(0 if ok else 1)
+PY
+run "report bad depth" "$ONLIST" --db "$DB" report --subsystem-depth 0
+expect_rc "report bad depth" 2
+run "report bad weeks" "$ONLIST" --db "$DB" report --weeks x
+expect_rc "report bad weeks" 2
 
 # a fuzzy match (the tier that fills them is other work): the commit moves
 # from never posted to modified before merge
@@ -264,7 +316,7 @@ grep -q "EVIL SUBSYSTEM &lt;b&gt;&amp;amp;" "$TMP/evil.html" || bad "html: the M
 python3 - "$TMP/evil.html" <<'PY' || bad "html: unexpected elements (above)"
 import sys
 from html.parser import HTMLParser
-allowed = {"html","head","meta","title","style","body","div","h1","h2","h3","p","b","small","ul","li","a","span","br","table","tr","th","td","svg","line","text","rect"}
+allowed = {"html","head","meta","title","style","body","div","h1","h2","h3","p","b","small","ul","li","a","span","br","table","tr","th","td","svg","line","text","rect","g","defs","pattern","circle","path"}
 class P(HTMLParser):
     bad = []
     def handle_starttag(self, tag, attrs):
