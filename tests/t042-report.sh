@@ -50,6 +50,11 @@ for c in r["commits"]:
     if (c["category"] == "never_posted") != (c["review"] is None): ok = False; print("review object", c["sha"])
     if c["category"] in ("reviewed", "reviewed_series") and not c["review"]["evidence"]: ok = False; print("no evidence", c["sha"])
     if not c["url"].endswith(c["sha"]): ok = False; print("commit url", c["url"])
+    # every posting is linked, the earliest first
+    pv = c["posting_versions"]
+    if c["posting"] and (not pv or pv[0]["msgid"] != c["posting"]["msgid"]): ok = False; print("posting_versions", c["sha"], pv[:1], c["posting"])
+    if not c["posting"] and pv: ok = False; print("posting_versions without a posting", c["sha"])
+    if any(not p["url"].startswith("https://lore.kernel.org/r/") or p["version"] < 1 for p in pv): ok = False; print("posting_versions", pv)
 s = sum(x["commits"] for x in r["by_committer"])
 if s != r["totals"]["commits"]: print("by_committer sums to", s); ok = False
 s = sum(x["never_posted"] for x in r["by_subsystem"])

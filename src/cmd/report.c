@@ -76,6 +76,8 @@ struct rrow {
 	int modified;			/* posted only in an edited form (author-date,
 					 * subject or fuzzy matches) */
 	struct onlist_commit_review rv;	/* review on the list */
+	struct posting { char *msgid; int version; } *post;	/* every one */
+	int npost;
 	struct onlist_verdict v;	/* never posted: why; or unknown */
 	/* filled after the walk */
 	const char *author, *committer;
@@ -156,6 +158,9 @@ static void free_rows(struct rows *r)
 		free(x->body);
 		onlist_commit_review_release(&x->rv);
 		onlist_verdict_clear(&x->v);
+		for (int k = 0; k < x->npost; k++)
+			free(x->post[k].msgid);
+		free(x->post);
 	}
 	free(r->v);
 }
@@ -362,20 +367,30 @@ static long count_modified(const struct report *r)
 	return n;
 }
 
-/* "Acked-by: A <a@x> on [PATCH 0/4] subject <msgid>", assembled for
- * whichever escaper prints it */
+/* The review a commit got on its series, in one line: "Acked-by Jane
+ * Doe on 1/4 of v3, for the series" (the cover letter: "on the cover
+ * letter of v3"), assembled for whichever escaper prints it; the message
+ * is linked after it. */
 static char *evidence(const struct onlist_commit_review *rv)
 {
-	char *t = NULL;
+	const char *v = rv->ev_value ? rv->ev_value : "";
+	size_t namelen = strcspn(v, "<");
+	char *t = NULL, where[64], ver[16] = "";
 
 	if (!rv->ev_key)
 		return NULL;
-	if (asprintf(&t, "%s: %s, given on %s%s <%s>", rv->ev_key,
-		     rv->ev_value ? rv->ev_value : "",
-		     rv->ev_target_class && !strcmp(rv->ev_target_class, "cover") ?
-		     "the cover letter " : "",
-		     rv->ev_target_subject ? rv->ev_target_subject : "",
-		     rv->ev_msgid ? rv->ev_msgid : "") < 0)
+	while (namelen && v[namelen - 1] == ' ')
+		namelen--;
+	if (rv->ev_target_class && !strcmp(rv->ev_target_class, "cover"))
+		snprintf(where, sizeof where, "the cover letter");
+	else if (rv->ev_part >= 0)
+		snprintf(where, sizeof where, "%d/%d", rv->ev_part, rv->ev_total);
+	else
+		snprintf(where, sizeof where, "another patch");
+	if (rv->ev_version > 1)
+		snprintf(ver, sizeof ver, " of v%d", rv->ev_version);
+	if (asprintf(&t, "%s %.*s on %s%s, for the series", rv->ev_key,
+		     (int)namelen, v, where, ver) < 0)
 		return NULL;
 	return t;
 }
@@ -472,12 +487,46 @@ static void html_posting(struct report *r, const char *msgid)
 	free(u);
 }
 
+/* A link labelled `label` to u (taken; NULL: the label alone), as a
+ * numbered reference in Markdown and text. */
+static void md_link(struct report *r, char *u, const char *label)
+{
+	int ref = md_ref(r, u);
+
+	if (ref)
+		fprintf(r->f, "[%s][%d]", label, ref);
+	else
+		fputs(label, r->f);
+}
+
+static void txt_link(struct report *r, char *u, const char *label)
+{
+	int ref = md_ref(r, u);
+
+	if (ref)
+		fprintf(r->f, "%s [%d]", label, ref);
+	else
+		fputs(label, r->f);
+}
+
+static void html_link(struct report *r, char *u, const char *label)
+{
+	if (u) {
+		fputs("<a href=\"", r->f);
+		onlist_put_html_attr(r->f, u);
+		fprintf(r->f, "\">%s</a>", label);
+	} else
+		fputs(label, r->f);
+	free(u);
+}
+
 /* What a commit's entry is made of in Markdown and in HTML; one walker,
  * put_commit(), writes both, so that they say the same things. */
 struct layout {
 	void (*put)(FILE *f, const char *s);		/* the escaper */
 	void (*sha)(struct report *r, const char *sha);	/* linked if known */
 	void (*posting)(struct report *r, const char *msgid);
+	void (*link)(struct report *r, char *u, const char *label);
 	const char *item;	/* before the sha */
 	const char *head[5];	/* before the subject, author, committer,
 				 * subsystem and tags */
@@ -490,6 +539,7 @@ struct layout {
 
 static const struct layout md_layout = {
 	.put = onlist_put_md, .sha = md_sha, .posting = md_posting,
+	.link = md_link,
 	.item = "- ",
 	.head = { "", "\n  - author: ", ", committer: ", ", subsystem: ",
 		  "\n  - tags: " },
@@ -499,6 +549,7 @@ static const struct layout md_layout = {
 
 static const struct layout html_layout = {
 	.put = onlist_put_html, .sha = html_sha, .posting = html_posting,
+	.link = html_link,
 	.item = "<li>",
 	.head = { " <span class=\"subj\">", "</span><br><small>author ",
 		  ", committer ", ", ", "<br>tags: " },
@@ -542,6 +593,7 @@ static void txt_posting(struct report *r, const char *msgid)
 
 static const struct layout txt_layout = {
 	.put = txt_put_lines, .sha = txt_sha, .posting = txt_posting,
+	.link = txt_link,
 	.item = "- ",
 	.head = { "", "\n  author: ", ", committer: ", ", subsystem: ",
 		  "\n  tags: " },
@@ -592,7 +644,22 @@ static void put_commit(struct report *r, const struct layout *l,
 		}
 	} else
 		fputs("landed: n/a", f);
-	if (x->msgid) {
+	if (x->npost > 1) {
+		/* every version, each linked: "postings: v1, v2, v3" */
+		fputs(l->line, f);
+		fputs("postings: ", f);
+		for (int i = 0; i < x->npost; i++) {
+			char label[16];
+
+			snprintf(label, sizeof label, "v%d", x->post[i].version);
+			fputs(i ? ", " : "", f);
+			l->link(r, url(r->posting_url, x->post[i].msgid), label);
+		}
+		if (x->list) {
+			fputs(l->list, f);
+			l->put(f, x->list);
+		}
+	} else if (x->msgid) {
 		fputs(l->line, f);
 		l->posting(r, x->msgid);
 		if (x->list) {
@@ -620,8 +687,13 @@ static void put_commit(struct report *r, const struct layout *l,
 		char *ev = evidence(&x->rv);
 
 		fputs(l->line, f);
-		fputs("review on the series: ", f);
+		fputs("review: ", f);
 		l->put(f, ev ? ev : "?");
+		if (x->rv.ev_msgid) {
+			fputs(" (", f);
+			l->link(r, url(r->posting_url, x->rv.ev_msgid), "mail");
+			fputc(')', f);
+		}
 		free(ev);
 	}
 	if (x->rv.naks) {
@@ -689,6 +761,17 @@ static void json_commit(struct report *r, const struct rrow *x, int first)
 				       "url", u, (char *)NULL);
 	} else
 		fputs("null", f);
+	fputs(", \"posting_versions\": [", f);
+	for (int i = 0; i < x->npost; i++) {
+		char *pu = url(r->posting_url, x->post[i].msgid);
+
+		fprintf(f, "%s{\"version\": %d", i ? ", " : "", x->post[i].version);
+		onlist_put_json_field(f, 0, "msgid", x->post[i].msgid);
+		onlist_put_json_field(f, 0, "url", pu);
+		fputc('}', f);
+		free(pu);
+	}
+	fputc(']', f);
 	if (x->cat == C_NEVER) {
 		onlist_put_json_field(f, 0, "reason",
 				      onlist_reason_name(x->v.reason));
@@ -997,11 +1080,11 @@ static const char css[] =
 	"td+td,th+th{text-align:right}"
 	".chart{overflow-x:auto;background:#fff}"
 	"svg.ch{display:block;width:100%;height:auto}"
-	"svg.ch text{font-size:13px;fill:#333;text-anchor:middle}"
-	"svg.ch .tot{font-size:15px;font-weight:bold}"
-	"svg.ch .np{font-size:14px;font-weight:bold;fill:#fff;stroke:#000;"
-	"stroke-width:3px;paint-order:stroke}"
-	"svg.ch .none{font-size:12px;fill:#777;text-anchor:start}"
+	"svg.ch text{font-size:12px;fill:#333;text-anchor:middle}"
+	"svg.ch .tot{font-size:12px;font-weight:bold;letter-spacing:-.5px}"
+	"svg.ch .np{font-size:11.5px;font-weight:bold;fill:#fff;stroke:#000;"
+	"stroke-width:2.5px;paint-order:stroke;letter-spacing:-.5px}"
+	"svg.ch .none{font-size:11px;fill:#888;text-anchor:start}"
 	"svg.ch .cw{font-weight:bold}svg.ch .yl{fill:#666}svg.ch .ax{stroke:#999}"
 	".cur{fill:#fff1b8;stroke:#b8960c}"
 	".c-never_posted{fill:#a5281b}.c-unknown{fill:url(#p-unknown)}"
@@ -1546,6 +1629,30 @@ static int classify(const struct ctx *cx, struct rrow *x)
 	return 0;
 }
 
+/* onlist_store_report_postings() into a row; npost -1 when out of
+ * memory. */
+static int add_posting(const char *msgid, const char *list, int version,
+		       void *data)
+{
+	struct rrow *x = data;
+	struct posting *nv = realloc(x->post, (size_t)(x->npost + 1) * sizeof *nv);
+
+	(void)list;
+	if (nv)
+		x->post = nv;
+	if (!nv || !(nv[x->npost].msgid = strdup(msgid ? msgid : ""))) {
+		for (int k = 0; k < x->npost; k++)
+			free(x->post[k].msgid);
+		free(x->post);
+		x->post = NULL;
+		x->npost = -1;
+		return 1;
+	}
+	x->post = nv;
+	nv[x->npost++].version = version;
+	return 0;
+}
+
 /* People, subsystems and categories of r->rows.  0, or -1 said. */
 static int prepare(const struct ctx *cx, struct report *r)
 {
@@ -1577,10 +1684,14 @@ static int prepare(const struct ctx *cx, struct report *r)
 		else
 			path_subsys(x->files, cx->depth, x->subsys,
 				    sizeof x->subsys);
-		if (classify(cx, x)) {
+		if (classify(cx, x) ||
+		    (x->postings && onlist_store_report_postings(cx->db, x->sha,
+						add_posting, x) != ONLIST_OK)) {
 			onlist_err("report: %s", onlist_store_errmsg(cx->db));
 			return -1;
 		}
+		if (x->npost < 0)
+			goto nomem;
 	}
 	return 0;
 nomem:
