@@ -4,7 +4,7 @@
 # screenshot at 420 px; the DOM Chromium builds (--dump-dom) holds every
 # section the JSON report counts, with the same counts, and the chart's
 # bars carry the JSON's weekly numbers; and at 420 px the page does not
-# scroll sideways.
+# scroll sideways, and the chart's numbers are drawn at least 9 px high.
 #
 # How the width is measured: a wrapper page in the test's folder loads the
 # report, untouched, into an <iframe> 420 px wide and, on its load event,
@@ -161,8 +161,14 @@ document.getElementById("f").addEventListener("load", function () {
     if (r.right > e.clientWidth + 0.5 && !boxed(n))
       out.push(n.tagName.toLowerCase() + "@" + Math.round(r.right));
   });
+  /* the chart's numbers, as high as they are drawn at this width */
+  var least = 1000;
+  d.querySelectorAll("svg.ch text.tot, svg.ch text.np, svg.ch text.wl").forEach(function (t) {
+    least = Math.min(least, t.getBoundingClientRect().height);
+  });
   document.getElementById("out").textContent = "scrollWidth=" + e.scrollWidth +
-    " clientWidth=" + e.clientWidth + " outside=" + out.length + " " + out.slice(0, 5).join(" ");
+    " clientWidth=" + e.clientWidth + " chartText=" + Math.round(least * 10) / 10 +
+    " outside=" + out.length + " " + out.slice(0, 5).join(" ");
 });
 </script></body></html>
 EOF2
@@ -179,4 +185,8 @@ cw=$(echo "$m" | sed 's/.*clientWidth=\([0-9]*\).*/\1/')
 [ "$cw" -gt 300 ] && [ "$cw" -le 420 ] || bad "the frame is $cw px wide, not about 420 (test bug)"
 [ "$sw" -le "$cw" ] || bad "at 420 px the page scrolls sideways: $m"
 echo "$m" | grep -q "outside=0 " || bad "at 420 px elements stick out of the page: $m"
+# a glyph box of 9 px holds a digit of about 6.5 px: the least that reads
+th=$(echo "$m" | sed 's/.*chartText=\([0-9.]*\).*/\1/')
+python3 -c "import sys; sys.exit(0 if 9 <= float(sys.argv[1]) < 1000 else 1)" "$th" ||
+	bad "at 420 px the chart's numbers are $th px high, less than 9"
 [ $nfail -eq 0 ]
