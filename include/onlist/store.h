@@ -48,6 +48,10 @@ onlist_status onlist_store_open_readonly(struct onlist_store **out,
 onlist_status onlist_store_open_read(struct onlist_store **out,
 				     const char *path, char **errmsg);
 void onlist_store_close(struct onlist_store *s);
+/* For a command that streams rows in (import, fetch): a small page cache
+ * and no file map, so its memory stays flat as the database grows; the
+ * default suits matching, which reads the same index pages over and over. */
+void onlist_store_stream_mode(struct onlist_store *s);
 
 /* The last error message of this handle; never NULL. */
 const char *onlist_store_errmsg(const struct onlist_store *s);
