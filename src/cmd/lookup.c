@@ -575,7 +575,7 @@ static void print_why(FILE *out, const struct onlist_cli_why *w, int json)
 				      onlist_reason_name(v->reason));
 		onlist_put_json_field(out, 0, "reason_msgid", v->msgid);
 		onlist_put_json_field(out, 0, "reverted", v->reverted);
-		if (w->span.last)
+		if (w->span.last && !w->remote)
 			fprintf(out, ", \"archive\": {\"first\": \"%s\", "
 				"\"last\": \"%s\"}", first, last);
 		else
