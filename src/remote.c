@@ -310,7 +310,8 @@ onlist_status onlist_remote_add_commit(struct onlist_remote *r,
 			free(*errmsg);
 			*errmsg = NULL;
 			return fail(errmsg, ONLIST_ENOTFOUND, "%s: no such commit "
-				    "in %s", name, r->repo);
+				    "in %s (merges are not looked up)", name,
+				    r->repo);
 		}
 		return st;
 	}
@@ -745,6 +746,8 @@ onlist_status onlist_remote_search(struct onlist_remote *r, const char *sha,
 			goto out;
 	}
 	(void)subject_done;
+	if (!r->no_search)
+		onlist_store_set_state(r->s, ONLIST_REMOTE_ASKED, w.sha, r->url);
 out:
 	want_release(&w);
 	return st;

@@ -28,7 +28,7 @@ R=$TMP/fx/repo
 # one commit of each fate in the range (fixtures/make-repo.py's plan)
 C=$(awk '$4 == "in" { f = ""; for (i = 5; i <= NF; i++) f = f " " $i;
 	if (!(f in seen)) { seen[f] = 1; print $1 } }' "$TMP/fx/plan.txt" |
-	while read -r c; do git -C "$R" cat-file -e "$c^{commit}" 2>/dev/null && echo "$c"; done)
+	while read -r c; do [ -n "$(git -C "$R" rev-list --no-merges "$c^!" 2>/dev/null)" ] && echo "$c"; done)
 n=$(echo $C | wc -w)
 [ "$n" -ge 15 ] || fail "only $n fates in the plan"
 
@@ -94,14 +94,33 @@ run "refresh" "$ONLIST" -q --db "$TMP/full.db" lookup --remote "$FS/pi/ok/fixtur
 "$ONLIST" --db "$TMP/full.db" sources >"$TMP/src" || bad "sources"
 grep -q "partial" "$TMP/src" || bad "sources does not say partial: $(cat "$TMP/src")"
 never=$(awk '$2 != "posted" { print $1; exit }' "$TMP/ref.txt")
-run "plain lookup" "$ONLIST" --db "$TMP/full.db" lookup "$never"
-expect_rc "plain lookup on a partial source" 3
+run "plain lookup, asked" "$ONLIST" --db "$TMP/full.db" lookup "$never"
+expect_rc "plain lookup of a commit asked remotely" 1
+grep -q "never posted" "$TMP/out" || bad "a commit asked remotely is not never posted"
+other=$(awk '$4 == "in" && / never posted$/ { print $1 }' "$TMP/fx/plan.txt" |
+	while read -r c; do case " $(echo $C) " in *" $c "*) ;; *) echo "$c" ;; esac; done | head -n 1)
+"$ONLIST" -q --db "$TMP/full.db" scan --repo "$R" "$other^!" >/dev/null || fail "scan"
+run "plain lookup, not asked" "$ONLIST" --db "$TMP/full.db" lookup "$other"
+expect_rc "plain lookup of a commit not asked, partial source only" 3
+
+# match --remote over the scanned range: the same answers for the same
+# commits, and asking again makes no request
+"$ONLIST" -q --db "$TMP/m.db" scan --repo "$R" v1.0..v1.1 >/dev/null || fail "scan"
+run "match --remote" "$ONLIST" --db "$TMP/m.db" match --remote "$FS/pi/m/fixture/" --pace 0
+expect_rc "match --remote" 0
+"$ONLIST" --db "$TMP/m.db" lookup --json $C | summary >"$TMP/m.txt"
+same_output "match --remote = local" "$TMP/ref.txt" "$TMP/m.txt" ||
+	{ diff "$TMP/ref.txt" "$TMP/m.txt"; bad "match --remote verdicts differ"; }
+m1=$(requests /pi/m/)
+run "match --remote again" "$ONLIST" --db "$TMP/m.db" match --remote "$FS/pi/m/fixture/" --pace 0
+[ "$(requests /pi/m/)" -eq "$m1" ] || bad "match --remote again made requests"
+echo "  match --remote: $m1 requests for the range"
 
 # the faults, on a few commits (each URL fails first, and a retry waits):
 # each must end with the same answers
 F=$(awk '$2 == "posted" { print $1 }' "$TMP/ref.txt" | head -n 2)
 F="$F $(awk '$2 != "posted" { print $1 }' "$TMP/ref.txt" | head -n 1)"
-grep -E "^($(echo $F | tr ' ' '|')) " "$TMP/ref.txt" >"$TMP/ref-f.txt"
+for c in $F; do grep "^$c " "$TMP/ref.txt"; done >"$TMP/ref-f.txt"
 for fault in 429 fail drop slow; do
 	run "fault $fault" "$ONLIST" -q --db "$TMP/$fault.db" lookup --json \
 		--remote "$FS/pi/$fault/fixture/" --repo "$R" --pace 0 $F

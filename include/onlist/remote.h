@@ -33,6 +33,12 @@
 struct onlist_store;
 struct onlist_remote;
 
+/* The source_state "url" under which each commit a server was searched
+ * about is kept (key: its sha, value: the inbox URL): the verdict
+ * (verdict.h) takes such a commit as looked for even outside the span of
+ * the archive.  Not set when the server could not search. */
+#define ONLIST_REMOTE_ASKED "remote:asked"
+
 struct onlist_remote_opts {
 	const char *url;	/* the inbox: http(s)://HOST/NAME/ */
 	const char *repo;	/* the git repository the commits are in */
