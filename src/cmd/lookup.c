@@ -835,8 +835,12 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 			goto out;
 		}
 		if (!cli->quiet)
-			fprintf(stderr, "lookup: %ld request%s to %s\n", ro.requests,
-				ro.requests == 1 ? "" : "s", ro.url);
+		{
+			fprintf(stderr, "lookup: %ld request%s to ", ro.requests,
+				ro.requests == 1 ? "" : "s");
+			onlist_put_text(stderr, ro.url);
+			fputc('\n', stderr);
+		}
 		w.remote = 1;
 	}
 	w.s = s;

@@ -295,8 +295,10 @@ static int match_remote(struct onlist_cli *cli, struct onlist_cli_remote *ro,
 		goto out;
 	}
 	onlist_store_query(s, ONLIST_Q_COUNT_TOTALS, NULL, 0, totals, t);
-	printf("%u commits asked about, %ld requests to %s\n", names->len,
-	       ro->requests, ro->url);
+	printf("%u commits asked about, %ld requests to ", names->len,
+	       ro->requests);
+	onlist_put_text(stdout, ro->url);
+	putchar('\n');
 	printf("%ld of %ld commits matched (%.1f%%)\n", t[5], t[3],
 	       t[3] ? 100.0 * t[5] / t[3] : 0.0);
 out:
