@@ -54,7 +54,8 @@ so a test can add ?t=NAME to get fresh state):
                         the first time), fail (500 the first two times),
                         drop (a t.mbox.gz: half its body, then close, the
                         first time), slow (0.5 s before every answer),
-                        nosearch (501 to every ?q=, as index level basic)
+                        nosearch (501 to every ?q=, as index level basic),
+                        nophrase (400 to a ?q= holding a quoted phrase)
   /_stats               JSON: {KEY: {"count": n, "ranges": n, "posts": n,
                         "conditional": n, "range": [...]}, ...};
                         /_stats?key=KEY gives one entry ({"count": 0, ...}
@@ -382,6 +383,9 @@ class Handler(BaseHTTPRequestHandler):
             return
         if fault == "nosearch" and "q=" in query:
             self.error(501)
+            return
+        if fault == "nophrase" and '"' in urllib.parse.unquote_plus(query):
+            self.simple(400, b"no phrase search\n")
             return
         if fault == "slow":
             time.sleep(0.5)

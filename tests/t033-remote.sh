@@ -132,6 +132,13 @@ run "nosearch" "$ONLIST" --db "$TMP/ns.db" lookup --remote "$FS/pi/nosearch/fixt
 	--repo "$R" --pace 0 $C
 [ "$(grep -c 'cannot search' "$TMP/err")" -eq 1 ] || bad "501 not said once: $(cat "$TMP/err")"
 [ "$rc" -le 1 ] || bad "nosearch: exit $rc"
+# a server that refuses phrases: one line, patch-id still works
+run "nophrase" "$ONLIST" --db "$TMP/np.db" lookup --json --remote "$FS/pi/nophrase/fixture/" \
+	--repo "$R" --pace 0 $F
+[ "$(grep -c 'cannot search by phrase' "$TMP/err")" -eq 1 ] || bad "400 to a phrase not said once: $(cat "$TMP/err")"
+summary <"$TMP/out" | awk '$2 == "posted"' >"$TMP/np.txt"
+awk '$2 == "posted"' "$TMP/ref-f.txt" >"$TMP/np-ref.txt"
+same_output "nophrase" "$TMP/np-ref.txt" "$TMP/np.txt" || bad "nophrase: posted commits differ"
 # an unknown inbox: every search 404s: never posted, not an error
 run "empty" "$ONLIST" -q --db "$TMP/e.db" lookup --remote "$FS/pi/ok/nosuch/" \
 	--repo "$R" --pace 0 "$never"
