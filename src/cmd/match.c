@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <glib.h>
 
@@ -281,6 +282,16 @@ static int match_remote(struct onlist_cli *cli, struct onlist_cli_remote *ro,
 	/* a commit costs a patch-id query or two, the author-date and
 	 * subject queries and a thread or two: about 6 */
 	estimate = (long)names->len * 6;
+	if (estimate > 2000 && !yes && isatty(0) && isatty(2)) {
+		char line[16] = "";
+
+		fprintf(stderr, "onlist: match: %u commits without a posting: "
+			"about %ld requests to ", names->len, estimate);
+		onlist_put_text(stderr, ro->url);
+		fputs(". Go on? [y/N] ", stderr);
+		yes = fgets(line, sizeof(line), stdin) &&
+		      (line[0] == 'y' || line[0] == 'Y');
+	}
 	if (estimate > 2000 && !yes) {
 		onlist_err("match: %u commits without a posting would take about "
 			   "%ld requests to %s; give --yes to go on, or a "
