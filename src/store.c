@@ -132,6 +132,13 @@ static const char *const query_sql[] = {
 	" GROUP BY reason ORDER BY count(*) DESC, reason",
 	[ONLIST_Q_SOURCES] =
 	"SELECT url, list, added FROM sources ORDER BY added, url",
+	[ONLIST_Q_PARTIAL_SOURCES] =
+	"SELECT p.url, p.value,"
+	" (SELECT CAST(a.value AS INTEGER) FROM source_state a"
+	"  WHERE a.url = p.url AND a.key = 'partial_added'),"
+	" (SELECT count(*) FROM source_state q"
+	"  WHERE q.url = p.url AND (q.key GLOB 'q:*' OR q.key GLOB 'raw:*'))"
+	" FROM source_state p WHERE p.key = 'partial' ORDER BY 3, 1",
 	[ONLIST_Q_SKIPPED_COMMITS] =
 	"SELECT k.sha, k.object, k.reason, c.subject FROM commit_skipped k"
 	" LEFT JOIN commits c ON c.sha = k.sha"

@@ -228,12 +228,21 @@ int64_t onlist_store_latest_landing(struct onlist_store *s)
 
 /* ---- what a never-posted verdict needs -------------------------------- */
 
+/* Messages lookup --remote fetched (a partial source, remote.h: their
+ * source is a URL under the inbox's) are a few threads, not an archive:
+ * they say nothing about what the archive covers. */
+#define NOT_PARTIAL							\
+	" AND NOT EXISTS (SELECT 1 FROM source_state p"			\
+	"  WHERE p.key = 'partial'"					\
+	"  AND substr(messages.source, 1, length(p.url)) = p.url)"
+
 /* The archive's span: dates of 0 (1970) or more than a day in the future
  * are a broken Date:, not the archive's end. */
 static const char span_sql[] =
-	"SELECT (SELECT min(date) FROM messages WHERE date > 0),"
+	"SELECT (SELECT min(date) FROM messages WHERE date > 0" NOT_PARTIAL "),"
 	" (SELECT max(date) FROM messages"
-	"  WHERE date <= CAST(strftime('%s', 'now') AS INTEGER) + 86400)";
+	"  WHERE date <= CAST(strftime('%s', 'now') AS INTEGER) + 86400"
+	NOT_PARTIAL ")";
 
 onlist_status onlist_store_span(struct onlist_store *s, int64_t *first,
 				int64_t *last)
