@@ -12,8 +12,17 @@
 #     the first GIT_SAMPLE (default 3000) messages, extrapolated;
 #   - peak RSS of onlist import at SIZE_MB/10 and at SIZE_MB, to show that
 #     memory stays flat as the archive grows.
+#
+#   bench/import.sh ARCHIVE
+#
+# With an mbox, an mbox.gz or a public-inbox epoch instead of a REPO: real
+# mail, against public-inbox-index -L medium (bench/import-real.sh).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+if [ $# -ge 1 ] && { [ -f "$1" ] ||
+   { [ -d "$1" ] && [ -f "$1/HEAD" ] && [ ! -d "$1/.git" ]; }; }; then
+	exec sh "$top/bench/import-real.sh" "$@"
+fi
 repo=${1:-$top}
 range=${2:---root}	# `format-patch HEAD` would be the commits after HEAD: none
 size=${3:-200}

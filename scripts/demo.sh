@@ -24,11 +24,22 @@ echo "\$ ./onlist --db demo/onlist.db unposted v1.0..v1.1"
 	{ echo "demo: unposted failed" >&2; exit 1; }
 cat demo/unposted.txt
 
-# The weekly report of the last week of v1.1 (Markdown here, HTML to a
-# file), and the changelog statistics of the range.
-run ./onlist --db demo/onlist.db report --week 2020-W04
+# The weekly report of the last week of v1.1 (plain text for a mail here,
+# HTML to a file, and a small site of the last weeks), and the changelog
+# statistics of the range.
+run ./onlist --db demo/onlist.db report --week 2020-W04 --format text
 run ./onlist --db demo/onlist.db report --week 2020-W04 --format html -o demo/report.html
-echo "demo: wrote demo/report.html (open it in a browser)"
+run ./onlist --db demo/onlist.db report --site demo/site --weeks 6
+# a picture of the HTML at a phone's width, when Chromium is there
+if command -v chromium >/dev/null 2>&1; then
+	HOME=$PWD/demo timeout 120 chromium --headless --no-sandbox --disable-gpu \
+		--hide-scrollbars --user-data-dir="$PWD/demo/.chromium" \
+		--window-size=420,760 --screenshot="$PWD/demo/report.png" \
+		"file://$PWD/demo/report.html" >/dev/null 2>&1 &&
+		echo "demo: screenshot $PWD/demo/report.png"
+	rm -rf demo/.chromium
+fi
+echo "demo: wrote $PWD/demo/report.html and $PWD/demo/site/index.html (open them in a browser)"
 run ./onlist --db demo/onlist.db stats v1.0..v1.1
 
 got=$(grep -c . demo/unposted.txt)

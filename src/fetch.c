@@ -521,7 +521,10 @@ static enum outcome by_status(struct run *r, struct xfer *x, int resumed)
 	r->st = ONLIST_EHTTP;
 	if (code == 416 && x->offset > 0)
 		return RESTART;	/* .part is as long as the file, or longer */
-	if (code == 408 || code == 429 || (code >= 500 && code <= 599)) {
+	/* 501: the server lacks the feature (public-inbox search at index
+	 * level basic); asking again will not grow it */
+	if (code == 408 || code == 429 ||
+	    (code >= 500 && code <= 599 && code != 501)) {
 		if (x->retry_after >= 0)
 			r->wait_hint = x->retry_after < RETRY_AFTER_MAX ?
 				x->retry_after : RETRY_AFTER_MAX;

@@ -26,6 +26,20 @@ struct trailers {
 	int n, nomem;
 };
 
+/* Does "Change-Id:" (any case of the "id") occur in the raw mail?  One
+ * pass, where two memmem calls read every mail twice. */
+static int has_change_id_tag(const char *data, size_t len)
+{
+	const char *p = data, *end = data + len, *q;
+
+	while ((q = memmem(p, (size_t)(end - p), "hange-", 6))) {
+		if (end - q >= 9 && (q[6] == 'i' || q[6] == 'I') &&
+		    q[7] == 'd' && q[8] == ':')
+			return 1;
+		p = q + 6;
+	}
+	return 0;
+}
 static int add_trailer(const char *key, size_t keylen, const char *value,
 		       size_t valuelen, void *data)
 {
@@ -245,8 +259,7 @@ static onlist_status derive(struct derived *d, struct onlist_mail *m,
 	/* b4 writes it below the "---" of a cover letter, which is neither
 	 * the commit message nor a patch when no diff follows: look in the
 	 * mail as sent (plain text, as b4 sends it) */
-	if (!d->cid && (memmem(data, len, "hange-id:", 9) ||
-			memmem(data, len, "hange-Id:", 9))) {
+	if (!d->cid && has_change_id_tag(data, len)) {
 		char *text = strndup(data, len);
 		if (text)
 			d->cid = onlist_find_change_id(text);

@@ -30,7 +30,7 @@
 #include "onlist/git.h"
 #include "onlist/repo_scan.h"
 
-#define DEFAULT_JOBS	2
+#define MAX_DEFAULT_JOBS	16	/* more gits than this only contend for I/O */
 #define MAX_JOBS	64
 #define DEFAULT_BATCH	512
 
@@ -1067,7 +1067,14 @@ onlist_status onlist_repo_scan(const char *repo, const char *range,
 	if (sc->batch > l.n)
 		sc->batch = l.n;
 	sc->nrounds = (l.n + sc->batch - 1) / sc->batch;
-	jobs = opts->jobs > 0 ? opts->jobs : DEFAULT_JOBS;
+	if (opts->jobs > 0) {
+		jobs = opts->jobs;
+	} else {
+		/* one git per CPU: the diffs are the scan's cost */
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		jobs = n < 1 ? 1 : n > MAX_DEFAULT_JOBS ? MAX_DEFAULT_JOBS : (int)n;
+	}
 	if (jobs > MAX_JOBS)
 		jobs = MAX_JOBS;
 	sc->njobs = (size_t)jobs > sc->batch ? (int)sc->batch : jobs;

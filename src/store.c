@@ -132,6 +132,13 @@ static const char *const query_sql[] = {
 	" GROUP BY reason ORDER BY count(*) DESC, reason",
 	[ONLIST_Q_SOURCES] =
 	"SELECT url, list, added FROM sources ORDER BY added, url",
+	[ONLIST_Q_PARTIAL_SOURCES] =
+	"SELECT p.url, p.value,"
+	" (SELECT CAST(a.value AS INTEGER) FROM source_state a"
+	"  WHERE a.url = p.url AND a.key = 'partial_added'),"
+	" (SELECT count(*) FROM source_state q"
+	"  WHERE q.url = p.url AND (q.key GLOB 'q:*' OR q.key GLOB 'raw:*'))"
+	" FROM source_state p WHERE p.key = 'partial' ORDER BY 3, 1",
 	[ONLIST_Q_SKIPPED_COMMITS] =
 	"SELECT k.sha, k.object, k.reason, c.subject FROM commit_skipped k"
 	" LEFT JOIN commits c ON c.sha = k.sha"
@@ -436,6 +443,15 @@ onlist_status onlist_store_open_readonly(struct onlist_store **out,
 {
 	*stale = 0;
 	return open_db(out, path, 1, stale, errmsg);
+}
+
+void onlist_store_stream_mode(struct onlist_store *s)
+{
+	/* 16 MB holds the Message-ID index's hot pages for a lore epoch;
+	 * measured on io-uring (33,494 messages): peak RSS 68 MB -> 33 MB,
+	 * no slower.  A failure only costs memory: ignored. */
+	sqlite3_exec(s->db, "PRAGMA mmap_size=0; PRAGMA cache_size=-16384;",
+		     NULL, NULL, NULL);
 }
 
 void onlist_store_close(struct onlist_store *s)

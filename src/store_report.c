@@ -182,6 +182,34 @@ onlist_status onlist_store_report_weeks(struct onlist_store *s, int64_t since,
 	return ONLIST_OK;
 }
 
+static const char postings_sql[] =
+	"SELECT x.message_id, m.list, coalesce(i.version, 1)"
+	" FROM matches x JOIN messages m ON m.msgid = x.message_id"
+	" LEFT JOIN message_info i ON i.msgid = x.message_id"
+	" WHERE x.commit_sha = ?1 AND " POSTED
+	" GROUP BY x.message_id ORDER BY m.date, x.message_id";
+
+onlist_status onlist_store_report_postings(struct onlist_store *s,
+					   const char *sha,
+					   onlist_posting_cb cb, void *data)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, postings_sql);
+	int rc;
+
+	if (!st)
+		return ONLIST_EDB;
+	onlist__bind_text(st, 1, sha);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (cb((const char *)sqlite3_column_text(st, 0),
+		       (const char *)sqlite3_column_text(st, 1),
+		       sqlite3_column_int(st, 2), data))
+			break;
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return onlist__store_fail(s, "postings of a commit");
+	return ONLIST_OK;
+}
+
 static const char latest_sql[] = "SELECT max(landed_date) FROM landing";
 
 int64_t onlist_store_latest_landing(struct onlist_store *s)
@@ -200,12 +228,21 @@ int64_t onlist_store_latest_landing(struct onlist_store *s)
 
 /* ---- what a never-posted verdict needs -------------------------------- */
 
+/* Messages lookup --remote fetched (a partial source, remote.h: their
+ * source is a URL under the inbox's) are a few threads, not an archive:
+ * they say nothing about what the archive covers. */
+#define NOT_PARTIAL							\
+	" AND NOT EXISTS (SELECT 1 FROM source_state p"			\
+	"  WHERE p.key = 'partial'"					\
+	"  AND substr(messages.source, 1, length(p.url)) = p.url)"
+
 /* The archive's span: dates of 0 (1970) or more than a day in the future
  * are a broken Date:, not the archive's end. */
 static const char span_sql[] =
-	"SELECT (SELECT min(date) FROM messages WHERE date > 0),"
+	"SELECT (SELECT min(date) FROM messages WHERE date > 0" NOT_PARTIAL "),"
 	" (SELECT max(date) FROM messages"
-	"  WHERE date <= CAST(strftime('%s', 'now') AS INTEGER) + 86400)";
+	"  WHERE date <= CAST(strftime('%s', 'now') AS INTEGER) + 86400"
+	NOT_PARTIAL ")";
 
 onlist_status onlist_store_span(struct onlist_store *s, int64_t *first,
 				int64_t *last)

@@ -4,6 +4,8 @@
 
 #include "onlist/report.h"
 #include "onlist/verdict.h"
+#include "onlist/remote.h"
+#include "onlist/store.h"
 
 onlist_status onlist_span_get(struct onlist_store *s, struct onlist_span *sp)
 {
@@ -25,6 +27,14 @@ void onlist_verdict_clear(struct onlist_verdict *v)
 	memset(v, 0, sizeof(*v));
 }
 
+static int asked_remotely(struct onlist_store *s, const char *sha)
+{
+	char *v = sha ? onlist_store_get_state(s, ONLIST_REMOTE_ASKED, sha) : NULL;
+
+	free(v);
+	return v != NULL;
+}
+
 onlist_status onlist_verdict_unposted(struct onlist_store *s,
 				      const struct onlist_span *sp,
 				      const regex_t *release,
@@ -36,7 +46,9 @@ onlist_status onlist_verdict_unposted(struct onlist_store *s,
 	onlist_status st;
 
 	memset(out, 0, sizeof(*out));
-	if (onlist_span_misses(sp, landed)) {
+	/* a commit lookup/match --remote asked a server about was looked
+	 * for, whatever the local archive covers (remote.h) */
+	if (onlist_span_misses(sp, landed) && !asked_remotely(s, sha)) {
 		out->unknown = 1;
 		return ONLIST_OK;
 	}

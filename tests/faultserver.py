@@ -47,6 +47,15 @@ so a test can add ?t=NAME to get fresh state):
   /redirect/N/FILE      N redirects, then FILE
   /redirect-loop        redirects to itself, forever
   /redirect-ftp         redirects to ftp://127.0.0.1/x
+  /pi/FAULT/PATH?QUERY  a proxy to the server given by --backend URL (a
+                        public-inbox-httpd): the request, GET or POST, goes
+                        there as /PATH?QUERY, its answer comes back, but
+                        FAULT first: ok (none), 429 (429 with Retry-After: 1
+                        the first time), fail (500 the first two times),
+                        drop (a t.mbox.gz: half its body, then close, the
+                        first time), slow (0.5 s before every answer),
+                        nosearch (501 to every ?q=, as index level basic),
+                        nophrase (400 to a ?q= holding a quoted phrase)
   /_stats               JSON: {KEY: {"count": n, "ranges": n, "posts": n,
                         "conditional": n, "range": [...]}, ...};
                         /_stats?key=KEY gives one entry ({"count": 0, ...}
@@ -74,6 +83,7 @@ LOCK = threading.Lock()
 STATS = {}
 ROOT = "."
 BOMB = None
+BACKEND = None
 
 
 def gzip_bytes(data):
@@ -280,7 +290,9 @@ class Handler(BaseHTTPRequestHandler):
         n = self.record()
         rest = "/".join(parts[1:])
 
-        if head == "status":
+        if head == "pi":
+            self.proxy(parts[1], "/".join(parts[2:]), url.query, n)
+        elif head == "status":
             self.error(int(parts[1]))
         elif head == "redirect-loop":
             self.simple(302, b"", [("Location", url.path)])
@@ -361,6 +373,47 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self.file(url.path.lstrip("/"))
 
+    def proxy(self, fault, path, query, n):
+        import urllib.request, urllib.error
+        if fault == "429" and n == 1:
+            self.simple(429, b"slow down\n", [("Retry-After", "1")])
+            return
+        if fault == "fail" and n <= 2:
+            self.error(500)
+            return
+        if fault == "nosearch" and "q=" in query:
+            self.error(501)
+            return
+        if fault == "nophrase" and '"' in urllib.parse.unquote_plus(query):
+            self.simple(400, b"no phrase search\n")
+            return
+        if fault == "slow":
+            time.sleep(0.5)
+        target = BACKEND.rstrip("/") + "/" + path + ("?" + query if query else "")
+        req = urllib.request.Request(
+            target, data=b"" if self.command == "POST" else None,
+            method=self.command)
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                code, body = r.status, r.read()
+                ctype = r.headers.get("Content-Type", "application/octet-stream")
+        except urllib.error.HTTPError as e:
+            code, body = e.code, e.read()
+            ctype = e.headers.get("Content-Type", "text/plain")
+        if code != 200:
+            self.simple(code, body, [("Content-Type", ctype)])
+            return
+        if fault == "drop" and n == 1 and path.endswith("t.mbox.gz"):
+            self.send_response(200)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body[:len(body) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+            return
+        self.simple(200, body, [("Content-Type", ctype)])
+
     def file(self, name, drop=False, **kw):
         data, _ = self.load(name)
         if data is None:
@@ -419,14 +472,16 @@ def watchdog(deadline, parent):
 
 
 def main():
-    global ROOT
+    global ROOT, BACKEND
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("port", type=int)
     ap.add_argument("dir")
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
+    ap.add_argument("--backend", help="the server /pi/ forwards to")
     a = ap.parse_args()
     ROOT = os.path.abspath(a.dir)
+    BACKEND = a.backend
     srv = Server(("127.0.0.1", a.port), Handler)
     if a.tls:
         ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
@@ -434,6 +489,10 @@ def main():
         srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
     threading.Thread(target=watchdog, daemon=True,
                      args=(time.monotonic() + a.timeout, os.getppid())).start()
+    # Built before the port is announced: building it takes a fraction of a
+    # second, which under load was long enough for a client's stall timeout
+    # to fire and retry, so the test counted two requests for one fetch.
+    bomb_bytes()
     print(srv.server_address[1], flush=True)
     srv.serve_forever()
 

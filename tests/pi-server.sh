@@ -11,7 +11,7 @@
 #                        inboxes and the server; picks a free port:
 #                        PI_PORT, PI_URL=http://127.0.0.1:PORT
 #   pi_init NAME [1|2]   create inbox NAME (v2 unless 1) in DIR/NAME at
-#                        index level medium, address NAME@example.org
+#                        index level $PI_LEVEL (default medium), address NAME@example.org
 #   pi_import NAME MBOX  bulk-import an mboxrd file (one git fast-import,
 #                        indexed as it goes), then public-inbox-index
 #   pi_deliver NAME      deliver one message (stdin) with public-inbox-mda
@@ -96,7 +96,7 @@ print(s.getsockname()[1])') || pi_die "no free port"
 }
 
 pi_init() {
-	pi_run public-inbox-init -V"${2:-2}" -L medium "$1" "$PI_DIR/$1" \
+	pi_run public-inbox-init -V"${2:-2}" -L "${PI_LEVEL:-medium}" "$1" "$PI_DIR/$1" \
 		"$PI_URL/$1" "$1@example.org" >"$PI_DIR/init.log" 2>&1 ||
 		{ cat "$PI_DIR/init.log" >&2; pi_die "public-inbox-init $1 failed"; }
 }
@@ -135,7 +135,7 @@ pi_purge() {
 }
 
 pi_index() {
-	pi_run public-inbox-index -L medium "$PI_DIR/$1" >"$PI_DIR/index.log" 2>&1 ||
+	pi_run public-inbox-index -L "${PI_LEVEL:-medium}" "$PI_DIR/$1" >"$PI_DIR/index.log" 2>&1 ||
 		{ tail -n 20 "$PI_DIR/index.log" >&2; pi_die "public-inbox-index $1 failed"; }
 }
 

@@ -50,6 +50,11 @@ for c in r["commits"]:
     if (c["category"] == "never_posted") != (c["review"] is None): ok = False; print("review object", c["sha"])
     if c["category"] in ("reviewed", "reviewed_series") and not c["review"]["evidence"]: ok = False; print("no evidence", c["sha"])
     if not c["url"].endswith(c["sha"]): ok = False; print("commit url", c["url"])
+    # every posting is linked, the earliest first
+    pv = c["posting_versions"]
+    if c["posting"] and (not pv or pv[0]["msgid"] != c["posting"]["msgid"]): ok = False; print("posting_versions", c["sha"], pv[:1], c["posting"])
+    if not c["posting"] and pv: ok = False; print("posting_versions without a posting", c["sha"])
+    if any(not p["url"].startswith("https://lore.kernel.org/r/") or p["version"] < 1 for p in pv): ok = False; print("posting_versions", pv)
 s = sum(x["commits"] for x in r["by_committer"])
 if s != r["totals"]["commits"]: print("by_committer sums to", s); ok = False
 s = sum(x["never_posted"] for x in r["by_subsystem"])
@@ -107,6 +112,49 @@ else
 fi
 grep -q "^## Per subsystem" "$TMP/out" || bad "md: no subsystem table"
 [ "$(grep -c '^- \[' "$TMP/out")" -le "$nweek" ] || bad "md: more commit entries than commits"
+# plain text for a mail body: 72 columns, no Markdown escapes, links as
+# numbered references at the end, and the same commits as Markdown
+run "report week text" "$ONLIST" --db "$DB" report --week "$week" --format text
+expect_rc "report week text" 0
+cp "$TMP/out" "$TMP/week.txt"
+run "report week md again" "$ONLIST" --db "$DB" report --week "$week" --format md
+python3 - "$TMP/week.txt" "$TMP/out" "$TMP/week.json" <<'PY' || bad "text report (above)"
+import json, re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+md = open(sys.argv[2], encoding="utf-8").read()
+r = json.load(open(sys.argv[3]))
+ok = True
+lines = text.split("\n")
+body, _, links = text.partition("\nLinks\n-----\n")
+refs = {}
+for l in links.strip().split("\n"):
+    m = re.match(r"^\[(\d+)\] (https?://\S+)$", l)
+    if not m: print("not a reference line:", repr(l)); ok = False; continue
+    refs[int(m.group(1))] = m.group(2)
+if sorted(refs) != list(range(1, len(refs) + 1)) or not refs:
+    print("references are not numbered 1..n:", sorted(refs)[:5]); ok = False
+for l in lines:
+    # a reference whose URL alone is longer than a line stays whole
+    if len(l) > 72 and not re.match(r"^\[\d+\] \S+$", l):
+        print("longer than 72:", repr(l)); ok = False
+    if re.search(r"\\[\\`*_\[\]<>|#]", l): print("Markdown escape:", repr(l)); ok = False
+    if l.endswith(" "): print("trailing space:", repr(l)); ok = False
+used = set(int(n) for n in re.findall(r"\[(\d+)\]", body))
+if used != set(refs): print("references used and listed differ:", sorted(used ^ set(refs))[:5]); ok = False
+# each commit line's reference is the commit's link
+for m in re.finditer(r"^- ([0-9a-f]{12}) \[(\d+)\]", body, re.M):
+    if m.group(1) not in refs.get(int(m.group(2)), ""): print("ref", m.group(2), "is not", m.group(1)); ok = False
+t_shas = re.findall(r"^- ([0-9a-f]{12}) ", body, re.M)
+m_shas = re.findall(r"^- \[([0-9a-f]{12})\]", md, re.M)
+if t_shas != m_shas: print("text lists", len(t_shas), "commits, md", len(m_shas)); ok = False
+t = r["totals"]
+for title, k in (("Never posted", "never_posted"), ("Posted, no reply", "no_reply"),
+                 ("Posted, discussed without a review tag", "discussed"),
+                 ("Reviewed only on the series", "reviewed_series")):
+    if not re.search(r"^%s \(%d\)\n-+\n" % (re.escape(title), t[k]), text, re.M):
+        print("no section '%s (%d)'" % (title, t[k])); ok = False
+sys.exit(0 if ok else 1)
+PY
 # the default window is the week of the latest landing
 run "report default" "$ONLIST" --db "$DB" report
 grep -q "^# Commits that bypassed the lists: $week$" "$TMP/out" || bad "default report is not $week"
@@ -115,8 +163,60 @@ run "report html" "$ONLIST" --db "$DB" report --week "$week" --format html -o "$
 expect_rc "report html" 0
 grep -q "<b>$nweek</b> commits: <b>$nnever</b> never posted" "$TMP/week.html" || bad "html: totals"
 grep -q "<svg" "$TMP/week.html" || bad "html: no chart"
-[ "$(grep -c '<rect ' "$TMP/week.html")" -eq 26 ] || bad "html: the chart does not have 26 weeks"
+[ "$(grep -c '<g class="wk"' "$TMP/week.html")" -eq 26 ] || bad "html: the chart does not have 26 weeks"
+# the chart's bars say what the JSON's weeks say, and a week without
+# commits is marked as such, not drawn as 0%
+python3 - "$TMP/week.html" "$TMP/week.json" "$week" <<'PY' || bad "html: the chart's numbers (above)"
+import json, re, sys
+html = open(sys.argv[1], encoding="utf-8").read()
+weeks = json.load(open(sys.argv[2]))["weeks"]
+bars = re.findall(r'<g class="wk" data-week="([^"]+)" data-commits="(\d+)" data-never="(\d+)">(.*?)</g>', html)
+ok = len(bars) == len(weeks) == 26 and weeks[-1]["week"] == sys.argv[3]
+for (wk, n, nv, inner), w in zip(bars, weeks):
+    if (wk, int(n), int(nv)) != (w["week"], w["commits"], w["never_posted"]):
+        print("bar", wk, n, nv, "json", w); ok = False
+    if w["commits"] == 0 and "no commits" not in inner: print("empty week", wk, "not marked"); ok = False
+    if w["commits"] and not re.search(r'class="tot"[^>]*>%d<' % w["commits"], inner): print("no count above", wk); ok = False
+    if w["commits"] and not re.search(r'class="np"[^>]*>%d<' % w["never_posted"], inner): print("no never-posted count in", wk); ok = False
+    if sum(w[k] for k in ("never_posted", "unknown", "no_reply", "discussed", "reviewed_series", "reviewed")) != w["commits"]:
+        print("categories do not add up", w); ok = False
+for k in ("never_posted", "unknown", "no_reply", "discussed", "reviewed_series", "reviewed"):
+    if 'class="c-%s" width' % k not in html: print("no legend entry", k); ok = False
+sys.exit(0 if ok else 1)
+PY
 ! grep -qi "<script\|javascript:\|<link\|src=" "$TMP/week.html" || bad "html: not self-contained or has script"
+
+# commits that landed after the archive ends are "not looked for" in the
+# chart as in the totals, not never posted (the chart once counted them)
+cp "$DB" "$TMP/cut.db"
+sqlite3 "$TMP/cut.db" "DELETE FROM messages WHERE date >= $since"
+run "report cut archive" "$ONLIST" --db "$TMP/cut.db" report --week "$week" --format json
+expect_rc "report cut archive" 0
+python3 - "$TMP/out" <<'PY' || bad "chart and totals disagree on an archive that ends early (above)"
+import json, sys
+r = json.load(open(sys.argv[1])); t = r["totals"]; w = r["weeks"][-1]
+ok = t["unknown"] > 0 and w["week"] == r["title"]
+for k in ("commits", "never_posted", "unknown", "no_reply", "discussed", "reviewed_series", "reviewed"):
+    if w[k] != t[k]: print("week", k, w[k], "totals", t[k]); ok = False
+if t["unknown"] == 0: print("test bug: no commit outside the archive")
+sys.exit(0 if ok else 1)
+PY
+run "report depth 2" "$ONLIST" --db "$DB" report --week "$week" --format json --subsystem-depth 2
+python3 - "$TMP/out" "$TMP/week.json" <<'PY' || bad "--subsystem-depth (above)"
+import json, sys
+d2 = json.load(open(sys.argv[1])); d1 = json.load(open(sys.argv[2]))
+if d1["subsystems_from"] != "paths": sys.exit(0)	# the fixture has MAINTAINERS
+ok = all("/" not in c["subsystem"] for c in d1["commits"])
+for a, b in zip(d1["commits"], d2["commits"]):
+    if not (b["subsystem"] == a["subsystem"] or b["subsystem"].startswith(a["subsystem"] + "/")): ok = False; print(a["subsystem"], b["subsystem"])
+share = [x["never_posted"] / x["commits"] for x in d1["by_subsystem"]]
+if share != sorted(share, reverse=True): print("by_subsystem is not by share", share); ok = False
+sys.exit(0 if ok else 1)
+PY
+run "report bad depth" "$ONLIST" --db "$DB" report --subsystem-depth 0
+expect_rc "report bad depth" 2
+run "report bad weeks" "$ONLIST" --db "$DB" report --weeks x
+expect_rc "report bad weeks" 2
 
 # a fuzzy match (the tier that fills them is other work): the commit moves
 # from never posted to modified before merge
@@ -221,7 +321,7 @@ grep -q "EVIL SUBSYSTEM &lt;b&gt;&amp;amp;" "$TMP/evil.html" || bad "html: the M
 python3 - "$TMP/evil.html" <<'PY' || bad "html: unexpected elements (above)"
 import sys
 from html.parser import HTMLParser
-allowed = {"html","head","meta","title","style","body","div","h1","h2","h3","p","b","small","ul","li","a","span","br","table","tr","th","td","svg","line","text","rect"}
+allowed = {"html","head","meta","title","style","body","div","h1","h2","h3","p","b","small","ul","li","a","span","br","table","tr","th","td","svg","line","text","rect","g","defs","pattern","circle","path"}
 class P(HTMLParser):
     bad = []
     def handle_starttag(self, tag, attrs):
@@ -235,6 +335,9 @@ run "evil md" "$ONLIST" --db "$EDB" report
 ! grep -q "$rlo" "$TMP/out" || bad "md: a raw U+202E got through"
 grep -q 'evil: \\<script\\>alert("x")\\</script\\> & '"'q' U+202Egnp.exe" "$TMP/out" || bad "md: the subject is not escaped as expected"
 grep -q "EVIL SUBSYSTEM" "$TMP/out" || bad "md: MAINTAINERS section not used"
+run "evil text" "$ONLIST" --db "$EDB" report --format text
+! grep -q "$rlo" "$TMP/out" || bad "text: a raw U+202E got through"
+grep -q "evil: <script>alert(\"x\")</script> & 'q' U+202Egnp.exe" "$TMP/out" || bad "text: the subject is not as expected"
 run "evil json" "$ONLIST" --db "$EDB" report --format json
 python3 -c "
 import json,sys

@@ -184,9 +184,14 @@ PY
 run "report md" "$ONLIST" --db "$DB" report base..main
 grep -q "^## Reviewed only on the series (9)$" "$TMP/out" || bad "report md: no series section of 9"
 # (Markdown: the characters it acts on are backslashed)
-grep -qF -- '  - review on the series: Tested-by: Dave Tester \<dave@example.org\>, given on \[PATCH 1/3\] onen: add the first helper \<onen-r@example.org\>' "$TMP/out" ||
+# the evidence in one line, the mail that gave it linked
+evidence() {	# LINE-PATTERN MSGID
+	ref=$(sed -n "s/^  - review: $1 (\[mail\]\[\([0-9]*\)\])\$/\1/p" "$TMP/out" | head -n 1)
+	[ -n "$ref" ] && grep -qF "[$ref]: https://lore.kernel.org/r/$2" "$TMP/out"
+}
+evidence "Tested-by Dave Tester on 1\/3, for the series" onen-r@example.org ||
 	bad "report md: the 1/N evidence is not quoted"
-grep -qF -- '  - review on the series: Acked-by: Carol Acker \<carol@example.org\>, given on the cover letter \[PATCH 0/2\] cover: two helpers \<cover-r@example.org\>' "$TMP/out" ||
+evidence "Acked-by Carol Acker on the cover letter, for the series" cover-r@example.org ||
 	bad "report md: the cover letter evidence is not quoted"
 grep -qF -- '  - in git, not on the list: Reviewed-by: Frank Offlist \<frank@example.org\> Acked-by: Quinn Quoted \<quinn@example.org\>' "$TMP/out" ||
 	bad "report md: off-list tags not shown"

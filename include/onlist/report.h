@@ -70,6 +70,17 @@ onlist_status onlist_store_report_weeks(struct onlist_store *s, int64_t since,
 					int nweeks, long *counts,
 					long *unposted);
 
+/* Every posting of commit `sha` (its matches but 'echo' and 'late'), the
+ * oldest first: Message-ID, list (or NULL) and the version its subject
+ * gives (1 when none; "[PATCH v3 1/4]" is 3).  The strings are valid
+ * during the callback only; `cb` returning non-zero stops (still
+ * ONLIST_OK).  ONLIST_EDB on a database error. */
+typedef int (*onlist_posting_cb)(const char *msgid, const char *list,
+				 int version, void *data);
+onlist_status onlist_store_report_postings(struct onlist_store *s,
+					   const char *sha,
+					   onlist_posting_cb cb, void *data);
+
 /* The latest landing date recorded, or -1 when there is none (or on a
  * database error). */
 int64_t onlist_store_latest_landing(struct onlist_store *s);

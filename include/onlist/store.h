@@ -48,6 +48,10 @@ onlist_status onlist_store_open_readonly(struct onlist_store **out,
 onlist_status onlist_store_open_read(struct onlist_store **out,
 				     const char *path, char **errmsg);
 void onlist_store_close(struct onlist_store *s);
+/* For a command that streams rows in (import, fetch): a small page cache
+ * and no file map, so its memory stays flat as the database grows; the
+ * default suits matching, which reads the same index pages over and over. */
+void onlist_store_stream_mode(struct onlist_store *s);
 
 /* The last error message of this handle; never NULL. */
 const char *onlist_store_errmsg(const struct onlist_store *s);
@@ -128,6 +132,8 @@ char *onlist_store_get_state(struct onlist_store *s, const char *url,
  *   COUNT_SKIPPED     ()           -> reason, count
  *   COUNT_TOTALS      ()           -> messages, patches, skipped, commits, matches, commits_matched
  *   SOURCES           ()           -> url, list, added (epoch seconds)
+ *   PARTIAL_SOURCES   ()           -> url, list, added, answers kept: the
+ *                                     inboxes lookup --remote asked (remote.h)
  *   SKIPPED           (source glob) -> source, offset, reason (all when NULL)
  *   SKIPPED_BY_REASON (source glob) -> reason, count (most frequent first)
  *   SKIPPED_COMMITS   ()           -> sha, object (or NULL), reason, subject: the
@@ -146,6 +152,7 @@ enum onlist_query {
 	ONLIST_Q_POSTINGS_BY_PATCH,
 	ONLIST_Q_SKIPPED_BY_REASON,
 	ONLIST_Q_SKIPPED_COMMITS,
+	ONLIST_Q_PARTIAL_SOURCES,
 };
 /* 1 when a match by `method` (the method column of POSTINGS) is a posting
  * of its commit, 0 when it only names a mail ("echo", "late") or method is

@@ -156,6 +156,8 @@ struct onlist_cli_why {
 	struct onlist_store *s;
 	const char *repo, *cmd;
 	int ready;		/* 0: not read yet, 1: read, -1: failed */
+	int remote;		/* lookup --remote: the server was asked, so
+				 * the archive's span does not bound it */
 	struct onlist_span span;
 	regex_t rel;
 	int have_rel;
@@ -163,6 +165,21 @@ struct onlist_cli_why {
 	onlist_status st;
 };
 int onlist_cli_why(struct onlist_cli_why *w, const char *sha);
+
+/* lookup/match --remote (lookup.c): ask the public-inbox inbox `url`
+ * about each of the n commits names[] (git names in repo), import what
+ * it answers into s, and match again.  shas[i] gets each one's full id
+ * ("" when git knows no such commit: said already).  Prints one line per
+ * problem; returns 0, or -1 when a request or the database failed. */
+struct onlist_cli_remote {
+	const char *url, *repo;
+	double pace;		/* < 0: the default */
+	int refresh;
+	long requests;		/* out: how many were made */
+};
+int onlist_cli_remote_run(struct onlist_cli *cli, struct onlist_store *s,
+			  struct onlist_cli_remote *ro, char *const *names,
+			  int n, char (*shas)[41]);
 void onlist_cli_why_release(struct onlist_cli_why *w);
 
 /* The database's path (see struct onlist_cli); never NULL. */

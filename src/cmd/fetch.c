@@ -967,6 +967,7 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 		close(lock);
 		return ONLIST_EXIT_FAIL;
 	}
+	onlist_store_stream_mode(s);
 	/* The epoch mirrors are git's downloads: --insecure goes to git
 	 * through its environment, which every git child inherits. */
 	if (o.http.insecure)

@@ -207,6 +207,7 @@ int cmd_import(struct onlist_cli *cli, int argc, char **argv)
 		return ONLIST_EXIT_USAGE;
 	if (!(s = onlist_cli_open_store(cli)))
 		return ONLIST_EXIT_FAIL;
+	onlist_store_stream_mode(s);
 	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
 	o.f = out.f;
 	o.json = fmt == ONLIST_FMT_JSON;

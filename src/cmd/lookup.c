@@ -15,10 +15,15 @@
 #include "onlist/store_thread.h"
 #include "onlist/store_review.h"
 #include "onlist/verdict.h"
+#include "onlist/match.h"
+#include "onlist/remote.h"
+#include "onlist/fetch.h"
 
 static const char lookup_help[] =
 	"usage: onlist [--db PATH] lookup [--format text|json | --json] COMMIT...\n"
-	"       onlist [--db PATH] lookup [--format text|json | --json] --patch FILE\n\n"
+	"       onlist [--db PATH] lookup [--format text|json | --json] --patch FILE\n"
+	"       onlist [--db PATH] lookup --remote URL [--repo PATH] [--refresh]\n"
+	"                                 [--pace SECONDS] COMMIT...\n\n"
 	"For each commit (a full or abbreviated sha, or any name git resolves\n"
 	"in the scanned repository), show every posting that matches it: list,\n"
 	"Message-ID, date, subject and how it matched, or \"never posted\";\n"
@@ -40,6 +45,20 @@ static const char lookup_help[] =
 	"translation, near_miss, no_trace; see `onlist unposted --help`); one\n"
 	"that landed outside the archive's span (after its last message plus a\n"
 	"day, or before its first) was not looked for: it is unknown.\n\n"
+	"--remote URL asks a public-inbox server instead of a mirror (an\n"
+	"inbox such as https://lore.kernel.org/all/): the commit is read from\n"
+	"--repo (default: the scanned repository, else the current directory),\n"
+	"no scan, import or fetch needed.  It asks, stopping at the first that\n"
+	"finds the posting: the Message-IDs its Link: and Message-Id: trailers\n"
+	"name; its patch-id under the myers, histogram, patience and minimal\n"
+	"diff (patchid:); a mail from its author sent at its author date\n"
+	"(f: AND dt:); its subject from its author, sent before it landed\n"
+	"(s:\"...\" AND f: AND d:..), asked also when found, for the other\n"
+	"versions.  Each mail found brings its thread (t.mbox.gz), imported\n"
+	"into the database as a partial source (`onlist sources`); then the\n"
+	"commit is matched as `onlist match` would and shown as above.\n"
+	"Answers are kept: asking again makes no request, unless --refresh.\n"
+	"One request at a time, --pace SECONDS apart (default 1).\n\n"
 	"Exit status: 0 when every commit was posted, 1 when one was never\n"
 	"posted or is not in the database, 3 when none of those but one is\n"
 	"unknown, 2 on usage errors.\n";
@@ -556,7 +575,7 @@ static void print_why(FILE *out, const struct onlist_cli_why *w, int json)
 				      onlist_reason_name(v->reason));
 		onlist_put_json_field(out, 0, "reason_msgid", v->msgid);
 		onlist_put_json_field(out, 0, "reverted", v->reverted);
-		if (w->span.last)
+		if (w->span.last && !w->remote)
 			fprintf(out, ", \"archive\": {\"first\": \"%s\", "
 				"\"last\": \"%s\"}", first, last);
 		else
@@ -637,11 +656,105 @@ static int print_commit(FILE *out, struct onlist_store *s,
 	return nposted ? nposted : w->v.unknown ? -1 : 0;
 }
 
+static void remote_note(const char *line, void *data)
+{
+	(void)data;
+	onlist_err_text(NULL, line);
+}
+
+int onlist_cli_remote_run(struct onlist_cli *cli, struct onlist_store *s,
+			  struct onlist_cli_remote *ro, char *const *names,
+			  int n, char (*shas)[41])
+{
+	struct onlist_remote_opts o = { 0 };
+	struct onlist_http_opts http = ONLIST_HTTP_OPTS_INIT;
+	struct onlist_remote *r = NULL;
+	struct onlist_match_opts mo;
+	struct onlist_match_counts mc;
+	struct onlist_thread_counts tc;
+	struct onlist_echo_rule *rules = NULL;
+	size_t nrules = 0;
+	char *err = NULL, *rules_path;
+	int ret = 0;
+
+	if (ro->pace >= 0)
+		http.pace = ro->pace;
+	o.url = ro->url;
+	o.repo = ro->repo;
+	o.http = http;
+	o.refresh = ro->refresh;
+	o.note = remote_note;
+	if (onlist_remote_open(&r, s, &o, &err) != ONLIST_OK) {
+		onlist_err_text(cli->cmd, err ? err : "--remote failed");
+		free(err);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		enum onlist_remote_tier tier;
+		onlist_status st;
+
+		shas[i][0] = '\0';
+		st = onlist_remote_add_commit(r, names[i], shas[i], &err);
+		if (st == ONLIST_OK)
+			st = onlist_remote_search(r, shas[i], &tier, &err);
+		else
+			shas[i][0] = '\0';
+		if (st != ONLIST_OK) {
+			onlist_err_text(cli->cmd, err ? err : onlist_status_str(st));
+			free(err);
+			err = NULL;
+			if (st != ONLIST_ENOTFOUND) {
+				ret = -1;
+				break;
+			}
+		}
+		if (!cli->quiet && getenv("ONLIST_REMOTE_TRACE") && shas[i][0])
+			fprintf(stderr, "remote: %.12s found by %s, %ld requests so far\n",
+				shas[i], onlist_remote_tier_name(tier),
+				onlist_remote_requests(r));
+	}
+	ro->requests = onlist_remote_requests(r);
+	onlist_remote_free(r);
+	if (ret)
+		return ret;
+	/* the same match as a local run, over everything stored */
+	memset(&mo, 0, sizeof(mo));
+	mo.repo = ro->repo;
+	rules_path = onlist_cli_config(ro->repo, "onlist.rules");
+	if (rules_path && onlist_match_read_rules(rules_path, &rules, &nrules,
+						  &err) != ONLIST_OK) {
+		onlist_err_text("onlist.rules", err ? err : "bad rules file");
+		free(err);
+		free(rules_path);
+		return -1;
+	}
+	free(rules_path);
+	mo.rules = rules;
+	mo.nrules = nrules;
+	if (onlist_store_build_threads(s, &tc) != ONLIST_OK) {
+		onlist_err("%s: %s", cli->cmd, onlist_store_errmsg(s));
+		ret = -1;
+	} else if (onlist_match_run(s, &mo, &mc, &err) != ONLIST_OK) {
+		onlist_err_text(cli->cmd, err ? err : "match failed");
+		free(err);
+		ret = -1;
+	}
+	onlist_match_free_rules(rules, nrules);
+	return ret;
+}
+
 int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 {
-	enum { OPT_PATCH = ONLIST_OPT_FIRST_LONG };
+	enum {
+		OPT_PATCH = ONLIST_OPT_FIRST_LONG, OPT_REMOTE, OPT_REPO,
+		OPT_REFRESH, OPT_PACE,
+	};
 	static const struct option opts[] = {
 		{ "patch", required_argument, NULL, OPT_PATCH },
+		{ "remote", required_argument, NULL, OPT_REMOTE },
+		{ "repo", required_argument, NULL, OPT_REPO },
+		{ "refresh", no_argument, NULL, OPT_REFRESH },
+		{ "pace", required_argument, NULL, OPT_PACE },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "text", "json", NULL };
@@ -651,13 +764,33 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 	int json, ret = ONLIST_EXIT_OK, first = 1, any = 0, c, unknown = 0;
 	const char *patch_file = NULL;
 	struct onlist_cli_why w = { 0 };
-	char *repo = NULL;
+	char *repo = NULL, *end;
+	struct onlist_cli_remote ro = { NULL, NULL, -1, 0, 0 };
+	const char *repo_opt = NULL;
+	char (*shas)[41] = NULL;
 
 	onlist_cli_formats(cli, formats, &fmt);
 	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts, lookup_help)) != -1) {
 		switch (c) {
 		case OPT_PATCH:
 			patch_file = optarg;
+			break;
+		case OPT_REMOTE:
+			ro.url = optarg;
+			break;
+		case OPT_REPO:
+			repo_opt = optarg;
+			break;
+		case OPT_REFRESH:
+			ro.refresh = 1;
+			break;
+		case OPT_PACE:
+			ro.pace = strtod(optarg, &end);
+			if (*end || end == optarg || !(ro.pace >= 0) ||
+			    ro.pace > 3600) {
+				onlist_err("lookup: --pace wants seconds, 0 to 3600");
+				return ONLIST_EXIT_USAGE;
+			}
 			break;
 		default:	/* --help, or a usage error: said already */
 			return onlist_cli_stop(c);
@@ -672,16 +805,44 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 		fputs(lookup_help, stderr);
 		return ONLIST_EXIT_USAGE;
 	}
+	if ((repo_opt || ro.refresh || ro.pace >= 0) && !ro.url) {
+		onlist_err("lookup: --repo, --refresh and --pace go with --remote");
+		return ONLIST_EXIT_USAGE;
+	}
+	if (ro.url && patch_file) {
+		onlist_err("lookup: --remote looks up commits, not --patch");
+		return ONLIST_EXIT_USAGE;
+	}
 	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
 	if (patch_file) {
 		ret = lookup_patch(cli, out.f, patch_file, json);
 		goto out;
 	}
-	if (!(s = onlist_cli_open_store_read(cli))) {
+	if (!(s = ro.url ? onlist_cli_open_store(cli) :
+	      onlist_cli_open_store_read(cli))) {
 		ret = ONLIST_EXIT_FAIL;
 		goto out;
 	}
-	repo = onlist_store_get_meta(s, "repo");
+	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(s, "repo");
+	if (ro.url) {
+		if (!repo)
+			repo = strdup(".");
+		ro.repo = repo;
+		shas = calloc((size_t)(argc - optind), sizeof(*shas));
+		if (!shas || onlist_cli_remote_run(cli, s, &ro, argv + optind,
+						   argc - optind, shas) < 0) {
+			ret = ONLIST_EXIT_FAIL;
+			goto out;
+		}
+		if (!cli->quiet)
+		{
+			fprintf(stderr, "lookup: %ld request%s to ", ro.requests,
+				ro.requests == 1 ? "" : "s");
+			onlist_put_text(stderr, ro.url);
+			fputc('\n', stderr);
+		}
+		w.remote = 1;
+	}
 	w.s = s;
 	w.repo = repo;
 	w.cmd = "lookup";
@@ -690,7 +851,11 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 	for (int i = optind; i < argc; i++) {
 		struct found f = { "", NULL, NULL, NULL, 0 };
 
-		find_commit(s, repo, argv[i], &f);
+		if (shas && !shas[i - optind][0]) {
+			ret = ONLIST_EXIT_FAIL;	/* said already */
+			continue;
+		}
+		find_commit(s, repo, shas ? shas[i - optind] : argv[i], &f);
 		if (f.n != 1) {
 			onlist_err(f.n ? "lookup: %s is ambiguous" :
 				   "lookup: %s: no such commit in the database "
@@ -716,6 +881,7 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 		ret = ONLIST_EXIT_UNKNOWN;
 	onlist_cli_why_release(&w);
 out:
+	free(shas);
 	free(repo);
 	if (s)
 		onlist_store_close(s);

@@ -3,8 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <glib.h>
 
 #include "cli.h"
+#include "onlist/repo_scan.h"
 #include "onlist/match.h"
 #include "onlist/store.h"
 #include "onlist/store_thread.h"
@@ -13,7 +17,9 @@ static const char help[] =
 	"usage: onlist [--db PATH] match [--repo PATH] [--rules FILE] [--aliases FILE]\n"
 	"                                [--threshold X] [--no-fuzzy]\n"
 	"                                [--format text|json | --json]\n"
-	"       onlist [--db PATH] match [--threshold X] --explain COMMIT [--all]\n\n"
+	"       onlist [--db PATH] match [--threshold X] --explain COMMIT [--all]\n"
+	"       onlist [--db PATH] match --remote URL [--yes] [--refresh]\n"
+	"                                [--pace SECONDS] [--repo PATH] [RANGE]\n\n"
 	"Join the scanned commits to the imported postings, in tiers: a Link:\n"
 	"or Message-Id: trailer naming a stored mail (link); the same\n"
 	"`git patch-id --stable` (patch-id); the same patch-id under git's\n"
@@ -57,6 +63,10 @@ static const char help[] =
 	"                   patch-id-alg, repaired, author-date, subject, fuzzy},\n"
 	"                   not_postings {late,\n"
 	"                   echo}, commits, commits_matched (not with --explain)\n"
+	"  --remote URL     for every scanned commit (of RANGE) with no posting\n"
+	"                   yet, ask the public-inbox inbox URL as `lookup\n"
+	"                   --remote` does, then match; asks before more than\n"
+	"                   2,000 requests (about 6 a commit) unless --yes\n"
 	"A Link: trailer counts only when it names a patch or cover letter: a\n"
 	"link to a bug report or a discussion is not a posting.\n";
 
@@ -217,11 +227,107 @@ static int rules_help(FILE *f)
 	return fflush(f) || ferror(f) ? ONLIST_EXIT_FAIL : ONLIST_EXIT_OK;
 }
 
+static int take_unposted(int ncol, const char *const *c, void *data)
+{
+	GHashTable *h = data;
+
+	(void)ncol;
+	g_hash_table_add(h, g_strdup(c[0]));
+	return 0;
+}
+
+/* match --remote: the scanned commits (of range) with no posting, asked. */
+static int match_remote(struct onlist_cli *cli, struct onlist_cli_remote *ro,
+			const char *repo_opt, int yes, const char *range)
+{
+	struct onlist_store *s;
+	GHashTable *unposted = g_hash_table_new_full(g_str_hash, g_str_equal,
+						     g_free, NULL);
+	GPtrArray *names = g_ptr_array_new();
+	char (*shas)[41] = NULL, (*list)[41] = NULL, *repo, *err = NULL;
+	size_t n = 0;
+	long estimate;
+	int ret = ONLIST_EXIT_OK;
+	long t[6] = { 0 };
+
+	if (!(s = onlist_cli_open_store(cli))) {
+		g_hash_table_destroy(unposted);
+		g_ptr_array_free(names, TRUE);
+		return ONLIST_EXIT_FAIL;
+	}
+	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(s, "repo");
+	if (!repo)
+		repo = strdup(".");
+	ro->repo = repo;
+	onlist_store_query(s, ONLIST_Q_UNPOSTED_ALL, NULL, 0, take_unposted,
+			   unposted);
+	if (range) {
+		if (onlist_repo_rev_list(repo, range, &list, &n, &err) != ONLIST_OK) {
+			onlist_err_text("match", err ? err : "git rev-list failed");
+			free(err);
+			ret = ONLIST_EXIT_FAIL;
+			goto out;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (g_hash_table_contains(unposted, list[i]))
+				g_ptr_array_add(names, list[i]);
+	} else {
+		GHashTableIter it;
+		gpointer k;
+
+		g_hash_table_iter_init(&it, unposted);
+		while (g_hash_table_iter_next(&it, &k, NULL))
+			g_ptr_array_add(names, k);
+	}
+	/* a commit costs a patch-id query or two, the author-date and
+	 * subject queries and a thread or two: about 6 */
+	estimate = (long)names->len * 6;
+	if (estimate > 2000 && !yes && isatty(0) && isatty(2)) {
+		char line[16] = "";
+
+		fprintf(stderr, "onlist: match: %u commits without a posting: "
+			"about %ld requests to ", names->len, estimate);
+		onlist_put_text(stderr, ro->url);
+		fputs(". Go on? [y/N] ", stderr);
+		yes = fgets(line, sizeof(line), stdin) &&
+		      (line[0] == 'y' || line[0] == 'Y');
+	}
+	if (estimate > 2000 && !yes) {
+		onlist_err("match: %u commits without a posting would take about "
+			   "%ld requests to %s; give --yes to go on, or a "
+			   "smaller RANGE", names->len, estimate, ro->url);
+		ret = ONLIST_EXIT_USAGE;
+		goto out;
+	}
+	shas = calloc(names->len ? names->len : 1, sizeof(*shas));
+	if (!shas || onlist_cli_remote_run(cli, s, ro, (char *const *)names->pdata,
+					   (int)names->len, shas) < 0) {
+		ret = ONLIST_EXIT_FAIL;
+		goto out;
+	}
+	onlist_store_query(s, ONLIST_Q_COUNT_TOTALS, NULL, 0, totals, t);
+	printf("%u commits asked about, %ld requests to ", names->len,
+	       ro->requests);
+	onlist_put_text(stdout, ro->url);
+	putchar('\n');
+	printf("%ld of %ld commits matched (%.1f%%)\n", t[5], t[3],
+	       t[3] ? 100.0 * t[5] / t[3] : 0.0);
+out:
+	free(shas);
+	free(list);
+	free(repo);
+	g_ptr_array_free(names, TRUE);
+	g_hash_table_destroy(unposted);
+	onlist_store_close(s);
+	return ret;
+}
+
 int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 {
 	enum {
 		OPT_REPO = ONLIST_OPT_FIRST_LONG, OPT_RULES, OPT_ALIASES,
 		OPT_EXPLAIN, OPT_THRESHOLD, OPT_NO_FUZZY, OPT_ALL, OPT_RULES_HELP,
+		OPT_REMOTE, OPT_YES, OPT_REFRESH, OPT_PACE,
 	};
 	static const struct option opts[] = {
 		{ "repo", required_argument, NULL, OPT_REPO },
@@ -232,6 +338,10 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 		{ "no-fuzzy", no_argument, NULL, OPT_NO_FUZZY },
 		{ "all", no_argument, NULL, OPT_ALL },
 		{ "rules-help", no_argument, NULL, OPT_RULES_HELP },
+		{ "remote", required_argument, NULL, OPT_REMOTE },
+		{ "yes", no_argument, NULL, OPT_YES },
+		{ "refresh", no_argument, NULL, OPT_REFRESH },
+		{ "pace", required_argument, NULL, OPT_PACE },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "text", "json", NULL };
@@ -247,7 +357,8 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 	char *repo = NULL, *err = NULL, *end, *rules_cfg = NULL;
 	size_t nrules = 0;
 	long t[6] = { 0 };
-	int opt, ret = ONLIST_EXIT_OK;
+	int opt, ret = ONLIST_EXIT_OK, yes = 0;
+	struct onlist_cli_remote ro = { NULL, NULL, -1, 0, 0 };
 
 	memset(&o, 0, sizeof(o));
 	onlist_cli_formats(cli, formats, &fmt);
@@ -281,12 +392,32 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 			break;
 		case OPT_RULES_HELP:
 			return rules_help(stdout);
+		case OPT_REMOTE:
+			ro.url = optarg;
+			break;
+		case OPT_YES:
+			yes = 1;
+			break;
+		case OPT_REFRESH:
+			ro.refresh = 1;
+			break;
+		case OPT_PACE:
+			ro.pace = strtod(optarg, &end);
+			if (*end || end == optarg || !(ro.pace >= 0) ||
+			    ro.pace > 3600) {
+				onlist_err("match: --pace wants seconds, 0 to 3600");
+				return ONLIST_EXIT_USAGE;
+			}
+			break;
 		default:	/* --help, or a usage error: said already */
 			return onlist_cli_stop(opt);
 		}
 	}
-	if (onlist_cli_operands(cli, argc, argv, 0, 0, help))
+	if (onlist_cli_operands(cli, argc, argv, 0, ro.url ? 1 : 0, help))
 		return ONLIST_EXIT_USAGE;
+	if (ro.url)
+		return match_remote(cli, &ro, repo_opt, yes,
+				    optind < argc ? argv[optind] : NULL);
 	if (explain_sha && fmt == ONLIST_FMT_JSON) {
 		/* the candidates are explained in prose, for a person */
 		onlist_err("match: --explain has no JSON form");

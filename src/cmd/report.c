@@ -1,11 +1,14 @@
 /* cmd_report.c - onlist report: what landed in a window (a week by
  * default) that was never posted, posted and changed, or posted and never
- * answered; per committer and per subsystem; Markdown, HTML or JSON. */
+ * answered; per committer and per subsystem; plain text, Markdown, HTML or
+ * JSON. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "onlist/buf.h"
@@ -18,11 +21,14 @@
 #define REPORT_SCHEMA "onlist-report/2"
 #define WEEK 604800
 #define CHART_WEEKS 26
+#define TEXT_COLS 72		/* plain text: a mail body's width */
 
 static const char help[] =
 	"usage: onlist [--db PATH] report [--week YYYY-Www | --since DATE --until DATE | RANGE]\n"
-	"                     [--format md|html|json] [--json] [-o FILE] [--repo PATH]\n"
-	"                     [--mailmap FILE] [--commit-url TEMPLATE] [--posting-url TEMPLATE]\n\n"
+	"                     [--format md|text|html|json] [--json] [-o FILE] [--repo PATH]\n"
+	"                     [--mailmap FILE] [--commit-url TEMPLATE] [--posting-url TEMPLATE]\n"
+	"                     [--weeks N] [--subsystem-depth N]\n"
+	"       onlist [--db PATH] report --site DIR [--weeks N] [...]\n\n"
 	"What landed in a window, by landing date (the merge that brought a\n"
 	"commit into the mainline; `onlist scan` records it), or the commits\n"
 	"of RANGE.  Without a window: the ISO week of the latest landing.\n\n"
@@ -34,15 +40,23 @@ static const char help[] =
 	"listed.  Commits posted only in another form are marked \"modified\n"
 	"before merge\"; review trailers in git nobody gave on the list are\n"
 	"shown.  Then totals per committer and per subsystem (MAINTAINERS at\n"
-	"HEAD, else the top two directories).\n\n"
+	"HEAD, else the top directory), the largest never-posted share first.\n\n"
 	"  --week 2013-W27       an ISO week (Monday 00:00 UTC, seven days)\n"
 	"  --since/--until DATE  YYYY-MM-DD, UTC; UNTIL itself is not included\n"
-	"  --format              md (default), html (one self-contained file),\n"
-	"                        json (schema " REPORT_SCHEMA ", docs/schema.md)\n"
+	"  --format              md (default), text (a plain mail body: 72\n"
+	"                        columns, links as numbered references at the\n"
+	"                        end), html (one self-contained file), json\n"
+	"                        (schema " REPORT_SCHEMA ", docs/schema.md)\n"
 	"  --json                --format json\n"
 	"  -o FILE               write FILE, replaced only by a complete report:\n"
 	"                        a failed run leaves the previous one (default\n"
 	"                        and \"-\": standard output)\n"
+	"  --weeks N             the chart's weeks, ending at the report's (26)\n"
+	"  --subsystem-depth N   without MAINTAINERS, subsystems are the top N\n"
+	"                        directories (1)\n"
+	"  --site DIR            a page per week of the last N (--weeks) and\n"
+	"                        DIR/index.html with their chart and table; a\n"
+	"                        page is rewritten only when it changes\n"
 	"  --commit-url T        %s becomes the sha\n"
 	"                        (default https://git.kernel.org/torvalds/c/%s)\n"
 	"  --posting-url T       %s becomes the Message-ID\n"
@@ -62,6 +76,8 @@ struct rrow {
 	int modified;			/* posted only in an edited form (author-date,
 					 * subject or fuzzy matches) */
 	struct onlist_commit_review rv;	/* review on the list */
+	struct posting { char *msgid; int version; } *post;	/* every one */
+	int npost;
 	struct onlist_verdict v;	/* never posted: why; or unknown */
 	/* filled after the walk */
 	const char *author, *committer;
@@ -73,6 +89,11 @@ struct rows {
 	struct rrow *v;
 	size_t n, alloc;
 	int failed;
+};
+
+/* One week of the chart: its commits by category. */
+struct wk {
+	long n[NCAT], total;
 };
 
 static char *dup0(const char *s)
@@ -137,6 +158,9 @@ static void free_rows(struct rows *r)
 		free(x->body);
 		onlist_commit_review_release(&x->rv);
 		onlist_verdict_clear(&x->v);
+		for (int k = 0; k < x->npost; k++)
+			free(x->post[k].msgid);
+		free(x->post);
 	}
 	free(r->v);
 }
@@ -295,8 +319,12 @@ struct report {
 	int64_t since, until;
 	struct rows rows;
 	long fuzzy_total;		/* edited-form matches in the whole database */
-	long counts[CHART_WEEKS], unposted[CHART_WEEKS];
-	int64_t chart_since;
+	const struct wk *wk;		/* the chart: nwk weeks from wk_since */
+	int nwk;
+	int64_t wk_since;
+	int site;			/* a page of --site: link the index */
+	int week_links;			/* chart bars link to the week's page */
+	struct onlist_people *people;	/* the names of rows */
 	int maintainers;		/* subsystems from MAINTAINERS */
 	int reviews_known;		/* review tags in replies are recorded */
 	long with_review_tags;		/* commits with some */
@@ -339,20 +367,30 @@ static long count_modified(const struct report *r)
 	return n;
 }
 
-/* "Acked-by: A <a@x> on [PATCH 0/4] subject <msgid>", assembled for
- * whichever escaper prints it */
+/* The review a commit got on its series, in one line: "Acked-by Jane
+ * Doe on 1/4 of v3, for the series" (the cover letter: "on the cover
+ * letter of v3"), assembled for whichever escaper prints it; the message
+ * is linked after it. */
 static char *evidence(const struct onlist_commit_review *rv)
 {
-	char *t = NULL;
+	const char *v = rv->ev_value ? rv->ev_value : "";
+	size_t namelen = strcspn(v, "<");
+	char *t = NULL, where[64], ver[16] = "";
 
 	if (!rv->ev_key)
 		return NULL;
-	if (asprintf(&t, "%s: %s, given on %s%s <%s>", rv->ev_key,
-		     rv->ev_value ? rv->ev_value : "",
-		     rv->ev_target_class && !strcmp(rv->ev_target_class, "cover") ?
-		     "the cover letter " : "",
-		     rv->ev_target_subject ? rv->ev_target_subject : "",
-		     rv->ev_msgid ? rv->ev_msgid : "") < 0)
+	while (namelen && v[namelen - 1] == ' ')
+		namelen--;
+	if (rv->ev_target_class && !strcmp(rv->ev_target_class, "cover"))
+		snprintf(where, sizeof where, "the cover letter");
+	else if (rv->ev_part >= 0)
+		snprintf(where, sizeof where, "%d/%d", rv->ev_part, rv->ev_total);
+	else
+		snprintf(where, sizeof where, "another patch");
+	if (rv->ev_version > 1)
+		snprintf(ver, sizeof ver, " of v%d", rv->ev_version);
+	if (asprintf(&t, "%s %.*s on %s%s, for the series", rv->ev_key,
+		     (int)namelen, v, where, ver) < 0)
 		return NULL;
 	return t;
 }
@@ -449,12 +487,46 @@ static void html_posting(struct report *r, const char *msgid)
 	free(u);
 }
 
+/* A link labelled `label` to u (taken; NULL: the label alone), as a
+ * numbered reference in Markdown and text. */
+static void md_link(struct report *r, char *u, const char *label)
+{
+	int ref = md_ref(r, u);
+
+	if (ref)
+		fprintf(r->f, "[%s][%d]", label, ref);
+	else
+		fputs(label, r->f);
+}
+
+static void txt_link(struct report *r, char *u, const char *label)
+{
+	int ref = md_ref(r, u);
+
+	if (ref)
+		fprintf(r->f, "%s [%d]", label, ref);
+	else
+		fputs(label, r->f);
+}
+
+static void html_link(struct report *r, char *u, const char *label)
+{
+	if (u) {
+		fputs("<a href=\"", r->f);
+		onlist_put_html_attr(r->f, u);
+		fprintf(r->f, "\">%s</a>", label);
+	} else
+		fputs(label, r->f);
+	free(u);
+}
+
 /* What a commit's entry is made of in Markdown and in HTML; one walker,
  * put_commit(), writes both, so that they say the same things. */
 struct layout {
 	void (*put)(FILE *f, const char *s);		/* the escaper */
 	void (*sha)(struct report *r, const char *sha);	/* linked if known */
 	void (*posting)(struct report *r, const char *msgid);
+	void (*link)(struct report *r, char *u, const char *label);
 	const char *item;	/* before the sha */
 	const char *head[5];	/* before the subject, author, committer,
 				 * subsystem and tags */
@@ -467,6 +539,7 @@ struct layout {
 
 static const struct layout md_layout = {
 	.put = onlist_put_md, .sha = md_sha, .posting = md_posting,
+	.link = md_link,
 	.item = "- ",
 	.head = { "", "\n  - author: ", ", committer: ", ", subsystem: ",
 		  "\n  - tags: " },
@@ -476,12 +549,68 @@ static const struct layout md_layout = {
 
 static const struct layout html_layout = {
 	.put = onlist_put_html, .sha = html_sha, .posting = html_posting,
+	.link = html_link,
 	.item = "<li>",
 	.head = { " <span class=\"subj\">", "</span><br><small>author ",
 		  ", committer ", ", ", "<br>tags: " },
 	.empty = " &middot; <b>empty changelog</b>",
 	.line = "<br>", .merge = " ", .list = " on ", .end = "</small></li>\n",
 };
+
+/* Plain text of several lines (trailers) on one: "a; b". */
+static void txt_put_lines(FILE *f, const char *s)
+{
+	while (s && *s) {
+		size_t n = strcspn(s, "\n");
+		char *line = strndup(s, n);
+
+		onlist_put_text(f, line ? line : "?");
+		free(line);
+		s += n;
+		if (*s && s[1])
+			fputs("; ", f);
+		if (*s)
+			s++;
+	}
+}
+
+/* Plain text: "abcdef012345 [3] subject", the link as reference 3 at the
+ * end of the report (nothing a mail reader would have to undo). */
+static void txt_sha(struct report *r, const char *sha)
+{
+	int ref = md_ref(r, url(r->commit_url, sha));
+
+	if (ref)
+		fprintf(r->f, "%.12s [%d] ", sha, ref);
+	else
+		fprintf(r->f, "%.12s ", sha);
+}
+
+static void txt_posting(struct report *r, const char *msgid)
+{
+	fprintf(r->f, "posting [%d]", md_ref(r, url(r->posting_url, msgid)));
+}
+
+static const struct layout txt_layout = {
+	.put = txt_put_lines, .sha = txt_sha, .posting = txt_posting,
+	.link = txt_link,
+	.item = "- ",
+	.head = { "", "\n  author: ", ", committer: ", ", subsystem: ",
+		  "\n  tags: " },
+	.empty = "; changelog: empty",
+	.line = "\n  ", .merge = "", .list = " to ", .end = "\n",
+};
+
+/* A string from mail or git in the report's format. */
+static void put_s(const struct report *r, const char *s)
+{
+	if (r->fmt == ONLIST_FMT_HTML)
+		onlist_put_html(r->f, s);
+	else if (r->fmt == ONLIST_FMT_TEXT)
+		onlist_put_text(r->f, s);
+	else
+		onlist_put_md(r->f, s);
+}
 
 static void put_commit(struct report *r, const struct layout *l,
 		       const struct rrow *x)
@@ -515,7 +644,22 @@ static void put_commit(struct report *r, const struct layout *l,
 		}
 	} else
 		fputs("landed: n/a", f);
-	if (x->msgid) {
+	if (x->npost > 1) {
+		/* every version, each linked: "postings: v1, v2, v3" */
+		fputs(l->line, f);
+		fputs("postings: ", f);
+		for (int i = 0; i < x->npost; i++) {
+			char label[16];
+
+			snprintf(label, sizeof label, "v%d", x->post[i].version);
+			fputs(i ? ", " : "", f);
+			l->link(r, url(r->posting_url, x->post[i].msgid), label);
+		}
+		if (x->list) {
+			fputs(l->list, f);
+			l->put(f, x->list);
+		}
+	} else if (x->msgid) {
 		fputs(l->line, f);
 		l->posting(r, x->msgid);
 		if (x->list) {
@@ -543,8 +687,13 @@ static void put_commit(struct report *r, const struct layout *l,
 		char *ev = evidence(&x->rv);
 
 		fputs(l->line, f);
-		fputs("review on the series: ", f);
+		fputs("review: ", f);
 		l->put(f, ev ? ev : "?");
+		if (x->rv.ev_msgid) {
+			fputs(" (", f);
+			l->link(r, url(r->posting_url, x->rv.ev_msgid), "mail");
+			fputc(')', f);
+		}
 		free(ev);
 	}
 	if (x->rv.naks) {
@@ -612,6 +761,17 @@ static void json_commit(struct report *r, const struct rrow *x, int first)
 				       "url", u, (char *)NULL);
 	} else
 		fputs("null", f);
+	fputs(", \"posting_versions\": [", f);
+	for (int i = 0; i < x->npost; i++) {
+		char *pu = url(r->posting_url, x->post[i].msgid);
+
+		fprintf(f, "%s{\"version\": %d", i ? ", " : "", x->post[i].version);
+		onlist_put_json_field(f, 0, "msgid", x->post[i].msgid);
+		onlist_put_json_field(f, 0, "url", pu);
+		fputc('}', f);
+		free(pu);
+	}
+	fputc(']', f);
 	if (x->cat == C_NEVER) {
 		onlist_put_json_field(f, 0, "reason",
 				      onlist_reason_name(x->v.reason));
@@ -663,7 +823,34 @@ static void json_commit(struct report *r, const struct rrow *x, int first)
 	free(u);
 }
 
-/* Totals per committer or per subsystem: commits, and each category. */
+/* Columns of UTF-8 text, counted in characters (code points). */
+static size_t u8width(const char *s, size_t n)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < n && s[i]; i++)
+		w += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return w;
+}
+
+/* The largest never-posted share first (then the most never posted, the
+ * most commits, the name): the rows that need a look are on top. */
+static int by_share(const void *a, const void *b)
+{
+	const struct onlist_tally_row *x = a, *y = b;
+	/* x->extra/x->count vs y->extra/y->count without rounding */
+	long long l = (long long)x->extra * y->count,
+		  rr = (long long)y->extra * x->count;
+
+	if (l != rr)
+		return l > rr ? -1 : 1;
+	if (x->extra != y->extra)
+		return x->extra > y->extra ? -1 : 1;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
 /* Totals per committer or per subsystem: commits, and how many of them
  * fell in each category. */
 static int group_table(struct report *r, int by_subsys)
@@ -681,7 +868,8 @@ static int group_table(struct report *r, int by_subsys)
 		if (x->cat == C_NEVER)
 			onlist_tally_extra(&all, k);
 	}
-	onlist_tally_sort(&all);
+	if (all.n > 1)
+		qsort(all.v, all.n, sizeof *all.v, by_share);
 	if (r->fmt == ONLIST_FMT_JSON)
 		fprintf(f, "\"by_%s\": [", by_subsys ? "subsystem" : "committer");
 	else if (r->fmt == ONLIST_FMT_HTML)
@@ -689,6 +877,10 @@ static int group_table(struct report *r, int by_subsys)
 			"<th>Never posted</th><th>Share</th><th>Modified</th>"
 			"<th>No reply</th><th>Discussed</th><th>Series only</th>"
 			"</tr>\n", what);
+	else if (r->fmt == ONLIST_FMT_TEXT)
+		/* 70 columns; a longer name gets a line of its own */
+		fprintf(f, "%-20s%8s%7s%7s%7s%7s%7s%7s\n", what, "commits",
+			"never", "share", "modif", "no rep", "disc.", "series");
 	else
 		fprintf(f, "| %s | Commits | Never posted | Share | Modified "
 			"| No reply | Discussed | Series only |\n"
@@ -725,6 +917,20 @@ static int group_table(struct report *r, int by_subsys)
 				"<td>%s</td><td>%ld</td><td>%ld</td><td>%ld</td></tr>\n",
 				t->count, t->extra, pct(t->extra, t->count), fzs, nr,
 				nd, ns);
+		} else if (r->fmt == ONLIST_FMT_TEXT) {
+			char *nm = onlist_text_dup(t->name), share[16];
+			size_t w = nm ? u8width(nm, strlen(nm)) : 0;
+
+			if (!nm)
+				goto nomem;
+			if (w > 19)
+				fprintf(f, "%s\n%20s", nm, "");
+			else
+				fprintf(f, "%s%*s", nm, (int)(20 - w), "");
+			free(nm);
+			snprintf(share, sizeof share, "%.0f%%", pct(t->extra, t->count));
+			fprintf(f, "%8ld%7ld%7s%7s%7ld%7ld%7ld\n", t->count, t->extra,
+				share, fzs, nr, nd, ns);
 		} else {
 			fputs("| ", f);
 			onlist_put_md(f, t->name);
@@ -737,6 +943,10 @@ static int group_table(struct report *r, int by_subsys)
 		fputs(all.n ? "\n  ]" : "]", f);
 	else if (r->fmt == ONLIST_FMT_HTML)
 		fputs("</table></div>\n", f);
+	else if (r->fmt == ONLIST_FMT_TEXT)
+		fputs("\nnever: never posted; modif: posted only modified before "
+		      "merge; no rep: posted, no reply; disc.: discussed without "
+		      "a review tag; series: reviewed only on the series.\n", f);
 	onlist_tally_release(&all);
 	return 0;
 nomem:
@@ -744,33 +954,118 @@ nomem:
 	return -1;
 }
 
+/* The chart's segments, bottom up: never posted first, where the eye
+ * starts; each has a fill that differs in grey scale too (solid dark,
+ * hatched, solid light, dotted, cross-hatched, solid middle). */
+static const enum cat stack[] = { C_NEVER, C_UNKNOWN, C_NOREPLY, C_DISCUSSED,
+				  C_SERIES, C_REVIEWED };
+static const char *const cat_legend[] = {
+	[C_NEVER] = "never posted",
+	[C_UNKNOWN] = "not looked for (outside the archive)",
+	[C_NOREPLY] = "posted, no reply",
+	[C_DISCUSSED] = "discussed, no review tag",
+	[C_SERIES] = "reviewed on the series only",
+	[C_REVIEWED] = "reviewed",
+};
+static const char chart_defs[] =
+	"<defs><pattern id=\"p-unknown\" width=\"6\" height=\"6\" "
+	"patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
+	"<rect width=\"6\" height=\"6\" fill=\"#fff\"/><rect width=\"2.5\" "
+	"height=\"6\" fill=\"#666\"/></pattern>"
+	"<pattern id=\"p-discussed\" width=\"5\" height=\"5\" "
+	"patternUnits=\"userSpaceOnUse\"><rect width=\"5\" height=\"5\" "
+	"fill=\"#fde6b0\"/><circle cx=\"2.5\" cy=\"2.5\" r=\"1.3\" "
+	"fill=\"#7a4f00\"/></pattern>"
+	"<pattern id=\"p-series\" width=\"6\" height=\"6\" "
+	"patternUnits=\"userSpaceOnUse\"><rect width=\"6\" height=\"6\" "
+	"fill=\"#dbe9f6\"/><path d=\"M0 0L6 6M6 0L0 6\" stroke=\"#1f5f99\"/>"
+	"</pattern></defs>\n";
+
+/* One stacked bar per week of r->wk, its commits written above it and
+ * its never-posted count at its foot (in print and in a screenshot, not
+ * only in a tooltip); a week without commits says so instead of looking
+ * like 0%.  The last week is the report's, highlighted.  Inline SVG in
+ * user units: 20 a week, scaled to the page's width (a scroll box of its
+ * own, never the page, below 11 px a week). */
 static void chart(struct report *r)
 {
+	enum { P = 20, BW = 16, TOP = 20, H = 150, L = 4 };
 	FILE *f = r->f;
-	const int w = 26 * 12, h = 100;
+	int n = r->nwk, w = n * P + 2 * L, year = -1;
+	long max = 1;
 	char wk[16];
 
-	fprintf(f, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\""
-		"share of commits never posted, per week\" "
-		"xmlns=\"http://www.w3.org/2000/svg\">\n", w + 40, h + 30);
-	fprintf(f, "<line x1=\"30\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"ax\"/>"
-		"<text x=\"0\" y=\"10\">100%%</text><text x=\"8\" y=\"%d\">0%%</text>\n",
-		h + 5, w + 30, h + 5, h + 5);
-	for (int i = 0; i < CHART_WEEKS; i++) {
-		double s = r->counts[i] ? (double)r->unposted[i] / r->counts[i] : 0;
-		int bh = (int)(s * h + 0.5);
-		week_name(r->chart_since + (int64_t)i * WEEK, wk, sizeof wk);
-		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"%d\">"
-			"<title>%s: %ld of %ld never posted</title></rect>\n",
-			32 + i * 12, h + 5 - bh, bh, wk, r->unposted[i],
-			r->counts[i]);
+	for (int i = 0; i < n; i++)
+		if (r->wk[i].total > max)
+			max = r->wk[i].total;
+	fprintf(f, "<div class=\"chart\"><svg class=\"ch\" viewBox=\"0 0 %d %d\" "
+		"style=\"min-width:%dpx\" role=\"img\" aria-label=\"commits per "
+		"week by review on the list, the last %d weeks\" "
+		"xmlns=\"http://www.w3.org/2000/svg\">\n", w, TOP + H + 30,
+		n * 11, n);
+	fputs(chart_defs, f);
+	fprintf(f, "<rect class=\"cur\" x=\"%d\" y=\"0\" width=\"%d\" "
+		"height=\"%d\"/>\n<line class=\"ax\" x1=\"%d\" y1=\"%d\" x2=\"%d\" "
+		"y2=\"%d\"/>\n", L + (n - 1) * P, P, TOP + H + 30, L, TOP + H,
+		w - L, TOP + H);
+	for (int i = 0; i < n; i++) {
+		const struct wk *k = &r->wk[i];
+		double cx = L + i * P + P / 2.0, y = TOP + H;
+		int64_t ws = r->wk_since + (int64_t)i * WEEK;
+		int wy;
+
+		week_name(ws, wk, sizeof wk);
+		if (r->week_links)
+			fprintf(f, "<a href=\"%s.html\">", wk);
+		fprintf(f, "<g class=\"wk\" data-week=\"%s\" data-commits=\"%ld\" "
+			"data-never=\"%ld\"><title>%s: %ld commits", wk, k->total,
+			k->n[C_NEVER], wk, k->total);
+		for (size_t c = 0; c < sizeof stack / sizeof *stack; c++)
+			if (k->n[stack[c]])
+				fprintf(f, ", %ld %s", k->n[stack[c]],
+					cat_legend[stack[c]]);
+		fputs("</title>", f);
+		if (!k->total) {
+			fprintf(f, "<text class=\"none\" transform=\"translate(%.0f %d) "
+				"rotate(-90)\">no commits</text>", cx + 4, TOP + H - 4);
+		} else {
+			for (size_t c = 0; c < sizeof stack / sizeof *stack; c++) {
+				double h = (double)k->n[stack[c]] * H / (double)max;
+
+				if (!k->n[stack[c]])
+					continue;
+				y -= h;
+				fprintf(f, "<rect class=\"c-%s\" x=\"%.0f\" y=\"%.2f\" "
+					"width=\"%d\" height=\"%.2f\"/>",
+					cat_key[stack[c]], cx - BW / 2.0, y, BW, h);
+			}
+			fprintf(f, "<text class=\"tot\" x=\"%.0f\" y=\"%.1f\">%ld</text>"
+				"<text class=\"np\" x=\"%.0f\" y=\"%d\">%ld</text>", cx,
+				y - 4, k->total, cx, TOP + H - 4, k->n[C_NEVER]);
+		}
+		fputs("</g>", f);
+		if (r->week_links)
+			fputs("</a>", f);
+		/* "04" under each bar, the year under the first and at a new one */
+		fprintf(f, "<text class=\"wl%s\" x=\"%.0f\" y=\"%d\">%s</text>",
+			i == n - 1 ? " cw" : "", cx, TOP + H + 13, wk + 6);
+		wy = atoi(wk);
+		if (wy != year)
+			fprintf(f, "<text class=\"yl\" x=\"%.0f\" y=\"%d\">%d</text>",
+				i ? cx : cx + 6, TOP + H + 26, wy);
+		year = wy;
+		fputc('\n', f);
 	}
-	week_name(r->chart_since, wk, sizeof wk);
-	fprintf(f, "<text x=\"30\" y=\"%d\">%s</text>", h + 25, wk);
-	week_name(r->chart_since + (int64_t)(CHART_WEEKS - 1) * WEEK, wk,
-		  sizeof wk);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n"
-		"</svg>\n", w + 40, h + 25, wk);
+	fputs("</svg></div>\n<ul class=\"lg\">", f);
+	for (size_t c = 0; c < sizeof stack / sizeof *stack; c++)
+		fprintf(f, "<li><svg width=\"12\" height=\"12\" viewBox=\"0 0 12 12\" "
+			"aria-hidden=\"true\"><rect class=\"c-%s\" width=\"12\" "
+			"height=\"12\"/></svg> %s</li>", cat_key[stack[c]],
+			cat_legend[stack[c]]);
+	fputs("<li><svg width=\"12\" height=\"12\" viewBox=\"0 0 12 12\" "
+	      "aria-hidden=\"true\"><rect class=\"cur\" width=\"12\" "
+	      "height=\"12\"/></svg> this week; above a bar its commits, at its "
+	      "foot those never posted</li></ul>\n", f);
 }
 
 static const char css[] =
@@ -783,8 +1078,21 @@ static const char css[] =
 	"table{border-collapse:collapse;width:100%}"
 	"td,th{border-bottom:1px solid #ddd;padding:.2em .4em;text-align:left}"
 	"td+td,th+th{text-align:right}"
-	"svg{width:100%;max-width:36em;height:auto}svg rect{fill:#c0392b}"
-	"svg text{font-size:9px;fill:#555}svg .ax{stroke:#999}"
+	".chart{overflow-x:auto;background:#fff}"
+	"svg.ch{display:block;width:100%;height:auto}"
+	"svg.ch text{font-size:12px;fill:#333;text-anchor:middle}"
+	"svg.ch .tot{font-size:12px;font-weight:bold;letter-spacing:-.5px}"
+	"svg.ch .np{font-size:11.5px;font-weight:bold;fill:#fff;stroke:#000;"
+	"stroke-width:2.5px;paint-order:stroke;letter-spacing:-.5px}"
+	"svg.ch .none{font-size:11px;fill:#888;text-anchor:start}"
+	"svg.ch .cw{font-weight:bold}svg.ch .yl{fill:#666}svg.ch .ax{stroke:#999}"
+	".cur{fill:#fff1b8;stroke:#b8960c}"
+	".c-never_posted{fill:#a5281b}.c-unknown{fill:url(#p-unknown)}"
+	".c-no_reply{fill:#f4bf63}.c-discussed{fill:url(#p-discussed)}"
+	".c-reviewed_series{fill:url(#p-series)}.c-reviewed{fill:#2f7d4f}"
+	".lg{list-style:none;padding:0;margin:.4em 0;font-size:.9em}"
+	".lg li{display:inline-block;margin:0 1em .2em 0}"
+	".lg svg{vertical-align:-1px;stroke:#333;stroke-width:.5}"
 	".ctl{font-size:.75em;border:1px solid #c00;color:#c00;padding:0 .2em}"
 	"@media (prefers-color-scheme:dark){body{background:#111;color:#ddd}"
 	"small{color:#aaa}}";
@@ -842,7 +1150,8 @@ static int put_commits(struct report *r, enum cat c, int reason)
 			fputs(any ? "" : "<ul>\n", r->f);
 			put_commit(r, &html_layout, x);
 		} else
-			put_commit(r, &md_layout, x);
+			put_commit(r, r->fmt == ONLIST_FMT_TEXT ? &txt_layout :
+				   &md_layout, x);
 		any = 1;
 	}
 	if (r->fmt == ONLIST_FMT_HTML && any)
@@ -875,11 +1184,14 @@ static int never_section(struct report *r)
 			     r->rows.v[i].v.reason == order[k];
 		if (!n)
 			continue;
-		fprintf(f, html ? "<h3>%s (%ld)</h3>\n" : "### %s (%ld)\n\n",
-			title[order[k]], n);
+		fprintf(f, html ? "<h3>%s (%ld)</h3>\n" :
+			r->fmt == ONLIST_FMT_TEXT ? "%s (%ld)\n\n" :
+			"### %s (%ld)\n\n", title[order[k]], n);
 		put_commits(r, C_NEVER, (int)order[k]);
-		if (!html)
+		if (r->fmt == ONLIST_FMT_MD)
 			md_refs(r);
+		else if (r->fmt == ONLIST_FMT_TEXT)
+			fputc('\n', f);
 		any = 1;
 	}
 	for (size_t i = 0; i < r->rows.n; i++)
@@ -889,6 +1201,8 @@ static int never_section(struct report *r)
 		int first = 1;
 
 		fprintf(f, html ? "<h3>Releases and version bumps (%ld)</h3>\n<p>" :
+			r->fmt == ONLIST_FMT_TEXT ?
+			"Releases and version bumps (%ld)\n\n" :
 			"### Releases and version bumps (%ld)\n\n", nrel);
 		for (size_t i = 0; i < r->rows.n; i++) {
 			const struct rrow *x = &r->rows.v[i];
@@ -897,16 +1211,20 @@ static int never_section(struct report *r)
 				continue;
 			fputs(first ? "" : "; ", f);
 			fprintf(f, "%.12s ", x->sha);
-			if (html)
-				onlist_put_html(f, x->subject);
-			else
-				onlist_put_md(f, x->subject);
+			put_s(r, x->subject);
 			first = 0;
 		}
 		fputs(html ? "</p>\n" : "\n", f);
 		any = 1;
 	}
 	return any;
+}
+
+static void underline(FILE *f, int c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fputc(c, f);
+	fputc('\n', f);
 }
 
 static int render(struct report *r)
@@ -965,13 +1283,18 @@ static int render(struct report *r)
 			return -1;
 		fprintf(f, ",\n  \"subsystems_from\": \"%s\",\n  \"weeks\": [",
 			r->maintainers ? "MAINTAINERS" : "paths");
-		for (int i = 0; i < CHART_WEEKS && r->windowed; i++) {
+		for (int i = 0; i < r->nwk && r->windowed; i++) {
 			char wk[16];
-			week_name(r->chart_since + (int64_t)i * WEEK, wk, sizeof wk);
-			fprintf(f, "%s{\"week\": \"%s\", \"commits\": %ld, "
-				"\"never_posted\": %ld}", i ? ", " : "", wk,
-				r->counts[i], r->unposted[i]);
+			week_name(r->wk_since + (int64_t)i * WEEK, wk, sizeof wk);
+			fprintf(f, "%s\n    {\"week\": \"%s\", \"commits\": %ld",
+				i ? "," : "", wk, r->wk[i].total);
+			for (size_t c = 0; c < sizeof stack / sizeof *stack; c++)
+				fprintf(f, ", \"%s\": %ld", cat_key[stack[c]],
+					r->wk[i].n[stack[c]]);
+			fputc('}', f);
 		}
+		if (r->nwk && r->windowed)
+			fputs("\n  ", f);
 		fputs("],\n  \"commits\": [", f);
 		for (size_t i = 0; i < r->rows.n; i++) {
 			json_commit(r, &r->rows.v[i], first);
@@ -1006,14 +1329,29 @@ static int render(struct report *r)
 			fputs("</b></p>\n", f);
 			free(w);
 		}
-		if (r->windowed) {
-			fputs("<h2>Never posted, per week</h2>\n", f);
+		if (r->site)
+			fputs("<p><a href=\"index.html\">All weeks</a></p>\n", f);
+		if (r->windowed && r->nwk) {
+			fputs("<h2>Per week</h2>\n", f);
 			chart(r);
 		}
 	} else {
-		fputs("# Commits that bypassed the lists: ", f);
-		onlist_put_md(f, r->title);
-		fputs("\n\n", f);
+		if (r->fmt == ONLIST_FMT_TEXT) {
+			const char *h = "Commits that bypassed the lists: ";
+			char *t = onlist_text_dup(r->title);
+
+			if (!t)
+				return -1;
+			fprintf(f, "%s%s\n", h, t);
+			underline(f, '=', u8width(h, strlen(h)) +
+				  u8width(t, strlen(t)));
+			free(t);
+			fputc('\n', f);
+		} else {
+			fputs("# Commits that bypassed the lists: ", f);
+			onlist_put_md(f, r->title);
+			fputs("\n\n", f);
+		}
 		if (r->windowed)
 			fprintf(f, "Landed %s to %s (UTC).\n\n", a, b);
 		fprintf(f, "%ld commits: %ld never posted (%.0f%%), ", n,
@@ -1026,9 +1364,15 @@ static int render(struct report *r)
 		if (cnt[C_UNKNOWN] || stale(r)) {
 			char *w = unknown_text(r, cnt[C_UNKNOWN]);
 
-			fputs("\n**", f);
-			onlist_put_md(f, w ? w : "");
-			fputs("**\n", f);
+			if (r->fmt == ONLIST_FMT_TEXT) {
+				fputs("\n", f);
+				onlist_put_text(f, w ? w : "");
+				fputs("\n", f);
+			} else {
+				fputs("\n**", f);
+				onlist_put_md(f, w ? w : "");
+				fputs("**\n", f);
+			}
 			free(w);
 		}
 	}
@@ -1037,7 +1381,12 @@ static int render(struct report *r)
 		int any = 0;
 		if (r->fmt == ONLIST_FMT_HTML)
 			fprintf(f, "<h2>%s (%ld)</h2>\n", cat_title[c], cnt[c]);
-		else
+		else if (r->fmt == ONLIST_FMT_TEXT) {
+			int w = fprintf(f, "\n%s (%ld)\n", cat_title[c], cnt[c]);
+
+			underline(f, '-', (size_t)(w - 2));
+			fputc('\n', f);
+		} else
 			fprintf(f, "\n## %s (%ld)\n\n", cat_title[c], cnt[c]);
 		if (cat_note[c])
 			fprintf(f, r->fmt == ONLIST_FMT_HTML ?
@@ -1057,20 +1406,102 @@ static int render(struct report *r)
 		if (group_table(r, 0))
 			return -1;
 		fprintf(f, "<h2>Per subsystem</h2>\n<p><small>From %s.</small></p>\n",
-			r->maintainers ? "MAINTAINERS" : "the top two directories");
+			r->maintainers ? "MAINTAINERS" : "the top directories");
 		if (group_table(r, 1))
 			return -1;
 		fputs("<p><small>Made by onlist.</small></p>\n</body></html>\n", f);
+	} else if (r->fmt == ONLIST_FMT_TEXT) {
+		fputs("\nPer committer\n-------------\n\n", f);
+		if (group_table(r, 0))
+			return -1;
+		fprintf(f, "\nPer subsystem (from %s)\n", r->maintainers ?
+			"MAINTAINERS" : "the top directories");
+		underline(f, '-', strlen(r->maintainers ? "MAINTAINERS" :
+					 "the top directories") + 21);
+		fputc('\n', f);
+		if (group_table(r, 1))
+			return -1;
+		if (r->nrefs) {
+			fputs("\nLinks\n-----\n\n", f);
+			/* like md_refs(), numbered from 1 over the whole report */
+			for (size_t i = 0; i < r->nrefs; i++) {
+				fprintf(f, "[%zu] ", r->refs_base + i + 1);
+				onlist_put_text(f, r->refs[i]);
+				fputc('\n', f);
+				free(r->refs[i]);
+			}
+			r->refs_base += r->nrefs;
+			r->nrefs = 0;
+		}
 	} else {
 		fputs("\n## Per committer\n\n", f);
 		if (group_table(r, 0))
 			return -1;
 		fprintf(f, "\n## Per subsystem (from %s)\n\n",
-			r->maintainers ? "MAINTAINERS" : "the top two directories");
+			r->maintainers ? "MAINTAINERS" : "the top directories");
 		if (group_table(r, 1))
 			return -1;
 	}
 	return 0;
+}
+
+/* Plain text is written into a buffer first and then folded here: each
+ * line longer than TEXT_COLS breaks at its last space that fits, and its
+ * continuation lines keep its indentation (two more after a list item's
+ * "- ").  A single word longer than a line (a long URL) stays whole: a
+ * broken link is worse than a long line. */
+static void wrap_text(FILE *out, const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *s = p;
+		size_t ind = 0, cont;
+		int first = 1;
+
+		if (!nl)
+			nl = end;
+		while (p + ind < nl && p[ind] == ' ')
+			ind++;
+		cont = ind + (p + ind + 1 < nl && p[ind] == '-' &&
+			      p[ind + 1] == ' ' ? 2 : 0);
+		for (;;) {
+			size_t w = first ? 0 : cont, rest;
+			const char *q, *brk = NULL, *from = first ? p + ind + 1 : s + 1;
+
+			if (w + u8width(s, (size_t)(nl - s)) <= TEXT_COLS)
+				break;
+			for (q = s; q < nl; q++) {
+				if (*q == ' ' && q >= from) {
+					if (w <= TEXT_COLS)
+						brk = q;
+					else if (!brk)
+						brk = q;	/* a long word */
+					if (w > TEXT_COLS)
+						break;
+				}
+				w += ((unsigned char)*q & 0xC0) != 0x80;
+			}
+			if (!brk)
+				break;
+			/* what would follow is one word too long for any
+			 * line ("[3] https://..."): keep the line whole */
+			for (q = brk; q < nl && *q == ' '; q++)
+				;
+			rest = q < nl ? (size_t)(nl - q) : 0;
+			if (!memchr(q, ' ', rest) &&
+			    cont + u8width(q, rest) > TEXT_COLS)
+				break;
+			fprintf(out, "%*s%.*s\n", first ? 0 : (int)cont, "",
+				(int)(brk - s), s);
+			for (s = brk; s < nl && *s == ' '; s++)
+				;
+			first = 0;
+		}
+		fprintf(out, "%*s%.*s\n", first ? 0 : (int)cont, "",
+			(int)(nl - s), s);
+		p = nl + 1;
+	}
 }
 
 /* The link templates not given as options.  One place, so that a default
@@ -1106,10 +1537,446 @@ static int link_ok(const char *opt, const char *tmpl)
 	return -1;
 }
 
+/* ---- loading and classifying ------------------------------------------ */
+
+/* What every window of one run shares. */
+struct ctx {
+	struct onlist_store *db;
+	const char *repo, *alias;
+	struct onlist_maintainers *maint;	/* NULL: no MAINTAINERS at HEAD */
+	const regex_t *rel;			/* release bumps, or NULL */
+	struct onlist_span span;
+	int depth;				/* --subsystem-depth */
+};
+
+/* Without MAINTAINERS: the top `depth` directories of the folder most of
+ * the files are in ("drivers/net" at 2, "drivers" at 1); a file at the
+ * top is "(top level)".  One directory by default: two gave a table of
+ * twenty small rows on a repository without MAINTAINERS. */
+static void path_subsys(const char *files, int depth, char *buf, size_t n)
+{
+	struct { char name[160]; int count; } seen[64];
+	size_t nseen = 0, best = 0;
+	const char *p, *nl;
+
+	for (p = files; p && *p; p = *nl ? nl + 1 : nl) {
+		const char *base, *q, *end;
+		char name[160];
+		size_t i;
+		int d = 0;
+
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		if (nl == p)
+			continue;
+		for (base = nl; base > p && base[-1] != '/'; base--)
+			;
+		if (base == p) {
+			snprintf(name, sizeof name, "(top level)");
+		} else {
+			end = base - 1;		/* the last slash */
+			for (q = p; q < end; q++)
+				if (*q == '/' && ++d == depth) {
+					end = q;
+					break;
+				}
+			snprintf(name, sizeof name, "%.*s", (int)(end - p), p);
+		}
+		for (i = 0; i < nseen && strcmp(seen[i].name, name); i++)
+			;
+		if (i == nseen) {
+			if (nseen == sizeof seen / sizeof *seen)
+				continue;
+			memcpy(seen[nseen].name, name, sizeof name);
+			seen[nseen++].count = 0;
+		}
+		seen[i].count++;
+	}
+	for (size_t i = 1; i < nseen; i++)
+		if (seen[i].count > seen[best].count)
+			best = i;
+	snprintf(buf, n, "%s", nseen ? seen[best].name : "(no files)");
+}
+
+/* The category of one commit: never posted (and why) or not looked for;
+ * else its review on the list.  -1 on a database error (not said). */
+static int classify(const struct ctx *cx, struct rrow *x)
+{
+	x->modified = x->postings && !x->exact && x->fuzzy;
+	if (!x->postings) {
+		if (onlist_verdict_unposted(cx->db, &cx->span, cx->rel, x->sha,
+					    x->subject, x->body, x->files,
+					    x->landed ? x->landed_date :
+					    x->commit_date, &x->v) != ONLIST_OK)
+			return -1;
+		x->cat = x->v.unknown ? C_UNKNOWN : C_NEVER;
+		return 0;
+	}
+	if (onlist_store_commit_review(cx->db, x->sha, &x->rv) != ONLIST_OK)
+		return -1;
+	if (!x->rv.state)	/* match has not run since an upgrade */
+		x->cat = x->review_tags > 0 ? C_REVIEWED :
+			 x->replies ? C_DISCUSSED : C_NOREPLY;
+	else if (!strcmp(x->rv.state, "reviewed"))
+		x->cat = C_REVIEWED;
+	else if (!strcmp(x->rv.state, "reviewed_series"))
+		x->cat = C_SERIES;
+	else if (!strcmp(x->rv.state, "discussed"))
+		x->cat = C_DISCUSSED;
+	else
+		x->cat = C_NOREPLY;
+	return 0;
+}
+
+/* onlist_store_report_postings() into a row; npost -1 when out of
+ * memory. */
+static int add_posting(const char *msgid, const char *list, int version,
+		       void *data)
+{
+	struct rrow *x = data;
+	struct posting *nv = realloc(x->post, (size_t)(x->npost + 1) * sizeof *nv);
+
+	(void)list;
+	if (nv)
+		x->post = nv;
+	if (!nv || !(nv[x->npost].msgid = strdup(msgid ? msgid : ""))) {
+		for (int k = 0; k < x->npost; k++)
+			free(x->post[k].msgid);
+		free(x->post);
+		x->post = NULL;
+		x->npost = -1;
+		return 1;
+	}
+	x->post = nv;
+	nv[x->npost++].version = version;
+	return 0;
+}
+
+/* People, subsystems and categories of r->rows.  0, or -1 said. */
+static int prepare(const struct ctx *cx, struct report *r)
+{
+	char *err = NULL;
+
+	if (onlist_people_new(&r->people) != ONLIST_OK)
+		goto nomem;
+	for (size_t i = 0; i < r->rows.n; i++)
+		if (onlist_people_add(r->people, r->rows.v[i].an, r->rows.v[i].ae) ||
+		    onlist_people_add(r->people, r->rows.v[i].cn, r->rows.v[i].ce))
+			goto nomem;
+	if (onlist_people_resolve(r->people, cx->repo, cx->alias, &err) != ONLIST_OK) {
+		onlist_err("report: .mailmap: %s", err ? err : "failed");
+		free(err);
+		return -1;
+	}
+	r->maintainers = cx->maint != NULL;
+	for (size_t i = 0; i < r->rows.n; i++) {
+		struct rrow *x = &r->rows.v[i];
+
+		if (x->review_tags >= 0)
+			r->reviews_known = 1;
+		r->with_review_tags += x->review_tags > 0;
+		x->author = onlist_people_name(r->people, x->an, x->ae);
+		x->committer = onlist_people_name(r->people, x->cn, x->ce);
+		if (cx->maint)
+			onlist_subsystem(cx->maint, x->files, x->subsys,
+					 sizeof x->subsys);
+		else
+			path_subsys(x->files, cx->depth, x->subsys,
+				    sizeof x->subsys);
+		if (classify(cx, x) ||
+		    (x->postings && onlist_store_report_postings(cx->db, x->sha,
+						add_posting, x) != ONLIST_OK)) {
+			onlist_err("report: %s", onlist_store_errmsg(cx->db));
+			return -1;
+		}
+		if (x->npost < 0)
+			goto nomem;
+	}
+	return 0;
+nomem:
+	onlist_err("report: out of memory");
+	return -1;
+}
+
+/* The chart's numbers: the commits that landed in each of nweeks weeks
+ * from `since`, by the same categories as the report's sections (so a
+ * commit outside the archive's span is "not looked for" here too, not
+ * never posted).  0, or -1 said. */
+static int week_counts(const struct ctx *cx, int64_t since, int nweeks,
+		       struct wk *w)
+{
+	struct rows rows = { 0 };
+	int ret = -1;
+
+	memset(w, 0, (size_t)nweeks * sizeof *w);
+	if (onlist_store_report_window(cx->db, since, since + (int64_t)nweeks * WEEK,
+				       keep, &rows) != ONLIST_OK) {
+		onlist_err("report: %s", onlist_store_errmsg(cx->db));
+		goto out;
+	}
+	if (rows.failed)
+		goto out;
+	for (size_t i = 0; i < rows.n; i++) {
+		struct rrow *x = &rows.v[i];
+		int64_t k = (x->landed_date - since) / WEEK;
+
+		if (classify(cx, x)) {
+			onlist_err("report: %s", onlist_store_errmsg(cx->db));
+			goto out;
+		}
+		if (x->landed_date >= since && k < nweeks) {
+			w[k].n[x->cat]++;
+			w[k].total++;
+		}
+	}
+	ret = 0;
+out:
+	free_rows(&rows);
+	return ret;
+}
+
+/* What one render() leaves behind, for the next window of a site. */
+static void report_release(struct report *r)
+{
+	free_rows(&r->rows);
+	memset(&r->rows, 0, sizeof r->rows);
+	for (size_t i = 0; i < r->nrefs; i++)
+		free(r->refs[i]);
+	free(r->refs);
+	r->refs = NULL;
+	r->nrefs = r->refs_base = 0;
+	onlist_people_free(r->people);
+	r->people = NULL;
+	r->reviews_known = 0;
+	r->with_review_tags = 0;
+}
+
+/* ---- the site ----------------------------------------------------------- */
+
+/* Write `len` bytes to `path` unless the file holds them already, so a
+ * cron job's second run leaves the pages of unchanged weeks alone (their
+ * time stamps too, for rsync and caches).  1 written, 0 unchanged, -1
+ * said. */
+static int put_if_changed(const char *path, const char *buf, size_t len)
+{
+	struct onlist_out out = ONLIST_OUT_INIT;
+	char *err = NULL, *old = NULL;
+	size_t olen = 0;
+	FILE *f = fopen(path, "rb");
+	int same = 0;
+
+	if (f) {
+		FILE *m = open_memstream(&old, &olen);
+		char chunk[65536];
+		size_t k;
+
+		if (m) {
+			int rerr;
+
+			while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
+				fwrite(chunk, 1, k, m);
+			rerr = ferror(f);
+			if (!fclose(m) && !rerr)
+				same = olen == len && !memcmp(old, buf, len);
+		}
+		fclose(f);
+		free(old);
+	}
+	if (same)
+		return 0;
+	if (onlist_out_open(&out, path, &err) != ONLIST_OK ||
+	    (fwrite(buf, 1, len, out.f), onlist_out_close(&out, 1, &err)) != ONLIST_OK) {
+		onlist_err("report: %s", err ? err : "cannot write");
+		onlist_out_close(&out, 0, NULL);
+		free(err);
+		return -1;
+	}
+	return 1;
+}
+
+/* render() into a string; NULL on failure (said). */
+static char *render_string(struct report *r, size_t *len)
+{
+	char *buf = NULL;
+	int bad;
+
+	if (!(r->f = open_memstream(&buf, len))) {
+		onlist_err("report: out of memory");
+		return NULL;
+	}
+	bad = render(r);
+	if (fclose(r->f) || bad) {
+		onlist_err("report: out of memory");
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* index.html: the chart of every week of the site and a table of them,
+ * the newest first, each linking its page. */
+static char *site_index(struct report *r, const char *const *names,
+			size_t *len)
+{
+	char *buf = NULL;
+	FILE *f;
+
+	if (!(f = r->f = open_memstream(&buf, len)))
+		return NULL;
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		"<meta name=\"viewport\" content=\"width=device-width,"
+		"initial-scale=1\"><title>onlist: commits that bypassed the "
+		"lists, per week</title><style>%s</style></head><body>\n"
+		"<h1>Commits that bypassed the lists, per week</h1>\n", css);
+	if (r->span.last) {
+		char a[16], b[16];
+
+		fmt_day(r->span.first, a, sizeof a);
+		fmt_day(r->span.last, b, sizeof b);
+		fprintf(f, "<p>The archive holds mail from %s to %s.</p>\n", a, b);
+	}
+	chart(r);
+	fputs("<h2>Weeks</h2>\n<div class=\"t\"><table><tr><th>Week</th>"
+	      "<th>Commits</th><th>Never posted</th><th>Share</th>"
+	      "<th>Not looked for</th><th>No reply</th><th>Discussed</th>"
+	      "<th>Series only</th><th>Reviewed</th></tr>\n", f);
+	for (int i = r->nwk - 1; i >= 0; i--) {
+		const struct wk *k = &r->wk[i];
+
+		fprintf(f, "<tr><td><a href=\"%s.html\">%s</a></td><td>%ld</td>"
+			"<td>%ld</td><td>%s", names[i], names[i], k->total,
+			k->n[C_NEVER], k->total ? "" : "no commits");
+		if (k->total)
+			fprintf(f, "%.0f%%", pct(k->n[C_NEVER], k->total));
+		fprintf(f, "</td><td>%ld</td><td>%ld</td><td>%ld</td><td>%ld</td>"
+			"<td>%ld</td></tr>\n", k->n[C_UNKNOWN], k->n[C_NOREPLY],
+			k->n[C_DISCUSSED], k->n[C_SERIES], k->n[C_REVIEWED]);
+	}
+	fputs("</table></div>\n<p><small>Made by onlist.</small></p>\n"
+	      "</body></html>\n", f);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* --site DIR: a page per week of the last nweeks (each with the chart of
+ * the nweeks ending at it) and index.html; only pages whose bytes change
+ * are written. */
+static int write_site(const struct ctx *cx, struct report *base,
+		      const char *dir, int nweeks, int64_t latest)
+{
+	int64_t last = week_start(latest),
+		first = last - (int64_t)(nweeks - 1) * WEEK,
+		csince = first - (int64_t)(nweeks - 1) * WEEK;
+	struct wk *w = calloc((size_t)(2 * nweeks - 1), sizeof *w);
+	char **names = calloc((size_t)nweeks, sizeof *names);
+	int ret = ONLIST_EXIT_FAIL, written = 0;
+
+	if (!w || !names) {
+		onlist_err("report: out of memory");
+		goto out;
+	}
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		onlist_err("report: %s: %s", dir, strerror(errno));
+		goto out;
+	}
+	if (week_counts(cx, csince, 2 * nweeks - 1, w))
+		goto out;
+	for (int i = 0; i < nweeks; i++) {
+		struct report r = *base;
+		char title[16], *path = NULL, *page;
+		size_t len;
+		int k;
+
+		r.since = first + (int64_t)i * WEEK;
+		r.until = r.since + WEEK;
+		week_name(r.since, title, sizeof title);
+		if (!(names[i] = strdup(title)))
+			goto nomem;
+		r.title = title;
+		r.wk = w + i;
+		r.nwk = nweeks;
+		r.wk_since = csince + (int64_t)i * WEEK;
+		r.site = 1;
+		if (onlist_store_report_window(cx->db, r.since, r.until, keep,
+					       &r.rows) != ONLIST_OK) {
+			onlist_err("report: %s", onlist_store_errmsg(cx->db));
+			report_release(&r);
+			goto out;
+		}
+		if (r.rows.failed || prepare(cx, &r)) {
+			report_release(&r);
+			goto out;
+		}
+		page = render_string(&r, &len);
+		report_release(&r);
+		if (!page)
+			goto out;
+		if (asprintf(&path, "%s/%s.html", dir, title) < 0) {
+			free(page);
+			goto nomem;
+		}
+		k = put_if_changed(path, page, len);
+		free(path);
+		free(page);
+		if (k < 0)
+			goto out;
+		written += k;
+	}
+	{
+		struct report r = *base;
+		char *page, *path = NULL;
+		size_t len;
+		int k;
+
+		r.wk = w + nweeks - 1;
+		r.nwk = nweeks;
+		r.wk_since = first;
+		r.week_links = 1;
+		if (!(page = site_index(&r, (const char *const *)names, &len)))
+			goto nomem;
+		if (asprintf(&path, "%s/index.html", dir) < 0) {
+			free(page);
+			goto nomem;
+		}
+		k = put_if_changed(path, page, len);
+		free(path);
+		free(page);
+		if (k < 0)
+			goto out;
+		written += k;
+	}
+	printf("%s: %d weeks, %d of %d files written, the rest unchanged\n",
+	       dir, nweeks, written, nweeks + 1);
+	ret = ONLIST_EXIT_OK;
+	goto out;
+nomem:
+	onlist_err("report: out of memory");
+out:
+	for (int i = 0; names && i < nweeks; i++)
+		free(names[i]);
+	free(names);
+	free(w);
+	return ret;
+}
+
 enum {
 	OPT_WEEK = ONLIST_OPT_FIRST_LONG, OPT_SINCE, OPT_UNTIL, OPT_REPO,
-	OPT_MAILMAP, OPT_COMMIT_URL, OPT_POSTING_URL,
+	OPT_MAILMAP, OPT_COMMIT_URL, OPT_POSTING_URL, OPT_WEEKS, OPT_SITE,
+	OPT_DEPTH,
 };
+
+/* A number of at least 1 and at most max, or -1. */
+static int small_number(const char *s, int max)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	return *s && !*end && v >= 1 && v <= max ? (int)v : -1;
+}
 
 int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 {
@@ -1121,21 +1988,22 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		{ "mailmap", required_argument, NULL, OPT_MAILMAP },
 		{ "commit-url", required_argument, NULL, OPT_COMMIT_URL },
 		{ "posting-url", required_argument, NULL, OPT_POSTING_URL },
+		{ "weeks", required_argument, NULL, OPT_WEEKS },
+		{ "site", required_argument, NULL, OPT_SITE },
+		{ "subsystem-depth", required_argument, NULL, OPT_DEPTH },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
-	/* no "text" yet: render() has no plain-text layout; offer it here
-	 * when it has one */
-	static const char *const formats[] = { "md", "html", "json", NULL };
+	static const char *const formats[] = { "md", "text", "html", "json",
+					       NULL };
 	const char *week = NULL, *since_s = NULL, *until_s = NULL, *range = NULL,
-		   *ofile = NULL, *repo_opt = NULL, *alias = NULL;
+		   *ofile = NULL, *repo_opt = NULL, *site = NULL;
 	struct report r = { 0 };
-	struct onlist_store *db = NULL;
-	struct onlist_people *people = NULL;
-	struct onlist_maintainers *maint = NULL;
+	struct ctx cx = { .depth = 1 };
 	struct onlist_out out = ONLIST_OUT_INIT;
-	char *repo = NULL, *err = NULL, *oerr = NULL, title[64], *text = NULL;
+	struct wk *w = NULL;
+	char *repo = NULL, *oerr = NULL, title[64], *text = NULL;
 	regex_t rel;
-	int have_rel = 0;
+	int have_rel = 0, nweeks = CHART_WEEKS;
 	int ret = ONLIST_EXIT_FAIL, c;
 	size_t len;
 
@@ -1149,17 +2017,39 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		case OPT_UNTIL: until_s = optarg; break;
 		case 'o': ofile = optarg; break;
 		case OPT_REPO: repo_opt = optarg; break;
-		case OPT_MAILMAP: alias = optarg; break;
+		case OPT_MAILMAP: cx.alias = optarg; break;
 		case OPT_COMMIT_URL: r.commit_url = optarg; break;
 		case OPT_POSTING_URL: r.posting_url = optarg; break;
+		case OPT_SITE: site = optarg; break;
+		case OPT_WEEKS:
+			if ((nweeks = small_number(optarg, 520)) < 0) {
+				onlist_err("report: --weeks wants 1 to 520, not '%s'",
+					   optarg);
+				return ONLIST_EXIT_USAGE;
+			}
+			break;
+		case OPT_DEPTH:
+			if ((cx.depth = small_number(optarg, 16)) < 0) {
+				onlist_err("report: --subsystem-depth wants 1 to 16, "
+					   "not '%s'", optarg);
+				return ONLIST_EXIT_USAGE;
+			}
+			break;
 		default:	/* --help, or a usage error: said already */
 			return onlist_cli_stop(c);
 		}
 	}
 	if (onlist_cli_operand(cli, argc, argv, &range, help))
 		return ONLIST_EXIT_USAGE;
-	if ((week != NULL) + (since_s || until_s) + (range != NULL) > 1) {
-		onlist_err("report: give one of --week, --since/--until, RANGE");
+	if ((week != NULL) + (since_s || until_s) + (range != NULL) +
+	    (site != NULL) > 1) {
+		onlist_err("report: give one of --week, --since/--until, RANGE, "
+			   "--site");
+		return ONLIST_EXIT_USAGE;
+	}
+	if (site && (ofile || r.fmt != ONLIST_FMT_MD)) {
+		onlist_err("report: --site writes HTML pages into its folder: "
+			   "no -o or --format with it");
 		return ONLIST_EXIT_USAGE;
 	}
 	if (week && parse_week(week, &r.since)) {
@@ -1171,9 +2061,10 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		onlist_err("report: dates are YYYY-MM-DD");
 		return ONLIST_EXIT_USAGE;
 	}
-	if (!(db = onlist_cli_open_store_read(cli)))
+	if (!(cx.db = onlist_cli_open_store_read(cli)))
 		return ONLIST_EXIT_FAIL;
-	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(db, "repo");
+	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(cx.db, "repo");
+	cx.repo = repo;
 	default_links(&r, repo);
 	if (link_ok("--commit-url (or onlist.commitUrl)", r.commit_url) ||
 	    link_ok("--posting-url (or onlist.postingUrl)", r.posting_url)) {
@@ -1181,15 +2072,50 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	/* the tiers that find edited postings; none at all: they did not run */
-	r.fuzzy_total = onlist_store_count_method(db, "fuzzy") +
-			onlist_store_count_method(db, "author-date") +
-			onlist_store_count_method(db, "subject");
+	r.fuzzy_total = onlist_store_count_method(cx.db, "fuzzy") +
+			onlist_store_count_method(cx.db, "author-date") +
+			onlist_store_count_method(cx.db, "subject");
+	if ((have_rel = onlist_cli_release_pattern("report", cx.db, repo, &rel)) < 0) {
+		ret = ONLIST_EXIT_USAGE;
+		goto out;
+	}
+	cx.rel = have_rel > 0 ? &rel : NULL;
+	if (onlist_span_get(cx.db, &cx.span) != ONLIST_OK) {
+		onlist_err("report: %s", onlist_store_errmsg(cx.db));
+		goto out;
+	}
+	r.span = cx.span;
+	r.latest_landing = onlist_store_latest_landing(cx.db);
+	/* names would silently stay unmapped: say so */
+	if (!repo)
+		onlist_err("%s: no repository known (give --repo): names are "
+			   "not mapped through .mailmap", "report");
+	if (repo && onlist_repo_read_blob(repo, "HEAD", "MAINTAINERS", &text,
+					  &len, NULL) == ONLIST_OK) {
+		if (onlist_maintainers_parse(&cx.maint, text, len) != ONLIST_OK)
+			goto nomem;
+		if (!onlist_maintainers_count(cx.maint)) {
+			onlist_maintainers_free(cx.maint);
+			cx.maint = NULL;
+		}
+	}
+	if (site) {
+		if (r.latest_landing < 0) {
+			onlist_err("report: no landing dates recorded; run "
+				   "onlist scan first");
+			goto out;
+		}
+		r.fmt = ONLIST_FMT_HTML;
+		r.windowed = 1;
+		ret = write_site(&cx, &r, site, nweeks, r.latest_landing);
+		goto out;
+	}
 	if (range) {
 		if (!repo) {
 			onlist_err("report: no repository scanned yet; give --repo");
 			goto out;
 		}
-		if ((ret = onlist_cli_range_report(cli, db, repo, range, keep,
+		if ((ret = onlist_cli_range_report(cli, cx.db, repo, range, keep,
 					    &r.rows)) != ONLIST_EXIT_OK || r.rows.failed) {
 			if (ret == ONLIST_EXIT_OK)
 				ret = ONLIST_EXIT_FAIL;
@@ -1198,7 +2124,7 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		ret = ONLIST_EXIT_FAIL;
 		r.title = range;
 	} else {
-		int64_t latest = onlist_store_latest_landing(db);
+		int64_t latest = r.latest_landing;
 		if (latest < 0) {
 			onlist_err("report: no landing dates recorded; run "
 				   "onlist scan first");
@@ -1224,96 +2150,45 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		}
 		r.title = title;
 		r.windowed = 1;
-		if (onlist_store_report_window(db, r.since, r.until, keep, &r.rows)
+		if (onlist_store_report_window(cx.db, r.since, r.until, keep, &r.rows)
 		    != ONLIST_OK) {
-			onlist_err("report: %s", onlist_store_errmsg(db));
+			onlist_err("report: %s", onlist_store_errmsg(cx.db));
 			goto out;
 		}
-		r.chart_since = week_start(r.until - 1) -
-				(int64_t)(CHART_WEEKS - 1) * WEEK;
-		if (onlist_store_report_weeks(db, r.chart_since, CHART_WEEKS,
-					      r.counts, r.unposted) != ONLIST_OK) {
-			onlist_err("report: %s", onlist_store_errmsg(db));
-			goto out;
-		}
-	}
-	if (r.rows.failed)
-		goto out;
-
-	/* people, subsystems, categories */
-	if ((have_rel = onlist_cli_release_pattern("report", db, repo, &rel)) < 0) {
-		ret = ONLIST_EXIT_USAGE;
-		goto out;
-	}
-	if (onlist_span_get(db, &r.span) != ONLIST_OK) {
-		onlist_err("report: %s", onlist_store_errmsg(db));
-		goto out;
-	}
-	r.latest_landing = onlist_store_latest_landing(db);
-	if (onlist_people_new(&people) != ONLIST_OK)
-		goto nomem;
-	for (size_t i = 0; i < r.rows.n; i++)
-		if (onlist_people_add(people, r.rows.v[i].an, r.rows.v[i].ae) ||
-		    onlist_people_add(people, r.rows.v[i].cn, r.rows.v[i].ce))
+		if (!(w = calloc((size_t)nweeks, sizeof *w)))
 			goto nomem;
-	/* names would silently stay unmapped: say so */
-	if (!repo)
-		onlist_err("%s: no repository known (give --repo): names are "
-			   "not mapped through .mailmap", "report");
-	if (onlist_people_resolve(people, repo, alias, &err) != ONLIST_OK) {
-		onlist_err("report: .mailmap: %s", err ? err : "failed");
-		goto out;
-	}
-	if (repo && onlist_repo_read_blob(repo, "HEAD", "MAINTAINERS", &text,
-					  &len, NULL) == ONLIST_OK) {
-		if (onlist_maintainers_parse(&maint, text, len) != ONLIST_OK)
-			goto nomem;
-		r.maintainers = onlist_maintainers_count(maint) > 0;
-	}
-	for (size_t i = 0; i < r.rows.n; i++) {
-		struct rrow *x = &r.rows.v[i];
-		if (x->review_tags >= 0)
-			r.reviews_known = 1;
-		r.with_review_tags += x->review_tags > 0;
-		x->author = onlist_people_name(people, x->an, x->ae);
-		x->committer = onlist_people_name(people, x->cn, x->ce);
-		onlist_subsystem(r.maintainers ? maint : NULL, x->files,
-				 x->subsys, sizeof x->subsys);
-		x->modified = x->postings && !x->exact && x->fuzzy;
-		if (!x->postings) {
-			if (onlist_verdict_unposted(db, &r.span, have_rel > 0 ? &rel : NULL,
-						    x->sha, x->subject, x->body, x->files,
-						    x->landed ? x->landed_date :
-						    x->commit_date, &x->v) != ONLIST_OK) {
-				onlist_err("report: %s", onlist_store_errmsg(db));
-				goto out;
-			}
-			x->cat = x->v.unknown ? C_UNKNOWN : C_NEVER;
-			continue;
-		}
-		if (onlist_store_commit_review(db, x->sha, &x->rv) != ONLIST_OK) {
-			onlist_err("report: %s", onlist_store_errmsg(db));
+		r.wk = w;
+		r.nwk = nweeks;
+		r.wk_since = week_start(r.until - 1) - (int64_t)(nweeks - 1) * WEEK;
+		if (week_counts(&cx, r.wk_since, nweeks, w))
 			goto out;
-		}
-		if (!x->rv.state)	/* match has not run since an upgrade */
-			x->cat = x->review_tags > 0 ? C_REVIEWED :
-				 x->replies ? C_DISCUSSED : C_NOREPLY;
-		else if (!strcmp(x->rv.state, "reviewed"))
-			x->cat = C_REVIEWED;
-		else if (!strcmp(x->rv.state, "reviewed_series"))
-			x->cat = C_SERIES;
-		else if (!strcmp(x->rv.state, "discussed"))
-			x->cat = C_DISCUSSED;
-		else
-			x->cat = C_NOREPLY;
 	}
+	if (r.rows.failed || prepare(&cx, &r))
+		goto out;
 	if (onlist_out_open(&out, ofile, &oerr) != ONLIST_OK) {
 		onlist_err("report: %s", oerr ? oerr : "out of memory");
 		goto out;
 	}
-	r.f = out.f;
-	if (render(&r))
-		goto nomem;
+	if (r.fmt == ONLIST_FMT_TEXT) {
+		/* folded to TEXT_COLS once complete (wrap_text) */
+		char *tbuf = NULL;
+		size_t tlen = 0;
+		int bad;
+
+		if (!(r.f = open_memstream(&tbuf, &tlen)))
+			goto nomem;
+		bad = render(&r);
+		bad |= fclose(r.f) != 0;
+		if (!bad)
+			wrap_text(out.f, tbuf, tlen);
+		free(tbuf);
+		if (bad)
+			goto nomem;
+	} else {
+		r.f = out.f;
+		if (render(&r))
+			goto nomem;
+	}
 	if (onlist_out_close(&out, 1, &oerr) != ONLIST_OK) {
 		onlist_err("report: %s", oerr ? oerr : "cannot write");
 		goto out;
@@ -1326,17 +2201,13 @@ out:
 	/* a report that failed half-way never replaces the last good one */
 	onlist_out_close(&out, 0, NULL);
 	free(oerr);
-	free_rows(&r.rows);
-	for (size_t i = 0; i < r.nrefs; i++)
-		free(r.refs[i]);
-	free(r.refs);
-	onlist_people_free(people);
-	onlist_maintainers_free(maint);
+	report_release(&r);
+	free(w);
+	onlist_maintainers_free(cx.maint);
 	free(text);
 	free(repo);
-	free(err);
 	if (have_rel > 0)
 		regfree(&rel);
-	onlist_store_close(db);
+	onlist_store_close(cx.db);
 	return ret;
 }

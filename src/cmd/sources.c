@@ -10,7 +10,10 @@ static const char sources_help[] =
 	"usage: onlist [--db PATH] sources [--format text|json | --json]\n\n"
 	"List the sources `onlist fetch` refreshes, with their list names.\n\n"
 	"  text: LIST SOURCE (since DATE) per line\n"
-	"  json: an array of {source, list, since}\n";
+	"  json: an array of {source, list, since}\n\n"
+	"The inboxes `lookup --remote` asked follow, marked partial: only the\n"
+	"threads it looked up were fetched, fetch does not refresh them and\n"
+	"the archive's span leaves them out (json: partial true, answers).\n";
 
 static void print_source(struct onlist_cli_rows *x, int ncol,
 			 const char *const *c)
@@ -35,6 +38,33 @@ static void print_source(struct onlist_cli_rows *x, int ncol,
 	}
 }
 
+static void print_partial(struct onlist_cli_rows *x, int ncol,
+			  const char *const *c)
+{
+	const char *list = c[1] ? c[1] : "";
+	char date[32];
+	int w = 0;
+
+	(void)ncol;
+	onlist_fmt_date(c[2], date, sizeof(date), 0);
+	if (x->json) {
+		fputs("{\"source\": ", x->f);
+		onlist_put_json(x->f, c[0]);
+		onlist_put_json_field(x->f, 0, "list", list);
+		onlist_put_json_field(x->f, 0, "since", date);
+		fprintf(x->f, ", \"partial\": true, \"answers\": %ld}",
+			c[3] ? atol(c[3]) : 0L);
+	} else {
+		onlist_put_text(x->f, list);
+		for (const char *p = list; *p; p++)
+			w += ((unsigned char)*p & 0xc0) != 0x80;
+		fprintf(x->f, "%*s ", w < 20 ? 20 - w : 0, "");
+		onlist_put_text(x->f, c[0]);
+		fprintf(x->f, "  (partial: %s answers of lookup --remote kept, "
+			"since %s)\n", c[3] ? c[3] : "0", date);
+	}
+}
+
 int cmd_sources(struct onlist_cli *cli, int argc, char **argv)
 {
 	static const char *const formats[] = { "text", "json", NULL };
@@ -50,7 +80,10 @@ int cmd_sources(struct onlist_cli *cli, int argc, char **argv)
 		return ONLIST_EXIT_FAIL;
 	onlist_cli_rows_open(&x, fmt, print_source);
 	if (onlist_store_query(s, ONLIST_Q_SOURCES, NULL, 0, onlist_cli_row, &x)
-	    != ONLIST_OK) {
+	    != ONLIST_OK ||
+	    (x.print = print_partial,
+	     onlist_store_query(s, ONLIST_Q_PARTIAL_SOURCES, NULL, 0,
+				onlist_cli_row, &x)) != ONLIST_OK) {
 		onlist_err("sources: %s", onlist_store_errmsg(s));
 		ret = ONLIST_EXIT_FAIL;
 	}

@@ -1,0 +1,93 @@
+/* remote.h - looking a commit up on a public-inbox server (lore) instead of
+ * in a mirrored archive: `lookup --remote` and `match --remote`.
+ *
+ * For one commit, queries in tiers, stopping at the first that finds a
+ * mail carrying a patch:
+ *   1 link        GET URL<msgid>/raw for each Message-ID the commit's
+ *                 Link:, Message-Id: (and patch.msgid.link) trailers name
+ *   2 patch-id    POST URL?q=patchid:ID&x=m for the commit's patch-id under
+ *                 myers, histogram, patience and minimal (each distinct id
+ *                 once)
+ *   3 author-date POST URL?q=f:ADDR AND dt:T..T&x=m, T the author date
+ *   4 subject     POST URL?q=s:"SUBJECT" AND f:ADDR AND d:..LANDED+1&x=m;
+ *                 also run after an earlier tier found the posting, so that
+ *                 the other versions of the topic are there
+ * and every mail found with a patch brings its whole thread
+ * (URL<msgid>/t.mbox.gz), imported into the store under the inbox's name,
+ * so replies, versions and review tags are there for `onlist match`.
+ *
+ * What was fetched is a *partial source*: source_state rows under the
+ * inbox URL ("partial" = the list name), never a `sources` row (fetch
+ * would try to mirror it), and its messages are left out of the archive's
+ * span.  Every answer is kept there too with the time it was asked
+ * ("q:QUERY", "raw:MSGID", "t:MSGID"): asking again costs nothing unless
+ * refresh is set.  One request at a time, through fetch.h (pace, 429 and
+ * Retry-After, gzip, User-Agent).
+ */
+#ifndef ONLIST_REMOTE_H
+#define ONLIST_REMOTE_H
+
+#include "onlist/fetch.h"
+#include "onlist/status.h"
+
+struct onlist_store;
+struct onlist_remote;
+
+/* The source_state "url" under which each commit a server was searched
+ * about is kept (key: its sha, value: the inbox URL): the verdict
+ * (verdict.h) takes such a commit as looked for even outside the span of
+ * the archive.  Not set when the server could not search. */
+#define ONLIST_REMOTE_ASKED "remote:asked"
+
+struct onlist_remote_opts {
+	const char *url;	/* the inbox: http(s)://HOST/NAME/ */
+	const char *repo;	/* the git repository the commits are in */
+	struct onlist_http_opts http;
+	int refresh;		/* ask again what is cached */
+	/* one line for the user, at most once per kind: the server cannot
+	 * search (index level basic), or not by phrase */
+	void (*note)(const char *line, void *data);
+	void *data;
+};
+
+/* The tiers above; ONLIST_REMOTE_NONE when nothing carrying a patch was
+ * found. */
+enum onlist_remote_tier {
+	ONLIST_REMOTE_NONE = 0, ONLIST_REMOTE_LINK, ONLIST_REMOTE_PATCHID,
+	ONLIST_REMOTE_AUTHOR_DATE, ONLIST_REMOTE_SUBJECT,
+};
+const char *onlist_remote_tier_name(enum onlist_remote_tier t);
+
+/* A handle on the store `s` (the caller keeps it open) for inbox o->url
+ * (the strings are copied).  ONLIST_EPARSE with *errmsg when the URL is
+ * not http(s), ONLIST_EIO when no temporary directory can be made. */
+onlist_status onlist_remote_open(struct onlist_remote **out,
+				 struct onlist_store *s,
+				 const struct onlist_remote_opts *o,
+				 char **errmsg);
+void onlist_remote_free(struct onlist_remote *r);
+
+/* The commit `name` (anything git resolves to one commit in o->repo),
+ * its full id in sha; stored (scanned, and its landing recorded) unless
+ * the store has it.  ONLIST_ENOTFOUND when git names no single commit,
+ * ONLIST_EGIT / ONLIST_EDB with *errmsg. */
+onlist_status onlist_remote_add_commit(struct onlist_remote *r,
+				       const char *name, char sha[41],
+				       char **errmsg);
+
+/* Ask the server about the stored commit sha (tiers above) and import
+ * what it answers.  *tier says which tier found a mail with a patch.  A
+ * server that cannot search is not an error (the note says so);
+ * ONLIST_EHTTP with *errmsg when a request fails for good, ONLIST_EDB. */
+onlist_status onlist_remote_search(struct onlist_remote *r, const char *sha,
+				   enum onlist_remote_tier *tier,
+				   char **errmsg);
+
+/* Requests made through this handle so far. */
+long onlist_remote_requests(const struct onlist_remote *r);
+
+/* The list name the inbox's mails are stored under: its last path
+ * component ("linux-fsdevel", "all"); valid while r lives. */
+const char *onlist_remote_list(const struct onlist_remote *r);
+
+#endif
