@@ -611,11 +611,16 @@ onlist_status onlist_store_message_trailers(struct onlist_store *s,
 
 static const char sql_detail[] =
 	"SELECT i.class, i.version, i.part, i.total, i.prefix,"
+	/* bots and echoes are no one's reply: the review state skips them
+	 * too (a CI bot that answers every patch made every posting look
+	 * discussed) */
 	" (SELECT count(*) FROM replies r WHERE r.patch = i.msgid"
-	"   AND NOT r.by_author),"
+	"   AND NOT r.by_author"
+	"   AND NOT EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = r.reply)),"
 	" (SELECT count(DISTINCT lower(m.from_addr)) FROM replies r"
 	"   JOIN messages m ON m.msgid = r.reply"
-	"   WHERE r.patch = i.msgid AND NOT r.by_author)"
+	"   WHERE r.patch = i.msgid AND NOT r.by_author"
+	"   AND NOT EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = r.reply))"
 	" FROM message_info i WHERE i.msgid = ?1";
 
 static int fill_detail(int ncol, const char *const *c, void *data)

@@ -139,6 +139,9 @@ grep -q "^    v2 2021-03-01 to alpha: 0 replies, the version applied$" "$TMP/loo
 has v1-only "      Reviewed-by: Bob Reviewer <bob@example.org>"
 lk cross-list
 has cross-list "    v1 2021-03-01 to alpha, beta: 1 reply, the version applied"
+lk by-bot
+# the bot's PASS is no reply: the posting's counts leave it out
+has by-bot "; 0 replies from 0 other people"
 lk nak
 has nak "  review on the list: discussed"
 has nak "    1 NAK on the list"
