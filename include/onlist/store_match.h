@@ -154,4 +154,23 @@ onlist_status onlist_store_commits_unbounded(struct onlist_store *s,
 onlist_status onlist_store_put_bound(struct onlist_store *s, const char *sha,
 				     int64_t bound);
 
+/* What the fuzzy tier reads, as a stamp to keep in meta fuzzy_stamp after
+ * the tier (g_free it; NULL on a database error): key is the caller's
+ * (threshold, aliases).  *since gets the last message id of the stamp kept
+ * from the last run when nothing the tier reads changed since but
+ * messages added after it (the same commits, diffs, bounds and key; the
+ * messages, their patch, info and echo rows only added to), else -1.
+ * After onlist_store_match_begin() and the bounds. */
+char *onlist_store_fuzzy_stamp(struct onlist_store *s, const char *key,
+			       int64_t *since);
+/* The last run's tiers, saved by onlist_store_match_begin(): tiered gets
+ * each commit an earlier tier than fuzzy matched (column 0: sha), fuzzy
+ * each fuzzy match (sha, msgid, score); mail gets the patch mails after
+ * id since (lower-case address, lower-case stripped subject). */
+onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
+				     onlist_row_cb tiered, onlist_row_cb fuzzy,
+				     onlist_row_cb mail, void *data);
+/* How many fuzzy matches there are (-1 on error). */
+long onlist_store_count_fuzzy(struct onlist_store *s);
+
 #endif
