@@ -1194,26 +1194,35 @@ static onlist_status explain_subject(struct onlist_store *s, const char *sha,
 /* The release rules of this run, kept for the commands that explain
  * never-posted commits (they read no rules file): meta release_rules,
  * one glob a line. */
+/* onlist_store_tier_stamp(), and no keeping when every message was
+ * classified again (other rules: old mails' echo class may differ). */
+static char *tier_stamp(struct onlist_store *s, const char *name,
+			const char *key, int64_t *since)
+{
+	char *stamp = onlist_store_tier_stamp(s, name, key, since);
+	char *dirty = onlist_store_get_meta(s, "review_dirty");
+
+	if (dirty && !strcmp(dirty, "*"))
+		*since = -1;
+	free(dirty);
+	return stamp;
+}
+
 /* Whether the fuzzy tier can keep the last run's matches of the commits
  * no new mail reaches (f->incr), and what it needs for that; *stamp gets
  * what to keep in meta fuzzy_stamp after the tier. */
 static onlist_status fuzzy_begin(struct onlist_store *s, struct fuzzy_ctx *f,
 				 char **stamp, long long *kept_since)
 {
-	char *canon = canon_key(f->canon), *key, *dirty;
+	char *canon = canon_key(f->canon), *key;
 	int64_t since = -1;
 
 	key = g_strdup_printf("fz1:%.17g:%s", f->threshold, canon);
 	g_free(canon);
-	*stamp = onlist_store_fuzzy_stamp(s, key, &since);
+	*stamp = tier_stamp(s, "fuzzy_stamp", key, &since);
 	g_free(key);
 	if (!*stamp)
 		return ONLIST_EDB;
-	/* every message classified again (other rules): echoes may differ */
-	dirty = onlist_store_get_meta(s, "review_dirty");
-	if (dirty && !strcmp(dirty, "*"))
-		since = -1;
-	free(dirty);
 	*kept_since = since;
 	if (since < 0)
 		return ONLIST_OK;
@@ -1276,6 +1285,7 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	struct fuzzy_ctx f;
 	onlist_status st;
 	char *stamp = NULL;
+	int64_t since;
 
 	*errmsg = NULL;
 	memset(c, 0, sizeof(*c));
@@ -1297,14 +1307,21 @@ onlist_status onlist_match_run(struct onlist_store *s,
 
 		memset(c, 0, sizeof(*c));
 		c->classified = classified;
-		c->fuzzy_since = -1;
+		c->fuzzy_since = c->exact_since = -1;
 	}
 	if ((st = onlist_store_match_begin(s)) != ONLIST_OK)
 		return db_err(s, errmsg);
 	if (tag_bounds(s, o) != ONLIST_OK)
 		goto db;
-	if (onlist_store_match_links(s, &c->link) != ONLIST_OK ||
-	    onlist_store_match_exact(s, &c->patchid) != ONLIST_OK ||
+	if (!(stamp = tier_stamp(s, "exact_stamp", "x1", &since)))
+		goto db;
+	c->exact_since = since;
+	st = onlist_store_set_meta(s, "exact_stamp", stamp);
+	g_free(stamp);
+	stamp = NULL;
+	if (st != ONLIST_OK ||
+	    onlist_store_match_links(s, &c->link) != ONLIST_OK ||
+	    onlist_store_match_exact(s, since, &c->patchid) != ONLIST_OK ||
 	    onlist_store_match_alt(s, &c->alt) != ONLIST_OK ||
 	    onlist_store_match_repaired(s, &c->repaired) != ONLIST_OK ||
 	    onlist_store_match_author_date(s, &c->author_date) != ONLIST_OK)

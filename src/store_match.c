@@ -92,6 +92,9 @@ onlist_status onlist_store_match_begin(struct onlist_store *s)
 			 "DROP TABLE IF EXISTS temp.old_fuzzy;"
 			 "CREATE TEMP TABLE old_fuzzy AS SELECT commit_sha,"
 			 " message_id, score FROM matches WHERE method = 'fuzzy';"
+			 "DROP TABLE IF EXISTS temp.old_patchid;"
+			 "CREATE TEMP TABLE old_patchid AS SELECT commit_sha,"
+			 " message_id FROM matches WHERE method = 'patch-id';"
 			 "DROP TABLE IF EXISTS temp.old_tiered;"
 			 "CREATE TEMP TABLE old_tiered AS SELECT DISTINCT"
 			 " commit_sha FROM matches WHERE method NOT IN"
@@ -328,9 +331,34 @@ static const char sql_exact[] =
 	" WHERE c.patch_id IS NOT NULL AND" NOT_ECHO("m.msgid")
 	" AND" IN_TIME("c.sha", "m");
 
-onlist_status onlist_store_match_exact(struct onlist_store *s, long *added)
+/* A commit's patch-id matches depend on its patch-id, the mails with it,
+ * their class and its bound, not on any other match: after new mail
+ * (since >= 0, see onlist_store_tier_stamp()) the last run's are kept and
+ * only the new mails looked at. */
+static const char sql_exact_kept[] =
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
+	" SELECT commit_sha, message_id, 'patch-id', 1.0 FROM temp.old_patchid";
+static const char sql_exact_new[] =
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
+	" SELECT c.sha, m.msgid, 'patch-id', 1.0 FROM messages m"
+	" JOIN commits c ON c.patch_id = m.patch_id"
+	" WHERE m.id > CAST(?1 AS INTEGER) AND m.patch_id IS NOT NULL AND"
+	NOT_ECHO("m.msgid") " AND" IN_TIME("c.sha", "m");
+
+onlist_status onlist_store_match_exact(struct onlist_store *s, int64_t since,
+				       long *added)
 {
-	return exec_count(s, sql_exact, NULL, 0, added, "match patch-id");
+	char arg[24];
+	const char *p[1] = { arg };
+	onlist_status st;
+
+	if (since < 0)
+		return exec_count(s, sql_exact, NULL, 0, added, "match patch-id");
+	snprintf(arg, sizeof(arg), "%" PRId64, since);
+	if ((st = exec_count(s, sql_exact_kept, NULL, 0, added,
+			     "keep patch-id matches")) != ONLIST_OK)
+		return st;
+	return exec_count(s, sql_exact_new, p, 1, added, "match patch-id");
 }
 
 #define ALT_JOIN(col) \
@@ -746,11 +774,11 @@ static int one_row(struct onlist_store *s, const char *sql, int64_t arg,
 	return ok;
 }
 
-char *onlist_store_fuzzy_stamp(struct onlist_store *s, const char *key,
-			       int64_t *since)
+char *onlist_store_tier_stamp(struct onlist_store *s, const char *name,
+			      const char *key, int64_t *since)
 {
 	int64_t now[5], fx[6], old[5], added[4];
-	char *was = onlist_store_get_meta(s, "fuzzy_stamp"), *stamp = NULL;
+	char *was = onlist_store_get_meta(s, name), *stamp = NULL;
 	char *fixed;
 	int n = 0;
 

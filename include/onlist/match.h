@@ -58,6 +58,7 @@ struct onlist_match_counts {
 	/* the fuzzy tier kept the last run's matches of the commits no mail
 	 * after this message id reaches; -1: it scored every commit */
 	long long fuzzy_since;
+	long long exact_since;	/* the same for the patch-id tier */
 };
 
 onlist_status onlist_match_run(struct onlist_store *s,

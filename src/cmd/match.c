@@ -472,7 +472,8 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 	}
 	onlist_progress_done(&prog);
 	if (getenv("ONLIST_TIMING"))
-		fprintf(stderr, "timing: fuzzy since %lld\n", c.fuzzy_since);
+		fprintf(stderr, "timing: patch-id since %lld, fuzzy since "
+			"%lld\n", c.exact_since, c.fuzzy_since);
 	onlist_store_query(s, ONLIST_Q_COUNT_TOTALS, NULL, 0, totals, t);
 	print_counts(out.f, fmt == ONLIST_FMT_JSON, &tc, &c, t);
 out:

@@ -1,11 +1,13 @@
 #!/bin/sh
-# After new mail, the fuzzy tier scores again only the commits a new mail
-# can be a candidate of (same person, same subject) and keeps the last
-# run's fuzzy matches of the others (match.c keep_old): the matches must be
-# those of one import matched once, scores included.  The mail is t050's
-# labelled set (postings edited before merge, echoes, late resends), which
-# has fuzzy matches; it is imported in slices, with `match` after each, so
-# that a commit's posting often comes after the commit was scored without it.
+# After new mail, the patch-id tier keeps the last run's matches and looks
+# only at the new mails, and the fuzzy tier scores again only the commits a
+# new mail can be a candidate of (same person, same subject) and keeps the
+# last run's fuzzy matches of the others (match.c keep_old): the matches
+# must be those of a match from scratch, scores included.  The mail is
+# t050's labelled set (postings edited before merge, echoes, late resends),
+# which has fuzzy matches; it is imported in shuffled slices, with `match`
+# after each, so that a commit's posting often comes after the commit was
+# scored without it.
 . tests/lib.sh
 need_cmd git
 need_cmd python3
@@ -19,8 +21,8 @@ python3 tests/t050-match-eval.py "$W" 5050 || fail "the evaluation set could not
 printf 'echo from ci-bot@example.org\n' >"$TMP/rules"
 "$ONLIST" -q --db "$TMP/seed.db" scan --repo "$W/repo" v1.0..v1.1 >/dev/null || fail "scan"
 
-# ONLIST_TIMING=1: match.c says whether the fuzzy tier kept the matches
-# of the commits no new mail reaches ("fuzzy since ID") or ran whole (-1)
+# ONLIST_TIMING=1: match says whether the patch-id and fuzzy tiers kept
+# matches of the last run ("... since ID") or ran whole (-1)
 match() {	# match DB LABEL [OPTION...]
 	mdb=$1 label=$2
 	shift 2
@@ -58,17 +60,18 @@ incr=0
 for part in $(ls "$TMP"/part.* | sort -t. -k2 -n); do
 	"$ONLIST" -q --db "$db" import --list eval "$part" >/dev/null || fail "import $part"
 	match "$db" "after $part"
-	grep -q '^timing: fuzzy since [0-9]' "$TMP/match.err" && incr=$((incr + 1))
+	grep -q '^timing: patch-id since [0-9]*, fuzzy since [0-9]' "$TMP/match.err" &&
+		incr=$((incr + 1))
 	dump "$db" >"$TMP/parts.dump"
 	# the same mail matched from scratch (no stamp: nothing kept)
 	cp "$db" "$TMP/scratch.db"
-	sqlite3 "$TMP/scratch.db" "DELETE FROM meta WHERE key = 'fuzzy_stamp'"
+	sqlite3 "$TMP/scratch.db" "DELETE FROM meta WHERE key IN ('fuzzy_stamp', 'exact_stamp')"
 	match "$TMP/scratch.db" "from scratch after $part"
-	grep -q '^timing: fuzzy since -1' "$TMP/match.err" ||
-		bad "without a stamp the fuzzy tier was not run whole"
+	grep -q '^timing: patch-id since -1, fuzzy since -1$' "$TMP/match.err" ||
+		bad "without a stamp the tiers were not run whole"
 	dump "$TMP/scratch.db" >"$TMP/scratch.dump"
 	same_output "matches after $part" "$TMP/scratch.dump" "$TMP/parts.dump" ||
-		{ diff "$TMP/scratch.dump" "$TMP/parts.dump" | head -20; bad "after $part: kept fuzzy matches differ from a whole run"; }
+		{ diff "$TMP/scratch.dump" "$TMP/parts.dump" | head -20; bad "after $part: kept matches differ from a whole run"; }
 done
 [ "$incr" -ge 3 ] || bad "only $incr slices kept fuzzy matches (test bug)"
 "$ONLIST" -q --db "$db" import --list stable "$W/stable.mbox" >/dev/null || fail "import stable"
@@ -95,9 +98,29 @@ sqlite3 "$db" "UPDATE matches SET score = 0.123 WHERE method = 'fuzzy'"
 match "$db" "kept"
 [ "$(sqlite3 "$db" "SELECT count(*) FROM matches WHERE method = 'fuzzy' AND score = 0.123")" = "$nfuzzy" ] ||
 	bad "with nothing new the fuzzy matches were not kept"
-# ... until something the tier reads changes: another threshold, and back
+# the same for the patch-id matches: one removed stays removed
+npid=$(sqlite3 "$db" "SELECT count(*) FROM matches WHERE method = 'patch-id'")
+[ "$npid" -gt 3 ] || bad "only $npid patch-id matches (test bug)"
+sqlite3 "$db" "DELETE FROM matches WHERE rowid IN (SELECT rowid FROM matches
+	WHERE method = 'patch-id' LIMIT 1)" 2>/dev/null ||
+	sqlite3 "$db" "DELETE FROM matches WHERE (commit_sha, message_id) IN
+		(SELECT commit_sha, message_id FROM matches WHERE method = 'patch-id' LIMIT 1)
+		AND method = 'patch-id'"
+match "$db" "kept patch-id"
+[ "$(sqlite3 "$db" "SELECT count(*) FROM matches WHERE method = 'patch-id'")" = $((npid - 1)) ] ||
+	bad "with nothing new the patch-id matches were not kept"
+# ... until something the tiers read changes: another threshold (fuzzy),
+# a commit's bound (both), and back
 match "$db" "other threshold" --threshold 0.45
 match "$db" "threshold back"
+sqlite3 "$db" "UPDATE landing SET landed_date = landed_date + 1 WHERE rowid IN
+	(SELECT rowid FROM landing WHERE merge_sha <> sha LIMIT 1)"
+match "$db" "a bound moved"
+grep -q '^timing: patch-id since -1, fuzzy since -1$' "$TMP/match.err" ||
+	bad "a moved bound: the tiers kept matches"
+sqlite3 "$db" "UPDATE landing SET landed_date = landed_date - 1 WHERE rowid IN
+	(SELECT rowid FROM landing WHERE merge_sha <> sha LIMIT 1)"
+match "$db" "the bound back"
 dump "$db" >"$TMP/parts.dump"
 same_output "matches after the threshold changed and back" "$TMP/full.dump" "$TMP/parts.dump" ||
 	bad "threshold changed and back: matches differ"
