@@ -375,6 +375,12 @@ struct fuzzy_ctx {
 	GHashTable *canon, *aliases;
 	long accepted;
 	onlist_status st;
+	/* after new mail only (incremental): the commits an earlier tier
+	 * matched last run (set), the last run's fuzzy matches (sha ->
+	 * GPtrArray of struct kept), and the canonical addresses and
+	 * stripped subjects (lower case) of the patch mails since */
+	int incr;
+	GHashTable *tiered, *old, *new_addr, *new_subj;
 };
 
 static void score_one(const struct fuzzy_ctx *f,
@@ -484,6 +490,92 @@ static void fuzzy_done(struct fuzzy_ctx *f)
 	f->words = NULL;
 }
 
+struct kept {
+	char *msgid;
+	double score;
+};
+
+static void kept_free(gpointer p)
+{
+	struct kept *k = p;
+
+	g_free(k->msgid);
+	g_free(k);
+}
+
+static const char *canonical(const struct fuzzy_ctx *f, const char *addr)
+{
+	const char *cn = f->canon ? g_hash_table_lookup(f->canon, addr) : NULL;
+
+	return cn ? cn : addr;
+}
+
+static int take_tiered(int ncol, const char *const *c, void *data)
+{
+	struct fuzzy_ctx *f = data;
+
+	(void)ncol;
+	if (c[0])
+		g_hash_table_add(f->tiered, g_strdup(c[0]));
+	return 0;
+}
+
+static int take_old_fuzzy(int ncol, const char *const *c, void *data)
+{
+	struct fuzzy_ctx *f = data;
+	GPtrArray *a;
+	struct kept *k;
+
+	(void)ncol;
+	if (!c[0] || !c[1])
+		return 0;
+	if (!(a = g_hash_table_lookup(f->old, c[0]))) {
+		a = g_ptr_array_new_with_free_func(kept_free);
+		g_hash_table_insert(f->old, g_strdup(c[0]), a);
+	}
+	k = g_new(struct kept, 1);
+	k->msgid = g_strdup(c[1]);
+	k->score = c[2] ? g_ascii_strtod(c[2], NULL) : 0;
+	g_ptr_array_add(a, k);
+	return 0;
+}
+
+static int take_new_mail(int ncol, const char *const *c, void *data)
+{
+	struct fuzzy_ctx *f = data;
+
+	(void)ncol;
+	if (c[0])
+		g_hash_table_add(f->new_addr, g_strdup(canonical(f, c[0])));
+	if (c[1])
+		g_hash_table_add(f->new_subj, g_strdup(c[1]));
+	return 0;
+}
+
+/* After new mail, a commit scored last run keeps its fuzzy matches unless
+ * a new mail is one of its candidates: one from the same person (through
+ * the aliases) or with the same stripped subject.  The window is left out
+ * of the test: rescoring more than needed costs time, not correctness.
+ * 1 when the old matches were kept. */
+static int keep_old(struct fuzzy_ctx *f, const struct onlist_fuzzy_commit *c)
+{
+	GPtrArray *a;
+
+	if (g_hash_table_contains(f->tiered, c->sha) ||
+	    g_hash_table_contains(f->new_addr, canonical(f, f->addr)) ||
+	    g_hash_table_contains(f->new_subj, f->stripped))
+		return 0;
+	a = g_hash_table_lookup(f->old, c->sha);
+	for (guint i = 0; a && i < a->len && f->st == ONLIST_OK; i++) {
+		const struct kept *k = g_ptr_array_index(a, i);
+
+		if (onlist_store_put_match(f->s, c->sha, k->msgid, "fuzzy",
+					   k->score) != ONLIST_OK)
+			f->st = ONLIST_EDB;
+	}
+	return 1;
+}
+
 static int fuzzy_commit(const struct onlist_fuzzy_commit *c, void *data)
 {
 	struct fuzzy_ctx *f = data;
@@ -494,6 +586,10 @@ static int fuzzy_commit(const struct onlist_fuzzy_commit *c, void *data)
 	if (fuzzy_prepare(f, c)) {
 		f->st = ONLIST_ENOMEM;
 		return 1;
+	}
+	if (f->incr && keep_old(f, c)) {
+		fuzzy_done(f);
+		return f->st != ONLIST_OK;
 	}
 	window(c, &lo, &hi);
 	if (!f->cache_addr || strcmp(f->cache_addr, f->addr)) {
@@ -1098,6 +1194,60 @@ static onlist_status explain_subject(struct onlist_store *s, const char *sha,
 /* The release rules of this run, kept for the commands that explain
  * never-posted commits (they read no rules file): meta release_rules,
  * one glob a line. */
+/* onlist_store_tier_stamp(), and no keeping when every message was
+ * classified again (other rules: old mails' echo class may differ). */
+static char *tier_stamp(struct onlist_store *s, const char *name,
+			const char *key, int64_t *since)
+{
+	char *stamp = onlist_store_tier_stamp(s, name, key, since);
+	char *dirty = onlist_store_get_meta(s, "review_dirty");
+
+	if (dirty && !strcmp(dirty, "*"))
+		*since = -1;
+	free(dirty);
+	return stamp;
+}
+
+/* Whether the fuzzy tier can keep the last run's matches of the commits
+ * no new mail reaches (f->incr), and what it needs for that; *stamp gets
+ * what to keep in meta fuzzy_stamp after the tier. */
+static onlist_status fuzzy_begin(struct onlist_store *s, struct fuzzy_ctx *f,
+				 char **stamp, long long *kept_since)
+{
+	char *canon = canon_key(f->canon), *key;
+	int64_t since = -1;
+
+	key = g_strdup_printf("fz1:%.17g:%s", f->threshold, canon);
+	g_free(canon);
+	*stamp = tier_stamp(s, "fuzzy_stamp", key, &since);
+	g_free(key);
+	if (!*stamp)
+		return ONLIST_EDB;
+	*kept_since = since;
+	if (since < 0)
+		return ONLIST_OK;
+	f->incr = 1;
+	f->tiered = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	f->old = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+				       (GDestroyNotify)g_ptr_array_unref);
+	f->new_addr = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	f->new_subj = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	return onlist_store_fuzzy_old(s, since, take_tiered, take_old_fuzzy,
+				      take_new_mail, f);
+}
+
+static void fuzzy_end(struct fuzzy_ctx *f)
+{
+	GHashTable **h[4] = { &f->tiered, &f->old, &f->new_addr, &f->new_subj };
+
+	for (int i = 0; i < 4; i++)
+		if (*h[i]) {
+			g_hash_table_destroy(*h[i]);
+			*h[i] = NULL;
+		}
+	f->incr = 0;
+}
+
 static onlist_status keep_release_rules(struct onlist_store *s,
 					const struct onlist_match_opts *o)
 {
@@ -1134,6 +1284,8 @@ onlist_status onlist_match_run(struct onlist_store *s,
 {
 	struct fuzzy_ctx f;
 	onlist_status st;
+	char *stamp = NULL;
+	int64_t since;
 
 	*errmsg = NULL;
 	memset(c, 0, sizeof(*c));
@@ -1155,13 +1307,21 @@ onlist_status onlist_match_run(struct onlist_store *s,
 
 		memset(c, 0, sizeof(*c));
 		c->classified = classified;
+		c->fuzzy_since = c->exact_since = -1;
 	}
 	if ((st = onlist_store_match_begin(s)) != ONLIST_OK)
 		return db_err(s, errmsg);
 	if (tag_bounds(s, o) != ONLIST_OK)
 		goto db;
-	if (onlist_store_match_links(s, &c->link) != ONLIST_OK ||
-	    onlist_store_match_exact(s, &c->patchid) != ONLIST_OK ||
+	if (!(stamp = tier_stamp(s, "exact_stamp", "x1", &since)))
+		goto db;
+	c->exact_since = since;
+	st = onlist_store_set_meta(s, "exact_stamp", stamp);
+	g_free(stamp);
+	stamp = NULL;
+	if (st != ONLIST_OK ||
+	    onlist_store_match_links(s, &c->link) != ONLIST_OK ||
+	    onlist_store_match_exact(s, since, &c->patchid) != ONLIST_OK ||
 	    onlist_store_match_alt(s, &c->alt) != ONLIST_OK ||
 	    onlist_store_match_repaired(s, &c->repaired) != ONLIST_OK ||
 	    onlist_store_match_author_date(s, &c->author_date) != ONLIST_OK)
@@ -1183,8 +1343,17 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		g_array_set_clear_func(f.cache, cand_clear);
 		f.index = g_array_new(FALSE, FALSE, sizeof(struct hit));
 		build_aliases(s, o, &f);
-		if (onlist_store_fuzzy_commits(s, NULL, fuzzy_commit, &f) != ONLIST_OK)
+		if ((st = fuzzy_begin(s, &f, &stamp, &c->fuzzy_since)) != ONLIST_OK)
+			f.st = st;
+		else if (onlist_store_fuzzy_commits(s, NULL, fuzzy_commit, &f)
+			 != ONLIST_OK)
 			f.st = ONLIST_EDB;
+		fuzzy_end(&f);
+		if (f.st == ONLIST_OK &&
+		    (onlist_store_set_meta(s, "fuzzy_stamp", stamp) != ONLIST_OK ||
+		     (f.accepted = onlist_store_count_fuzzy(s)) < 0))
+			f.st = ONLIST_EDB;
+		g_free(stamp);
 		g_array_free(f.cache, TRUE);
 		g_array_free(f.index, TRUE);
 		if (f.canon) {
@@ -1196,6 +1365,8 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		if (f.st != ONLIST_OK)
 			goto db;
 		c->fuzzy = f.accepted;
+	} else if (onlist_store_set_meta(s, "fuzzy_stamp", "") != ONLIST_OK) {
+		goto db;	/* the next run has no fuzzy matches to keep */
 	}
 	phase(o, "fuzzy tier");
 	if (onlist_store_match_late(s, &c->late) != ONLIST_OK ||

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "onlist/buf.h"
 #include "onlist/msgid.h"
 #include "onlist/store_match.h"
@@ -83,6 +85,20 @@ onlist_status onlist_store_match_begin(struct onlist_store *s)
 			 "CREATE TEMP TABLE old_posted AS SELECT commit_sha,"
 			 " message_id FROM matches x WHERE "
 			 ONLIST__POSTED("x.method") ";"
+			 /* what the last fuzzy tier decided, and for which
+			  * commits: those an earlier tier did not match
+			  * (match.c keeps it for the commits new mail
+			  * cannot change) */
+			 "DROP TABLE IF EXISTS temp.old_fuzzy;"
+			 "CREATE TEMP TABLE old_fuzzy AS SELECT commit_sha,"
+			 " message_id, score FROM matches WHERE method = 'fuzzy';"
+			 "DROP TABLE IF EXISTS temp.old_patchid;"
+			 "CREATE TEMP TABLE old_patchid AS SELECT commit_sha,"
+			 " message_id FROM matches WHERE method = 'patch-id';"
+			 "DROP TABLE IF EXISTS temp.old_tiered;"
+			 "CREATE TEMP TABLE old_tiered AS SELECT DISTINCT"
+			 " commit_sha FROM matches WHERE method NOT IN"
+			 " ('fuzzy', 'late', 'echo');"
 			 "DELETE FROM matches;",
 			 NULL, NULL, NULL) != SQLITE_OK ||
 	    onlist_store_compute_bounds(s) != ONLIST_OK) {
@@ -315,9 +331,34 @@ static const char sql_exact[] =
 	" WHERE c.patch_id IS NOT NULL AND" NOT_ECHO("m.msgid")
 	" AND" IN_TIME("c.sha", "m");
 
-onlist_status onlist_store_match_exact(struct onlist_store *s, long *added)
+/* A commit's patch-id matches depend on its patch-id, the mails with it,
+ * their class and its bound, not on any other match: after new mail
+ * (since >= 0, see onlist_store_tier_stamp()) the last run's are kept and
+ * only the new mails looked at. */
+static const char sql_exact_kept[] =
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
+	" SELECT commit_sha, message_id, 'patch-id', 1.0 FROM temp.old_patchid";
+static const char sql_exact_new[] =
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
+	" SELECT c.sha, m.msgid, 'patch-id', 1.0 FROM messages m"
+	" JOIN commits c ON c.patch_id = m.patch_id"
+	" WHERE m.id > CAST(?1 AS INTEGER) AND m.patch_id IS NOT NULL AND"
+	NOT_ECHO("m.msgid") " AND" IN_TIME("c.sha", "m");
+
+onlist_status onlist_store_match_exact(struct onlist_store *s, int64_t since,
+				       long *added)
 {
-	return exec_count(s, sql_exact, NULL, 0, added, "match patch-id");
+	char arg[24];
+	const char *p[1] = { arg };
+	onlist_status st;
+
+	if (since < 0)
+		return exec_count(s, sql_exact, NULL, 0, added, "match patch-id");
+	snprintf(arg, sizeof(arg), "%" PRId64, since);
+	if ((st = exec_count(s, sql_exact_kept, NULL, 0, added,
+			     "keep patch-id matches")) != ONLIST_OK)
+		return st;
+	return exec_count(s, sql_exact_new, p, 1, added, "match patch-id");
 }
 
 #define ALT_JOIN(col) \
@@ -689,4 +730,121 @@ onlist_status onlist_store_put_bound(struct onlist_store *s, const char *sha,
 {
 	return step(s, prepare(s, sql_put_bound), "insert bound", "tI", sha,
 		    bound);
+}
+
+/* ---- what the fuzzy tier can keep from the last run ---- */
+
+/* The messages (count, last id, their patch, info and echo rows), and what
+ * else the fuzzy tier reads: commits, their diffs, the time bounds. */
+static const char sql_fz_now[] =
+	"SELECT coalesce(max(id), 0), count(*),"
+	" (SELECT count(*) FROM message_patch), (SELECT count(*) FROM message_info),"
+	" (SELECT count(*) FROM echoes) FROM messages";
+static const char sql_fz_new[] =
+	"SELECT count(*),"
+	" (SELECT count(*) FROM message_patch p JOIN messages m ON m.msgid = p.msgid"
+	"  WHERE m.id > ?1),"
+	" (SELECT count(*) FROM message_info i JOIN messages m ON m.msgid = i.msgid"
+	"  WHERE m.id > ?1),"
+	" (SELECT count(*) FROM echoes e JOIN messages m ON m.msgid = e.msgid"
+	"  WHERE m.id > ?1) FROM messages WHERE id > ?1";
+static const char sql_fz_fixed[] =
+	"SELECT (SELECT count(*) FROM commits),"
+	" (SELECT coalesce(max(rowid), 0) FROM commits),"
+	" (SELECT count(*) FROM commit_patch),"
+	" (SELECT count(*) FROM temp.bound),"
+	" (SELECT coalesce(sum(bound), 0) FROM temp.bound),"
+	" (SELECT coalesce(sum(bound * length(sha) + unicode(sha)), 0)"
+	"  FROM temp.bound)";
+
+static int one_row(struct onlist_store *s, const char *sql, int64_t arg,
+		   int64_t *out, int n)
+{
+	sqlite3_stmt *st = prepare(s, sql);
+	int ok;
+
+	if (!st)
+		return 0;
+	if (arg >= 0)
+		sqlite3_bind_int64(st, 1, arg);
+	ok = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_count(st) >= n;
+	for (int i = 0; ok && i < n; i++)
+		out[i] = sqlite3_column_int64(st, i);
+	sqlite3_reset(st);
+	return ok;
+}
+
+char *onlist_store_tier_stamp(struct onlist_store *s, const char *name,
+			      const char *key, int64_t *since)
+{
+	int64_t now[5], fx[6], old[5], added[4];
+	char *was = onlist_store_get_meta(s, name), *stamp = NULL;
+	char *fixed;
+	int n = 0;
+
+	*since = -1;
+	if (!one_row(s, sql_fz_now, -1, now, 5) ||
+	    !one_row(s, sql_fz_fixed, -1, fx, 6)) {
+		free(was);
+		return NULL;
+	}
+	fixed = g_strdup_printf("%" PRId64 ":%" PRId64 ":%" PRId64 ":%" PRId64
+				":%" PRId64 ":%" PRId64 ":%s", fx[0], fx[1],
+				fx[2], fx[3], fx[4], fx[5], key);
+	/* the same commits, bounds and key; the messages only added to */
+	if (was && sscanf(was, "%" SCNd64 ":%" SCNd64 ":%" SCNd64 ":%" SCNd64
+			  ":%" SCNd64 ":%n", &old[0], &old[1], &old[2],
+			  &old[3], &old[4], &n) == 5 && n &&
+	    !strcmp(was + n, fixed) && one_row(s, sql_fz_new, old[0], added, 4) &&
+	    now[1] - old[1] == added[0] && now[2] - old[2] == added[1] &&
+	    now[3] - old[3] == added[2] && now[4] - old[4] == added[3])
+		*since = old[0];
+	stamp = g_strdup_printf("%" PRId64 ":%" PRId64 ":%" PRId64 ":%" PRId64
+				":%" PRId64 ":%s", now[0], now[1], now[2],
+				now[3], now[4], fixed);
+	g_free(fixed);
+	free(was);
+	return stamp;
+}
+
+static const char sql_fz_old_tiered[] = "SELECT commit_sha FROM temp.old_tiered";
+static const char sql_fz_old[] =
+	"SELECT commit_sha, message_id, score FROM temp.old_fuzzy";
+/* the patch mails after id ?1: whose they are, what they are about */
+static const char sql_fz_mail[] =
+	"SELECT lower(m.from_addr), lower(i.stripped) FROM messages m"
+	" JOIN message_info i ON i.msgid = m.msgid"
+	" WHERE m.id > CAST(?1 AS INTEGER) AND i.class = 'patch'";
+
+onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
+				     onlist_row_cb tiered, onlist_row_cb fuzzy,
+				     onlist_row_cb mail, void *data)
+{
+	sqlite3_stmt *st;
+	onlist_status r;
+	char arg[24];
+	const char *p[1] = { arg };
+
+	snprintf(arg, sizeof(arg), "%" PRId64, since);
+	if (!(st = prepare(s, sql_fz_old_tiered)))
+		return fail(s, "prepare");
+	if ((r = onlist__store_rows(s, st, NULL, 0, tiered, data, NULL)) != ONLIST_OK)
+		return r;
+	if (!(st = prepare(s, sql_fz_old)))
+		return fail(s, "prepare");
+	if ((r = onlist__store_rows(s, st, NULL, 0, fuzzy, data, NULL)) != ONLIST_OK)
+		return r;
+	if (!(st = prepare(s, sql_fz_mail)))
+		return fail(s, "prepare");
+	return onlist__store_rows(s, st, p, 1, mail, data, NULL);
+}
+
+static const char sql_count_fuzzy[] =
+	"SELECT count(*) FROM matches WHERE method = 'fuzzy'";
+
+long onlist_store_count_fuzzy(struct onlist_store *s)
+{
+	int64_t n = 0;
+
+	return one_row(s, sql_count_fuzzy, -1, &n, 1) ? (long)n : -1;
 }

@@ -55,6 +55,10 @@ struct onlist_match_counts {
 	long commits, matched;	/* commits; commits with a posting */
 	long review_tags;	/* review tags on the list by someone else */
 	long review_state[4];	/* posted commits per onlist_review_state */
+	/* the fuzzy tier kept the last run's matches of the commits no mail
+	 * after this message id reaches; -1: it scored every commit */
+	long long fuzzy_since;
+	long long exact_since;	/* the same for the patch-id tier */
 };
 
 onlist_status onlist_match_run(struct onlist_store *s,

@@ -75,7 +75,10 @@ onlist_status onlist_store_clear_echoes(struct onlist_store *s);
 onlist_status onlist_store_match_begin(struct onlist_store *s);
 /* The tiers that are one statement each; *added counts new rows. */
 onlist_status onlist_store_match_links(struct onlist_store *s, long *added);
-onlist_status onlist_store_match_exact(struct onlist_store *s, long *added);
+/* since: -1, or keep the last run's patch-id matches and look only at the
+ * messages after id since (onlist_store_tier_stamp()) */
+onlist_status onlist_store_match_exact(struct onlist_store *s, int64_t since,
+				       long *added);
 onlist_status onlist_store_match_alt(struct onlist_store *s, long *added);
 onlist_status onlist_store_match_repaired(struct onlist_store *s, long *added);
 /* author-date: a patch mail from the commit's author dated its author
@@ -153,5 +156,24 @@ onlist_status onlist_store_commits_unbounded(struct onlist_store *s,
 /* Set a commit's bound in temp.bound. */
 onlist_status onlist_store_put_bound(struct onlist_store *s, const char *sha,
 				     int64_t bound);
+
+/* What a tier reads, as a stamp to keep in meta name after the tier
+ * (g_free it; NULL on a database error): key is the caller's (for fuzzy:
+ * threshold, aliases).  *since gets the last message id of the stamp kept
+ * from the last run when nothing the tier reads changed since but
+ * messages added after it (the same commits, diffs, bounds and key; the
+ * messages, their patch, info and echo rows only added to), else -1.
+ * After onlist_store_match_begin() and the bounds. */
+char *onlist_store_tier_stamp(struct onlist_store *s, const char *name,
+			      const char *key, int64_t *since);
+/* The last run's tiers, saved by onlist_store_match_begin(): tiered gets
+ * each commit an earlier tier than fuzzy matched (column 0: sha), fuzzy
+ * each fuzzy match (sha, msgid, score); mail gets the patch mails after
+ * id since (lower-case address, lower-case stripped subject). */
+onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
+				     onlist_row_cb tiered, onlist_row_cb fuzzy,
+				     onlist_row_cb mail, void *data);
+/* How many fuzzy matches there are (-1 on error). */
+long onlist_store_count_fuzzy(struct onlist_store *s);
 
 #endif

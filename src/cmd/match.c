@@ -39,8 +39,8 @@ static const char help[] =
 	"A posting sent more than a day after the commit landed (its merge)\n"
 	"does not count either (late): it is a backport or a resend.\n\n"
 	"It also rebuilds the threads, the replies each patch received and the\n"
-	"series and versions (used by lookup and thread).  Every run recomputes\n"
-	"the matches from scratch in one transaction.\n\n"
+	"series and versions (used by lookup and thread).  Every run rebuilds\n"
+	"the matches in one transaction.\n\n"
 	"  --repo PATH      the repository, for the other diff algorithms and the\n"
 	"                   fuzzy tier (default: the one `scan` used)\n"
 	"  --aliases FILE   one more mailmap (\"Name <new> <old>\" lines): addresses\n"
@@ -471,6 +471,9 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	onlist_progress_done(&prog);
+	if (getenv("ONLIST_TIMING"))
+		fprintf(stderr, "timing: patch-id since %lld, fuzzy since "
+			"%lld\n", c.exact_since, c.fuzzy_since);
 	onlist_store_query(s, ONLIST_Q_COUNT_TOTALS, NULL, 0, totals, t);
 	print_counts(out.f, fmt == ONLIST_FMT_JSON, &tc, &c, t);
 out:
