@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "onlist/msgmeta.h"
 #include "onlist/subject.h"
@@ -19,10 +20,14 @@ static int inside(const char *key, size_t kl, const char *value, size_t vl,
 		  void *data)
 {
 	const struct span *s = data;
+	/* the one trailer without a value: a bare "NAK" line */
+	int nak = kl == 3 && !strncasecmp(key, "nak", 3) && !vl;
 
 	if (key < s->lo || key + kl > s->hi || value < s->lo ||
-	    value + vl > s->hi || !kl || !vl)
+	    value + vl > s->hi || !kl || (!vl && !nak))
 		abort();
+	if (nak)
+		return 0;
 	if (!onlist_trailer_is_review(key, kl) && kl < 4)
 		abort();	/* "-by" needs a word before it */
 	return 0;
