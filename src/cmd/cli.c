@@ -395,6 +395,18 @@ int onlist_cli_getopt(struct onlist_cli *cli, int argc, char **argv,
 	}
 }
 
+int onlist_cli_pace(const char *cmd, const char *arg, double *out)
+{
+	char *end;
+
+	*out = strtod(arg, &end);
+	if (*end || end == arg || !(*out >= 0) || *out > 3600) {
+		onlist_err("%s: --pace wants seconds, 0 to 3600", cmd);
+		return -1;
+	}
+	return 0;
+}
+
 int onlist_cli_stop(int c)
 {
 	return c == ONLIST_OPT_HELP ? ONLIST_EXIT_OK : ONLIST_EXIT_USAGE;

@@ -65,6 +65,9 @@ enum {
 /* The exit code for what onlist_cli_getopt() returned that is none of
  * the command's options: 0 after --help, 2 after a usage error. */
 int onlist_cli_stop(int c);
+/* --pace's argument (seconds between requests, 0 to 3600) into *out: 0,
+ * or -1 after saying why, the message starting "CMD: ". */
+int onlist_cli_pace(const char *cmd, const char *arg, double *out);
 
 /* After the options: are there between min and max operands (max -1: no
  * limit)?  0, or -1 after printing `help` (too few) or the first one too

@@ -764,7 +764,7 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 	int json, ret = ONLIST_EXIT_OK, first = 1, any = 0, c, unknown = 0;
 	const char *patch_file = NULL;
 	struct onlist_cli_why w = { 0 };
-	char *repo = NULL, *end;
+	char *repo = NULL;
 	struct onlist_cli_remote ro = { NULL, NULL, -1, 0, 0 };
 	const char *repo_opt = NULL;
 	char (*shas)[41] = NULL;
@@ -785,12 +785,8 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 			ro.refresh = 1;
 			break;
 		case OPT_PACE:
-			ro.pace = strtod(optarg, &end);
-			if (*end || end == optarg || !(ro.pace >= 0) ||
-			    ro.pace > 3600) {
-				onlist_err("lookup: --pace wants seconds, 0 to 3600");
+			if (onlist_cli_pace("lookup", optarg, &ro.pace) < 0)
 				return ONLIST_EXIT_USAGE;
-			}
 			break;
 		default:	/* --help, or a usage error: said already */
 			return onlist_cli_stop(c);

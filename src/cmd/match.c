@@ -402,12 +402,8 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 			ro.refresh = 1;
 			break;
 		case OPT_PACE:
-			ro.pace = strtod(optarg, &end);
-			if (*end || end == optarg || !(ro.pace >= 0) ||
-			    ro.pace > 3600) {
-				onlist_err("match: --pace wants seconds, 0 to 3600");
+			if (onlist_cli_pace("match", optarg, &ro.pace) < 0)
 				return ONLIST_EXIT_USAGE;
-			}
 			break;
 		default:	/* --help, or a usage error: said already */
 			return onlist_cli_stop(opt);

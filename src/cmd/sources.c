@@ -15,12 +15,22 @@ static const char sources_help[] =
 	"threads it looked up were fetched, fetch does not refresh them and\n"
 	"the archive's span leaves them out (json: partial true, answers).\n";
 
+/* The list name, padded to 20 characters (not bytes) and a space. */
+static void put_list(FILE *f, const char *list)
+{
+	int w = 0;
+
+	onlist_put_text(f, list);
+	for (const char *p = list; *p; p++)
+		w += ((unsigned char)*p & 0xc0) != 0x80;
+	fprintf(f, "%*s ", w < 20 ? 20 - w : 0, "");
+}
+
 static void print_source(struct onlist_cli_rows *x, int ncol,
 			 const char *const *c)
 {
 	const char *list = c[1] ? c[1] : "";
 	char date[32];
-	int w = 0;
 
 	(void)ncol;
 	onlist_fmt_date(c[2], date, sizeof(date), 0);
@@ -28,11 +38,7 @@ static void print_source(struct onlist_cli_rows *x, int ncol,
 		onlist_put_json_object(x->f, "source", c[0], "list", list,
 				       "since", date, (char *)NULL);
 	} else {
-		onlist_put_text(x->f, list);
-		/* pad by characters, not bytes */
-		for (const char *p = list; *p; p++)
-			w += ((unsigned char)*p & 0xc0) != 0x80;
-		fprintf(x->f, "%*s ", w < 20 ? 20 - w : 0, "");
+		put_list(x->f, list);
 		onlist_put_text(x->f, c[0]);
 		fprintf(x->f, "  (since %s)\n", date);
 	}
@@ -43,7 +49,6 @@ static void print_partial(struct onlist_cli_rows *x, int ncol,
 {
 	const char *list = c[1] ? c[1] : "";
 	char date[32];
-	int w = 0;
 
 	(void)ncol;
 	onlist_fmt_date(c[2], date, sizeof(date), 0);
@@ -55,10 +60,7 @@ static void print_partial(struct onlist_cli_rows *x, int ncol,
 		fprintf(x->f, ", \"partial\": true, \"answers\": %ld}",
 			c[3] ? atol(c[3]) : 0L);
 	} else {
-		onlist_put_text(x->f, list);
-		for (const char *p = list; *p; p++)
-			w += ((unsigned char)*p & 0xc0) != 0x80;
-		fprintf(x->f, "%*s ", w < 20 ? 20 - w : 0, "");
+		put_list(x->f, list);
 		onlist_put_text(x->f, c[0]);
 		fprintf(x->f, "  (partial: %s answers of lookup --remote kept, "
 			"since %s)\n", c[3] ? c[3] : "0", date);
