@@ -205,6 +205,25 @@ static const char v8_sql[] =
 	/* the commits one merge brought in (a near miss by series) */
 	"CREATE INDEX IF NOT EXISTS landing_merge ON landing(merge_sha);\n";
 
+/* ---- version 9: threads built again only around new mail --------------- */
+
+static const char v9_sql[] =
+	/* Written with the thread table (store_thread.c): each reference a
+	 * message makes that no stored message answered, up to its parent.
+	 * A new message whose id is here may become that message's parent;
+	 * it is the one link from new mail to old that no id of the new
+	 * mail names. */
+	"CREATE TABLE IF NOT EXISTS thread_pending(\n"
+	"  ref TEXT NOT NULL, msgid TEXT NOT NULL,\n"
+	"  PRIMARY KEY(ref, msgid)) WITHOUT ROWID;\n"
+	"CREATE INDEX IF NOT EXISTS thread_pending_msgid"
+	" ON thread_pending(msgid);\n"
+	/* series of one change-id are one topic */
+	"CREATE INDEX IF NOT EXISTS message_info_change_id"
+	" ON message_info(change_id) WHERE change_id IS NOT NULL;\n"
+	/* what the last build was made from is not known: build whole */
+	"DELETE FROM meta WHERE key = 'threads_base';\n";
+
 /* Step N (index N - 1) brings a database to version N. */
 static const char *const steps[][2] = {
 	{ v1_sql },
@@ -215,6 +234,7 @@ static const char *const steps[][2] = {
 	{ v6_sql },
 	{ v7_sql },
 	{ v8_sql },
+	{ v9_sql },
 };
 #define SCHEMA_VERSION ((int)(sizeof(steps) / sizeof(*steps)))
 

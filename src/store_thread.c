@@ -65,6 +65,17 @@ static const char sql_load[] =
 	" coalesce(i.stripped, ''), coalesce(i.change_id, '')"
 	" FROM messages m LEFT JOIN message_info i"
 	" ON i.msgid = m.msgid ORDER BY m.rowid";
+/* the same, of the messages build_part() found (temp.aff), in the same
+ * order: the build sees them as it would among all the others */
+static const char sql_load_part[] =
+	"SELECT m.msgid, coalesce(m.in_reply_to, ''), coalesce(m.refs, ''),"
+	" coalesce(lower(m.from_addr), ''), m.date, i.class, m.has_patch,"
+	" coalesce(i.version, 1),"
+	" CASE WHEN i.reply THEN -1 ELSE coalesce(i.part, -1) END,"
+	" CASE WHEN i.reply THEN -1 ELSE coalesce(i.total, -1) END,"
+	" coalesce(i.stripped, ''), coalesce(i.change_id, '')"
+	" FROM temp.aff a JOIN messages m ON m.msgid = a.msgid"
+	" LEFT JOIN message_info i ON i.msgid = m.msgid ORDER BY m.rowid";
 
 struct loaded {
 	struct onlist_thread_msg *v;
@@ -92,12 +103,12 @@ static const char *str_once(struct loaded *l, sqlite3_stmt *st, int col)
 					      sqlite3_column_bytes(st, col)) : "";
 }
 
-static onlist_status load(struct onlist_store *s, struct loaded *l)
+static onlist_status load(struct onlist_store *s, struct loaded *l, int part)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (!(st = prepare(s, sql_load)))
+	if (!(st = prepare(s, part ? sql_load_part : sql_load)))
 		return fail(s, "prepare");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_thread_msg *x;
@@ -137,6 +148,34 @@ static const char sql_put_series[] =
 static const char sql_put_reply[] =
 	"INSERT OR IGNORE INTO replies(patch, reply, by_author)"
 	" VALUES(?1,?2,?3)";
+
+/* thread_pending (store_schema.c): all of it after a whole build, the
+ * rows of the messages built again after a partial one */
+static const char sql_clear_pending[] = "DELETE FROM thread_pending";
+static const char sql_clear_pending_part[] =
+	"DELETE FROM thread_pending WHERE msgid IN (SELECT msgid FROM temp.aff)";
+static const char sql_put_pending[] =
+	"INSERT OR IGNORE INTO thread_pending(ref, msgid) VALUES(?1,?2)";
+
+static onlist_status write_pending(struct onlist_store *s,
+				   const struct onlist_thread_msg *v,
+				   const struct onlist_threads *t, int part)
+{
+	onlist_status ret = ONLIST_OK;
+
+	if (sqlite3_exec(s->db, part ? sql_clear_pending_part :
+			 sql_clear_pending, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, "clear pending references");
+	for (size_t i = 0; i < t->npending && ret == ONLIST_OK; i++) {
+		const struct onlist_thread_pending *p = &t->pending[i];
+		char *ref = g_strndup(p->ref, p->len);
+
+		ret = step(s, prepare(s, sql_put_pending), "insert pending reference",
+			   "tt", ref, v[p->msg].msgid);
+		g_free(ref);
+	}
+	return ret;
+}
 
 static gint by_msgid(gconstpointer a, gconstpointer b, gpointer data)
 {
@@ -192,7 +231,8 @@ static onlist_status write_threads(struct onlist_store *s,
 	c->series = t->series;
 	c->topics = t->topics;
 	c->written = (long)n;
-	if ((ret = onlist_store_set_meta(s, "review_dirty", "*")) != ONLIST_OK)
+	if ((ret = write_pending(s, v, t, 0)) != ONLIST_OK ||
+	    (ret = onlist_store_set_meta(s, "review_dirty", "*")) != ONLIST_OK)
 		goto out;
 	if (sqlite3_exec(s->db, onlist__thread_index_create, NULL, NULL, NULL)
 	    != SQLITE_OK)
@@ -212,6 +252,12 @@ static const char sql_old_thread[] =
 	"SELECT msgid, parent, root, depth, answers FROM thread";
 static const char sql_old_series[] =
 	"SELECT msgid, series, topic FROM series";
+static const char sql_old_thread_part[] =
+	"SELECT t.msgid, t.parent, t.root, t.depth, t.answers"
+	" FROM temp.aff a JOIN thread t ON t.msgid = a.msgid";
+static const char sql_old_series_part[] =
+	"SELECT s.msgid, s.series, s.topic"
+	" FROM temp.aff a JOIN series s ON s.msgid = a.msgid";
 static const char sql_set_thread[] =
 	"INSERT OR REPLACE INTO thread(msgid, parent, root, depth, answers)"
 	" VALUES(?1,?2,?3,?4,?5)";
@@ -286,7 +332,7 @@ static onlist_status save_dirty(struct onlist_store *s, GHashTable *dirty)
 static onlist_status update_threads(struct onlist_store *s,
 				    const struct onlist_thread_msg *v, size_t n,
 				    const struct onlist_threads *t,
-				    struct onlist_thread_counts *c)
+				    struct onlist_thread_counts *c, int part)
 {
 	GHashTable *idx = g_hash_table_new(g_str_hash, g_str_equal);
 	/* heads of series whose patches changed: their replies follow */
@@ -305,7 +351,7 @@ static onlist_status update_threads(struct onlist_store *s,
 		if (!g_hash_table_contains(idx, v[i].msgid))
 			g_hash_table_insert(idx, (gpointer)v[i].msgid,
 					    GSIZE_TO_POINTER(i + 1));
-	if (!(st = prepare(s, sql_old_thread))) {
+	if (!(st = prepare(s, part ? sql_old_thread_part : sql_old_thread))) {
 		ret = fail(s, "prepare");
 		goto out;
 	}
@@ -347,7 +393,7 @@ static onlist_status update_threads(struct onlist_store *s,
 		ret = fail(s, "read threads");
 		goto out;
 	}
-	if (!(st = prepare(s, sql_old_series))) {
+	if (!(st = prepare(s, part ? sql_old_series_part : sql_old_series))) {
 		ret = fail(s, "prepare");
 		goto out;
 	}
@@ -460,7 +506,8 @@ static onlist_status update_threads(struct onlist_store *s,
 	c->series = t->series;
 	c->topics = t->topics;
 	c->written = changed;
-	ret = save_dirty(s, dirty);
+	if ((ret = write_pending(s, v, t, part)) == ONLIST_OK)
+		ret = save_dirty(s, dirty);
 out:
 	g_hash_table_destroy(idx);
 	g_hash_table_destroy(heads);
@@ -517,6 +564,204 @@ static int take_counts(int ncol, const char *const *c, void *data)
 	return 1;
 }
 
+/* ---- building again only around new mail ------------------------------- */
+
+/* Which stored messages new mail can change: those linked to it, and to
+ * what is linked to those, by every rule of thread.h, until nothing more
+ * is found; they go to temp.aff.  Everything else keeps its rows, since
+ * the build of this set on its own gives them the rows a whole build
+ * would.  The links, each a statement over the messages found in the
+ * last round (?1):
+ * - a whole thread (its root), for anything of it;
+ * - the messages whose References named an id not stored then
+ *   (thread_pending), for the message of that id;
+ * - the patches, cover letters and orphan replies with the same subject
+ *   (an orphan answers by subject; versions are linked by subject);
+ * - the messages of the same sender within an hour of a numbered patch
+ *   (a series whose threading broke is grouped by that);
+ * - the messages of the same topic, and of the same change-id.
+ * A subject is compared lower-cased by SQLite (ASCII), thread.c folds all
+ * of Unicode: two subjects that differ only in the case of a non-ASCII
+ * letter are not found as one; a whole build (`match --rebuild-threads`)
+ * joins them. */
+static const char sql_aff_create[] =
+	"CREATE TEMP TABLE IF NOT EXISTS aff(msgid TEXT PRIMARY KEY,"
+	" round INTEGER NOT NULL) WITHOUT ROWID; DELETE FROM temp.aff;";
+static const char sql_aff_new[] =
+	"INSERT OR IGNORE INTO temp.aff SELECT msgid, 0 FROM messages WHERE id > ?1";
+static const char sql_new_refs[] =
+	"SELECT coalesce(in_reply_to, ''), coalesce(refs, '') FROM messages"
+	" WHERE id > ?1";
+static const char sql_aff_ref[] =
+	"INSERT OR IGNORE INTO temp.aff SELECT msgid, 0 FROM messages"
+	" WHERE msgid = ?1";
+#define SUBJECT_LINKED(i) \
+	" (" i ".class IN ('patch', 'cover') OR (" i ".class = 'reply' AND" \
+	" NOT EXISTS (SELECT 1 FROM thread o WHERE o.msgid = " i ".msgid" \
+	" AND o.parent IS NOT NULL)))"
+static const char *const sql_aff_links[] = {
+	"INSERT OR IGNORE INTO temp.aff SELECT t2.msgid, ?1 + 1"
+	" FROM temp.aff a JOIN thread t ON t.msgid = a.msgid"
+	" JOIN thread t2 ON t2.root = t.root WHERE a.round = ?1",
+	"INSERT OR IGNORE INTO temp.aff SELECT p.msgid, ?1 + 1"
+	" FROM temp.aff a JOIN thread_pending p ON p.ref = a.msgid"
+	" WHERE a.round = ?1",
+	"INSERT OR IGNORE INTO temp.aff SELECT i2.msgid, ?1 + 1"
+	" FROM temp.aff a JOIN message_info i ON i.msgid = a.msgid"
+	" JOIN message_info i2 ON lower(i2.stripped) = lower(i.stripped)"
+	" WHERE a.round = ?1 AND i.stripped <> '' AND" SUBJECT_LINKED("i")
+	" AND" SUBJECT_LINKED("i2"),
+	/* dated or not, with a sender or without one */
+	"INSERT OR IGNORE INTO temp.aff"
+	" SELECT m2.msgid, ?1 + 1 FROM temp.aff a"
+	" JOIN messages m ON m.msgid = a.msgid"
+	" JOIN message_info i ON i.msgid = m.msgid"
+	" JOIN messages m2 ON lower(m2.from_addr) = lower(m.from_addr)"
+	" AND m2.date BETWEEN coalesce(m.date, 0) - 3600"
+	" AND coalesce(m.date, 0) + 3600"
+	" WHERE a.round = ?1 AND i.total > 0 AND NOT i.reply"
+	" UNION ALL SELECT m2.msgid, ?1 + 1 FROM temp.aff a"
+	" JOIN messages m ON m.msgid = a.msgid"
+	" JOIN message_info i ON i.msgid = m.msgid"
+	" JOIN messages m2 ON lower(m2.from_addr) = lower(m.from_addr)"
+	" AND m2.date IS NULL"
+	" WHERE a.round = ?1 AND i.total > 0 AND NOT i.reply"
+	" AND abs(coalesce(m.date, 0)) <= 3600"
+	" UNION ALL SELECT m2.msgid, ?1 + 1 FROM temp.aff a"
+	" JOIN messages m ON m.msgid = a.msgid"
+	" JOIN message_info i ON i.msgid = m.msgid"
+	" JOIN messages m2 ON coalesce(m2.from_addr, '') = ''"
+	" AND coalesce(m2.date, 0) BETWEEN coalesce(m.date, 0) - 3600"
+	" AND coalesce(m.date, 0) + 3600"
+	" WHERE a.round = ?1 AND i.total > 0 AND NOT i.reply"
+	" AND coalesce(m.from_addr, '') = ''",
+	"INSERT OR IGNORE INTO temp.aff SELECT s2.msgid, ?1 + 1"
+	" FROM temp.aff a JOIN series s ON s.msgid = a.msgid"
+	" JOIN series s2 ON s2.topic = s.topic WHERE a.round = ?1",
+	"INSERT OR IGNORE INTO temp.aff SELECT i2.msgid, ?1 + 1"
+	" FROM temp.aff a JOIN message_info i ON i.msgid = a.msgid"
+	" JOIN message_info i2 ON i2.change_id = i.change_id"
+	" WHERE a.round = ?1 AND i.change_id IS NOT NULL",
+};
+static const char sql_new_info[] =
+	"SELECT count(*) FROM messages m JOIN message_info i"
+	" ON i.msgid = m.msgid WHERE m.id > ?1";
+
+/* A share of the messages past which a whole build is as cheap */
+#define PART_MAX_SHARE 4
+
+static int parse_stamp(const char *st, long long *count, long long *maxid,
+		       long long *info)
+{
+	return st && sscanf(st, "t2:%lld:%lld:%lld", count, maxid, info) == 3;
+}
+
+static onlist_status count_of(struct onlist_store *s, const char *sql,
+			      long long arg, long long *n)
+{
+	sqlite3_stmt *st = prepare(s, sql);
+
+	if (!st)
+		return fail(s, "prepare");
+	sqlite3_bind_int64(st, 1, arg);
+	*n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+	sqlite3_reset(st);
+	return *n < 0 ? fail(s, "count") : ONLIST_OK;
+}
+
+/* Add the stored messages an id in References (a space-separated list)
+ * or In-Reply-To names. */
+static onlist_status aff_refs(struct onlist_store *s, const char *list)
+{
+	while (*list) {
+		const char *e;
+		char *id;
+		onlist_status ret;
+
+		while (*list == ' ')
+			list++;
+		if (!*list)
+			break;
+		e = strchr(list, ' ');
+		if (!e)
+			e = list + strlen(list);
+		id = g_strndup(list, (gsize)(e - list));
+		ret = step(s, prepare(s, sql_aff_ref), "find references", "t", id);
+		g_free(id);
+		if (ret != ONLIST_OK)
+			return ret;
+		list = e;
+	}
+	return ONLIST_OK;
+}
+
+/* Fill temp.aff; *found is how many, or -1 when a whole build is due
+ * (the stored rows were not made by a build that kept thread_pending,
+ * message facts arrived for old messages, or the set is large). */
+static onlist_status find_part(struct onlist_store *s, const char *base,
+			       const char *now, long long *found)
+{
+	long long c0, m0, i0, c1, m1, i1, n, info;
+	sqlite3_stmt *st;
+	onlist_status ret;
+	int rc;
+
+	*found = -1;
+	if (!parse_stamp(base, &c0, &m0, &i0) || !parse_stamp(now, &c1, &m1, &i1) ||
+	    c1 < c0 || m1 < m0 || i1 < i0)
+		return ONLIST_OK;
+	if ((ret = count_of(s, "SELECT count(*) FROM messages WHERE id > ?1",
+			    m0, &n)) != ONLIST_OK ||
+	    (ret = count_of(s, sql_new_info, m0, &info)) != ONLIST_OK)
+		return ret;
+	if (n != c1 - c0 || info != i1 - i0)
+		return ONLIST_OK;
+	if (sqlite3_exec(s->db, sql_aff_create, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, "create a temporary table");
+	if ((ret = step(s, prepare(s, sql_aff_new), "find new mail", "I",
+			(int64_t)m0)) != ONLIST_OK)
+		return ret;
+	if (!(st = prepare(s, sql_new_refs)))
+		return fail(s, "prepare");
+	sqlite3_bind_int64(st, 1, m0);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char *irt = g_strdup((const char *)sqlite3_column_text(st, 0));
+		char *refs = g_strdup((const char *)sqlite3_column_text(st, 1));
+
+		ret = aff_refs(s, irt);
+		if (ret == ONLIST_OK)
+			ret = aff_refs(s, refs);
+		g_free(irt);
+		g_free(refs);
+		if (ret != ONLIST_OK) {
+			sqlite3_reset(st);
+			return ret;
+		}
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return fail(s, "read new mail");
+	for (int round = 0;; round++) {
+		long added = 0;
+
+		for (size_t k = 0; k < G_N_ELEMENTS(sql_aff_links); k++) {
+			if ((ret = step(s, prepare(s, sql_aff_links[k]),
+					"find linked mail", "i", round)) != ONLIST_OK)
+				return ret;
+			added += sqlite3_changes(s->db);
+		}
+		if ((ret = count_of(s, "SELECT count(*) FROM temp.aff WHERE ?1",
+				    1, &n)) != ONLIST_OK)
+			return ret;
+		if (n > c1 / PART_MAX_SHARE + 1000)
+			return ONLIST_OK;	/* as well build whole */
+		if (!added)
+			break;
+	}
+	*found = n;
+	return ONLIST_OK;
+}
+
 onlist_status onlist_store_build_threads(struct onlist_store *s,
 					 struct onlist_thread_counts *out)
 {
@@ -524,7 +769,8 @@ onlist_status onlist_store_build_threads(struct onlist_store *s,
 	struct onlist_threads t = ONLIST_THREADS_INIT;
 	struct loaded l = { 0 };
 	onlist_status ret;
-	char stamp_now[64] = "", *old = NULL;
+	char stamp_now[64] = "", *old = NULL, *base = NULL;
+	long long part = -1;
 
 	l.strings = g_string_chunk_new(1 << 20);
 	if ((ret = onlist_store_begin(s)) != ONLIST_OK)
@@ -540,7 +786,12 @@ onlist_status onlist_store_build_threads(struct onlist_store *s,
 		goto out;
 	}
 	free(old);
-	if ((ret = load(s, &l)) != ONLIST_OK)
+	/* New mail on top of a build that kept thread_pending: only what it
+	 * can change is built again. */
+	if (has_threads(s) && (base = onlist_store_get_meta(s, "threads_base")) &&
+	    (ret = find_part(s, base, stamp_now, &part)) != ONLIST_OK)
+		goto rollback;
+	if ((ret = load(s, &l, part >= 0)) != ONLIST_OK)
 		goto rollback;
 	if ((ret = onlist_thread_build(l.v, l.len, &t)) != ONLIST_OK) {
 		onlist_store_rollback(s);
@@ -549,17 +800,32 @@ onlist_status onlist_store_build_threads(struct onlist_store *s,
 		goto out;
 	}
 	/* the first build writes everything; later ones what changed */
-	if ((ret = (has_threads(s) ? update_threads : write_threads)(s, l.v,
-			l.len, &t, &c)) != ONLIST_OK)
+	if (!has_threads(s))
+		ret = write_threads(s, l.v, l.len, &t, &c);
+	else
+		ret = update_threads(s, l.v, l.len, &t, &c, part >= 0);
+	if (ret != ONLIST_OK)
 		goto rollback;
+	/* a part knows its own counts, not the whole's */
+	if (part >= 0) {
+		long written = c.written;
+
+		if ((ret = rows(s, sql_counts, NULL, 0, take_counts, &c, NULL))
+		    != ONLIST_OK)
+			goto rollback;
+		c.written = written;
+	}
+	c.built = (long)l.len;
 	if (stamp_now[0] &&
-	    (ret = onlist_store_set_meta(s, "threads_stamp", stamp_now)) != ONLIST_OK)
+	    ((ret = onlist_store_set_meta(s, "threads_stamp", stamp_now)) != ONLIST_OK ||
+	     (ret = onlist_store_set_meta(s, "threads_base", stamp_now)) != ONLIST_OK))
 		goto rollback;
 	ret = onlist_store_commit(s);
 	goto out;
 rollback:
 	onlist_store_rollback(s);
 out:
+	free(base);
 	onlist_threads_release(&t);
 	g_string_chunk_free(l.strings);
 	g_free(l.v);

@@ -46,17 +46,45 @@ static int lookup(struct graph *g, const char *id, size_t len)
 	return v ? GPOINTER_TO_INT(v) - 1 : -1;
 }
 
+static onlist_status add_pending(struct onlist_threads *t, int self,
+				 const char *ref, size_t len, size_t *cap)
+{
+	if (!len)
+		return ONLIST_OK;
+	if (t->npending == *cap) {
+		struct onlist_thread_pending *p = onlist_grow(t->pending, cap,
+							      sizeof *p, 1024);
+
+		if (!p)
+			return ONLIST_ENOMEM;
+		t->pending = p;
+	}
+	t->pending[t->npending].msg = self;
+	t->pending[t->npending].ref = ref;
+	t->pending[t->npending].len = len;
+	t->npending++;
+	return ONLIST_OK;
+}
+
 /* The nearest stored parent: In-Reply-To, else the last stored entry of
- * References (a missing parent is skipped over, not fatal). */
-static int find_parent(struct graph *g, int self)
+ * References (a missing parent is skipped over, not fatal).  What was
+ * looked for in vain goes to t->pending; *parent is -1 for none. */
+static onlist_status find_parent(struct graph *g, int self,
+				 struct onlist_threads *t, size_t *cap,
+				 int *parent)
 {
 	struct onlist_thread_msg *x = &g->n[self];
+	size_t len = strlen(x->in_reply_to);
 	const char *r, *end;
 	int p;
 
-	if ((p = lookup(g, x->in_reply_to, strlen(x->in_reply_to))) >= 0 &&
-	    p != self)
-		return p;
+	*parent = -1;
+	if ((p = lookup(g, x->in_reply_to, len)) >= 0 && p != self) {
+		*parent = p;
+		return ONLIST_OK;
+	}
+	if (p < 0 && add_pending(t, self, x->in_reply_to, len, cap) != ONLIST_OK)
+		return ONLIST_ENOMEM;
 	end = x->refs + strlen(x->refs);
 	while (end > x->refs) {
 		while (end > x->refs && end[-1] == ' ')
@@ -65,11 +93,16 @@ static int find_parent(struct graph *g, int self)
 		while (r > x->refs && r[-1] != ' ')
 			r--;
 		if (r < end && (p = lookup(g, r, (size_t)(end - r))) >= 0 &&
-		    p != self)
-			return p;
+		    p != self) {
+			*parent = p;
+			return ONLIST_OK;
+		}
+		if (r < end && p < 0 &&
+		    add_pending(t, self, r, (size_t)(end - r), cap) != ONLIST_OK)
+			return ONLIST_ENOMEM;
 		end = r;
 	}
-	return -1;
+	return ONLIST_OK;
 }
 
 /* Root, depth and the patch or cover letter each message answers, top
@@ -531,6 +564,7 @@ onlist_status onlist_thread_build(struct onlist_thread_msg *msgs, size_t n,
 {
 	struct graph g = { msgs, n, NULL, NULL, NULL };
 	onlist_status ret;
+	size_t pcap = 0;
 
 	if (n >= INT_MAX)
 		return ONLIST_EUSAGE;	/* indexes are ints */
@@ -553,7 +587,9 @@ onlist_status onlist_thread_build(struct onlist_thread_msg *msgs, size_t n,
 					    GINT_TO_POINTER((int)i + 1));
 	}
 	for (size_t i = 0; i < n; i++)
-		msgs[i].parent = find_parent(&g, (int)i);
+		if ((ret = find_parent(&g, (int)i, out, &pcap, &msgs[i].parent))
+		    != ONLIST_OK)
+			goto out;
 	resolve(&g);
 	adopt_orphans(&g);
 	/* after resolve(): a loop it cut left one more root */
@@ -575,5 +611,6 @@ void onlist_threads_release(struct onlist_threads *t)
 		free(t->owned[i]);
 	free(t->owned);
 	free(t->replies);
+	free(t->pending);
 	*t = (struct onlist_threads)ONLIST_THREADS_INIT;
 }

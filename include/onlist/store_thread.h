@@ -47,13 +47,17 @@ struct onlist_thread_counts {
 	long written;		/* thread rows written by this build: all of
 				 * them the first time, then those that
 				 * changed (0 when nothing came in) */
+	long built;		/* messages whose rows were computed: all of
+				 * them, only those new mail can change, or 0 */
 };
 
 /* Rebuild the thread, replies and series tables, as thread.h computes
  * them from every message, in one transaction; *c (may be NULL) gets the
  * counts.  When no message came in since the last build the tables stand
- * and *c is read from them; else only the rows that differ from what is
- * stored are written (the same rows as a rebuild from empty tables).  ONLIST_EDB, ONLIST_ENOMEM (message set). */
+ * and *c is read from them; when the last build kept its pending
+ * references only the messages the new ones can change are computed
+ * again, else all of them; either way only the rows that differ from what
+ * is stored are written (the same rows as a rebuild from empty tables).  ONLIST_EDB, ONLIST_ENOMEM (message set). */
 onlist_status onlist_store_build_threads(struct onlist_store *s,
 					 struct onlist_thread_counts *c);
 

@@ -74,16 +74,29 @@ struct onlist_thread_reply {
 	int by_author;		/* sent from the patch's own address */
 };
 
+struct onlist_thread_pending {
+	int msg;
+	const char *ref;
+	size_t len;
+};
+
 struct onlist_threads {
 	struct onlist_thread_reply *replies;	/* each pair once */
 	size_t nreplies;
 	long threads;		/* messages without a parent */
 	long series;		/* series heads */
 	long topics;		/* distinct topics */
+	/* References looked for and not found before each message's parent
+	 * (all of them when it has none): the messages whose parent may
+	 * change when the one named arrives (store_thread.c builds again
+	 * only around new mail).  ref points into the message's
+	 * in_reply_to or refs; refs are not NUL-terminated there. */
+	struct onlist_thread_pending *pending;
+	size_t npending;
 	char **owned;		/* private: the topic strings */
 	size_t nowned;
 };
-#define ONLIST_THREADS_INIT { NULL, 0, 0, 0, 0, NULL, 0 }
+#define ONLIST_THREADS_INIT { NULL, 0, 0, 0, 0, NULL, 0, NULL, 0 }
 
 /* Compute the output fields of msgs[0..n) and the replies into *out
  * (initialised with ONLIST_THREADS_INIT, released with

@@ -454,8 +454,11 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 		ret = ONLIST_EXIT_FAIL;
 		goto out;
 	}
-	if (getenv("ONLIST_TIMING"))
+	if (getenv("ONLIST_TIMING")) {
 		fprintf(stderr, "timing: %ld thread rows written\n", tc.written);
+		fprintf(stderr, "timing: threads of %ld of %ld messages computed\n",
+			tc.built, tc.messages);
+	}
 	if (onlist_match_run(s, &o, &c, &err) != ONLIST_OK) {
 		onlist_progress_done(&prog);
 		fputs("onlist: match: ", stderr);
