@@ -190,6 +190,22 @@ const char *onlist_store_errmsg(const struct onlist_store *s)
 
 _Static_assert(S_COUNT <= ONLIST__STORE_NSTMT, "raise ONLIST__STORE_NSTMT");
 
+/* ONLIST_TIMING: each statement that took more than 50 ms, with its time
+ * (a developer's aid, like the timing lines of match). */
+static int slow_statement(unsigned what, void *data, void *p, void *x)
+{
+	long long ns = *(long long *)x;
+	char *sql;
+
+	(void)data;
+	if (what != SQLITE_TRACE_PROFILE || ns < 50000000)
+		return 0;
+	sql = sqlite3_expanded_sql(p);
+	fprintf(stderr, "timing: %.3f s: %.200s\n", ns / 1e9, sql ? sql : "?");
+	sqlite3_free(sql);
+	return 0;
+}
+
 sqlite3_stmt *onlist__store_prepare(struct onlist_store *s, const char *sql)
 {
 	struct onlist__cached_stmt *c;
@@ -383,6 +399,8 @@ static onlist_status open_db(struct onlist_store **out, const char *path,
 	/* A second writer waits this long for the first, then gives up with
 	 * "database is locked" rather than hanging forever. */
 	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+	if (getenv("ONLIST_TIMING"))
+		sqlite3_trace_v2(s->db, SQLITE_TRACE_PROFILE, slow_statement, NULL);
 	/* WAL: readers (lookup, report) keep working while an import runs,
 	 * and a killed writer leaves the last committed batch intact.  (A
 	 * reader leaves the mode as the writer set it.) */
@@ -396,7 +414,7 @@ static onlist_status open_db(struct onlist_store **out, const char *path,
 	 * and faulting them in costs it more than reading them. */
 	if (sqlite3_exec(s->db, readonly ? "PRAGMA cache_size=-65536;" :
 			 "PRAGMA mmap_size=4294967296;"
-			 "PRAGMA cache_size=-65536;", NULL, NULL, NULL)
+			 "PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY;", NULL, NULL, NULL)
 	    != SQLITE_OK && !readonly)
 		goto err;
 	if (readonly) {
