@@ -402,7 +402,9 @@ onlist_status onlist_store_match_repaired(struct onlist_store *s, long *added)
 static const char sql_author_date[] =
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
 	" SELECT c.sha, m.msgid, 'author-date', 1.0 FROM commits c"
-	" JOIN messages m ON lower(m.from_addr) = lower(c.author_email)"
+	/* commit first (CROSS JOIN keeps the order): a search of the
+	 * sender index per commit, not a scan of every message */
+	" CROSS JOIN messages m ON lower(m.from_addr) = lower(c.author_email)"
 	"  AND m.date = c.author_date"
 	" JOIN message_info i ON i.msgid = m.msgid"
 	" WHERE" UNMATCHED("c.sha") " AND i.class = 'patch' AND m.has_patch"
