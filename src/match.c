@@ -576,6 +576,37 @@ static int keep_old(struct fuzzy_ctx *f, const struct onlist_fuzzy_commit *c)
 	return 1;
 }
 
+/* Asked before a commit is read whole: after new mail (f->incr), one
+ * whose fuzzy matches new mail cannot change keeps the last run's
+ * (keep_old()) and is not read.  On an error every commit is skipped. */
+static int fuzzy_skip(const char *sha, const char *email, const char *subject,
+		      void *data)
+{
+	struct fuzzy_ctx *f = data;
+	struct onlist_fuzzy_commit c = { 0 };
+	struct onlist_subject sj;
+	int kept;
+
+	if (f->st != ONLIST_OK)
+		return 1;
+	if (!f->incr)
+		return 0;
+	if (onlist_subject_parse(&sj, subject ? subject : "")) {
+		f->st = ONLIST_ENOMEM;
+		return 1;
+	}
+	/* as fuzzy_prepare() makes them */
+	f->addr = g_ascii_strdown(email ? email : "", -1);
+	f->stripped = g_ascii_strdown(sj.stripped, -1);
+	onlist_subject_clear(&sj);
+	c.sha = sha;
+	kept = keep_old(f, &c);
+	g_free(f->addr);
+	g_free(f->stripped);
+	f->addr = f->stripped = NULL;
+	return kept;
+}
+
 static int fuzzy_commit(const struct onlist_fuzzy_commit *c, void *data)
 {
 	struct fuzzy_ctx *f = data;
@@ -586,10 +617,6 @@ static int fuzzy_commit(const struct onlist_fuzzy_commit *c, void *data)
 	if (fuzzy_prepare(f, c)) {
 		f->st = ONLIST_ENOMEM;
 		return 1;
-	}
-	if (f->incr && keep_old(f, c)) {
-		fuzzy_done(f);
-		return f->st != ONLIST_OK;
 	}
 	window(c, &lo, &hi);
 	if (!f->cache_addr || strcmp(f->cache_addr, f->addr)) {
@@ -990,15 +1017,6 @@ static onlist_status classify(struct onlist_store *s,
 	return st;
 }
 
-static int count_totals(int ncol, const char *const *cols, void *data)
-{
-	struct onlist_match_counts *c = data;
-
-	(void)ncol;
-	c->commits = cols[3] ? atol(cols[3]) : 0;
-	return 0;
-}
-
 /* ---- the subject tier ------------------------------------------------ */
 
 /* The same subject (onlist_subject_key) from the commit's author, on a
@@ -1319,13 +1337,24 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	st = onlist_store_set_meta(s, "exact_stamp", stamp);
 	g_free(stamp);
 	stamp = NULL;
-	if (st != ONLIST_OK ||
-	    onlist_store_match_links(s, &c->link) != ONLIST_OK ||
-	    onlist_store_match_exact(s, since, &c->patchid) != ONLIST_OK ||
-	    onlist_store_match_alt(s, &c->alt) != ONLIST_OK ||
-	    onlist_store_match_repaired(s, &c->repaired) != ONLIST_OK ||
-	    onlist_store_match_author_date(s, &c->author_date) != ONLIST_OK)
+	if (st != ONLIST_OK)
 		goto db;
+	phase(o, "match setup");
+	if (onlist_store_match_links(s, &c->link) != ONLIST_OK)
+		goto db;
+	phase(o, "link tier");
+	if (onlist_store_match_exact(s, since, &c->patchid) != ONLIST_OK)
+		goto db;
+	phase(o, "patch-id tier");
+	if (onlist_store_match_alt(s, &c->alt) != ONLIST_OK)
+		goto db;
+	phase(o, "other-algorithm tier");
+	if (onlist_store_match_repaired(s, &c->repaired) != ONLIST_OK)
+		goto db;
+	phase(o, "repaired tier");
+	if (onlist_store_match_author_date(s, &c->author_date) != ONLIST_OK)
+		goto db;
+	phase(o, "author-date tier");
 	if ((st = match_subjects(s, &c->subject)) != ONLIST_OK) {
 		if (st == ONLIST_ENOMEM) {
 			onlist_store_rollback(s);
@@ -1334,7 +1363,7 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		}
 		goto db;
 	}
-	phase(o, "exact tiers");
+	phase(o, "subject tier");
 	if (!o->no_fuzzy) {
 		memset(&f, 0, sizeof(f));
 		f.s = s;
@@ -1345,7 +1374,8 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		build_aliases(s, o, &f);
 		if ((st = fuzzy_begin(s, &f, &stamp, &c->fuzzy_since)) != ONLIST_OK)
 			f.st = st;
-		else if (onlist_store_fuzzy_commits(s, NULL, fuzzy_commit, &f)
+		else if (onlist_store_fuzzy_commits(s, NULL, fuzzy_skip,
+						    fuzzy_commit, &f)
 			 != ONLIST_OK)
 			f.st = ONLIST_EDB;
 		fuzzy_end(&f);
@@ -1383,7 +1413,6 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	phase(o, "reviews");
 	if (onlist_store_commit(s) != ONLIST_OK)
 		goto db;
-	onlist_store_query(s, ONLIST_Q_COUNT_TOTALS, NULL, 0, count_totals, c);
 	return ONLIST_OK;
 db:
 	st = db_err(s, errmsg);
@@ -1482,7 +1511,7 @@ onlist_status onlist_match_explain(struct onlist_store *s,
 	if (onlist_store_compute_bounds(s) != ONLIST_OK ||
 	    tag_bounds(s, o) != ONLIST_OK ||
 	    explain_subject(s, sha, out) != ONLIST_OK ||
-	    onlist_store_fuzzy_commits(s, sha, explain_commit, &e) != ONLIST_OK ||
+	    onlist_store_fuzzy_commits(s, sha, NULL, explain_commit, &e) != ONLIST_OK ||
 	    e.f.st != ONLIST_OK)
 		return db_err(s, errmsg);
 	g_ptr_array_free(e.f.shown, TRUE);

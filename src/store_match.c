@@ -557,8 +557,12 @@ onlist_status onlist_store_commits_needing_patch(struct onlist_store *s,
 	" c.author_date, c.commit_date," \
 	" coalesce((SELECT bound FROM temp.bound b WHERE b.sha = c.sha), 0)," \
 	" p.fp, p.words FROM commits c JOIN commit_patch p ON p.sha = c.sha"
+/* The order first, on the few columns skip() needs; each commit whole
+ * after (sorting whole rows, bodies and blobs, cost more than reading
+ * them again by key, and a commit skipped is not read at all). */
 static const char sql_fuzzy_commits[] =
-	COMMIT_COLS " WHERE" UNMATCHED("c.sha")
+	"SELECT c.sha, c.author_email, c.subject FROM commits c"
+	" JOIN commit_patch p ON p.sha = c.sha WHERE" UNMATCHED("c.sha")
 	" ORDER BY lower(c.author_email), c.commit_date, c.sha";
 static const char sql_fuzzy_commit[] = COMMIT_COLS " WHERE c.sha = ?1";
 /* COMMIT_COLS but the two blobs (8, 9) */
@@ -578,29 +582,60 @@ static const uint32_t *blob_u32(sqlite3_stmt *st, int col, size_t *n)
 	return b;
 }
 
-onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
-					 const char *sha,
-					 onlist_fuzzy_commit_cb cb, void *data)
+static onlist_status one_fuzzy_commit(struct onlist_store *s, const char *sha,
+				      onlist_fuzzy_commit_cb cb, void *data,
+				      int *stop)
 {
-	sqlite3_stmt *st = prepare(s, sha ? sql_fuzzy_commit :
-				      sql_fuzzy_commits);
+	sqlite3_stmt *st = prepare(s, sql_fuzzy_commit);
 	int rc;
 
 	if (!st)
 		return fail(s, "prepare");
-	if (sha)
-		bind_text(st, 1, sha);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	bind_text(st, 1, sha);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_fuzzy_commit c;
 
 		onlist__store_columns(st, &c, commit_cols);
 		c.fp = blob_u32(st, 8, &c.nfp);
 		c.words = blob_u32(st, 9, &c.nwords);
-		if (cb(&c, data))
-			break;
+		*stop = cb(&c, data);
 	}
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
+	       fail(s, "read a commit");
+}
+
+onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
+					 const char *sha,
+					 onlist_fuzzy_skip_cb skip,
+					 onlist_fuzzy_commit_cb cb, void *data)
+{
+	sqlite3_stmt *st;
+	onlist_status ret = ONLIST_OK;
+	int rc, stop = 0;
+
+	if (sha)
+		return one_fuzzy_commit(s, sha, cb, data, &stop);
+	if (!(st = prepare(s, sql_fuzzy_commits)))
+		return fail(s, "prepare");
+	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		/* copied: the statement below may move this one's buffers */
+		char *x = g_strdup((const char *)sqlite3_column_text(st, 0));
+
+		if (x && !(skip && skip(x, (const char *)sqlite3_column_text(st, 1),
+				       (const char *)sqlite3_column_text(st, 2),
+				       data)))
+			ret = one_fuzzy_commit(s, x, cb, data, &stop);
+		g_free(x);
+		if (ret != ONLIST_OK) {
+			sqlite3_reset(st);
+			return ret;
+		}
+	}
+	if (!stop && rc != SQLITE_DONE) {
+		sqlite3_reset(st);
 		return fail(s, "read commits");
+	}
 	sqlite3_reset(st);
 	return ONLIST_OK;
 }

@@ -52,7 +52,6 @@ struct onlist_match_counts {
 	long classified;	/* echo and bot mails */
 	long link, patchid, alt, repaired, author_date, subject, fuzzy;
 	long late, echo;	/* match rows */
-	long commits, matched;	/* commits; commits with a posting */
 	long review_tags;	/* review tags on the list by someone else */
 	long review_state[4];	/* posted commits per onlist_review_state */
 	/* the fuzzy tier kept the last run's matches of the commits no mail

@@ -115,10 +115,16 @@ struct onlist_fuzzy_commit {
 };
 typedef int (*onlist_fuzzy_commit_cb)(const struct onlist_fuzzy_commit *c,
 				      void *data);
+/* Asked first, with a commit's id, author address and subject (any may
+ * be NULL): non-zero when its full row is not wanted. */
+typedef int (*onlist_fuzzy_skip_cb)(const char *sha, const char *author_email,
+				    const char *subject, void *data);
 /* sha NULL: every unmatched commit, grouped by author (lower-case
- * address), oldest first within; else that one commit, matched or not. */
+ * address), oldest first within, but those skip (may be NULL) refuses;
+ * else that one commit, matched or not. */
 onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 					 const char *sha,
+					 onlist_fuzzy_skip_cb skip,
 					 onlist_fuzzy_commit_cb cb, void *data);
 
 struct onlist_fuzzy_candidate {
