@@ -51,6 +51,11 @@ const struct onlist_echo_rule onlist_match_default_rules[] = {
 	{ "bot", "from", "bugzilla-daemon@*" },
 	{ "bot", "from", "noreply@github.com" },
 	{ "bot", "patchwork", "1" },
+	/* b4's "Applied, thanks!" notice ("b4 ty"), made by the tool from
+	 * the applier's branch: a receipt, not review or discussion (on
+	 * io-uring it was the only other voice on 328 of 599 commits that
+	 * came out "discussed"); its Message-ID says what it is */
+	{ "bot", "msgid", "*.b4-ty@*" },
 };
 const size_t onlist_match_ndefault_rules =
 	sizeof(onlist_match_default_rules) / sizeof(onlist_match_default_rules[0]);
@@ -87,6 +92,7 @@ onlist_status onlist_match_read_rules(const char *path,
 {
 	static const char *const fields[] = {
 		"list", "from", "subject", "mailer", "patchwork", "upstream",
+		"msgid",
 	};
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
@@ -965,10 +971,16 @@ static int classify_one(const struct onlist_classify_row *row,
 			hit = (!strcmp(f, "patchwork") ? row->patchwork :
 			       row->upstream) && !strcmp(c->r->pattern, "1");
 		} else {
-			v = !strcmp(f, "from") ? row->from :
-			    !strcmp(f, "subject") ? row->subject :
-			    !strcmp(f, "mailer") ? row->mailer : NULL;
+			char *low = NULL;
+
+			if (!strcmp(f, "msgid") && row->msgid)
+				v = low = g_ascii_strdown(row->msgid, -1);
+			else
+				v = !strcmp(f, "from") ? row->from :
+				    !strcmp(f, "subject") ? row->subject :
+				    !strcmp(f, "mailer") ? row->mailer : NULL;
 			hit = v && g_pattern_spec_match_string(c->spec, v);
+			g_free(low);
 		}
 		if (hit) {
 			*kind = c->r->kind;

@@ -104,6 +104,7 @@ s_ren2 = case("renamed-2", "ren2.c", "ren: add the second helper")
 s_tko1 = case("taken-over-1", "tko1.c", "tko: add the first helper")
 s_tko2 = case("taken-over-2", "tko2.c", "tko: add the second helper")
 s_bnak = case("bare-nak", "barenak.c", "barenak: add the helper")
+s_ty = case("applied-ty", "ty.c", "ty: add the helper")
 
 # ---- mails ----------------------------------------------------------------
 alpha, beta, ids = [], [], []
@@ -143,8 +144,8 @@ def patch(name, sha, subject, irt=None, refs=None, lists=("alpha",), frm=ann):
     ids.append((name, mid))
     return mid
 
-def mail(name, frm, subject, body, irt=None, refs=None, lists=("alpha",)):
-    mid = "%s@example.org" % name
+def mail(name, frm, subject, body, irt=None, refs=None, lists=("alpha",), mid=None):
+    mid = mid or "%s@example.org" % name
     add(("\n".join(headers(frm, subject, mid, irt, refs)) + "\n\n" + body).encode(), lists)
     ids.append((name, mid))
     return mid
@@ -287,6 +288,17 @@ r = mail("barenak-r", eve, "Re: [PATCH] barenak: add the helper",
          "> +int barenak(void)\n\nThis leaks.\n\nNAK\n", irt=p, refs=[p])
 mail("barenak-q", ann, "Re: [PATCH] barenak: add the helper",
      "> NAK\n\nIt does not: see v1.\n", irt=r, refs=[p, r])
+
+# the maintainer's b4 "Applied, thanks!" notice is the only answer: a
+# receipt (built-in rule, Message-ID *.b4-ty@*), not a discussion
+mo = "Mo Maintainer <mo@example.org>"
+p = patch("ty", s_ty, "[PATCH] ty: add the helper")
+mail("ty-r", mo, "Re: [PATCH] ty: add the helper",
+     "On Mon, 1 Mar 2021, Ann Author wrote:\n> ty: add the helper\n\n"
+     "Applied, thanks!\n\n[1/1] ty: add the helper\n"
+     "      commit: 0123456789abcdef0123456789abcdef01234567\n\n"
+     "Best regards,\n-- \nMo Maintainer\n",
+     irt=p, refs=[p], mid="161461234567.1234.5678901234567890123.b4-ty@example.org")
 
 open(os.path.join(out, "alpha.mbox"), "wb").write(b"".join(alpha))
 open(os.path.join(out, "beta.mbox"), "wb").write(b"".join(beta))

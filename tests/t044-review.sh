@@ -32,6 +32,7 @@ renamed-2        reviewed_series  ren-r                 0     -
 taken-over-1     reviewed         tko-r                 0     -
 taken-over-2     reviewed_series  tko-r                 0     -
 bare-nak         discussed        -                     1     -
+applied-ty       no_reply         -                     0     -
 '
 # tag-patch: Bob's Reviewed-by in git names his work address, which the
 # repository's .mailmap maps to the one he reviewed from: not off the list.
@@ -47,6 +48,8 @@ bare-nak         discussed        -                     1     -
 # renamed: v2's cover letter has another subject than v1's; the patches
 # kept theirs, and the ack on v1's 1/2 still reaches the commits.
 # bare-nak: Eve answered with "NAK" alone on a line; Ann quoted it.
+# applied-ty: the only answer is the maintainer's b4 "Applied, thanks!"
+# notice, which the built-in rules take for a bot's: a receipt, no reply.
 # taken-over: Jack sent v2, as a reply to Ann's v1 cover letter and under
 # another subject; Bob's review of v1's 1/2 still reaches them.
 . tests/lib.sh
@@ -84,7 +87,7 @@ echo "$expect" | while read -r c state ev naks off; do
 done >"$TMP/states"
 cat "$TMP/states"
 [ ! -s "$TMP/states" ] || bad "commit states (above)"
-[ "$(q "SELECT count(*) FROM commit_review")" = 27 ] || bad "not every posted commit has a state"
+[ "$(q "SELECT count(*) FROM commit_review")" = 28 ] || bad "not every posted commit has a state"
 
 # ---- the tags given on the list, and why some are no review -----------------
 while read -r reply why; do
@@ -181,7 +184,7 @@ for c in r["commits"]:
     if c["category"] != want[name]: print(name, c["category"], "expected", want[name]); ok = False
     if c["modified_before_merge"] is not False: print(name, "modified"); ok = False
 t = r["totals"]
-if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (5, 4, 9, 9): print("totals", t); ok = False
+if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (6, 4, 9, 9): print("totals", t); ok = False
 sys.exit(0 if ok else 1)
 PY
 run "report md" "$ONLIST" --db "$DB" report base..main
@@ -198,7 +201,7 @@ evidence "Acked-by Carol Acker on the cover letter, for the series" cover-r@exam
 	bad "report md: the cover letter evidence is not quoted"
 grep -qF -- '  - in git, not on the list: Reviewed-by: Frank Offlist \<frank@example.org\> Acked-by: Quinn Quoted \<quinn@example.org\>' "$TMP/out" ||
 	bad "report md: off-list tags not shown"
-grep -q "^## Posted, no reply (5)$" "$TMP/out" || bad "report md: no-reply section"
+grep -q "^## Posted, no reply (6)$" "$TMP/out" || bad "report md: no-reply section"
 grep -q "^## Posted, discussed without a review tag (4)$" "$TMP/out" || bad "report md: discussed section"
 ! grep -q "$(sha_of tag-patch | cut -c1-12)" "$TMP/out" || bad "report md: a reviewed commit is listed"
 
@@ -230,8 +233,8 @@ run "stats json" "$ONLIST" --db "$DB" stats --format json base..main
 python3 -c '
 import json, sys
 g = json.load(open(sys.argv[1]))["single_signoff_no_tags"]
-want = {"never_posted": 0, "no_reply": 4, "discussed": 3, "reviewed_series": 9, "reviewed": 8}
-if g["count"] != 24 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
+want = {"never_posted": 0, "no_reply": 5, "discussed": 3, "reviewed_series": 9, "reviewed": 8}
+if g["count"] != 25 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
 ' "$TMP/out" || bad "stats: review states of the single-signoff commits"
 
 # ---- no repository known: no .mailmap, Bob's work address is off the list --
