@@ -127,6 +127,7 @@ static int print_review(int ncol, const char *const *c, void *data)
  * latest one that counts is the version applied. */
 struct prow {
 	char *col[9];
+	GString *also;	/* the other methods that matched the same mail */
 };
 
 static int take_posting(int ncol, const char *const *c, void *data)
@@ -146,6 +147,8 @@ static void free_prow(gpointer p)
 
 	for (int i = 0; i < 9; i++)
 		g_free(r->col[i]);
+	if (r->also)
+		g_string_free(r->also, TRUE);
 	g_free(r);
 }
 
@@ -153,6 +156,56 @@ static void free_prow(gpointer p)
 static int counts(const struct prow *r)
 {
 	return r->col[4] && onlist_store_method_is_posting(r->col[4]);
+}
+
+/* Where a method stands among the tiers, the surest first. */
+static int method_rank(const char *m)
+{
+	static const char *const order[] = {
+		"link", "patch-id", "patch-id-alg", "repaired", "author-date",
+		"subject", "fuzzy",
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(order); i++)
+		if (m && !strcmp(m, order[i]))
+			return (int)i;
+	return (int)G_N_ELEMENTS(order);
+}
+
+/* One mail matched by two tiers (a Link: and its patch-id) is one
+ * posting: the rows of one message id (adjacent, the query orders by
+ * date and id) that count become one, under the surest method, the
+ * others named in also. */
+static void merge_methods(GPtrArray *rows)
+{
+	for (guint i = 0; i + 1 < rows->len;) {
+		struct prow *a = g_ptr_array_index(rows, i);
+		struct prow *b = g_ptr_array_index(rows, i + 1);
+		struct prow *keep, *drop;
+
+		if (!a->col[1] || !b->col[1] || strcmp(a->col[1], b->col[1]) ||
+		    !counts(a) || !counts(b)) {
+			i++;
+			continue;
+		}
+		keep = method_rank(a->col[4]) <= method_rank(b->col[4]) ? a : b;
+		drop = keep == a ? b : a;
+		if (!keep->also)
+			keep->also = g_string_new(NULL);
+		g_string_append_printf(keep->also, "%s%s", keep->also->len ? "," : "",
+				       drop->col[4]);
+		if (drop->also)
+			g_string_append_printf(keep->also, ",%s", drop->also->str);
+		if (drop->col[7] && (!keep->col[7] ||
+				     atof(drop->col[7]) > atof(keep->col[7]))) {
+			g_free(keep->col[7]);
+			keep->col[7] = g_strdup(drop->col[7]);
+		}
+		/* keep's place is i: the rows are swapped when b is kept */
+		rows->pdata[i] = keep;
+		rows->pdata[i + 1] = drop;
+		g_ptr_array_remove_index(rows, i + 1);
+	}
 }
 
 /* "NAME <ADDR>" of a posting's sender, escaped. */
@@ -182,6 +235,8 @@ static void print_posting(struct postings *p, const struct prow *r, int applied)
 		onlist_put_json_field(f, 0, "date", date);
 		onlist_put_json_field(f, 0, "subject", c[3]);
 		onlist_put_json_field(f, 0, "method", c[4]);
+		if (r->also)
+			onlist_put_json_field(f, 0, "also", r->also->str);
 		fprintf(f, ", \"score\": %.2f, \"counts\": %s, \"applied\": %s",
 			score, counts(r) ? "true" : "false",
 			applied ? "true" : "false");
@@ -231,6 +286,10 @@ static void print_posting(struct postings *p, const struct prow *r, int applied)
 	onlist_put_text(f, c[1]);
 	fputs("> (", f);
 	onlist_put_text(f, method);
+	if (r->also) {
+		fputs(", also ", f);
+		onlist_put_text(f, r->also->str);
+	}
 	if (!strcmp(method, "fuzzy"))
 		fprintf(f, ", score %.2f: modified before merge", score);
 	else if (!strcmp(method, "author-date") || !strcmp(method, "subject"))
@@ -266,6 +325,7 @@ static int print_postings(struct postings *p, const char *sha,
 	else
 		onlist_store_query(p->s, ONLIST_Q_POSTINGS_BY_PATCH, by_patch, 2,
 				   take_posting, rows);
+	merge_methods(rows);
 	for (guint i = 0; i < rows->len; i++)
 		if (counts(g_ptr_array_index(rows, i))) {
 			last = (int)i;
