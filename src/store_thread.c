@@ -53,28 +53,23 @@ onlist_status onlist_store_put_message_info(struct onlist_store *s,
 
 /* What onlist_thread_build() needs of every message; a NULL column is
  * what thread.h says "none" is. */
-static const char sql_load[] =
-	"SELECT m.msgid, coalesce(m.in_reply_to, ''), coalesce(m.refs, ''),"
-	" coalesce(lower(m.from_addr), ''), m.date, i.class, m.has_patch,"
-	" coalesce(i.version, 1),"
-	/* a reply that carries a patch ("Re: [PATCH 11/11]" with a fix in
-	 * it) is a patch of its own, not part 11 of the series it answers:
-	 * it would take that series' versions and review tags */
-	" CASE WHEN i.reply THEN -1 ELSE coalesce(i.part, -1) END,"
-	" CASE WHEN i.reply THEN -1 ELSE coalesce(i.total, -1) END,"
+#define LOAD_COLS \
+	"SELECT m.msgid, coalesce(m.in_reply_to, ''), coalesce(m.refs, '')," \
+	" coalesce(lower(m.from_addr), ''), m.date, i.class, m.has_patch," \
+	" coalesce(i.version, 1)," \
+	/* a reply that carries a patch ("Re: [PATCH 11/11]" with a fix in \
+	 * it) is a patch of its own, not part 11 of the series it answers: \
+	 * it would take that series' versions and review tags */ \
+	" CASE WHEN i.reply THEN -1 ELSE coalesce(i.part, -1) END," \
+	" CASE WHEN i.reply THEN -1 ELSE coalesce(i.total, -1) END," \
 	" coalesce(i.stripped, ''), coalesce(i.change_id, '')"
-	" FROM messages m LEFT JOIN message_info i"
+static const char sql_load[] =
+	LOAD_COLS " FROM messages m LEFT JOIN message_info i"
 	" ON i.msgid = m.msgid ORDER BY m.rowid";
-/* the same, of the messages build_part() found (temp.aff), in the same
+/* the same, of the messages find_part() found (temp.aff), in the same
  * order: the build sees them as it would among all the others */
 static const char sql_load_part[] =
-	"SELECT m.msgid, coalesce(m.in_reply_to, ''), coalesce(m.refs, ''),"
-	" coalesce(lower(m.from_addr), ''), m.date, i.class, m.has_patch,"
-	" coalesce(i.version, 1),"
-	" CASE WHEN i.reply THEN -1 ELSE coalesce(i.part, -1) END,"
-	" CASE WHEN i.reply THEN -1 ELSE coalesce(i.total, -1) END,"
-	" coalesce(i.stripped, ''), coalesce(i.change_id, '')"
-	" FROM temp.aff a JOIN messages m ON m.msgid = a.msgid"
+	LOAD_COLS " FROM temp.aff a JOIN messages m ON m.msgid = a.msgid"
 	" LEFT JOIN message_info i ON i.msgid = m.msgid ORDER BY m.rowid";
 
 struct loaded {
