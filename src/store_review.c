@@ -21,6 +21,11 @@
 #define PEOPLE_KEYS "('reviewed-by', 'acked-by', 'tested-by', 'nacked-by'," \
 	" 'co-developed-by')"
 
+/* A message that answers (thread.h): a reply, or a "Re:" that carries a
+ * diff (a reviewer's "how about this instead"), besides being a patch. */
+#define ANSWERING(i) " (" i ".class IN ('reply', 'other') OR" \
+	" (" i ".class = 'patch' AND coalesce(" i ".reply, 0)))"
+
 /* Column 0 says how to read the rest: 0 a name and an address, 1 a
  * commit trailer's value ("Name <addr>"). */
 static const char sql_people[] =
@@ -77,7 +82,8 @@ static const char sql_clear_tags[] = "DELETE FROM review_tags";
 static const char sql_clear_commits[] = "DELETE FROM commit_review";
 
 /* Each review trailer in a reply, with what it answers (replies only: a
- * patch's own Acked-by lines are its history, not review given here). */
+ * patch's own Acked-by lines are its history, not review given here; a
+ * "Re:" with a diff is a reply, its tags are given to what it answers). */
 static const char sql_tags[] =
 	"SELECT t.msgid, t.seq, t.key, coalesce(t.name, ''),"
 	" coalesce(lower(t.addr), ''), coalesce(t.value, ''),"
@@ -88,8 +94,7 @@ static const char sql_tags[] =
 	"   WHERE c.msgid = th.answers AND lower(c.key) = 'co-developed-by'),"
 	" s.series, s.topic, ai.version, ai.part, ai.total"
 	" FROM message_trailers t"
-	" JOIN message_info mi ON mi.msgid = t.msgid"
-	"  AND mi.class IN ('reply', 'other')"
+	" JOIN message_info mi ON mi.msgid = t.msgid AND" ANSWERING("mi")
 	" JOIN thread th ON th.msgid = t.msgid AND th.answers IS NOT NULL"
 	" JOIN messages m ON m.msgid = t.msgid"
 	" JOIN messages am ON am.msgid = th.answers"
@@ -118,8 +123,7 @@ static const char sql_put_tag[] =
 	"SELECT th.answers, coalesce(lower(m.from_addr), '')," \
 	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = th.msgid), s.topic" \
 	" FROM series s JOIN thread th ON th.answers = s.msgid" \
-	" JOIN message_info i ON i.msgid = th.msgid" \
-	"  AND i.class IN ('reply', 'other')" \
+	" JOIN message_info i ON i.msgid = th.msgid AND" ANSWERING("i") \
 	" JOIN messages m ON m.msgid = th.msgid" \
 	" WHERE s.topic IN" POSTED_TOPICS(f)
 #define SQL_COMMITS(f) \
@@ -729,8 +733,7 @@ static const char sql_versions[] =
 	" m.subject,"
 	" (SELECT count(DISTINCT th.msgid) FROM series s2"
 	"   JOIN thread th ON th.answers = s2.msgid"
-	"   JOIN message_info ri ON ri.msgid = th.msgid"
-	"    AND ri.class IN ('reply', 'other')"
+	"   JOIN message_info ri ON ri.msgid = th.msgid AND" ANSWERING("ri")
 	"   JOIN messages rm ON rm.msgid = th.msgid"
 	"   WHERE s2.series = s.series"
 	"   AND lower(rm.from_addr) <> lower(m.from_addr)"

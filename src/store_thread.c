@@ -62,7 +62,8 @@ onlist_status onlist_store_put_message_info(struct onlist_store *s,
 	 * it would take that series' versions and review tags */ \
 	" CASE WHEN i.reply THEN -1 ELSE coalesce(i.part, -1) END," \
 	" CASE WHEN i.reply THEN -1 ELSE coalesce(i.total, -1) END," \
-	" coalesce(i.stripped, ''), coalesce(i.change_id, '')"
+	" coalesce(i.stripped, ''), coalesce(i.change_id, '')," \
+	" coalesce(i.reply, 0)"
 static const char sql_load[] =
 	LOAD_COLS " FROM messages m LEFT JOIN message_info i"
 	" ON i.msgid = m.msgid ORDER BY m.rowid";
@@ -126,6 +127,7 @@ static onlist_status load(struct onlist_store *s, struct loaded *l, int part)
 		x->total = sqlite3_column_int(st, 9);
 		x->stripped = str(l, st, 10);
 		x->change_id = str(l, st, 11);
+		x->reply = sqlite3_column_int(st, 12);
 	}
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "load messages");
@@ -515,9 +517,13 @@ out:
 
 /* What the derived tables were built from: the messages and their
  * classes only ever grow, so a count and the largest id say whether
- * anything came in since. */
+ * anything came in since.  The prefix names the rules of thread.h: a
+ * table built by other rules (t2: before a "Re:" with a diff counted as
+ * a reply) is written again whole, since only a whole write puts in the
+ * rows the new rules add where nothing else changed. */
+#define THREAD_RULES "t3:"
 static const char sql_stamp[] =
-	"SELECT 't2:' || count(*) || ':' || coalesce(max(id), 0) || ':' ||"
+	"SELECT '" THREAD_RULES "' || count(*) || ':' || coalesce(max(id), 0) || ':' ||"
 	" (SELECT count(*) FROM message_info) FROM messages";
 static const char sql_counts[] =
 	"SELECT (SELECT count(*) FROM thread),"
@@ -648,7 +654,8 @@ static const char sql_new_info[] =
 static int parse_stamp(const char *st, long long *count, long long *maxid,
 		       long long *info)
 {
-	return st && sscanf(st, "t2:%lld:%lld:%lld", count, maxid, info) == 3;
+	return st && sscanf(st, THREAD_RULES "%lld:%lld:%lld", count, maxid,
+			    info) == 3;
 }
 
 static onlist_status count_of(struct onlist_store *s, const char *sql,
@@ -766,6 +773,7 @@ onlist_status onlist_store_build_threads(struct onlist_store *s,
 	onlist_status ret;
 	char stamp_now[64] = "", *old = NULL, *base = NULL;
 	long long part = -1;
+	int whole;
 
 	l.strings = g_string_chunk_new(1 << 20);
 	if ((ret = onlist_store_begin(s)) != ONLIST_OK)
@@ -780,10 +788,13 @@ onlist_status onlist_store_build_threads(struct onlist_store *s,
 		ret = onlist_store_commit(s);
 		goto out;
 	}
+	/* tables of other rules, or of no known ones: written again whole */
+	whole = !has_threads(s) || !old ||
+		strncmp(old, THREAD_RULES, strlen(THREAD_RULES));
 	free(old);
 	/* New mail on top of a build that kept thread_pending: only what it
 	 * can change is built again. */
-	if (has_threads(s) && (base = onlist_store_get_meta(s, "threads_base")) &&
+	if (!whole && (base = onlist_store_get_meta(s, "threads_base")) &&
 	    (ret = find_part(s, base, stamp_now, &part)) != ONLIST_OK)
 		goto rollback;
 	if ((ret = load(s, &l, part >= 0)) != ONLIST_OK)
@@ -795,7 +806,7 @@ onlist_status onlist_store_build_threads(struct onlist_store *s,
 		goto out;
 	}
 	/* the first build writes everything; later ones what changed */
-	if (!has_threads(s))
+	if (whole)
 		ret = write_threads(s, l.v, l.len, &t, &c);
 	else
 		ret = update_threads(s, l.v, l.len, &t, &c, part >= 0);

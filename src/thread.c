@@ -539,8 +539,12 @@ static onlist_status topics_and_replies(struct graph *g, struct onlist_threads *
 
 		x->topic = x->series >= 0 ? t->owned[x->series] : NULL;
 		/* Review: a reply (not a new patch, cover or pull request)
-		 * below a patch, or below the cover letter of its series. */
-		if ((g->cls[i] != C_REPLY && g->cls[i] != C_OTHER) || a < 0)
+		 * below a patch, or below the cover letter of its series.
+		 * A "Re:" with a diff in it answers too: a reviewer's "how
+		 * about this instead", whose tags and whose word would be
+		 * lost if it counted only as a patch of its own. */
+		if ((g->cls[i] != C_REPLY && g->cls[i] != C_OTHER &&
+		     !(g->cls[i] == C_PATCH && x->reply)) || a < 0)
 			continue;
 		if (g->cls[a] == C_PATCH) {
 			ret = add_reply(t, g, a, (int)i, &cap);

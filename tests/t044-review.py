@@ -105,6 +105,8 @@ s_tko1 = case("taken-over-1", "tko1.c", "tko: add the first helper")
 s_tko2 = case("taken-over-2", "tko2.c", "tko: add the second helper")
 s_bnak = case("bare-nak", "barenak.c", "barenak: add the helper")
 s_ty = case("applied-ty", "ty.c", "ty: add the helper")
+s_dr = case("diff-reply", "dr.c", "dr: add the helper")
+s_drt = case("diff-reply-tag", "drt.c", "drt: add the helper")
 
 # ---- mails ----------------------------------------------------------------
 alpha, beta, ids = [], [], []
@@ -299,6 +301,22 @@ mail("ty-r", mo, "Re: [PATCH] ty: add the helper",
      "      commit: 0123456789abcdef0123456789abcdef01234567\n\n"
      "Best regards,\n-- \nMo Maintainer\n",
      irt=p, refs=[p], mid="161461234567.1234.5678901234567890123.b4-ty@example.org")
+
+# reviewers who answer with a diff ("Re:" and a patch of their own): a
+# reply to the patch all the same, and the ack in it a review tag
+def sketch(path, n):
+    return ("---\ndiff --git a/%s b/%s\nnew file mode 100644\n--- /dev/null\n"
+            "+++ b/%s\n@@ -0,0 +1 @@\n+int %s_sketch(void) { return %d; }\n"
+            % (path, path, path, path.split(".")[0], n))
+p = patch("dr", s_dr, "[PATCH] dr: add the helper")
+mail("dr-r", ivan, "Re: [PATCH] dr: add the helper",
+     "Why not a macro?  How about this instead:\n\n" + sketch("drmacro.h", 1),
+     irt=p, refs=[p])
+p = patch("drt", s_drt, "[PATCH] drt: add the helper")
+mail("drt-r", carol, "Re: [PATCH] drt: add the helper",
+     "Fine by me; a test on top, if you like.\n\n"
+     "Acked-by: Carol Acker <carol@example.org>\n\n" + sketch("drt_test.c", 2),
+     irt=p, refs=[p])
 
 open(os.path.join(out, "alpha.mbox"), "wb").write(b"".join(alpha))
 open(os.path.join(out, "beta.mbox"), "wb").write(b"".join(beta))

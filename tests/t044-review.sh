@@ -33,6 +33,8 @@ taken-over-1     reviewed         tko-r                 0     -
 taken-over-2     reviewed_series  tko-r                 0     -
 bare-nak         discussed        -                     1     -
 applied-ty       no_reply         -                     0     -
+diff-reply       discussed        -                     0     -
+diff-reply-tag   reviewed         drt-r                 0     -
 '
 # tag-patch: Bob's Reviewed-by in git names his work address, which the
 # repository's .mailmap maps to the one he reviewed from: not off the list.
@@ -52,6 +54,9 @@ applied-ty       no_reply         -                     0     -
 # notice, which the built-in rules take for a bot's: a receipt, no reply.
 # taken-over: Jack sent v2, as a reply to Ann's v1 cover letter and under
 # another subject; Bob's review of v1's 1/2 still reaches them.
+# diff-reply, diff-reply-tag: Ivan and Carol answered "Re: [PATCH]" with a
+# diff of their own ("how about this instead"), Carol with an Acked-by
+# above it: each mail is a patch, and a reply to the one it answers.
 . tests/lib.sh
 need_cmd git
 need_cmd python3
@@ -87,7 +92,7 @@ echo "$expect" | while read -r c state ev naks off; do
 done >"$TMP/states"
 cat "$TMP/states"
 [ ! -s "$TMP/states" ] || bad "commit states (above)"
-[ "$(q "SELECT count(*) FROM commit_review")" = 28 ] || bad "not every posted commit has a state"
+[ "$(q "SELECT count(*) FROM commit_review")" = 30 ] || bad "not every posted commit has a state"
 
 # ---- the tags given on the list, and why some are no review -----------------
 while read -r reply why; do
@@ -101,6 +106,7 @@ tagpatch-r -
 cover-r -
 nak-r -
 barenak-r -
+drt-r -
 EOF
 got=$(q "SELECT key || ' ' || coalesce(why_not, '-') FROM review_tags WHERE msgid LIKE 'barenak-%' ORDER BY msgid")
 [ "$got" = "NAK -" ] || bad "the bare NAK lines were read as '$got'"
@@ -121,6 +127,10 @@ for v in ren tko; do
 done
 got=$(q "SELECT count(DISTINCT topic) FROM series WHERE msgid IN ('refix@example.org', 'cover-2@example.org')")
 [ "$got" = 2 ] || bad "Jack's fix in a reply joined the topic of the series it answers"
+# a "Re:" with a diff is a patch, and a reply to what it answers
+got=$(q "SELECT group_concat(x, ',') FROM (SELECT r.patch || ' ' || r.by_author || ' ' || i.class AS x FROM replies r JOIN message_info i ON i.msgid = r.reply WHERE r.reply IN ('refix@example.org', 'dr-r@example.org', 'drt-r@example.org') ORDER BY r.reply)")
+[ "$got" = "dr@example.org 0 patch,drt@example.org 0 patch,cover-2@example.org 0 patch" ] ||
+	bad "replies with a diff answer '$got'"
 got=$(q "SELECT group_concat(list) FROM (SELECT list FROM message_lists WHERE msgid = 'cross@example.org' ORDER BY list)")
 [ "$got" = "alpha,beta" ] || bad "the cross-posted patch is on '$got'"
 
@@ -184,7 +194,7 @@ for c in r["commits"]:
     if c["category"] != want[name]: print(name, c["category"], "expected", want[name]); ok = False
     if c["modified_before_merge"] is not False: print(name, "modified"); ok = False
 t = r["totals"]
-if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (6, 4, 9, 9): print("totals", t); ok = False
+if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (6, 5, 9, 10): print("totals", t); ok = False
 sys.exit(0 if ok else 1)
 PY
 run "report md" "$ONLIST" --db "$DB" report base..main
@@ -202,7 +212,7 @@ evidence "Acked-by Carol Acker on the cover letter, for the series" cover-r@exam
 grep -qF -- '  - in git, not on the list: Reviewed-by: Frank Offlist \<frank@example.org\> Acked-by: Quinn Quoted \<quinn@example.org\>' "$TMP/out" ||
 	bad "report md: off-list tags not shown"
 grep -q "^## Posted, no reply (6)$" "$TMP/out" || bad "report md: no-reply section"
-grep -q "^## Posted, discussed without a review tag (4)$" "$TMP/out" || bad "report md: discussed section"
+grep -q "^## Posted, discussed without a review tag (5)$" "$TMP/out" || bad "report md: discussed section"
 ! grep -q "$(sha_of tag-patch | cut -c1-12)" "$TMP/out" || bad "report md: a reviewed commit is listed"
 
 # ---- export: the state per commit, one row per tag given ---------------------
@@ -221,8 +231,8 @@ sys.exit(0 if ok else 1)
 PY
 run "export reviews" "$ONLIST" --db "$DB" export --format csv reviews
 tr -d '\r' <"$TMP/out" >"$TMP/reviews.csv"; mv "$TMP/reviews.csv" "$TMP/out"
-[ "$(tail -n +2 "$TMP/out" | wc -l)" = 16 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 16"
-[ "$(grep -c ',1,$' "$TMP/out")" = 11 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 11"
+[ "$(tail -n +2 "$TMP/out" | wc -l)" = 17 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 17"
+[ "$(grep -c ',1,$' "$TMP/out")" = 12 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 12"
 grep -q '^"cross-r@example.org",0,"Reviewed-by",.*,"beta","cross@example.org","patch",1,-1,-1,' "$TMP/out" ||
 	bad "export reviews: the cross-posted review is not on beta"
 grep -q '^"rv-r@example.org",.*,"rv-v2-1@example.org","patch",2,1,2,"rv-v2-0@example.org",' "$TMP/out" ||
@@ -233,8 +243,8 @@ run "stats json" "$ONLIST" --db "$DB" stats --format json base..main
 python3 -c '
 import json, sys
 g = json.load(open(sys.argv[1]))["single_signoff_no_tags"]
-want = {"never_posted": 0, "no_reply": 5, "discussed": 3, "reviewed_series": 9, "reviewed": 8}
-if g["count"] != 25 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
+want = {"never_posted": 0, "no_reply": 5, "discussed": 4, "reviewed_series": 9, "reviewed": 9}
+if g["count"] != 27 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
 ' "$TMP/out" || bad "stats: review states of the single-signoff commits"
 
 # ---- no repository known: no .mailmap, Bob's work address is off the list --
@@ -244,6 +254,18 @@ run "match without repo" "$ONLIST" --db "$TMP/nomap.db" match --rules "$W/rules"
 got=$(sqlite3 "$TMP/nomap.db" "SELECT coalesce(off_list_tags, '-') FROM commit_review WHERE sha = '$(sha_of tag-patch)'")
 [ "$got" = "Reviewed-by: Bob Reviewer <bob@work.example.com>" ] ||
 	bad "without .mailmap, tag-patch's off-list tags are '$got'"
+
+# ---- threads built by the rules before a "Re:" with a diff was a reply ----
+# (stamp t2:): written again whole, so the rows those rules left out come in
+cp "$DB" "$TMP/t2.db"
+sqlite3 "$TMP/t2.db" "UPDATE meta SET value = 't2:' || substr(value, 4) WHERE key IN ('threads_stamp', 'threads_base'); DELETE FROM replies WHERE reply IN ('refix@example.org', 'dr-r@example.org', 'drt-r@example.org')"
+run "match after t2" "$ONLIST" --db "$TMP/t2.db" match --rules "$W/rules"
+expect_rc "match after t2" 0
+for t in replies commit_review; do
+	[ "$(sqlite3 "$TMP/t2.db" "SELECT count(*) FROM (SELECT * FROM $t EXCEPT SELECT * FROM main_db.$t)" -cmd "ATTACH '$DB' AS main_db")" = 0 ] &&
+	[ "$(sqlite3 "$TMP/t2.db" "SELECT count(*) FROM (SELECT * FROM main_db.$t EXCEPT SELECT * FROM $t)" -cmd "ATTACH '$DB' AS main_db")" = 0 ] ||
+		bad "threads of the older rules: $t differs from a fresh build's"
+done
 
 # ---- an older database (schema 6) upgrades, and match fills the tables -----
 cp "$DB" "$TMP/old.db"

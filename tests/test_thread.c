@@ -158,6 +158,36 @@ static void test_renamed_versions(void **state)
 	onlist_threads_release(&t);
 }
 
+/* A "Re:" that carries a diff is a patch of its own (its own series and
+ * topic) and a reply to what it answers: to the patch, or below a cover
+ * letter to each patch of the series.  The author's own counts as hers. */
+static void test_reply_with_diff(void **state)
+{
+	struct onlist_thread_msg v[] = {
+		MSG("c", "", "", "a@x", 100, ONLIST_CLASS_COVER, 0, 2, "Series", ""),
+		MSG("p1", "c", "c", "a@x", 101, ONLIST_CLASS_PATCH, 1, 2, "one", ""),
+		MSG("p2", "c", "c", "a@x", 102, ONLIST_CLASS_PATCH, 2, 2, "two", ""),
+		MSG("d", "p1", "c p1", "b@y", 200, ONLIST_CLASS_PATCH, -1, -1, "one", ""),
+		MSG("dc", "c", "c", "b@y", 201, ONLIST_CLASS_PATCH, -1, -1, "Series", ""),
+		MSG("da", "p2", "c p2", "a@x", 202, ONLIST_CLASS_PATCH, -1, -1, "two", ""),
+		MSG("n", "p2", "c p2", "b@y", 203, ONLIST_CLASS_PATCH, -1, -1, "three", ""),
+	};
+	struct onlist_threads t = ONLIST_THREADS_INIT;
+
+	(void)state;
+	v[3].reply = v[4].reply = v[5].reply = 1;	/* "n" is no Re: */
+	assert_int_equal(onlist_thread_build(v, 7, &t), ONLIST_OK);
+	assert_int_equal(v[3].series, 3);
+	assert_string_equal(v[3].topic, "b@y\x1fone");
+	assert_int_equal(v[3].answers, 1);
+	assert_true(has_reply(&t, 1, 3, 0));
+	assert_true(has_reply(&t, 1, 4, 0));
+	assert_true(has_reply(&t, 2, 4, 0));
+	assert_true(has_reply(&t, 2, 5, 1));
+	assert_int_equal(t.nreplies, 4);
+	onlist_threads_release(&t);
+}
+
 static void test_empty(void **state)
 {
 	struct onlist_threads t = ONLIST_THREADS_INIT;
@@ -176,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_loops_and_gaps),
 		cmocka_unit_test(test_by_date_and_change_id),
 		cmocka_unit_test(test_renamed_versions),
+		cmocka_unit_test(test_reply_with_diff),
 		cmocka_unit_test(test_empty),
 	};
 

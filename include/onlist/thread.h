@@ -23,9 +23,12 @@
  *   head of one answers a mail of the other with a lower version (a v2
  *   sent as a reply to v1).  Such a topic is named by the least key of its
  *   series (a change-id first), whatever the order of the messages;
- * - replies: a reply (not a patch, cover or pull request) answering a
- *   patch is a reply to it; answering a cover letter, a reply to every
- *   patch of that series.
+ * - replies: a reply (not a new patch, cover or pull request) answering
+ *   a patch is a reply to it; answering a cover letter, a reply to every
+ *   patch of that series.  A patch whose subject is a reply ("Re: [PATCH]"
+ *   with a diff: "how about this instead") is a reply too, to what it
+ *   answers, besides a patch of its own: a reviewer who answers with a
+ *   diff has answered.  It joins no series or topic of what it answers.
  */
 #ifndef ONLIST_THREAD_H
 #define ONLIST_THREAD_H
@@ -55,6 +58,7 @@ struct onlist_thread_msg {
 				 * message imported before classes were
 				 * kept): then has_patch decides */
 	int has_patch;
+	int reply;		/* the subject is a reply (Re:, AW:, ...) */
 	int version;		/* 1 when the subject gives none */
 	int part, total;	/* [part/total]; -1 when none */
 	const char *stripped;	/* the subject without its prefixes */
