@@ -1029,6 +1029,66 @@ static onlist_status classify(struct onlist_store *s,
 	return st;
 }
 
+/* ---- the link tier ---------------------------------------------------- */
+
+/* Whether two lists of paths, one a line, name one path both. */
+static int share_a_file(const char *a, const char *b)
+{
+	GHashTable *h = g_hash_table_new(g_str_hash, g_str_equal);
+	gchar **va = g_strsplit(a, "\n", -1), **vb = g_strsplit(b, "\n", -1);
+	int hit = 0;
+
+	for (gchar **p = va; *p; p++)
+		if (**p)
+			g_hash_table_add(h, *p);
+	for (gchar **p = vb; *p && !hit; p++)
+		hit = **p && g_hash_table_contains(h, *p);
+	g_hash_table_destroy(h);
+	g_strfreev(va);
+	g_strfreev(vb);
+	return hit;
+}
+
+/* Whether the commit's subject and the mail's are the same by the subject
+ * tier's key; -1 when out of memory. */
+static int same_subject_key(const char *commit_subject, const char *stripped)
+{
+	struct onlist_subject sj;
+	char *a, *b;
+	int same;
+
+	if (onlist_subject_parse(&sj, commit_subject ? commit_subject : ""))
+		return -1;
+	a = onlist_subject_key(sj.stripped);
+	b = onlist_subject_key(stripped ? stripped : "");
+	onlist_subject_clear(&sj);
+	same = a && b ? *a && !strcmp(a, b) : -1;
+	free(a);
+	free(b);
+	return same;
+}
+
+/* A Link: trailer names the commit's posting, or the cover letter of its
+ * series; on a list that several projects share it may also name another
+ * project's patch the commit follows (liburing commits link the kernel
+ * patches whose feature they add).  A linked patch that touches none of
+ * the commit's files and has another subject is no posting of it: the
+ * commit goes on to the other tiers.  A cover letter touches no file and
+ * names the series: taken as it is.  Without the files of both sides
+ * nothing says the patch is another one: taken. */
+static int link_fits(const struct onlist_link_row *r, void *data)
+{
+	int *oom = data, same;
+
+	if (r->cover || !r->commit_files || !*r->commit_files ||
+	    !r->mail_files || !*r->mail_files ||
+	    share_a_file(r->commit_files, r->mail_files))
+		return 1;
+	if ((same = same_subject_key(r->commit_subject, r->mail_stripped)) < 0)
+		*oom = 1;
+	return same != 0;
+}
+
 /* ---- the subject tier ------------------------------------------------ */
 
 /* The same subject (onlist_subject_key) from the commit's author, on a
@@ -1316,6 +1376,7 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	onlist_status st;
 	char *stamp = NULL;
 	int64_t since;
+	int oom = 0;
 
 	*errmsg = NULL;
 	memset(c, 0, sizeof(*c));
@@ -1352,8 +1413,13 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	if (st != ONLIST_OK)
 		goto db;
 	phase(o, "match setup");
-	if (onlist_store_match_links(s, &c->link) != ONLIST_OK)
+	if (onlist_store_match_links(s, link_fits, &oom, &c->link) != ONLIST_OK)
 		goto db;
+	if (oom) {
+		onlist_store_rollback(s);
+		*errmsg = strdup("out of memory");
+		return ONLIST_ENOMEM;
+	}
 	phase(o, "link tier");
 	if (onlist_store_match_exact(s, since, &c->patchid) != ONLIST_OK)
 		goto db;

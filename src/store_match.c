@@ -276,14 +276,55 @@ static const char sql_link_trailers[] =
 	" WHERE lower(key) IN ('link', 'message-id')";
 /* Only a patch or a cover letter counts: a Link: to a bug report or to a
  * discussion names where the change was talked about, not a posting of
- * it (on io-uring/liburing 7 of 554 links were such). */
+ * it (on io-uring/liburing 7 of 554 links were such).  What the caller's
+ * rule needs to tell a posting of this commit from another project's
+ * patch on the same list comes along. */
+static const char sql_link_mail[] =
+	"SELECT m.msgid, i.class = 'cover', c.subject, c.files, i.stripped,"
+	" p.files FROM messages m"
+	" JOIN message_info i ON i.msgid = m.msgid"
+	" JOIN commits c ON c.sha = ?1"
+	" LEFT JOIN message_patch p ON p.msgid = m.msgid"
+	" WHERE m.msgid = ?2 AND i.class IN ('patch', 'cover') AND"
+	NOT_ECHO("m.msgid");
 static const char sql_put_link[] =
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
-	" SELECT ?1, m.msgid, 'link', 1.0 FROM messages m"
-	" JOIN message_info i ON i.msgid = m.msgid WHERE m.msgid = ?2"
-	" AND i.class IN ('patch', 'cover') AND" NOT_ECHO("m.msgid");
+	" VALUES(?1, ?2, 'link', 1.0)";
 
-onlist_status onlist_store_match_links(struct onlist_store *s, long *added)
+/* The mail id names, when it is a patch or cover letter the rule takes. */
+static onlist_status link_one(struct onlist_store *s, const char *sha,
+			      const char *id, onlist_link_cb fits, void *data,
+			      long *added)
+{
+	sqlite3_stmt *st = prepare(s, sql_link_mail);
+	struct onlist_link_row r;
+	const char *p[2] = { sha, id };
+	int rc, take = 0;
+
+	if (!st)
+		return fail(s, "prepare");
+	bind_text(st, 1, sha);
+	bind_text(st, 2, id);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		r.sha = sha;
+		r.msgid = (const char *)sqlite3_column_text(st, 0);
+		r.cover = sqlite3_column_int(st, 1);
+		r.commit_subject = (const char *)sqlite3_column_text(st, 2);
+		r.commit_files = (const char *)sqlite3_column_text(st, 3);
+		r.mail_stripped = (const char *)sqlite3_column_text(st, 4);
+		r.mail_files = (const char *)sqlite3_column_text(st, 5);
+		take = !fits || fits(&r, data);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return fail(s, "read a linked mail");
+	return take ? exec_count(s, sql_put_link, p, 2, added,
+				 "insert link match") : ONLIST_OK;
+}
+
+onlist_status onlist_store_match_links(struct onlist_store *s,
+				       onlist_link_cb fits, void *data,
+				       long *added)
 {
 	sqlite3_stmt *st = prepare(s, sql_link_trailers);
 	int rc;
@@ -299,13 +340,9 @@ onlist_status onlist_store_match_links(struct onlist_store *s, long *added)
 		if (!sha || !v)
 			continue;
 		switch (onlist_msgid_parse(v, &id)) {
-		case ONLIST_OK: {
-			const char *p[2] = { sha, id };
-
-			r = exec_count(s, sql_put_link, p, 2, added,
-				       "insert link match");
+		case ONLIST_OK:
+			r = link_one(s, sha, id, fits, data, added);
 			break;
-		}
 		case ONLIST_ENOMEM:
 			r = ONLIST_ENOMEM;
 			break;

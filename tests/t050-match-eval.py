@@ -40,6 +40,15 @@ must find it, or "-" when the commit must come out unposted:
              subject changed: only the mailmap finds it
   never      never posted                                  -
   linkbug    never posted; its Link: names a bug report    -
+  linkother  never posted; its Link: names another         -
+             project's patch on the list (other files,
+             another subject and author)
+  linkcover  posted as a cover letter only, which its       link
+             Link: names
+  linkreword posted and linked; the subject reworded on     link
+             apply (the files tell it is this patch)
+  linkmoved  posted and linked; the maintainer put the      link
+             change in another file (the subject tells)
   echo       only a tip-bot notice after the merge         -
   late       posted, but a week after the merge            -
   backport   only a stable backport ("commit X upstream")  -
@@ -152,13 +161,15 @@ TIERS = {"exact": "patch-id", "reworded": "patch-id", "link": "link",
          "drift": "subject", "typo": "subject", "dropped": "subject",
          "amdate": "author-date", "samesubj": "subject", "announce": "-", "twosubj": "-", "resubj": "-",
          "rewritten": "fuzzy", "stablecc": "patch-id", "alias": "fuzzy", "never": "-",
-         "echo": "-", "late": "-", "backport": "-", "linkbug": "-", "merged": "-", "cibot": "-"}
+         "echo": "-", "late": "-", "backport": "-", "linkbug": "-", "merged": "-", "cibot": "-",
+         "linkother": "-", "linkcover": "link", "linkreword": "link", "linkmoved": "link"}
 FATES = (["exact"] * 14 + ["reworded"] * 3 + ["link"] * 4 + ["alg"] * 5 +
          ["mangled"] * 5 + ["quilt"] * 4 + ["drift"] * 6 + ["typo"] * 6 +
          ["dropped"] * 5 + ["rewritten"] * 4 + ["stablecc"] * 3 + ["alias"] * 3 +
          ["never"] * 12 + ["linkbug"] * 2 + ["echo"] * 4 + ["late"] * 4 + ["backport"] * 4 + ["merged"] * 2 + ["cibot"] * 2 +
          ["amdate"] * 4 + ["samesubj"] * 4 + ["announce"] * 3 + ["twosubj"] * 3 +
-         ["resubj"] * 2)
+         ["resubj"] * 2 + ["linkother"] * 3 + ["linkcover"] + ["linkreword"] * 2 +
+         ["linkmoved"])
 
 def mid():
     serial[0] += 1
@@ -241,7 +252,7 @@ for ti, fates in enumerate(topics):
         msgid = mid()
         msg = "%s\n\nThe %s %s was wrong in one place.\n\nSigned-off-by: %s <%s>\n" % (
             subj, w, rnd.choice(WORDS), author[0], author[1])
-        if fate in ("link", "linkbug"):
+        if fate.startswith("link"):
             msg += "Link: https://lore.kernel.org/r/%s\n" % msgid
         git("add", "-A")
         git("commit", "-q", "-F", "-", inp=msg.encode(), extra=dict(at(t),
@@ -288,12 +299,30 @@ for ti, fates in enumerate(topics):
                          rnd.choice(WORDS), msgid),
                      "It crashes when I do this.  No patch, just the report.\n")
             labels.append((sha, fate)); continue
+        if fate == "linkother":
+            # a kernel patch the commit follows, on the list both projects share
+            add_mail(post - 86400, "From: Kai Kernel <kai@kernel.example.org>\n"
+                     "Subject: [PATCH] io_uring: add the %s opcode\nMessage-ID: <%s>\n"
+                     "Date: %s" % (rnd.choice(WORDS), msgid, rfc2822(post - 86400)),
+                     other_diff(0))
+            labels.append((sha, fate)); continue
+        if fate == "linkcover":
+            add_mail(post, "From: %s <%s>\nSubject: [PATCH 0/1] m: a few %s fixes\n"
+                     "Message-ID: <%s>\nDate: %s" % (author[0], author[1], rnd.choice(WORDS),
+                                                    msgid, rfc2822(post)),
+                     "One fix; the patch follows.\n")
+            labels.append((sha, fate)); continue
+        if fate == "linkmoved":
+            add_mail(post, "From: %s <%s>\nSubject: [PATCH] %s\nMessage-ID: <%s>\n"
+                     "Date: %s" % (author[0], author[1], subj, msgid, rfc2822(post)),
+                     other_diff(0))
+            labels.append((sha, fate)); continue
         if fate == "amdate":
             post = ct          # git am: the mail's Date is the author date
         head, body = mail_of(sha, msgid, post, author, algo)
         blines = body.split("\n")
         di = next(i for i, l in enumerate(blines) if l.startswith("diff --git"))
-        if fate == "reworded":
+        if fate in ("reworded", "linkreword"):
             head = head.replace("Subject: [PATCH] m:", "Subject: [PATCH] m: originally,")
             blines[:di] = ["First wording of the change.", "", "---", ""]
         elif fate == "mangled":

@@ -73,9 +73,30 @@ onlist_status onlist_store_compute_bounds(struct onlist_store *s);
 onlist_status onlist_store_clear_echoes(struct onlist_store *s);
 /* Start a rebuild of the matches: one transaction, matches emptied. */
 onlist_status onlist_store_match_begin(struct onlist_store *s);
-/* The tiers that are one statement each; *added counts new rows. */
-onlist_status onlist_store_match_links(struct onlist_store *s, long *added);
-/* since: -1, or keep the last run's patch-id matches and look only at the
+/* What the link tier sees of a commit and of the stored patch or cover
+ * letter (not an echo) that one of its Link: or Message-Id: trailers
+ * names.  Strings are valid during the call only; files are one path a
+ * line as the commit's diff and the mail's patch name them (the new
+ * side), NULL when not known (a mail imported before they were kept, a
+ * commit scan could not diff). */
+struct onlist_link_row {
+	const char *sha, *msgid;
+	int cover;			/* 1: a cover letter, 0: a patch */
+	const char *commit_subject;	/* the commit's, as in git */
+	const char *commit_files;
+	const char *mail_stripped;	/* the mail's, [PATCH ...] taken off */
+	const char *mail_files;
+};
+/* Return 1 when the mail is a posting of the commit. */
+typedef int (*onlist_link_cb)(const struct onlist_link_row *r, void *data);
+/* The link tier: every mail a commit's trailers name that is a stored
+ * patch or cover letter and that fits() takes (NULL: all of them) is a
+ * `link` match.  *added counts new rows. */
+onlist_status onlist_store_match_links(struct onlist_store *s,
+				       onlist_link_cb fits, void *data,
+				       long *added);
+/* The tiers that are one statement each; *added counts new rows.
+ * since: -1, or keep the last run's patch-id matches and look only at the
  * messages after id since (onlist_store_tier_stamp()) */
 onlist_status onlist_store_match_exact(struct onlist_store *s, int64_t since,
 				       long *added);
