@@ -145,10 +145,11 @@ int onlist_subject_parse(struct onlist_subject *out, const char *subject)
 {
 	const char *p = subject ? subject : "";
 	size_t n, o = 0;
+	int tagged = 0, versioned;
 	char *d;
 
 	memset(out, 0, sizeof(*out));
-	out->version = 1;
+	out->version = 0;	/* 1 below, unless the tags give one */
 	out->part = out->total = -1;
 	for (;;) {
 		while (isspace((unsigned char)*p) || *p == ':')
@@ -171,9 +172,33 @@ int onlist_subject_parse(struct onlist_subject *out, const char *subject)
 				break;	/* "[unclosed": part of the subject */
 			if (tags(out, p + 1, (size_t)(q - p - 2)))
 				goto oom;
+			tagged = 1;
 			p = q;
 		} else {
 			break;
+		}
+	}
+	/* "[PATCH BlueZ] V3: foo": a version written after the tags, as
+	 * some post their next version (BlueZ's list does, often).  Only
+	 * right after a [tag] group and only as "vN:" and a space: "V4L2:
+	 * fix" and "v2 of the driver" are subjects.  A version in the tags
+	 * wins; the word goes either way, or the subject of v3 would not
+	 * be v1's and the versions would not be linked. */
+	versioned = out->version > 0;
+	if (!versioned)
+		out->version = 1;
+	if (tagged && (p[0] == 'v' || p[0] == 'V')) {
+		const char *q = p + 1;
+
+		while (isdigit((unsigned char)*q))
+			q++;
+		if (q[0] == ':' && isspace((unsigned char)q[1]) &&
+		    (n = (size_t)(q - p)) >= 2 && version_word(p, n)) {
+			if (!versioned)
+				out->version = version_word(p, n);
+			p = q + 1;
+			while (isspace((unsigned char)*p))
+				p++;
 		}
 	}
 	/* The rest, white space folded, no trailing space. */

@@ -10,7 +10,8 @@
 
 struct onlist_subject {
 	int reply;	/* began with Re:/Fwd:/AW:/Sv:... (before or after tags) */
-	int version;	/* vN; 1 when none is given */
+	int version;	/* vN in the tags, else a "vN: " right after them
+			 * ("[PATCH BlueZ] V3: foo"); 1 when none */
 	int part;	/* N of [N/M]; -1 when none */
 	int total;	/* M of [N/M]; -1 when none */
 	int resend;	/* RESEND among the prefix words */
