@@ -22,12 +22,20 @@ static const char sql_put_info[] =
 static const char sql_put_trailer[] =
 	"INSERT OR IGNORE INTO message_trailers(msgid, seq, key, name, addr,"
 	" value) VALUES(?1,?2,?3,?4,?5,?6)";
+static const char sql_put_author[] =
+	"INSERT OR IGNORE INTO message_author(msgid, name, addr)"
+	" VALUES(?1,?2,?3)";
 static const char sql_put_pull[] =
 	"INSERT OR IGNORE INTO pulls(msgid, url, ref, tip) VALUES(?1,?2,?3,?4)";
 
 onlist_status onlist_store_put_message_info(struct onlist_store *s,
 					    const struct onlist_message_info *i)
 {
+	if (i->author_addr && *i->author_addr &&
+	    step(s, prepare(s, sql_put_author), "insert in-body author", "ttt",
+		 i->msgid, i->author_name ? i->author_name : "",
+		 i->author_addr) != ONLIST_OK)
+		return ONLIST_EDB;
 	if (step(s, prepare(s, sql_put_info), "insert message info",
 		 "ttiiiittttii", i->msgid, i->cls, i->reply, i->version, i->part,
 		 i->total, i->prefix, i->stripped, i->change_id, i->mailer,
