@@ -231,6 +231,47 @@ void onlist_subject_clear(struct onlist_subject *s)
 	s->prefix = s->stripped = NULL;
 }
 
+/* "5.15", "6.1.y", "4.19.123", "5.10-stable": two or three fields of
+ * digits between dots, the last one "y" for a stable branch. */
+static int kernel_version(const char *w, size_t n)
+{
+	int fields = 0;
+
+	if (n > 7 && !strncasecmp(w + n - 7, "-stable", 7))
+		n -= 7;
+	for (size_t i = 0; i <= n; fields++) {
+		size_t f = i;
+
+		while (i < n && w[i] != '.')
+			i++;
+		if (!all_digits(w + f, i - f) &&
+		    !(fields >= 2 && i == n && i - f == 1 &&
+		      (w[f] == 'y' || w[f] == 'Y')))
+			return 0;
+		i++;	/* over the dot, or past the end */
+	}
+	return fields == 2 || fields == 3;
+}
+
+int onlist_subject_stable(const char *prefix)
+{
+	const char *p = prefix;
+
+	while (p && *p) {
+		size_t n;
+
+		while (*p == ' ')
+			p++;
+		n = strcspn(p, " ");
+		if ((n == 6 && !strncasecmp(p, "stable", 6)) ||
+		    (n == 7 && !strncasecmp(p, "autosel", 7)) ||
+		    (n && kernel_version(p, n)))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
 char *onlist_subject_key(const char *s)
 {
 	size_t n = s ? strlen(s) : 0, k = 0;

@@ -79,6 +79,30 @@ static void test_subjects(void **state)
 	onlist_subject_clear(&s);
 }
 
+static void test_stable(void **state)
+{
+	static const char *const yes[] = {
+		"PATCH 5.15", "PATCH AUTOSEL 6.1", "PATCH stable", "PATCH 6.1.y",
+		"PATCH 4.19.123", "PATCH 5.10-stable", "net 5.4",
+	};
+	static const char *const no[] = {
+		"PATCH", "PATCH BlueZ", "PATCH net-next", "PATCH 5", "PATCH 5.",
+		"PATCH .5", "PATCH 1.2.3.4", "PATCH 5.y", "PATCH v5.15x",
+		"PATCH y.5", "", NULL,
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(yes) / sizeof(*yes); i++)
+		assert_true(onlist_subject_stable(yes[i]));
+	for (size_t i = 0; i < sizeof(no) / sizeof(*no); i++)
+		assert_false(onlist_subject_stable(no[i]));
+	/* what the parser leaves of a stable subject's tags */
+	struct onlist_subject s;
+	assert_int_equal(onlist_subject_parse(&s, "[PATCH 5.15 012/123] Bluetooth: fix"), 0);
+	assert_true(onlist_subject_stable(s.prefix));
+	onlist_subject_clear(&s);
+}
+
 struct got {
 	char buf[2048];
 	int n;
@@ -214,6 +238,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_subjects),
+		cmocka_unit_test(test_stable),
 		cmocka_unit_test(test_trailers),
 		cmocka_unit_test(test_pull),
 		cmocka_unit_test(test_change_id),

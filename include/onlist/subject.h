@@ -29,6 +29,12 @@ struct onlist_subject {
 int onlist_subject_parse(struct onlist_subject *out, const char *subject);
 void onlist_subject_clear(struct onlist_subject *s);
 
+/* 1 when the prefix words (struct onlist_subject's prefix) mark a stable
+ * backport: a kernel version ("5.15", "6.1.y", "4.19.123", "5.10-stable"),
+ * "stable" or "AUTOSEL" among them ("[PATCH 5.15 012/123]", "[PATCH
+ * AUTOSEL 6.1 03/20]"); else 0, also for NULL. */
+int onlist_subject_stable(const char *prefix);
+
 /* The key two subjects are "the same" by in the subject tier: ASCII
  * letters lower-cased, every run of characters that are not letters or
  * digits (ASCII punctuation, spaces) made one space, none at the ends;
