@@ -201,6 +201,7 @@ struct derived {
 	struct trailers tr;
 	char pid[ONLIST_PATCHID_HEXSZ + 1];
 	char *url, *ref, *tip, *cid;
+	char *author_name, *author_addr;	/* in-body From */
 };
 
 static void derived_clear(struct derived *d)
@@ -210,6 +211,8 @@ static void derived_clear(struct derived *d)
 	free(d->ref);
 	free(d->tip);
 	free(d->cid);
+	free(d->author_name);
+	free(d->author_addr);
 	onlist_subject_clear(&d->sj);
 }
 
@@ -220,6 +223,7 @@ static onlist_status derive(struct derived *d, struct onlist_mail *m,
 {
 	struct onlist_message_row *row = &d->row;
 	struct onlist_message_info *info = &d->info;
+	const char *ib;
 
 	memset(d, 0, sizeof(*d));
 	row->msgid = onlist_mail_message_id(m);
@@ -275,6 +279,14 @@ static onlist_status derive(struct derived *d, struct onlist_mail *m,
 	info->mailer = onlist_mail_mailer(m);
 	info->patchwork = onlist_mail_has_patchwork(m);
 	info->upstream = names_upstream(onlist_mail_body(m));
+	/* who wrote it, when someone else posts it (git am's author) */
+	if ((ib = onlist_mail_inbody(m, "From")) &&
+	    onlist_split_ident(ib, strlen(ib), &d->author_name, &d->author_addr))
+		return ONLIST_ENOMEM;
+	if (d->author_addr && *d->author_addr) {
+		info->author_name = d->author_name;
+		info->author_addr = d->author_addr;
+	}
 	return d->tr.nomem ? ONLIST_ENOMEM : ONLIST_OK;
 }
 
@@ -498,7 +510,9 @@ static onlist_status refill(struct onlist_store *s, struct onlist_mail *m,
 	struct derived d;
 	onlist_status st = derive(&d, m, raw->data, raw->len);
 
-	if (st == ONLIST_OK && needs_info)
+	/* known message_info stays as it is; the in-body author, which no
+	 * onlist before schema 10 kept, is added either way */
+	if (st == ONLIST_OK)
 		st = onlist_store_put_message_info(s, &d.info);
 	/* Imported before classes: a cover letter or pull request may be
 	 * stored as a patch.  The row gets the patch columns import gives

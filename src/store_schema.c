@@ -224,6 +224,19 @@ static const char v9_sql[] =
 	/* what the last build was made from is not known: build whole */
 	"DELETE FROM meta WHERE key = 'threads_base';\n";
 
+/* ---- version 10: who wrote a patch posted by someone else ------------- */
+
+static const char v10_sql[] =
+	/* Written at import (onlist_store_put_message_info): the in-body
+	 * "From:" at the top of a mail's body, the author git am records
+	 * when someone posts another's patch.  Versions of a patch are
+	 * linked by it as by the sender (thread.h).  A message stored
+	 * before gets its row only when it is imported again. */
+	"CREATE TABLE IF NOT EXISTS message_author(\n"
+	"  msgid TEXT PRIMARY KEY, name TEXT, addr TEXT) WITHOUT ROWID;\n"
+	/* topics are linked by new rules: build whole */
+	"DELETE FROM meta WHERE key = 'threads_base';\n";
+
 /* Step N (index N - 1) brings a database to version N. */
 static const char *const steps[][2] = {
 	{ v1_sql },
@@ -235,6 +248,7 @@ static const char *const steps[][2] = {
 	{ v7_sql },
 	{ v8_sql },
 	{ v9_sql },
+	{ v10_sql },
 };
 #define SCHEMA_VERSION ((int)(sizeof(steps) / sizeof(*steps)))
 

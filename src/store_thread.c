@@ -8,6 +8,7 @@
 #include <glib.h>
 
 #include "onlist/store_thread.h"
+#include "onlist/subject.h"
 #include "onlist/thread.h"
 #include "store_int.h"
 
@@ -22,12 +23,20 @@ static const char sql_put_info[] =
 static const char sql_put_trailer[] =
 	"INSERT OR IGNORE INTO message_trailers(msgid, seq, key, name, addr,"
 	" value) VALUES(?1,?2,?3,?4,?5,?6)";
+static const char sql_put_author[] =
+	"INSERT OR IGNORE INTO message_author(msgid, name, addr)"
+	" VALUES(?1,?2,?3)";
 static const char sql_put_pull[] =
 	"INSERT OR IGNORE INTO pulls(msgid, url, ref, tip) VALUES(?1,?2,?3,?4)";
 
 onlist_status onlist_store_put_message_info(struct onlist_store *s,
 					    const struct onlist_message_info *i)
 {
+	if (i->author_addr && *i->author_addr &&
+	    step(s, prepare(s, sql_put_author), "insert in-body author", "ttt",
+		 i->msgid, i->author_name ? i->author_name : "",
+		 i->author_addr) != ONLIST_OK)
+		return ONLIST_EDB;
 	if (step(s, prepare(s, sql_put_info), "insert message info",
 		 "ttiiiittttii", i->msgid, i->cls, i->reply, i->version, i->part,
 		 i->total, i->prefix, i->stripped, i->change_id, i->mailer,
@@ -63,15 +72,18 @@ onlist_status onlist_store_put_message_info(struct onlist_store *s,
 	" CASE WHEN i.reply THEN -1 ELSE coalesce(i.part, -1) END," \
 	" CASE WHEN i.reply THEN -1 ELSE coalesce(i.total, -1) END," \
 	" coalesce(i.stripped, ''), coalesce(i.change_id, '')," \
-	" coalesce(i.reply, 0)"
+	" coalesce(i.reply, 0), coalesce(m.from_name, ''), coalesce(lower(au.addr), '')," \
+	" coalesce(au.name, ''), coalesce(i.prefix, ''), coalesce(i.upstream, 0)"
 static const char sql_load[] =
 	LOAD_COLS " FROM messages m LEFT JOIN message_info i"
-	" ON i.msgid = m.msgid ORDER BY m.rowid";
+	" ON i.msgid = m.msgid LEFT JOIN message_author au ON au.msgid = m.msgid"
+	" ORDER BY m.rowid";
 /* the same, of the messages find_part() found (temp.aff), in the same
  * order: the build sees them as it would among all the others */
 static const char sql_load_part[] =
 	LOAD_COLS " FROM temp.aff a JOIN messages m ON m.msgid = a.msgid"
-	" LEFT JOIN message_info i ON i.msgid = m.msgid ORDER BY m.rowid";
+	" LEFT JOIN message_info i ON i.msgid = m.msgid"
+	" LEFT JOIN message_author au ON au.msgid = m.msgid ORDER BY m.rowid";
 
 struct loaded {
 	struct onlist_thread_msg *v;
@@ -128,6 +140,14 @@ static onlist_status load(struct onlist_store *s, struct loaded *l, int part)
 		x->stripped = str(l, st, 10);
 		x->change_id = str(l, st, 11);
 		x->reply = sqlite3_column_int(st, 12);
+		x->from_name = str(l, st, 13);
+		x->author = str(l, st, 14);
+		x->author_name = str(l, st, 15);
+		/* stable maintainers post everyone's patches: a backport's
+		 * in-body author does not make it a version of hers */
+		x->backport = sqlite3_column_int(st, 17) ||
+			      onlist_subject_stable((const char *)
+						    sqlite3_column_text(st, 16));
 	}
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "load messages");
@@ -515,16 +535,19 @@ out:
 	return ret;
 }
 
-/* What the derived tables were built from: the messages and their
- * classes only ever grow, so a count and the largest id say whether
- * anything came in since.  The prefix names the rules of thread.h: a
- * table built by other rules (t2: before a "Re:" with a diff counted as
- * a reply) is written again whole, since only a whole write puts in the
- * rows the new rules add where nothing else changed. */
-#define THREAD_RULES "t3:"
+/* What the derived tables were built from: the messages, their classes
+ * and in-body authors only ever grow, so counts and the largest id say
+ * whether anything came in since.  The prefix names the rules of
+ * thread.h: a table built by other rules (t2: before a "Re:" with a diff
+ * counted as a reply, and before in-body authors and display names linked
+ * versions; t3: with only one of the two) is written again whole, since
+ * only a whole write puts in the rows the new rules add where nothing
+ * else changed. */
+#define THREAD_RULES "t4:"
 static const char sql_stamp[] =
-	"SELECT '" THREAD_RULES "' || count(*) || ':' || coalesce(max(id), 0) || ':' ||"
-	" (SELECT count(*) FROM message_info) FROM messages";
+	"SELECT '" THREAD_RULES "' || count(*) || ':' || coalesce(max(id), 0)"
+	" || ':' || (SELECT count(*) FROM message_info) || ':' ||"
+	" (SELECT count(*) FROM message_author) FROM messages";
 static const char sql_counts[] =
 	"SELECT (SELECT count(*) FROM thread),"
 	" (SELECT count(*) FROM thread WHERE parent IS NULL),"
@@ -581,6 +604,11 @@ static int take_counts(int ncol, const char *const *c, void *data)
  * - the messages of the same sender within an hour of a numbered patch
  *   (a series whose threading broke is grouped by that);
  * - the messages of the same topic, and of the same change-id.
+ * Versions linked by the in-body author or the display name (thread.h)
+ * need no statement of their own: those links, like every link between
+ * series by sender, join patches and heads of the same subject, which
+ * the subject statement finds already; and an in-body author that
+ * arrives for an old message (imported again) makes the build whole.
  * A subject is compared lower-cased by SQLite (ASCII), thread.c folds all
  * of Unicode: two subjects that differ only in the case of a non-ASCII
  * letter are not found as one; a whole build (`match --rebuild-threads`)
@@ -647,15 +675,18 @@ static const char *const sql_aff_links[] = {
 static const char sql_new_info[] =
 	"SELECT count(*) FROM messages m JOIN message_info i"
 	" ON i.msgid = m.msgid WHERE m.id > ?1";
+static const char sql_new_authors[] =
+	"SELECT count(*) FROM messages m JOIN message_author a"
+	" ON a.msgid = m.msgid WHERE m.id > ?1";
 
 /* A share of the messages past which a whole build is as cheap */
 #define PART_MAX_SHARE 4
 
 static int parse_stamp(const char *st, long long *count, long long *maxid,
-		       long long *info)
+		       long long *info, long long *authors)
 {
-	return st && sscanf(st, THREAD_RULES "%lld:%lld:%lld", count, maxid,
-			    info) == 3;
+	return st && sscanf(st, THREAD_RULES "%lld:%lld:%lld:%lld", count, maxid,
+			    info, authors) == 4;
 }
 
 static onlist_status count_of(struct onlist_store *s, const char *sql,
@@ -703,20 +734,24 @@ static onlist_status aff_refs(struct onlist_store *s, const char *list)
 static onlist_status find_part(struct onlist_store *s, const char *base,
 			       const char *now, long long *found)
 {
-	long long c0, m0, i0, c1, m1, i1, n, info;
+	long long c0, m0, i0, a0, c1, m1, i1, a1, n, info, authors;
 	sqlite3_stmt *st;
 	onlist_status ret;
 	int rc;
 
 	*found = -1;
-	if (!parse_stamp(base, &c0, &m0, &i0) || !parse_stamp(now, &c1, &m1, &i1) ||
-	    c1 < c0 || m1 < m0 || i1 < i0)
+	if (!parse_stamp(base, &c0, &m0, &i0, &a0) ||
+	    !parse_stamp(now, &c1, &m1, &i1, &a1) ||
+	    c1 < c0 || m1 < m0 || i1 < i0 || a1 < a0)
 		return ONLIST_OK;
 	if ((ret = count_of(s, "SELECT count(*) FROM messages WHERE id > ?1",
 			    m0, &n)) != ONLIST_OK ||
-	    (ret = count_of(s, sql_new_info, m0, &info)) != ONLIST_OK)
+	    (ret = count_of(s, sql_new_info, m0, &info)) != ONLIST_OK ||
+	    (ret = count_of(s, sql_new_authors, m0, &authors)) != ONLIST_OK)
 		return ret;
-	if (n != c1 - c0 || info != i1 - i0)
+	/* an in-body author found for an old message (imported again) may
+	 * link it anywhere its subject goes: build whole */
+	if (n != c1 - c0 || info != i1 - i0 || authors != a1 - a0)
 		return ONLIST_OK;
 	if (sqlite3_exec(s->db, sql_aff_create, NULL, NULL, NULL) != SQLITE_OK)
 		return fail(s, "create a temporary table");

@@ -145,10 +145,11 @@ int onlist_subject_parse(struct onlist_subject *out, const char *subject)
 {
 	const char *p = subject ? subject : "";
 	size_t n, o = 0;
+	int tagged = 0, versioned;
 	char *d;
 
 	memset(out, 0, sizeof(*out));
-	out->version = 1;
+	out->version = 0;	/* 1 below, unless the tags give one */
 	out->part = out->total = -1;
 	for (;;) {
 		while (isspace((unsigned char)*p) || *p == ':')
@@ -171,9 +172,33 @@ int onlist_subject_parse(struct onlist_subject *out, const char *subject)
 				break;	/* "[unclosed": part of the subject */
 			if (tags(out, p + 1, (size_t)(q - p - 2)))
 				goto oom;
+			tagged = 1;
 			p = q;
 		} else {
 			break;
+		}
+	}
+	/* "[PATCH BlueZ] V3: foo": a version written after the tags, as
+	 * some post their next version (BlueZ's list does, often).  Only
+	 * right after a [tag] group and only as "vN:" and a space: "V4L2:
+	 * fix" and "v2 of the driver" are subjects.  A version in the tags
+	 * wins; the word goes either way, or the subject of v3 would not
+	 * be v1's and the versions would not be linked. */
+	versioned = out->version > 0;
+	if (!versioned)
+		out->version = 1;
+	if (tagged && (p[0] == 'v' || p[0] == 'V')) {
+		const char *q = p + 1;
+
+		while (isdigit((unsigned char)*q))
+			q++;
+		if (q[0] == ':' && isspace((unsigned char)q[1]) &&
+		    (n = (size_t)(q - p)) >= 2 && version_word(p, n)) {
+			if (!versioned)
+				out->version = version_word(p, n);
+			p = q + 1;
+			while (isspace((unsigned char)*p))
+				p++;
 		}
 	}
 	/* The rest, white space folded, no trailing space. */
@@ -204,6 +229,47 @@ void onlist_subject_clear(struct onlist_subject *s)
 	free(s->prefix);
 	free(s->stripped);
 	s->prefix = s->stripped = NULL;
+}
+
+/* "5.15", "6.1.y", "4.19.123", "5.10-stable": two or three fields of
+ * digits between dots, the last one "y" for a stable branch. */
+static int kernel_version(const char *w, size_t n)
+{
+	int fields = 0;
+
+	if (n > 7 && !strncasecmp(w + n - 7, "-stable", 7))
+		n -= 7;
+	for (size_t i = 0; i <= n; fields++) {
+		size_t f = i;
+
+		while (i < n && w[i] != '.')
+			i++;
+		if (!all_digits(w + f, i - f) &&
+		    !(fields >= 2 && i == n && i - f == 1 &&
+		      (w[f] == 'y' || w[f] == 'Y')))
+			return 0;
+		i++;	/* over the dot, or past the end */
+	}
+	return fields == 2 || fields == 3;
+}
+
+int onlist_subject_stable(const char *prefix)
+{
+	const char *p = prefix;
+
+	while (p && *p) {
+		size_t n;
+
+		while (*p == ' ')
+			p++;
+		n = strcspn(p, " ");
+		if ((n == 6 && !strncasecmp(p, "stable", 6)) ||
+		    (n == 7 && !strncasecmp(p, "autosel", 7)) ||
+		    (n && kernel_version(p, n)))
+			return 1;
+		p += n;
+	}
+	return 0;
 }
 
 char *onlist_subject_key(const char *s)

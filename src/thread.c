@@ -400,6 +400,63 @@ static const char *patch_key(GStringChunk *c, const char *from, const char *low)
 	return v;
 }
 
+/* The display name as a key: case folded, white space made one space, or
+ * NULL when it has fewer than two words (a first name alone, or an
+ * address written as the name, says too little of who sent it).  The
+ * result is malloc'd with GLib. */
+static char *name_key(const char *name)
+{
+	GString *k;
+	char *low;
+	int words = 0, gap = 1;
+
+	if (!name || !*name)
+		return NULL;
+	low = g_utf8_casefold(name, -1);
+	k = g_string_new("\x1e");	/* apart from the addresses */
+	for (const char *p = low; *p; p++) {
+		if (*p == ' ' || *p == '\t' || *p == '"') {
+			gap = 1;
+			continue;
+		}
+		if (gap) {
+			if (words++)
+				g_string_append_c(k, ' ');
+			gap = 0;
+		}
+		g_string_append_c(k, *p);
+	}
+	g_free(low);
+	if (words < 2) {
+		g_string_free(k, TRUE);
+		return NULL;
+	}
+	return g_string_free(k, FALSE);
+}
+
+/* Join a series to the others whose patches or heads have the same
+ * subject and the same person by another identity than the sender's
+ * address (thread.h): the in-body author, unless a backport, and two-word
+ * display names. */
+static void join_people(GHashTable *first, int *up, GStringChunk *c,
+			const struct onlist_thread_msg *x, const char *low)
+{
+	const char *names[2] = { x->from_name, NULL };
+	int inbody = x->author && *x->author && !x->backport;
+
+	if (inbody && strcmp(x->author, x->from))
+		join_by(first, up, patch_key(c, x->author, low), x->series);
+	if (inbody)
+		names[1] = x->author_name;
+	for (int k = 0; k < 2; k++) {
+		char *n = name_key(names[k]);
+
+		if (n)
+			join_by(first, up, patch_key(c, n, low), x->series);
+		g_free(n);
+	}
+}
+
 /* The topic of each series head, into t->owned[head].  Series are
  * versions of one topic when they share the key topic_of() gives (the
  * change-id, else sender and head subject), and also when
@@ -446,6 +503,12 @@ static onlist_status name_topics(struct graph *g, struct onlist_threads *t,
 			low = g_utf8_strdown(x->stripped, -1);
 			join_by(first, up, patch_key(patch_keys, x->from, low),
 				x->series);
+			g_free(low);
+		}
+		if ((g->cls[i] == C_PATCH || x->series == (int)i) &&
+		    x->stripped[0]) {
+			low = g_utf8_strdown(x->stripped, -1);
+			join_people(first, up, patch_keys, x, low);
 			g_free(low);
 		}
 		if (x->series == (int)i && a >= 0 && g->n[a].series >= 0 &&

@@ -64,6 +64,11 @@ old_ren1 = commit("ren1.c", "int ren1(void) { return 0; }\n", "ren: add the firs
 old_ren2 = commit("ren2.c", "int ren2(void) { return 0; }\n", "ren: add the second helper")
 old_tko1 = commit("tko1.c", "int tko1(void) { return 0; }\n", "tko: add the first helper")
 old_tko2 = commit("tko2.c", "int tko2(void) { return 0; }\n", "tko: add the second helper")
+old_v3 = commit("vthree.c", "int vthree(void) { return 0; }\n", "vthree: add the helper")
+old_ib = commit("inbody.c", "int inbody(void) { return 0; }\n", "inbody: add the helper")
+old_2a = commit("twoaddr.c", "int twoaddr(void) { return 0; }\n", "twoaddr: add the helper")
+old_1w = commit("oneword.c", "int oneword(void) { return 0; }\n", "oneword: add the helper",
+                author="Kim <kim@example.com>")
 git("checkout", "-q", "main")
 
 cases = []
@@ -107,6 +112,12 @@ s_bnak = case("bare-nak", "barenak.c", "barenak: add the helper")
 s_ty = case("applied-ty", "ty.c", "ty: add the helper")
 s_dr = case("diff-reply", "dr.c", "dr: add the helper")
 s_drt = case("diff-reply-tag", "drt.c", "drt: add the helper")
+s_v3 = case("v3-after-tags", "vthree.c", "vthree: add the helper")
+s_ib = case("inbody-author", "inbody.c", "inbody: add the helper")
+s_2a = case("same-name", "twoaddr.c", "twoaddr: add the helper")
+s_1w = case("one-word-name", "oneword.c", "oneword: add the helper",
+            author="Kim <kim@example.net>")
+s_st = case("stable-backport", "stab.c", "stab: add the helper")
 
 # ---- mails ----------------------------------------------------------------
 alpha, beta, ids = [], [], []
@@ -134,11 +145,12 @@ def add(raw, lists=("alpha",)):
     if "beta" in lists:
         beta.append(raw)
 
-def patch(name, sha, subject, irt=None, refs=None, lists=("alpha",), frm=ann):
+def patch(name, sha, subject, irt=None, refs=None, lists=("alpha",), frm=ann, top=""):
     """The commit as git format-patch mails it, headers ours, and without
-    the review trailers the maintainer added when applying it."""
+    the review trailers the maintainer added when applying it; `top`
+    goes first in the body (an in-body From: line)."""
     mail = git("format-patch", "--stdout", "-1", sha)
-    body = mail.split("\n\n", 1)[1]
+    body = top + mail.split("\n\n", 1)[1]
     body = "\n".join(l for l in body.split("\n")
                      if not l.startswith(("Reviewed-by:", "Acked-by:", "Tested-by:")))
     mid = "%s@example.org" % name
@@ -317,6 +329,46 @@ mail("drt-r", carol, "Re: [PATCH] drt: add the helper",
      "Fine by me; a test on top, if you like.\n\n"
      "Acked-by: Carol Acker <carol@example.org>\n\n" + sketch("drt_test.c", 2),
      irt=p, refs=[p])
+
+# v3 written after the tags, "[PATCH BlueZ] V3: ...", as on linux-bluetooth;
+# Carol acked v1
+v1 = patch("vthree-v1", old_v3, "[PATCH BlueZ] vthree: add the helper")
+mail("vthree-r", carol, "Re: [PATCH BlueZ] vthree: add the helper",
+     "Acked-by: Carol Acker <carol@example.org>\n", irt=v1, refs=[v1])
+patch("vthree-v3", s_v3, "[PATCH BlueZ] V3: vthree: add the helper")
+
+# Ann's v1, reviewed by Dave; Mo posted v2 for her, with her in-body From:
+# (her name spelt otherwise there: the address links them, not the name)
+v1 = patch("inbody-v1", old_ib, "[PATCH] inbody: add the helper")
+mail("inbody-r", dave, "Re: [PATCH] inbody: add the helper",
+     "Reviewed-by: Dave Tester <dave@example.org>\n", irt=v1, refs=[v1])
+patch("inbody-v2", s_ib, "[PATCH v2] inbody: add the helper", frm=mo,
+      top="From: Ann Q. Author <ann@example.org>\n\n")
+
+# Ann sent v2 from her work address: one two-word name, two addresses
+v1 = patch("twoaddr-v1", old_2a, "[PATCH] twoaddr: add the helper")
+mail("twoaddr-r", gina, "Re: [PATCH] twoaddr: add the helper",
+     "Reviewed-by: Gina Glance <gina@example.org>\n", irt=v1, refs=[v1])
+patch("twoaddr-v2", s_2a, "[PATCH v2] twoaddr: add the helper",
+      frm="Ann Author <ann@work.example.com>")
+
+# "Kim" from two addresses: a one-word name is no proof of one person;
+# Bob's review of the first Kim's patch is not the second Kim's
+v1 = patch("oneword-v1", old_1w, "[PATCH] oneword: add the helper",
+           frm="Kim <kim@example.com>")
+mail("oneword-r", bob, "Re: [PATCH] oneword: add the helper",
+     "Reviewed-by: Bob Reviewer <bob@example.org>\n", irt=v1, refs=[v1])
+patch("oneword-v2", s_1w, "[PATCH v2] oneword: add the helper",
+      frm="Kim <kim@example.net>")
+
+# Ann's patch, unanswered; Greg backported it to 5.10 with her in-body
+# From: and Hank tested the backport: no review of Ann's posting
+patch("stab", s_st, "[PATCH] stab: add the helper")
+greg = "Greg Stable <greg@stable.example.org>"
+b = patch("stab-510", s_st, "[PATCH 5.10] stab: add the helper", frm=greg,
+          top="From: Ann Author <ann@example.org>\n\ncommit %s upstream.\n\n" % s_st)
+mail("stab-r", hank, "Re: [PATCH 5.10] stab: add the helper",
+     "Tested-by: Hank Helper <hank@example.org>\n", irt=b, refs=[b])
 
 open(os.path.join(out, "alpha.mbox"), "wb").write(b"".join(alpha))
 open(os.path.join(out, "beta.mbox"), "wb").write(b"".join(beta))

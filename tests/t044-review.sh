@@ -35,6 +35,11 @@ bare-nak         discussed        -                     1     -
 applied-ty       no_reply         -                     0     -
 diff-reply       discussed        -                     0     -
 diff-reply-tag   reviewed         drt-r                 0     -
+v3-after-tags    reviewed         vthree-r              0     -
+inbody-author    reviewed         inbody-r              0     -
+same-name        reviewed         twoaddr-r             0     -
+one-word-name    no_reply         -                     0     -
+stable-backport  no_reply         -                     0     -
 '
 # tag-patch: Bob's Reviewed-by in git names his work address, which the
 # repository's .mailmap maps to the one he reviewed from: not off the list.
@@ -57,6 +62,14 @@ diff-reply-tag   reviewed         drt-r                 0     -
 # diff-reply, diff-reply-tag: Ivan and Carol answered "Re: [PATCH]" with a
 # diff of their own ("how about this instead"), Carol with an Acked-by
 # above it: each mail is a patch, and a reply to the one it answers.
+# v3-after-tags: v3 is "[PATCH BlueZ] V3: vthree: ...", v1 (acked) had
+# no version: the "V3:" is a version, and the subjects are one.
+# inbody-author: Mo posted Ann's v2 with her in-body From: line; Dave's
+# review of her own v1 reaches it.
+# same-name: Ann sent v2 from another address, her name the same.
+# one-word-name: "Kim" from two addresses is not taken for one person.
+# stable-backport: Greg's 5.10 backport of the patch carries Ann's in-body
+# From: and "commit ... upstream."; Hank's test of it is no review of hers.
 . tests/lib.sh
 need_cmd git
 need_cmd python3
@@ -92,7 +105,7 @@ echo "$expect" | while read -r c state ev naks off; do
 done >"$TMP/states"
 cat "$TMP/states"
 [ ! -s "$TMP/states" ] || bad "commit states (above)"
-[ "$(q "SELECT count(*) FROM commit_review")" = 30 ] || bad "not every posted commit has a state"
+[ "$(q "SELECT count(*) FROM commit_review")" = 35 ] || bad "not every posted commit has a state"
 
 # ---- the tags given on the list, and why some are no review -----------------
 while read -r reply why; do
@@ -194,7 +207,7 @@ for c in r["commits"]:
     if c["category"] != want[name]: print(name, c["category"], "expected", want[name]); ok = False
     if c["modified_before_merge"] is not False: print(name, "modified"); ok = False
 t = r["totals"]
-if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (6, 5, 9, 10): print("totals", t); ok = False
+if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (8, 5, 9, 13): print("totals", t); ok = False
 sys.exit(0 if ok else 1)
 PY
 run "report md" "$ONLIST" --db "$DB" report base..main
@@ -211,7 +224,7 @@ evidence "Acked-by Carol Acker on the cover letter, for the series" cover-r@exam
 	bad "report md: the cover letter evidence is not quoted"
 grep -qF -- '  - in git, not on the list: Reviewed-by: Frank Offlist \<frank@example.org\> Acked-by: Quinn Quoted \<quinn@example.org\>' "$TMP/out" ||
 	bad "report md: off-list tags not shown"
-grep -q "^## Posted, no reply (6)$" "$TMP/out" || bad "report md: no-reply section"
+grep -q "^## Posted, no reply (8)$" "$TMP/out" || bad "report md: no-reply section"
 grep -q "^## Posted, discussed without a review tag (5)$" "$TMP/out" || bad "report md: discussed section"
 ! grep -q "$(sha_of tag-patch | cut -c1-12)" "$TMP/out" || bad "report md: a reviewed commit is listed"
 
@@ -231,8 +244,8 @@ sys.exit(0 if ok else 1)
 PY
 run "export reviews" "$ONLIST" --db "$DB" export --format csv reviews
 tr -d '\r' <"$TMP/out" >"$TMP/reviews.csv"; mv "$TMP/reviews.csv" "$TMP/out"
-[ "$(tail -n +2 "$TMP/out" | wc -l)" = 17 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 17"
-[ "$(grep -c ',1,$' "$TMP/out")" = 12 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 12"
+[ "$(tail -n +2 "$TMP/out" | wc -l)" = 22 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 22"
+[ "$(grep -c ',1,$' "$TMP/out")" = 17 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 17"
 grep -q '^"cross-r@example.org",0,"Reviewed-by",.*,"beta","cross@example.org","patch",1,-1,-1,' "$TMP/out" ||
 	bad "export reviews: the cross-posted review is not on beta"
 grep -q '^"rv-r@example.org",.*,"rv-v2-1@example.org","patch",2,1,2,"rv-v2-0@example.org",' "$TMP/out" ||
@@ -243,8 +256,8 @@ run "stats json" "$ONLIST" --db "$DB" stats --format json base..main
 python3 -c '
 import json, sys
 g = json.load(open(sys.argv[1]))["single_signoff_no_tags"]
-want = {"never_posted": 0, "no_reply": 5, "discussed": 4, "reviewed_series": 9, "reviewed": 9}
-if g["count"] != 27 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
+want = {"never_posted": 0, "no_reply": 7, "discussed": 4, "reviewed_series": 9, "reviewed": 12}
+if g["count"] != 32 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
 ' "$TMP/out" || bad "stats: review states of the single-signoff commits"
 
 # ---- no repository known: no .mailmap, Bob's work address is off the list --
@@ -278,6 +291,24 @@ run "match after upgrade" "$ONLIST" --db "$TMP/old.db" match --rules "$W/rules"
 [ "$(sqlite3 "$TMP/old.db" "SELECT group_concat(sha || state) FROM (SELECT * FROM commit_review ORDER BY sha)")" = \
   "$(q "SELECT group_concat(sha || state) FROM (SELECT * FROM commit_review ORDER BY sha)")" ] ||
 	bad "states after an upgrade differ from a fresh database's"
+
+# ---- schema 9 to 10: in-body authors come with the mail imported again ----
+[ "$(q "SELECT count(*) FROM message_author WHERE msgid IN ('inbody-v2@example.org', 'stab-510@example.org')")" = 2 ] ||
+	bad "the in-body authors were not kept"
+cp "$DB" "$TMP/v9.db"
+sqlite3 "$TMP/v9.db" "DROP TABLE message_author; PRAGMA user_version = 9;"
+run "upgrade from 9" "$ONLIST" --db "$TMP/v9.db" match --rules "$W/rules"
+expect_rc "upgrade from 9" 0
+[ "$(sqlite3 "$TMP/v9.db" "PRAGMA user_version")" = 10 ] || bad "not upgraded to schema 10"
+[ "$(sqlite3 "$TMP/v9.db" "SELECT count(*) FROM message_author")" = 0 ] ||
+	bad "upgrade from 9: in-body authors found without reading the mail"
+got=$(sqlite3 "$TMP/v9.db" "SELECT state FROM commit_review WHERE sha = '$(sha_of inbody-author)'")
+[ "$got" = no_reply ] || bad "upgrade from 9: inbody-author is '$got' before the mail is read again"
+"$ONLIST" -q --db "$TMP/v9.db" import --list alpha "$W/alpha.mbox" >/dev/null || bad "import again"
+run "match after import again" "$ONLIST" --db "$TMP/v9.db" match --rules "$W/rules"
+[ "$(sqlite3 "$TMP/v9.db" "SELECT group_concat(sha || state) FROM (SELECT * FROM commit_review ORDER BY sha)")" = \
+  "$(q "SELECT group_concat(sha || state) FROM (SELECT * FROM commit_review ORDER BY sha)")" ] ||
+	bad "states after importing again differ from a fresh database's"
 
 [ "$(q 'pragma integrity_check')" = ok ] || bad "integrity_check"
 [ $nfail -eq 0 ] && echo "all checks passed"

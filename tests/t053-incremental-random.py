@@ -4,7 +4,9 @@ stress what `onlist match` builds again around new mail (store_thread.c):
 few senders (series grouped by sender within an hour collide), versions of
 one subject, covers and unthreaded series, v2 sent as a reply to v1,
 change-ids, replies that name missing or later messages, orphan replies
-that only share a subject, reference loops.  The messages are written in
+that only share a subject, reference loops, one person from two addresses
+(a two-word name, and a one-word one), versions posted by someone else
+with the author's in-body From:, some as stable backports.  The messages are written in
 a shuffled order; t053 imports them in random slices and compares the
 tables with one import of everything."""
 import random, sys
@@ -15,6 +17,14 @@ senders = ["ann@example.org", "bob@example.org", "cy@example.org",
            "dee@example.org", "Ann@Example.org"]
 words = ["fix", "add", "drop", "tidy", "rework"]
 things = ["parser", "cache", "lock", "timer"]
+# display names; cy and bob write from a second address too
+names = {"ann@example.org": "Ann Author", "Ann@Example.org": "Ann Author",
+         "bob@example.org": "Bob", "cy@example.org": "Cy Young",
+         "dee@example.org": "Dee Dee", "cy@home.example.net": "Cy  young",
+         "bob@other.example.net": "Bob", "mo@example.org": "Mo Maintainer"}
+alias = {"cy@example.org": "cy@home.example.net",
+         "bob@example.org": "bob@other.example.net"}
+ident = lambda a: "%s <%s>" % (names[a], a) if a in names else a
 T0 = 1614556800
 msgs = []
 n = [0]
@@ -29,7 +39,7 @@ def diff(k):
 
 def add(frm, subject, date, body, irt=None, refs=()):
     m = mid()
-    h = ["From: %s" % frm, "Subject: %s" % subject, "Message-ID: <%s>" % m,
+    h = ["From: %s" % ident(frm), "Subject: %s" % subject, "Message-ID: <%s>" % m,
          "Date: %s" % __import__("email.utils").utils.formatdate(date)]
     if irt:
         h.append("In-Reply-To: <%s>" % irt)
@@ -66,8 +76,20 @@ for topic in range(40):
         for part in range(1, total + 1):
             ptag = "" if total == 1 else " %d/%d" % (part, total)
             up = (cover or first) if threaded else None
-            p = add(frm, "[PATCH%s%s] %s part %d" % (vtag, ptag, subj, part),
-                    date + part * rnd.choice([1, 60, 4000]), "Change.\n" + diff(topic * 10 + part),
+            # sent from the author's other address, or by Mo with the
+            # author's in-body From: (now and then as a backport)
+            who, top, stag = frm, "", ""
+            k = rnd.random()
+            if k < 0.1 and frm in alias:
+                who = alias[frm]
+            elif k < 0.25:
+                who, top = "mo@example.org", "From: %s\n\n" % ident(frm)
+                if rnd.random() < 0.3:
+                    stag = " 5.10"
+                    top += "commit %040x upstream.\n\n" % (topic * 10 + part)
+            p = add(who, "[PATCH%s%s%s] %s part %d" % (stag, vtag, ptag, subj, part),
+                    date + part * rnd.choice([1, 60, 4000]),
+                    top + "Change.\n" + diff(topic * 10 + part),
                     irt=up, refs=[up] if up else ())
             first = first or p
             heads.append((p, "%s part %d" % (subj, part), frm, date))
@@ -96,7 +118,7 @@ for k, g in enumerate(later):
 for k, g in enumerate(later):
     m = "<%s>" % g
     msgs.append("From: %s\nSubject: [PATCH] late %d\nMessage-ID: %s\nDate: %s\n\nlate\n%s\n"
-                % (rnd.choice(senders), k, m,
+                % (ident(rnd.choice(senders)), k, m,
                    __import__("email.utils").utils.formatdate(T0 + 100 + k), diff(900 + k)))
 a, b = "loopa%d@example.org" % seed, "loopb%d@example.org" % seed
 for x, y in ((a, b), (b, a)):

@@ -35,6 +35,23 @@ static const struct {
 	{ "Regression in foo", 0, 1, -1, -1, 0, 0, 0, 0, "", "Regression in foo" },
 	{ "", 0, 1, -1, -1, 0, 0, 0, 0, "", "" },
 	{ "[PATCH 2/7 v3] order", 0, 3, 2, 7, 0, 0, 1, 0, "PATCH", "order" },
+	/* a version written after the tags, "vN:" and a space */
+	{ "[PATCH BlueZ] V3: foo bar", 0, 3, -1, -1, 0, 0, 1, 0, "PATCH BlueZ", "foo bar" },
+	{ "[PATCH] v2: foo", 0, 2, -1, -1, 0, 0, 1, 0, "PATCH", "foo" },
+	{ "Re: [PATCH BlueZ] v12:  foo", 1, 12, -1, -1, 0, 0, 1, 0, "PATCH BlueZ", "foo" },
+	{ "[PATCH 1/2] V2: a part", 0, 2, 1, 2, 0, 0, 1, 0, "PATCH", "a part" },
+	{ "[PATCH v4] v3: the tags win", 0, 4, -1, -1, 0, 0, 1, 0, "PATCH", "the tags win" },
+	/* ... and what only looks like one */
+	{ "[PATCH] V4L2: fix", 0, 1, -1, -1, 0, 0, 1, 0, "PATCH", "V4L2: fix" },
+	{ "v2 of something", 0, 1, -1, -1, 0, 0, 0, 0, "", "v2 of something" },
+	{ "v2: no tags before it", 0, 1, -1, -1, 0, 0, 0, 0, "", "v2: no tags before it" },
+	{ "[PATCH] v2 without a colon", 0, 1, -1, -1, 0, 0, 1, 0, "PATCH", "v2 without a colon" },
+	{ "[PATCH] v2:no space", 0, 1, -1, -1, 0, 0, 1, 0, "PATCH", "v2:no space" },
+	{ "[PATCH] v2:", 0, 1, -1, -1, 0, 0, 1, 0, "PATCH", "v2:" },
+	{ "[PATCH] v2.1: dotted", 0, 1, -1, -1, 0, 0, 1, 0, "PATCH", "v2.1: dotted" },
+	{ "[PATCH] v0: zero", 0, 1, -1, -1, 0, 0, 1, 0, "PATCH", "v0: zero" },
+	{ "[PATCH] vhost: fix", 0, 1, -1, -1, 0, 0, 1, 0, "PATCH", "vhost: fix" },
+	{ "[PATCH] fix: v2: later", 0, 1, -1, -1, 0, 0, 1, 0, "PATCH", "fix: v2: later" },
 };
 
 static void test_subjects(void **state)
@@ -59,6 +76,30 @@ static void test_subjects(void **state)
 	struct onlist_subject s;
 	assert_int_equal(onlist_subject_parse(&s, NULL), 0);
 	assert_string_equal(s.stripped, "");
+	onlist_subject_clear(&s);
+}
+
+static void test_stable(void **state)
+{
+	static const char *const yes[] = {
+		"PATCH 5.15", "PATCH AUTOSEL 6.1", "PATCH stable", "PATCH 6.1.y",
+		"PATCH 4.19.123", "PATCH 5.10-stable", "net 5.4",
+	};
+	static const char *const no[] = {
+		"PATCH", "PATCH BlueZ", "PATCH net-next", "PATCH 5", "PATCH 5.",
+		"PATCH .5", "PATCH 1.2.3.4", "PATCH 5.y", "PATCH v5.15x",
+		"PATCH y.5", "", NULL,
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(yes) / sizeof(*yes); i++)
+		assert_true(onlist_subject_stable(yes[i]));
+	for (size_t i = 0; i < sizeof(no) / sizeof(*no); i++)
+		assert_false(onlist_subject_stable(no[i]));
+	/* what the parser leaves of a stable subject's tags */
+	struct onlist_subject s;
+	assert_int_equal(onlist_subject_parse(&s, "[PATCH 5.15 012/123] Bluetooth: fix"), 0);
+	assert_true(onlist_subject_stable(s.prefix));
 	onlist_subject_clear(&s);
 }
 
@@ -197,6 +238,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_subjects),
+		cmocka_unit_test(test_stable),
 		cmocka_unit_test(test_trailers),
 		cmocka_unit_test(test_pull),
 		cmocka_unit_test(test_change_id),

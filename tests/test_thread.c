@@ -188,6 +188,69 @@ static void test_reply_with_diff(void **state)
 	onlist_threads_release(&t);
 }
 
+/* Versions linked by who wrote them when the sender's address differs:
+ * the in-body author of a patch someone else posted (not of a stable
+ * backport), and a display name of two words or more.  A topic keeps the
+ * name of its least sender key. */
+static void test_other_identities(void **state)
+{
+	struct onlist_thread_msg v[] = {
+		/* 0, 1: Ann's v1; the maintainer posts v2 with her From: */
+		MSG("a1", "", "", "ann@x", 1000, ONLIST_CLASS_PATCH, -1, -1, "Add it", ""),
+		MSG("a2", "", "", "mo@x", 2000, ONLIST_CLASS_PATCH, -1, -1, "add it", ""),
+		/* 2, 3: the same, but a backport by a stable maintainer */
+		MSG("b1", "", "", "ann@x", 1000, ONLIST_CLASS_PATCH, -1, -1, "Back", ""),
+		MSG("b2", "", "", "greg@x", 2000, ONLIST_CLASS_PATCH, -1, -1, "back", ""),
+		/* 4, 5: Luiz from two addresses; a cover letter and a patch */
+		MSG("l1", "", "", "luiz@work", 1000, ONLIST_CLASS_COVER, 0, 2, "Two", ""),
+		MSG("l2", "", "", "luiz@home", 2000, ONLIST_CLASS_PATCH, -1, -1, "two", ""),
+		/* 6, 7: Kim from two addresses: one word says too little */
+		MSG("k1", "", "", "kim@a", 1000, ONLIST_CLASS_PATCH, -1, -1, "Kim's", ""),
+		MSG("k2", "", "", "kim@b", 2000, ONLIST_CLASS_PATCH, -1, -1, "kim's", ""),
+		/* 8: the same two-word name, another subject: alone */
+		MSG("l3", "", "", "luiz@home", 3000, ONLIST_CLASS_PATCH, -1, -1, "Three", ""),
+	};
+	struct onlist_threads t = ONLIST_THREADS_INIT;
+
+	(void)state;
+	v[1].author = v[3].author = "ann@x";
+	v[1].author_name = v[3].author_name = "Ann Author";
+	v[3].backport = 1;
+	v[4].from_name = "Luiz Augusto von Dentz";
+	v[5].from_name = v[8].from_name = "luiz  augusto VON dentz";
+	v[6].from_name = v[7].from_name = "Kim";
+	v[1].version = v[3].version = v[5].version = v[7].version = 2;
+	assert_int_equal(onlist_thread_build(v, 9, &t), ONLIST_OK);
+	assert_string_equal(v[0].topic, "ann@x\x1f" "add it");
+	assert_string_equal(v[1].topic, "ann@x\x1f" "add it");
+	assert_string_equal(v[2].topic, "ann@x\x1f" "back");
+	assert_string_equal(v[3].topic, "greg@x\x1f" "back");
+	assert_string_equal(v[4].topic, "luiz@home\x1f" "two");
+	assert_string_equal(v[5].topic, "luiz@home\x1f" "two");
+	assert_string_equal(v[6].topic, "kim@a\x1f" "kim's");
+	assert_string_equal(v[7].topic, "kim@b\x1f" "kim's");
+	assert_string_equal(v[8].topic, "luiz@home\x1f" "three");
+	assert_int_equal(t.topics, 7);
+	onlist_threads_release(&t);
+
+	/* the in-body author's name counts as a display name too */
+	v[1].from_name = "Ann Author";
+	v[1].author = "";
+	v[0].from_name = "Ann  Author";
+	assert_int_equal(onlist_thread_build(v, 9, &t), ONLIST_OK);
+	assert_string_equal(v[1].topic, "ann@x\x1f" "add it");
+	onlist_threads_release(&t);
+	v[1].from_name = "Mo Maintainer";
+	v[1].author = "other@x";
+	assert_int_equal(onlist_thread_build(v, 9, &t), ONLIST_OK);
+	assert_string_equal(v[1].topic, "ann@x\x1f" "add it");
+	onlist_threads_release(&t);
+	v[1].author_name = "";
+	assert_int_equal(onlist_thread_build(v, 9, &t), ONLIST_OK);
+	assert_string_equal(v[1].topic, "mo@x\x1f" "add it");
+	onlist_threads_release(&t);
+}
+
 static void test_empty(void **state)
 {
 	struct onlist_threads t = ONLIST_THREADS_INIT;
@@ -207,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_by_date_and_change_id),
 		cmocka_unit_test(test_renamed_versions),
 		cmocka_unit_test(test_reply_with_diff),
+		cmocka_unit_test(test_other_identities),
 		cmocka_unit_test(test_empty),
 	};
 

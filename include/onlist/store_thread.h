@@ -32,13 +32,18 @@ struct onlist_message_info {
 	const char *mailer;		/* X-Mailer / User-Agent */
 	int patchwork;			/* X-Patchwork-* headers */
 	int upstream;			/* "commit <sha> upstream." (stable) */
+	/* the in-body "From:" (git am's author when someone else posts
+	 * the patch): name and lower-cased address; NULL when none */
+	const char *author_name, *author_addr;
 	const char *pull_url, *pull_ref, *pull_tip; /* NULL: not a pull */
 	const struct onlist_msg_trailer *trailers;
 	int ntrailers;
 };
 
 /* Insert unless known (the first message with a Message-ID wins, as in
- * onlist_store_put_message). */
+ * onlist_store_put_message).  The in-body author is inserted even when
+ * the rest is known: a message stored before message_author existed
+ * gets it when imported again. */
 onlist_status onlist_store_put_message_info(struct onlist_store *s,
 					    const struct onlist_message_info *i);
 

@@ -10,7 +10,8 @@
 
 struct onlist_subject {
 	int reply;	/* began with Re:/Fwd:/AW:/Sv:... (before or after tags) */
-	int version;	/* vN; 1 when none is given */
+	int version;	/* vN in the tags, else a "vN: " right after them
+			 * ("[PATCH BlueZ] V3: foo"); 1 when none */
 	int part;	/* N of [N/M]; -1 when none */
 	int total;	/* M of [N/M]; -1 when none */
 	int resend;	/* RESEND among the prefix words */
@@ -27,6 +28,12 @@ struct onlist_subject {
  * the strings with onlist_subject_clear(). */
 int onlist_subject_parse(struct onlist_subject *out, const char *subject);
 void onlist_subject_clear(struct onlist_subject *s);
+
+/* 1 when the prefix words (struct onlist_subject's prefix) mark a stable
+ * backport: a kernel version ("5.15", "6.1.y", "4.19.123", "5.10-stable"),
+ * "stable" or "AUTOSEL" among them ("[PATCH 5.15 012/123]", "[PATCH
+ * AUTOSEL 6.1 03/20]"); else 0, also for NULL. */
+int onlist_subject_stable(const char *prefix);
 
 /* The key two subjects are "the same" by in the subject tier: ASCII
  * letters lower-cased, every run of characters that are not letters or

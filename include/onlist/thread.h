@@ -21,8 +21,15 @@
  *   series are also one topic when a patch of each has the same sender
  *   and subject (a cover letter renamed between versions), or when the
  *   head of one answers a mail of the other with a lower version (a v2
- *   sent as a reply to v1).  Such a topic is named by the least key of its
- *   series (a change-id first), whatever the order of the messages;
+ *   sent as a reply to v1).  Where "sender" is said here, the in-body
+ *   author (git am's From: line, when someone else posts the patch) is
+ *   also one, unless the mail is a stable backport (stable maintainers
+ *   post everyone's patches); and two senders are one when their display
+ *   names are equal (case and white space aside) and have two words or
+ *   more (one person, two addresses; "Kim" alone is too common).  Such a
+ *   topic is named by the least key of its series (a change-id first),
+ *   whatever the order of the messages, and never by these other
+ *   identities;
  * - replies: a reply (not a new patch, cover or pull request) answering
  *   a patch is a reply to it; answering a cover letter, a reply to every
  *   patch of that series.  A patch whose subject is a reply ("Re: [PATCH]"
@@ -63,6 +70,14 @@ struct onlist_thread_msg {
 	int part, total;	/* [part/total]; -1 when none */
 	const char *stripped;	/* the subject without its prefixes */
 	const char *change_id;	/* "" when none */
+	/* Who else the sender may be, for linking versions only; NULL or
+	 * "" when not known: */
+	const char *from_name;	/* the sender's display name */
+	const char *author;	/* the in-body From address, lower case */
+	const char *author_name;	/* and its name */
+	int backport;		/* a stable backport (onlist_subject_stable()
+				 * or "commit <sha> upstream."): its in-body
+				 * author is not used */
 	/* out: indexes into the array, -1 for none */
 	int parent, root, depth;
 	int answers;		/* the patch or cover letter it answers */
