@@ -1089,6 +1089,23 @@ static int link_fits(const struct onlist_link_row *r, void *data)
 	return same != 0;
 }
 
+onlist_status onlist_match_link_taken(struct onlist_store *s, const char *sha,
+				      const char *msgid, int *taken,
+				      char **errmsg)
+{
+	int oom = 0;
+
+	*errmsg = NULL;
+	if (onlist_store_link_mail(s, sha, msgid, link_fits, &oom,
+				   taken) != ONLIST_OK)
+		return db_err(s, errmsg);
+	if (oom) {
+		*errmsg = strdup("out of memory");
+		return ONLIST_ENOMEM;
+	}
+	return ONLIST_OK;
+}
+
 /* ---- the subject tier ------------------------------------------------ */
 
 /* The same subject (onlist_subject_key) from the commit's author, on a

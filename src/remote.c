@@ -11,6 +11,7 @@
 #include "onlist/import.h"
 #include "onlist/landing.h"
 #include "onlist/mail.h"
+#include "onlist/match.h"
 #include "onlist/msgid.h"
 #include "onlist/patchid.h"
 #include "onlist/remote.h"
@@ -672,12 +673,22 @@ onlist_status onlist_remote_search(struct onlist_remote *r, const char *sha,
 			*errmsg = NULL;
 			st = ONLIST_OK;
 		}
-		for (guint j = 0; st == ONLIST_OK && j < hits->len; j++)
-			if (g_array_index(hits, struct hit, j).patch) {
+		for (guint j = 0; st == ONLIST_OK && j < hits->len; j++) {
+			int taken;
+
+			if (!g_array_index(hits, struct hit, j).patch)
+				continue;
+			/* another project's patch on a shared list is not
+			 * this commit's posting: the rule of the link tier
+			 * (match.c) says, and the next tiers are asked */
+			st = onlist_match_link_taken(r->s, w.sha, mid, &taken,
+						     errmsg);
+			if (st == ONLIST_OK && taken) {
 				*tier = ONLIST_REMOTE_LINK;
 				st = fetch_thread(r, mid, errmsg);
-				break;
 			}
+			break;
+		}
 		hits_clear(hits);
 		g_array_free(hits, TRUE);
 		g_free(key);

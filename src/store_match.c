@@ -291,20 +291,23 @@ static const char sql_put_link[] =
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
 	" VALUES(?1, ?2, 'link', 1.0)";
 
-/* The mail id names, when it is a patch or cover letter the rule takes. */
-static onlist_status link_one(struct onlist_store *s, const char *sha,
-			      const char *id, onlist_link_cb fits, void *data,
-			      long *added)
+static const char sql_link_trailers_of[] =
+	"SELECT sha, value FROM trailers"
+	" WHERE sha = ?1 AND lower(key) IN ('link', 'message-id')";
+
+onlist_status onlist_store_link_mail(struct onlist_store *s, const char *sha,
+				     const char *msgid, onlist_link_cb fits,
+				     void *data, int *taken)
 {
 	sqlite3_stmt *st = prepare(s, sql_link_mail);
 	struct onlist_link_row r;
-	const char *p[2] = { sha, id };
-	int rc, take = 0;
+	int rc;
 
+	*taken = -1;
 	if (!st)
 		return fail(s, "prepare");
 	bind_text(st, 1, sha);
-	bind_text(st, 2, id);
+	bind_text(st, 2, msgid);
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		r.sha = sha;
 		r.msgid = (const char *)sqlite3_column_text(st, 0);
@@ -313,36 +316,46 @@ static onlist_status link_one(struct onlist_store *s, const char *sha,
 		r.commit_files = (const char *)sqlite3_column_text(st, 3);
 		r.mail_stripped = (const char *)sqlite3_column_text(st, 4);
 		r.mail_files = (const char *)sqlite3_column_text(st, 5);
-		take = !fits || fits(&r, data);
+		*taken = !fits || fits(&r, data);
 	}
 	sqlite3_reset(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return fail(s, "read a linked mail");
-	return take ? exec_count(s, sql_put_link, p, 2, added,
-				 "insert link match") : ONLIST_OK;
+	return ONLIST_OK;
 }
 
-onlist_status onlist_store_match_links(struct onlist_store *s,
-				       onlist_link_cb fits, void *data,
-				       long *added)
+/* Every linked mail of sha (NULL: of every commit) to fits(); a `link`
+ * match of each it takes unless added is NULL. */
+static onlist_status walk_links(struct onlist_store *s, const char *only,
+				onlist_link_cb fits, void *data, long *added)
 {
-	sqlite3_stmt *st = prepare(s, sql_link_trailers);
+	sqlite3_stmt *st = prepare(s, only ? sql_link_trailers_of :
+				   sql_link_trailers);
 	int rc;
 
 	if (!st)
 		return fail(s, "prepare");
+	if (only)
+		bind_text(st, 1, only);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *sha = (const char *)sqlite3_column_text(st, 0);
 		const char *v = (const char *)sqlite3_column_text(st, 1);
 		char *id = NULL;
 		onlist_status r = ONLIST_OK;
+		int take;
 
 		if (!sha || !v)
 			continue;
 		switch (onlist_msgid_parse(v, &id)) {
-		case ONLIST_OK:
-			r = link_one(s, sha, id, fits, data, added);
+		case ONLIST_OK: {
+			const char *p[2] = { sha, id };
+
+			r = onlist_store_link_mail(s, sha, id, fits, data, &take);
+			if (r == ONLIST_OK && take > 0 && added)
+				r = exec_count(s, sql_put_link, p, 2, added,
+					       "insert link match");
 			break;
+		}
 		case ONLIST_ENOMEM:
 			r = ONLIST_ENOMEM;
 			break;
@@ -357,6 +370,19 @@ onlist_status onlist_store_match_links(struct onlist_store *s,
 	}
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "read trailers");
+}
+
+onlist_status onlist_store_match_links(struct onlist_store *s,
+				       onlist_link_cb fits, void *data,
+				       long *added)
+{
+	return walk_links(s, NULL, fits, data, added);
+}
+
+onlist_status onlist_store_links_of(struct onlist_store *s, const char *sha,
+				    onlist_link_cb each, void *data)
+{
+	return walk_links(s, sha, each, data, NULL);
 }
 
 /* ---- patch-id tiers ---- */

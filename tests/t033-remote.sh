@@ -38,6 +38,35 @@ pi_setup "$TMP/pi"
 trap 'pi_stop; [ -n "${fs_pid:-}" ] && kill "$fs_pid" 2>/dev/null; rm -rf "$TMP"' EXIT
 pi_init fixture
 pi_import fixture "$TMP/fx/list.mbox"
+# a list two projects share: a library commit links the kernel patch it
+# tests (other files, another subject) and was posted itself, unlinked and
+# under another subject (so that only its patch-id finds it)
+S=$TMP/shared
+( isolate_git; set -e
+  post() {	# post MSGID: the last commit as a mail with that Message-ID
+	git format-patch -1 --stdout | sed "1,/^\$/ s/^Subject: .*/&\nMessage-ID: <$1>/"
+  }
+  at() { GIT_AUTHOR_DATE="$1 +0000" GIT_COMMITTER_DATE="$(($1 + ${2:-0})) +0000"; export GIT_AUTHOR_DATE GIT_COMMITTER_DATE; }
+  git init -q -b main "$S/kernel"; cd "$S/kernel"
+  mkdir io_uring; echo 'int frob;' >io_uring/frob.c; git add .
+  at 1700000000; git commit -q -m 'io_uring: add the frob opcode'
+  post k1@kernel.example.org >"$S/list.mbox"
+  git init -q -b main "$S/lib"; cd "$S/lib"
+  echo base >README; git add .; at 1699990000; git commit -q -m initial
+  mkdir test; echo 'frob();' >test/frob.c; git add .
+  at 1700050000 3600
+  git commit -q -F - <<'MSG'
+test: exercise the frob opcode
+
+The kernel has it now.
+
+Link: https://lore.kernel.org/r/k1@kernel.example.org
+Signed-off-by: Tester <tester@example.org>
+MSG
+  post l1@lib.example.org | sed 's/^Subject: .*/Subject: [PATCH] test: cover the new opcode/' >>"$S/list.mbox"
+) || fail "the shared list could not be built"
+pi_init shared
+pi_import shared "$S/list.mbox"
 pi_start
 
 python3 tests/faultserver.py 0 "$TMP" --timeout 600 --backend "$PI_URL" >"$TMP/fs.port" &
@@ -115,6 +144,26 @@ m1=$(requests /pi/m/)
 run "match --remote again" "$ONLIST" --db "$TMP/m.db" match --remote "$FS/pi/m/fixture/" --pace 0
 [ "$(requests /pi/m/)" -eq "$m1" ] || bad "match --remote again made requests"
 echo "  match --remote: $m1 requests for the range"
+
+# the library commit on the shared list: the link tier refuses the kernel
+# patch, here as in a local match, and patch-id finds its own posting
+L=$(git -C "$S/lib" rev-parse HEAD)
+"$ONLIST" -q --db "$TMP/sref.db" import --list shared "$S/list.mbox" >/dev/null || fail "import"
+"$ONLIST" -q --db "$TMP/sref.db" scan --repo "$S/lib" HEAD~1..HEAD >/dev/null || fail "scan"
+"$ONLIST" -q --db "$TMP/sref.db" match >/dev/null || fail "match"
+"$ONLIST" --db "$TMP/sref.db" lookup --json "$L" | summary >"$TMP/sref.txt"
+grep -q "posted patch-id " "$TMP/sref.txt" || bad "shared list, local: not found by patch-id: $(cat "$TMP/sref.txt")"
+run "shared, lookup --remote" "$ONLIST" --db "$TMP/s.db" lookup --json --remote "$PI_URL/shared/" \
+	--repo "$S/lib" --pace 0 "$L"
+summary <"$TMP/out" >"$TMP/s.txt"
+same_output "a link to another project's patch, lookup --remote = local" "$TMP/sref.txt" "$TMP/s.txt" ||
+	bad "lookup --remote stopped at the refused link"
+"$ONLIST" -q --db "$TMP/sm.db" scan --repo "$S/lib" HEAD~1..HEAD >/dev/null || fail "scan"
+run "shared, match --remote" "$ONLIST" --db "$TMP/sm.db" match --remote "$PI_URL/shared/" --pace 0
+expect_rc "shared, match --remote" 0
+"$ONLIST" --db "$TMP/sm.db" lookup --json "$L" | summary >"$TMP/sm.txt"
+same_output "a link to another project's patch, match --remote = local" "$TMP/sref.txt" "$TMP/sm.txt" ||
+	bad "match --remote stopped at the refused link"
 
 # the faults, on a few commits (each URL fails first, and a retry waits):
 # each must end with the same answers

@@ -64,6 +64,16 @@ onlist_status onlist_match_run(struct onlist_store *s,
 			       const struct onlist_match_opts *o,
 			       struct onlist_match_counts *c, char **errmsg);
 
+/* Whether the link tier takes msgid, which a Link: or Message-Id:
+ * trailer of the stored commit sha names, as the commit's posting:
+ * *taken 1, or 0 for another project's patch on a shared list (it
+ * touches none of the commit's files and has another subject); -1 when
+ * msgid is no stored patch or cover letter (or an echo), or sha no stored
+ * commit.  ONLIST_EDB or ONLIST_ENOMEM with *errmsg (caller frees). */
+onlist_status onlist_match_link_taken(struct onlist_store *s, const char *sha,
+				      const char *msgid, int *taken,
+				      char **errmsg);
+
 /* Print, for one commit, every fuzzy candidate and its scores, and why it
  * was or was not taken (after onlist_match_run). */
 onlist_status onlist_match_explain(struct onlist_store *s,

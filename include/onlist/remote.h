@@ -4,7 +4,10 @@
  * For one commit, queries in tiers, stopping at the first that finds a
  * mail carrying a patch:
  *   1 link        GET URL<msgid>/raw for each Message-ID the commit's
- *                 Link:, Message-Id: (and patch.msgid.link) trailers name
+ *                 Link:, Message-Id: (and patch.msgid.link) trailers name,
+ *                 unless the link tier's rule (onlist_match_link_taken)
+ *                 refuses the patch as another project's: then the next
+ *                 tiers are asked
  *   2 patch-id    POST URL?q=patchid:ID&x=m for the commit's patch-id under
  *                 myers, histogram, patience and minimal (each distinct id
  *                 once)

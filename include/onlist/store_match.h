@@ -95,6 +95,17 @@ typedef int (*onlist_link_cb)(const struct onlist_link_row *r, void *data);
 onlist_status onlist_store_match_links(struct onlist_store *s,
 				       onlist_link_cb fits, void *data,
 				       long *added);
+/* The one mail msgid that a trailer of the stored commit sha names, when
+ * it is a stored patch or cover letter (not an echo): *taken is what
+ * fits() (NULL: take all) answers, 1 or 0; -1 when there is no such
+ * mail, or no such commit.  Nothing is stored.  ONLIST_EDB. */
+onlist_status onlist_store_link_mail(struct onlist_store *s, const char *sha,
+				     const char *msgid, onlist_link_cb fits,
+				     void *data, int *taken);
+/* Every such mail the trailers of the commit sha name, to each() (its
+ * answer is not used); nothing is stored.  ONLIST_EDB, ONLIST_ENOMEM. */
+onlist_status onlist_store_links_of(struct onlist_store *s, const char *sha,
+				    onlist_link_cb each, void *data);
 /* The tiers that are one statement each; *added counts new rows.
  * since: -1, or keep the last run's patch-id matches and look only at the
  * messages after id since (onlist_store_tier_stamp()) */
