@@ -1106,6 +1106,53 @@ onlist_status onlist_match_link_taken(struct onlist_store *s, const char *sha,
 	return ONLIST_OK;
 }
 
+struct link_explain {
+	FILE *out;
+	int oom;
+};
+
+/* --explain: each linked patch the link tier refuses, and why. */
+static int explain_link(const struct onlist_link_row *r, void *data)
+{
+	struct link_explain *x = data;
+	gchar **files;
+	guint n = 0;
+
+	if (link_fits(r, &x->oom) || x->oom)
+		return 0;
+	/* mail text: made safe for the terminal by the one escaper */
+	fputs("Link: <", x->out);
+	onlist_put_text(x->out, r->msgid);
+	fputs("> names a patch that touches none of the commit's files "
+	      "(it touches ", x->out);
+	files = g_strsplit(r->mail_files, "\n", -1);
+	for (gchar **p = files; *p; p++) {
+		if (!**p)
+			continue;
+		if (n++ == 3) {
+			fputs(", ...", x->out);
+			break;
+		}
+		if (n > 1)
+			fputs(", ", x->out);
+		onlist_put_text(x->out, *p);
+	}
+	g_strfreev(files);
+	fputs(") and has another subject (\"", x->out);
+	onlist_put_text(x->out, r->mail_stripped);
+	fputs("\"): not this commit's posting\n", x->out);
+	return 0;
+}
+
+static onlist_status explain_links(struct onlist_store *s, const char *sha,
+				   FILE *out)
+{
+	struct link_explain x = { out, 0 };
+	onlist_status st = onlist_store_links_of(s, sha, explain_link, &x);
+
+	return st == ONLIST_OK && x.oom ? ONLIST_ENOMEM : st;
+}
+
 /* ---- the subject tier ------------------------------------------------ */
 
 /* The same subject (onlist_subject_key) from the commit's author, on a
@@ -1605,6 +1652,7 @@ onlist_status onlist_match_explain(struct onlist_store *s,
 	e.f.threshold = o->threshold > 0 ? o->threshold : ONLIST_FUZZY_THRESHOLD;
 	if (onlist_store_compute_bounds(s) != ONLIST_OK ||
 	    tag_bounds(s, o) != ONLIST_OK ||
+	    explain_links(s, sha, out) != ONLIST_OK ||
 	    explain_subject(s, sha, out) != ONLIST_OK ||
 	    onlist_store_fuzzy_commits(s, sha, NULL, explain_commit, &e) != ONLIST_OK ||
 	    e.f.st != ONLIST_OK)

@@ -300,9 +300,12 @@ for ti, fates in enumerate(topics):
                      "It crashes when I do this.  No patch, just the report.\n")
             labels.append((sha, fate)); continue
         if fate == "linkother":
-            # a kernel patch the commit follows, on the list both projects share
+            # a kernel patch the commit follows, on the list both projects
+            # share; a right-to-left override in its subject, which
+            # --explain must show escaped
             add_mail(post - 86400, "From: Kai Kernel <kai@kernel.example.org>\n"
-                     "Subject: [PATCH] io_uring: add the %s opcode\nMessage-ID: <%s>\n"
+                     "Subject: [PATCH] io_uring: add the %s opcode =?UTF-8?Q?=E2=80=AEfast?=\n"
+                     "Message-ID: <%s>\n"
                      "Date: %s" % (rnd.choice(WORDS), msgid, rfc2822(post - 86400)),
                      other_diff(0))
             labels.append((sha, fate)); continue

@@ -102,5 +102,22 @@ for s, (f, t) in labels.items():
         ok = False
 sys.exit(0 if ok else 1)
 PY
+# --explain names a refused link, its files and subject (escaped), and
+# says nothing of the kind for a link that was taken
+awk '$2 ~ /^link/ { print $1, $2 }' "$W/labels.txt" >"$TMP/links"
+while read -r sha fate; do
+	"$ONLIST" --db "$DB" match --explain "$sha" >"$TMP/explain" || { bad "--explain $sha failed"; continue; }
+	mid=$(git -C "$W/repo" log -1 --format='%(trailers:key=Link,valueonly)' "$sha" | sed 's|.*/r/||')
+	case $fate in
+	linkother)
+		grep -qF "Link: <$mid> names a patch that touches none of the commit's files (it touches src/other" "$TMP/explain" &&
+		grep -q ") and has another subject (\"io_uring: add the .* opcode U+202Efast\"): not this commit's posting" "$TMP/explain" ||
+			bad "--explain $fate: the refused link is not explained: $(cat "$TMP/explain")"
+		grep -q "$(printf '\342\200\256')" "$TMP/explain" && bad "--explain: a raw U+202E in the output" ;;
+	*)
+		grep -q "names a patch" "$TMP/explain" && bad "--explain $fate: a link taken is said to be refused" ;;
+	esac
+done <"$TMP/links"
+grep -q linkother "$TMP/links" || bad "no linkother commit in the set (test bug?)"
 [ "$(sqlite3 "$DB" 'pragma integrity_check')" = ok ] || bad "integrity_check"
 [ $nfail -eq 0 ] && echo "all checks passed"

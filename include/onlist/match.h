@@ -74,8 +74,9 @@ onlist_status onlist_match_link_taken(struct onlist_store *s, const char *sha,
 				      const char *msgid, int *taken,
 				      char **errmsg);
 
-/* Print, for one commit, every fuzzy candidate and its scores, and why it
- * was or was not taken (after onlist_match_run). */
+/* Print, for one commit, the linked patches the link tier refused and
+ * why, what the subject tier saw, every fuzzy candidate and its scores,
+ * and why it was or was not taken (after onlist_match_run). */
 onlist_status onlist_match_explain(struct onlist_store *s,
 				   const struct onlist_match_opts *o,
 				   const char *sha, FILE *out, char **errmsg);
