@@ -894,26 +894,6 @@ static char *canon_key(GHashTable *canon)
 	return key;
 }
 
-static onlist_status build_reviews(struct onlist_store *s,
-				   const struct onlist_match_opts *o,
-				   struct onlist_match_counts *c)
-{
-	GHashTable *canon = review_canon(s, o);
-	char *key = canon_key(canon);
-	struct onlist_review_counts rc;
-	onlist_status st;
-
-	st = onlist_store_build_reviews(s, canon ? canon_addr : NULL, canon,
-					key, &rc);
-	g_free(key);
-	if (canon)
-		g_hash_table_destroy(canon);
-	c->review_tags = rc.reviews;
-	for (int i = 0; i < 4; i++)
-		c->review_state[i] = rc.state[i];
-	return st;
-}
-
 /* ---- the run ---- */
 
 struct compiled_rule {
@@ -991,17 +971,14 @@ static int classify_one(const struct onlist_classify_row *row,
 	return 0;
 }
 
-/* The rules are plain globs (* and ?, nothing else special: "[merged"
- * means those characters), matched case-insensitively in one pass over
- * the messages. */
-static onlist_status classify(struct onlist_store *s,
-			      const struct onlist_match_opts *o, long *count)
+/* The echo and bot rules of this run, compiled; *key (when key is not
+ * NULL) names them for the echoes table.  Release with free_rules(). */
+static void compile_rules(const struct onlist_match_opts *o, struct rules *rs,
+			  GString *key)
 {
 	size_t all = onlist_match_ndefault_rules + o->nrules, n = 0;
-	struct rules rs = { g_new0(struct compiled_rule, all + 1), 0 };
-	GString *key = g_string_new("1");	/* version of classify_one() */
-	onlist_status st;
 
+	rs->v = g_new0(struct compiled_rule, all + 1);
 	for (size_t i = 0; i < all; i++) {
 		const struct onlist_echo_rule *r = i < onlist_match_ndefault_rules ?
 			&onlist_match_default_rules[i] :
@@ -1011,21 +988,77 @@ static onlist_status classify(struct onlist_store *s,
 		if (!strcmp(r->kind, "release"))
 			continue;	/* for the verdicts (release_rules) */
 		low = g_utf8_strdown(r->pattern, -1);
-		rs.v[n].r = r;
-		rs.v[n].spec = g_pattern_spec_new(low);
-		rs.v[n].text = g_strdup_printf("%s %s", r->field, r->pattern);
-		g_string_append_printf(key, "\n%s %s", r->kind, rs.v[n].text);
+		rs->v[n].r = r;
+		rs->v[n].spec = g_pattern_spec_new(low);
+		rs->v[n].text = g_strdup_printf("%s %s", r->field, r->pattern);
+		if (key)
+			g_string_append_printf(key, "\n%s %s", r->kind,
+					       rs->v[n].text);
 		g_free(low);
 		n++;
 	}
-	rs.n = n;
+	rs->n = n;
+}
+
+static void free_rules(struct rules *rs)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		g_pattern_spec_free(rs->v[i].spec);
+		g_free(rs->v[i].text);
+	}
+	g_free(rs->v);
+}
+
+/* The rules are plain globs (* and ?, nothing else special: "[merged"
+ * means those characters), matched case-insensitively in one pass over
+ * the messages. */
+static onlist_status classify(struct onlist_store *s,
+			      const struct onlist_match_opts *o, long *count)
+{
+	struct rules rs;
+	GString *key = g_string_new("1");	/* version of classify_one() */
+	onlist_status st;
+
+	compile_rules(o, &rs, key);
 	st = onlist_store_classify(s, key->str, classify_one, &rs, count);
 	g_string_free(key, TRUE);
-	for (size_t i = 0; i < n; i++) {
-		g_pattern_spec_free(rs.v[i].spec);
-		g_free(rs.v[i].text);
-	}
-	g_free(rs.v);
+	free_rules(&rs);
+	return st;
+}
+
+/* A lower-case address that a "from" rule names: a review trailer
+ * "Tested-by: syzbot+...@..." is no review even in a person's reply. */
+static int bot_addr(const char *addr, void *data)
+{
+	const struct rules *rs = data;
+
+	for (size_t i = 0; i < rs->n; i++)
+		if (!strcmp(rs->v[i].r->field, "from") &&
+		    g_pattern_spec_match_string(rs->v[i].spec, addr))
+			return 1;
+	return 0;
+}
+
+static onlist_status build_reviews(struct onlist_store *s,
+				   const struct onlist_match_opts *o,
+				   struct onlist_match_counts *c)
+{
+	GHashTable *canon = review_canon(s, o);
+	char *key = canon_key(canon);
+	struct onlist_review_counts rc;
+	struct rules rs;
+	onlist_status st;
+
+	compile_rules(o, &rs, NULL);
+	st = onlist_store_build_reviews(s, canon ? canon_addr : NULL, canon,
+					key, bot_addr, &rs, &rc);
+	free_rules(&rs);
+	g_free(key);
+	if (canon)
+		g_hash_table_destroy(canon);
+	c->review_tags = rc.reviews;
+	for (int i = 0; i < 4; i++)
+		c->review_state[i] = rc.state[i];
 	return st;
 }
 

@@ -194,6 +194,8 @@ struct build {
 	GStringChunk *str;
 	onlist_canon_fn canon;
 	void *canon_data;
+	onlist_bot_addr_fn is_bot;
+	void *bot_data;
 	GArray *tags;			/* struct onlist_review_tag */
 	GArray *tag_seq;		/* int: message_trailers.seq of each */
 	GHashTable *topic_tags;		/* topic -> GArray of tag indexes */
@@ -270,7 +272,10 @@ static onlist_status load_tags(struct build *b, struct onlist_review_counts *c)
 		t.name = intern(b, st, 3);
 		t.addr = canon(b, intern(b, st, 4));
 		t.sender = canon(b, intern(b, st, 6));
-		t.bot = sqlite3_column_int(st, 8);
+		t.bot = sqlite3_column_int(st, 8) ||
+			(b->is_bot && *(const char *)sqlite3_column_text(st, 4) &&
+			 b->is_bot((const char *)sqlite3_column_text(st, 4),
+				   b->bot_data));
 		t.target = intern(b, st, 9);
 		t.target_from = canon(b, intern(b, st, 11));
 		t.target_codev = canon_lines(b, intern(b, st, 12));
@@ -613,6 +618,8 @@ static onlist_status count_states(struct onlist_store *s,
 onlist_status onlist_store_build_reviews(struct onlist_store *s,
 					 onlist_canon_fn canon_fn, void *data,
 					 const char *canon_key,
+					 onlist_bot_addr_fn is_bot,
+					 void *bot_data,
 					 struct onlist_review_counts *c)
 {
 	struct build b = { 0 };
@@ -626,6 +633,8 @@ onlist_status onlist_store_build_reviews(struct onlist_store *s,
 	b.s = s;
 	b.canon = canon_fn;
 	b.canon_data = data;
+	b.is_bot = is_bot;
+	b.bot_data = bot_data;
 	b.str = g_string_chunk_new(1 << 16);
 	b.tags = g_array_new(FALSE, FALSE, sizeof(struct onlist_review_tag));
 	b.tag_seq = g_array_new(FALSE, FALSE, sizeof(int));

@@ -91,6 +91,7 @@ s_author = case("by-author", "author.c", "author: add the helper")
 s_codev = case("by-codev", "codev.c", "codev: add the helper",
                trailers=["Co-developed-by: Cody Coder <cody@example.org>"])
 s_bot = case("by-bot", "bot.c", "bot: add the helper")
+s_btag = case("bot-tag", "bottag.c", "bottag: fix the helper")
 s_nak = case("nak", "nak.c", "nak: add the helper")
 s_off = case("off-list", "offlist.c", "offlist: add the helper",
              trailers=["Reviewed-by: Frank Offlist <frank@example.org>",
@@ -230,6 +231,14 @@ mail("codev-r", cody, "Re: [PATCH] codev: add the helper",
 p = patch("bot", s_bot, "[PATCH] bot: add the helper")
 mail("bot-r", bot, "Re: [PATCH] bot: add the helper",
      "PASS: 123 tests\n\nTested-by: Test Bot <testbot@ci.example.org>\n", irt=p, refs=[p])
+
+# a person passes on the bot's word: the reply is discussion, the tag
+# (an address the built-in "syzbot*@*" rule names) no review
+p = patch("bottag", s_btag, "[PATCH] bottag: fix the helper")
+mail("bottag-r", gina, "Re: [PATCH] bottag: fix the helper",
+     "syzbot ran the reproducer on this: no crash.\n\n"
+     "Tested-by: syzbot+0123abcd4567ef89@syzkaller.appspotmail.com\n",
+     irt=p, refs=[p])
 
 # a NAK
 p = patch("nak", s_nak, "[PATCH] nak: add the helper")

@@ -17,6 +17,7 @@ cross-list       reviewed         cross-r               0     -
 by-author        no_reply         -                     0     -
 by-codev         no_reply         -                     0     -
 by-bot           no_reply         -                     0     -
+bot-tag          discussed        -                     0     -
 nak              discussed        -                     1     -
 off-list         discussed        -                     0     Reviewed-by:_Frank_Offlist_<frank@example.org>|Acked-by:_Quinn_Quoted_<quinn@example.org>
 unthreaded-1     reviewed_series  unthr-r               0     -
@@ -45,6 +46,8 @@ stable-backport  no_reply         -                     0     -
 # repository's .mailmap maps to the one he reviewed from: not off the list.
 # by-author, by-codev, by-bot: the tag comes from the author, the commit's
 # Co-developed-by, a CI bot (a rules file): no review, and no reply either.
+# bot-tag: Gina's reply carries "Tested-by: syzbot+...": a bot's address
+# (built-in rule), so no review though a person sent it; she did reply.
 # cross-list: the patch was sent to alpha and beta, the review reached beta.
 # v1-only / later-version: the review is on another version of the patch.
 # unthreaded: the patches are not threaded to the cover letter.
@@ -105,7 +108,7 @@ echo "$expect" | while read -r c state ev naks off; do
 done >"$TMP/states"
 cat "$TMP/states"
 [ ! -s "$TMP/states" ] || bad "commit states (above)"
-[ "$(q "SELECT count(*) FROM commit_review")" = 35 ] || bad "not every posted commit has a state"
+[ "$(q "SELECT count(*) FROM commit_review")" = 36 ] || bad "not every posted commit has a state"
 
 # ---- the tags given on the list, and why some are no review -----------------
 while read -r reply why; do
@@ -115,6 +118,7 @@ done <<'EOF'
 author-r sender
 codev-r co-developer
 bot-r bot
+bottag-r bot
 tagpatch-r -
 cover-r -
 nak-r -
@@ -207,7 +211,7 @@ for c in r["commits"]:
     if c["category"] != want[name]: print(name, c["category"], "expected", want[name]); ok = False
     if c["modified_before_merge"] is not False: print(name, "modified"); ok = False
 t = r["totals"]
-if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (8, 5, 9, 13): print("totals", t); ok = False
+if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (8, 6, 9, 13): print("totals", t); ok = False
 sys.exit(0 if ok else 1)
 PY
 run "report md" "$ONLIST" --db "$DB" report base..main
@@ -225,7 +229,7 @@ evidence "Acked-by Carol Acker on the cover letter, for the series" cover-r@exam
 grep -qF -- '  - in git, not on the list: Reviewed-by: Frank Offlist \<frank@example.org\> Acked-by: Quinn Quoted \<quinn@example.org\>' "$TMP/out" ||
 	bad "report md: off-list tags not shown"
 grep -q "^## Posted, no reply (8)$" "$TMP/out" || bad "report md: no-reply section"
-grep -q "^## Posted, discussed without a review tag (5)$" "$TMP/out" || bad "report md: discussed section"
+grep -q "^## Posted, discussed without a review tag (6)$" "$TMP/out" || bad "report md: discussed section"
 ! grep -q "$(sha_of tag-patch | cut -c1-12)" "$TMP/out" || bad "report md: a reviewed commit is listed"
 
 # ---- export: the state per commit, one row per tag given ---------------------
@@ -244,7 +248,7 @@ sys.exit(0 if ok else 1)
 PY
 run "export reviews" "$ONLIST" --db "$DB" export --format csv reviews
 tr -d '\r' <"$TMP/out" >"$TMP/reviews.csv"; mv "$TMP/reviews.csv" "$TMP/out"
-[ "$(tail -n +2 "$TMP/out" | wc -l)" = 22 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 22"
+[ "$(tail -n +2 "$TMP/out" | wc -l)" = 23 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 23"
 [ "$(grep -c ',1,$' "$TMP/out")" = 17 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 17"
 grep -q '^"cross-r@example.org",0,"Reviewed-by",.*,"beta","cross@example.org","patch",1,-1,-1,' "$TMP/out" ||
 	bad "export reviews: the cross-posted review is not on beta"
@@ -256,8 +260,8 @@ run "stats json" "$ONLIST" --db "$DB" stats --format json base..main
 python3 -c '
 import json, sys
 g = json.load(open(sys.argv[1]))["single_signoff_no_tags"]
-want = {"never_posted": 0, "no_reply": 7, "discussed": 4, "reviewed_series": 9, "reviewed": 12}
-if g["count"] != 32 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
+want = {"never_posted": 0, "no_reply": 7, "discussed": 5, "reviewed_series": 9, "reviewed": 12}
+if g["count"] != 33 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
 ' "$TMP/out" || bad "stats: review states of the single-signoff commits"
 
 # ---- no repository known: no .mailmap, Bob's work address is off the list --

@@ -27,6 +27,10 @@ onlist_status onlist_store_review_people(struct onlist_store *s,
  * itself; the result must live until onlist_store_build_reviews returns. */
 typedef const char *(*onlist_canon_fn)(const char *addr, void *data);
 
+/* Non-zero when a lower-case address is a bot's (the echo/bot "from"
+ * rules): a review trailer naming it is no review, whoever sent it. */
+typedef int (*onlist_bot_addr_fn)(const char *addr, void *data);
+
 struct onlist_review_counts {
 	long tags;		/* review trailers given in replies */
 	long reviews;		/* of them, review by someone else */
@@ -41,10 +45,13 @@ struct onlist_review_counts {
  * changes when it does).  The commit_review rows computed again are only
  * those of commits whose postings changed or that were posted in a topic
  * the thread build changed (meta review_dirty), unless the classes or
- * canon_key changed since: then all.  ONLIST_EDB, ONLIST_ENOMEM. */
+ * canon_key changed since: then all.  is_bot may be NULL (no address
+ * is a bot's).  ONLIST_EDB, ONLIST_ENOMEM. */
 onlist_status onlist_store_build_reviews(struct onlist_store *s,
 					 onlist_canon_fn canon, void *data,
 					 const char *canon_key,
+					 onlist_bot_addr_fn is_bot,
+					 void *bot_data,
 					 struct onlist_review_counts *c);
 
 /* ---- reading ------------------------------------------------------------ */
