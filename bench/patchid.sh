@@ -5,7 +5,12 @@
 #
 # Times `git log -p --no-merges --full-index RANGE | git patch-id --stable`
 # and `onlist scan` of the same range into a fresh database, checks that
-# both give the same (patch-id, commit) pairs, and prints the ratio.
+# both give the same (patch-id, commit) pairs, and prints the ratio of
+# the wall times and the CPU time (user + sys, children included) each
+# side used: on a machine shared with other work the wall ratio moves, the
+# CPU figures much less.  onlist runs one git diff-tree per CPU (`--jobs`),
+# so its wall time is about its CPU time divided by the cores; git's
+# pipeline is held to about `git log -p` alone.
 # Default: this repository, HEAD.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,17 +21,22 @@ mkdir -p "$out"
 onlist=$top/onlist
 [ -x "$onlist" ] || { echo "build ./onlist first (make)"; exit 1; }
 command -v sqlite3 >/dev/null || { echo "needs the sqlite3 command"; exit 1; }
+[ -x /usr/bin/time ] || { echo "needs /usr/bin/time (Debian package time)"; exit 1; }
 now() { date +%s.%N; }
 
 n=$(git -C "$repo" rev-list --no-merges --count "$range")
 echo "== $repo $range: $n non-merge commits"
 
+cpu() { awk '{ s += $1 + $2 } END { printf "%.1f", s }' "$@"; }
 t0=$(now)
-git -C "$repo" log -p --no-merges --full-index "$range" |
-	git patch-id --stable > "$out/git-ids"
+/usr/bin/time -f "%U %S" -o "$out/git-log.cpu" git -C "$repo" log -p \
+	--no-merges --full-index "$range" |
+	/usr/bin/time -f "%U %S" -o "$out/git-pid.cpu" git patch-id --stable \
+	> "$out/git-ids"
 t1=$(now)
 rm -f "$out/scan.db"*
-"$onlist" -q --db "$out/scan.db" scan --repo "$repo" "$range"
+/usr/bin/time -f "%U %S" -o "$out/scan.cpu" \
+	"$onlist" -q --db "$out/scan.db" scan --repo "$repo" "$range"
 t2=$(now)
 sqlite3 "$out/scan.db" "SELECT patch_id || ' ' || sha FROM commits
 	WHERE patch_id IS NOT NULL" | sort > "$out/onlist-ids"
@@ -38,9 +48,11 @@ else
 	agree="DIFFERENT: $(comm -3 "$out/git-ids" "$out/onlist-ids" | wc -l) lines differ (see $out/git-ids, $out/onlist-ids)"
 fi
 awk -v g="$(awk "BEGIN{print $t1 - $t0}")" -v o="$(awk "BEGIN{print $t2 - $t1}")" \
-    -v n="$n" -v agree="$agree" 'BEGIN {
-	printf "git log -p | git patch-id --stable: %7.1f s  %8.0f commits/s\n", g, n / g
-	printf "onlist scan (metadata, trailers, db): %7.1f s  %8.0f commits/s\n", o, n / o
-	printf "ratio git/onlist: %.2fx\n", g / o
+    -v n="$n" -v agree="$agree" -v gl="$(cpu "$out/git-log.cpu")" \
+    -v gp="$(cpu "$out/git-pid.cpu")" -v oc="$(cpu "$out/scan.cpu")" \
+    -v ncpu="$(nproc)" 'BEGIN {
+	printf "git log -p | git patch-id --stable: %7.1f s  %8.0f commits/s  CPU %.1f s (log -p %.1f, patch-id %.1f)\n", g, n / g, gl + gp, gl, gp
+	printf "onlist scan (metadata, trailers, db): %7.1f s  %8.0f commits/s  CPU %.1f s on %d CPUs\n", o, n / o, oc, ncpu
+	printf "ratio git/onlist: %.2fx wall, %.2fx CPU\n", g / o, (gl + gp) / oc
 	printf "ids: %s\n", agree
 }'
