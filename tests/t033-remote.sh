@@ -170,11 +170,16 @@ same_output "a link to another project's patch, match --remote = local" "$TMP/sr
 F=$(awk '$2 == "posted" { print $1 }' "$TMP/ref.txt" | head -n 2)
 F="$F $(awk '$2 != "posted" { print $1 }' "$TMP/ref.txt" | head -n 1)"
 for c in $F; do grep "^$c " "$TMP/ref.txt"; done >"$TMP/ref-f.txt"
+# ("fail" answers 500 twice: each URL waits 1 + 2 s before it succeeds,
+# so one commit, the posted one, is enough to show the answers survive)
 for fault in 429 fail drop slow; do
+	set -- $F
+	[ "$fault" = fail ] && set -- "$1"
 	run "fault $fault" "$ONLIST" -q --db "$TMP/$fault.db" lookup --json \
-		--remote "$FS/pi/$fault/fixture/" --repo "$R" --pace 0 $F
+		--remote "$FS/pi/$fault/fixture/" --repo "$R" --pace 0 "$@"
 	summary <"$TMP/out" >"$TMP/$fault.txt"
-	same_output "fault $fault" "$TMP/ref-f.txt" "$TMP/$fault.txt" || bad "fault $fault: answers differ"
+	for c in "$@"; do grep "^$c " "$TMP/ref.txt"; done >"$TMP/ref-$fault.txt"
+	same_output "fault $fault" "$TMP/ref-$fault.txt" "$TMP/$fault.txt" || bad "fault $fault: answers differ"
 done
 # a server that cannot search: one line, the trailers still followed
 run "nosearch" "$ONLIST" --db "$TMP/ns.db" lookup --remote "$FS/pi/nosearch/fixture/" \
