@@ -10,7 +10,10 @@
 # side used: on a machine shared with other work the wall ratio moves, the
 # CPU figures much less.  onlist runs one git diff-tree per CPU (`--jobs`),
 # so its wall time is about its CPU time divided by the cores; git's
-# pipeline is held to about `git log -p` alone.
+# pipeline is held to about `git log -p` alone.  ONLIST_TIMING=1 splits
+# onlist's CPU time into its own and its gits'; the "ceiling" line is the
+# wall time onlist would take with that CPU time spread evenly over every
+# CPU, the best this machine allows.
 # Default: this repository, HEAD.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,8 +38,9 @@ t0=$(now)
 	> "$out/git-ids"
 t1=$(now)
 rm -f "$out/scan.db"*
-/usr/bin/time -f "%U %S" -o "$out/scan.cpu" \
-	"$onlist" -q --db "$out/scan.db" scan --repo "$repo" "$range"
+ONLIST_TIMING=1 /usr/bin/time -f "%U %S" -o "$out/scan.cpu" \
+	"$onlist" -q --db "$out/scan.db" scan --repo "$repo" "$range" \
+	2>"$out/scan.timing"
 t2=$(now)
 sqlite3 "$out/scan.db" "SELECT patch_id || ' ' || sha FROM commits
 	WHERE patch_id IS NOT NULL" | sort > "$out/onlist-ids"
@@ -50,9 +54,15 @@ fi
 awk -v g="$(awk "BEGIN{print $t1 - $t0}")" -v o="$(awk "BEGIN{print $t2 - $t1}")" \
     -v n="$n" -v agree="$agree" -v gl="$(cpu "$out/git-log.cpu")" \
     -v gp="$(cpu "$out/git-pid.cpu")" -v oc="$(cpu "$out/scan.cpu")" \
-    -v ncpu="$(nproc)" 'BEGIN {
+    -v ncpu="$(nproc)" \
+    -v self="$(sed -n 's/^timing: scan: onlist \([0-9.]*\) s.*/\1/p' "$out/scan.timing")" \
+    -v kids="$(sed -n 's/.*its gits \([0-9.]*\) s.*/\1/p' "$out/scan.timing")" 'BEGIN {
 	printf "git log -p | git patch-id --stable: %7.1f s  %8.0f commits/s  CPU %.1f s (log -p %.1f, patch-id %.1f)\n", g, n / g, gl + gp, gl, gp
 	printf "onlist scan (metadata, trailers, db): %7.1f s  %8.0f commits/s  CPU %.1f s on %d CPUs\n", o, n / o, oc, ncpu
+	printf "  of it onlist itself %.1f s, its git diff-tree processes %.1f s\n", self, kids
 	printf "ratio git/onlist: %.2fx wall, %.2fx CPU\n", g / o, (gl + gp) / oc
+	# all of onlist'"'"'s CPU time spread evenly over every CPU: no scan
+	# can be faster than that on this machine
+	printf "ceiling on %d CPUs: %.1f s at best, %.2fx\n", ncpu, oc / ncpu, g / (oc / ncpu)
 	printf "ids: %s\n", agree
 }'

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cli.h"
 #include "onlist/report.h"
@@ -121,6 +122,27 @@ static onlist_status landings(struct scan_ctx *c, const char *repo,
 	return ONLIST_OK;
 }
 
+static double cpu_seconds(int who)
+{
+	struct rusage ru;
+
+	if (getrusage(who, &ru))
+		return 0;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+/* ONLIST_TIMING=1: the CPU time (user + sys) onlist spent itself and the
+ * time its gits spent, apart (bench/patchid.sh: on N CPUs a scan cannot
+ * take less wall time than the sum over N). */
+static void timing(void)
+{
+	if (getenv("ONLIST_TIMING"))
+		fprintf(stderr, "timing: scan: onlist %.2f s CPU, its gits "
+			"%.2f s CPU\n", cpu_seconds(RUSAGE_SELF),
+			cpu_seconds(RUSAGE_CHILDREN));
+}
+
 int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 {
 	enum { OPT_REPO = ONLIST_OPT_FIRST_LONG, OPT_JOBS };
@@ -192,6 +214,7 @@ int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 		c.failed = 1;
 	}
 	onlist_store_close(c.s);
+	timing();
 	if (st != ONLIST_OK) {
 		/* git's message quotes the range, and may quote ref names */
 		fputs("onlist: scan: ", stderr);
