@@ -442,7 +442,7 @@ onlist_status onlist_import_source(struct onlist_store *s,
 			ret = st;
 			break;
 		}
-		if (++in_batch >= ONLIST_IMPORT_BATCH) {
+		if (++in_batch >= ONLIST_IMPORT_SOURCE_BATCH) {
 			in_batch = 0;
 			if (onlist_store_commit(s) != ONLIST_OK) {
 				*c = kept;
