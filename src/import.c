@@ -160,8 +160,9 @@ static onlist_status put_patch(struct onlist_store *s, struct onlist_mail *m,
 	size_t len, nwords = 0;
 	const char *patch = onlist_mail_patch(m, &len);
 	onlist_status st;
+	int has_rid;
 
-	if (onlist_patchfp_compute(patch, len, &fp))
+	if (onlist_patchfp_compute_id(patch, len, &fp, rid, &has_rid))
 		return ONLIST_ENOMEM;
 	if (asprintf(&text, "%s\n%s", stripped, onlist_mail_body(m)) < 0 ||
 	    onlist_words_fp(text, &words, &nwords)) {
@@ -171,7 +172,7 @@ static onlist_status put_patch(struct onlist_store *s, struct onlist_mail *m,
 	free(text);
 	memset(&r, 0, sizeof(r));
 	r.key = msgid;
-	r.repaired_id = onlist_patch_repaired_id(patch, len, rid) ? rid : NULL;
+	r.repaired_id = has_rid ? rid : NULL;
 	r.fp = fp.h;
 	r.nfp = fp.n;
 	r.words = words;
