@@ -26,17 +26,20 @@ struct trailers {
 	int n, nomem;
 };
 
-/* Does "Change-Id:" (any case of the "id") occur in the raw mail?  One
- * pass, where two memmem calls read every mail twice. */
+/* Does "Change-Id:" (any case of the "id") occur in the raw mail?  It
+ * is looked for in every mail, nearly always in vain: the colons are few
+ * and memchr() finds them much faster than memmem() finds "hange-". */
 static int has_change_id_tag(const char *data, size_t len)
 {
-	const char *p = data, *end = data + len, *q;
+	const char *p = data + 8, *end = data + len, *q;
 
-	while ((q = memmem(p, (size_t)(end - p), "hange-", 6))) {
-		if (end - q >= 9 && (q[6] == 'i' || q[6] == 'I') &&
-		    q[7] == 'd' && q[8] == ':')
+	if (len < 9)
+		return 0;
+	while ((q = memchr(p, ':', (size_t)(end - p)))) {
+		if (!memcmp(q - 8, "hange-", 6) && (q[-2] == 'i' || q[-2] == 'I') &&
+		    q[-1] == 'd')
 			return 1;
-		p = q + 6;
+		p = q + 1;
 	}
 	return 0;
 }
