@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1106,16 +1107,24 @@ static const struct conv *converter(const char *charset)
 	return c;
 }
 
-/* Every byte ASCII, none NUL. */
+/* Every byte ASCII, none NUL; eight at a time. */
 static int plain_ascii(const char *p, size_t len)
 {
-	unsigned char any = 0, nul = 1;
+	const uint64_t lo = 0x0101010101010101u, hi = 0x8080808080808080u;
+	size_t i = 0;
 
-	for (size_t i = 0; i < len; i++) {
-		any |= (unsigned char)p[i];
-		nul &= p[i] != 0;
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, p + i, 8);
+		/* a byte >= 0x80, or one that is 0 */
+		if ((w | ((w - lo) & ~w)) & hi)
+			return 0;
 	}
-	return !(any & 0x80) && nul;
+	for (; i < len; i++)
+		if (!p[i] || (unsigned char)p[i] >= 0x80)
+			return 0;
+	return 1;
 }
 
 /* l converted from the part's charset to UTF-8, in place.  Returns 1 when
