@@ -1480,6 +1480,15 @@ static void split_body(struct split *s)
 		}
 		if (s->skip == SKIP_NONE)
 			body_line(s);
+		/* In a mail of one part, neither encoded nor flowed, once the
+		 * diff has begun every line goes into the patch as it is:
+		 * the rest in one copy, not line by line. */
+		if (s->in_patch && s->diff_part >= 0 && !s->nbound &&
+		    s->te == TE_NONE && !s->flowed && s->skip == SKIP_NONE) {
+			sbuf_add(s, &s->patch, s->p, (size_t)(s->end - s->p));
+			s->p = s->end;
+			break;
+		}
 		if (!get_line(s, 1))
 			break;
 	}
