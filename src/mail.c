@@ -49,6 +49,8 @@ struct onlist_source {
 	int too_big;		/* the message being read is over the cap */
 	char skip_why[128];
 	struct onlist_buf msg;	/* the message being collected */
+	const char *run;	/* its lines read but not yet copied into */
+	size_t run_len;		/* msg: run_len bytes at run, in `in` */
 	uint64_t msg_offset;
 	char *from_line, *next_from_line;
 	uint64_t next_offset;
@@ -118,6 +120,18 @@ static onlist_status open_maildir(struct onlist_source *src, char **errmsg)
 }
 
 /* Refill the read buffer; returns bytes available, 0 at end, -1 on error. */
+/* Append the pending run of lines to the message: 0, -1 when out of
+ * memory. */
+static int flush_run(struct onlist_source *src)
+{
+	if (src->run_len && onlist_buf_add(&src->msg, src->run,
+					   src->run_len) < 0)
+		return -1;
+	src->run = NULL;
+	src->run_len = 0;
+	return 0;
+}
+
 static long fill(struct onlist_source *src, char **errmsg)
 {
 	int n;
@@ -126,6 +140,11 @@ static long fill(struct onlist_source *src, char **errmsg)
 		return (long)(src->in_end - src->in_start);
 	if (src->eof)
 		return 0;
+	/* in is about to be read into again */
+	if (flush_run(src) < 0) {
+		onlist_set_err(errmsg, "%s: out of memory", src->path);
+		return -1;
+	}
 	src->in_start = src->in_end = 0;
 	if (src->prefix) {
 		memcpy(src->in, src->prefix, src->prefix_len);
@@ -490,6 +509,7 @@ onlist_status onlist_source_next(struct onlist_source *src,
 		return next_maildir(src, raw, errmsg);
 
 	src->msg.len = 0;
+	src->run_len = 0;
 	src->too_big = 0;
 	free(src->from_line);
 	src->from_line = NULL;
@@ -514,7 +534,8 @@ onlist_status onlist_source_next(struct onlist_source *src,
 			if (!fl)
 				return ONLIST_ENOMEM;
 			fl[strcspn(fl, "\r\n")] = '\0';
-			if (src->msg.len == 0 && !src->from_line) {
+			if (src->msg.len == 0 && !src->run_len &&
+			    !src->from_line) {
 				src->from_line = fl;	/* first message */
 				src->msg_offset = at;
 				continue;
@@ -539,11 +560,27 @@ onlist_status onlist_source_next(struct onlist_source *src,
 			/* Read on to the next From_ line, keep nothing. */
 			src->too_big = 1;
 			src->msg.len = 0;
+			src->run_len = 0;
 			continue;
 		}
-		if (onlist_buf_add(&src->msg, line, len) < 0)
+		/* Lines that follow each other in `in` are copied as one run
+		 * (fill() copies it before `in` is read into again): a few
+		 * copies a message instead of one a line. */
+		if (src->run_len && line == src->run + src->run_len) {
+			src->run_len += len;
+			continue;
+		}
+		if (flush_run(src) < 0)
 			return ONLIST_ENOMEM;
+		if (line >= src->in && line < src->in + src->in_end) {
+			src->run = line;
+			src->run_len = len;
+		} else if (onlist_buf_add(&src->msg, line, len) < 0) {
+			return ONLIST_ENOMEM;
+		}
 	}
+	if (flush_run(src) < 0)
+		return ONLIST_ENOMEM;
 	if (src->msg.len == 0 && !src->from_line && !src->too_big)
 		return ONLIST_ENOTFOUND;
 	if (onlist_buf_add(&src->msg, "", 0) < 0)
