@@ -923,6 +923,8 @@ static void handle_header(struct split *s, const char *line)
 {
 	const char *v;
 
+	if ((line[0] | 0x20) != 'c')	/* not a Content- field */
+		return;
 	if ((v = header_value(line, "Content-Type")))
 		content_type(s, v);
 	else if ((v = header_value(line, "Content-Transfer-Encoding")))
@@ -2045,13 +2047,20 @@ static char *refs_join(const char *header)
  * was half of all import time, spent on fields onlist never reads. */
 static int wanted_field(const char *name, size_t n)
 {
-	static const char *const keep[] = {
-		"Message-ID", "Date", "From", "Subject", "In-Reply-To",
-		"References", "X-Mailer", "User-Agent",
+	static const struct {
+		const char *name;
+		size_t len;
+	} keep[] = {
+#define F(s) { s, sizeof(s) - 1 }
+		F("Message-ID"), F("Date"), F("From"), F("Subject"),
+		F("In-Reply-To"), F("References"), F("X-Mailer"),
+		F("User-Agent"),
+#undef F
 	};
 
 	for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
-		if (strlen(keep[i]) == n && !g_ascii_strncasecmp(name, keep[i], n))
+		if (keep[i].len == n &&
+		    !g_ascii_strncasecmp(name, keep[i].name, n))
 			return 1;
 	return 0;
 }
