@@ -137,6 +137,8 @@ static int names_upstream(const char *body)
 
 		while (*q == ' ' || *q == '[')
 			q++;
+		if ((*q | 0x20) != 'c' && (*q | 0x20) != 'u')
+			continue;	/* neither mark: most lines */
 		for (int i = 0; i < 2; i++) {
 			size_t n = strlen(marks[i]), h = 0;
 

@@ -747,6 +747,7 @@ struct split {
 	size_t nbound;
 	enum te te;
 	char *charset;			/* of the current part; "" none */
+	int utf8;			/* that is "" or UTF-8 */
 	int orig_kept;			/* orig: the line before conversion */
 	int flowed, delsp;
 	char ctype[64];			/* of the current part, lower case */
@@ -892,10 +893,13 @@ static int param_is(const char *v, const char *name, const char *want)
 	return r;
 }
 
+static int is_utf8_name(const char *cs);
+
 static void set_charset(struct split *s, char *cs)
 {
 	g_free(s->charset);
 	s->charset = cs ? cs : g_strdup("");
+	s->utf8 = !s->charset || !*s->charset || is_utf8_name(s->charset);
 }
 
 static void content_type(struct split *s, const char *v)
@@ -1172,7 +1176,7 @@ static int plain_ascii(const char *p, size_t len)
  * s->orig_kept is set. */
 static int line_to_utf8(struct split *s, struct onlist_buf *l)
 {
-	int fallback = 0, utf8 = !*s->charset || is_utf8_name(s->charset);
+	int fallback = 0, utf8 = s->utf8;
 	const struct conv *c = NULL;
 	gchar *out = NULL;
 	gsize outlen = 0;
