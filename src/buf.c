@@ -10,7 +10,7 @@
  * and paths without a second allocation. */
 #define FIRST_CAP 256
 
-int onlist_buf_add(struct onlist_buf *b, const char *p, size_t n)
+int onlist_buf_reserve(struct onlist_buf *b, size_t n)
 {
 	size_t need, cap;
 	char *d;
@@ -30,6 +30,13 @@ int onlist_buf_add(struct onlist_buf *b, const char *p, size_t n)
 		b->data = d;
 		b->cap = cap;
 	}
+	return 0;
+}
+
+int onlist_buf_add(struct onlist_buf *b, const char *p, size_t n)
+{
+	if (onlist_buf_reserve(b, n) < 0)
+		return -1;
 	if (n)
 		memcpy(b->data + b->len, p, n);
 	b->len += n;

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,8 @@ struct onlist_source {
 	int too_big;		/* the message being read is over the cap */
 	char skip_why[128];
 	struct onlist_buf msg;	/* the message being collected */
+	const char *run;	/* its lines read but not yet copied into */
+	size_t run_len;		/* msg: run_len bytes at run, in `in` */
 	uint64_t msg_offset;
 	char *from_line, *next_from_line;
 	uint64_t next_offset;
@@ -117,6 +120,18 @@ static onlist_status open_maildir(struct onlist_source *src, char **errmsg)
 }
 
 /* Refill the read buffer; returns bytes available, 0 at end, -1 on error. */
+/* Append the pending run of lines to the message: 0, -1 when out of
+ * memory. */
+static int flush_run(struct onlist_source *src)
+{
+	if (src->run_len && onlist_buf_add(&src->msg, src->run,
+					   src->run_len) < 0)
+		return -1;
+	src->run = NULL;
+	src->run_len = 0;
+	return 0;
+}
+
 static long fill(struct onlist_source *src, char **errmsg)
 {
 	int n;
@@ -125,6 +140,11 @@ static long fill(struct onlist_source *src, char **errmsg)
 		return (long)(src->in_end - src->in_start);
 	if (src->eof)
 		return 0;
+	/* in is about to be read into again */
+	if (flush_run(src) < 0) {
+		onlist_set_err(errmsg, "%s: out of memory", src->path);
+		return -1;
+	}
 	src->in_start = src->in_end = 0;
 	if (src->prefix) {
 		memcpy(src->in, src->prefix, src->prefix_len);
@@ -489,6 +509,7 @@ onlist_status onlist_source_next(struct onlist_source *src,
 		return next_maildir(src, raw, errmsg);
 
 	src->msg.len = 0;
+	src->run_len = 0;
 	src->too_big = 0;
 	free(src->from_line);
 	src->from_line = NULL;
@@ -513,7 +534,8 @@ onlist_status onlist_source_next(struct onlist_source *src,
 			if (!fl)
 				return ONLIST_ENOMEM;
 			fl[strcspn(fl, "\r\n")] = '\0';
-			if (src->msg.len == 0 && !src->from_line) {
+			if (src->msg.len == 0 && !src->run_len &&
+			    !src->from_line) {
 				src->from_line = fl;	/* first message */
 				src->msg_offset = at;
 				continue;
@@ -538,11 +560,27 @@ onlist_status onlist_source_next(struct onlist_source *src,
 			/* Read on to the next From_ line, keep nothing. */
 			src->too_big = 1;
 			src->msg.len = 0;
+			src->run_len = 0;
 			continue;
 		}
-		if (onlist_buf_add(&src->msg, line, len) < 0)
+		/* Lines that follow each other in `in` are copied as one run
+		 * (fill() copies it before `in` is read into again): a few
+		 * copies a message instead of one a line. */
+		if (src->run_len && line == src->run + src->run_len) {
+			src->run_len += len;
+			continue;
+		}
+		if (flush_run(src) < 0)
 			return ONLIST_ENOMEM;
+		if (line >= src->in && line < src->in + src->in_end) {
+			src->run = line;
+			src->run_len = len;
+		} else if (onlist_buf_add(&src->msg, line, len) < 0) {
+			return ONLIST_ENOMEM;
+		}
 	}
+	if (flush_run(src) < 0)
+		return ONLIST_ENOMEM;
 	if (src->msg.len == 0 && !src->from_line && !src->too_big)
 		return ONLIST_ENOTFOUND;
 	if (onlist_buf_add(&src->msg, "", 0) < 0)
@@ -709,8 +747,8 @@ struct split {
 	size_t nbound;
 	enum te te;
 	char *charset;			/* of the current part; "" none */
-	char *cd_charset;		/* the converter below is for this */
-	GIConv cd;
+	int utf8;			/* that is "" or UTF-8 */
+	int orig_kept;			/* orig: the line before conversion */
 	int flowed, delsp;
 	char ctype[64];			/* of the current part, lower case */
 	int header_stage, in_patch, skip;
@@ -855,10 +893,13 @@ static int param_is(const char *v, const char *name, const char *want)
 	return r;
 }
 
+static int is_utf8_name(const char *cs);
+
 static void set_charset(struct split *s, char *cs)
 {
 	g_free(s->charset);
 	s->charset = cs ? cs : g_strdup("");
+	s->utf8 = !s->charset || !*s->charset || is_utf8_name(s->charset);
 }
 
 static void content_type(struct split *s, const char *v)
@@ -886,6 +927,8 @@ static void handle_header(struct split *s, const char *line)
 {
 	const char *v;
 
+	if ((line[0] | 0x20) != 'c')	/* not a Content- field */
+		return;
 	if ((v = header_value(line, "Content-Type")))
 		content_type(s, v);
 	else if ((v = header_value(line, "Content-Transfer-Encoding")))
@@ -902,14 +945,24 @@ static int hexdig(int c)
 }
 
 /* One line's transfer encoding undone into out.  Like git, a line is
- * decoded on its own and a NUL ends it. */
+ * decoded on its own and a NUL ends it.  Decoding never makes a line
+ * longer: the bytes are written straight into out's room. */
 static void decode_line(struct split *s, enum te te, const char *in,
 			size_t len, struct onlist_buf *out)
 {
+	char *o;
+
 	out->len = 0;
-	sbuf_add(s, out, "", 0);
+	if (onlist_buf_reserve(out, len) < 0) {
+		s->nomem = 1;
+		if (out->data)
+			out->data[0] = '\0';
+		return;
+	}
+	o = out->data;
 	if (te == TE_NONE) {
-		sbuf_add(s, out, in, len);
+		memcpy(o, in, len);
+		o += len;
 	} else if (te == TE_QP) {
 		for (size_t i = 0; i < len && in[i]; i++) {
 			char c = in[i];
@@ -920,19 +973,17 @@ static void decode_line(struct split *s, enum te te, const char *in,
 				hi = hexdig((unsigned char)in[i + 1]);
 				lo = i + 2 < len ? hexdig((unsigned char)in[i + 2]) : -1;
 				if (hi >= 0 && lo >= 0) {
-					c = (char)(hi << 4 | lo);
-					sbuf_add(s, out, &c, 1);
+					*o++ = (char)(hi << 4 | lo);
 					i += 2;
 					continue;
 				}
 			}
-			sbuf_add(s, out, &c, 1);
+			*o++ = c;
 		}
 	} else {
 		int pos = 0, acc = 0;
 		for (size_t i = 0; i < len && in[i]; i++) {
 			int c = (unsigned char)in[i];
-			char o;
 			if (c == '+')
 				c = 62;
 			else if (c == '/')
@@ -950,22 +1001,21 @@ static void decode_line(struct split *s, enum te te, const char *in,
 				acc = c << 2;
 				break;
 			case 1:
-				o = (char)(acc | c >> 4);
-				sbuf_add(s, out, &o, 1);
+				*o++ = (char)(acc | c >> 4);
 				acc = (c & 15) << 4;
 				break;
 			case 2:
-				o = (char)(acc | c >> 2);
-				sbuf_add(s, out, &o, 1);
+				*o++ = (char)(acc | c >> 2);
 				acc = (c & 3) << 6;
 				break;
 			default:
-				o = (char)(acc | c);
-				sbuf_add(s, out, &o, 1);
+				*o++ = (char)(acc | c);
 				acc = pos = 0;
 			}
 		}
 	}
+	out->len = (size_t)(o - out->data);
+	*o = '\0';
 }
 
 /* Where `git mailinfo` would cut the patch from the message: a "---" line
@@ -1025,50 +1075,147 @@ static int reads_ascii(GIConv cd)
 	return r;
 }
 
+/* Converters to UTF-8, opened once per charset for the life of the
+ * process: opening one (glibc loads and looks up its gconv module) cost
+ * more than converting a mail's lines.  Mail is parsed on one thread. */
+struct conv {
+	char *charset;		/* as a part declared it */
+	GIConv cd;		/* (GIConv)-1: none usable */
+	int ascii;		/* ASCII text comes out as it went in */
+};
+#define MAX_CONVS 16
+static struct conv convs[MAX_CONVS];
+static size_t nconvs;
+
+/* Single-byte charsets that extend ASCII: a line of ASCII converts to
+ * itself, and need not go through iconv.  (Not every charset that
+ * reads_ascii() does: UTF-7 and ISO-2022 give '+' and ESC a meaning, and
+ * Shift_JIS maps '\\' to the yen sign.) */
+static int ascii_superset(const char *cs)
+{
+	static const char *const pfx[] = {
+		"us-ascii", "ascii", "iso-8859-", "iso8859-", "windows-125",
+		"cp125",
+	};
+
+	for (size_t i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++)
+		if (!g_ascii_strncasecmp(cs, pfx[i], strlen(pfx[i])))
+			return 1;
+	return 0;
+}
+
+/* Does cd pass every ASCII byte (but NUL) through as it is? */
+static int passes_ascii(GIConv cd)
+{
+	char probe[127];
+	gsize n = 0;
+	gchar *out;
+	int r;
+
+	for (int i = 0; i < 127; i++)
+		probe[i] = (char)(i + 1);
+	g_iconv(cd, NULL, NULL, NULL, NULL);
+	out = g_convert_with_iconv(probe, sizeof(probe), cd, NULL, &n, NULL);
+	r = out && n == sizeof(probe) && !memcmp(out, probe, n);
+	g_free(out);
+	return r;
+}
+
+/* The converter for charset (not "", not UTF-8); NULL when out of
+ * memory.  When the table is full the last one makes room. */
+static const struct conv *converter(const char *charset)
+{
+	struct conv *c;
+
+	for (size_t i = 0; i < nconvs; i++)
+		if (!strcmp(convs[i].charset, charset))
+			return &convs[i];
+	if (nconvs == MAX_CONVS) {
+		c = &convs[--nconvs];
+		if (c->cd != (GIConv)-1)
+			g_iconv_close(c->cd);
+		g_free(c->charset);
+	}
+	c = &convs[nconvs];
+	if (!(c->charset = g_strdup(charset)))
+		return NULL;
+	nconvs++;
+	c->cd = g_iconv_open("UTF-8", g_mime_charset_iconv_name(charset));
+	if (c->cd != (GIConv)-1 && !reads_ascii(c->cd)) {
+		g_iconv_close(c->cd);
+		c->cd = (GIConv)-1;
+	}
+	c->ascii = c->cd != (GIConv)-1 && ascii_superset(charset) &&
+		   passes_ascii(c->cd);
+	return c;
+}
+
+/* Every byte ASCII, none NUL; eight at a time. */
+static int plain_ascii(const char *p, size_t len)
+{
+	const uint64_t lo = 0x0101010101010101u, hi = 0x8080808080808080u;
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, p + i, 8);
+		/* a byte >= 0x80, or one that is 0 */
+		if ((w | ((w - lo) & ~w)) & hi)
+			return 0;
+	}
+	for (; i < len; i++)
+		if (!p[i] || (unsigned char)p[i] >= 0x80)
+			return 0;
+	return 1;
+}
+
 /* l converted from the part's charset to UTF-8, in place.  Returns 1 when
  * that took one of onlist's fallbacks, where git would have failed or
- * kept the bytes. */
+ * kept the bytes.  When l is changed, s->orig holds it as it was and
+ * s->orig_kept is set. */
 static int line_to_utf8(struct split *s, struct onlist_buf *l)
 {
-	int fallback = 0;
+	int fallback = 0, utf8 = s->utf8;
+	const struct conv *c = NULL;
 	gchar *out = NULL;
 	gsize outlen = 0;
 
+	s->orig_kept = 0;
+	if (!utf8 && !(c = converter(s->charset))) {
+		s->nomem = 1;
+		return 0;
+	}
+	/* the common line: nothing to convert, nothing to check */
+	if (plain_ascii(l->data, l->len)) {
+		if (utf8 || c->ascii)
+			return 0;
+		if (c->cd == (GIConv)-1)
+			return 1;	/* git: "cannot convert" */
+	}
 	if (memchr(l->data, '\0', l->len)) {
 		fallback = 1;
+		sbuf_set(s, &s->orig, l->data, l->len);
+		s->orig_kept = 1;
 		s->tmp.len = 0;
 		for (size_t i = 0; i < l->len; i++)
 			sbuf_add(s, &s->tmp, l->data[i] ? l->data + i :
 				 "\xef\xbf\xbd", l->data[i] ? 1 : 3);
 		sbuf_set(s, l, s->tmp.data, s->tmp.len);
 	}
-	if (*s->charset && !is_utf8_name(s->charset)) {
-		if (!s->cd_charset || strcmp(s->cd_charset, s->charset)) {
-			if (s->cd_charset && s->cd != (GIConv)-1)
-				g_iconv_close(s->cd);
-			g_free(s->cd_charset);
-			s->cd_charset = g_strdup(s->charset);
-			s->cd = g_iconv_open("UTF-8",
-					     g_mime_charset_iconv_name(s->charset));
-			if (s->cd != (GIConv)-1 && !reads_ascii(s->cd)) {
-				g_iconv_close(s->cd);
-				s->cd = (GIConv)-1;
-			}
-		}
-		if (s->cd != (GIConv)-1) {
-			g_iconv(s->cd, NULL, NULL, NULL, NULL);
-			out = g_convert_with_iconv(l->data, (gssize)l->len, s->cd,
-						   NULL, &outlen, NULL);
-			/* glibc takes a name like "utf\xff-8" for UTF-8 (it
-			 * drops what is not a letter or digit) and then
-			 * passes invalid bytes through as they are */
-			if (out && !g_utf8_validate(out, (gssize)outlen, NULL)) {
-				g_free(out);
-				out = NULL;
-			}
+	if (c && c->cd != (GIConv)-1) {
+		g_iconv(c->cd, NULL, NULL, NULL, NULL);
+		out = g_convert_with_iconv(l->data, (gssize)l->len, c->cd,
+					   NULL, &outlen, NULL);
+		/* glibc takes a name like "utf\xff-8" for UTF-8 (it
+		 * drops what is not a letter or digit) and then
+		 * passes invalid bytes through as they are */
+		if (out && !g_utf8_validate(out, (gssize)outlen, NULL)) {
+			g_free(out);
+			out = NULL;
 		}
 	}
-	if (!out && (*s->charset && !is_utf8_name(s->charset)))
+	if (!out && !utf8)
 		fallback = 1;	/* git: "cannot convert" */
 	if (!out && !g_utf8_validate(l->data, (gssize)l->len, NULL)) {
 		fallback = 1;
@@ -1079,6 +1226,10 @@ static int line_to_utf8(struct split *s, struct onlist_buf *l)
 					"ISO-8859-1", NULL, &outlen, NULL);
 	}
 	if (out) {
+		if (!s->orig_kept) {
+			sbuf_set(s, &s->orig, l->data, l->len);
+			s->orig_kept = 1;
+		}
 		sbuf_set(s, l, out, outlen);
 		g_free(out);
 	}
@@ -1160,14 +1311,13 @@ static int message_line(struct split *s, struct onlist_buf *l)
 		if (s->header_stage)
 			return 0;
 	}
-	sbuf_set(s, &s->orig, l->data, l->len);
 	fallback = line_to_utf8(s, l);
 	/* git cuts at scissors ("-- >8 --") only with --scissors or
 	 * mailinfo.scissors; `git mailinfo -u` and `git am` do not. */
 	if (patchbreak(l->data, l->len)) {
 		/* git puts this line into the patch as it converted it; where
 		 * git would not have converted it, neither does onlist */
-		if (fallback)
+		if (fallback && s->orig_kept)
 			sbuf_set(s, l, s->orig.data, s->orig.len);
 		return 1;
 	}
@@ -1373,6 +1523,15 @@ static void split_body(struct split *s)
 		}
 		if (s->skip == SKIP_NONE)
 			body_line(s);
+		/* In a mail of one part, neither encoded nor flowed, once the
+		 * diff has begun every line goes into the patch as it is:
+		 * the rest in one copy, not line by line. */
+		if (s->in_patch && s->diff_part >= 0 && !s->nbound &&
+		    s->te == TE_NONE && !s->flowed && s->skip == SKIP_NONE) {
+			sbuf_add(s, &s->patch, s->p, (size_t)(s->end - s->p));
+			s->p = s->end;
+			break;
+		}
 		if (!get_line(s, 1))
 			break;
 	}
@@ -1389,7 +1548,6 @@ static size_t split_mail(struct split *s, const char *data, size_t len)
 
 	s->p = data;
 	s->end = data + len;
-	s->cd = (GIConv)-1;
 	s->diff_part = -1;
 	s->header_stage = 1;
 	set_charset(s, NULL);
@@ -1420,9 +1578,6 @@ static void split_release(struct split *s)
 	for (size_t i = 0; i < s->nbound; i++)
 		g_free(s->bound[i]);
 	g_free(s->charset);
-	if (s->cd_charset && s->cd != (GIConv)-1)
-		g_iconv_close(s->cd);
-	g_free(s->cd_charset);
 	for (int i = 0; i < IB_N; i++)
 		g_free(s->inbody[i]);
 }
@@ -1896,13 +2051,20 @@ static char *refs_join(const char *header)
  * was half of all import time, spent on fields onlist never reads. */
 static int wanted_field(const char *name, size_t n)
 {
-	static const char *const keep[] = {
-		"Message-ID", "Date", "From", "Subject", "In-Reply-To",
-		"References", "X-Mailer", "User-Agent",
+	static const struct {
+		const char *name;
+		size_t len;
+	} keep[] = {
+#define F(s) { s, sizeof(s) - 1 }
+		F("Message-ID"), F("Date"), F("From"), F("Subject"),
+		F("In-Reply-To"), F("References"), F("X-Mailer"),
+		F("User-Agent"),
+#undef F
 	};
 
 	for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
-		if (strlen(keep[i]) == n && !g_ascii_strncasecmp(name, keep[i], n))
+		if (keep[i].len == n &&
+		    !g_ascii_strncasecmp(name, keep[i].name, n))
 			return 1;
 	return 0;
 }
@@ -2012,10 +2174,20 @@ static char *field_value(const struct field *f)
 {
 	char *raw = g_strndup(f->value, f->valuelen);
 	char *unfolded = g_mime_utils_header_unfold(raw);
-	char *v = g_mime_utils_header_decode_text(
-		g_mime_parser_options_get_default(), unfolded);
+	const unsigned char *p;
+	char *v;
 
 	g_free(raw);
+	/* ASCII without an encoded word decodes to itself (checked on the
+	 * 1.1 million such values of a lore epoch): most values are, and
+	 * decoding was 7% of an import */
+	for (p = (const unsigned char *)unfolded; p && *p; p++)
+		if (*p >= 0x80 || (p[0] == '=' && p[1] == '?'))
+			break;
+	if (p && !*p)
+		return unfolded;
+	v = g_mime_utils_header_decode_text(
+		g_mime_parser_options_get_default(), unfolded);
 	g_free(unfolded);
 	return v;
 }

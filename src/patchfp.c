@@ -12,16 +12,25 @@ struct walk {
 	GString *files;
 	char path[4096];	/* the file the current hunk changes */
 	char minus[4096];	/* its "--- " path, for deletions */
+	uint32_t path_h;	/* line_hash() of path so far: set_path() */
 	size_t added, removed;
 };
 
-static uint32_t line_hash(const char *path, char sign, const char *p, size_t n)
+/* path changed: hash it once, not again for each of its lines */
+static void set_path(struct walk *w)
 {
 	uint32_t h = 2166136261u;
 
-	for (const char *q = path; *q; q++)
+	for (const char *q = w->path; *q; q++)
 		h = (h ^ (unsigned char)*q) * 16777619u;
-	h = (h ^ 0u) * 16777619u;
+	w->path_h = (h ^ 0u) * 16777619u;
+}
+
+static uint32_t line_hash(const struct walk *w, char sign, const char *p,
+			  size_t n)
+{
+	uint32_t h = w->path_h;
+
 	h = (h ^ (unsigned char)sign) * 16777619u;
 	for (size_t i = 0; i < n; i++)
 		if (!isspace((unsigned char)p[i]))
@@ -106,7 +115,7 @@ static int hunk_header(const char *p, size_t n, long *old, long *new)
 
 static void changed(struct walk *w, char sign, const char *p, size_t n)
 {
-	uint32_t h = line_hash(w->path, sign, p, n);
+	uint32_t h = line_hash(w, sign, p, n);
 
 	g_array_append_val(w->h, h);
 	if (sign == '+')
@@ -186,6 +195,7 @@ static void run_terminated(struct walk *w, const char *buf, size_t len)
 			in_git_header = 1;
 			emit(w, p, n);
 			w->minus[0] = w->path[0] = '\0';
+			set_path(w);
 		} else if (n >= 4 && !memcmp(p, "@@ -", 4) &&
 			   !hunk_header(p, n, &old, &new)) {
 			if (w->path[0])
@@ -204,6 +214,7 @@ static void run_terminated(struct walk *w, const char *buf, size_t len)
 			strip1(plus, sizeof(plus), next + 4, n2 - 4);
 			snprintf(w->path, sizeof(w->path), "%s",
 				 strcmp(plus, "/dev/null") ? plus : w->minus);
+			set_path(w);
 			add_file(w);
 			if (in_git_header) {
 				emit(w, p, n);
@@ -245,14 +256,24 @@ static void walk_init(struct walk *w)
 	w->out = g_string_new(NULL);
 	w->h = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	w->files = g_string_new(NULL);
+	set_path(w);
 }
 
-int onlist_patchfp_compute(const char *buf, size_t len, struct onlist_patchfp *fp)
+int onlist_patchfp_compute_id(const char *buf, size_t len,
+			      struct onlist_patchfp *fp,
+			      char hex[ONLIST_PATCHID_HEXSZ + 1], int *has_id)
 {
 	struct walk w;
+	unsigned char raw[ONLIST_PATCHID_RAWSZ];
 
 	walk_init(&w);
 	run(&w, buf, len);
+	if (has_id) {
+		*has_id = w.h->len && onlist_patchid_buf(w.out->str, w.out->len,
+							 raw);
+		if (*has_id)
+			onlist_patchid_hex(raw, hex);
+	}
 	g_array_sort(w.h, cmp_u32);
 	memset(fp, 0, sizeof(*fp));
 	fp->n = w.h->len;
@@ -270,6 +291,11 @@ int onlist_patchfp_compute(const char *buf, size_t len, struct onlist_patchfp *f
 		return -1;
 	}
 	return 0;
+}
+
+int onlist_patchfp_compute(const char *buf, size_t len, struct onlist_patchfp *fp)
+{
+	return onlist_patchfp_compute_id(buf, len, fp, NULL, NULL);
 }
 
 void onlist_patchfp_clear(struct onlist_patchfp *fp)

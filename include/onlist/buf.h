@@ -26,6 +26,13 @@ struct onlist_buf {
  * out of memory (or the size would overflow), with the buffer as it was. */
 int onlist_buf_add(struct onlist_buf *b, const char *p, size_t n);
 
+/* Room for n more bytes (and the NUL after them) without a reallocation:
+ * a writer that knows a bound on what it adds writes at data + len and
+ * then sets len and the NUL itself.  Pointers into data are invalid
+ * afterwards.  Returns 0; -1 when out of memory, with the buffer as it
+ * was. */
+int onlist_buf_reserve(struct onlist_buf *b, size_t n);
+
 /* Free data and leave b empty, as ONLIST_BUF_INIT.  Accepts a buffer
  * never added to. */
 void onlist_buf_release(struct onlist_buf *b);

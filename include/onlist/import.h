@@ -16,6 +16,10 @@ struct onlist_store;
 struct onlist_source;
 
 #define ONLIST_IMPORT_BATCH 2000	/* messages per transaction */
+/* onlist_import_source() commits less often: each commit writes every
+ * page the batch touched to the WAL (the Message-ID indexes are touched
+ * all over), and a killed import redoes at most one batch anyway. */
+#define ONLIST_IMPORT_SOURCE_BATCH 20000
 
 struct onlist_import_counts {
 	long messages;		/* read from the source */
@@ -39,7 +43,7 @@ onlist_status onlist_import_message(struct onlist_store *s, const char *data,
 				    char **errmsg);
 
 /* Import every message of `src` under `list`, committing every
- * ONLIST_IMPORT_BATCH messages.  `place` names the source in skipped rows
+ * ONLIST_IMPORT_SOURCE_BATCH messages.  `place` names the source in skipped rows
  * (maildir messages use their own file names).  When the source breaks
  * half-way (a truncated gzip stream), what was read is kept, the break is
  * recorded as a skip, and the error is returned with *errmsg (caller

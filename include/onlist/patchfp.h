@@ -35,6 +35,12 @@ struct onlist_patchfp {
 int onlist_patchfp_compute(const char *buf, size_t len,
 			   struct onlist_patchfp *fp);
 void onlist_patchfp_clear(struct onlist_patchfp *fp);
+/* Both of one diff in one reading: onlist_patchfp_compute() into fp, and
+ * what onlist_patch_repaired_id() returns into *has_id (hex filled when
+ * 1).  0, or -1 when out of memory (*has_id is set either way). */
+int onlist_patchfp_compute_id(const char *buf, size_t len,
+			      struct onlist_patchfp *fp,
+			      char hex[ONLIST_PATCHID_HEXSZ + 1], int *has_id);
 
 /* Overlap of two fingerprints, 0..1: the mean of the multiset Jaccard
  * index (|a ∩ b| / |a ∪ b|) of the removed lines and of the added lines
