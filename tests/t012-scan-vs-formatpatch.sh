@@ -1,7 +1,8 @@
 #!/bin/sh
 # `onlist scan` against `git format-patch | git patch-id --stable` on a
 # generated history: every non-merge commit must get the patch-id of its own
-# format-patch mail, and commits with an empty diff none.
+# format-patch mail, and commits with an empty diff none.  With
+# ONLIST_TIMING=1 the scan prints its own CPU time and its gits'.
 #
 # The history has >= 300 commits, the same on every run with a given awk
 # (a fixed seed, fixed dates): text edits, renames with and without edits,
@@ -177,9 +178,15 @@ echo "format-patch: $(grep -c '^rename from' "$TMP/mbox") renames," \
 	"$(grep -c '^\\ No newline at end of file' "$TMP/mbox") missing final newlines"
 git patch-id --stable <"$TMP/mbox" | sort >"$TMP/want" || fail "git patch-id"
 t0=$(date +%s)
-"$ONLIST" --db "$TMP/db" scan --repo "$repo" HEAD >"$TMP/scan.out" 2>&1 ||
+ONLIST_TIMING=1 "$ONLIST" --db "$TMP/db" scan --repo "$repo" HEAD >"$TMP/scan.out" 2>&1 ||
 	{ cat "$TMP/scan.out"; fail "onlist scan"; }
 echo "onlist scan: $(($(date +%s) - t0)) s"
+# ONLIST_TIMING=1: onlist's CPU time and its gits' apart (bench/patchid.sh
+# reads this line); the gits diffed every commit, which takes CPU time
+grep -E '^timing: scan: onlist [0-9]+\.[0-9]{2} s CPU, its gits [0-9]+\.[0-9]{2} s CPU$' \
+	"$TMP/scan.out" >"$TMP/timing" || { cat "$TMP/scan.out"; fail "no timing line"; }
+awk '{ exit !($9 > 0) }' "$TMP/timing" || fail "the gits took no CPU time: $(cat "$TMP/timing")"
+cat "$TMP/timing"
 sqlite3 "$TMP/db" "select patch_id||' '||sha from commits where patch_id is not null order by 1" \
 	| sort >"$TMP/got" || fail "sqlite3"
 empty=$(sqlite3 "$TMP/db" "select count(*) from commits where patch_id is null")
