@@ -243,11 +243,54 @@ static void run_terminated(struct walk *w, const char *buf, size_t len)
 	}
 }
 
-static gint cmp_u32(gconstpointer a, gconstpointer b)
+static void insertion_sort_u32(uint32_t *v, size_t n)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	for (size_t i = 1; i < n; i++) {
+		uint32_t x = v[i];
+		size_t j = i;
 
-	return x < y ? -1 : x > y;
+		for (; j && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+/* Sort n hashes in place: radix sort, 11 bits a pass, instead of qsort()
+ * through a comparator (on a 200 MB mbox of patches the comparator alone
+ * took 4.6% of an import).  Small arrays, where clearing the counters
+ * would cost more, and the case of no memory for the copy go by
+ * insertion. */
+static void sort_u32(uint32_t *v, size_t n)
+{
+	enum { BITS = 11, BUCKETS = 1 << BITS };
+	size_t count[BUCKETS], i, sum, c;
+	uint32_t *tmp, *from = v, *to, *swap;
+	unsigned shift;
+
+	if (n < 64 || !(tmp = malloc(n * sizeof(*tmp)))) {
+		insertion_sort_u32(v, n);
+		return;
+	}
+	to = tmp;
+	/* three passes: 11, 11 and 10 bits */
+	for (shift = 0; shift < 32; shift += BITS) {
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[(from[i] >> shift) & (BUCKETS - 1)]++;
+		for (i = 0, sum = 0; i < BUCKETS; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			to[count[(from[i] >> shift) & (BUCKETS - 1)]++] = from[i];
+		swap = from;
+		from = to;
+		to = swap;
+	}
+	if (from != v)
+		memcpy(v, from, n * sizeof(*v));
+	free(tmp);
 }
 
 static void walk_init(struct walk *w)
@@ -274,7 +317,7 @@ int onlist_patchfp_compute_id(const char *buf, size_t len,
 		if (*has_id)
 			onlist_patchid_hex(raw, hex);
 	}
-	g_array_sort(w.h, cmp_u32);
+	sort_u32((uint32_t *)(void *)w.h->data, w.h->len);
 	memset(fp, 0, sizeof(*fp));
 	fp->n = w.h->len;
 	fp->h = malloc((fp->n ? fp->n : 1) * sizeof(uint32_t));
@@ -418,7 +461,7 @@ int onlist_words_fp(const char *text, uint32_t **out, size_t *n)
 		}
 		p = *e ? e + 1 : e;
 	}
-	g_array_sort(a, cmp_u32);
+	sort_u32((uint32_t *)(void *)a->data, a->len);
 	/* a set: drop repeats */
 	for (size_t i = 0; i < a->len; i++)
 		if (!k || g_array_index(a, uint32_t, i) !=
