@@ -255,15 +255,14 @@ static void insertion_sort_u32(uint32_t *v, size_t n)
 	}
 }
 
-/* Sort n hashes in place: radix sort, 11 bits a pass, instead of qsort()
+/* Sort n hashes in place: radix sort, a byte a pass, instead of qsort()
  * through a comparator (on a 200 MB mbox of patches the comparator alone
  * took 4.6% of an import).  Small arrays, where clearing the counters
  * would cost more, and the case of no memory for the copy go by
  * insertion. */
 static void sort_u32(uint32_t *v, size_t n)
 {
-	enum { BITS = 11, BUCKETS = 1 << BITS };
-	size_t count[BUCKETS], i, sum, c;
+	size_t count[256], i, sum, c;
 	uint32_t *tmp, *from = v, *to, *swap;
 	unsigned shift;
 
@@ -272,24 +271,22 @@ static void sort_u32(uint32_t *v, size_t n)
 		return;
 	}
 	to = tmp;
-	/* three passes: 11, 11 and 10 bits */
-	for (shift = 0; shift < 32; shift += BITS) {
+	/* four passes: the result ends in v again */
+	for (shift = 0; shift < 32; shift += 8) {
 		memset(count, 0, sizeof(count));
 		for (i = 0; i < n; i++)
-			count[(from[i] >> shift) & (BUCKETS - 1)]++;
-		for (i = 0, sum = 0; i < BUCKETS; i++) {
+			count[from[i] >> shift & 255]++;
+		for (i = 0, sum = 0; i < 256; i++) {
 			c = count[i];
 			count[i] = sum;
 			sum += c;
 		}
 		for (i = 0; i < n; i++)
-			to[count[(from[i] >> shift) & (BUCKETS - 1)]++] = from[i];
+			to[count[from[i] >> shift & 255]++] = from[i];
 		swap = from;
 		from = to;
 		to = swap;
 	}
-	if (from != v)
-		memcpy(v, from, n * sizeof(*v));
 	free(tmp);
 }
 
