@@ -944,6 +944,29 @@ static int hexdig(int c)
 	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
+/* 1 + the value of each base64 digit; 0 for every other byte. */
+static const unsigned char b64_digit[256] = {
+	['A'] = 1, ['B'] = 2, ['C'] = 3, ['D'] = 4, ['E'] = 5, ['F'] = 6,
+	['G'] = 7, ['H'] = 8, ['I'] = 9, ['J'] = 10, ['K'] = 11, ['L'] = 12,
+	['M'] = 13, ['N'] = 14, ['O'] = 15, ['P'] = 16, ['Q'] = 17,
+	['R'] = 18, ['S'] = 19, ['T'] = 20, ['U'] = 21, ['V'] = 22,
+	['W'] = 23, ['X'] = 24, ['Y'] = 25, ['Z'] = 26, ['a'] = 27,
+	['b'] = 28, ['c'] = 29, ['d'] = 30, ['e'] = 31, ['f'] = 32,
+	['g'] = 33, ['h'] = 34, ['i'] = 35, ['j'] = 36, ['k'] = 37,
+	['l'] = 38, ['m'] = 39, ['n'] = 40, ['o'] = 41, ['p'] = 42,
+	['q'] = 43, ['r'] = 44, ['s'] = 45, ['t'] = 46, ['u'] = 47,
+	['v'] = 48, ['w'] = 49, ['x'] = 50, ['y'] = 51, ['z'] = 52,
+	['0'] = 53, ['1'] = 54, ['2'] = 55, ['3'] = 56, ['4'] = 57,
+	['5'] = 58, ['6'] = 59, ['7'] = 60, ['8'] = 61, ['9'] = 62,
+	['+'] = 63, ['/'] = 64,
+};
+
+/* The value of base64 digit c, -1 when c is none (padding, blanks). */
+static int b64val(unsigned char c)
+{
+	return b64_digit[c] - 1;
+}
+
 /* One line's transfer encoding undone into out.  Like git, a line is
  * decoded on its own and a NUL ends it.  Decoding never makes a line
  * longer: the bytes are written straight into out's room. */
@@ -964,37 +987,37 @@ static void decode_line(struct split *s, enum te te, const char *in,
 		memcpy(o, in, len);
 		o += len;
 	} else if (te == TE_QP) {
-		for (size_t i = 0; i < len && in[i]; i++) {
-			char c = in[i];
-			if (c == '=') {
-				int hi, lo;
-				if (i + 1 >= len || in[i + 1] == '\n')
-					break;		/* soft line break */
-				hi = hexdig((unsigned char)in[i + 1]);
-				lo = i + 2 < len ? hexdig((unsigned char)in[i + 2]) : -1;
-				if (hi >= 0 && lo >= 0) {
-					*o++ = (char)(hi << 4 | lo);
-					i += 2;
-					continue;
-				}
+		const char *nul = memchr(in, '\0', len);
+		size_t end = nul ? (size_t)(nul - in) : len, i = 0;
+
+		while (i < end) {
+			/* the text up to the next '=' as it is */
+			const char *eq = memchr(in + i, '=', end - i);
+			size_t run = eq ? (size_t)(eq - in) - i : end - i;
+			int hi, lo;
+
+			memcpy(o, in + i, run);
+			o += run;
+			if (!eq)
+				break;
+			i += run;
+			if (i + 1 >= len || in[i + 1] == '\n')
+				break;		/* soft line break */
+			hi = hexdig((unsigned char)in[i + 1]);
+			lo = i + 2 < len ? hexdig((unsigned char)in[i + 2]) : -1;
+			if (hi >= 0 && lo >= 0) {
+				*o++ = (char)(hi << 4 | lo);
+				i += 3;
+			} else {
+				*o++ = '=';
+				i++;
 			}
-			*o++ = c;
 		}
 	} else {
 		int pos = 0, acc = 0;
 		for (size_t i = 0; i < len && in[i]; i++) {
-			int c = (unsigned char)in[i];
-			if (c == '+')
-				c = 62;
-			else if (c == '/')
-				c = 63;
-			else if (c >= 'A' && c <= 'Z')
-				c -= 'A';
-			else if (c >= 'a' && c <= 'z')
-				c -= 'a' - 26;
-			else if (c >= '0' && c <= '9')
-				c -= '0' - 52;
-			else
+			int c = b64val((unsigned char)in[i]);
+			if (c < 0)
 				continue;	/* padding, blanks, garbage */
 			switch (pos++) {
 			case 0:
@@ -1672,17 +1695,6 @@ text:
 		p++;
 	*pp = p;
 	return 0;
-}
-
-static int b64val(int c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	return c == '+' ? 62 : c == '/' ? 63 : -1;
 }
 
 /* The bytes a word stands for, appended to out; -1 out of memory. */
