@@ -255,19 +255,30 @@ static void insertion_sort_u32(uint32_t *v, size_t n)
 	}
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* Sort n hashes in place: radix sort, a byte a pass, instead of qsort()
  * through a comparator (on a 200 MB mbox of patches the comparator alone
  * took 4.6% of an import).  Small arrays, where clearing the counters
- * would cost more, and the case of no memory for the copy go by
- * insertion. */
+ * would cost more, go by insertion; without memory for the copy, qsort()
+ * still does it. */
 static void sort_u32(uint32_t *v, size_t n)
 {
 	size_t count[256], i, sum, c;
 	uint32_t *tmp, *from = v, *to, *swap;
 	unsigned shift;
 
-	if (n < 64 || !(tmp = malloc(n * sizeof(*tmp)))) {
+	if (n < 64) {
 		insertion_sort_u32(v, n);
+		return;
+	}
+	if (!(tmp = malloc(n * sizeof(*tmp)))) {
+		qsort(v, n, sizeof(*v), cmp_u32);
 		return;
 	}
 	to = tmp;
@@ -299,21 +310,36 @@ static void walk_init(struct walk *w)
 	set_path(w);
 }
 
+static void walk_release(struct walk *w)
+{
+	g_string_free(w->out, TRUE);
+	g_array_free(w->h, TRUE);
+	g_string_free(w->files, TRUE);
+}
+
+/* The patch-id of the diff as the walk rewrote it, into hex: 1, or 0
+ * when it changes no line. */
+static int walk_repaired_id(const struct walk *w,
+			    char hex[ONLIST_PATCHID_HEXSZ + 1])
+{
+	unsigned char raw[ONLIST_PATCHID_RAWSZ];
+
+	if (!w->h->len || !onlist_patchid_buf(w->out->str, w->out->len, raw))
+		return 0;
+	onlist_patchid_hex(raw, hex);
+	return 1;
+}
+
 int onlist_patchfp_compute_id(const char *buf, size_t len,
 			      struct onlist_patchfp *fp,
 			      char hex[ONLIST_PATCHID_HEXSZ + 1], int *has_id)
 {
 	struct walk w;
-	unsigned char raw[ONLIST_PATCHID_RAWSZ];
 
 	walk_init(&w);
 	run(&w, buf, len);
-	if (has_id) {
-		*has_id = w.h->len && onlist_patchid_buf(w.out->str, w.out->len,
-							 raw);
-		if (*has_id)
-			onlist_patchid_hex(raw, hex);
-	}
+	if (has_id)
+		*has_id = walk_repaired_id(&w, hex);
 	sort_u32((uint32_t *)(void *)w.h->data, w.h->len);
 	memset(fp, 0, sizeof(*fp));
 	fp->n = w.h->len;
@@ -323,9 +349,7 @@ int onlist_patchfp_compute_id(const char *buf, size_t len,
 		memcpy(fp->h, w.h->data, fp->n * sizeof(uint32_t));
 	fp->added = w.added;
 	fp->removed = w.removed;
-	g_string_free(w.out, TRUE);
-	g_array_free(w.h, TRUE);
-	g_string_free(w.files, TRUE);
+	walk_release(&w);
 	if (!fp->h || !fp->files) {
 		onlist_patchfp_clear(fp);
 		return -1;
@@ -404,17 +428,12 @@ int onlist_patch_repaired_id(const char *buf, size_t len,
 			     char hex[ONLIST_PATCHID_HEXSZ + 1])
 {
 	struct walk w;
-	unsigned char raw[ONLIST_PATCHID_RAWSZ];
 	int ok;
 
 	walk_init(&w);
 	run(&w, buf, len);
-	ok = w.h->len && onlist_patchid_buf(w.out->str, w.out->len, raw);
-	if (ok)
-		onlist_patchid_hex(raw, hex);
-	g_string_free(w.out, TRUE);
-	g_array_free(w.h, TRUE);
-	g_string_free(w.files, TRUE);
+	ok = walk_repaired_id(&w, hex);
+	walk_release(&w);
 	return ok;
 }
 
