@@ -11,11 +11,7 @@
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
-PLUGINDIR ?= $(PREFIX)/lib/onlist
 PKGS    = gmime-3.0 sqlite3 openssl zlib libcurl
-# The program itself links only these; GMime, libcurl and OpenSSL's
-# libcrypto are in modules loaded on first use (src/cmd/plugin.c says why).
-CORE_PKGS = glib-2.0 sqlite3 zlib
 CFLAGS ?= -g -O2
 override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude -MMD -MP \
 	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -33,39 +29,11 @@ REPLAY_BIN = $(patsubst fuzz/fuzz_%.c,tests/fuzz_%,$(wildcard fuzz/fuzz_*.c))
 
 all: onlist
 
-# The program: the commands and the library without mail.o and fetch.o,
-# whose functions src/cmd/plugin.c forwards to onlist-mail.so and
-# onlist-fetch.so.  The modules call a few library functions back; the
-# dynamic list exports exactly those from the program.
-PLUGINS  = onlist-mail.so onlist-fetch.so onlist-crypto.so
-CORE_OBJ = $(filter-out src/mail.o src/fetch.o,$(LIB_OBJ))
-onlist: $(CMD_OBJ) $(CORE_OBJ) src/plugin.sym $(PLUGINS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--dynamic-list=src/plugin.sym -o $@ \
-		$(CMD_OBJ) $(CORE_OBJ) \
-		$(shell pkg-config --libs $(CORE_PKGS) 2>/dev/null) -ldl -lpthread
-
-src/cmd/plugin.o: override CFLAGS += -DONLIST_PLUGIN_DIR='"$(PLUGINDIR)"'
-
-src/%.pic.o: src/%.c
-	$(CC) $(CFLAGS) -fPIC -c -o $@ $<
-
-src/plugin.sym: src/mail.pic.o src/fetch.pic.o
-	{ echo '{'; nm -u $^ | awk '$$2 ~ /^onlist_/ { print "\t" $$2 ";" }' | \
-		sort -u; echo '};'; } >$@
-
-onlist-mail.so: src/mail.pic.o
-	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-Bsymbolic -o $@ $< \
-		$(shell pkg-config --libs gmime-3.0 libcrypto zlib 2>/dev/null)
-
-# Empty: what it brings is its dependency, libcrypto, whose SHA-1
-# functions plugin.c looks up through it.
-onlist-crypto.so:
-	$(CC) $(CFLAGS) $(LDFLAGS) -shared -o $@ -x c /dev/null \
-		-Wl,--no-as-needed $(shell pkg-config --libs libcrypto 2>/dev/null)
-
-onlist-fetch.so: src/fetch.pic.o
-	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-Bsymbolic -o $@ $< \
-		$(shell pkg-config --libs libcurl 2>/dev/null)
+# The program links every library the ordinary way: the binary the
+# tests drive is the one that ships, and no symbol is resolved at run
+# time.
+onlist: $(CMD_OBJ) $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(LIB_OBJ) $(LDLIBS)
 
 # made afresh: a member whose source is gone must not linger in the archive
 libonlist.a: $(LIB_OBJ)
@@ -159,12 +127,10 @@ bench: onlist
 install: onlist
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 onlist $(DESTDIR)$(BINDIR)/onlist
-	install -d $(DESTDIR)$(PLUGINDIR)
-	install -m 644 $(PLUGINS) $(DESTDIR)$(PLUGINDIR)/
 	install -m 644 docs/onlist.1 $(DESTDIR)$(MANDIR)/man1/onlist.1
 
 clean:
-	rm -f onlist $(PLUGINS) src/plugin.sym libonlist.a src/*.o src/*.d src/cmd/*.o src/cmd/*.d tests/*.d $(UNIT_BIN) $(REPLAY_BIN) \
+	rm -f onlist libonlist.a src/*.o src/*.d src/cmd/*.o src/cmd/*.d tests/*.d $(UNIT_BIN) $(REPLAY_BIN) \
 		fuzz/replay.o fuzz/replay.d
 	rm -rf fuzz/build
 

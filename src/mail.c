@@ -16,10 +16,10 @@
 #include <unistd.h>
 #include <zlib.h>
 #include <gmime/gmime.h>
-#include <openssl/evp.h>
 
 #include "onlist/buf.h"
 #include "onlist/mail.h"
+#include "onlist/sha1.h"
 
 /* ---- sources ---------------------------------------------------------- */
 
@@ -2016,12 +2016,14 @@ out:
 
 static char *synthetic_id(const char *data, size_t len)
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0;
-	char hex[2 * EVP_MAX_MD_SIZE + 1], *id;
+	struct onlist_sha1 c;
+	unsigned char md[ONLIST_SHA1_RAWSZ];
+	char hex[2 * ONLIST_SHA1_RAWSZ + 1], *id;
 
-	EVP_Digest(data, len, md, &mdlen, EVP_sha1(), NULL);
-	for (unsigned i = 0; i < mdlen; i++)
+	onlist_sha1_init(&c);
+	onlist_sha1_update(&c, data, len);
+	onlist_sha1_final(md, &c);
+	for (unsigned i = 0; i < ONLIST_SHA1_RAWSZ; i++)
 		sprintf(hex + 2 * i, "%02x", md[i]);
 	if (asprintf(&id, "%s@onlist.synthetic", hex) < 0)
 		return NULL;

@@ -16,13 +16,7 @@
 #include <immintrin.h>
 #endif
 
-/* OpenSSL 3 deprecates SHA1_*, but the EVP route costs a provider dispatch
- * per call and a fetch per init: too slow for one context per file. */
-#if defined(__GNUC__)
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#endif
-
-#define STAGE_SIZE 16384	/* whitespace-stripped bytes per SHA1_Update */
+#define STAGE_SIZE 16384	/* whitespace-stripped bytes per onlist_sha1_update */
 #define CHUNK_SIZE (1 << 20)	/* stream read size */
 
 /* git's isspace() (sane_ctype): ' ', '\t', '\n', '\r' only, not \v or \f. */
@@ -150,8 +144,8 @@ static void flush_one_hunk(struct onlist_patchid *p)
 	unsigned carry = 0;
 	int i;
 
-	SHA1_Final(hash, &p->ctx);
-	SHA1_Init(&p->ctx);
+	onlist_sha1_final(hash, &p->ctx);
+	onlist_sha1_init(&p->ctx);
 	for (i = 0; i < ONLIST_PATCHID_RAWSZ; i++) {
 		carry += p->result[i] + hash[i];
 		p->result[i] = (unsigned char)carry;
@@ -235,7 +229,7 @@ static size_t strip_ssse3(unsigned char *dst, const unsigned char *src, size_t n
 #endif
 
 /* Hash the line without git's whitespace; returns the length hashed. */
-static size_t hash_stripped(SHA_CTX *ctx, const char *s, size_t len)
+static size_t hash_stripped(struct onlist_sha1 *ctx, const char *s, size_t len)
 {
 	unsigned char stage[STAGE_SIZE + 16];
 	size_t total = 0;
@@ -249,7 +243,7 @@ static size_t hash_stripped(SHA_CTX *ctx, const char *s, size_t len)
 		else
 #endif
 			k = strip_scalar(stage, (const unsigned char *)s, n);
-		SHA1_Update(ctx, stage, k);
+		onlist_sha1_update(ctx, stage, k);
 		total += k;
 		s += n;
 		len -= n;
@@ -259,7 +253,7 @@ static size_t hash_stripped(SHA_CTX *ctx, const char *s, size_t len)
 
 void onlist_patchid_init(struct onlist_patchid *p, int stable)
 {
-	SHA1_Init(&p->ctx);
+	onlist_sha1_init(&p->ctx);
 	memset(p->result, 0, sizeof(p->result));
 	p->stable = stable;
 	p->before = p->after = -1;
@@ -316,8 +310,8 @@ enum onlist_patchid_event onlist_patchid_line(struct onlist_patchid *p,
 		    STARTS(line, len, "Binary files")) {
 			p->binary = 1;
 			p->before = 0;
-			SHA1_Update(&p->ctx, p->pre_oid, strlen(p->pre_oid));
-			SHA1_Update(&p->ctx, p->post_oid, strlen(p->post_oid));
+			onlist_sha1_update(&p->ctx, p->pre_oid, strlen(p->pre_oid));
+			onlist_sha1_update(&p->ctx, p->post_oid, strlen(p->post_oid));
 			if (p->stable)
 				flush_one_hunk(p);
 			return ONLIST_PATCHID_MORE;

@@ -11,13 +11,13 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "onlist/status.h"
-#include <openssl/sha.h>
+#include "onlist/sha1.h"
 
 #define ONLIST_PATCHID_RAWSZ 20
 #define ONLIST_PATCHID_HEXSZ 40
 
 struct onlist_patchid {
-	SHA_CTX ctx;
+	struct onlist_sha1 ctx;
 	unsigned char result[ONLIST_PATCHID_RAWSZ];
 	int stable;		/* 1: --stable (per-file sums); 0: --unstable */
 	int before, after;	/* lines left in the current hunk, -1 = in a header */
