@@ -174,18 +174,19 @@ void onlist_cli_rows_open(struct onlist_cli_rows *x, enum onlist_fmt fmt,
 	onlist_out_open(&x->out, NULL, NULL);	/* standard output: cannot fail */
 	x->f = x->out.f;
 	x->json = fmt == ONLIST_FMT_JSON;
+	x->e = NULL;
 	x->n = 0;
 	x->print = print;
-	if (x->json)
-		fputs("[", x->f);
+	if (x->json && (x->e = onlist_emit_new(x->f, fmt)))
+		onlist_emit_begin_list(x->e, ONLIST_EMIT_LINES);
 }
 
 int onlist_cli_row(int ncol, const char *const *c, void *data)
 {
 	struct onlist_cli_rows *x = data;
 
-	if (x->json)
-		fputs(x->n ? ",\n  " : "\n  ", x->f);
+	if (x->json && !x->e)
+		return 1;	/* out of memory at open: stop */
 	x->print(x, ncol, c);
 	x->n++;
 	return 0;
@@ -194,8 +195,16 @@ int onlist_cli_row(int ncol, const char *const *c, void *data)
 int onlist_cli_rows_close(struct onlist_cli *cli, struct onlist_cli_rows *x,
 			  int ret)
 {
-	if (x->json)
-		fputs(x->n ? "\n]\n" : "]\n", x->f);
+	if (x->json) {
+		if (!x->e) {
+			onlist_err("out of memory");
+			ret = ONLIST_EXIT_FAIL;
+		} else {
+			onlist_emit_end(x->e);
+		}
+		onlist_emit_free(x->e);
+		x->e = NULL;
+	}
 	return onlist_cli_out_close(cli, &x->out, ret);
 }
 

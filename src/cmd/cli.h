@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <regex.h>
 #include <stdio.h>
+#include "onlist/emit.h"
 #include "onlist/print.h"
 #include "onlist/verdict.h"
 
@@ -211,8 +212,9 @@ struct onlist_store *onlist_cli_open_store_read(struct onlist_cli *cli);
  *   	...say so, ret = ONLIST_EXIT_FAIL;
  *   return onlist_cli_rows_close(cli, &x, ret);
  *
- * print_row(x, ncol, c) writes one row to x->f: a JSON object (what goes
- * between two is written already) when x->json, else a line of text.
+ * print_row(x, ncol, c) writes one row: for JSON one map through the
+ * emitter x->e (the array and its separators are the emitter's), else a
+ * line of text to x->f.
  */
 struct onlist_cli_rows;
 typedef void (*onlist_cli_row_fn)(struct onlist_cli_rows *x, int ncol,
@@ -220,16 +222,17 @@ typedef void (*onlist_cli_row_fn)(struct onlist_cli_rows *x, int ncol,
 struct onlist_cli_rows {
 	FILE *f;
 	int json;
+	struct onlist_emit *e;	/* JSON only: the array the rows go in */
 	long n;			/* the rows printed so far */
 	onlist_cli_row_fn print;
 	struct onlist_out out;
 };
-/* Standard output, and the array's "[" for JSON. */
+/* Standard output, and for JSON an emitter with the array open. */
 void onlist_cli_rows_open(struct onlist_cli_rows *x, enum onlist_fmt fmt,
 			  onlist_cli_row_fn print);
 /* An onlist_row_cb: one row through x->print, counted.  0 (go on). */
 int onlist_cli_row(int ncol, const char *const *c, void *data);
-/* The array's "]" for JSON, then onlist_cli_out_close(): `ret`, or
+/* The JSON array closed, then onlist_cli_out_close(): `ret`, or
  * ONLIST_EXIT_FAIL after a write error (said). */
 int onlist_cli_rows_close(struct onlist_cli *cli, struct onlist_cli_rows *x,
 			  int ret);

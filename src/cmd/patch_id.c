@@ -29,13 +29,16 @@ static const char help[] =
 	"--format json         one JSON array of {patch_id, name} instead of git's\n"
 	"                      lines (default: text, git's format)\n";
 
-/* git's "<id> <name>" lines, as written to `lines`, as one JSON array. */
-static void lines_to_json(FILE *out, const char *lines, size_t len)
+/* git's "<id> <name>" lines, as written to `lines`, as one JSON array;
+ * -1 when out of memory. */
+static int lines_to_json(FILE *out, const char *lines, size_t len)
 {
 	const char *p = lines, *end = lines + len;
-	int n = 0;
+	struct onlist_emit *e = onlist_emit_new(out, ONLIST_FMT_JSON);
 
-	fputc('[', out);
+	if (!e)
+		return -1;
+	onlist_emit_begin_list(e, ONLIST_EMIT_LINES);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *sp;
 		char *line;
@@ -45,14 +48,17 @@ static void lines_to_json(FILE *out, const char *lines, size_t len)
 		line = strndup(p, (size_t)(nl - p));
 		if (line && (sp = strchr(line, ' '))) {
 			line[sp - line] = '\0';
-			fputs(n++ ? ",\n  " : "\n  ", out);
-			onlist_put_json_object(out, "patch_id", line,
-					       "name", sp + 1, (char *)NULL);
+			onlist_emit_begin_map(e, 0);
+			onlist_emit_kstr(e, "patch_id", line);
+			onlist_emit_kstr(e, "name", sp + 1);
+			onlist_emit_end(e);
 		}
 		free(line);
 		p = nl + 1;
 	}
-	fputs(n ? "\n]\n" : "]\n", out);
+	onlist_emit_end(e);
+	onlist_emit_free(e);
+	return 0;
 }
 
 static int is_hex40(const char *p)
@@ -253,7 +259,10 @@ int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 	}
 	if (dest != out.f) {
 		fclose(dest);
-		lines_to_json(out.f, lines, nlines);
+		if (lines_to_json(out.f, lines, nlines) < 0) {
+			onlist_err("patch-id: out of memory");
+			ret = ONLIST_EXIT_FAIL;
+		}
 		free(lines);
 	}
 	ret = onlist_cli_out_close(cli, &out, ret);

@@ -32,10 +32,11 @@ static void print_skip(struct onlist_cli_rows *x, int ncol,
 
 	(void)ncol;
 	if (x->json) {
-		onlist_put_json_field(x->f, 1, "source", c[0] ? c[0] : "");
-		fprintf(x->f, ", \"offset\": %ld, \"reason\": ", offset);
-		onlist_put_json(x->f, c[2] ? c[2] : "");
-		fputs("}", x->f);
+		onlist_emit_begin_map(x->e, 0);
+		onlist_emit_kstr(x->e, "source", c[0] ? c[0] : "");
+		onlist_emit_kint(x->e, "offset", offset);
+		onlist_emit_kstr(x->e, "reason", c[2] ? c[2] : "");
+		onlist_emit_end(x->e);
 	} else {
 		onlist_put_text(x->f, c[0] ? c[0] : "");
 		fprintf(x->f, ":%ld: ", offset);
@@ -51,9 +52,10 @@ static void print_reason(struct onlist_cli_rows *x, int ncol,
 
 	(void)ncol;
 	if (x->json) {
-		fputs("{\"reason\": ", x->f);
-		onlist_put_json(x->f, c[0] ? c[0] : "");
-		fprintf(x->f, ", \"count\": %ld}", count);
+		onlist_emit_begin_map(x->e, 0);
+		onlist_emit_kstr(x->e, "reason", c[0] ? c[0] : "");
+		onlist_emit_kint(x->e, "count", count);
+		onlist_emit_end(x->e);
 	} else {
 		fprintf(x->f, "%7ld  ", count);
 		onlist_put_text(x->f, c[0] ? c[0] : "");
@@ -70,9 +72,12 @@ static void print_commit(struct onlist_cli_rows *x, int ncol,
 
 	(void)ncol;
 	if (x->json) {
-		onlist_put_json_object(x->f, "commit", c[0], "object", c[1],
-				       "subject", c[3], "reason", c[2],
-				       (char *)NULL);
+		onlist_emit_begin_map(x->e, 0);
+		onlist_emit_kstr(x->e, "commit", c[0]);
+		onlist_emit_kstr(x->e, "object", c[1]);
+		onlist_emit_kstr(x->e, "subject", c[3]);
+		onlist_emit_kstr(x->e, "reason", c[2]);
+		onlist_emit_end(x->e);
 	} else {
 		onlist_put_text(x->f, c[0] ? c[0] : "");
 		fputs(":", x->f);

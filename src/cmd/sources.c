@@ -35,8 +35,11 @@ static void print_source(struct onlist_cli_rows *x, int ncol,
 	(void)ncol;
 	onlist_fmt_date(c[2], date, sizeof(date), 0);
 	if (x->json) {
-		onlist_put_json_object(x->f, "source", c[0], "list", list,
-				       "since", date, (char *)NULL);
+		onlist_emit_begin_map(x->e, 0);
+		onlist_emit_kstr(x->e, "source", c[0]);
+		onlist_emit_kstr(x->e, "list", list);
+		onlist_emit_kstr(x->e, "since", date);
+		onlist_emit_end(x->e);
 	} else {
 		put_list(x->f, list);
 		onlist_put_text(x->f, c[0]);
@@ -53,12 +56,13 @@ static void print_partial(struct onlist_cli_rows *x, int ncol,
 	(void)ncol;
 	onlist_fmt_date(c[2], date, sizeof(date), 0);
 	if (x->json) {
-		fputs("{\"source\": ", x->f);
-		onlist_put_json(x->f, c[0]);
-		onlist_put_json_field(x->f, 0, "list", list);
-		onlist_put_json_field(x->f, 0, "since", date);
-		fprintf(x->f, ", \"partial\": true, \"answers\": %ld}",
-			c[3] ? atol(c[3]) : 0L);
+		onlist_emit_begin_map(x->e, 0);
+		onlist_emit_kstr(x->e, "source", c[0]);
+		onlist_emit_kstr(x->e, "list", list);
+		onlist_emit_kstr(x->e, "since", date);
+		onlist_emit_kbool(x->e, "partial", 1);
+		onlist_emit_kint(x->e, "answers", c[3] ? atol(c[3]) : 0L);
+		onlist_emit_end(x->e);
 	} else {
 		put_list(x->f, list);
 		onlist_put_text(x->f, c[0]);

@@ -16,6 +16,7 @@ static const char status_help[] =
 
 struct status_ctx {
 	FILE *f;
+	struct onlist_emit *e;	/* JSON */
 	int json;
 	int n;
 	long t[6];
@@ -52,14 +53,14 @@ static int list_row(int ncol, const char *const *c, void *data)
 	onlist_fmt_date(ncol > 4 ? c[4] : NULL, last, sizeof(last), x->json);
 	onlist_fmt_date(ncol > 5 ? c[5] : NULL, fetched, sizeof(fetched), x->json);
 	if (x->json) {
-		fputs(x->n ? ", " : "", x->f);
-		onlist_put_json(x->f, name);
-		fprintf(x->f, ": {\"messages\": %ld, \"patches\": %ld",
-			c[1] ? atol(c[1]) : 0, c[2] ? atol(c[2]) : 0);
-		onlist_put_json_field(x->f, 0, "first", c[3] ? first : NULL);
-		onlist_put_json_field(x->f, 0, "last", c[4] ? last : NULL);
-		onlist_put_json_field(x->f, 0, "fetched", c[5] ? fetched : NULL);
-		fputc('}', x->f);
+		onlist_emit_key(x->e, name);
+		onlist_emit_begin_map(x->e, 0);
+		onlist_emit_kint(x->e, "messages", c[1] ? atol(c[1]) : 0);
+		onlist_emit_kint(x->e, "patches", c[2] ? atol(c[2]) : 0);
+		onlist_emit_kstr(x->e, "first", c[3] ? first : NULL);
+		onlist_emit_kstr(x->e, "last", c[4] ? last : NULL);
+		onlist_emit_kstr(x->e, "fetched", c[5] ? fetched : NULL);
+		onlist_emit_end(x->e);
 	} else {
 		fputs("  ", x->f);
 		onlist_put_text(x->f, name);
@@ -81,9 +82,7 @@ static int skip_row(int ncol, const char *const *c, void *data)
 
 	(void)ncol;
 	if (x->json) {
-		fputs(x->n ? ", " : "", x->f);
-		onlist_put_json(x->f, c[0] ? c[0] : "");
-		fprintf(x->f, ": %ld", c[1] ? atol(c[1]) : 0);
+		onlist_emit_kint(x->e, c[0] ? c[0] : "", c[1] ? atol(c[1]) : 0);
 	} else {
 		fprintf(x->f, "  %8ld  ", c[1] ? atol(c[1]) : 0);
 		onlist_put_text(x->f, c[0]);
@@ -98,7 +97,7 @@ int cmd_status(struct onlist_cli *cli, int argc, char **argv)
 	static const char *const formats[] = { "text", "json", NULL };
 	struct onlist_out out = ONLIST_OUT_INIT;
 	struct onlist_store *s;
-	struct status_ctx x = { NULL, 0, 0, { 0 } };
+	struct status_ctx x = { NULL, NULL, 0, 0, { 0 } };
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	int c, ret = ONLIST_EXIT_OK;
 
@@ -117,17 +116,29 @@ int cmd_status(struct onlist_cli *cli, int argc, char **argv)
 	x.f = out.f;
 	x.json = fmt == ONLIST_FMT_JSON;
 	if (x.json) {
-		fputs("{\"database\": ", x.f);
-		onlist_put_json(x.f, cli->db_path);
-		fprintf(x.f, ", \"messages\": %ld, \"patches\": %ld, "
-			"\"skipped\": %ld, \"commits\": %ld, \"matches\": %ld, "
-			"\"commits_matched\": %ld, \"lists\": {",
-			x.t[0], x.t[1], x.t[2], x.t[3], x.t[4], x.t[5]);
+		static const char *const total[] = { "messages", "patches",
+			"skipped", "commits", "matches", "commits_matched" };
+
+		if (!(x.e = onlist_emit_new(x.f, fmt))) {
+			onlist_err("status: out of memory");
+			onlist_store_close(s);
+			onlist_out_close(&out, 0, NULL);
+			return ONLIST_EXIT_FAIL;
+		}
+		onlist_emit_begin_map(x.e, 0);
+		onlist_emit_kstr(x.e, "database", cli->db_path);
+		for (int i = 0; i < 6; i++)
+			onlist_emit_kint(x.e, total[i], x.t[i]);
+		onlist_emit_key(x.e, "lists");
+		onlist_emit_begin_map(x.e, 0);
 		onlist_store_query(s, ONLIST_Q_COUNT_MESSAGES, NULL, 0, list_row, &x);
-		fputs("}, \"skipped_by_reason\": {", x.f);
-		x.n = 0;
+		onlist_emit_end(x.e);
+		onlist_emit_key(x.e, "skipped_by_reason");
+		onlist_emit_begin_map(x.e, 0);
 		onlist_store_query(s, ONLIST_Q_COUNT_SKIPPED, NULL, 0, skip_row, &x);
-		fputs("}}\n", x.f);
+		onlist_emit_end(x.e);
+		onlist_emit_end(x.e);
+		onlist_emit_free(x.e);
 	} else {
 		fputs("database ", x.f);
 		onlist_put_text(x.f, cli->db_path);

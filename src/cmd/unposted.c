@@ -61,15 +61,19 @@ static void print_unposted(struct onlist_cli_rows *o, int ncol,
 
 	if (o->json) {
 		onlist_fmt_date(c[1], date, sizeof(date), 1);
-		onlist_put_json_object(o->f, "commit", c[0], "subject", c[4],
-				       "author", c[2], "email", c[3],
-				       "date", date,
-				       "not_diffed", ncol > 5 ? c[5] : NULL,
-				       "category", u->v.unknown ? "unknown" :
-				       "never_posted", "reason", reason,
-				       "message_id", u->v.msgid,
-				       "reverted", u->v.reverted,
-				       (char *)NULL);
+		onlist_emit_begin_map(o->e, 0);
+		onlist_emit_kstr(o->e, "commit", c[0]);
+		onlist_emit_kstr(o->e, "subject", c[4]);
+		onlist_emit_kstr(o->e, "author", c[2]);
+		onlist_emit_kstr(o->e, "email", c[3]);
+		onlist_emit_kstr(o->e, "date", date);
+		onlist_emit_kstr(o->e, "not_diffed", ncol > 5 ? c[5] : NULL);
+		onlist_emit_kstr(o->e, "category",
+				 u->v.unknown ? "unknown" : "never_posted");
+		onlist_emit_kstr(o->e, "reason", reason);
+		onlist_emit_kstr(o->e, "message_id", u->v.msgid);
+		onlist_emit_kstr(o->e, "reverted", u->v.reverted);
+		onlist_emit_end(o->e);
 	} else {
 		onlist_fmt_date(c[1], date, sizeof(date), 0);
 		snprintf(short_sha, sizeof(short_sha), "%s", c[0] ? c[0] : "");

@@ -1,0 +1,117 @@
+/* test_emit.c - the structured-output emitter (emit.h).  Each case is a
+ * little program of emitter calls and the text it must write, written by
+ * hand from the layout rules in emit.h (the commands' outputs that go
+ * through it are parsed back by Python's json module in the t*.sh
+ * tests). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "onlist/emit.h"
+
+/* A case's calls, as a string of one-letter ops: { } [ ] open a map or
+ * list inline, M L open with ONLIST_EMIT_LINES, ) closes, k takes the
+ * next key, s/i/b/n write the next string, number, true, null. */
+struct emit_case {
+	const char *name;
+	enum onlist_fmt fmt;
+	const char *ops;
+	const char *keys[8];
+	const char *strs[8];
+	int64_t ints[4];
+	const char *want;
+	onlist_status want_st;
+};
+
+static const struct emit_case cases[] = {
+	{ "empty inline list", ONLIST_FMT_JSON, "[)", {0}, {0}, {0}, "[]\n", ONLIST_OK },
+	{ "empty lines list stays on its line", ONLIST_FMT_JSON, "L)", {0}, {0}, {0},
+	  "[]\n", ONLIST_OK },
+	{ "inline map", ONLIST_FMT_JSON, "{kskski)", { "a", "b", "c" }, { "x", NULL }, { 7 },
+	  "{\"a\": \"x\", \"b\": null, \"c\": 7}\n", ONLIST_OK },
+	{ "list of maps, one a line", ONLIST_FMT_JSON, "L{ksks){ksks))",
+	  { "patch_id", "name", "patch_id", "name" }, { "1", "2", "3", "4" }, {0},
+	  "[\n  {\"patch_id\": \"1\", \"name\": \"2\"},\n  {\"patch_id\": \"3\", \"name\": \"4\"}\n]\n",
+	  ONLIST_OK },
+	{ "map of lines with an inline list", ONLIST_FMT_JSON, "Mki k[ibn))",
+	  { "n", "v" }, {0}, { -3, 5 },
+	  "{\n  \"n\": -3,\n  \"v\": [5, true, null]\n}\n", ONLIST_OK },
+	{ "nested lines indent two a level", ONLIST_FMT_JSON, "MkLs))",
+	  { "x" }, { "y" }, {0}, "{\n  \"x\": [\n    \"y\"\n  ]\n}\n", ONLIST_OK },
+	{ "keys and strings escaped", ONLIST_FMT_JSON, "{ks)",
+	  { "a\"b" }, { "line\nbreak\x1b[31m\xe2\x80\xae" }, {0},
+	  "{\"a\\\"b\": \"line\\nbreak\\u001b[31m\\u202e\"}\n", ONLIST_OK },
+	{ "jsonl ignores lines", ONLIST_FMT_JSONL, "Mki)Mki)", { "a", "a" }, {0}, { 1, 2 },
+	  "{\"a\": 1}\n{\"a\": 2}\n", ONLIST_OK },
+	{ "a value without a key is refused", ONLIST_FMT_JSON, "{s)", {0}, { "x" }, {0},
+	  "{}\n", ONLIST_EPARSE },
+	{ "two keys in a row are refused", ONLIST_FMT_JSON, "{kk)", { "a", "b" }, {0}, {0},
+	  "{\"a\": }\n", ONLIST_EPARSE },
+	{ "a container left open is reported", ONLIST_FMT_JSON, "[i", {0}, {0}, { 1 },
+	  "[1", ONLIST_EPARSE },
+	{ "end with nothing open is refused", ONLIST_FMT_JSON, "i)", {0}, {0}, { 1 },
+	  "1\n", ONLIST_EPARSE },
+};
+
+static void run_case(const struct emit_case *c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct onlist_emit *e;
+	int nk = 0, ns = 0, ni = 0;
+
+	assert_non_null(f);
+	assert_non_null(e = onlist_emit_new(f, c->fmt));
+	for (const char *op = c->ops; *op; op++) {
+		switch (*op) {
+		case '{': onlist_emit_begin_map(e, 0); break;
+		case 'M': onlist_emit_begin_map(e, ONLIST_EMIT_LINES); break;
+		case '[': onlist_emit_begin_list(e, 0); break;
+		case 'L': onlist_emit_begin_list(e, ONLIST_EMIT_LINES); break;
+		case ')': onlist_emit_end(e); break;
+		case 'k': onlist_emit_key(e, c->keys[nk++]); break;
+		case 's': onlist_emit_str(e, c->strs[ns++]); break;
+		case 'i': onlist_emit_int(e, c->ints[ni++]); break;
+		case 'b': onlist_emit_bool(e, 1); break;
+		case 'n': onlist_emit_null(e); break;
+		case ' ': break;
+		default: fail_msg("bad op %c in %s", *op, c->name);
+		}
+	}
+	onlist_status st = onlist_emit_free(e);
+	fclose(f);
+	if (strcmp(buf, c->want) || st != c->want_st)
+		fail_msg("%s:\n got  [%s] (status %d)\n want [%s] (status %d)",
+			 c->name, buf, st, c->want, c->want_st);
+	free(buf);
+}
+
+static void test_cases(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		run_case(&cases[i]);
+}
+
+static void test_other_formats_refused(void **state)
+{
+	(void)state;
+	assert_null(onlist_emit_new(stdout, ONLIST_FMT_TEXT));
+	assert_null(onlist_emit_new(stdout, ONLIST_FMT_CSV));
+	assert_int_equal(onlist_emit_free(NULL), ONLIST_OK);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_other_formats_refused),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
