@@ -450,8 +450,8 @@ static void top_two(const char *path, size_t len, char *buf, size_t n)
 	snprintf(buf, n, "%.*s", (int)k, path);
 }
 
-void onlist_subsystem(const struct onlist_maintainers *m, const char *files,
-		      char *buf, size_t n)
+void onlist_subsys_vote(const char *files, onlist_subsys_namer namer,
+			void *data, char *buf, size_t n)
 {
 	struct { char name[256]; int count; } seen[64];
 	size_t nseen = 0, best = 0;
@@ -459,24 +459,15 @@ void onlist_subsystem(const struct onlist_maintainers *m, const char *files,
 
 	if (!n)
 		return;
-	buf[0] = '\0';
 	for (p = files; p && *p; p = *nl ? nl + 1 : nl) {
-		char path[4096], name[256];
-		const char *sec;
-		size_t len, i;
+		char name[256];
+		size_t i;
 
 		nl = strchr(p, '\n');
 		if (!nl)
 			nl = p + strlen(p);
-		len = (size_t)(nl - p);
-		if (!len || len >= sizeof path)
+		if (nl == p || !namer(p, (size_t)(nl - p), name, sizeof name, data))
 			continue;
-		memcpy(path, p, len);
-		path[len] = '\0';
-		if ((sec = onlist_maintainers_section(m, path)))
-			snprintf(name, sizeof name, "%s", sec);
-		else
-			top_two(path, len, name, sizeof name);
 		for (i = 0; i < nseen && strcmp(seen[i].name, name); i++)
 			;
 		if (i == nseen) {
@@ -491,4 +482,29 @@ void onlist_subsystem(const struct onlist_maintainers *m, const char *files,
 		if (seen[i].count > seen[best].count)
 			best = i;
 	snprintf(buf, n, "%s", nseen ? seen[best].name : "(no files)");
+}
+
+/* A path's MAINTAINERS section, else its top two components. */
+static int section_name(const char *p, size_t len, char *name, size_t n,
+			void *data)
+{
+	const struct onlist_maintainers *m = data;
+	char path[4096];
+	const char *sec;
+
+	if (len >= sizeof path)
+		return 0;
+	memcpy(path, p, len);
+	path[len] = '\0';
+	if ((sec = onlist_maintainers_section(m, path)))
+		snprintf(name, n, "%s", sec);
+	else
+		top_two(path, len, name, n);
+	return 1;
+}
+
+void onlist_subsystem(const struct onlist_maintainers *m, const char *files,
+		      char *buf, size_t n)
+{
+	onlist_subsys_vote(files, section_name, (void *)m, buf, n);
 }

@@ -36,4 +36,17 @@ const char *onlist_maintainers_section(const struct onlist_maintainers *m,
 void onlist_subsystem(const struct onlist_maintainers *m, const char *files,
 		      char *buf, size_t n);
 
+/* Names one path for onlist_subsys_vote(): the `len` bytes at `path` (not
+ * terminated) get a name written into name (n bytes, terminated); return
+ * 0 to leave the path out of the vote. */
+typedef int (*onlist_subsys_namer)(const char *path, size_t len, char *name,
+				   size_t n, void *data);
+
+/* The name most of `files` (one path per line) get from namer, the first
+ * seen on a tie, written into buf (always terminated); "(no files)" when
+ * no path was named.  Names longer than 255 bytes are cut; at most 64
+ * different names are counted (paths naming a 65th are left out). */
+void onlist_subsys_vote(const char *files, onlist_subsys_namer namer,
+			void *data, char *buf, size_t n);
+
 #endif

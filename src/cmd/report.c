@@ -1553,50 +1553,31 @@ struct ctx {
  * the files are in ("drivers/net" at 2, "drivers" at 1); a file at the
  * top is "(top level)".  One directory by default: two gave a table of
  * twenty small rows on a repository without MAINTAINERS. */
+static int dir_name(const char *p, size_t len, char *name, size_t n,
+		    void *data)
+{
+	const char *nl = p + len, *base, *q, *end;
+	int depth = *(const int *)data, d = 0;
+
+	for (base = nl; base > p && base[-1] != '/'; base--)
+		;
+	if (base == p) {
+		snprintf(name, n, "(top level)");
+		return 1;
+	}
+	end = base - 1;		/* the last slash */
+	for (q = p; q < end; q++)
+		if (*q == '/' && ++d == depth) {
+			end = q;
+			break;
+		}
+	snprintf(name, n, "%.*s", (int)(end - p), p);
+	return 1;
+}
+
 static void path_subsys(const char *files, int depth, char *buf, size_t n)
 {
-	struct { char name[160]; int count; } seen[64];
-	size_t nseen = 0, best = 0;
-	const char *p, *nl;
-
-	for (p = files; p && *p; p = *nl ? nl + 1 : nl) {
-		const char *base, *q, *end;
-		char name[160];
-		size_t i;
-		int d = 0;
-
-		nl = strchr(p, '\n');
-		if (!nl)
-			nl = p + strlen(p);
-		if (nl == p)
-			continue;
-		for (base = nl; base > p && base[-1] != '/'; base--)
-			;
-		if (base == p) {
-			snprintf(name, sizeof name, "(top level)");
-		} else {
-			end = base - 1;		/* the last slash */
-			for (q = p; q < end; q++)
-				if (*q == '/' && ++d == depth) {
-					end = q;
-					break;
-				}
-			snprintf(name, sizeof name, "%.*s", (int)(end - p), p);
-		}
-		for (i = 0; i < nseen && strcmp(seen[i].name, name); i++)
-			;
-		if (i == nseen) {
-			if (nseen == sizeof seen / sizeof *seen)
-				continue;
-			memcpy(seen[nseen].name, name, sizeof name);
-			seen[nseen++].count = 0;
-		}
-		seen[i].count++;
-	}
-	for (size_t i = 1; i < nseen; i++)
-		if (seen[i].count > seen[best].count)
-			best = i;
-	snprintf(buf, n, "%s", nseen ? seen[best].name : "(no files)");
+	onlist_subsys_vote(files, dir_name, &depth, buf, n);
 }
 
 /* The category of one commit: never posted (and why) or not looked for;

@@ -26,49 +26,48 @@ static void put_list(FILE *f, const char *list)
 	fprintf(f, "%*s ", w < 20 ? 20 - w : 0, "");
 }
 
-static void print_source(struct onlist_cli_rows *x, int ncol,
-			 const char *const *c)
+/* A source: source, list, since and, for a partial one (lookup --remote's
+ * inbox), the answers kept. */
+static void print_row(struct onlist_cli_rows *x, const char *const *c,
+		      int partial)
 {
 	const char *list = c[1] ? c[1] : "";
 	char date[32];
 
-	(void)ncol;
 	onlist_fmt_date(c[2], date, sizeof(date), 0);
 	if (x->json) {
 		onlist_emit_begin_map(x->e, 0);
 		onlist_emit_kstr(x->e, "source", c[0]);
 		onlist_emit_kstr(x->e, "list", list);
 		onlist_emit_kstr(x->e, "since", date);
+		if (partial) {
+			onlist_emit_kbool(x->e, "partial", 1);
+			onlist_emit_kint(x->e, "answers", c[3] ? atol(c[3]) : 0L);
+		}
 		onlist_emit_end(x->e);
-	} else {
-		put_list(x->f, list);
-		onlist_put_text(x->f, c[0]);
-		fprintf(x->f, "  (since %s)\n", date);
+		return;
 	}
+	put_list(x->f, list);
+	onlist_put_text(x->f, c[0]);
+	if (partial)
+		fprintf(x->f, "  (partial: %s answers of lookup --remote kept, "
+			"since %s)\n", c[3] ? c[3] : "0", date);
+	else
+		fprintf(x->f, "  (since %s)\n", date);
+}
+
+static void print_source(struct onlist_cli_rows *x, int ncol,
+			 const char *const *c)
+{
+	(void)ncol;
+	print_row(x, c, 0);
 }
 
 static void print_partial(struct onlist_cli_rows *x, int ncol,
 			  const char *const *c)
 {
-	const char *list = c[1] ? c[1] : "";
-	char date[32];
-
 	(void)ncol;
-	onlist_fmt_date(c[2], date, sizeof(date), 0);
-	if (x->json) {
-		onlist_emit_begin_map(x->e, 0);
-		onlist_emit_kstr(x->e, "source", c[0]);
-		onlist_emit_kstr(x->e, "list", list);
-		onlist_emit_kstr(x->e, "since", date);
-		onlist_emit_kbool(x->e, "partial", 1);
-		onlist_emit_kint(x->e, "answers", c[3] ? atol(c[3]) : 0L);
-		onlist_emit_end(x->e);
-	} else {
-		put_list(x->f, list);
-		onlist_put_text(x->f, c[0]);
-		fprintf(x->f, "  (partial: %s answers of lookup --remote kept, "
-			"since %s)\n", c[3] ? c[3] : "0", date);
-	}
+	print_row(x, c, 1);
 }
 
 int cmd_sources(struct onlist_cli *cli, int argc, char **argv)
