@@ -24,7 +24,7 @@ need_cmd git
 need_cmd python3
 need_cmd sqlite3
 need_onlist
-"$ONLIST" fetch --help >/dev/null 2>&1 || skip "$ONLIST has no fetch command yet"
+"$ONLIST" fetch --help >/dev/null 2>&1 || { echo "FAIL: $ONLIST fetch --help failed"; exit 1; }
 pi_need
 make_tmp
 trap 'pi_stop; rm -rf "$TMP"' EXIT

@@ -58,7 +58,33 @@ try:
     elif kind == "html":
         if not text.startswith("<!DOCTYPE html>") or not text.rstrip().endswith("</html>"):
             print("%s: not one HTML page" % path); sys.exit(1)
-        HTMLParser().feed(text)
+        # HTMLParser alone accepts anything: check that every element
+        # opened is closed, in order (void elements aside), so a value
+        # that breaks out of its tag is caught here
+        class Balance(HTMLParser):
+            VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input",
+                    "link", "meta", "source", "track", "wbr"}
+            def __init__(self):
+                super().__init__(convert_charrefs=True)
+                self.stack = []
+            def handle_starttag(self, tag, attrs):
+                if tag not in self.VOID:
+                    self.stack.append((tag, self.getpos()))
+            def handle_startendtag(self, tag, attrs):
+                pass
+            def handle_endtag(self, tag):
+                if tag in self.VOID:
+                    return
+                if not self.stack or self.stack[-1][0] != tag:
+                    raise ValueError("</%s> at %s closes %s" % (
+                        tag, self.getpos(),
+                        self.stack[-1] if self.stack else "nothing"))
+                self.stack.pop()
+        b = Balance()
+        b.feed(text)
+        b.close()
+        if b.stack:
+            raise ValueError("left open: %s" % b.stack[-5:])
 except Exception as e:
     print("%s: %s: %s" % (path, kind, e)); sys.exit(1)
 PY
