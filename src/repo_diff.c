@@ -16,14 +16,6 @@
 
 #define MARK "\001onlist-commit "
 
-static onlist_status fail(char **errmsg, onlist_status st, const char *fmt,
-			  const char *arg)
-{
-	if (errmsg && !*errmsg && asprintf(errmsg, fmt, arg) < 0)
-		*errmsg = NULL;
-	return st;
-}
-
 static int emit(const char *sha, char *buf, size_t len, onlist_diff_cb cb,
 		void *data)
 {
@@ -69,7 +61,7 @@ onlist_status onlist_repo_diffs(const char *repo, const char *algorithm,
 	if (errmsg)
 		*errmsg = NULL;
 	if (!repo || repo[0] == '-')
-		return fail(errmsg, ONLIST_EUSAGE, "bad repository path '%s'",
+		return onlist_fail(errmsg, ONLIST_EUSAGE, "bad repository path '%s'",
 			    repo ? repo : "");
 	snprintf(algo, sizeof(algo), "--diff-algorithm=%s", algorithm);
 	if (!(input = sha_lines(shas, n, &inlen)))
@@ -112,7 +104,7 @@ onlist_status onlist_repo_diffs(const char *repo, const char *algorithm,
 		buf[blen] = '\0';
 	}
 	if (rc < 0 && !stopped) {
-		st = fail(errmsg, ONLIST_EIO, "reading from git diff-tree: %s",
+		st = onlist_fail(errmsg, ONLIST_EIO, "reading from git diff-tree: %s",
 			  strerror(errno));
 		stopped = 1;
 	}
@@ -187,7 +179,7 @@ onlist_status onlist_repo_tag_dates(const char *repo, const char (*shas)[41],
 		*errmsg = NULL;
 	if (!repo || repo[0] == '-') {
 		g_hash_table_destroy(nm.dates);
-		return fail(errmsg, ONLIST_EUSAGE, "bad repository path '%s'",
+		return onlist_fail(errmsg, ONLIST_EUSAGE, "bad repository path '%s'",
 			    repo ? repo : "");
 	}
 	st = onlist_git_records(repo, refs, 0, NULL, 0, '\n', take_tag,

@@ -34,3 +34,17 @@ void onlist_set_err(char **errmsg, const char *fmt, ...)
 		*errmsg = s;
 	va_end(ap);
 }
+
+onlist_status onlist_fail(char **errmsg, onlist_status st, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	if (!errmsg || *errmsg)
+		return st;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) >= 0)
+		*errmsg = s;
+	va_end(ap);
+	return st;
+}

@@ -26,4 +26,10 @@ const char *onlist_status_str(onlist_status st);
 void onlist_set_err(char **errmsg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* onlist_set_err(), then `st`: the one way a fallible function fails,
+ *   return onlist_fail(errmsg, ONLIST_EIO, "reading %s: %s", path, why);
+ * (no file keeps a helper of its own). */
+onlist_status onlist_fail(char **errmsg, onlist_status st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif
