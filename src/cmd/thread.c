@@ -76,9 +76,10 @@ static gint by_date(gconstpointer a, gconstpointer b)
 
 struct tctx {
 	FILE *f;
+	struct onlist_emit *e;	/* JSON */
 	struct onlist_store *s;
 	const char *want;
-	int json, nout;
+	int json;
 };
 
 static int print_trailer(int ncol, const char *const *c, void *data)
@@ -88,9 +89,11 @@ static int print_trailer(int ncol, const char *const *c, void *data)
 	(void)ncol;
 
 	if (t->json) {
-		fputs(t->nout++ ? ", " : "", f);
-		onlist_put_json_object(f, "key", c[0], "name", c[1],
-				       "addr", c[2], (char *)NULL);
+		onlist_emit_begin_map(t->e, 0);
+		onlist_emit_kstr(t->e, "key", c[0]);
+		onlist_emit_kstr(t->e, "name", c[1]);
+		onlist_emit_kstr(t->e, "addr", c[2]);
+		onlist_emit_end(t->e);
 	} else {
 		fputs("  ", f);
 		onlist_put_text(f, c[0] ? c[0] : "");
@@ -112,24 +115,24 @@ static void print_one(struct tctx *t, const struct tmsg *m, const char *indent,
 	if (m->date && gmtime_r(&when, &tm))
 		strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
 	if (t->json) {
-		fputs(t->nout ? ",\n  {" : "\n  {", f);
-		t->nout = 1;
-		fputs("\"message_id\": ", f);
-		onlist_put_json(f, m->msgid);
-		onlist_put_json_field(f, 0, "parent", m->parent);
-		fprintf(f, ", \"depth\": %d, \"date\": %lld, \"class\": ",
-			m->depth, m->date);
-		onlist_put_json(f, m->cls);
-		onlist_put_json_field(f, 0, "from", m->from_name);
-		onlist_put_json_field(f, 0, "addr", m->from_addr);
-		onlist_put_json_field(f, 0, "subject", m->subject);
-		fputs(", \"trailers\": [", f);
-		t->nout = 0;
+		struct onlist_emit *e = t->e;
+
+		onlist_emit_begin_map(e, 0);
+		onlist_emit_kstr(e, "message_id", m->msgid);
+		onlist_emit_kstr(e, "parent", m->parent);
+		onlist_emit_kint(e, "depth", m->depth);
+		onlist_emit_kint(e, "date", m->date);
+		onlist_emit_kstr(e, "class", m->cls);
+		onlist_emit_kstr(e, "from", m->from_name);
+		onlist_emit_kstr(e, "addr", m->from_addr);
+		onlist_emit_kstr(e, "subject", m->subject);
+		onlist_emit_key(e, "trailers");
+		onlist_emit_begin_list(e, 0);
 		if (reply)
 			onlist_store_message_trailers(t->s, m->msgid,
 						      print_trailer, t);
-		fputs("]}", f);
-		t->nout = 1;
+		onlist_emit_end(e);
+		onlist_emit_end(e);
 		return;
 	}
 	fprintf(f, "%c ", strcmp(m->msgid, t->want) ? ' ' : '*');
@@ -264,12 +267,22 @@ int cmd_thread(struct onlist_cli *cli, int argc, char **argv)
 	t.s = s;
 	t.want = id;
 	t.json = fmt == ONLIST_FMT_JSON;
-	if (t.json)
-		fputs("[", t.f);
+	if (t.json) {
+		if (!(t.e = onlist_emit_new(t.f, fmt))) {
+			onlist_err("thread: out of memory");
+			ret = ONLIST_EXIT_FAIL;
+			g_hash_table_destroy(byid);
+			onlist_out_close(&out, 0, NULL);
+			goto out;
+		}
+		onlist_emit_begin_list(t.e, ONLIST_EMIT_LINES);
+	}
 	if (root)
 		print_tree(&t, root);
-	if (t.json)
-		fputs("\n]\n", t.f);
+	if (t.json) {
+		onlist_emit_end(t.e);
+		onlist_emit_free(t.e);
+	}
 	g_hash_table_destroy(byid);
 	ret = onlist_cli_out_close(cli, &out, ret);
 out:
