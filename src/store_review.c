@@ -79,7 +79,8 @@ onlist_status onlist_store_review_people(struct onlist_store *s,
 /* ---- the rebuild --------------------------------------------------------- */
 
 static const char sql_clear_tags[] = "DELETE FROM review_tags";
-static const char sql_clear_commits[] = "DELETE FROM commit_review";
+static const char sql_clear_commits[] = "DELETE FROM commit_review;"
+	"DELETE FROM commit_notice; DELETE FROM posting_replies;";
 
 /* Each review trailer in a reply, with what it answers (replies only: a
  * patch's own Acked-by lines are its history, not review given here; a
@@ -115,17 +116,25 @@ static const char sql_put_tag[] =
 #define ONLY " AND x.commit_sha IN (SELECT sha FROM temp.review_commits)"
 #define SQL_MEMBERS(f) \
 	"SELECT s.msgid, s.series, s.topic, coalesce(i.class, 'patch')," \
-	" coalesce(lower(m.from_addr), ''), coalesce(lower(i.stripped), '')" \
+	" coalesce(lower(m.from_addr), ''), coalesce(lower(i.stripped), '')," \
+	" coalesce(lower(au.addr), '')," \
+	" (SELECT group_concat(lower(c.addr), char(10)) FROM message_trailers c" \
+	"   WHERE c.msgid = s.msgid AND lower(c.key) = 'co-developed-by'" \
+	"   AND c.addr <> '')" \
 	" FROM series s JOIN messages m ON m.msgid = s.msgid" \
 	" LEFT JOIN message_info i ON i.msgid = s.msgid" \
+	" LEFT JOIN message_author au ON au.msgid = s.msgid" \
 	" WHERE s.topic IN" POSTED_TOPICS(f)
 #define SQL_REPLIES(f) \
 	"SELECT th.answers, coalesce(lower(m.from_addr), '')," \
-	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = th.msgid), s.topic" \
+	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = th.msgid), s.topic," \
+	" th.msgid, r.kind, r.text" \
 	" FROM series s JOIN thread th ON th.answers = s.msgid" \
 	" JOIN message_info i ON i.msgid = th.msgid AND" ANSWERING("i") \
 	" JOIN messages m ON m.msgid = th.msgid" \
-	" WHERE s.topic IN" POSTED_TOPICS(f)
+	" LEFT JOIN message_reply r ON r.msgid = th.msgid" \
+	" WHERE s.topic IN" POSTED_TOPICS(f) \
+	" ORDER BY m.date, th.msgid"
 #define SQL_COMMITS(f) \
 	"SELECT x.commit_sha, x.message_id, coalesce(lower(c.author_email), '')," \
 	" s.topic FROM matches x JOIN commits c ON c.sha = x.commit_sha" \
@@ -174,12 +183,21 @@ static const char sql_some_topics[] =
 	" WHERE " POSTED " AND s.topic IN (SELECT topic FROM temp.review_topics);"
 	"DELETE FROM commit_review WHERE sha IN"
 	" (SELECT sha FROM temp.review_commits);"
+	"DELETE FROM commit_notice WHERE sha IN"
+	" (SELECT sha FROM temp.review_commits);"
+	"DELETE FROM posting_replies WHERE sha IN"
+	" (SELECT sha FROM temp.review_commits);"
 	"DROP TABLE temp.old_tags;";
 static const char sql_has_old_posted[] =
 	"SELECT count(*) FROM sqlite_temp_master WHERE name = 'old_posted'";
 static const char sql_states[] =
 	"SELECT state, count(*) FROM commit_review GROUP BY state";
 static const char sql_count_reviews[] = "SELECT count(*) FROM commit_review";
+static const char sql_put_notice[] =
+	"INSERT OR REPLACE INTO commit_notice(sha, msgid) VALUES(?1,?2)";
+static const char sql_put_posting[] =
+	"INSERT OR REPLACE INTO posting_replies(sha, msgid, replies, repliers)"
+	" VALUES(?1,?2,?3,?4)";
 static const char sql_put_review[] =
 	"INSERT OR REPLACE INTO commit_review(sha, state, evidence_msgid,"
 	" evidence_seq, naks, off_list_tags) VALUES(?1,?2,?3,?4,?5,?6)";
@@ -203,6 +221,8 @@ struct build {
 	GHashTable *replies;		/* topic -> GArray of onlist_review_reply */
 	GHashTable *trailers;		/* sha -> GArray of struct gtrailer */
 	int some;			/* 1: only temp.review_commits */
+	const char *const *notice;	/* the rules file's notice patterns */
+	size_t nnotice;
 };
 
 static const char *intern(struct build *b, sqlite3_stmt *st, int col)
@@ -323,14 +343,18 @@ static onlist_status load_topics(struct build *b)
 		struct onlist_review_msg m;
 		const char *cls = (const char *)sqlite3_column_text(st, 3);
 
-		if (cls && strcmp(cls, "patch") && strcmp(cls, "cover"))
+		/* in a series and no patch: a cover letter, by its subject
+		 * or by its place in the thread (thread.h) */
+		if (cls && !strcmp(cls, "pull"))
 			continue;
 		m.msgid = intern(b, st, 0);
 		m.series = intern(b, st, 1);
-		m.cover = cls && !strcmp(cls, "cover");
+		m.cover = cls && strcmp(cls, "patch");
 		m.from = canon(b, intern(b, st, 4));
 		m.stripped = intern(b, st, 5);
 		m.posting = 0;
+		m.author = canon(b, intern(b, st, 6));
+		m.codev = canon_lines(b, intern(b, st, 7));
 		g_array_append_val(bucket(b->members, intern(b, st, 2),
 					  sizeof m), m);
 	}
@@ -342,9 +366,20 @@ static onlist_status load_topics(struct build *b)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_review_reply r;
 
+		const char *kind = (const char *)sqlite3_column_text(st, 5);
+		const char *text = (const char *)sqlite3_column_text(st, 6);
+
 		r.target = intern(b, st, 0);
 		r.sender = canon(b, intern(b, st, 1));
 		r.bot = sqlite3_column_int(st, 2);
+		r.msgid = intern(b, st, 4);
+		/* the built-in patterns decided at import; a robot's notice
+		 * (patchwork-bot) and the rules file's patterns need the text */
+		r.notice = kind && (!strcmp(kind, "notice") ||
+			   (!strcmp(kind, "discussion") && text &&
+			    (b->nnotice || r.bot) &&
+			    onlist_reply_is_notice(text, b->notice, b->nnotice,
+						   r.bot)));
 		g_array_append_val(bucket(b->replies, intern(b, st, 3),
 					  sizeof r), r);
 	}
@@ -392,7 +427,7 @@ static onlist_status one_commit(struct build *b, const char *sha,
 	GArray *trs = g_array_new(FALSE, FALSE, sizeof(struct onlist_review_trailer));
 	struct onlist_review_in in;
 	struct onlist_review_out out;
-	unsigned char *off;
+	unsigned char *off, *counted = NULL;
 	GString *off_text = g_string_new(NULL);
 	onlist_status ret;
 	sqlite3_stmt *st;
@@ -434,8 +469,50 @@ static onlist_status one_commit(struct build *b, const char *sha,
 	in.replies = (const struct onlist_review_reply *)(void *)reps->data;
 	in.nreplies = reps->len;
 	out.off_list = off;
+	counted = g_malloc0(reps->len ? reps->len : 1);
+	out.counted = counted;
 	if ((ret = onlist_review_commit(&in, &out)) != ONLIST_OK)
 		goto out;
+	if (out.notice >= 0 &&
+	    (ret = onlist__store_step(b->s, onlist__store_prepare(b->s, sql_put_notice),
+				      "insert notice", "tt", sha,
+				      g_array_index(reps, struct onlist_review_reply,
+						    out.notice).msgid)) != ONLIST_OK)
+		goto out;
+	/* each posting's replies by the same rule, for lookup: those to it
+	 * and to the cover letter of its series */
+	for (guint i = 0; i < msgs->len; i++) {
+		const struct onlist_review_msg *m =
+			&g_array_index(msgs, struct onlist_review_msg, i);
+		GHashTable *people;
+		int n = 0, cover = 0;
+
+		if (!m->posting)
+			continue;
+		for (guint k = 0; k < msgs->len && !cover; k++) {
+			const struct onlist_review_msg *h =
+				&g_array_index(msgs, struct onlist_review_msg, k);
+
+			cover = h->cover && !strcmp(h->msgid, m->series);
+		}
+		people = g_hash_table_new(g_str_hash, g_str_equal);
+		for (guint r = 0; r < reps->len; r++) {
+			const struct onlist_review_reply *x =
+				&g_array_index(reps, struct onlist_review_reply, r);
+
+			if (!counted[r] || (strcmp(x->target, m->msgid) &&
+					    (!cover || strcmp(x->target, m->series))))
+				continue;
+			n++;
+			g_hash_table_add(people, (gpointer)x->sender);
+		}
+		ret = onlist__store_step(b->s, onlist__store_prepare(b->s, sql_put_posting),
+					 "insert posting replies", "ttii", sha,
+					 m->msgid, n, (int)g_hash_table_size(people));
+		g_hash_table_destroy(people);
+		if (ret != ONLIST_OK)
+			goto out;
+	}
 	for (guint i = 0; i < trs->len; i++)
 		if (off[i])
 			g_string_append_printf(off_text, "%s%s",
@@ -464,6 +541,7 @@ static onlist_status one_commit(struct build *b, const char *sha,
 	c->state[out.state]++;
 out:
 	g_free(off);
+	g_free(counted);
 	g_string_free(off_text, TRUE);
 	g_array_free(msgs, TRUE);
 	g_array_free(tags, TRUE);
@@ -620,12 +698,33 @@ onlist_status onlist_store_build_reviews(struct onlist_store *s,
 					 const char *canon_key,
 					 onlist_bot_addr_fn is_bot,
 					 void *bot_data,
+					 const char *const *notice,
+					 size_t nnotice,
 					 struct onlist_review_counts *c)
 {
 	struct build b = { 0 };
 	struct onlist_review_counts dummy;
 	onlist_status ret;
 	int some;
+	GString *key = g_string_new(canon_key);
+	sqlite3_stmt *st;
+
+	/* what the notices are decided by: the replies' kinds (more come
+	 * with mail imported again) and the rules file's patterns; when
+	 * that changes, every commit is computed again */
+	if (!(st = onlist__store_prepare(s, "SELECT count(*) FROM message_reply"))) {
+		g_string_free(key, TRUE);
+		return fail(s, "prepare");
+	}
+	g_string_append_printf(key, "\x1freplies %lld",
+			       sqlite3_step(st) == SQLITE_ROW ?
+			       (long long)sqlite3_column_int64(st, 0) : -1LL);
+	sqlite3_reset(st);
+	for (size_t i = 0; i < nnotice; i++)
+		g_string_append_printf(key, "\x1fnotice %s", notice[i]);
+	canon_key = key->str;
+	b.notice = notice;
+	b.nnotice = nnotice;
 
 	if (!c)
 		c = &dummy;
@@ -669,6 +768,7 @@ onlist_status onlist_store_build_reviews(struct onlist_store *s,
 	g_array_free(b.tags, TRUE);
 	g_array_free(b.tag_seq, TRUE);
 	g_string_chunk_free(b.str);
+	g_string_free(key, TRUE);
 	return ret;
 }
 

@@ -46,12 +46,18 @@ struct onlist_review_counts {
  * those of commits whose postings changed or that were posted in a topic
  * the thread build changed (meta review_dirty), unless the classes or
  * canon_key changed since: then all.  is_bot may be NULL (no address
- * is a bot's).  ONLIST_EDB, ONLIST_ENOMEM. */
+ * is a bot's).  notice[0..nnotice): the rules file's notice patterns
+ * (lower-case globs, msgmeta.h), added to the built-in ones; a change
+ * of them, or of the number of replies whose kind is known, computes
+ * all again too.  Also rebuilt: commit_notice and posting_replies.
+ * ONLIST_EDB, ONLIST_ENOMEM. */
 onlist_status onlist_store_build_reviews(struct onlist_store *s,
 					 onlist_canon_fn canon, void *data,
 					 const char *canon_key,
 					 onlist_bot_addr_fn is_bot,
 					 void *bot_data,
+					 const char *const *notice,
+					 size_t nnotice,
 					 struct onlist_review_counts *c);
 
 /* ---- reading ------------------------------------------------------------ */
