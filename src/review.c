@@ -60,6 +60,9 @@ void onlist_review_judge(struct onlist_review_tag *t)
 		t->why_not = "bot";
 	else if (same(t->addr, t->target_from) || same(t->sender, t->target_from))
 		t->why_not = "sender";
+	else if (same(t->addr, t->target_author) ||
+		 same(t->sender, t->target_author))
+		t->why_not = "author";
 	else if (in_lines(t->addr, t->target_codev) ||
 		 in_lines(t->sender, t->target_codev))
 		t->why_not = "co-developer";

@@ -258,6 +258,11 @@ static const char v11_sql[] =
 	"CREATE TABLE IF NOT EXISTS posting_replies(\n"
 	"  sha TEXT NOT NULL, msgid TEXT NOT NULL, replies INTEGER NOT NULL,\n"
 	"  repliers INTEGER NOT NULL, PRIMARY KEY(sha, msgid)) WITHOUT ROWID;\n"
+	/* and the replies to each series of the commit's topic (lookup's
+	 * versions), by the same rule */
+	"CREATE TABLE IF NOT EXISTS series_replies(\n"
+	"  sha TEXT NOT NULL, series TEXT NOT NULL, replies INTEGER NOT NULL,\n"
+	"  PRIMARY KEY(sha, series)) WITHOUT ROWID;\n"
 	/* cover letters are found by structure (thread.h): build whole */
 	"DELETE FROM meta WHERE key = 'threads_base';\n";
 

@@ -546,10 +546,11 @@ out:
  * whether anything came in since.  The prefix names the rules of
  * thread.h: a table built by other rules (t2: before a "Re:" with a diff
  * counted as a reply, and before in-body authors and display names linked
- * versions; t3: with only one of the two) is written again whole, since
+ * versions; t3: with only one of the two; t4: before cover letters were
+ * found by structure) is written again whole, since
  * only a whole write puts in the rows the new rules add where nothing
  * else changed. */
-#define THREAD_RULES "t4:"
+#define THREAD_RULES "t5:"
 static const char sql_stamp[] =
 	"SELECT '" THREAD_RULES "' || count(*) || ':' || coalesce(max(id), 0)"
 	" || ':' || (SELECT count(*) FROM message_info) || ':' ||"

@@ -41,6 +41,23 @@ inbody-author    reviewed         inbody-r              0     -
 same-name        reviewed         twoaddr-r             0     -
 one-word-name    no_reply         -                     0     -
 stable-backport  no_reply         -                     0     -
+notice-applied   no_reply         -                     0     -
+notice-queued    no_reply         -                     0     -
+notice-fornext   no_reply         -                     0     -
+notice-merged    no_reply         -                     0     -
+notice-committed no_reply         -                     0     -
+notice-rule      no_reply         -                     0     -
+notice-para      discussed        -                     0     -
+notice-by-author no_reply         -                     0     -
+credited-ack     no_reply         -                     0     -
+cover-vn-1       reviewed_series  cvn-r                 0     -
+cover-vn-2       reviewed_series  cvn-r                 0     -
+cover-nonum-1    reviewed_series  cnn-r                 0     -
+cover-nonum-2    reviewed_series  cnn-r                 0     -
+cover-rfc-1      reviewed_series  rfc-r                 0     -
+cover-rfc-2      reviewed_series  rfc-r                 0     -
+cover-old-thread-1 reviewed_series ovt-r                0     -
+cover-old-thread-2 reviewed_series ovt-r                0     -
 '
 # tag-patch: Bob's Reviewed-by in git names his work address, which the
 # repository's .mailmap maps to the one he reviewed from: not off the list.
@@ -71,6 +88,21 @@ stable-backport  no_reply         -                     0     -
 # review of her own v1 reaches it.
 # same-name: Ann sent v2 from another address, her name the same.
 # one-word-name: "Kim" from two addresses is not taken for one person.
+# notice-*: the only answer is Mo's applied notice ("Thanks, applied.",
+# "Now queued up, thanks.", "Applied to for-next, thanks!", "Merged.
+# Thanks!", "Committed... (tag: ...)", and "Landed in main, thanks." by
+# the rules file's "notice text *landed*"): no reply, the notice kept as
+# evidence.  notice-para: "Applied, but please ..." and a paragraph.
+# notice-by-author: Mo is the commit's author and answers the patch Ann
+# sent with a notice: the same state, and lookup counts no reply.
+# credited-ack: Sam posted Ann's patch with her in-body From:; git has
+# her other address; her own Acked-by is no review.
+# cover-vn, cover-nonum, cover-rfc: cover letters without "0/N" ("[v4]
+# ...", "[PATCH] ...", "[RFC] ..."), found as the mail the patches answer;
+# the ack on cover-nonum sits one level down (a reply to Ivan's question);
+# cover-rfc's is a reply that says "For the series".
+# cover-old-thread: v2's "[V2]" cover was sent into v1's review thread;
+# Carol's ack on it covers v2's patches, the second new in v2.
 # stable-backport: Greg's 5.10 backport of the patch carries Ann's in-body
 # From: and "commit ... upstream."; Hank's test of it is no review of hers.
 . tests/lib.sh
@@ -108,7 +140,43 @@ echo "$expect" | while read -r c state ev naks off; do
 done >"$TMP/states"
 cat "$TMP/states"
 [ ! -s "$TMP/states" ] || bad "commit states (above)"
-[ "$(q "SELECT count(*) FROM commit_review")" = 36 ] || bad "not every posted commit has a state"
+[ "$(q "SELECT count(*) FROM commit_review")" = 53 ] || bad "not every posted commit has a state"
+
+# ---- applied notices: what each reply was taken for, the evidence ----------
+while read -r reply kind; do
+	got=$(q "SELECT kind FROM message_reply WHERE msgid = '$reply@example.org'")
+	[ "$got" = "$kind" ] || bad "<$reply> was taken for '$got', expected '$kind'"
+done <<'EOF'
+ntc-applied-r notice
+ntc-queued-r notice
+ntc-fornext-r notice
+ntc-merged-r notice
+ntc-committed-r notice
+ntc-rule-r discussion
+ntc-para-r discussion
+ntc-au-r notice
+cred-r tag
+nak-r nak
+disc-r discussion
+EOF
+while read -r c notice; do
+	got=$(q "SELECT coalesce((SELECT msgid FROM commit_notice WHERE sha = '$(sha_of "$c")'), '-')")
+	[ "$notice" = - ] || notice="$notice@example.org"
+	[ "$got" = "$notice" ] || bad "$c: notice '$got', expected '$notice'"
+done <<'EOF'
+notice-applied ntc-applied-r
+notice-queued ntc-queued-r
+notice-fornext ntc-fornext-r
+notice-merged ntc-merged-r
+notice-committed ntc-committed-r
+notice-rule ntc-rule-r
+notice-para -
+notice-by-author ntc-au-r
+discussed -
+EOF
+got=$(q "SELECT msgid FROM commit_notice WHERE sha = '$(sha_of applied-ty)'")
+[ "$got" = 161461234567.1234.5678901234567890123.b4-ty@example.org ] ||
+	bad "the b4 notice is not applied-ty's evidence: '$got'"
 
 # ---- the tags given on the list, and why some are no review -----------------
 while read -r reply why; do
@@ -116,6 +184,7 @@ while read -r reply why; do
 	[ "$got" = "$why" ] || bad "tag in <$reply>: why_not '$got', expected '$why'"
 done <<'EOF'
 author-r sender
+cred-r author
 codev-r co-developer
 bot-r bot
 bottag-r bot
@@ -172,6 +241,27 @@ has cross-list "    v1 2021-03-01 to alpha, beta: 1 reply, the version applied"
 lk by-bot
 # the bot's PASS is no reply: the posting's counts leave it out
 has by-bot "; 0 replies from 0 other people"
+# one rule for the state and the counts: the commit's author's notice is
+# no reply, nor is anyone's notice; the notice is the evidence
+lk notice-by-author
+has notice-by-author "  review on the list: no_reply"
+has notice-by-author "; 0 replies from 0 other people"
+has notice-by-author "    applied notice from Mo Maintainer, 2021-03-01"
+has notice-by-author "      in <ntc-au-r@example.org>"
+grep -q "^    v1 2021-03-01 to alpha: 0 replies, the version applied$" "$TMP/lookup.notice-by-author" ||
+	bad "lookup notice-by-author: the version counts a reply"
+lk notice-applied
+has notice-applied "; 0 replies from 0 other people"
+has notice-applied "    applied notice from Mo Maintainer, 2021-03-01"
+lk credited-ack
+has credited-ack "  review on the list: no_reply"
+has credited-ack "; 0 replies from 0 other people"
+lk notice-para
+has notice-para "  review on the list: discussed"
+has notice-para "; 1 reply from 1 other person"
+lk cover-vn-2
+has cover-vn-2 "  review on the list: reviewed_series"
+has cover-vn-2 "      given on the cover letter [v4] cvn: annotate the helpers"
 lk nak
 has nak "  review on the list: discussed"
 has nak "    1 NAK on the list"
@@ -211,11 +301,11 @@ for c in r["commits"]:
     if c["category"] != want[name]: print(name, c["category"], "expected", want[name]); ok = False
     if c["modified_before_merge"] is not False: print(name, "modified"); ok = False
 t = r["totals"]
-if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (8, 6, 9, 13): print("totals", t); ok = False
+if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (16, 7, 17, 13): print("totals", t); ok = False
 sys.exit(0 if ok else 1)
 PY
 run "report md" "$ONLIST" --db "$DB" report base..main
-grep -q "^## Reviewed only on the series (9)$" "$TMP/out" || bad "report md: no series section of 9"
+grep -q "^## Reviewed only on the series (17)$" "$TMP/out" || bad "report md: no series section of 17"
 # (Markdown: the characters it acts on are backslashed)
 # the evidence in one line, the mail that gave it linked
 evidence() {	# LINE-PATTERN MSGID
@@ -228,8 +318,8 @@ evidence "Acked-by Carol Acker on the cover letter, for the series" cover-r@exam
 	bad "report md: the cover letter evidence is not quoted"
 grep -qF -- '  - in git, not on the list: Reviewed-by: Frank Offlist \<frank@example.org\> Acked-by: Quinn Quoted \<quinn@example.org\>' "$TMP/out" ||
 	bad "report md: off-list tags not shown"
-grep -q "^## Posted, no reply (8)$" "$TMP/out" || bad "report md: no-reply section"
-grep -q "^## Posted, discussed without a review tag (6)$" "$TMP/out" || bad "report md: discussed section"
+grep -q "^## Posted, no reply (16)$" "$TMP/out" || bad "report md: no-reply section"
+grep -q "^## Posted, discussed without a review tag (7)$" "$TMP/out" || bad "report md: discussed section"
 ! grep -q "$(sha_of tag-patch | cut -c1-12)" "$TMP/out" || bad "report md: a reviewed commit is listed"
 
 # ---- export: the state per commit, one row per tag given ---------------------
@@ -248,8 +338,8 @@ sys.exit(0 if ok else 1)
 PY
 run "export reviews" "$ONLIST" --db "$DB" export --format csv reviews
 tr -d '\r' <"$TMP/out" >"$TMP/reviews.csv"; mv "$TMP/reviews.csv" "$TMP/out"
-[ "$(tail -n +2 "$TMP/out" | wc -l)" = 23 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 23"
-[ "$(grep -c ',1,$' "$TMP/out")" = 17 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 17"
+[ "$(tail -n +2 "$TMP/out" | wc -l)" = 28 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 28"
+[ "$(grep -c ',1,$' "$TMP/out")" = 21 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 21"
 grep -q '^"cross-r@example.org",0,"Reviewed-by",.*,"beta","cross@example.org","patch",1,-1,-1,' "$TMP/out" ||
 	bad "export reviews: the cross-posted review is not on beta"
 grep -q '^"rv-r@example.org",.*,"rv-v2-1@example.org","patch",2,1,2,"rv-v2-0@example.org",' "$TMP/out" ||
@@ -260,8 +350,8 @@ run "stats json" "$ONLIST" --db "$DB" stats --format json base..main
 python3 -c '
 import json, sys
 g = json.load(open(sys.argv[1]))["single_signoff_no_tags"]
-want = {"never_posted": 0, "no_reply": 7, "discussed": 5, "reviewed_series": 9, "reviewed": 12}
-if g["count"] != 33 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
+want = {"never_posted": 0, "no_reply": 15, "discussed": 6, "reviewed_series": 17, "reviewed": 12}
+if g["count"] != 50 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
 ' "$TMP/out" || bad "stats: review states of the single-signoff commits"
 
 # ---- no repository known: no .mailmap, Bob's work address is off the list --

@@ -68,11 +68,14 @@ struct onlist_review_tag {
 	int bot;			/* the reply is a bot's (echo/bot rules) */
 	const char *target;		/* the patch or cover letter answered */
 	const char *target_from;	/* its sender, canonical */
+	const char *target_author;	/* its in-body From, canonical; "" */
 	const char *target_codev;	/* its Co-developed-by addresses,
 					 * canonical, one per line */
 	/* out (onlist_review_judge) */
 	const char *why_not;		/* NULL: review by someone else; else
-					 * "bot", "sender", "co-developer" */
+					 * "bot", "sender", "author" (the
+					 * target's in-body From:),
+					 * "co-developer" */
 };
 void onlist_review_judge(struct onlist_review_tag *t);
 

@@ -75,15 +75,29 @@ struct onlist_commit_review {
 	char *ev_key, *ev_value, *ev_msgid, *ev_from;
 	char *ev_target, *ev_target_subject, *ev_target_class;
 	int ev_version, ev_part, ev_total;	/* of the target; part -1: none */
+	/* the first applied notice (review.h), or NULL: the mail, its
+	 * sender's name (the address when it has none), its date (seconds,
+	 * as text) */
+	char *notice_msgid, *notice_name, *notice_date;
 };
 #define ONLIST_COMMIT_REVIEW_INIT { NULL, 0, NULL, NULL, NULL, NULL, NULL, \
-				    NULL, NULL, NULL, 0, -1, -1 }
+				    NULL, NULL, NULL, 0, -1, -1, NULL, NULL, \
+				    NULL }
 /* ONLIST_OK (state NULL when the commit has none), ONLIST_EDB,
  * ONLIST_ENOMEM. */
 onlist_status onlist_store_commit_review(struct onlist_store *s,
 					 const char *sha,
 					 struct onlist_commit_review *out);
 void onlist_commit_review_release(struct onlist_commit_review *r);
+
+/* The replies to one posting of sha (to it, and to the cover letter of
+ * its series) and their distinct senders, by the rule of the review
+ * state (review.h): notices, bots and the commit's own people left out.
+ * ONLIST_ENOTFOUND when the review has no row for it (match has not run
+ * since), ONLIST_EDB. */
+onlist_status onlist_store_posting_replies(struct onlist_store *s,
+					   const char *sha, const char *msgid,
+					   int *replies, int *repliers);
 
 /* Every version (series) of the topics a commit was posted in, oldest
  * version first.  Rows:
