@@ -301,6 +301,8 @@ for c in r["commits"]:
     if c["category"] != want[name]: print(name, c["category"], "expected", want[name]); ok = False
     if c["modified_before_merge"] is not False: print(name, "modified"); ok = False
 t = r["totals"]
+n = [c for c in r["commits"] if case[c["sha"]] == "notice-merged"][0]["review"]["notice"]
+if not n or n["from"] != "Mo Maintainer" or n["msgid"] != "ntc-merged-r@example.org": print("notice", n); ok = False
 if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (16, 7, 17, 13): print("totals", t); ok = False
 sys.exit(0 if ok else 1)
 PY
@@ -319,6 +321,11 @@ evidence "Acked-by Carol Acker on the cover letter, for the series" cover-r@exam
 grep -qF -- '  - in git, not on the list: Reviewed-by: Frank Offlist \<frank@example.org\> Acked-by: Quinn Quoted \<quinn@example.org\>' "$TMP/out" ||
 	bad "report md: off-list tags not shown"
 grep -q "^## Posted, no reply (16)$" "$TMP/out" || bad "report md: no-reply section"
+# an applied notice is the evidence of a no_reply commit, linked
+ref=$(grep -A5 "^- $(sha_of notice-by-author | cut -c1-12) " "$TMP/out" |
+      sed -n 's/^  - applied notice from Mo Maintainer, 2021-03-01 (\[mail\]\[\([0-9]*\)\])$/\1/p')
+[ -n "$ref" ] && grep -qF "[$ref]: https://lore.kernel.org/r/ntc-au-r@example.org" "$TMP/out" ||
+	bad "report md: the applied notice of notice-by-author is not shown"
 grep -q "^## Posted, discussed without a review tag (7)$" "$TMP/out" || bad "report md: discussed section"
 ! grep -q "$(sha_of tag-patch | cut -c1-12)" "$TMP/out" || bad "report md: a reviewed commit is listed"
 
