@@ -393,11 +393,12 @@ run "match after upgrade" "$ONLIST" --db "$TMP/old.db" match --rules "$W/rules"
   "$(q "SELECT group_concat(sha || state) FROM (SELECT * FROM commit_review ORDER BY sha)")" ] ||
 	bad "states after an upgrade differ from a fresh database's"
 
-# ---- schema 9 to 10: in-body authors come with the mail imported again ----
+# ---- schema 9 to 11: in-body authors and what replies say come with the
+# mail imported again ----
 [ "$(q "SELECT count(*) FROM message_author WHERE msgid IN ('inbody-v2@example.org', 'stab-510@example.org')")" = 2 ] ||
 	bad "the in-body authors were not kept"
 cp "$DB" "$TMP/v9.db"
-sqlite3 "$TMP/v9.db" "DROP TABLE message_author; PRAGMA user_version = 9;"
+sqlite3 "$TMP/v9.db" "DROP TABLE message_author; DROP TABLE message_reply; DROP TABLE commit_notice; DROP TABLE posting_replies; DROP TABLE series_replies; PRAGMA user_version = 9;"
 run "upgrade from 9" "$ONLIST" --db "$TMP/v9.db" match --rules "$W/rules"
 expect_rc "upgrade from 9" 0
 [ "$(sqlite3 "$TMP/v9.db" "PRAGMA user_version")" = 11 ] || bad "not upgraded to schema 11"
@@ -405,6 +406,11 @@ expect_rc "upgrade from 9" 0
 	bad "upgrade from 9: in-body authors found without reading the mail"
 got=$(sqlite3 "$TMP/v9.db" "SELECT state FROM commit_review WHERE sha = '$(sha_of inbody-author)'")
 [ "$got" = no_reply ] || bad "upgrade from 9: inbody-author is '$got' before the mail is read again"
+# what replies say is known only from the mail: discussion until then
+[ "$(sqlite3 "$TMP/v9.db" "SELECT count(*) FROM message_reply")" = 0 ] ||
+	bad "upgrade from 9: reply kinds found without reading the mail"
+got=$(sqlite3 "$TMP/v9.db" "SELECT state FROM commit_review WHERE sha = '$(sha_of notice-applied)'")
+[ "$got" = discussed ] || bad "upgrade from 9: notice-applied is '$got' before the mail is read again"
 "$ONLIST" -q --db "$TMP/v9.db" import --list alpha "$W/alpha.mbox" >/dev/null || bad "import again"
 run "match after import again" "$ONLIST" --db "$TMP/v9.db" match --rules "$W/rules"
 [ "$(sqlite3 "$TMP/v9.db" "SELECT group_concat(sha || state) FROM (SELECT * FROM commit_review ORDER BY sha)")" = \
