@@ -209,6 +209,7 @@ struct derived {
 	char *url, *ref, *tip, *cid;
 	char *author_name, *author_addr;	/* in-body From */
 	char *own;				/* a reply's own text */
+	char qid[ONLIST_PATCHID_HEXSZ + 1], qrid[ONLIST_PATCHID_HEXSZ + 1];
 };
 
 static void derived_clear(struct derived *d)
@@ -231,7 +232,8 @@ static void derived_clear(struct derived *d)
 static onlist_status reply_kind(struct derived *d, struct onlist_mail *m)
 {
 	struct onlist_message_info *info = &d->info;
-	int more = 0, nak = 0, tag = 0, lines = 0;
+	int more = 0, nak = 0, tag = 0, lines = 0, nomem = 0;
+	char *q;
 
 	if (strcmp(info->cls, ONLIST_CLASS_REPLY) && strcmp(info->cls, ONLIST_CLASS_OTHER))
 		return ONLIST_OK;
@@ -252,7 +254,20 @@ static onlist_status reply_kind(struct derived *d, struct onlist_mail *m)
 			   "discussion";
 	if (!more && lines < 8 && strlen(d->own) <= REPLY_TEXT_KEEP)
 		info->reply_text = d->own;
-	return ONLIST_OK;
+	/* a diff it quotes: the posting, when the archive lost the mail
+	 * answered (match's `quoted` tier) */
+	if ((q = onlist_quoted_diff(onlist_mail_body(m), &nomem))) {
+		unsigned char raw[ONLIST_PATCHID_RAWSZ];
+
+		if (onlist_patchid_buf(q, strlen(q), raw)) {
+			onlist_patchid_hex(raw, d->qid);
+			info->quoted_id = d->qid;
+		}
+		if (onlist_patch_repaired_id(q, strlen(q), d->qrid))
+			info->quoted_repaired = d->qrid;
+		free(q);
+	}
+	return nomem ? ONLIST_ENOMEM : ONLIST_OK;
 }
 
 /* Fill d from m (data, len: the message as sent).  ONLIST_ENOMEM; d is

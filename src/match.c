@@ -1539,6 +1539,9 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	if (onlist_store_match_repaired(s, &c->repaired) != ONLIST_OK)
 		goto db;
 	phase(o, "repaired tier");
+	if (onlist_store_match_quoted(s, &c->quoted) != ONLIST_OK)
+		goto db;
+	phase(o, "quoted tier");
 	if (onlist_store_match_author_date(s, &c->author_date) != ONLIST_OK)
 		goto db;
 	phase(o, "author-date tier");

@@ -463,3 +463,36 @@ int onlist_reply_is_notice(const char *own, const char *const *extra,
 	g_strfreev(l);
 	return ok && hits > 0;
 }
+
+char *onlist_quoted_diff(const char *body, int *nomem)
+{
+	GString *o;
+	int diff = 0, minus = 0;
+
+	if (nomem)
+		*nomem = 0;
+	if (!body || !strstr(body, "\n>"))
+		return NULL;
+	o = g_string_new(NULL);
+	for (const char *p = body; *p;) {
+		const char *e = line_end(p), *k = p + 1;
+
+		if (*p == '>') {
+			if (k < e && *k == ' ')
+				k++;
+			if (e - k >= 11 && !strncmp(k, "diff --git ", 11))
+				diff = 1;
+			else if (e - k >= 4 && !strncmp(k, "+++ ", 4) && minus)
+				diff = 1;
+			minus = e - k >= 4 && !strncmp(k, "--- ", 4);
+			g_string_append_len(o, k, e - k);
+			g_string_append_c(o, '\n');
+		}
+		p = *e ? e + 1 : e;
+	}
+	if (!diff) {
+		g_string_free(o, TRUE);
+		return NULL;
+	}
+	return g_string_free(o, FALSE);
+}

@@ -248,7 +248,14 @@ static const char v11_sql[] =
 	 * NULL.  Bodies are not kept.  A reply stored before gets its row
 	 * when it is imported again; until then it is discussion. */
 	"CREATE TABLE IF NOT EXISTS message_reply(\n"
-	"  msgid TEXT PRIMARY KEY, kind TEXT NOT NULL, text TEXT) WITHOUT ROWID;\n"
+	"  msgid TEXT PRIMARY KEY, kind TEXT NOT NULL, text TEXT,\n"
+	"  quoted_id TEXT, quoted_repaired TEXT) WITHOUT ROWID;\n"
+	/* the patch-id (and repaired id) of the diff a reply quotes, one
+	 * level of "> " taken off: the posting of a mail the archive lost */
+	"CREATE INDEX IF NOT EXISTS message_reply_quoted ON message_reply(quoted_id)"
+	" WHERE quoted_id IS NOT NULL;\n"
+	"CREATE INDEX IF NOT EXISTS message_reply_quoted_repaired"
+	" ON message_reply(quoted_repaired) WHERE quoted_repaired IS NOT NULL;\n"
 	/* Rebuilt with commit_review: the first applied notice that answers
 	 * a version of the commit's patch, or its cover letter. */
 	"CREATE TABLE IF NOT EXISTS commit_notice(\n"

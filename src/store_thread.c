@@ -27,7 +27,8 @@ static const char sql_put_author[] =
 	"INSERT OR IGNORE INTO message_author(msgid, name, addr)"
 	" VALUES(?1,?2,?3)";
 static const char sql_put_reply_kind[] =
-	"INSERT OR IGNORE INTO message_reply(msgid, kind, text) VALUES(?1,?2,?3)";
+	"INSERT OR IGNORE INTO message_reply(msgid, kind, text, quoted_id,"
+	" quoted_repaired) VALUES(?1,?2,?3,?4,?5)";
 static const char sql_put_pull[] =
 	"INSERT OR IGNORE INTO pulls(msgid, url, ref, tip) VALUES(?1,?2,?3,?4)";
 
@@ -40,8 +41,9 @@ onlist_status onlist_store_put_message_info(struct onlist_store *s,
 		 i->author_addr) != ONLIST_OK)
 		return ONLIST_EDB;
 	if (i->reply_kind &&
-	    step(s, prepare(s, sql_put_reply_kind), "insert reply kind", "ttt",
-		 i->msgid, i->reply_kind, i->reply_text) != ONLIST_OK)
+	    step(s, prepare(s, sql_put_reply_kind), "insert reply kind", "ttttt",
+		 i->msgid, i->reply_kind, i->reply_text, i->quoted_id,
+		 i->quoted_repaired) != ONLIST_OK)
 		return ONLIST_EDB;
 	if (step(s, prepare(s, sql_put_info), "insert message info",
 		 "ttiiiittttii", i->msgid, i->cls, i->reply, i->version, i->part,

@@ -136,6 +136,7 @@ s_rfc1 = case("cover-rfc-1", "rfc1.c", "rfcc: add the first helper")
 s_rfc2 = case("cover-rfc-2", "rfc2.c", "rfcc: add the second helper")
 s_ovt1 = case("cover-old-thread-1", "ovt1.c", "ovt: add the first helper")
 s_ovt2 = case("cover-old-thread-2", "ovt2.c", "ovt: add the second helper")
+s_lost = case("lost-patch", "lost.c", "lost: add the helper")
 
 # ---- mails ----------------------------------------------------------------
 alpha, beta, ids = [], [], []
@@ -465,6 +466,14 @@ patch("ovt-v2-2", s_ovt2, "[PATCH v2 2/2] ovt: add the second helper", irt=c2,
       refs=[c1, g, c2])
 mail("ovt-r", carol, "Re: [V2] ovt: two helpers",
      "Acked-by: Carol Acker <carol@example.org>\n", irt=c2, refs=[c1, g, c2])
+# the archive lost Ann's patch; Mo's "Committed" answers its Message-ID
+# and quotes the whole of it
+body = git("format-patch", "--stdout", "-1", s_lost).split("\n\n", 1)[1]
+quoted = "".join("> %s\n" % l if l else ">\n" for l in body.split("\n"))
+mail("lost-r", mo, "Re: [PATCH] lost: add the helper",
+     "On Mon, 1 Mar 2021, Ann Author wrote:\n" + quoted +
+     "\nCommitted... (tag: liblost-1-0-0)\n", irt="lost@example.org",
+     refs=["lost@example.org"])
 
 open(os.path.join(out, "alpha.mbox"), "wb").write(b"".join(alpha))
 open(os.path.join(out, "beta.mbox"), "wb").write(b"".join(beta))

@@ -58,6 +58,7 @@ cover-rfc-1      reviewed_series  rfc-r                 0     -
 cover-rfc-2      reviewed_series  rfc-r                 0     -
 cover-old-thread-1 reviewed_series ovt-r                0     -
 cover-old-thread-2 reviewed_series ovt-r                0     -
+lost-patch       no_reply         -                     0     -
 '
 # tag-patch: Bob's Reviewed-by in git names his work address, which the
 # repository's .mailmap maps to the one he reviewed from: not off the list.
@@ -103,6 +104,8 @@ cover-old-thread-2 reviewed_series ovt-r                0     -
 # cover-rfc's is a reply that says "For the series".
 # cover-old-thread: v2's "[V2]" cover was sent into v1's review thread;
 # Carol's ack on it covers v2's patches, the second new in v2.
+# lost-patch: the archive lost Ann's patch; Mo's "Committed..." answers
+# its Message-ID and quotes it whole: posted (method quoted), no reply.
 # stable-backport: Greg's 5.10 backport of the patch carries Ann's in-body
 # From: and "commit ... upstream."; Hank's test of it is no review of hers.
 . tests/lib.sh
@@ -140,7 +143,9 @@ echo "$expect" | while read -r c state ev naks off; do
 done >"$TMP/states"
 cat "$TMP/states"
 [ ! -s "$TMP/states" ] || bad "commit states (above)"
-[ "$(q "SELECT count(*) FROM commit_review")" = 53 ] || bad "not every posted commit has a state"
+[ "$(q "SELECT count(*) FROM commit_review")" = 54 ] || bad "not every posted commit has a state"
+got=$(q "SELECT method || ' ' || message_id FROM matches WHERE commit_sha = '$(sha_of lost-patch)'")
+[ "$got" = "quoted lost-r@example.org" ] || bad "the lost patch is matched as '$got'"
 
 # ---- applied notices: what each reply was taken for, the evidence ----------
 while read -r reply kind; do
@@ -253,6 +258,8 @@ grep -q "^    v1 2021-03-01 to alpha: 0 replies, the version applied$" "$TMP/loo
 lk notice-applied
 has notice-applied "; 0 replies from 0 other people"
 has notice-applied "    applied notice from Mo Maintainer, 2021-03-01"
+lk lost-patch
+has lost-patch "  posted; the mail itself is missing from the archive, quoted in <lost-r@example.org>"
 lk credited-ack
 has credited-ack "  review on the list: no_reply"
 has credited-ack "; 0 replies from 0 other people"
@@ -303,7 +310,7 @@ for c in r["commits"]:
 t = r["totals"]
 n = [c for c in r["commits"] if case[c["sha"]] == "notice-merged"][0]["review"]["notice"]
 if not n or n["from"] != "Mo Maintainer" or n["msgid"] != "ntc-merged-r@example.org": print("notice", n); ok = False
-if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (16, 7, 17, 13): print("totals", t); ok = False
+if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (17, 7, 17, 13): print("totals", t); ok = False
 sys.exit(0 if ok else 1)
 PY
 run "report md" "$ONLIST" --db "$DB" report base..main
@@ -320,7 +327,7 @@ evidence "Acked-by Carol Acker on the cover letter, for the series" cover-r@exam
 	bad "report md: the cover letter evidence is not quoted"
 grep -qF -- '  - in git, not on the list: Reviewed-by: Frank Offlist \<frank@example.org\> Acked-by: Quinn Quoted \<quinn@example.org\>' "$TMP/out" ||
 	bad "report md: off-list tags not shown"
-grep -q "^## Posted, no reply (16)$" "$TMP/out" || bad "report md: no-reply section"
+grep -q "^## Posted, no reply (17)$" "$TMP/out" || bad "report md: no-reply section"
 # an applied notice is the evidence of a no_reply commit, linked
 ref=$(grep -A5 "^- $(sha_of notice-by-author | cut -c1-12) " "$TMP/out" |
       sed -n 's/^  - applied notice from Mo Maintainer, 2021-03-01 (\[mail\]\[\([0-9]*\)\])$/\1/p')
@@ -357,8 +364,8 @@ run "stats json" "$ONLIST" --db "$DB" stats --format json base..main
 python3 -c '
 import json, sys
 g = json.load(open(sys.argv[1]))["single_signoff_no_tags"]
-want = {"never_posted": 0, "no_reply": 15, "discussed": 6, "reviewed_series": 17, "reviewed": 12}
-if g["count"] != 50 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
+want = {"never_posted": 0, "no_reply": 16, "discussed": 6, "reviewed_series": 17, "reviewed": 12}
+if g["count"] != 51 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
 ' "$TMP/out" || bad "stats: review states of the single-signoff commits"
 
 # ---- no repository known: no .mailmap, Bob's work address is off the list --

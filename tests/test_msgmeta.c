@@ -113,12 +113,32 @@ static void test_extra_patterns(void **state)
 	free(own);
 }
 
+/* the diff a reply quotes, one level of "> " off; none when it quotes
+ * only prose, or quotes a quote of a diff (two levels) */
+static void test_quoted_diff(void **state)
+{
+	char *d;
+
+	(void)state;
+	d = onlist_quoted_diff("On Mon, Ann wrote:\n> Fix it.\n>\n> diff --git a/x b/x\n"
+			       "> --- a/x\n> +++ b/x\n> @@ -1 +1 @@\n> -a\n> +b\n>  c\n"
+			       "\nCommitted.\n", NULL);
+	assert_non_null(d);
+	assert_string_equal(d, "Fix it.\n\ndiff --git a/x b/x\n--- a/x\n+++ b/x\n"
+			    "@@ -1 +1 @@\n-a\n+b\n c\n");
+	free(d);
+	assert_null(onlist_quoted_diff("> Why?\n\nBecause.\n", NULL));
+	assert_null(onlist_quoted_diff("> > diff --git a/x b/x\n> > --- a/x\n", NULL));
+	assert_null(onlist_quoted_diff("diff --git a/x b/x\n", NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_notices),
 		cmocka_unit_test(test_own_text),
 		cmocka_unit_test(test_extra_patterns),
+		cmocka_unit_test(test_quoted_diff),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

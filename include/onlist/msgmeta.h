@@ -78,4 +78,11 @@ extern const size_t onlist_notice_npatterns;
 int onlist_reply_is_notice(const char *own, const char *const *extra,
 			   size_t nextra, int bot);
 
+/* The diff a reply quotes, one level of quoting taken off: every line
+ * that starts with '>' without its '>' and one space after it, the
+ * others left out.  malloc'd, or NULL when the quoted text holds no diff
+ * (no "diff --git" line, nor a "--- " line followed by "+++ ") or when
+ * out of memory (*nomem set, may be NULL). */
+char *onlist_quoted_diff(const char *body, int *nomem);
+
 #endif

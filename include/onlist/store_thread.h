@@ -40,6 +40,8 @@ struct onlist_message_info {
 	 * its own text when short (NULL: none kept); reply_kind NULL: no
 	 * reply */
 	const char *reply_kind, *reply_text;
+	/* the patch-id and repaired id of the diff a reply quotes; NULL */
+	const char *quoted_id, *quoted_repaired;
 	const struct onlist_msg_trailer *trailers;
 	int ntrailers;
 };

@@ -163,8 +163,8 @@ static int counts(const struct prow *r)
 static int method_rank(const char *m)
 {
 	static const char *const order[] = {
-		"link", "patch-id", "patch-id-alg", "repaired", "author-date",
-		"subject", "fuzzy",
+		"link", "patch-id", "patch-id-alg", "repaired", "quoted",
+		"author-date", "subject", "fuzzy",
 	};
 
 	for (size_t i = 0; i < G_N_ELEMENTS(order); i++)
@@ -278,6 +278,14 @@ static void print_posting(struct postings *p, const struct prow *r, int applied)
 		fputs(" (", f);
 		onlist_put_text(f, c[8] ? c[8] : "echo");
 		fputs("): not a posting\n", f);
+	} else if (!strcmp(method, "quoted")) {
+		fputs("  posted; the mail itself is missing from the archive, quoted in <", f);
+		onlist_put_text(f, c[1]);
+		fputs(">\n    (on ", f);
+		onlist_put_text(f, c[0] ? c[0] : "?");
+		fprintf(f, " on %s by ", date);
+		put_sender(f, c[5], c[6]);
+		fputs(")\n", f);
 	} else {
 		fputs("  posted to ", f);
 		onlist_put_text(f, c[0] ? c[0] : "?");
