@@ -255,8 +255,12 @@ static onlist_status reply_kind(struct derived *d, struct onlist_mail *m)
 	if (!more && lines < 8 && strlen(d->own) <= REPLY_TEXT_KEEP)
 		info->reply_text = d->own;
 	/* a diff it quotes: the posting, when the archive lost the mail
-	 * answered (match's `quoted` tier) */
-	if ((q = onlist_quoted_diff(onlist_mail_body(m), &nomem))) {
+	 * answered (match's `quoted` tier).  Only below a few lines of its
+	 * own ("Committed, thanks."): a maintainer's receipt quotes the
+	 * whole patch, while a review's comments cut it, and hashing every
+	 * quote made import of reply-heavy mail a third slower */
+	if (info->reply_text &&
+	    (q = onlist_quoted_diff(onlist_mail_body(m), &nomem))) {
 		unsigned char raw[ONLIST_PATCHID_RAWSZ];
 
 		if (onlist_patchid_buf(q, strlen(q), raw)) {

@@ -421,11 +421,37 @@ static int is_courtesy(const char *line)
 	return 0;
 }
 
+/* Every built-in pattern names one of these: a line without any is
+ * matched by none (most lines of most replies) */
+static int has_stem(const char *line)
+{
+	static const char *const stems[] = {
+		"appl", "commit", "queue", "push", "merg", "pick", "pull",
+		"taken", "took",
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(stems); i++)
+		if (strstr(line, stems[i]))
+			return 1;
+	return 0;
+}
+
 static int matches(const char *line, const char *const *extra, size_t nextra)
 {
-	for (size_t i = 0; i < onlist_notice_npatterns; i++)
-		if (g_pattern_match_simple(onlist_notice_patterns[i], line))
-			return 1;
+	/* compiled once: a reply is judged at import, millions of them */
+	static GPatternSpec **spec;
+
+	if (g_once_init_enter(&spec)) {
+		GPatternSpec **v = g_new(GPatternSpec *, onlist_notice_npatterns);
+
+		for (size_t i = 0; i < onlist_notice_npatterns; i++)
+			v[i] = g_pattern_spec_new(onlist_notice_patterns[i]);
+		g_once_init_leave(&spec, v);
+	}
+	if (has_stem(line))
+		for (size_t i = 0; i < onlist_notice_npatterns; i++)
+			if (g_pattern_spec_match_string(spec[i], line))
+				return 1;
 	for (size_t i = 0; i < nextra; i++)
 		if (g_pattern_match_simple(extra[i], line))
 			return 1;
