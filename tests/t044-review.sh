@@ -276,6 +276,14 @@ lk off-list
 has off-list "    in git, not given on the list:"
 has off-list "      Reviewed-by: Frank Offlist <frank@example.org>"
 has off-list "      Acked-by: Quinn Quoted <quinn@example.org>"
+"$ONLIST" --db "$DB" lookup --format json "$(sha_of notice-queued)" >"$TMP/lookup.njson" || bad "lookup json"
+python3 - "$TMP/lookup.njson" <<'PY' || bad "lookup --format json: the notice (above)"
+import json, sys
+(a,) = json.load(open(sys.argv[1]))
+n = a["review"]["notice"]
+if a["review"]["state"] != "no_reply" or n != {"from": "Mo Maintainer", "date": n and n.get("date"), "in": "ntc-queued-r@example.org"} or not n["date"].startswith("2021-03-01T"):
+    print(a["review"]); sys.exit(1)
+PY
 "$ONLIST" --db "$DB" lookup --format json "$(sha_of later-version)" "$(sha_of off-list)" >"$TMP/lookup.json" || bad "lookup json"
 python3 - "$TMP/lookup.json" <<'PY' || bad "lookup --format json (above)"
 import json, sys
@@ -419,10 +427,16 @@ got=$(sqlite3 "$TMP/v9.db" "SELECT state FROM commit_review WHERE sha = '$(sha_o
 got=$(sqlite3 "$TMP/v9.db" "SELECT state FROM commit_review WHERE sha = '$(sha_of notice-applied)'")
 [ "$got" = discussed ] || bad "upgrade from 9: notice-applied is '$got' before the mail is read again"
 "$ONLIST" -q --db "$TMP/v9.db" import --list alpha "$W/alpha.mbox" >/dev/null || bad "import again"
+"$ONLIST" -q --db "$TMP/v9.db" import --list beta "$W/beta.mbox" >/dev/null || bad "import beta again"
 run "match after import again" "$ONLIST" --db "$TMP/v9.db" match --rules "$W/rules"
 [ "$(sqlite3 "$TMP/v9.db" "SELECT group_concat(sha || state) FROM (SELECT * FROM commit_review ORDER BY sha)")" = \
   "$(q "SELECT group_concat(sha || state) FROM (SELECT * FROM commit_review ORDER BY sha)")" ] ||
 	bad "states after importing again differ from a fresh database's"
+for t in commit_notice posting_replies series_replies message_reply; do
+	[ "$(sqlite3 "$TMP/v9.db" "SELECT count(*) FROM (SELECT * FROM $t EXCEPT SELECT * FROM main_db.$t)" -cmd "ATTACH '$DB' AS main_db")" = 0 ] &&
+	[ "$(sqlite3 "$TMP/v9.db" "SELECT count(*) FROM (SELECT * FROM main_db.$t EXCEPT SELECT * FROM $t)" -cmd "ATTACH '$DB' AS main_db")" = 0 ] ||
+		bad "after importing again, $t differs from a fresh database's"
+done
 
 [ "$(q 'pragma integrity_check')" = ok ] || bad "integrity_check"
 [ $nfail -eq 0 ] && echo "all checks passed"
