@@ -1052,8 +1052,7 @@ static onlist_status build_reviews(struct onlist_store *s,
 	struct onlist_review_counts rc;
 	struct rules rs;
 	onlist_status st;
-
-	GPtrArray *notice = g_ptr_array_new();
+	GPtrArray *notice = g_ptr_array_new();	/* the rules file's */
 
 	for (size_t i = 0; i < o->nrules; i++)
 		if (!strcmp(o->rules[i].kind, "notice"))
