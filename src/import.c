@@ -208,6 +208,8 @@ struct derived {
 	char pid[ONLIST_PATCHID_HEXSZ + 1];
 	char *url, *ref, *tip, *cid;
 	char *author_name, *author_addr;	/* in-body From */
+	char *own;				/* a reply's own text */
+	char qid[ONLIST_PATCHID_HEXSZ + 1], qrid[ONLIST_PATCHID_HEXSZ + 1];
 };
 
 static void derived_clear(struct derived *d)
@@ -219,7 +221,57 @@ static void derived_clear(struct derived *d)
 	free(d->cid);
 	free(d->author_name);
 	free(d->author_addr);
+	free(d->own);
 	onlist_subject_clear(&d->sj);
+}
+
+/* What a reply says (msgmeta.h): a review tag, a NAK, an applied notice
+ * or discussion; its own text is kept when it is a few short lines, for
+ * the notice patterns a rules file adds at match time. */
+#define REPLY_TEXT_KEEP 400
+static onlist_status reply_kind(struct derived *d, struct onlist_mail *m)
+{
+	struct onlist_message_info *info = &d->info;
+	int more = 0, nak = 0, tag = 0, lines = 0, nomem = 0;
+	char *q;
+
+	if (strcmp(info->cls, ONLIST_CLASS_REPLY) && strcmp(info->cls, ONLIST_CLASS_OTHER))
+		return ONLIST_OK;
+	for (int k = 0; k < d->tr.n; k++) {
+		const char *key = d->tr.t[k].key;
+
+		if (!strcasecmp(key, "nacked-by") || !strcasecmp(key, "nak"))
+			nak = 1;
+		else if (onlist_trailer_is_review(key, strlen(key)))
+			tag = 1;
+	}
+	if (!(d->own = onlist_reply_own_text(onlist_mail_body(m), &more)))
+		return ONLIST_ENOMEM;
+	for (const char *p = d->own; *p; p++)
+		lines += *p == '\n';
+	info->reply_kind = tag ? "tag" : nak ? "nak" :
+			   onlist_reply_is_notice(d->own, NULL, 0, 0) ? "notice" :
+			   "discussion";
+	if (!more && lines < 8 && strlen(d->own) <= REPLY_TEXT_KEEP)
+		info->reply_text = d->own;
+	/* a diff it quotes: the posting, when the archive lost the mail
+	 * answered (match's `quoted` tier).  Only below a few lines of its
+	 * own ("Committed, thanks."): a maintainer's receipt quotes the
+	 * whole patch, while a review's comments cut it, and hashing every
+	 * quote made import of reply-heavy mail a third slower */
+	if (info->reply_text &&
+	    (q = onlist_quoted_diff(onlist_mail_body(m), &nomem))) {
+		unsigned char raw[ONLIST_PATCHID_RAWSZ];
+
+		if (onlist_patchid_buf(q, strlen(q), raw)) {
+			onlist_patchid_hex(raw, d->qid);
+			info->quoted_id = d->qid;
+		}
+		if (onlist_patch_repaired_id(q, strlen(q), d->qrid))
+			info->quoted_repaired = d->qrid;
+		free(q);
+	}
+	return nomem ? ONLIST_ENOMEM : ONLIST_OK;
 }
 
 /* Fill d from m (data, len: the message as sent).  ONLIST_ENOMEM; d is
@@ -230,6 +282,7 @@ static onlist_status derive(struct derived *d, struct onlist_mail *m,
 	struct onlist_message_row *row = &d->row;
 	struct onlist_message_info *info = &d->info;
 	const char *ib;
+	onlist_status st;
 
 	memset(d, 0, sizeof(*d));
 	row->msgid = onlist_mail_message_id(m);
@@ -282,6 +335,8 @@ static onlist_status derive(struct derived *d, struct onlist_mail *m,
 	onlist_find_trailers(onlist_mail_body(m), add_trailer, &d->tr);
 	info->trailers = d->tr.t;
 	info->ntrailers = d->tr.n;
+	if ((st = reply_kind(d, m)) != ONLIST_OK)
+		return st;
 	info->mailer = onlist_mail_mailer(m);
 	info->patchwork = onlist_mail_has_patchwork(m);
 	info->upstream = names_upstream(onlist_mail_body(m));

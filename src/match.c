@@ -116,6 +116,8 @@ onlist_status onlist_match_read_rules(const char *path,
 				continue;
 		} else if (!strcmp(kind, "release")) {
 			ok = !strcmp(field, "subject");
+		} else if (!strcmp(kind, "notice")) {
+			ok = !strcmp(field, "text");
 		} else if (strcmp(kind, "echo") && strcmp(kind, "bot")) {
 			ok = 0;
 		} else {
@@ -125,7 +127,8 @@ onlist_status onlist_match_read_rules(const char *path,
 		if (!ok) {
 			if (asprintf(errmsg, "%s:%zu: expected \"echo|bot "
 				     "list|from|subject|mailer|patchwork|upstream "
-				     "PATTERN\" or \"release subject PATTERN\"",
+				     "PATTERN\", \"release subject PATTERN\" or "
+				     "\"notice text PATTERN\"",
 				     path, lineno) < 0)
 				*errmsg = NULL;
 			free(line);
@@ -985,8 +988,9 @@ static void compile_rules(const struct onlist_match_opts *o, struct rules *rs,
 			&o->rules[i - onlist_match_ndefault_rules];
 		char *low;
 
-		if (!strcmp(r->kind, "release"))
-			continue;	/* for the verdicts (release_rules) */
+		if (!strcmp(r->kind, "release") || !strcmp(r->kind, "notice"))
+			continue;	/* for the verdicts (release_rules), the
+					 * review (build_reviews) */
 		low = g_utf8_strdown(r->pattern, -1);
 		rs->v[n].r = r;
 		rs->v[n].spec = g_pattern_spec_new(low);
@@ -1048,11 +1052,18 @@ static onlist_status build_reviews(struct onlist_store *s,
 	struct onlist_review_counts rc;
 	struct rules rs;
 	onlist_status st;
+	GPtrArray *notice = g_ptr_array_new();	/* the rules file's */
 
+	for (size_t i = 0; i < o->nrules; i++)
+		if (!strcmp(o->rules[i].kind, "notice"))
+			g_ptr_array_add(notice, (gpointer)o->rules[i].pattern);
 	compile_rules(o, &rs, NULL);
 	st = onlist_store_build_reviews(s, canon ? canon_addr : NULL, canon,
-					key, bot_addr, &rs, &rc);
+					key, bot_addr, &rs,
+					(const char *const *)notice->pdata,
+					notice->len, &rc);
 	free_rules(&rs);
+	g_ptr_array_free(notice, TRUE);
 	g_free(key);
 	if (canon)
 		g_hash_table_destroy(canon);
@@ -1527,6 +1538,9 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	if (onlist_store_match_repaired(s, &c->repaired) != ONLIST_OK)
 		goto db;
 	phase(o, "repaired tier");
+	if (onlist_store_match_quoted(s, &c->quoted) != ONLIST_OK)
+		goto db;
+	phase(o, "quoted tier");
 	if (onlist_store_match_author_date(s, &c->author_date) != ONLIST_OK)
 		goto db;
 	phase(o, "author-date tier");

@@ -2,6 +2,8 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <glib.h>
 
 #include "onlist/msgmeta.h"
 
@@ -220,4 +222,303 @@ char *onlist_find_change_id(const char *text)
 		p = *e ? e + 1 : e;
 	}
 	return NULL;
+}
+
+/* ---- what a reply says --------------------------------------------------- */
+
+static int ends_with(const char *p, size_t n, const char *tail)
+{
+	size_t t = strlen(tail);
+
+	return n >= t && !strncasecmp(p + n - t, tail, t);
+}
+
+/* "Key-by: ..." (a trailer line, which the trailer scan reads) */
+static int is_trailer_line(const char *k, size_t n)
+{
+	const char *q = k;
+
+	while (q < k + n && is_key_char((unsigned char)*q))
+		q++;
+	return q - k >= 4 && isalpha((unsigned char)*k) &&
+	       !strncasecmp(q - 3, "-by", 3) && q < k + n && *q == ':';
+}
+
+/* The summary lines of b4's and patchwork-bot's notices, and bare URLs:
+ * "[1/2] foo: bar", "commit: 0123abcd", "https://git.kernel.org/..." */
+static int is_summary_line(const char *k, size_t n)
+{
+	const char *q = k;
+
+	if (*k == '-' && n > 2 && k[1] == ' ' && k[2] == '[')
+		return 1;	/* patchwork-bot: "  - [net-next,1/2] foo" */
+	if (*k == '[') {
+		q++;
+		while (q < k + n && isdigit((unsigned char)*q))
+			q++;
+		if (q > k + 1 && q < k + n && *q == '/')
+			return 1;
+	}
+	if (n > 7 && !strncasecmp(k, "commit", 6)) {
+		q = k + 6;
+		while (q < k + n && (*q == ':' || *q == ' '))
+			q++;
+		size_t h = 0;
+		while (q + h < k + n && isxdigit((unsigned char)q[h]))
+			h++;
+		if (h >= 7 && q + h == k + n)
+			return 1;
+	}
+	if ((n > 7 && !strncasecmp(k, "http://", 7)) ||
+	    (n > 8 && !strncasecmp(k, "https://", 8)))
+		return !memchr(k, ' ', n);
+	return 0;
+}
+
+char *onlist_reply_own_text(const char *body, int *more)
+{
+	GString *o = g_string_new(NULL);
+	const char *p = body ? body : "", *prev = NULL, *last_raw = NULL;
+	size_t last_pos = 0;
+
+	if (more)
+		*more = 0;
+	while (*p) {
+		const char *e = line_end(p), *k = p, *next = *e ? e + 1 : e;
+		size_t n = trimmed_len(p, e), len;
+
+		while (k < p + n && (*k == ' ' || *k == '\t'))
+			k++;
+		len = (size_t)(p + n - k);
+		if ((n == 2 && !strncmp(p, "--", 2)) ||
+		    (len >= 26 && !strncmp(k, "-----Original Message-----", 26)))
+			break;
+		/* Outlook's header above the mail it quotes */
+		if (len > 6 && !strncasecmp(k, "From: ", 6) &&
+		    (!strncasecmp(next, "Sent: ", 6) || !strncasecmp(next, "Date: ", 6)))
+			break;
+		if (!len || *k == '>' || *k == '|' || is_trailer_line(k, len) ||
+		    is_summary_line(k, len)) {
+			/* nothing the writer said */
+		} else if (ends_with(k, len, "wrote:") || ends_with(k, len, "writes:") ||
+			   ends_with(k, len, "said:")) {
+			/* an attribution; "On Mon, 1 Mar 2021, Ann Author\n
+			 * <ann@example.org> wrote:" wraps */
+			if (last_raw && last_raw == prev &&
+			    !strncmp(o->str + last_pos + (last_pos ? 1 : 0), "on ", 3))
+				g_string_truncate(o, last_pos);
+		} else if (o->len + len + 1 > ONLIST_OWN_TEXT_MAX) {
+			if (more)
+				*more = 1;
+			break;
+		} else {
+			int gap = 0;
+
+			last_pos = o->len;
+			last_raw = p;
+			if (o->len)
+				g_string_append_c(o, '\n');
+			for (const char *c = k; c < k + len; c++) {
+				if (*c == ' ' || *c == '\t') {
+					gap = 1;
+					continue;
+				}
+				if (gap)
+					g_string_append_c(o, ' ');
+				gap = 0;
+				g_string_append_c(o, (char)g_ascii_tolower(*c));
+			}
+		}
+		prev = p;
+		p = next;
+	}
+	return g_string_free(o, FALSE);
+}
+
+/* Matched to a whole line of own text (lower case, one space between
+ * words).  The verbs are broad; the checks of onlist_reply_is_notice()
+ * keep them to short lines that neither ask nor object.  "taken" and
+ * "took" say "taken a look" too: only the forms that take the patch. */
+const char *const onlist_notice_patterns[] = {
+	"*applied*", "*committed*", "*queued*", "*pushed*", "*merged*",
+	"*picked*up*", "*pulled*",
+	"taken*", "*taken", "*taken.", "*taken!", "*taken,*", "*taken into *",
+	"*taken to *", "*taken via *", "*taken through *",
+	"*took it*", "*took this*", "*took these*", "*took them*",
+	"*took the patch*", "*took the series*",
+};
+const size_t onlist_notice_npatterns =
+	sizeof(onlist_notice_patterns) / sizeof(*onlist_notice_patterns);
+
+/* A word that asks, objects or makes the notice conditional. */
+static int guarded(const char *line)
+{
+	static const char *const words[] = {
+		"but", "please", "however", "though", "although", "not",
+		"cannot", "should", "would", "could", "why", "if", "unless",
+		"fail", "failed", "fails", "conflict", "conflicts", "instead",
+		"wonder", "maybe", "perhaps", "suggest", "except", "revert",
+		"reverted", "dropped", "drop", "nit", "nits",
+	};
+	gchar **w;
+	int hit = 0;
+
+	if (strchr(line, '?') || strstr(line, "n't"))
+		return 1;
+	w = g_strsplit_set(line, " ,.;:!()[]\"", -1);
+	for (gchar **p = w; *p && !hit; p++)
+		for (size_t i = 0; i < G_N_ELEMENTS(words) && !hit; i++)
+			hit = !strcmp(*p, words[i]);
+	g_strfreev(w);
+	return hit;
+}
+
+static int nwords(const char *line)
+{
+	int n = 0, gap = 1;
+
+	for (; *line; line++) {
+		if (*line == ' ')
+			gap = 1;
+		else if (gap) {
+			n++;
+			gap = 0;
+		}
+	}
+	return n;
+}
+
+static int is_greeting(const char *line)
+{
+	static const char *const hi[] = { "hi", "hello", "hey", "dear", "greetings",
+					  "good morning", "good afternoon", "howdy" };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(hi); i++) {
+		size_t n = strlen(hi[i]);
+
+		if (!strncmp(line, hi[i], n) &&
+		    (!line[n] || strchr(" ,:!", line[n])))
+			return nwords(line) <= 4;
+	}
+	return 0;
+}
+
+/* "Thanks!", "Thank you.", "Cheers," */
+static int is_courtesy(const char *line)
+{
+	static const char *const ty[] = {
+		"thanks", "thank you", "thanks a lot", "many thanks", "thx",
+		"cheers", "regards", "best regards", "kind regards", "best",
+		"ty", "thanks all", "thank you all", "thanks everyone",
+	};
+	size_t n = strlen(line);
+
+	while (n && strchr("!.,:; ", line[n - 1]))
+		n--;
+	for (size_t i = 0; i < G_N_ELEMENTS(ty); i++)
+		if (n == strlen(ty[i]) && !strncmp(line, ty[i], n))
+			return 1;
+	return 0;
+}
+
+/* Every built-in pattern names one of these: a line without any is
+ * matched by none (most lines of most replies) */
+static int has_stem(const char *line)
+{
+	static const char *const stems[] = {
+		"appl", "commit", "queue", "push", "merg", "pick", "pull",
+		"taken", "took",
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(stems); i++)
+		if (strstr(line, stems[i]))
+			return 1;
+	return 0;
+}
+
+static int matches(const char *line, const char *const *extra, size_t nextra)
+{
+	/* compiled once: a reply is judged at import, millions of them */
+	static GPatternSpec **spec;
+
+	if (g_once_init_enter(&spec)) {
+		GPatternSpec **v = g_new(GPatternSpec *, onlist_notice_npatterns);
+
+		for (size_t i = 0; i < onlist_notice_npatterns; i++)
+			v[i] = g_pattern_spec_new(onlist_notice_patterns[i]);
+		g_once_init_leave(&spec, v);
+	}
+	if (has_stem(line))
+		for (size_t i = 0; i < onlist_notice_npatterns; i++)
+			if (g_pattern_spec_match_string(spec[i], line))
+				return 1;
+	for (size_t i = 0; i < nextra; i++)
+		if (g_pattern_match_simple(extra[i], line))
+			return 1;
+	return 0;
+}
+
+int onlist_reply_is_notice(const char *own, const char *const *extra,
+			   size_t nextra, int bot)
+{
+	gchar **l;
+	int n, hits = 0, others = 0, ok = 1, end;
+
+	if (!own || !*own)
+		return 0;
+	l = g_strsplit(own, "\n", -1);
+	n = (int)g_strv_length(l);
+	/* a closing: up to three short lines at the end ("Thanks,", "Mo") */
+	end = n;
+	while (end > 0 && n - end < 3 && nwords(l[end - 1]) <= 3 &&
+	       !matches(l[end - 1], extra, nextra) && !guarded(l[end - 1]))
+		end--;
+	for (int i = 0; i < end && ok; i++) {
+		const char *x = l[i];
+
+		if (matches(x, extra, nextra)) {
+			hits++;
+			ok = (bot || nwords(x) <= 15) && !guarded(x);
+		} else if ((i == 0 && is_greeting(x)) || is_courtesy(x)) {
+			continue;
+		} else if (!bot) {
+			others++;
+			ok = others <= 2 && nwords(x) <= 6 && !guarded(x);
+		}
+	}
+	g_strfreev(l);
+	return ok && hits > 0;
+}
+
+char *onlist_quoted_diff(const char *body, int *nomem)
+{
+	GString *o;
+	int diff = 0, minus = 0;
+
+	if (nomem)
+		*nomem = 0;
+	if (!body || !strstr(body, "\n>"))
+		return NULL;
+	o = g_string_new(NULL);
+	for (const char *p = body; *p;) {
+		const char *e = line_end(p), *k = p + 1;
+
+		if (*p == '>') {
+			if (k < e && *k == ' ')
+				k++;
+			if (e - k >= 11 && !strncmp(k, "diff --git ", 11))
+				diff = 1;
+			else if (e - k >= 4 && !strncmp(k, "+++ ", 4) && minus)
+				diff = 1;
+			minus = e - k >= 4 && !strncmp(k, "--- ", 4);
+			g_string_append_len(o, k, e - k);
+			g_string_append_c(o, '\n');
+		}
+		p = *e ? e + 1 : e;
+	}
+	if (!diff) {
+		g_string_free(o, TRUE);
+		return NULL;
+	}
+	return g_string_free(o, FALSE);
 }

@@ -60,14 +60,36 @@ void onlist_review_judge(struct onlist_review_tag *t)
 		t->why_not = "bot";
 	else if (same(t->addr, t->target_from) || same(t->sender, t->target_from))
 		t->why_not = "sender";
+	else if (same(t->addr, t->target_author) ||
+		 same(t->sender, t->target_author))
+		t->why_not = "author";
 	else if (in_lines(t->addr, t->target_codev) ||
 		 in_lines(t->sender, t->target_codev))
 		t->why_not = "co-developer";
 }
 
-/* The people whose word is not review of this commit: its author, its
- * Co-developed-by people, and the senders of its postings. */
-static void add_nonreviewers(GHashTable *who, const struct onlist_review_in *in)
+/* "a\nb": each line into who (the strings are kept for the table's life
+ * in keep) */
+static void add_lines(GHashTable *who, GStringChunk *keep, const char *lines)
+{
+	for (const char *p = lines; p && *p;) {
+		const char *e = strchr(p, '\n');
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+
+		if (l)
+			g_hash_table_add(who, g_string_chunk_insert_len(keep, p, (gssize)l));
+		if (!e)
+			break;
+		p = e + 1;
+	}
+}
+
+/* The people whose word is not review of this commit (review.h): its
+ * author and Co-developed-by people, and the sender, credited author
+ * and Co-developed-by people of every version of its patch. */
+static void add_nonreviewers(GHashTable *who, GStringChunk *keep,
+			     const struct onlist_review_in *in,
+			     const unsigned char *version)
 {
 	if (*in->author)
 		g_hash_table_add(who, (gpointer)in->author);
@@ -75,9 +97,17 @@ static void add_nonreviewers(GHashTable *who, const struct onlist_review_in *in)
 		if (!strcasecmp(in->trailers[i].key, "co-developed-by") &&
 		    *in->trailers[i].addr)
 			g_hash_table_add(who, (gpointer)in->trailers[i].addr);
-	for (size_t i = 0; i < in->nmsgs; i++)
-		if (in->msgs[i].posting && *in->msgs[i].from)
-			g_hash_table_add(who, (gpointer)in->msgs[i].from);
+	for (size_t i = 0; i < in->nmsgs; i++) {
+		const struct onlist_review_msg *m = &in->msgs[i];
+
+		if (!m->posting && !version[i])
+			continue;
+		if (*m->from)
+			g_hash_table_add(who, (gpointer)m->from);
+		if (m->author && *m->author)
+			g_hash_table_add(who, (gpointer)m->author);
+		add_lines(who, keep, m->codev);
+	}
 }
 
 static int counts(GHashTable *who, const char *addr)
@@ -93,18 +123,21 @@ onlist_status onlist_review_commit(const struct onlist_review_in *in,
 	GHashTable *stripped = g_hash_table_new(g_str_hash, g_str_equal);
 	GHashTable *series = g_hash_table_new(g_str_hash, g_str_equal);
 	GHashTable *who = g_hash_table_new(g_str_hash, g_str_equal);
+	GStringChunk *keep = g_string_chunk_new(256);
 	unsigned char *version;		/* msgs[i] is a version of the patch */
 	long best = -1, best_series = -1;
-	int best_posting = 0, best_series_posting = 0;
+	int best_posting = 0, best_series_posting = 0, notice_near = 0;
 
 	out->state = ONLIST_REVIEW_NO_REPLY;
 	out->evidence = -1;
 	out->naks = 0;
+	out->notice = -1;
 	if (!(version = g_try_malloc0(in->nmsgs ? in->nmsgs : 1))) {
 		g_hash_table_destroy(idx);
 		g_hash_table_destroy(stripped);
 		g_hash_table_destroy(series);
 		g_hash_table_destroy(who);
+		g_string_chunk_free(keep);
 		return ONLIST_ENOMEM;
 	}
 	for (size_t i = 0; i < in->nmsgs; i++) {
@@ -131,7 +164,7 @@ onlist_status onlist_review_commit(const struct onlist_review_in *in,
 			g_hash_table_add(series, (gpointer)m->series);
 		}
 	}
-	add_nonreviewers(who, in);
+	add_nonreviewers(who, keep, in, version);
 	for (size_t k = 0; k < in->ntags; k++) {
 		const struct onlist_review_tag *t = &in->tags[k];
 		gpointer v = g_hash_table_lookup(idx, t->target);
@@ -173,16 +206,32 @@ onlist_status onlist_review_commit(const struct onlist_review_in *in,
 	} else if (best_series >= 0) {
 		out->state = ONLIST_REVIEW_SERIES;
 		out->evidence = best_series;
-	} else {
-		for (size_t r = 0; r < in->nreplies; r++) {
-			const struct onlist_review_reply *x = &in->replies[r];
+	}
+	/* Replies: discussion by others, and the notices (from anyone) */
+	for (size_t r = 0; r < in->nreplies; r++) {
+		const struct onlist_review_reply *x = &in->replies[r];
+		gpointer v = g_hash_table_lookup(idx, x->target);
+		int yes = 0;
 
-			if (!x->bot && counts(who, x->sender) &&
-			    g_hash_table_contains(idx, x->target)) {
-				out->state = ONLIST_REVIEW_DISCUSSED;
-				break;
+		if (v && x->notice) {
+			const struct onlist_review_msg *m =
+				&in->msgs[GPOINTER_TO_SIZE(v) - 1];
+			/* on a version of the patch, or the cover letter of
+			 * one of its series, first */
+			int near = version[GPOINTER_TO_SIZE(v) - 1] ||
+				   (m->cover && g_hash_table_contains(series, m->series));
+
+			if (out->notice < 0 || (near && !notice_near)) {
+				out->notice = (long)r;
+				notice_near = near;
 			}
+		} else if (v && !x->bot && counts(who, x->sender)) {
+			yes = 1;
+			if (out->state == ONLIST_REVIEW_NO_REPLY)
+				out->state = ONLIST_REVIEW_DISCUSSED;
 		}
+		if (out->counted)
+			out->counted[r] = (unsigned char)yes;
 	}
 	/* Review trailers in git that nobody gave on the list */
 	for (size_t i = 0; i < in->ntrailers; i++) {
@@ -208,5 +257,6 @@ onlist_status onlist_review_commit(const struct onlist_review_in *in,
 	g_hash_table_destroy(stripped);
 	g_hash_table_destroy(series);
 	g_hash_table_destroy(who);
+	g_string_chunk_free(keep);
 	return ONLIST_OK;
 }

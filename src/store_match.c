@@ -454,6 +454,29 @@ onlist_status onlist_store_match_repaired(struct onlist_store *s, long *added)
 	return exec_count(s, sql_repaired, NULL, 0, added, "match repaired");
 }
 
+/* ---- the quoted tier: mail the archive lost ---- */
+
+/* A reply that answers a Message-ID the database does not have, and
+ * quotes a diff whose patch-id (or repaired id) is a commit's: the mail
+ * it answers was that commit's posting, lost from the archive (issue
+ * 27).  The match names the quoting reply; unmatched commits only. */
+#define QUOTED_JOIN(col) \
+	" SELECT c.sha, r.msgid, 'quoted', 1.0 FROM commits c" \
+	" JOIN message_reply r ON r." col " = c.patch_id" \
+	" JOIN messages m ON m.msgid = r.msgid" \
+	" WHERE c.patch_id IS NOT NULL AND" UNMATCHED("c.sha") \
+	" AND coalesce(m.in_reply_to, '') <> ''" \
+	" AND NOT EXISTS (SELECT 1 FROM messages p WHERE p.msgid = m.in_reply_to)" \
+	" AND" NOT_ECHO("r.msgid") " AND" IN_TIME("c.sha", "m")
+static const char sql_quoted[] =
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
+	QUOTED_JOIN("quoted_id") " UNION" QUOTED_JOIN("quoted_repaired");
+
+onlist_status onlist_store_match_quoted(struct onlist_store *s, long *added)
+{
+	return exec_count(s, sql_quoted, NULL, 0, added, "match quoted");
+}
+
 /* ---- author-date and subject tiers ---- */
 
 /* git am copies a mail's From: and Date: into the commit's author and

@@ -22,9 +22,16 @@
 	" 'co-developed-by')"
 
 /* A message that answers (thread.h): a reply, or a "Re:" that carries a
- * diff (a reviewer's "how about this instead"), besides being a patch. */
-#define ANSWERING(i) " (" i ".class IN ('reply', 'other') OR" \
+ * diff (a reviewer's "how about this instead"), besides being a patch;
+ * not a cover letter found by structure (a reply or other mail that heads
+ * a series: thread.h). */
+#define ANSWERING(i) " ((" i ".class IN ('reply', 'other') AND NOT EXISTS" \
+	" (SELECT 1 FROM series sc WHERE sc.msgid = " i ".msgid)) OR" \
 	" (" i ".class = 'patch' AND coalesce(" i ".reply, 0)))"
+/* What a patch or cover letter answered is: a mail in a series without a
+ * patch of its own is a cover letter, by its subject or its place */
+#define TARGET_CLASS(i) " CASE WHEN " i ".class IN ('reply', 'other')" \
+	" THEN 'cover' ELSE " i ".class END"
 
 /* Column 0 says how to read the rest: 0 a name and an address, 1 a
  * commit trailer's value ("Name <addr>"). */
@@ -79,7 +86,9 @@ onlist_status onlist_store_review_people(struct onlist_store *s,
 /* ---- the rebuild --------------------------------------------------------- */
 
 static const char sql_clear_tags[] = "DELETE FROM review_tags";
-static const char sql_clear_commits[] = "DELETE FROM commit_review";
+static const char sql_clear_commits[] = "DELETE FROM commit_review;"
+	"DELETE FROM commit_notice; DELETE FROM posting_replies;"
+	"DELETE FROM series_replies;";
 
 /* Each review trailer in a reply, with what it answers (replies only: a
  * patch's own Acked-by lines are its history, not review given here; a
@@ -89,10 +98,12 @@ static const char sql_tags[] =
 	" coalesce(lower(t.addr), ''), coalesce(t.value, ''),"
 	" coalesce(lower(m.from_addr), ''), m.date,"
 	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = t.msgid),"
-	" th.answers, ai.class, coalesce(lower(am.from_addr), ''),"
+	" th.answers," TARGET_CLASS("ai") ", coalesce(lower(am.from_addr), ''),"
 	" (SELECT group_concat(lower(c.addr), char(10)) FROM message_trailers c"
 	"   WHERE c.msgid = th.answers AND lower(c.key) = 'co-developed-by'),"
-	" s.series, s.topic, ai.version, ai.part, ai.total"
+	" s.series, s.topic, ai.version, ai.part, ai.total,"
+	" (SELECT coalesce(lower(au.addr), '') FROM message_author au"
+	"   WHERE au.msgid = th.answers)"
 	" FROM message_trailers t"
 	" JOIN message_info mi ON mi.msgid = t.msgid AND" ANSWERING("mi")
 	" JOIN thread th ON th.msgid = t.msgid AND th.answers IS NOT NULL"
@@ -115,17 +126,25 @@ static const char sql_put_tag[] =
 #define ONLY " AND x.commit_sha IN (SELECT sha FROM temp.review_commits)"
 #define SQL_MEMBERS(f) \
 	"SELECT s.msgid, s.series, s.topic, coalesce(i.class, 'patch')," \
-	" coalesce(lower(m.from_addr), ''), coalesce(lower(i.stripped), '')" \
+	" coalesce(lower(m.from_addr), ''), coalesce(lower(i.stripped), '')," \
+	" coalesce(lower(au.addr), '')," \
+	" (SELECT group_concat(lower(c.addr), char(10)) FROM message_trailers c" \
+	"   WHERE c.msgid = s.msgid AND lower(c.key) = 'co-developed-by'" \
+	"   AND c.addr <> '')" \
 	" FROM series s JOIN messages m ON m.msgid = s.msgid" \
 	" LEFT JOIN message_info i ON i.msgid = s.msgid" \
+	" LEFT JOIN message_author au ON au.msgid = s.msgid" \
 	" WHERE s.topic IN" POSTED_TOPICS(f)
 #define SQL_REPLIES(f) \
 	"SELECT th.answers, coalesce(lower(m.from_addr), '')," \
-	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = th.msgid), s.topic" \
+	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = th.msgid), s.topic," \
+	" th.msgid, r.kind, r.text" \
 	" FROM series s JOIN thread th ON th.answers = s.msgid" \
 	" JOIN message_info i ON i.msgid = th.msgid AND" ANSWERING("i") \
 	" JOIN messages m ON m.msgid = th.msgid" \
-	" WHERE s.topic IN" POSTED_TOPICS(f)
+	" LEFT JOIN message_reply r ON r.msgid = th.msgid" \
+	" WHERE s.topic IN" POSTED_TOPICS(f) \
+	" ORDER BY m.date, th.msgid"
 #define SQL_COMMITS(f) \
 	"SELECT x.commit_sha, x.message_id, coalesce(lower(c.author_email), '')," \
 	" s.topic FROM matches x JOIN commits c ON c.sha = x.commit_sha" \
@@ -174,12 +193,26 @@ static const char sql_some_topics[] =
 	" WHERE " POSTED " AND s.topic IN (SELECT topic FROM temp.review_topics);"
 	"DELETE FROM commit_review WHERE sha IN"
 	" (SELECT sha FROM temp.review_commits);"
+	"DELETE FROM commit_notice WHERE sha IN"
+	" (SELECT sha FROM temp.review_commits);"
+	"DELETE FROM posting_replies WHERE sha IN"
+	" (SELECT sha FROM temp.review_commits);"
+	"DELETE FROM series_replies WHERE sha IN"
+	" (SELECT sha FROM temp.review_commits);"
 	"DROP TABLE temp.old_tags;";
 static const char sql_has_old_posted[] =
 	"SELECT count(*) FROM sqlite_temp_master WHERE name = 'old_posted'";
 static const char sql_states[] =
 	"SELECT state, count(*) FROM commit_review GROUP BY state";
 static const char sql_count_reviews[] = "SELECT count(*) FROM commit_review";
+static const char sql_put_notice[] =
+	"INSERT OR REPLACE INTO commit_notice(sha, msgid) VALUES(?1,?2)";
+static const char sql_put_posting[] =
+	"INSERT OR REPLACE INTO posting_replies(sha, msgid, replies, repliers)"
+	" VALUES(?1,?2,?3,?4)";
+static const char sql_put_series_replies[] =
+	"INSERT OR REPLACE INTO series_replies(sha, series, replies)"
+	" VALUES(?1,?2,?3)";
 static const char sql_put_review[] =
 	"INSERT OR REPLACE INTO commit_review(sha, state, evidence_msgid,"
 	" evidence_seq, naks, off_list_tags) VALUES(?1,?2,?3,?4,?5,?6)";
@@ -203,6 +236,8 @@ struct build {
 	GHashTable *replies;		/* topic -> GArray of onlist_review_reply */
 	GHashTable *trailers;		/* sha -> GArray of struct gtrailer */
 	int some;			/* 1: only temp.review_commits */
+	const char *const *notice;	/* the rules file's notice patterns */
+	size_t nnotice;
 };
 
 static const char *intern(struct build *b, sqlite3_stmt *st, int col)
@@ -279,6 +314,7 @@ static onlist_status load_tags(struct build *b, struct onlist_review_counts *c)
 		t.target = intern(b, st, 9);
 		t.target_from = canon(b, intern(b, st, 11));
 		t.target_codev = canon_lines(b, intern(b, st, 12));
+		t.target_author = canon(b, intern(b, st, 18));
 		onlist_review_judge(&t);
 		c->tags++;
 		c->reviews += !t.why_not &&
@@ -323,14 +359,18 @@ static onlist_status load_topics(struct build *b)
 		struct onlist_review_msg m;
 		const char *cls = (const char *)sqlite3_column_text(st, 3);
 
-		if (cls && strcmp(cls, "patch") && strcmp(cls, "cover"))
+		/* in a series and no patch: a cover letter, by its subject
+		 * or by its place in the thread (thread.h) */
+		if (cls && !strcmp(cls, "pull"))
 			continue;
 		m.msgid = intern(b, st, 0);
 		m.series = intern(b, st, 1);
-		m.cover = cls && !strcmp(cls, "cover");
+		m.cover = cls && strcmp(cls, "patch");
 		m.from = canon(b, intern(b, st, 4));
 		m.stripped = intern(b, st, 5);
 		m.posting = 0;
+		m.author = canon(b, intern(b, st, 6));
+		m.codev = canon_lines(b, intern(b, st, 7));
 		g_array_append_val(bucket(b->members, intern(b, st, 2),
 					  sizeof m), m);
 	}
@@ -342,9 +382,20 @@ static onlist_status load_topics(struct build *b)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_review_reply r;
 
+		const char *kind = (const char *)sqlite3_column_text(st, 5);
+		const char *text = (const char *)sqlite3_column_text(st, 6);
+
 		r.target = intern(b, st, 0);
 		r.sender = canon(b, intern(b, st, 1));
 		r.bot = sqlite3_column_int(st, 2);
+		r.msgid = intern(b, st, 4);
+		/* the built-in patterns decided at import; a robot's notice
+		 * (patchwork-bot) and the rules file's patterns need the text */
+		r.notice = kind && (!strcmp(kind, "notice") ||
+			   (!strcmp(kind, "discussion") && text &&
+			    (b->nnotice || r.bot) &&
+			    onlist_reply_is_notice(text, b->notice, b->nnotice,
+						   r.bot)));
 		g_array_append_val(bucket(b->replies, intern(b, st, 3),
 					  sizeof r), r);
 	}
@@ -392,7 +443,7 @@ static onlist_status one_commit(struct build *b, const char *sha,
 	GArray *trs = g_array_new(FALSE, FALSE, sizeof(struct onlist_review_trailer));
 	struct onlist_review_in in;
 	struct onlist_review_out out;
-	unsigned char *off;
+	unsigned char *off, *counted = NULL;
 	GString *off_text = g_string_new(NULL);
 	onlist_status ret;
 	sqlite3_stmt *st;
@@ -434,8 +485,83 @@ static onlist_status one_commit(struct build *b, const char *sha,
 	in.replies = (const struct onlist_review_reply *)(void *)reps->data;
 	in.nreplies = reps->len;
 	out.off_list = off;
+	counted = g_malloc0(reps->len ? reps->len : 1);
+	out.counted = counted;
 	if ((ret = onlist_review_commit(&in, &out)) != ONLIST_OK)
 		goto out;
+	if (out.notice >= 0 &&
+	    (ret = onlist__store_step(b->s, onlist__store_prepare(b->s, sql_put_notice),
+				      "insert notice", "tt", sha,
+				      g_array_index(reps, struct onlist_review_reply,
+						    out.notice).msgid)) != ONLIST_OK)
+		goto out;
+	/* each series' replies by the same rule, for lookup's versions */
+	{
+		GHashTable *ser = g_hash_table_new(g_str_hash, g_str_equal);
+		GHashTable *n = g_hash_table_new(g_str_hash, g_str_equal);
+		GHashTableIter it;
+		gpointer k, v;
+
+		for (guint i = 0; i < msgs->len; i++) {
+			const struct onlist_review_msg *m =
+				&g_array_index(msgs, struct onlist_review_msg, i);
+
+			g_hash_table_insert(ser, (gpointer)m->msgid, (gpointer)m->series);
+			if (!g_hash_table_contains(n, m->series))
+				g_hash_table_insert(n, (gpointer)m->series, GINT_TO_POINTER(0));
+		}
+		for (guint r = 0; r < reps->len; r++) {
+			const char *t = g_array_index(reps, struct onlist_review_reply, r).target;
+			const char *h = g_hash_table_lookup(ser, t);
+
+			if (counted[r] && h)
+				g_hash_table_insert(n, (gpointer)h, GINT_TO_POINTER(
+					GPOINTER_TO_INT(g_hash_table_lookup(n, h)) + 1));
+		}
+		g_hash_table_iter_init(&it, n);
+		while (ret == ONLIST_OK && g_hash_table_iter_next(&it, &k, &v))
+			ret = onlist__store_step(b->s, onlist__store_prepare(b->s,
+					sql_put_series_replies), "insert series replies",
+					"tti", sha, (const char *)k, GPOINTER_TO_INT(v));
+		g_hash_table_destroy(ser);
+		g_hash_table_destroy(n);
+		if (ret != ONLIST_OK)
+			goto out;
+	}
+	/* each posting's replies by the same rule, for lookup: those to it
+	 * and to the cover letter of its series */
+	for (guint i = 0; i < msgs->len; i++) {
+		const struct onlist_review_msg *m =
+			&g_array_index(msgs, struct onlist_review_msg, i);
+		GHashTable *people;
+		int n = 0, cover = 0;
+
+		if (!m->posting)
+			continue;
+		for (guint k = 0; k < msgs->len && !cover; k++) {
+			const struct onlist_review_msg *h =
+				&g_array_index(msgs, struct onlist_review_msg, k);
+
+			cover = h->cover && !strcmp(h->msgid, m->series);
+		}
+		people = g_hash_table_new(g_str_hash, g_str_equal);
+		for (guint r = 0; r < reps->len; r++) {
+			const struct onlist_review_reply *x =
+				&g_array_index(reps, struct onlist_review_reply, r);
+
+			if (!counted[r] || (strcmp(x->target, m->msgid) &&
+					    (!cover || strcmp(x->target, m->series))))
+				continue;
+			n++;
+			g_hash_table_add(people, (gpointer)x->sender);
+		}
+		ret = onlist__store_step(b->s, onlist__store_prepare(b->s, sql_put_posting),
+					 "insert posting replies", "ttii", sha,
+					 m->msgid, n, (int)g_hash_table_size(people));
+		g_hash_table_destroy(people);
+		if (ret != ONLIST_OK)
+			goto out;
+	}
 	for (guint i = 0; i < trs->len; i++)
 		if (off[i])
 			g_string_append_printf(off_text, "%s%s",
@@ -464,6 +590,7 @@ static onlist_status one_commit(struct build *b, const char *sha,
 	c->state[out.state]++;
 out:
 	g_free(off);
+	g_free(counted);
 	g_string_free(off_text, TRUE);
 	g_array_free(msgs, TRUE);
 	g_array_free(tags, TRUE);
@@ -620,12 +747,33 @@ onlist_status onlist_store_build_reviews(struct onlist_store *s,
 					 const char *canon_key,
 					 onlist_bot_addr_fn is_bot,
 					 void *bot_data,
+					 const char *const *notice,
+					 size_t nnotice,
 					 struct onlist_review_counts *c)
 {
 	struct build b = { 0 };
 	struct onlist_review_counts dummy;
 	onlist_status ret;
 	int some;
+	GString *key = g_string_new(canon_key);
+	sqlite3_stmt *st;
+
+	/* what the notices are decided by: the replies' kinds (more come
+	 * with mail imported again) and the rules file's patterns; when
+	 * that changes, every commit is computed again */
+	if (!(st = onlist__store_prepare(s, "SELECT count(*) FROM message_reply"))) {
+		g_string_free(key, TRUE);
+		return fail(s, "prepare");
+	}
+	g_string_append_printf(key, "\x1freplies %lld",
+			       sqlite3_step(st) == SQLITE_ROW ?
+			       (long long)sqlite3_column_int64(st, 0) : -1LL);
+	sqlite3_reset(st);
+	for (size_t i = 0; i < nnotice; i++)
+		g_string_append_printf(key, "\x1fnotice %s", notice[i]);
+	canon_key = key->str;
+	b.notice = notice;
+	b.nnotice = nnotice;
 
 	if (!c)
 		c = &dummy;
@@ -669,6 +817,7 @@ onlist_status onlist_store_build_reviews(struct onlist_store *s,
 	g_array_free(b.tags, TRUE);
 	g_array_free(b.tag_seq, TRUE);
 	g_string_chunk_free(b.str);
+	g_string_free(key, TRUE);
 	return ret;
 }
 
@@ -677,10 +826,13 @@ onlist_status onlist_store_build_reviews(struct onlist_store *s,
 static const char sql_review[] =
 	"SELECT r.state, r.naks, r.off_list_tags, t.key, t.value, t.msgid,"
 	" t.sender, t.target, tm.subject, t.target_class, t.version, t.part,"
-	" t.total"
+	" t.total, n.msgid,"
+	" coalesce(nullif(nm.from_name, ''), nm.from_addr), nm.date"
 	" FROM commit_review r LEFT JOIN review_tags t"
 	"  ON t.msgid = r.evidence_msgid AND t.seq = r.evidence_seq"
 	" LEFT JOIN messages tm ON tm.msgid = t.target"
+	" LEFT JOIN commit_notice n ON n.sha = r.sha"
+	" LEFT JOIN messages nm ON nm.msgid = n.msgid"
 	" WHERE r.sha = ?1";
 
 static char *dup_col(const char *const *c, int i)
@@ -706,6 +858,9 @@ static int take_review(int ncol, const char *const *c, void *data)
 	r->ev_version = c[10] ? atoi(c[10]) : 0;
 	r->ev_part = c[11] ? atoi(c[11]) : -1;
 	r->ev_total = c[12] ? atoi(c[12]) : -1;
+	r->notice_msgid = dup_col(c, 13);
+	r->notice_name = dup_col(c, 14);
+	r->notice_date = dup_col(c, 15);
 	return 1;
 }
 
@@ -732,6 +887,9 @@ void onlist_commit_review_release(struct onlist_commit_review *r)
 	free(r->ev_target);
 	free(r->ev_target_subject);
 	free(r->ev_target_class);
+	free(r->notice_msgid);
+	free(r->notice_name);
+	free(r->notice_date);
 	*r = (struct onlist_commit_review)ONLIST_COMMIT_REVIEW_INIT;
 }
 
@@ -740,13 +898,17 @@ static const char sql_versions[] =
 	" (SELECT group_concat(l.list, char(10)) FROM message_lists l"
 	"   WHERE l.msgid = s.series),"
 	" m.subject,"
+	/* by the rule of the review state (review.h), when the review has
+	 * a row for it */
+	" coalesce((SELECT sr.replies FROM series_replies sr WHERE sr.sha = ?1"
+	"   AND sr.series = s.series),"
 	" (SELECT count(DISTINCT th.msgid) FROM series s2"
 	"   JOIN thread th ON th.answers = s2.msgid"
 	"   JOIN message_info ri ON ri.msgid = th.msgid AND" ANSWERING("ri")
 	"   JOIN messages rm ON rm.msgid = th.msgid"
 	"   WHERE s2.series = s.series"
 	"   AND lower(rm.from_addr) <> lower(m.from_addr)"
-	"   AND NOT EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = th.msgid)),"
+	"   AND NOT EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = th.msgid))),"
 	" (SELECT group_concat(t.key || ': ' || t.value, char(10)) FROM"
 	"   (SELECT key, value FROM review_tags WHERE series = s.series"
 	"    AND why_not IS NULL ORDER BY date, msgid, seq) t),"
@@ -769,4 +931,38 @@ onlist_status onlist_store_topic_versions(struct onlist_store *s,
 	if (!st)
 		return fail(s, "prepare");
 	return onlist__store_rows(s, st, &sha, 1, cb, data, NULL);
+}
+
+static const char sql_posting_replies[] =
+	"SELECT replies, repliers FROM posting_replies WHERE sha = ?1"
+	" AND msgid = ?2";
+
+static int take_counts2(int ncol, const char *const *c, void *data)
+{
+	int *v = data;
+
+	(void)ncol;
+	v[0] = c[0] ? atoi(c[0]) : 0;
+	v[1] = c[1] ? atoi(c[1]) : 0;
+	return 1;
+}
+
+onlist_status onlist_store_posting_replies(struct onlist_store *s,
+					   const char *sha, const char *msgid,
+					   int *replies, int *repliers)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_posting_replies);
+	const char *p[2] = { sha, msgid };
+	int v[2] = { 0, 0 };
+	long n = 0;
+	onlist_status ret;
+
+	if (!st)
+		return fail(s, "prepare");
+	ret = onlist__store_rows(s, st, p, 2, take_counts2, v, &n);
+	if (ret == ONLIST_OK && !n)
+		return ONLIST_ENOTFOUND;
+	*replies = v[0];
+	*repliers = v[1];
+	return ret;
 }

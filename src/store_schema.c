@@ -237,6 +237,42 @@ static const char v10_sql[] =
 	/* topics are linked by new rules: build whole */
 	"DELETE FROM meta WHERE key = 'threads_base';\n";
 
+/* ---- version 11: what a reply says; the notice a commit got -------------- */
+
+static const char v11_sql[] =
+	/* Written at import (onlist_store_put_message_info) for each reply:
+	 * kind is 'tag' (an unquoted review trailer), 'nak', 'notice' (an
+	 * applied notice by the built-in patterns, msgmeta.h) or
+	 * 'discussion'; text is the writer's own text (msgmeta.h) when it is
+	 * a few short lines, for the notice patterns of a rules file, else
+	 * NULL.  Bodies are not kept.  A reply stored before gets its row
+	 * when it is imported again; until then it is discussion. */
+	"CREATE TABLE IF NOT EXISTS message_reply(\n"
+	"  msgid TEXT PRIMARY KEY, kind TEXT NOT NULL, text TEXT,\n"
+	"  quoted_id TEXT, quoted_repaired TEXT) WITHOUT ROWID;\n"
+	/* the patch-id (and repaired id) of the diff a reply quotes, one
+	 * level of "> " taken off: the posting of a mail the archive lost */
+	"CREATE INDEX IF NOT EXISTS message_reply_quoted ON message_reply(quoted_id)"
+	" WHERE quoted_id IS NOT NULL;\n"
+	"CREATE INDEX IF NOT EXISTS message_reply_quoted_repaired"
+	" ON message_reply(quoted_repaired) WHERE quoted_repaired IS NOT NULL;\n"
+	/* Rebuilt with commit_review: the first applied notice that answers
+	 * a version of the commit's patch, or its cover letter. */
+	"CREATE TABLE IF NOT EXISTS commit_notice(\n"
+	"  sha TEXT PRIMARY KEY, msgid TEXT NOT NULL) WITHOUT ROWID;\n"
+	/* Rebuilt with commit_review: each posting's replies and repliers
+	 * by the rule of the review state (review.h), for lookup. */
+	"CREATE TABLE IF NOT EXISTS posting_replies(\n"
+	"  sha TEXT NOT NULL, msgid TEXT NOT NULL, replies INTEGER NOT NULL,\n"
+	"  repliers INTEGER NOT NULL, PRIMARY KEY(sha, msgid)) WITHOUT ROWID;\n"
+	/* and the replies to each series of the commit's topic (lookup's
+	 * versions), by the same rule */
+	"CREATE TABLE IF NOT EXISTS series_replies(\n"
+	"  sha TEXT NOT NULL, series TEXT NOT NULL, replies INTEGER NOT NULL,\n"
+	"  PRIMARY KEY(sha, series)) WITHOUT ROWID;\n"
+	/* cover letters are found by structure (thread.h): build whole */
+	"DELETE FROM meta WHERE key = 'threads_base';\n";
+
 /* Step N (index N - 1) brings a database to version N. */
 static const char *const steps[][2] = {
 	{ v1_sql },
@@ -249,6 +285,7 @@ static const char *const steps[][2] = {
 	{ v8_sql },
 	{ v9_sql },
 	{ v10_sql },
+	{ v11_sql },
 };
 #define SCHEMA_VERSION ((int)(sizeof(steps) / sizeof(*steps)))
 

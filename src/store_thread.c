@@ -26,6 +26,9 @@ static const char sql_put_trailer[] =
 static const char sql_put_author[] =
 	"INSERT OR IGNORE INTO message_author(msgid, name, addr)"
 	" VALUES(?1,?2,?3)";
+static const char sql_put_reply_kind[] =
+	"INSERT OR IGNORE INTO message_reply(msgid, kind, text, quoted_id,"
+	" quoted_repaired) VALUES(?1,?2,?3,?4,?5)";
 static const char sql_put_pull[] =
 	"INSERT OR IGNORE INTO pulls(msgid, url, ref, tip) VALUES(?1,?2,?3,?4)";
 
@@ -36,6 +39,11 @@ onlist_status onlist_store_put_message_info(struct onlist_store *s,
 	    step(s, prepare(s, sql_put_author), "insert in-body author", "ttt",
 		 i->msgid, i->author_name ? i->author_name : "",
 		 i->author_addr) != ONLIST_OK)
+		return ONLIST_EDB;
+	if (i->reply_kind &&
+	    step(s, prepare(s, sql_put_reply_kind), "insert reply kind", "ttttt",
+		 i->msgid, i->reply_kind, i->reply_text, i->quoted_id,
+		 i->quoted_repaired) != ONLIST_OK)
 		return ONLIST_EDB;
 	if (step(s, prepare(s, sql_put_info), "insert message info",
 		 "ttiiiittttii", i->msgid, i->cls, i->reply, i->version, i->part,
@@ -540,10 +548,11 @@ out:
  * whether anything came in since.  The prefix names the rules of
  * thread.h: a table built by other rules (t2: before a "Re:" with a diff
  * counted as a reply, and before in-body authors and display names linked
- * versions; t3: with only one of the two) is written again whole, since
+ * versions; t3: with only one of the two; t4: before cover letters were
+ * found by structure) is written again whole, since
  * only a whole write puts in the rows the new rules add where nothing
  * else changed. */
-#define THREAD_RULES "t4:"
+#define THREAD_RULES "t5:"
 static const char sql_stamp[] =
 	"SELECT '" THREAD_RULES "' || count(*) || ':' || coalesce(max(id), 0)"
 	" || ':' || (SELECT count(*) FROM message_info) || ':' ||"

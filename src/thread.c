@@ -105,6 +105,33 @@ static onlist_status find_parent(struct graph *g, int self,
 	return ONLIST_OK;
 }
 
+/* Cover letters by structure (thread.h): a mail without a patch that a
+ * numbered patch from its sender answers is the cover letter of that
+ * patch's series, whatever its subject ("[v4] ...", "[PATCH] ...",
+ * "[RFC] ...", or sent as a reply into an older version's thread).  It
+ * takes the patches' length, and their version when it names none. */
+static void find_covers(struct graph *g)
+{
+	for (size_t i = 0; i < g->len; i++) {
+		const struct onlist_thread_msg *x = &g->n[i];
+		struct onlist_thread_msg *c;
+		int p = x->parent;
+
+		if (g->cls[i] != C_PATCH || x->reply || x->part < 1 ||
+		    x->total < 1 || p < 0 ||
+		    (g->cls[p] != C_REPLY && g->cls[p] != C_OTHER))
+			continue;
+		c = &g->n[p];
+		if (!*c->from || strcmp(c->from, x->from))
+			continue;
+		g->cls[p] = C_COVER;
+		c->part = 0;
+		c->total = x->total;
+		if (c->version <= 1)
+			c->version = x->version;
+	}
+}
+
 /* Root, depth and the patch or cover letter each message answers, top
  * down along each path; a loop in the references is cut where found.
  * Iterative: a thread thousands of replies deep costs nothing special. */
@@ -657,6 +684,7 @@ onlist_status onlist_thread_build(struct onlist_thread_msg *msgs, size_t n,
 		if ((ret = find_parent(&g, (int)i, out, &pcap, &msgs[i].parent))
 		    != ONLIST_OK)
 			goto out;
+	find_covers(&g);
 	resolve(&g);
 	adopt_orphans(&g);
 	/* after resolve(): a loop it cut left one more root */

@@ -69,6 +69,7 @@ old_ib = commit("inbody.c", "int inbody(void) { return 0; }\n", "inbody: add the
 old_2a = commit("twoaddr.c", "int twoaddr(void) { return 0; }\n", "twoaddr: add the helper")
 old_1w = commit("oneword.c", "int oneword(void) { return 0; }\n", "oneword: add the helper",
                 author="Kim <kim@example.com>")
+old_ovt = commit("ovt1.c", "int ovt1(void) { return 0; }\n", "ovt: add the first helper")
 git("checkout", "-q", "main")
 
 cases = []
@@ -119,6 +120,23 @@ s_2a = case("same-name", "twoaddr.c", "twoaddr: add the helper")
 s_1w = case("one-word-name", "oneword.c", "oneword: add the helper",
             author="Kim <kim@example.net>")
 s_st = case("stable-backport", "stab.c", "stab: add the helper")
+# issue 27: applied notices, who is no reviewer, cover letters by structure
+mo = "Mo Maintainer <mo@example.org>"
+s_ntc = {}
+for k in ("applied", "queued", "fornext", "merged", "committed", "rule", "para"):
+    s_ntc[k] = case("notice-" + k, "ntc%s.c" % k, "ntc%s: add the helper" % k)
+s_ntc_au = case("notice-by-author", "ntcau.c", "ntcau: add the helper", author=mo)
+s_cred = case("credited-ack", "cred.c", "cred: add the helper",
+              author="Ann Author <ann@corp.example.com>")
+s_cvn1 = case("cover-vn-1", "cvn1.c", "cvn: add the first helper")
+s_cvn2 = case("cover-vn-2", "cvn2.c", "cvn: add the second helper")
+s_cnn1 = case("cover-nonum-1", "cnn1.c", "cnn: add the first helper")
+s_cnn2 = case("cover-nonum-2", "cnn2.c", "cnn: add the second helper")
+s_rfc1 = case("cover-rfc-1", "rfc1.c", "rfcc: add the first helper")
+s_rfc2 = case("cover-rfc-2", "rfc2.c", "rfcc: add the second helper")
+s_ovt1 = case("cover-old-thread-1", "ovt1.c", "ovt: add the first helper")
+s_ovt2 = case("cover-old-thread-2", "ovt2.c", "ovt: add the second helper")
+s_lost = case("lost-patch", "lost.c", "lost: add the helper")
 
 # ---- mails ----------------------------------------------------------------
 alpha, beta, ids = [], [], []
@@ -379,8 +397,86 @@ b = patch("stab-510", s_st, "[PATCH 5.10] stab: add the helper", frm=greg,
 mail("stab-r", hank, "Re: [PATCH 5.10] stab: add the helper",
      "Tested-by: Hank Helper <hank@example.org>\n", irt=b, refs=[b])
 
+# ---- issue 27 --------------------------------------------------------------
+# the maintainer's notice is the only answer: no reply, the notice kept
+notices = {
+    "applied": "Thanks, applied.\n",
+    "queued": "Now queued up, thanks.\n",
+    "fornext": "Applied to for-next, thanks!\n",
+    "merged": "Merged. Thanks!\n",
+    "committed": "Committed... (tag: libntc-1-2-3)\n",
+    # the rules file adds "notice text *landed*"
+    "rule": "Landed in main, thanks.\n",
+    # a notice and a paragraph: discussion
+    "para": "Applied, but please split such changes next time: the rename\n"
+            "and the fix would have been easier to review apart, and the\n"
+            "changelog should say why the old name was wrong.\n",
+}
+for k, text in notices.items():
+    p = patch("ntc-" + k, s_ntc[k], "[PATCH] ntc%s: add the helper" % k)
+    mail("ntc-%s-r" % k, mo, "Re: [PATCH] ntc%s: add the helper" % k,
+         "On Mon, 1 Mar 2021, Ann Author wrote:\n> +int ntc%s(void)\n\n%s\n-- \nMo\n"
+         % (k, text), irt=p, refs=[p])
+# the commit's author is the maintainer, who answers the patch Ann sent
+# with a notice: the same state as the notice on Ann's own patch
+p = patch("ntc-au", s_ntc_au, "[PATCH] ntcau: add the helper")
+mail("ntc-au-r", mo, "Re: [PATCH] ntcau: add the helper", "Thanks, applied.\n",
+     irt=p, refs=[p])
+# Sam posts Ann's patch (her in-body From:); git has her other address;
+# her ack of it is no review, nor any reply
+sam = "Sam Sender <sam@example.org>"
+p = patch("cred", s_cred, "[PATCH] cred: add the helper", frm=sam,
+          top="From: Ann Author <ann@example.org>\n\n")
+mail("cred-r", ann, "Re: [PATCH] cred: add the helper",
+     "Acked-by: Ann Author <ann@example.org>\n", irt=p, refs=[p])
+# a cover letter without "0/N": "[v4] ..." and acked on it
+c = mail("cvn-0", ann, "[v4] cvn: annotate the helpers", "Two helpers, annotated.\n")
+patch("cvn-1", s_cvn1, "[PATCH v4 1/2] cvn: add the first helper", irt=c, refs=[c])
+patch("cvn-2", s_cvn2, "[PATCH v4 2/2] cvn: add the second helper", irt=c, refs=[c])
+mail("cvn-r", carol, "Re: [v4] cvn: annotate the helpers",
+     "> Two helpers, annotated.\n\nThe patches look otherwise good to me.\n\n"
+     "Acked-by: Carol Acker <carol@example.org>\n\nFeel free to apply them.\n",
+     irt=c, refs=[c])
+# "[PATCH]" without numbers as the cover; the ack one level down
+c = mail("cnn-0", ann, "[PATCH] cnn: two helpers", "Two helpers.\n")
+patch("cnn-1", s_cnn1, "[PATCH 1/2] cnn: add the first helper", irt=c, refs=[c])
+patch("cnn-2", s_cnn2, "[PATCH 2/2] cnn: add the second helper", irt=c, refs=[c])
+q = mail("cnn-q", ivan, "Re: [PATCH] cnn: two helpers", "Why two?\n", irt=c, refs=[c])
+mail("cnn-r", carol, "Re: [PATCH] cnn: two helpers",
+     "> Why two?\n\nFine either way.\n\nAcked-by: Carol Acker <carol@example.org>\n",
+     irt=q, refs=[c, q])
+# an "[RFC]" cover, and a reply on it that says it covers the series
+c = mail("rfc-0", ann, "[RFC] rfcc: a plan in two patches", "A plan.\n")
+patch("rfc-1", s_rfc1, "[RFC PATCH 1/2] rfcc: add the first helper", irt=c, refs=[c])
+patch("rfc-2", s_rfc2, "[RFC PATCH 2/2] rfcc: add the second helper", irt=c, refs=[c])
+mail("rfc-r", dave, "Re: [RFC] rfcc: a plan in two patches",
+     "For the series:\n\nReviewed-by: Dave Tester <dave@example.org>\n",
+     irt=c, refs=[c])
+# v1 (one patch) discussed; v2's "[V2]" cover sent as a reply into v1's
+# review thread, with a patch that first appears in v2; Carol acks v2
+c1 = mail("ovt-v1-0", ann, "[PATCH 0/1] ovt: a helper", "One helper.\n")
+o1 = patch("ovt-v1-1", old_ovt, "[PATCH 1/1] ovt: add the first helper", irt=c1, refs=[c1])
+g = mail("ovt-g", gina, "Re: [PATCH 0/1] ovt: a helper", "What about a second one?\n",
+         irt=c1, refs=[c1])
+c2 = mail("ovt-v2-0", ann, "[V2] ovt: two helpers", "Now with a second one.\n",
+          irt=g, refs=[c1, g])
+patch("ovt-v2-1", s_ovt1, "[PATCH v2 1/2] ovt: add the first helper", irt=c2,
+      refs=[c1, g, c2])
+patch("ovt-v2-2", s_ovt2, "[PATCH v2 2/2] ovt: add the second helper", irt=c2,
+      refs=[c1, g, c2])
+mail("ovt-r", carol, "Re: [V2] ovt: two helpers",
+     "Acked-by: Carol Acker <carol@example.org>\n", irt=c2, refs=[c1, g, c2])
+# the archive lost Ann's patch; Mo's "Committed" answers its Message-ID
+# and quotes the whole of it
+body = git("format-patch", "--stdout", "-1", s_lost).split("\n\n", 1)[1]
+quoted = "".join("> %s\n" % l if l else ">\n" for l in body.split("\n"))
+mail("lost-r", mo, "Re: [PATCH] lost: add the helper",
+     "On Mon, 1 Mar 2021, Ann Author wrote:\n" + quoted +
+     "\nCommitted... (tag: liblost-1-0-0)\n", irt="lost@example.org",
+     refs=["lost@example.org"])
+
 open(os.path.join(out, "alpha.mbox"), "wb").write(b"".join(alpha))
 open(os.path.join(out, "beta.mbox"), "wb").write(b"".join(beta))
-open(os.path.join(out, "rules"), "w").write("bot from testbot@*\n")
+open(os.path.join(out, "rules"), "w").write("bot from testbot@*\nnotice text *landed*\n")
 open(os.path.join(out, "cases"), "w").write("".join("%s %s\n" % c for c in cases))
 open(os.path.join(out, "ids"), "w").write("".join("%s %s\n" % i for i in ids))

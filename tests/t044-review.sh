@@ -41,6 +41,24 @@ inbody-author    reviewed         inbody-r              0     -
 same-name        reviewed         twoaddr-r             0     -
 one-word-name    no_reply         -                     0     -
 stable-backport  no_reply         -                     0     -
+notice-applied   no_reply         -                     0     -
+notice-queued    no_reply         -                     0     -
+notice-fornext   no_reply         -                     0     -
+notice-merged    no_reply         -                     0     -
+notice-committed no_reply         -                     0     -
+notice-rule      no_reply         -                     0     -
+notice-para      discussed        -                     0     -
+notice-by-author no_reply         -                     0     -
+credited-ack     no_reply         -                     0     -
+cover-vn-1       reviewed_series  cvn-r                 0     -
+cover-vn-2       reviewed_series  cvn-r                 0     -
+cover-nonum-1    reviewed_series  cnn-r                 0     -
+cover-nonum-2    reviewed_series  cnn-r                 0     -
+cover-rfc-1      reviewed_series  rfc-r                 0     -
+cover-rfc-2      reviewed_series  rfc-r                 0     -
+cover-old-thread-1 reviewed_series ovt-r                0     -
+cover-old-thread-2 reviewed_series ovt-r                0     -
+lost-patch       no_reply         -                     0     -
 '
 # tag-patch: Bob's Reviewed-by in git names his work address, which the
 # repository's .mailmap maps to the one he reviewed from: not off the list.
@@ -71,6 +89,23 @@ stable-backport  no_reply         -                     0     -
 # review of her own v1 reaches it.
 # same-name: Ann sent v2 from another address, her name the same.
 # one-word-name: "Kim" from two addresses is not taken for one person.
+# notice-*: the only answer is Mo's applied notice ("Thanks, applied.",
+# "Now queued up, thanks.", "Applied to for-next, thanks!", "Merged.
+# Thanks!", "Committed... (tag: ...)", and "Landed in main, thanks." by
+# the rules file's "notice text *landed*"): no reply, the notice kept as
+# evidence.  notice-para: "Applied, but please ..." and a paragraph.
+# notice-by-author: Mo is the commit's author and answers the patch Ann
+# sent with a notice: the same state, and lookup counts no reply.
+# credited-ack: Sam posted Ann's patch with her in-body From:; git has
+# her other address; her own Acked-by is no review.
+# cover-vn, cover-nonum, cover-rfc: cover letters without "0/N" ("[v4]
+# ...", "[PATCH] ...", "[RFC] ..."), found as the mail the patches answer;
+# the ack on cover-nonum sits one level down (a reply to Ivan's question);
+# cover-rfc's is a reply that says "For the series".
+# cover-old-thread: v2's "[V2]" cover was sent into v1's review thread;
+# Carol's ack on it covers v2's patches, the second new in v2.
+# lost-patch: the archive lost Ann's patch; Mo's "Committed..." answers
+# its Message-ID and quotes it whole: posted (method quoted), no reply.
 # stable-backport: Greg's 5.10 backport of the patch carries Ann's in-body
 # From: and "commit ... upstream."; Hank's test of it is no review of hers.
 . tests/lib.sh
@@ -108,7 +143,45 @@ echo "$expect" | while read -r c state ev naks off; do
 done >"$TMP/states"
 cat "$TMP/states"
 [ ! -s "$TMP/states" ] || bad "commit states (above)"
-[ "$(q "SELECT count(*) FROM commit_review")" = 36 ] || bad "not every posted commit has a state"
+[ "$(q "SELECT count(*) FROM commit_review")" = 54 ] || bad "not every posted commit has a state"
+got=$(q "SELECT method || ' ' || message_id FROM matches WHERE commit_sha = '$(sha_of lost-patch)'")
+[ "$got" = "quoted lost-r@example.org" ] || bad "the lost patch is matched as '$got'"
+
+# ---- applied notices: what each reply was taken for, the evidence ----------
+while read -r reply kind; do
+	got=$(q "SELECT kind FROM message_reply WHERE msgid = '$reply@example.org'")
+	[ "$got" = "$kind" ] || bad "<$reply> was taken for '$got', expected '$kind'"
+done <<'EOF'
+ntc-applied-r notice
+ntc-queued-r notice
+ntc-fornext-r notice
+ntc-merged-r notice
+ntc-committed-r notice
+ntc-rule-r discussion
+ntc-para-r discussion
+ntc-au-r notice
+cred-r tag
+nak-r nak
+disc-r discussion
+EOF
+while read -r c notice; do
+	got=$(q "SELECT coalesce((SELECT msgid FROM commit_notice WHERE sha = '$(sha_of "$c")'), '-')")
+	[ "$notice" = - ] || notice="$notice@example.org"
+	[ "$got" = "$notice" ] || bad "$c: notice '$got', expected '$notice'"
+done <<'EOF'
+notice-applied ntc-applied-r
+notice-queued ntc-queued-r
+notice-fornext ntc-fornext-r
+notice-merged ntc-merged-r
+notice-committed ntc-committed-r
+notice-rule ntc-rule-r
+notice-para -
+notice-by-author ntc-au-r
+discussed -
+EOF
+got=$(q "SELECT msgid FROM commit_notice WHERE sha = '$(sha_of applied-ty)'")
+[ "$got" = 161461234567.1234.5678901234567890123.b4-ty@example.org ] ||
+	bad "the b4 notice is not applied-ty's evidence: '$got'"
 
 # ---- the tags given on the list, and why some are no review -----------------
 while read -r reply why; do
@@ -116,6 +189,7 @@ while read -r reply why; do
 	[ "$got" = "$why" ] || bad "tag in <$reply>: why_not '$got', expected '$why'"
 done <<'EOF'
 author-r sender
+cred-r author
 codev-r co-developer
 bot-r bot
 bottag-r bot
@@ -172,6 +246,29 @@ has cross-list "    v1 2021-03-01 to alpha, beta: 1 reply, the version applied"
 lk by-bot
 # the bot's PASS is no reply: the posting's counts leave it out
 has by-bot "; 0 replies from 0 other people"
+# one rule for the state and the counts: the commit's author's notice is
+# no reply, nor is anyone's notice; the notice is the evidence
+lk notice-by-author
+has notice-by-author "  review on the list: no_reply"
+has notice-by-author "; 0 replies from 0 other people"
+has notice-by-author "    applied notice from Mo Maintainer, 2021-03-01"
+has notice-by-author "      in <ntc-au-r@example.org>"
+grep -q "^    v1 2021-03-01 to alpha: 0 replies, the version applied$" "$TMP/lookup.notice-by-author" ||
+	bad "lookup notice-by-author: the version counts a reply"
+lk notice-applied
+has notice-applied "; 0 replies from 0 other people"
+has notice-applied "    applied notice from Mo Maintainer, 2021-03-01"
+lk lost-patch
+has lost-patch "  posted; the mail itself is missing from the archive, quoted in <lost-r@example.org>"
+lk credited-ack
+has credited-ack "  review on the list: no_reply"
+has credited-ack "; 0 replies from 0 other people"
+lk notice-para
+has notice-para "  review on the list: discussed"
+has notice-para "; 1 reply from 1 other person"
+lk cover-vn-2
+has cover-vn-2 "  review on the list: reviewed_series"
+has cover-vn-2 "      given on the cover letter [v4] cvn: annotate the helpers"
 lk nak
 has nak "  review on the list: discussed"
 has nak "    1 NAK on the list"
@@ -179,6 +276,14 @@ lk off-list
 has off-list "    in git, not given on the list:"
 has off-list "      Reviewed-by: Frank Offlist <frank@example.org>"
 has off-list "      Acked-by: Quinn Quoted <quinn@example.org>"
+"$ONLIST" --db "$DB" lookup --format json "$(sha_of notice-queued)" >"$TMP/lookup.njson" || bad "lookup json"
+python3 - "$TMP/lookup.njson" <<'PY' || bad "lookup --format json: the notice (above)"
+import json, sys
+(a,) = json.load(open(sys.argv[1]))
+n = a["review"]["notice"]
+if a["review"]["state"] != "no_reply" or n != {"from": "Mo Maintainer", "date": n and n.get("date"), "in": "ntc-queued-r@example.org"} or not n["date"].startswith("2021-03-01T"):
+    print(a["review"]); sys.exit(1)
+PY
 "$ONLIST" --db "$DB" lookup --format json "$(sha_of later-version)" "$(sha_of off-list)" >"$TMP/lookup.json" || bad "lookup json"
 python3 - "$TMP/lookup.json" <<'PY' || bad "lookup --format json (above)"
 import json, sys
@@ -211,11 +316,13 @@ for c in r["commits"]:
     if c["category"] != want[name]: print(name, c["category"], "expected", want[name]); ok = False
     if c["modified_before_merge"] is not False: print(name, "modified"); ok = False
 t = r["totals"]
-if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (8, 6, 9, 13): print("totals", t); ok = False
+n = [c for c in r["commits"] if case[c["sha"]] == "notice-merged"][0]["review"]["notice"]
+if not n or n["from"] != "Mo Maintainer" or n["msgid"] != "ntc-merged-r@example.org": print("notice", n); ok = False
+if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (17, 7, 17, 13): print("totals", t); ok = False
 sys.exit(0 if ok else 1)
 PY
 run "report md" "$ONLIST" --db "$DB" report base..main
-grep -q "^## Reviewed only on the series (9)$" "$TMP/out" || bad "report md: no series section of 9"
+grep -q "^## Reviewed only on the series (17)$" "$TMP/out" || bad "report md: no series section of 17"
 # (Markdown: the characters it acts on are backslashed)
 # the evidence in one line, the mail that gave it linked
 evidence() {	# LINE-PATTERN MSGID
@@ -228,8 +335,13 @@ evidence "Acked-by Carol Acker on the cover letter, for the series" cover-r@exam
 	bad "report md: the cover letter evidence is not quoted"
 grep -qF -- '  - in git, not on the list: Reviewed-by: Frank Offlist \<frank@example.org\> Acked-by: Quinn Quoted \<quinn@example.org\>' "$TMP/out" ||
 	bad "report md: off-list tags not shown"
-grep -q "^## Posted, no reply (8)$" "$TMP/out" || bad "report md: no-reply section"
-grep -q "^## Posted, discussed without a review tag (6)$" "$TMP/out" || bad "report md: discussed section"
+grep -q "^## Posted, no reply (17)$" "$TMP/out" || bad "report md: no-reply section"
+# an applied notice is the evidence of a no_reply commit, linked
+ref=$(grep -A5 "^- $(sha_of notice-by-author | cut -c1-12) " "$TMP/out" |
+      sed -n 's/^  - applied notice from Mo Maintainer, 2021-03-01 (\[mail\]\[\([0-9]*\)\])$/\1/p')
+[ -n "$ref" ] && grep -qF "[$ref]: https://lore.kernel.org/r/ntc-au-r@example.org" "$TMP/out" ||
+	bad "report md: the applied notice of notice-by-author is not shown"
+grep -q "^## Posted, discussed without a review tag (7)$" "$TMP/out" || bad "report md: discussed section"
 ! grep -q "$(sha_of tag-patch | cut -c1-12)" "$TMP/out" || bad "report md: a reviewed commit is listed"
 
 # ---- export: the state per commit, one row per tag given ---------------------
@@ -248,8 +360,8 @@ sys.exit(0 if ok else 1)
 PY
 run "export reviews" "$ONLIST" --db "$DB" export --format csv reviews
 tr -d '\r' <"$TMP/out" >"$TMP/reviews.csv"; mv "$TMP/reviews.csv" "$TMP/out"
-[ "$(tail -n +2 "$TMP/out" | wc -l)" = 23 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 23"
-[ "$(grep -c ',1,$' "$TMP/out")" = 17 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 17"
+[ "$(tail -n +2 "$TMP/out" | wc -l)" = 28 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 28"
+[ "$(grep -c ',1,$' "$TMP/out")" = 21 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 21"
 grep -q '^"cross-r@example.org",0,"Reviewed-by",.*,"beta","cross@example.org","patch",1,-1,-1,' "$TMP/out" ||
 	bad "export reviews: the cross-posted review is not on beta"
 grep -q '^"rv-r@example.org",.*,"rv-v2-1@example.org","patch",2,1,2,"rv-v2-0@example.org",' "$TMP/out" ||
@@ -260,8 +372,8 @@ run "stats json" "$ONLIST" --db "$DB" stats --format json base..main
 python3 -c '
 import json, sys
 g = json.load(open(sys.argv[1]))["single_signoff_no_tags"]
-want = {"never_posted": 0, "no_reply": 7, "discussed": 5, "reviewed_series": 9, "reviewed": 12}
-if g["count"] != 33 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
+want = {"never_posted": 0, "no_reply": 16, "discussed": 6, "reviewed_series": 17, "reviewed": 12}
+if g["count"] != 51 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
 ' "$TMP/out" || bad "stats: review states of the single-signoff commits"
 
 # ---- no repository known: no .mailmap, Bob's work address is off the list --
@@ -296,23 +408,35 @@ run "match after upgrade" "$ONLIST" --db "$TMP/old.db" match --rules "$W/rules"
   "$(q "SELECT group_concat(sha || state) FROM (SELECT * FROM commit_review ORDER BY sha)")" ] ||
 	bad "states after an upgrade differ from a fresh database's"
 
-# ---- schema 9 to 10: in-body authors come with the mail imported again ----
+# ---- schema 9 to 11: in-body authors and what replies say come with the
+# mail imported again ----
 [ "$(q "SELECT count(*) FROM message_author WHERE msgid IN ('inbody-v2@example.org', 'stab-510@example.org')")" = 2 ] ||
 	bad "the in-body authors were not kept"
 cp "$DB" "$TMP/v9.db"
-sqlite3 "$TMP/v9.db" "DROP TABLE message_author; PRAGMA user_version = 9;"
+sqlite3 "$TMP/v9.db" "DROP TABLE message_author; DROP TABLE message_reply; DROP TABLE commit_notice; DROP TABLE posting_replies; DROP TABLE series_replies; PRAGMA user_version = 9;"
 run "upgrade from 9" "$ONLIST" --db "$TMP/v9.db" match --rules "$W/rules"
 expect_rc "upgrade from 9" 0
-[ "$(sqlite3 "$TMP/v9.db" "PRAGMA user_version")" = 10 ] || bad "not upgraded to schema 10"
+[ "$(sqlite3 "$TMP/v9.db" "PRAGMA user_version")" = 11 ] || bad "not upgraded to schema 11"
 [ "$(sqlite3 "$TMP/v9.db" "SELECT count(*) FROM message_author")" = 0 ] ||
 	bad "upgrade from 9: in-body authors found without reading the mail"
 got=$(sqlite3 "$TMP/v9.db" "SELECT state FROM commit_review WHERE sha = '$(sha_of inbody-author)'")
 [ "$got" = no_reply ] || bad "upgrade from 9: inbody-author is '$got' before the mail is read again"
+# what replies say is known only from the mail: discussion until then
+[ "$(sqlite3 "$TMP/v9.db" "SELECT count(*) FROM message_reply")" = 0 ] ||
+	bad "upgrade from 9: reply kinds found without reading the mail"
+got=$(sqlite3 "$TMP/v9.db" "SELECT state FROM commit_review WHERE sha = '$(sha_of notice-applied)'")
+[ "$got" = discussed ] || bad "upgrade from 9: notice-applied is '$got' before the mail is read again"
 "$ONLIST" -q --db "$TMP/v9.db" import --list alpha "$W/alpha.mbox" >/dev/null || bad "import again"
+"$ONLIST" -q --db "$TMP/v9.db" import --list beta "$W/beta.mbox" >/dev/null || bad "import beta again"
 run "match after import again" "$ONLIST" --db "$TMP/v9.db" match --rules "$W/rules"
 [ "$(sqlite3 "$TMP/v9.db" "SELECT group_concat(sha || state) FROM (SELECT * FROM commit_review ORDER BY sha)")" = \
   "$(q "SELECT group_concat(sha || state) FROM (SELECT * FROM commit_review ORDER BY sha)")" ] ||
 	bad "states after importing again differ from a fresh database's"
+for t in commit_notice posting_replies series_replies message_reply; do
+	[ "$(sqlite3 "$TMP/v9.db" "SELECT count(*) FROM (SELECT * FROM $t EXCEPT SELECT * FROM main_db.$t)" -cmd "ATTACH '$DB' AS main_db")" = 0 ] &&
+	[ "$(sqlite3 "$TMP/v9.db" "SELECT count(*) FROM (SELECT * FROM main_db.$t EXCEPT SELECT * FROM $t)" -cmd "ATTACH '$DB' AS main_db")" = 0 ] ||
+		bad "after importing again, $t differs from a fresh database's"
+done
 
 [ "$(q 'pragma integrity_check')" = ok ] || bad "integrity_check"
 [ $nfail -eq 0 ] && echo "all checks passed"

@@ -7,6 +7,9 @@
  *   repaired      the mail's diff, repaired the way mailers damage it (or a
  *                 quilt / diff -u patch put in git form), has the commit's
  *                 patch-id
+ *   quoted        a reply to a mail the archive lost quotes a diff with
+ *                 the commit's patch-id (or repaired id): that mail was
+ *                 the posting; the match names the reply
  *   fuzzy         same author or same subject, posted before the commit
  *                 landed (plus a day), and close enough in changed lines
  *                 and commit message: "posted, modified before merge"
@@ -52,6 +55,7 @@ struct onlist_match_counts {
 	long classified;	/* echo and bot mails */
 	long link, patchid, alt, repaired, author_date, subject, fuzzy;
 	long late, echo;	/* match rows */
+	long quoted;		/* match rows of the quoted tier */
 	long review_tags;	/* review tags on the list by someone else */
 	long review_state[4];	/* posted commits per onlist_review_state */
 	/* the fuzzy tier kept the last run's matches of the commits no mail

@@ -45,4 +45,44 @@ int onlist_find_pull(const char *text, char **url, char **ref, char **tip);
  * Change-Id), malloc'd, or NULL. */
 char *onlist_find_change_id(const char *text);
 
+/* ---- what a reply says --------------------------------------------------- */
+
+/* The text the writer of a reply wrote, one line of it a line: quoted
+ * lines ("> ", "| "), attribution lines ("On ... wrote:", the line before
+ * one when it wraps), trailer lines ("Acked-by: ..."), b4's and
+ * patchwork-bot's summary lines ("[1/2] subject", "commit: <sha>", a bare
+ * URL) and blank lines are dropped; white space is made one space and the
+ * text is lower-cased (ASCII).  Scanning stops at a signature separator
+ * ("-- "), at "-----Original Message-----" and at an Outlook "From: "
+ * header block.  malloc'd ("" when nothing is left), NULL when out of
+ * memory.  Keeps at most ONLIST_OWN_TEXT_MAX bytes: *more is set to 1
+ * when there was more (more may be NULL). */
+#define ONLIST_OWN_TEXT_MAX 1024
+char *onlist_reply_own_text(const char *body, int *more);
+
+/* The built-in notice patterns: globs (* and ? only, matched to a whole
+ * line of own text) of a line that says a patch was applied, committed,
+ * queued, pushed, merged, picked up or taken. */
+extern const char *const onlist_notice_patterns[];
+extern const size_t onlist_notice_npatterns;
+
+/* Is own (as onlist_reply_own_text() gives it) an applied notice?  It is
+ * when a line of it matches a built-in pattern or one of extra[0..nextra)
+ * (lower-case globs), and what is left is a few short lines: the greeting
+ * ("Hi Ann,") and a closing ("Thanks,", a name) aside, at most 2 other
+ * lines of at most 6 words, the notice lines at most 15 words each, and
+ * no line asks or objects (a '?', or "but", "please", "however", "not",
+ * "n't", "should", "if", ...: "Applied, but please ..." is discussion).
+ * bot: the mail is a robot's (b4 ty, patchwork-bot): a notice line
+ * suffices.  1 or 0. */
+int onlist_reply_is_notice(const char *own, const char *const *extra,
+			   size_t nextra, int bot);
+
+/* The diff a reply quotes, one level of quoting taken off: every line
+ * that starts with '>' without its '>' and one space after it, the
+ * others left out.  malloc'd, or NULL when the quoted text holds no diff
+ * (no "diff --git" line, nor a "--- " line followed by "+++ ") or when
+ * out of memory (*nomem set, may be NULL). */
+char *onlist_quoted_diff(const char *body, int *nomem);
+
 #endif

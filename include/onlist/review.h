@@ -9,18 +9,25 @@
  *   line of its own, not quoted: msgmeta.h) in a reply below a patch or a
  *   cover letter (thread.h's `answers`); Nacked-by and a bare "NAK" line
  *   are recorded as NAKs, never as review;
- * - not a reviewer: the sender of the patch or cover answered, its
- *   Co-developed-by people, the commit's author and Co-developed-by
- *   people (from git), the senders of the commit's postings, and bots
- *   (a reply that the echo/bot rules classify).  A tag counts only when
- *   neither the person it names nor the one who sent it is such;
+ * - not a reviewer nor a discussant, one rule for tags, replies and
+ *   lookup's reply counts: the sender of the patch or cover answered and
+ *   its Co-developed-by people; the commit's author and Co-developed-by
+ *   people (from git); for every version of the patch (its postings
+ *   among them) its sender, its credited author (the in-body From:) and
+ *   its Co-developed-by people; and bots (a reply that the echo/bot
+ *   rules classify).  A tag counts only when neither the person it names
+ *   nor the one who sent it is such;
+ * - an applied notice ("Thanks, applied.", msgmeta.h), from anyone, is
+ *   neither review nor discussion: it is kept as the state's evidence
+ *   when nothing else decides it;
  * - the versions of a commit's patch: its postings (matches that count)
  *   and every patch of the same topic with the same stripped subject
  *   (lower case); its series: the series of those;
  * - state: `reviewed` when a tag that counts answers a version of the
  *   patch; else `reviewed_series` when one answers the cover letter or
  *   another patch of one of its series; else `discussed` when anyone but
- *   the non-reviewers replied anywhere in the topic; else `no_reply`;
+ *   the non-reviewers replied anywhere in the topic with something else
+ *   than a notice; else `no_reply`;
  * - off the list: a Reviewed/Acked/Tested-by trailer of the commit whose
  *   person (address after .mailmap; the name when the trailer has no
  *   address) gave no review trailer anywhere in the topic.
@@ -61,11 +68,14 @@ struct onlist_review_tag {
 	int bot;			/* the reply is a bot's (echo/bot rules) */
 	const char *target;		/* the patch or cover letter answered */
 	const char *target_from;	/* its sender, canonical */
+	const char *target_author;	/* its in-body From, canonical; "" */
 	const char *target_codev;	/* its Co-developed-by addresses,
 					 * canonical, one per line */
 	/* out (onlist_review_judge) */
 	const char *why_not;		/* NULL: review by someone else; else
-					 * "bot", "sender", "co-developer" */
+					 * "bot", "sender", "author" (the
+					 * target's in-body From:),
+					 * "co-developer" */
 };
 void onlist_review_judge(struct onlist_review_tag *t);
 
@@ -76,13 +86,18 @@ struct onlist_review_msg {
 	const char *from;		/* canonical */
 	const char *stripped;		/* subject without prefixes, lower case */
 	int posting;			/* a posting of the commit */
+	const char *author;		/* in-body From, canonical; "" none */
+	const char *codev;		/* its Co-developed-by addresses,
+					 * canonical, one per line; "" none */
 };
 
 /* A reply in those topics. */
 struct onlist_review_reply {
+	const char *msgid;		/* the reply */
 	const char *target;		/* the patch or cover letter answered */
 	const char *sender;		/* canonical */
 	int bot;
+	int notice;			/* an applied notice (msgmeta.h) */
 };
 
 /* A trailer of the commit in git. */
@@ -113,6 +128,14 @@ struct onlist_review_out {
 	unsigned char *off_list;	/* caller's array of ntrailers: set
 					 * to 1 for each review trailer no
 					 * tag on the list matches, else 0 */
+	long notice;			/* index into replies of the first
+					 * applied notice on a version of the
+					 * patch or its cover letter, else on
+					 * the topic, else -1 */
+	unsigned char *counted;		/* caller's array of nreplies, or
+					 * NULL: 1 for each reply that is
+					 * discussion by someone else (what
+					 * makes `discussed`), else 0 */
 };
 
 /* The state of one posted commit.  ONLIST_ENOMEM. */

@@ -113,6 +113,11 @@ onlist_status onlist_store_match_exact(struct onlist_store *s, int64_t since,
 				       long *added);
 onlist_status onlist_store_match_alt(struct onlist_store *s, long *added);
 onlist_status onlist_store_match_repaired(struct onlist_store *s, long *added);
+/* The quoted tier: an unmatched commit whose patch-id (or repaired id)
+ * is that of the diff quoted by a reply whose In-Reply-To names a mail
+ * the database does not have (the archive lost the posting); the match
+ * (method `quoted`) names the reply.  ONLIST_EDB. */
+onlist_status onlist_store_match_quoted(struct onlist_store *s, long *added);
 /* author-date: a patch mail from the commit's author dated its author
  * date to the second (what git am makes). */
 onlist_status onlist_store_match_author_date(struct onlist_store *s, long *added);

@@ -46,12 +46,18 @@ struct onlist_review_counts {
  * those of commits whose postings changed or that were posted in a topic
  * the thread build changed (meta review_dirty), unless the classes or
  * canon_key changed since: then all.  is_bot may be NULL (no address
- * is a bot's).  ONLIST_EDB, ONLIST_ENOMEM. */
+ * is a bot's).  notice[0..nnotice): the rules file's notice patterns
+ * (lower-case globs, msgmeta.h), added to the built-in ones; a change
+ * of them, or of the number of replies whose kind is known, computes
+ * all again too.  Also rebuilt: commit_notice and posting_replies.
+ * ONLIST_EDB, ONLIST_ENOMEM. */
 onlist_status onlist_store_build_reviews(struct onlist_store *s,
 					 onlist_canon_fn canon, void *data,
 					 const char *canon_key,
 					 onlist_bot_addr_fn is_bot,
 					 void *bot_data,
+					 const char *const *notice,
+					 size_t nnotice,
 					 struct onlist_review_counts *c);
 
 /* ---- reading ------------------------------------------------------------ */
@@ -69,15 +75,29 @@ struct onlist_commit_review {
 	char *ev_key, *ev_value, *ev_msgid, *ev_from;
 	char *ev_target, *ev_target_subject, *ev_target_class;
 	int ev_version, ev_part, ev_total;	/* of the target; part -1: none */
+	/* the first applied notice (review.h), or NULL: the mail, its
+	 * sender's name (the address when it has none), its date (seconds,
+	 * as text) */
+	char *notice_msgid, *notice_name, *notice_date;
 };
 #define ONLIST_COMMIT_REVIEW_INIT { NULL, 0, NULL, NULL, NULL, NULL, NULL, \
-				    NULL, NULL, NULL, 0, -1, -1 }
+				    NULL, NULL, NULL, 0, -1, -1, NULL, NULL, \
+				    NULL }
 /* ONLIST_OK (state NULL when the commit has none), ONLIST_EDB,
  * ONLIST_ENOMEM. */
 onlist_status onlist_store_commit_review(struct onlist_store *s,
 					 const char *sha,
 					 struct onlist_commit_review *out);
 void onlist_commit_review_release(struct onlist_commit_review *r);
+
+/* The replies to one posting of sha (to it, and to the cover letter of
+ * its series) and their distinct senders, by the rule of the review
+ * state (review.h): notices, bots and the commit's own people left out.
+ * ONLIST_ENOTFOUND when the review has no row for it (match has not run
+ * since), ONLIST_EDB. */
+onlist_status onlist_store_posting_replies(struct onlist_store *s,
+					   const char *sha, const char *msgid,
+					   int *replies, int *repliers);
 
 /* Every version (series) of the topics a commit was posted in, oldest
  * version first.  Rows:

@@ -36,14 +36,21 @@ struct onlist_message_info {
 	 * the patch): name and lower-cased address; NULL when none */
 	const char *author_name, *author_addr;
 	const char *pull_url, *pull_ref, *pull_tip; /* NULL: not a pull */
+	/* a reply: what it says ("tag", "nak", "notice", "discussion") and
+	 * its own text when short (NULL: none kept); reply_kind NULL: no
+	 * reply */
+	const char *reply_kind, *reply_text;
+	/* the patch-id and repaired id of the diff a reply quotes; NULL */
+	const char *quoted_id, *quoted_repaired;
 	const struct onlist_msg_trailer *trailers;
 	int ntrailers;
 };
 
 /* Insert unless known (the first message with a Message-ID wins, as in
  * onlist_store_put_message).  The in-body author is inserted even when
- * the rest is known: a message stored before message_author existed
- * gets it when imported again. */
+ * the rest is known, and so is the reply's kind: a message stored
+ * before message_author or message_reply existed gets them when imported
+ * again. */
 onlist_status onlist_store_put_message_info(struct onlist_store *s,
 					    const struct onlist_message_info *i);
 

@@ -12,6 +12,12 @@
  * - answers: the nearest patch or cover letter above a message; for a
  *   reply with no stored parent, the latest patch or cover letter of the
  *   same subject from someone else, sent before it within a month;
+ * - cover letter: a "[PATCH 0/N]" (class cover), and also a mail without
+ *   a patch (class reply or other) that a numbered patch from its sender
+ *   answers, whatever its subject ("[v4] ...", "[PATCH] ...", "[RFC]",
+ *   or one sent into an older version's review thread): the build sets
+ *   its part to 0, its total to the patch's, and its version to the
+ *   patch's when it had none (the only input fields it changes);
  * - series: a numbered patch belongs to the nearest cover letter above it
  *   of the same length, else to the first patch above it from the same
  *   sender; with threading broken, to the cover or first patch of the same

@@ -89,6 +89,7 @@ struct postings {
 	int n;
 	struct onlist_store *s;
 	int nrev;
+	const char *sha;	/* the commit looked up; NULL: --patch */
 };
 
 static int print_review(int ncol, const char *const *c, void *data)
@@ -162,8 +163,8 @@ static int counts(const struct prow *r)
 static int method_rank(const char *m)
 {
 	static const char *const order[] = {
-		"link", "patch-id", "patch-id-alg", "repaired", "author-date",
-		"subject", "fuzzy",
+		"link", "patch-id", "patch-id-alg", "repaired", "quoted",
+		"author-date", "subject", "fuzzy",
 	};
 
 	for (size_t i = 0; i < G_N_ELEMENTS(order); i++)
@@ -223,6 +224,16 @@ static void print_posting(struct postings *p, const struct prow *r, int applied)
 	const char *method = c[4] ? c[4] : "?";
 	struct onlist_posting_detail d;
 	int have = p->s && onlist_store_posting_detail(p->s, c[1], &d) == ONLIST_OK;
+	int nr, np;
+
+	/* the replies that count, by the rule of the review state: the
+	 * commit's author, the patch's credited author and co-developers,
+	 * bots and notices are no one's reply (review.h) */
+	if (have && p->sha &&
+	    onlist_store_posting_replies(p->s, p->sha, c[1], &nr, &np) == ONLIST_OK) {
+		d.replies = nr;
+		d.repliers = np;
+	}
 	char date[32];
 	double score = c[7] ? atof(c[7]) : 1.0;
 	FILE *f = p->f;
@@ -267,6 +278,14 @@ static void print_posting(struct postings *p, const struct prow *r, int applied)
 		fputs(" (", f);
 		onlist_put_text(f, c[8] ? c[8] : "echo");
 		fputs("): not a posting\n", f);
+	} else if (!strcmp(method, "quoted")) {
+		fputs("  posted; the mail itself is missing from the archive, quoted in <", f);
+		onlist_put_text(f, c[1]);
+		fputs(">\n    (on ", f);
+		onlist_put_text(f, c[0] ? c[0] : "?");
+		fprintf(f, " on %s by ", date);
+		put_sender(f, c[5], c[6]);
+		fputs(")\n", f);
 	} else {
 		fputs("  posted to ", f);
 		onlist_put_text(f, c[0] ? c[0] : "?");
@@ -319,6 +338,7 @@ static int print_postings(struct postings *p, const char *sha,
 	const char *param[1] = { sha };
 	int last = -1, n = 0;
 
+	p->sha = sha;
 	if (sha)
 		onlist_store_query(p->s, ONLIST_Q_POSTINGS, param, 1,
 				   take_posting, rows);
@@ -392,7 +412,7 @@ static int lookup_patch(struct onlist_cli *cli, FILE *f, const char *path,
 		return ONLIST_EXIT_FAIL;
 	}
 	{
-		struct postings po = { f, json, 0, s, 0 };
+		struct postings po = { f, json, 0, s, 0, NULL };
 		const char *ids[2] = { pid[0] ? pid : rid, rid[0] ? rid : pid };
 
 		if (json) {
@@ -542,6 +562,18 @@ static void print_commit_review(FILE *f, struct onlist_store *s,
 			} else {
 				fputs("null", f);
 			}
+			fputs(", \"notice\": ", f);
+			if (rv.notice_msgid) {
+				char nd[32];
+
+				onlist_fmt_date(rv.notice_date, nd, sizeof(nd), 1);
+				onlist_put_json_field(f, 1, "from", rv.notice_name);
+				onlist_put_json_field(f, 0, "date", nd);
+				onlist_put_json_field(f, 0, "in", rv.notice_msgid);
+				fputc('}', f);
+			} else {
+				fputs("null", f);
+			}
 			fputs(", \"off_list_tags\": ", f);
 			put_json_lines(f, rv.off_list_tags);
 			fputc('}', f);
@@ -585,6 +617,16 @@ static void print_commit_review(FILE *f, struct onlist_store *s,
 		fputc('>', f);
 	}
 	fputc('\n', f);
+	if (rv.notice_msgid) {
+		char nd[32];
+
+		onlist_fmt_date(rv.notice_date, nd, sizeof(nd), 0);
+		fputs("    applied notice from ", f);
+		onlist_put_text(f, rv.notice_name ? rv.notice_name : "?");
+		fprintf(f, ", %s\n      in <", nd);
+		onlist_put_text(f, rv.notice_msgid);
+		fputs(">\n", f);
+	}
 	if (rv.naks)
 		fprintf(f, "    %d NAK%s on the list\n", rv.naks, rv.naks == 1 ? "" : "s");
 	if (rv.off_list_tags) {
@@ -673,7 +715,7 @@ static int print_commit(FILE *out, struct onlist_store *s,
 			const struct found *f, int json, int first,
 			struct onlist_cli_why *w)
 {
-	struct postings po = { out, json, 0, s, 0 };
+	struct postings po = { out, json, 0, s, 0, NULL };
 	int nposted;
 	char date[32], short_sha[13];
 

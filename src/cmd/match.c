@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "onlist/repo_scan.h"
 #include "onlist/match.h"
+#include "onlist/msgmeta.h"
 #include "onlist/store.h"
 #include "onlist/store_thread.h"
 
@@ -25,7 +26,8 @@ static const char help[] =
 	"`git patch-id --stable` (patch-id); the same patch-id under git's\n"
 	"histogram, patience or minimal diff (patch-id-alg); the same patch-id\n"
 	"after repairing what mailers do to diffs, or putting a quilt / diff -u\n"
-	"patch in git form (repaired); a patch mail from the commit's author\n"
+	"patch in git form (repaired); the diff quoted by a reply to a mail\n"
+	"the archive lost (quoted); a patch mail from the commit's author\n"
 	"dated its author date to the second, as git am leaves it\n"
 	"(author-date); a patch mail from the author with the same subject\n"
 	"(ignoring prefixes, case and punctuation), unless several such mails\n"
@@ -48,7 +50,8 @@ static const char help[] =
 	"                   like those the repository's .mailmap ties\n"
 	"  --rules-help     print the rules file format and the built-in rules\n"
 	"  --rules FILE     more echo/bot rules: \"echo|bot FIELD GLOB\" per line,\n"
-	"                   and release rules: \"release subject GLOB\";\n"
+	"                   release rules: \"release subject GLOB\", and notice\n"
+	"                   rules: \"notice text GLOB\";\n"
 	"                   FIELD one of list, from, subject, mailer, patchwork,\n"
 	"                   upstream (see README)\n"
 	"  --threshold X    fuzzy score needed, 0..1 (default 0.5)\n"
@@ -212,6 +215,12 @@ static int rules_help(FILE *f)
 	      "#   bot   a robot: never a posting, never review\n"
 	      "#   release subject PATTERN: a never-posted commit with such a subject\n"
 	      "#         is a release bump (the reason `release`)\n"
+	      "#   notice text PATTERN: a line of a reply's own text (quotes,\n"
+	      "#         attribution, greeting and signature dropped; lower case,\n"
+	      "#         one space between words) that says the patch was applied:\n"
+	      "#         with a few short lines around it and nothing that asks or\n"
+	      "#         objects, the reply is an applied notice, neither review\n"
+	      "#         nor discussion\n"
 	      "# Give a file with --rules FILE, or name it in git config onlist.rules;\n"
 	      "# it adds to the rules below, which are built in.\n\n", f);
 	for (size_t i = 0; i < onlist_match_ndefault_rules; i++) {
@@ -219,6 +228,9 @@ static int rules_help(FILE *f)
 
 		fprintf(f, "%-7s %-9s %s\n", r->kind, r->field, r->pattern);
 	}
+	fputs("\n# Built in for notices (a robot's notice needs only the line):\n", f);
+	for (size_t i = 0; i < onlist_notice_npatterns; i++)
+		fprintf(f, "notice  text      %s\n", onlist_notice_patterns[i]);
 	fputs("\n# Built in for release, as regular expressions on the subject\n"
 	      "# (case ignored), beside onlist.releasePattern (an ERE of the\n"
 	      "# project's own): \"Release 1.2\", \"v6.1-rc3\", \"Linux 6.1\",\n"

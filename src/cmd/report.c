@@ -696,6 +696,21 @@ static void put_commit(struct report *r, const struct layout *l,
 		}
 		free(ev);
 	}
+	/* what stands in for review: a maintainer's "Thanks, applied." */
+	if ((x->cat == C_NOREPLY || x->cat == C_DISCUSSED) && x->rv.notice_msgid) {
+		char nd[32], *t = NULL;
+
+		onlist_fmt_date(x->rv.notice_date, nd, sizeof nd, 0);
+		fputs(l->line, f);
+		if (asprintf(&t, "applied notice from %s, %s",
+			     x->rv.notice_name ? x->rv.notice_name : "?", nd) < 0)
+			t = NULL;
+		l->put(f, t ? t : "applied notice");
+		free(t);
+		fputs(" (", f);
+		l->link(r, url(r->posting_url, x->rv.notice_msgid), "mail");
+		fputc(')', f);
+	}
 	if (x->rv.naks) {
 		fputs(l->line, f);
 		fprintf(f, "NAKs on the list: %d", x->rv.naks);
@@ -817,7 +832,20 @@ static void json_commit(struct report *r, const struct rrow *x, int first)
 			onlist_put_json(f, t ? t : "");
 			free(t);
 		}
-		fputs("]}", f);
+		fputs("]", f);
+		fputs(", \"notice\": ", f);
+		if (rv->notice_msgid) {
+			char nd[32];
+
+			onlist_fmt_date(rv->notice_date, nd, sizeof nd, 1);
+			onlist_put_json_field(f, 1, "from", rv->notice_name);
+			onlist_put_json_field(f, 0, "date", nd);
+			onlist_put_json_field(f, 0, "msgid", rv->notice_msgid);
+			fputc('}', f);
+		} else {
+			fputs("null", f);
+		}
+		fputc('}', f);
 	}
 	fputc('}', f);
 	free(u);

@@ -1,0 +1,145 @@
+/* test_msgmeta.c - what a reply says: its own text (quotes, attribution,
+ * signature dropped) and whether it is an applied notice.  The phrasings
+ * are maintainers' own, as seen on real lists; the expected answers are
+ * written by hand. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "onlist/msgmeta.h"
+
+static const struct {
+	const char *body;
+	int notice;		/* 1: an applied notice */
+	int bot;
+} cases[] = {
+	/* notices, as maintainers write them */
+	{ "Thanks, applied.\n", 1, 0 },
+	{ "Now queued up, thanks.\n", 1, 0 },
+	{ "Applied to for-next, thanks!\n", 1, 0 },
+	{ "Merged. Thanks!\n", 1, 0 },
+	{ "Committed... (tag: libfoo-1-2-3)\n", 1, 0 },
+	{ "Pushed to master, thanks.\n", 1, 0 },
+	{ "Picked up, thanks.\n", 1, 0 },
+	{ "Taken, thanks!\n", 1, 0 },
+	{ "I took it into my tree.\n", 1, 0 },
+	{ "Applied.\n", 1, 0 },
+	{ "applied to bluetooth-next\n", 1, 0 },
+	{ "Both applied, thanks.\n", 1, 0 },
+	{ "Patch applied, thanks\n\nJens\n", 1, 0 },
+	{ "Hi Ann,\n\nThanks, applied to the misc branch.\n\nRegards,\nMo\n", 1, 0 },
+	{ "On Mon, 1 Mar 2021 at 10:00, Ann Author <ann@example.org> wrote:\n"
+	  "> +int x(void);\n> +\n\nQueued for 6.3.\n\n-- \nMo Maintainer\n", 1, 0 },
+	/* the attribution wraps onto a second line */
+	{ "On Mon, 1 Mar 2021 10:00:00 +0000, Ann Author\n<ann@example.org> wrote:\n"
+	  "> foo\n\nApplied, thanks.\n", 1, 0 },
+	/* b4 ty: the summary lines are no words of the writer */
+	{ "On Mon, 01 Mar 2021 10:00:00 +0000, Ann Author wrote:\n> ty: add it\n\n"
+	  "Applied, thanks!\n\n[1/1] ty: add the helper\n"
+	  "      commit: 0123456789abcdef0123456789abcdef01234567\n\n"
+	  "Best regards,\n-- \nMo Maintainer <mo@example.org>\n", 1, 0 },
+	/* patchwork-bot's, a robot's: a notice line is enough */
+	{ "Hello:\n\nThis series was applied to netdev/net-next.git (main)\n"
+	  "by Jakub Kicinski <kuba@kernel.org>:\n\nOn Mon, 1 Mar 2021 you wrote:\n"
+	  "> foo\n\nHere is the summary with links:\n  - [net-next,1/2] foo: bar\n"
+	  "    https://git.kernel.org/netdev/net-next/c/0123456789ab\n\n"
+	  "You are awesome, thank you!\n-- \nDeet-doot-dot, I am a bot.\n", 1, 1 },
+	/* discussion */
+	{ "Applied, but please fix the indentation next time:\nthe second hunk uses\n"
+	  "spaces where the file has tabs, and checkpatch says so.\n", 0, 0 },
+	{ "Thanks, applied.\n\nOne thing for the future: this subsystem wants the\n"
+	  "driver name first in the subject line, and a Fixes: tag for fixes\n"
+	  "that go to stable.\n", 0, 0 },
+	{ "This does not apply on top of net-next any more; applied v1 instead?\n", 0, 0 },
+	{ "I haven't applied this yet.\n", 0, 0 },
+	{ "Should this be merged through the drm tree?\n", 0, 0 },
+	{ "I've taken a look and the locking seems fine.\n", 0, 0 },
+	{ "Why not inline it?\n", 0, 0 },
+	{ "> Applied, thanks.\n\nThe second one breaks the build for me.\n", 0, 0 },
+	{ "Applied.\nNot 2/2.\n", 0, 0 },
+	{ "", 0, 0 },
+	{ "Thanks!\n", 0, 0 },
+	{ "Looks good to me.\n", 0, 0 },
+	{ "This patch was not applied: it conflicts with the rework in\n"
+	  "for-next.\n", 0, 1 },
+};
+
+static void test_notices(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char *own = onlist_reply_own_text(cases[i].body, NULL);
+		int got;
+
+		assert_non_null(own);
+		got = onlist_reply_is_notice(own, NULL, 0, cases[i].bot);
+		if (got != cases[i].notice)
+			fail_msg("case %zu (own text \"%s\"): notice %d, expected %d",
+				 i, own, got, cases[i].notice);
+		free(own);
+	}
+}
+
+static void test_own_text(void **state)
+{
+	char *own;
+
+	(void)state;
+	own = onlist_reply_own_text("On Mon, Ann wrote:\n> quoted\n|  also\n\n"
+				    "Hi   Ann,\n\tApplied   THANKS\n"
+				    "Acked-by: Bob <bob@example.org>\n"
+				    "https://example.org/x\n-- \nsig\n", NULL);
+	assert_string_equal(own, "hi ann,\napplied thanks");
+	free(own);
+	own = onlist_reply_own_text("ok\n-----Original Message-----\nFrom: x\n", NULL);
+	assert_string_equal(own, "ok");
+	free(own);
+}
+
+/* the rules file adds patterns: "notice text *landed*" */
+static void test_extra_patterns(void **state)
+{
+	const char *extra[] = { "*landed*" };
+	char *own = onlist_reply_own_text("Landed in main, thanks.\n", NULL);
+
+	(void)state;
+	assert_int_equal(onlist_reply_is_notice(own, NULL, 0, 0), 0);
+	assert_int_equal(onlist_reply_is_notice(own, extra, 1, 0), 1);
+	free(own);
+}
+
+/* the diff a reply quotes, one level of "> " off; none when it quotes
+ * only prose, or quotes a quote of a diff (two levels) */
+static void test_quoted_diff(void **state)
+{
+	char *d;
+
+	(void)state;
+	d = onlist_quoted_diff("On Mon, Ann wrote:\n> Fix it.\n>\n> diff --git a/x b/x\n"
+			       "> --- a/x\n> +++ b/x\n> @@ -1 +1 @@\n> -a\n> +b\n>  c\n"
+			       "\nCommitted.\n", NULL);
+	assert_non_null(d);
+	assert_string_equal(d, "Fix it.\n\ndiff --git a/x b/x\n--- a/x\n+++ b/x\n"
+			    "@@ -1 +1 @@\n-a\n+b\n c\n");
+	free(d);
+	assert_null(onlist_quoted_diff("> Why?\n\nBecause.\n", NULL));
+	assert_null(onlist_quoted_diff("> > diff --git a/x b/x\n> > --- a/x\n", NULL));
+	assert_null(onlist_quoted_diff("diff --git a/x b/x\n", NULL));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_notices),
+		cmocka_unit_test(test_own_text),
+		cmocka_unit_test(test_extra_patterns),
+		cmocka_unit_test(test_quoted_diff),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
