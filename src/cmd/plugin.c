@@ -83,7 +83,9 @@
 	  (const struct onlist_mail *m, char hex[ONLIST_PATCHID_HEXSZ + 1]), \
 	  (m, hex))							\
 	X(const char *, onlist_mail_mailer, (const struct onlist_mail *m), (m)) \
-	X(int, onlist_mail_has_patchwork, (const struct onlist_mail *m), (m))
+	X(int, onlist_mail_has_patchwork, (const struct onlist_mail *m), (m)) \
+	X(int64_t, onlist_mail_received, (const char *data, size_t len), \
+	  (data, len))
 
 #define FETCH_API(X, XV)						\
 	X(double, onlist_http_now, (void), ())				\
