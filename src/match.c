@@ -1122,6 +1122,23 @@ static int link_fits(const struct onlist_link_row *r, void *data)
 	return same != 0;
 }
 
+/* The author-date tier's key (sender and Date to the second) is
+ * the sender's word: anyone can post a mail From the author dated the
+ * author date.  It is taken when the mail also shows something of the
+ * commit: a file both change, or the subject.  git am keeps both, and
+ * a rewrite on the way in seldom changes both. */
+static int author_date_fits(const struct onlist_link_row *r, void *data)
+{
+	int *oom = data, same;
+
+	if (r->commit_files && *r->commit_files && r->mail_files &&
+	    *r->mail_files && share_a_file(r->commit_files, r->mail_files))
+		return 1;
+	if ((same = same_subject_key(r->commit_subject, r->mail_stripped)) < 0)
+		*oom = 1;
+	return same > 0;
+}
+
 onlist_status onlist_match_link_taken(struct onlist_store *s, const char *sha,
 				      const char *msgid, int *taken,
 				      char **errmsg)
@@ -1527,8 +1544,14 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	if (onlist_store_match_repaired(s, &c->repaired) != ONLIST_OK)
 		goto db;
 	phase(o, "repaired tier");
-	if (onlist_store_match_author_date(s, &c->author_date) != ONLIST_OK)
+	if (onlist_store_match_author_date(s, author_date_fits, &oom,
+					   &c->author_date) != ONLIST_OK)
 		goto db;
+	if (oom) {
+		onlist_store_rollback(s);
+		*errmsg = strdup("out of memory");
+		return ONLIST_ENOMEM;
+	}
 	phase(o, "author-date tier");
 	if ((st = match_subjects(s, &c->subject)) != ONLIST_OK) {
 		if (st == ONLIST_ENOMEM) {
