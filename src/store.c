@@ -710,6 +710,32 @@ fail:
 	return ONLIST_EDB;
 }
 
+onlist_status onlist_store_message_received(struct onlist_store *s,
+					    const char *msgid, int64_t *date,
+					    int64_t *received, char how[8])
+{
+	sqlite3_stmt *st = onlist__store_prepare(s,
+		"SELECT coalesce(date, 0), coalesce(received, 0),"
+		" coalesce(received_how, '') FROM messages WHERE msgid = ?1");
+	int rc;
+
+	*date = *received = 0;
+	how[0] = '\0';
+	if (!st)
+		return fail(s, "prepare");
+	bind_text(st, 1, msgid);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*date = sqlite3_column_int64(st, 0);
+		*received = sqlite3_column_int64(st, 1);
+		snprintf(how, 8, "%s", (const char *)sqlite3_column_text(st, 2));
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return fail(s, "read a message");
+	return ONLIST_OK;
+}
+
 /* Called by import once a mail's rows are all written under its key. */
 onlist_status onlist_store_settle_message(struct onlist_store *s,
 					  const char *msgid)

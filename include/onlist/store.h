@@ -89,6 +89,12 @@ struct onlist_message_row {
 onlist_status onlist_store_put_message(struct onlist_store *s,
 				       const struct onlist_message_row *m,
 				       int *added, char **key, int *dup);
+/* A message's Date (*date) and when an archive received it (*received;
+ * 0: unknown) and whose word that is (how: "epoch", "mbox", "header" or
+ * ""); all 0 when there is no such message.  ONLIST_EDB. */
+onlist_status onlist_store_message_received(struct onlist_store *s,
+					    const char *msgid, int64_t *date,
+					    int64_t *received, char how[8]);
 /* Once every row of a mail of id msgid is written: of the mails of that
  * id, the first an archive received (then the lowest content hash) takes
  * the key msgid itself, whatever the order they were imported in; when
