@@ -674,6 +674,14 @@ onlist_status onlist_store_put_message(struct onlist_store *s,
 	if (rc == SQLITE_ROW) {
 		if (!k)
 			return ONLIST_ENOMEM;
+		/* an earlier received time may make an old match late: what
+		 * match kept is built again whole */
+		if (m->received && step(s, onlist__store_prepare(s,
+			"DELETE FROM meta WHERE key IN ('exact_stamp', 'fuzzy_stamp')"
+			" AND EXISTS (SELECT 1 FROM messages WHERE msgid = ?1 AND"
+			" (received IS NULL OR received > ?2))"),
+			"forget what match built", "tI", k, m->received) != ONLIST_OK)
+			goto fail;
 		if (step(s, onlist__store_prepare(s, sql_copy), "update message",
 			 "ttDt", k, m->content_hash, m->received,
 			 m->received_how) != ONLIST_OK)

@@ -917,7 +917,11 @@ static const char sql_fz_fixed[] =
 	" (SELECT count(*) FROM temp.bound),"
 	" (SELECT coalesce(sum(bound), 0) FROM temp.bound),"
 	" (SELECT coalesce(sum(bound * length(sha) + unicode(sha)), 0)"
-	"  FROM temp.bound)";
+	"  FROM temp.bound)"
+	/* when each list's archive began (temp.arrived): an earlier start
+	 * makes an old mail's received time count */
+	" + (SELECT coalesce(sum(t), 0) FROM (SELECT min(received) AS t"
+	"  FROM messages WHERE received IS NOT NULL GROUP BY list))";
 
 static int one_row(struct onlist_store *s, const char *sql, int64_t arg,
 		   int64_t *out, int n)

@@ -107,7 +107,7 @@ printf 'Unrelated.\n---\n x/y.c | 1 +\n\ndiff --git a/x/y.c b/x/y.c\nnew file mo
 mail posted "Sat Feb 10 10:06:00 2024" "Bob <bob@example.org>" \
 	"Sat, 10 Feb 2024 10:00:00 +0000" "same@x" "[PATCH] net: posted change" \
 	"List-Id: <copy.example.org>" >"$TMP/copy.mbox"
-mail other "Sat Feb 10 09:00:00 2024" "Mallory <mallory@example.net>" \
+mail other "Sun Feb 11 09:00:00 2024" "Mallory <mallory@example.net>" \
 	"Fri, 9 Feb 2024 10:00:00 +0000" "same@x" "[PATCH] net: posted change" \
 	>"$TMP/evil.mbox"
 
@@ -123,6 +123,9 @@ build() {	# build DB LIST... : import in this order, scan, match
 }
 build "$TMP/ab.db" real copy evil
 build "$TMP/ba.db" evil real copy
+# and with a match in between (the second mail moves the first off the id)
+build "$TMP/inc.db" evil
+build "$TMP/inc.db" real copy
 
 # verdict DB SHA: "posted METHOD... FROM" or "not posted", and the review
 verdict() {
@@ -135,7 +138,7 @@ print("posted" if c["posted"] else "not posted",
       (c.get("review") or {}).get("state"))'
 }
 check() {	# check NAME SHA EXPECTED
-	for db in ab ba; do
+	for db in ab ba inc; do
 		got=$(verdict "$TMP/$db.db" "$2")
 		[ "$got" = "$3" ] || bad "$1 ($db): got '$got', expected '$3'"
 	done
@@ -160,6 +163,9 @@ dump "$TMP/ab.db" >"$TMP/ab.dump"
 dump "$TMP/ba.db" >"$TMP/ba.dump"
 same_output "import order (< real first, > evil first)" "$TMP/ab.dump" "$TMP/ba.dump" ||
 	bad "the database depends on the import order"
+dump "$TMP/inc.db" >"$TMP/inc.dump"
+same_output "a match in between (< at once, > in two steps)" \
+	"$TMP/ab.dump" "$TMP/inc.dump" || bad "matching in two steps gives other rows"
 # both mails of <same@x> kept, each with its own headers and patch
 for db in ab ba; do
 	n=$(sqlite3 "$TMP/$db.db" "SELECT count(*) FROM messages WHERE msgid LIKE 'same@x%'")
@@ -182,5 +188,10 @@ cat "$TMP/lookup.out"
 grep -q "archived 2024-06-15" "$TMP/lookup.out" ||
 	bad "lookup does not show when the archive received the backdated mail"
 
+# the one the archive had first holds the id (replies thread to it)
+for db in ab ba inc; do
+	[ "$(sqlite3 "$TMP/$db.db" "SELECT from_addr FROM messages WHERE msgid = 'same@x'")" = bob@example.org ] ||
+		bad "$db: <same@x> is not Bob's mail, which the archive had first"
+done
 [ "${nfail:-0}" -eq 0 ] || fail "$nfail check(s) failed"
 echo "ok"
