@@ -4,8 +4,9 @@
  *
  * `PRAGMA user_version` is the schema version.  Step N takes a database
  * of version N-1 to version N; a new onlist runs every step above the
- * version it finds, in one transaction.  Steps only add: a table or an
- * index, never a change to an existing one, so an older onlist's queries
+ * version it finds, in one transaction.  Steps only add: a table, an
+ * index or a column (added_columns), never a change to an existing one,
+ * so an older onlist's queries
  * still run against a newer database (it refuses to open one, though,
  * since it would not keep the new tables filled).  Every statement says
  * IF NOT EXISTS, so a step may meet what it creates already (version 4
