@@ -618,7 +618,7 @@ static onlist_status settle(struct onlist_store *s, const char *id)
 		r = fail(s, "read the mails of one Message-ID");
 		goto out;
 	}
-	if (asprintf(&moved, "%s dup:%.16s", id, hash ? hash : "unhashed") < 0) {
+	if (asprintf(&moved, "%s dup:%s", id, hash ? hash : "unhashed") < 0) {
 		moved = NULL;
 		r = ONLIST_ENOMEM;
 		goto out;
@@ -690,7 +690,7 @@ onlist_status onlist_store_put_message(struct onlist_store *s,
 		struct onlist_message_row d = *m;
 
 		/* Another mail: kept apart, never merged into the first. */
-		if (asprintf(&k, "%s dup:%.16s", m->msgid,
+		if (asprintf(&k, "%s dup:%s", m->msgid,
 			     m->content_hash ? m->content_hash : "") < 0)
 			return ONLIST_ENOMEM;
 		d.msgid = k;

@@ -83,8 +83,9 @@ struct onlist_message_row {
  * for a row stored without one, the same sender, date, subject and
  * patch-id) is another copy of that mail: its list is added and the
  * earlier received time kept.  A known id with other content is another
- * mail: stored under the key "ID dup:HASH16" and *dup set.  *key
- * (malloc'd, caller frees) is the key the mail's rows go under; *added
+ * mail: stored under the key "ID dup:HASH" (the whole content hash, so
+ * no other mail can take it) and *dup set.  *key (malloc'd, caller
+ * frees) is the key the mail's rows go under; *added
  * says whether a row was made.  ONLIST_EDB, ONLIST_ENOMEM. */
 onlist_status onlist_store_put_message(struct onlist_store *s,
 				       const struct onlist_message_row *m,
