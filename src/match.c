@@ -1146,7 +1146,10 @@ onlist_status onlist_match_link_taken(struct onlist_store *s, const char *sha,
 	int oom = 0;
 
 	*errmsg = NULL;
-	if (onlist_store_link_mail(s, sha, msgid, link_fits, &oom,
+	/* the link tier is bounded by landing: the landings and received
+	 * times as they are now (lookup --remote adds both as it goes) */
+	if (onlist_store_compute_bounds(s) != ONLIST_OK ||
+	    onlist_store_link_mail(s, sha, msgid, link_fits, &oom,
 				   taken) != ONLIST_OK)
 		return db_err(s, errmsg);
 	if (oom) {
