@@ -26,6 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *patch, *how;
 	size_t plen = 0;
 
+	/* the Received: dates, read from the raw header block */
+	(void)onlist_mail_received((const char *)data, size);
 	if (onlist_mail_parse(&m, (const char *)data, size, &err) != ONLIST_OK) {
 		free(err);
 		return 0;

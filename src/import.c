@@ -6,6 +6,7 @@
 #include <strings.h>
 #include <ctype.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <glib.h>
 
 #include "onlist/import.h"
@@ -351,17 +352,101 @@ static onlist_status derive(struct derived *d, struct onlist_mail *m,
 	return d->tr.nomem ? ONLIST_ENOMEM : ONLIST_OK;
 }
 
-onlist_status onlist_import_message(struct onlist_store *s, const char *data,
-				    size_t len, const char *list,
-				    const char *place, uint64_t offset,
-				    struct onlist_import_counts *c,
-				    char **errmsg)
+/* What makes two mails of one Message-ID one mail: what its author
+ * wrote -- the sender, Date, Subject, In-Reply-To and References as onlist
+ * reads them, and the body byte for byte (CRs and the line ends at its
+ * end aside).  Not the
+ * other header fields: the same mail delivered twice, or through two
+ * lists, comes with other Received:, List-*, Delivered-To, DKIM and
+ * Archived-At fields, and is still one mail.  A list that rewrites the
+ * body (a footer) makes its copy another mail: kept apart, which costs a
+ * row, never a verdict.  hex: SHA-256, 64 hex digits. */
+static int content_hash(const struct onlist_message_row *row, const char *data,
+			size_t len, char hex[65])
+{
+	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
+	const char *fields[] = { row->from_addr, row->subject, row->in_reply_to,
+				 row->refs };
+	const char *p = data, *end = data + len, *body = data;
+	char date[32];
+
+	if (!sum)
+		return -1;
+	/* the body begins after the first empty line */
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl) {
+			body = end;
+			break;
+		}
+		if (nl == p || (nl == p + 1 && *p == '\r')) {
+			body = nl + 1;
+			break;
+		}
+		p = nl + 1;
+		body = end;
+	}
+	/* an mbox ends a message with the blank line before the next
+	 * From_ line, a maildir file may not: trailing line ends aside */
+	while (end > body && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	snprintf(date, sizeof(date), "%lld\n", (long long)row->date);
+	g_checksum_update(sum, (const guchar *)date, -1);
+	for (size_t i = 0; i < sizeof(fields) / sizeof(*fields); i++) {
+		g_checksum_update(sum, (const guchar *)(fields[i] ? fields[i] : ""), -1);
+		g_checksum_update(sum, (const guchar *)"\n", 1);
+	}
+	for (p = body; p < end;) {
+		const char *cr = memchr(p, '\r', (size_t)(end - p));
+		const char *stop = cr ? cr : end;
+
+		g_checksum_update(sum, (const guchar *)p, (gssize)(stop - p));
+		p = cr ? cr + 1 : end;
+	}
+	snprintf(hex, 65, "%s", g_checksum_get_string(sum));
+	g_checksum_free(sum);
+	return 0;
+}
+
+/* The date of an mbox From_ line ("SENDER Www Mmm dd hh:mm:ss yyyy"), in
+ * UTC as the line gives no zone; 0 when it has none or a placeholder:
+ * public-inbox writes "Thu Jan  1 00:00:00 1970", git format-patch
+ * "Mon Sep 17 00:00:00 2001". */
+int64_t onlist_import_from_line_date(const char *from_line)
+{
+	const char *sp = from_line ? strchr(from_line, ' ') : NULL;
+	struct tm tm;
+	char *end;
+	time_t t;
+
+	if (!sp)
+		return 0;
+	memset(&tm, 0, sizeof(tm));
+	end = strptime(sp + 1, "%a %b %d %H:%M:%S %Y", &tm);
+	if (!end)
+		return 0;
+	t = timegm(&tm);
+	if (t <= 86400 || t == 1000684800)
+		return 0;
+	return (int64_t)t;
+}
+
+onlist_status onlist_import_message_at(struct onlist_store *s,
+				       const char *data, size_t len,
+				       const char *list, const char *place,
+				       uint64_t offset, int64_t received,
+				       const char *received_how,
+				       struct onlist_import_counts *c,
+				       char **errmsg)
 {
 	struct onlist_mail *m = NULL;
 	struct derived d;
-	char *err = NULL;
+	char *err = NULL, *key = NULL, hash[65];
+	const char *id;
 	onlist_status st;
-	int added = 0;
+	int added = 0, dup = 0;
+	int64_t hop;
 
 	*errmsg = NULL;
 	c->messages++;
@@ -386,16 +471,40 @@ onlist_status onlist_import_message(struct onlist_store *s, const char *data,
 	d.row.list = list;
 	d.row.source = place;
 	d.row.offset = offset;
+	/* the earliest of the upper bounds known: the archive's, the last
+	 * server's */
+	hop = onlist_mail_received(data, len);
+	d.row.received = received > 0 ? received : 0;
+	d.row.received_how = received > 0 ? received_how : NULL;
+	if (hop > 0 && (!d.row.received || hop < d.row.received)) {
+		d.row.received = hop;
+		d.row.received_how = "header";
+	}
+	id = d.row.msgid;
+	if (st == ONLIST_OK && content_hash(&d.row, data, len, hash) < 0)
+		st = ONLIST_ENOMEM;
+	d.row.content_hash = hash;
 	if (st == ONLIST_OK)
-		st = onlist_store_put_message(s, &d.row, &added);
+		st = onlist_store_put_message(s, &d.row, &added, &key, &dup);
+	/* Every row of this mail goes under its own key: one mail's headers
+	 * never describe another's patch. */
+	if (st == ONLIST_OK)
+		d.row.msgid = d.info.msgid = key;
 	if (st == ONLIST_OK)
 		st = onlist_store_put_message_info(s, &d.info);
 	if (st == ONLIST_OK && d.row.has_patch)
 		st = put_patch(s, m, d.row.msgid, d.sj.stripped);
+	if (st == ONLIST_OK && dup && added)
+		st = onlist_store_put_skip(s, place, offset, "another mail with "
+					   "a Message-ID seen before: both kept, "
+					   "this one apart", NULL);
+	if (st == ONLIST_OK && key && strcmp(key, id))
+		st = onlist_store_settle_message(s, id);
 	if (st == ONLIST_OK) {
 		c->added += added;
 		c->patches += d.row.has_patch;
 	}
+	free(key);
 	derived_clear(&d);
 	onlist_mail_free(m);
 	if (st == ONLIST_ENOMEM) {
@@ -405,6 +514,16 @@ onlist_status onlist_import_message(struct onlist_store *s, const char *data,
 	if (st != ONLIST_OK)
 		return db_error(s, errmsg);
 	return ONLIST_OK;
+}
+
+onlist_status onlist_import_message(struct onlist_store *s, const char *data,
+				    size_t len, const char *list,
+				    const char *place, uint64_t offset,
+				    struct onlist_import_counts *c,
+				    char **errmsg)
+{
+	return onlist_import_message_at(s, data, len, list, place, offset, 0,
+					NULL, c, errmsg);
 }
 
 /* A maildir file's key in the database (skipped, messages.source): its
@@ -496,9 +615,10 @@ onlist_status onlist_import_source(struct onlist_store *s,
 			in_batch++;
 			continue;
 		}
-		st = onlist_import_message(s, raw.data, raw.len, list,
-					   where,
-					   raw.offset, c, errmsg);
+		st = onlist_import_message_at(s, raw.data, raw.len, list,
+					      where, raw.offset,
+					      onlist_import_from_line_date(raw.from_line),
+					      "mbox", c, errmsg);
 		if (st != ONLIST_OK) {
 			ret = st;
 			break;

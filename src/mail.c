@@ -2567,3 +2567,44 @@ int onlist_mail_patchid(const struct onlist_mail *m,
 
 const char *onlist_mail_mailer(const struct onlist_mail *m) { return m->x_mailer; }
 int onlist_mail_has_patchwork(const struct onlist_mail *m) { return m->patchwork; }
+
+int64_t onlist_mail_received(const char *data, size_t len)
+{
+	const char *p = data, *end = data + len;
+	int64_t newest = 0;
+
+	/* Each Received: field names a hop and ends in "; DATE".  The newest
+	 * is the last hop's (the list's or the archive's); a sender may
+	 * write more of them, but one dated later only makes its own mail
+	 * late. */
+	while (p < end && *p != '\n' && !(*p == '\r' && p + 1 < end &&
+					   p[1] == '\n')) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *fend;
+
+		eol = eol ? eol + 1 : end;
+		fend = eol;
+		while (fend < end && (*fend == ' ' || *fend == '\t')) {
+			const char *n = memchr(fend, '\n', (size_t)(end - fend));
+			fend = n ? n + 1 : end;
+		}
+		if ((size_t)(fend - p) > 9 &&
+		    !g_ascii_strncasecmp(p, "Received:", 9)) {
+			char *v = g_strndup(p + 9, (size_t)(fend - p - 9));
+			char *semi = strrchr(v, ';');
+			GDateTime *d = semi ?
+				g_mime_utils_header_decode_date(semi + 1) : NULL;
+
+			if (d) {
+				int64_t t = g_date_time_to_unix(d);
+
+				if (t > newest)
+					newest = t;
+				g_date_time_unref(d);
+			}
+			g_free(v);
+		}
+		p = fend;
+	}
+	return newest;
+}

@@ -1133,6 +1133,23 @@ static int link_fits(const struct onlist_link_row *r, void *data)
 	return same != 0;
 }
 
+/* The author-date tier's key (sender and Date to the second) is
+ * the sender's word: anyone can post a mail From the author dated the
+ * author date.  It is taken when the mail also shows something of the
+ * commit: a file both change, or the subject.  git am keeps both, and
+ * a rewrite on the way in seldom changes both. */
+static int author_date_fits(const struct onlist_link_row *r, void *data)
+{
+	int *oom = data, same;
+
+	if (r->commit_files && *r->commit_files && r->mail_files &&
+	    *r->mail_files && share_a_file(r->commit_files, r->mail_files))
+		return 1;
+	if ((same = same_subject_key(r->commit_subject, r->mail_stripped)) < 0)
+		*oom = 1;
+	return same > 0;
+}
+
 onlist_status onlist_match_link_taken(struct onlist_store *s, const char *sha,
 				      const char *msgid, int *taken,
 				      char **errmsg)
@@ -1140,7 +1157,10 @@ onlist_status onlist_match_link_taken(struct onlist_store *s, const char *sha,
 	int oom = 0;
 
 	*errmsg = NULL;
-	if (onlist_store_link_mail(s, sha, msgid, link_fits, &oom,
+	/* the link tier is bounded by landing: the landings and received
+	 * times as they are now (lookup --remote adds both as it goes) */
+	if (onlist_store_compute_bounds(s) != ONLIST_OK ||
+	    onlist_store_link_mail(s, sha, msgid, link_fits, &oom,
 				   taken) != ONLIST_OK)
 		return db_err(s, errmsg);
 	if (oom) {
@@ -1541,8 +1561,14 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	if (onlist_store_match_quoted(s, &c->quoted) != ONLIST_OK)
 		goto db;
 	phase(o, "quoted tier");
-	if (onlist_store_match_author_date(s, &c->author_date) != ONLIST_OK)
+	if (onlist_store_match_author_date(s, author_date_fits, &oom,
+					   &c->author_date) != ONLIST_OK)
 		goto db;
+	if (oom) {
+		onlist_store_rollback(s);
+		*errmsg = strdup("out of memory");
+		return ONLIST_ENOMEM;
+	}
 	phase(o, "author-date tier");
 	if ((st = match_subjects(s, &c->subject)) != ONLIST_OK) {
 		if (st == ONLIST_ENOMEM) {

@@ -251,7 +251,7 @@ static void walk_fail(struct walk *w, onlist_status st, const char *fmt, ...)
 static void *walk_writer(void *arg)
 {
 	struct walk *w = arg;
-	char buf[65536], commit[41] = "", *line;
+	char buf[65536], commit[41] = "", when[21] = "0", *line;
 	const char *oid;
 	size_t len, used = 0;
 	sigset_t set;
@@ -264,8 +264,13 @@ static void *walk_writer(void *arg)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	while ((rc = onlist_git_reader_next(&w->lr, '\n', &line, &len)) == 1) {
 		if (line[0] == '\001') {
-			if (len != 42 || line[41] != '\n' ||
-			    !onlist_git_is_hex(line + 1, 40)) {
+			/* "\001<commit> <committer time>\n" */
+			size_t tl = len > 43 ? len - 43 : 0;
+
+			if (len < 44 || len > 43 + 20 || line[41] != ' ' ||
+			    line[len - 1] != '\n' ||
+			    !onlist_git_is_hex(line + 1, 40) ||
+			    strspn(line + 42, "0123456789") != tl) {
 				walk_fail(w, ONLIST_EGIT, "unexpected output "
 					  "from git log: %.*s",
 					  (int)(len > 80 ? 80 : len), line);
@@ -273,6 +278,8 @@ static void *walk_writer(void *arg)
 			}
 			memcpy(commit, line + 1, 40);
 			commit[40] = '\0';
+			memcpy(when, line + 42, tl);
+			when[tl] = '\0';
 			continue;
 		}
 		if (line[0] == '\n')
@@ -285,7 +292,7 @@ static void *walk_writer(void *arg)
 		}
 		if (!kind)
 			continue;
-		if (used + 85 > sizeof buf) {
+		if (used + 85 + 21 > sizeof buf) {
 			if (onlist_git_write_all(w->cat.in, buf, used) < 0)
 				break;		/* cat-file is gone */
 			used = 0;
@@ -295,8 +302,10 @@ static void *walk_writer(void *arg)
 		memcpy(buf + used + 41, commit, 40);
 		buf[used + 81] = ' ';
 		buf[used + 82] = (char)kind;
-		buf[used + 83] = '\n';
-		used += 84;
+		buf[used + 83] = ' ';
+		memcpy(buf + used + 84, when, strlen(when));
+		used += 84 + strlen(when);
+		buf[used++] = '\n';
 		w->requests++;
 	}
 	if (rc < 0)
@@ -409,10 +418,14 @@ static onlist_status walk_one(struct onlist_git_reader *r, onlist_epoch_cb cb,
 			goto bad;
 		size = size * 10 + (size_t)(*p - '0');
 	}
-	if (p == line + 46 || *p != ' ' || line + len - (p + 1) != 43 ||
+	/* "<commit> <kind> <committer time>\n" follow */
+	if (p == line + 46 || *p != ' ' || line + len - (p + 1) < 45 ||
 	    !onlist_git_is_hex(p + 1, 40) || p[41] != ' ' ||
-	    (p[42] != 'm' && p[42] != 'd'))
+	    (p[42] != 'm' && p[42] != 'd') || p[43] != ' ' ||
+	    strspn(p + 44, "0123456789") != (size_t)(line + len - 1 - (p + 44)) ||
+	    line + len - 1 - (p + 44) > 18)
 		goto bad;
+	m.time = strtoll(p + 44, NULL, 10);
 	memcpy(commit, p + 1, 40);
 	commit[40] = '\0';
 	kind = p[42];
@@ -512,7 +525,7 @@ onlist_status onlist_repo_epoch_walk(const char *gitdir, const char *branch,
 		const char *log_args[] = {
 			gd, "log", "--reverse", "--raw", "--no-abbrev",
 			"--no-renames", "--root", "--no-color", "--no-relative",
-			"--no-show-signature", "--no-notes", "--format=%x01%H",
+			"--no-show-signature", "--no-notes", "--format=%x01%H %ct",
 			range, "--", NULL
 		};
 		const char *cat_args[] = {

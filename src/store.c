@@ -40,8 +40,9 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_PUT_MESSAGE] =
 	"INSERT OR IGNORE INTO messages(msgid, synthetic_id, list, date,"
 	" from_name, from_addr, subject, in_reply_to, refs, has_patch,"
-	" patch_id, patch_source, source, offset)"
-	" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
+	" patch_id, patch_source, source, offset, received, received_how,"
+	" content_hash)"
+	" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)",
 	[S_PUT_MESSAGE_LIST] =
 	"INSERT OR IGNORE INTO message_lists(msgid, list) VALUES(?1, ?2)",
 	[S_PUT_SKIP] =
@@ -517,19 +518,238 @@ onlist_status onlist_store_rollback(struct onlist_store *s)
 	return ONLIST_OK;
 }
 
+/* The mails stored under one Message-ID: the key ?1 itself and the keys
+ * "?1 dup:HASH" of the others (a range, so that '%' or '_' in an id
+ * means nothing). */
+#define SAME_ID " (msgid = ?1 OR (msgid >= ?1 || ' dup:' AND" \
+	" msgid < ?1 || ' dup;'))"
+/* One of them is the same mail when its content hash is; a row stored
+ * before content hashes is when what it kept of the headers and the
+ * patch is. */
+static const char sql_same_mail[] =
+	"SELECT msgid FROM messages WHERE" SAME_ID " AND (content_hash = ?2 OR"
+	" (content_hash IS NULL AND from_addr IS ?3 AND date IS ?4 AND"
+	"  subject IS ?5 AND patch_id IS ?6)) LIMIT 1";
+/* A copy: its list is added, and the earliest time any archive says it
+ * had it is kept. */
+static const char sql_copy[] =
+	"UPDATE messages SET content_hash = coalesce(content_hash, ?2),"
+	" received_how = CASE WHEN ?3 IS NOT NULL AND (received IS NULL OR"
+	"  ?3 < received) THEN ?4 ELSE received_how END,"
+	" received = CASE WHEN ?3 IS NOT NULL AND (received IS NULL OR"
+	"  ?3 < received) THEN ?3 ELSE received END WHERE msgid = ?1";
+/* Which of the mails of one id holds the id itself (the one replies are
+ * threaded to): the first an archive received, then the lowest hash, so
+ * that the order of import does not matter. */
+static const char sql_first_mail[] =
+	"SELECT msgid FROM messages WHERE" SAME_ID
+	" ORDER BY received IS NULL, received, content_hash IS NULL,"
+	" content_hash, msgid LIMIT 1";
+/* Where a message's key is written at import, and by match (rebuilt
+ * whole once the stamps below are gone). */
+static const char *const key_columns[][2] = {
+	{ "messages", "msgid" }, { "message_lists", "msgid" },
+	{ "message_info", "msgid" }, { "message_trailers", "msgid" },
+	{ "message_author", "msgid" }, { "pulls", "msgid" },
+	{ "message_patch", "msgid" }, { "message_reply", "msgid" },
+	{ "matches", "message_id" },
+};
+
+static onlist_status rename_key(struct onlist_store *s, const char *from,
+				const char *to)
+{
+	for (size_t i = 0; i < sizeof(key_columns) / sizeof(*key_columns); i++) {
+		char *sql;
+		sqlite3_stmt *st;
+		onlist_status r;
+
+		/* names from the table above */
+		if (asprintf(&sql, "UPDATE %s SET %s = ?2 WHERE %s = ?1",
+			     key_columns[i][0], key_columns[i][1],
+			     key_columns[i][1]) < 0)
+			return ONLIST_ENOMEM;
+		if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+			free(sql);
+			return fail(s, "prepare");
+		}
+		free(sql);
+		r = onlist__store_step(s, st, "rename a message", "tt", from, to);
+		sqlite3_finalize(st);
+		if (r != ONLIST_OK)
+			return r;
+	}
+	return ONLIST_OK;
+}
+
+static const char sql_hash_of[] =
+	"SELECT content_hash FROM messages WHERE msgid = ?1";
+
+/* After a mail of id was stored: the first of its mails (sql_first_mail)
+ * takes the key id, the one holding it moves to "id dup:ITS_HASH".  What
+ * threads and matches were built on the old keys is built again whole. */
+static onlist_status settle(struct onlist_store *s, const char *id)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_first_mail);
+	char *first = NULL, *moved = NULL, *hash = NULL;
+	onlist_status r = ONLIST_OK;
+	int rc;
+
+	if (!st)
+		return fail(s, "prepare");
+	bind_text(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW &&
+	    !(first = strdup((const char *)sqlite3_column_text(st, 0))))
+		r = ONLIST_ENOMEM;
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return fail(s, "read the mails of one Message-ID");
+	if (r != ONLIST_OK || !first || !strcmp(first, id))
+		goto out;
+	if (!(st = onlist__store_prepare(s, sql_hash_of))) {
+		r = fail(s, "prepare");
+		goto out;
+	}
+	bind_text(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_text(st, 0))
+		hash = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW) {
+		r = fail(s, "read the mails of one Message-ID");
+		goto out;
+	}
+	if (asprintf(&moved, "%s dup:%s", id, hash ? hash : "unhashed") < 0) {
+		moved = NULL;
+		r = ONLIST_ENOMEM;
+		goto out;
+	}
+	if ((r = rename_key(s, id, moved)) != ONLIST_OK ||
+	    (r = rename_key(s, first, id)) != ONLIST_OK)
+		goto out;
+	r = onlist__store_step(s, onlist__store_prepare(s,
+		"DELETE FROM meta WHERE key IN ('threads_base', 'exact_stamp',"
+		" 'fuzzy_stamp')"), "forget what match built", "");
+out:
+	free(first);
+	free(moved);
+	free(hash);
+	return r;
+}
+
 onlist_status onlist_store_put_message(struct onlist_store *s,
 				       const struct onlist_message_row *m,
-				       int *added)
+				       int *added, char **key, int *dup)
 {
-	if (step(s, stmt(s, S_PUT_MESSAGE), "insert message", "titDtttttitttI",
+	sqlite3_stmt *st;
+	char *k = NULL;
+	int rc;
+
+	*added = *dup = 0;
+	*key = NULL;
+	if (step(s, stmt(s, S_PUT_MESSAGE), "insert message", "titDtttttitttIDtt",
 		 m->msgid, m->synthetic_id, m->list, m->date, m->from_name,
 		 m->from_addr, m->subject, m->in_reply_to, m->refs,
 		 m->has_patch, m->patch_id, m->patch_source, m->source,
-		 (int64_t)m->offset) != ONLIST_OK)
+		 (int64_t)m->offset, m->received,
+		 m->received ? m->received_how : NULL,
+		 m->content_hash) != ONLIST_OK)
 		return ONLIST_EDB;
-	*added = sqlite3_changes(s->db) > 0;
-	return step(s, stmt(s, S_PUT_MESSAGE_LIST), "insert message list", "tt",
-		    m->msgid, m->list ? m->list : "");
+	if (sqlite3_changes(s->db) > 0) {
+		*added = 1;
+		k = strdup(m->msgid);
+		goto list;
+	}
+	/* The id is taken: by this mail (another copy), or by another. */
+	if (!(st = onlist__store_prepare(s, sql_same_mail)))
+		return fail(s, "prepare");
+	onlist__store_bind(st, "tttDtt", m->msgid, m->content_hash,
+			   m->from_addr, m->date, m->subject, m->patch_id);
+	/* the date binds as 'D' (0: NULL) as it was stored */
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		k = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return fail(s, "read the mails of one Message-ID");
+	if (rc == SQLITE_ROW) {
+		if (!k)
+			return ONLIST_ENOMEM;
+		/* an earlier received time may make an old match late: what
+		 * match kept is built again whole */
+		if (m->received && step(s, onlist__store_prepare(s,
+			"DELETE FROM meta WHERE key IN ('exact_stamp', 'fuzzy_stamp')"
+			" AND EXISTS (SELECT 1 FROM messages WHERE msgid = ?1 AND"
+			" (received IS NULL OR received > ?2))"),
+			"forget what match built", "tI", k, m->received) != ONLIST_OK)
+			goto fail;
+		if (step(s, onlist__store_prepare(s, sql_copy), "update message",
+			 "ttDt", k, m->content_hash, m->received,
+			 m->received_how) != ONLIST_OK)
+			goto fail;
+	} else {
+		struct onlist_message_row d = *m;
+
+		/* Another mail: kept apart, never merged into the first. */
+		if (asprintf(&k, "%s dup:%s", m->msgid,
+			     m->content_hash ? m->content_hash : "") < 0)
+			return ONLIST_ENOMEM;
+		d.msgid = k;
+		if (step(s, stmt(s, S_PUT_MESSAGE), "insert message",
+			 "titDtttttitttIDtt", d.msgid, d.synthetic_id, d.list,
+			 d.date, d.from_name, d.from_addr, d.subject,
+			 d.in_reply_to, d.refs, d.has_patch, d.patch_id,
+			 d.patch_source, d.source, (int64_t)d.offset,
+			 d.received, d.received ? d.received_how : NULL,
+			 d.content_hash) != ONLIST_OK)
+			goto fail;
+		*added = sqlite3_changes(s->db) > 0;
+		*dup = 1;
+	}
+list:
+	if (!k)
+		return ONLIST_ENOMEM;
+	if (step(s, stmt(s, S_PUT_MESSAGE_LIST), "insert message list", "tt",
+		 k, m->list ? m->list : "") != ONLIST_OK)
+		goto fail;
+	*key = k;
+	return ONLIST_OK;
+fail:
+	free(k);
+	return ONLIST_EDB;
+}
+
+onlist_status onlist_store_message_received(struct onlist_store *s,
+					    const char *msgid, int64_t *date,
+					    int64_t *received, char how[8])
+{
+	sqlite3_stmt *st = onlist__store_prepare(s,
+		"SELECT coalesce(date, 0), coalesce(received, 0),"
+		" coalesce(received_how, '') FROM messages WHERE msgid = ?1");
+	int rc;
+
+	*date = *received = 0;
+	how[0] = '\0';
+	if (!st)
+		return fail(s, "prepare");
+	bind_text(st, 1, msgid);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*date = sqlite3_column_int64(st, 0);
+		*received = sqlite3_column_int64(st, 1);
+		snprintf(how, 8, "%s", (const char *)sqlite3_column_text(st, 2));
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return fail(s, "read a message");
+	return ONLIST_OK;
+}
+
+/* Called by import once a mail's rows are all written under its key. */
+onlist_status onlist_store_settle_message(struct onlist_store *s,
+					  const char *msgid)
+{
+	return settle(s, msgid);
 }
 
 onlist_status onlist_store_put_skip(struct onlist_store *s, const char *source,

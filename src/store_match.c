@@ -56,7 +56,23 @@ static const char sql_bounds[] =
 	"INSERT INTO temp.bound(sha, bound)"
 	" SELECT sha, landed_date FROM landing"
 	" WHERE merge_sha <> sha OR EXISTS (SELECT 1 FROM landing"
-	"  WHERE merge_sha <> sha);";
+	"  WHERE merge_sha <> sha);"
+	/* The mails an archive received more than a day after their Date:
+	 * the time it received them bounds them as their Date would: a
+	 * mail dated before a landing but archived after it is late (a
+	 * Date is the sender's word; received, an archive's).  Only for
+	 * mail dated after its list's archive received its first mail:
+	 * an archive built late took in the older mail on the days it was
+	 * built (an epoch's commit times, a From_ line written by a copy),
+	 * which says nothing of when that mail was sent. */
+	"CREATE TEMP TABLE IF NOT EXISTS arrived("
+	" msgid TEXT PRIMARY KEY, t INTEGER NOT NULL);"
+	"DELETE FROM temp.arrived;"
+	"INSERT INTO temp.arrived(msgid, t)"
+	" SELECT m.msgid, m.received FROM messages m"
+	" JOIN (SELECT list, min(received) AS t FROM messages"
+	"  WHERE received IS NOT NULL GROUP BY list) a ON a.list IS m.list"
+	" WHERE m.received > m.date + 86400 AND m.date >= a.t;";
 
 onlist_status onlist_store_compute_bounds(struct onlist_store *s)
 {
@@ -262,12 +278,15 @@ onlist_status onlist_store_classify(struct onlist_store *s,
 /* Sent no later than a day after the commit landed (temp.bound). */
 /* A mail with no usable Date (none, unparsable, 1970) is never sent in
  * time: a posting of unknown date is listed like a late one. */
+/* A mail in temp.arrived is bounded by when it was received instead. */
+#define SENT(m) " coalesce((SELECT a.t FROM temp.arrived a WHERE a.msgid = " \
+	m ".msgid), " m ".date)"
 #define IN_TIME(c, m) " coalesce(" m ".date, 0) > 0 AND" \
 	" NOT EXISTS (SELECT 1 FROM temp.bound b WHERE b.sha = " c \
-	" AND " m ".date > b.bound + 86400)"
+	" AND" SENT(m) " > b.bound + 86400)"
 #define LATE(c, m) " (coalesce(" m ".date, 0) <= 0 OR" \
 	" EXISTS (SELECT 1 FROM temp.bound b WHERE b.sha = " c \
-	" AND " m ".date > b.bound + 86400))"
+	" AND" SENT(m) " > b.bound + 86400))"
 
 /* ---- link ---- */
 
@@ -286,7 +305,7 @@ static const char sql_link_mail[] =
 	" JOIN commits c ON c.sha = ?1"
 	" LEFT JOIN message_patch p ON p.msgid = m.msgid"
 	" WHERE m.msgid = ?2 AND i.class IN ('patch', 'cover') AND"
-	NOT_ECHO("m.msgid");
+	NOT_ECHO("m.msgid") " AND" IN_TIME("?1", "m");
 static const char sql_put_link[] =
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
 	" VALUES(?1, ?2, 'link', 1.0)";
@@ -486,20 +505,62 @@ onlist_status onlist_store_match_quoted(struct onlist_store *s, long *added)
  * git.git's commits to their mails by this key).  A mail another commit
  * already has is not taken. */
 static const char sql_author_date[] =
-	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
-	" SELECT c.sha, m.msgid, 'author-date', 1.0 FROM commits c"
+	"SELECT c.sha, m.msgid, c.subject, c.files, i.stripped, p.files"
+	" FROM commits c"
 	/* commit first (CROSS JOIN keeps the order): a search of the
 	 * sender index per commit, not a scan of every message */
 	" CROSS JOIN messages m ON lower(m.from_addr) = lower(c.author_email)"
 	"  AND m.date = c.author_date"
 	" JOIN message_info i ON i.msgid = m.msgid"
+	" LEFT JOIN message_patch p ON p.msgid = m.msgid"
 	" WHERE" UNMATCHED("c.sha") " AND i.class = 'patch' AND m.has_patch"
 	" AND" NOT_ECHO("m.msgid") " AND" IN_TIME("c.sha", "m")
 	" AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.message_id = m.msgid)";
+static const char sql_put_author_date[] =
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
+	" VALUES(?1, ?2, 'author-date', 1.0)";
 
-onlist_status onlist_store_match_author_date(struct onlist_store *s, long *added)
+onlist_status onlist_store_match_author_date(struct onlist_store *s,
+					     onlist_link_cb fits, void *data,
+					     long *added)
 {
-	return exec_count(s, sql_author_date, NULL, 0, added, "match author date");
+	sqlite3_stmt *st = prepare(s, sql_author_date);
+	GPtrArray *take = g_ptr_array_new_with_free_func(g_free);
+	onlist_status r = ONLIST_OK;
+	int rc;
+
+	if (!st) {
+		g_ptr_array_free(take, TRUE);
+		return fail(s, "prepare");
+	}
+	/* all read before any is written: as one INSERT ... SELECT did, a
+	 * mail one commit takes here is not kept from another */
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct onlist_link_row row = {
+			(const char *)sqlite3_column_text(st, 0),
+			(const char *)sqlite3_column_text(st, 1), 0,
+			(const char *)sqlite3_column_text(st, 2),
+			(const char *)sqlite3_column_text(st, 3),
+			(const char *)sqlite3_column_text(st, 4),
+			(const char *)sqlite3_column_text(st, 5),
+		};
+
+		if (!row.sha || !row.msgid || (fits && !fits(&row, data)))
+			continue;
+		g_ptr_array_add(take, g_strdup(row.sha));
+		g_ptr_array_add(take, g_strdup(row.msgid));
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		r = fail(s, "match author date");
+	for (guint i = 0; r == ONLIST_OK && i + 1 < take->len; i += 2) {
+		const char *p[2] = { take->pdata[i], take->pdata[i + 1] };
+
+		r = exec_count(s, sql_put_author_date, p, 2, added,
+			       "match author date");
+	}
+	g_ptr_array_free(take, TRUE);
+	return r;
 }
 
 static const char sql_subject_commits[] =
@@ -513,7 +574,7 @@ static const char sql_subject_commits[] =
  * such match was a reviewer's sketch, while the real posting came
  * through b4's web relay under another address). */
 static const char sql_subject_mails[] =
-	"SELECT m.msgid, i.stripped, lower(m.from_addr), m.date,"
+	"SELECT m.msgid, i.stripped, lower(m.from_addr)," SENT("m") ","
 	" coalesce(m.patch_id, m.msgid)"
 	" FROM messages m JOIN message_info i ON i.msgid = m.msgid"
 	" WHERE i.class = 'patch' AND m.has_patch AND m.from_addr IS NOT NULL"
@@ -729,7 +790,8 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 /* Two statements, not one with OR: SQLite cannot answer an OR across two
  * tables from their two indexes, and scans every patch mail instead. */
 #define CANDIDATE_COLS \
-	"SELECT m.msgid, m.from_addr, m.subject, i.stripped, m.date, i.version," \
+	"SELECT m.msgid, m.from_addr, m.subject, i.stripped," SENT("m") "," \
+	" i.version," \
 	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = m.msgid), p.fp, p.words" \
 	" FROM messages m JOIN message_info i ON i.msgid = m.msgid" \
 	" JOIN message_patch p ON p.msgid = m.msgid"
@@ -878,7 +940,11 @@ static const char sql_fz_fixed[] =
 	" (SELECT count(*) FROM temp.bound),"
 	" (SELECT coalesce(sum(bound), 0) FROM temp.bound),"
 	" (SELECT coalesce(sum(bound * length(sha) + unicode(sha)), 0)"
-	"  FROM temp.bound)";
+	"  FROM temp.bound)"
+	/* when each list's archive began (temp.arrived): an earlier start
+	 * makes an old mail's received time count */
+	" + (SELECT coalesce(sum(t), 0) FROM (SELECT min(received) AS t"
+	"  FROM messages WHERE received IS NOT NULL GROUP BY list))";
 
 static int one_row(struct onlist_store *s, const char *sql, int64_t arg,
 		   int64_t *out, int n)

@@ -4,8 +4,9 @@
  *
  * `PRAGMA user_version` is the schema version.  Step N takes a database
  * of version N-1 to version N; a new onlist runs every step above the
- * version it finds, in one transaction.  Steps only add: a table or an
- * index, never a change to an existing one, so an older onlist's queries
+ * version it finds, in one transaction.  Steps only add: a table, an
+ * index or a column (added_columns), never a change to an existing one,
+ * so an older onlist's queries
  * still run against a newer database (it refuses to open one, though,
  * since it would not keep the new tables filled).  Every statement says
  * IF NOT EXISTS, so a step may meet what it creates already (version 4
@@ -273,6 +274,31 @@ static const char v11_sql[] =
 	/* cover letters are found by structure (thread.h): build whole */
 	"DELETE FROM meta WHERE key = 'threads_base';\n";
 
+/* ---- version 12: when the archive received a mail; mails of one id ---- */
+
+/* Columns a step adds to a table an earlier step made.  SQLite has no
+ * ADD COLUMN IF NOT EXISTS: a column already there (a database set back
+ * to an older version by hand, as the tests do) is left as it is. */
+static const struct {
+	int version;
+	const char *table, *column, *type;
+} added_columns[] = {
+	/* received: when a server or archive had the mail, the upper bound
+	 * of when it was sent that a sender cannot move earlier (UTC, NULL:
+	 * unknown); received_how says whose word it is: 'epoch' (a
+	 * public-inbox commit's time), 'mbox' (the From_ line), 'header'
+	 * (the newest Received: field).  content_hash tells two mails of
+	 * one Message-ID apart (import.c); the second is kept under the key
+	 * "ID dup:HASH".  Rows stored before have NULL in all three. */
+	{ 12, "messages", "received", "INTEGER" },
+	{ 12, "messages", "received_how", "TEXT" },
+	{ 12, "messages", "content_hash", "TEXT" },
+};
+
+static const char v12_sql[] =
+	/* mails of one Message-ID: a new rule, build threads whole */
+	"DELETE FROM meta WHERE key = 'threads_base';\n";
+
 /* Step N (index N - 1) brings a database to version N. */
 static const char *const steps[][2] = {
 	{ v1_sql },
@@ -286,6 +312,7 @@ static const char *const steps[][2] = {
 	{ v9_sql },
 	{ v10_sql },
 	{ v11_sql },
+	{ v12_sql },
 };
 #define SCHEMA_VERSION ((int)(sizeof(steps) / sizeof(*steps)))
 
@@ -332,6 +359,43 @@ int onlist__store_schema_check(struct onlist_store *s)
 	return version == SCHEMA_VERSION;
 }
 
+static onlist_status add_columns(struct onlist_store *s, int version)
+{
+	for (size_t i = 0; i < sizeof(added_columns) / sizeof(*added_columns);
+	     i++) {
+		char *sql;
+		sqlite3_stmt *st;
+		int rc, have;
+
+		if (added_columns[i].version != version)
+			continue;
+		if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM pragma_table_info(?1)"
+				       " WHERE name = ?2", -1, &st, NULL)
+		    != SQLITE_OK)
+			return fail(s, "read the schema");
+		sqlite3_bind_text(st, 1, added_columns[i].table, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, added_columns[i].column, -1,
+				  SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		have = rc == SQLITE_ROW;
+		sqlite3_finalize(st);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			return fail(s, "read the schema");
+		if (have)
+			continue;
+		/* names from the table above, never from outside */
+		if (asprintf(&sql, "ALTER TABLE %s ADD COLUMN %s %s",
+			     added_columns[i].table, added_columns[i].column,
+			     added_columns[i].type) < 0)
+			return ONLIST_ENOMEM;
+		rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+		free(sql);
+		if (rc != SQLITE_OK)
+			return fail(s, "upgrade the schema");
+	}
+	return ONLIST_OK;
+}
+
 onlist_status onlist__store_migrate(struct onlist_store *s)
 {
 	onlist_status ret;
@@ -358,13 +422,16 @@ onlist_status onlist__store_migrate(struct onlist_store *s)
 	}
 	if (version == SCHEMA_VERSION)
 		return onlist_store_commit(s);
-	for (int v = version; v < SCHEMA_VERSION; v++)
+	for (int v = version; v < SCHEMA_VERSION; v++) {
 		for (int i = 0; i < 2 && steps[v][i]; i++)
 			if (sqlite3_exec(s->db, steps[v][i], NULL, NULL, NULL)
 			    != SQLITE_OK) {
 				ret = fail(s, "upgrade the schema");
 				goto rollback;
 			}
+		if ((ret = add_columns(s, v + 1)) != ONLIST_OK)
+			goto rollback;
+	}
 	/* Version 0 is a new, empty database: it owes nothing.  One older
 	 * than 5 may lack rows of versions 4 and 5 (store_schema.h); version
 	 * 6 owes nothing (a commit scanned before it was diffed whole), nor

@@ -83,6 +83,14 @@ expect_rc fetch-http 0
 same_ids fetch-http "$TMP/inbox.ids" "$DB"
 [ -d "$TMP/http/onlist-data" ] || bad "fetch-http: no data directory $TMP/http/onlist-data"
 no_leftovers fetch-http "$TMP/http/onlist-data"
+# when the archive received each message: its epoch commit's time, as git says
+for g in "$PI_DIR"/list/git/*.git; do git --git-dir="$g" log --format=%ct; done |
+	sort -u >"$TMP/epoch.times"
+sqlite3 "$DB" "SELECT DISTINCT received FROM messages" | sort -u >"$TMP/db.times"
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM messages WHERE received_how = 'epoch'")" = "$n" ] ||
+	bad "fetch-http: not every message has its epoch commit's time as received"
+[ -z "$(comm -13 "$TMP/epoch.times" "$TMP/db.times")" ] ||
+	bad "fetch-http: received times that are no epoch commit's: $(comm -13 "$TMP/epoch.times" "$TMP/db.times" | head -3)"
 
 run fetch-again "$ONLIST" --db "$DB" -q fetch --list list --pace 0 "$INBOX"
 expect_rc fetch-again 0

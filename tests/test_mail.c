@@ -974,6 +974,35 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* When the last server had the mail: the newest date of its Received:
+ * fields, from the header block only. */
+static void test_received(void **state)
+{
+	static const struct {
+		const char *mail;
+		int64_t want;
+	} cases[] = {
+		{ "From: a@x\nSubject: s\n\nbody\n", 0 },
+		/* two hops: the newest wins, whatever their order */
+		{ "Received: from a by b; Tue, 20 Feb 2024 10:00:00 +0000\n"
+		  "Received: from c by d; Sat, 15 Jun 2024 10:00:00 +0000\n"
+		  "Subject: s\n\nbody\n", 1718445600 },
+		/* folded, CRLF, another zone */
+		{ "Subject: s\r\nreceived: from a\r\n\tby b;\r\n"
+		  " Sat, 15 Jun 2024 12:00:00 +0200\r\n\r\nbody\r\n", 1718445600 },
+		/* no date after a ';', or none at all */
+		{ "Received: from a by b\nSubject: s\n\nbody\n", 0 },
+		/* in the body it is no header */
+		{ "Subject: s\n\nReceived: x; Sat, 15 Jun 2024 10:00:00 +0000\n", 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		assert_int_equal(onlist_mail_received(cases[i].mail,
+						      strlen(cases[i].mail)),
+				 cases[i].want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1004,6 +1033,7 @@ int main(void)
 		cmocka_unit_test(test_words_that_do_not_convert),
 		cmocka_unit_test(test_inbody_headers),
 		cmocka_unit_test(test_fallback_keeps_patch_bytes),
+		cmocka_unit_test(test_received),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -781,6 +781,7 @@ struct event {
 	char missing[41];	/* the blob, or "" */
 	char *data;		/* a copy, or NULL */
 	size_t len;
+	int64_t time;		/* the commit's committer time */
 };
 
 struct events {
@@ -799,6 +800,7 @@ static int on_msg(const struct onlist_epoch_msg *m, void *data)
 	assert_int_equal(strlen(m->commit), 40);
 	memcpy(e->commit, m->commit, 41);
 	e->deleted = m->deleted;
+	e->time = m->time;
 	e->len = m->len;
 	e->data = NULL;
 	snprintf(e->missing, sizeof(e->missing), "%s", m->missing ? m->missing : "");
@@ -828,11 +830,17 @@ static void events_release(struct events *ev)
 static void assert_event(const struct events *ev, size_t i, const char *name,
 			 int commit_i, int msg)
 {
-	char *want = commit_no(name, commit_i), *path, *data;
+	char *want = commit_no(name, commit_i), *path, *data, *when;
 	size_t len;
 
 	assert_true(i < ev->n);
 	assert_string_equal(ev->v[i].commit, want);
+	/* when the archive took the message in: git says */
+	when = git_line("git --git-dir='%s/%s.git' log -1 --format=%%ct %s",
+			tmpdir, name, want);
+	assert_true(ev->v[i].time > 0);
+	assert_int_equal(ev->v[i].time, strtoll(when, NULL, 10));
+	free(when);
 	assert_int_equal(ev->v[i].deleted, msg == 0);
 	if (msg) {
 		assert_true(asprintf(&path, "%s/msg/%d", tmpdir, msg) > 0);

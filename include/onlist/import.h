@@ -41,6 +41,22 @@ onlist_status onlist_import_message(struct onlist_store *s, const char *data,
 				    const char *place, uint64_t offset,
 				    struct onlist_import_counts *c,
 				    char **errmsg);
+/* The same, with when the archive received it where that is known
+ * (received > 0: an epoch commit's time, an mbox From_ line's date) and
+ * whose word that is (received_how: "epoch", "mbox").  The mail's own
+ * Received: fields count too: the earliest of these is stored.  A mail
+ * whose Message-ID names another mail already stored is kept apart
+ * (onlist_store_put_message) and recorded in skipped, counted as added. */
+onlist_status onlist_import_message_at(struct onlist_store *s,
+				       const char *data, size_t len,
+				       const char *list, const char *place,
+				       uint64_t offset, int64_t received,
+				       const char *received_how,
+				       struct onlist_import_counts *c,
+				       char **errmsg);
+/* The date of an mbox From_ line (onlist_raw.from_line), 0 when it has
+ * none or one of the placeholders public-inbox and git write. */
+int64_t onlist_import_from_line_date(const char *from_line);
 
 /* Import every message of `src` under `list`, committing every
  * ONLIST_IMPORT_SOURCE_BATCH messages.  `place` names the source in skipped rows

@@ -110,4 +110,9 @@ int onlist_mail_patchid(const struct onlist_mail *m,
 const char *onlist_mail_mailer(const struct onlist_mail *m);
 int onlist_mail_has_patchwork(const struct onlist_mail *m);
 
+/* The newest date of the Received: fields in the header block of the raw
+ * message data[0..len) (UTC), or 0 when none has a date: when the last
+ * server on the way received it, an upper bound of when it was sent. */
+int64_t onlist_mail_received(const char *data, size_t len);
+
 #endif

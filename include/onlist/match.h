@@ -72,8 +72,9 @@ onlist_status onlist_match_run(struct onlist_store *s,
  * trailer of the stored commit sha names, as the commit's posting:
  * *taken 1, or 0 for another project's patch on a shared list (it
  * touches none of the commit's files and has another subject); -1 when
- * msgid is no stored patch or cover letter (or an echo), or sha no stored
- * commit.  ONLIST_EDB or ONLIST_ENOMEM with *errmsg (caller frees). */
+ * msgid is no stored patch or cover letter (or an echo), sent more than
+ * a day after the commit landed, or sha no stored commit.  ONLIST_EDB or
+ * ONLIST_ENOMEM with *errmsg (caller frees). */
 onlist_status onlist_match_link_taken(struct onlist_store *s, const char *sha,
 				      const char *msgid, int *taken,
 				      char **errmsg);

@@ -8,6 +8,7 @@
 #define ONLIST_PI_EPOCH_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "onlist/status.h"
 
 /* Make `dir` a mirror of the git repository at `url` (`git clone --mirror`
@@ -30,6 +31,10 @@ struct onlist_epoch_msg {
 				 * not in the repository (a damaged mirror);
 				 * data is NULL, and commit is the commit
 				 * before it (git does not say which) */
+	int64_t time;		/* the commit's committer time: when the
+				 * archive took the message in, or when it
+				 * was built (an upper bound of when the
+				 * mail was sent); 0 when missing */
 };
 typedef int (*onlist_epoch_cb)(const struct onlist_epoch_msg *m, void *data);
 

@@ -74,13 +74,34 @@ struct onlist_message_row {
 	int has_patch;
 	const char *source;		/* where it was read: file path */
 	uint64_t offset;
+	int64_t received;		/* when an archive had it, 0: unknown */
+	const char *received_how;	/* "epoch", "mbox" or "header" */
+	const char *content_hash;	/* tells mails of one id apart */
 };
 
-/* Insert unless the Message-ID is known; *added says which happened. The
- * list is recorded for the message either way. */
+/* Insert the message.  A Message-ID known with the same content_hash (or,
+ * for a row stored without one, the same sender, date, subject and
+ * patch-id) is another copy of that mail: its list is added and the
+ * earlier received time kept.  A known id with other content is another
+ * mail: stored under the key "ID dup:HASH" (the whole content hash, so
+ * no other mail can take it) and *dup set.  *key (malloc'd, caller
+ * frees) is the key the mail's rows go under; *added
+ * says whether a row was made.  ONLIST_EDB, ONLIST_ENOMEM. */
 onlist_status onlist_store_put_message(struct onlist_store *s,
 				       const struct onlist_message_row *m,
-				       int *added);
+				       int *added, char **key, int *dup);
+/* A message's Date (*date) and when an archive received it (*received;
+ * 0: unknown) and whose word that is (how: "epoch", "mbox", "header" or
+ * ""); all 0 when there is no such message.  ONLIST_EDB. */
+onlist_status onlist_store_message_received(struct onlist_store *s,
+					    const char *msgid, int64_t *date,
+					    int64_t *received, char how[8]);
+/* Once every row of a mail of id msgid is written: of the mails of that
+ * id, the first an archive received (then the lowest content hash) takes
+ * the key msgid itself, whatever the order they were imported in; when
+ * that moves a key, what match built on it is rebuilt whole next time. */
+onlist_status onlist_store_settle_message(struct onlist_store *s,
+					  const char *msgid);
 
 /* Record that the message at source:offset could not be read, and why.
  * Recording the same place twice keeps one row; *added says which. */

@@ -119,8 +119,11 @@ onlist_status onlist_store_match_repaired(struct onlist_store *s, long *added);
  * (method `quoted`) names the reply.  ONLIST_EDB. */
 onlist_status onlist_store_match_quoted(struct onlist_store *s, long *added);
 /* author-date: a patch mail from the commit's author dated its author
- * date to the second (what git am makes). */
-onlist_status onlist_store_match_author_date(struct onlist_store *s, long *added);
+ * date to the second (what git am makes), that fits() takes (NULL: all;
+ * the row as the link tier's, cover 0).  *added counts new rows. */
+onlist_status onlist_store_match_author_date(struct onlist_store *s,
+					     onlist_link_cb fits, void *data,
+					     long *added);
 /* The subject tier's two sides, as text columns to cb: unmatched commits
  * (sha, subject, author address lower-cased, author date, bound or NULL;
  * only `sha` when not NULL), and patch mails no commit has that are not

@@ -335,8 +335,9 @@ static int epoch_msg(const struct onlist_epoch_msg *m, void *data)
 			e->c->skipped++;
 			goto batch;
 		}
-		st = onlist_import_message(e->s, m->data, m->len, e->list, place,
-					   0, e->c, &err);
+		st = onlist_import_message_at(e->s, m->data, m->len, e->list,
+					      place, 0, m->time, "epoch", e->c,
+					      &err);
 		free(place);
 		if (st != ONLIST_OK) {
 			onlist_err_text(NULL, err ? err : "import failed");

@@ -218,6 +218,27 @@ static void put_sender(FILE *f, const char *name, const char *addr)
 	fputs(">", f);
 }
 
+/* When an archive received the mail, if that is more than a day away from
+ * its Date: (the sender's word) -- *when set, else 0. */
+static int64_t received_apart(struct postings *p, const char *msgid,
+			      char when[32], const char **how)
+{
+	static char h[8];
+	int64_t date, rcv;
+	char t[24];
+
+	when[0] = '\0';
+	if (!p->s || onlist_store_message_received(p->s, msgid, &date, &rcv, h)
+	    != ONLIST_OK || !rcv || !date ||
+	    (rcv > date ? rcv - date : date - rcv) <= 86400)
+		return 0;
+	snprintf(t, sizeof(t), "%lld", (long long)rcv);
+	onlist_fmt_date(t, when, 32, 1);
+	*how = !strcmp(h, "epoch") ? "the archive's commit" :
+	       !strcmp(h, "mbox") ? "the mbox From_ line" : "its Received: field";
+	return rcv;
+}
+
 static void print_posting(struct postings *p, const struct prow *r, int applied)
 {
 	const char *const *c = (const char *const *)r->col;
@@ -234,7 +255,8 @@ static void print_posting(struct postings *p, const struct prow *r, int applied)
 		d.replies = nr;
 		d.repliers = np;
 	}
-	char date[32];
+	char date[32], rcv[32];
+	const char *how = NULL;
 	double score = c[7] ? atof(c[7]) : 1.0;
 	FILE *f = p->f;
 
@@ -253,6 +275,8 @@ static void print_posting(struct postings *p, const struct prow *r, int applied)
 			applied ? "true" : "false");
 		onlist_put_json_field(f, 0, "echo_rule", c[8]);
 		onlist_put_json_field(f, 0, "from", c[5]);
+		if (received_apart(p, c[1], rcv, &how))
+			onlist_put_json_field(f, 0, "received", rcv);
 		if (have) {
 			onlist_put_json_field(f, 0, "class", d.cls);
 			fprintf(f, ", \"version\": %d", d.version);
@@ -299,6 +323,9 @@ static void print_posting(struct postings *p, const struct prow *r, int applied)
 		else
 			fputs(", with no usable date: not counted\n", f);
 	}
+	if (received_apart(p, c[1], rcv, &how))
+		fprintf(f, "    archived %s (by %s), its Date: says %s\n", rcv,
+			how, date);
 	fputs("    ", f);
 	onlist_put_text(f, c[3]);
 	fputs("\n    <", f);
