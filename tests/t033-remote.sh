@@ -185,7 +185,9 @@ done
 run "nosearch" "$ONLIST" --db "$TMP/ns.db" lookup --remote "$FS/pi/nosearch/fixture/" \
 	--repo "$R" --pace 0 $C
 [ "$(grep -c 'cannot search' "$TMP/err")" -eq 1 ] || bad "501 not said once: $(cat "$TMP/err")"
-[ "$rc" -le 1 ] || bad "nosearch: exit $rc"
+# what the trailers did not find is unknown, never "never posted"
+[ "$rc" -eq 3 ] || [ "$rc" -eq 0 ] || bad "nosearch: exit $rc"
+grep -q "never posted" "$TMP/out" && bad "nosearch: a commit is never posted though the server cannot search"
 # a server that refuses phrases: one line, patch-id still works
 run "nophrase" "$ONLIST" --db "$TMP/np.db" lookup --json --remote "$FS/pi/nophrase/fixture/" \
 	--repo "$R" --pace 0 $F
@@ -193,11 +195,13 @@ run "nophrase" "$ONLIST" --db "$TMP/np.db" lookup --json --remote "$FS/pi/nophra
 summary <"$TMP/out" | awk '$2 == "posted"' >"$TMP/np.txt"
 awk '$2 == "posted"' "$TMP/ref-f.txt" >"$TMP/np-ref.txt"
 same_output "nophrase" "$TMP/np-ref.txt" "$TMP/np.txt" || bad "nophrase: posted commits differ"
-# an unknown inbox: every search 404s: never posted, not an error
+# an unknown inbox (every search would 404): an error naming the inboxes
+# the server has, exit 2, nothing judged (issue 28)
 run "empty" "$ONLIST" -q --db "$TMP/e.db" lookup --remote "$FS/pi/ok/nosuch/" \
 	--repo "$R" --pace 0 "$never"
-expect_rc "404 everywhere" 1
-grep -q "never posted" "$TMP/out" || bad "404 everywhere: not never posted"
+expect_rc "no such inbox" 2
+grep -q "no inbox at .*nosuch.*lists .*fixture" "$TMP/err" || bad "no such inbox: $(cat "$TMP/err")"
+grep -q "never posted" "$TMP/out" && bad "no such inbox: a commit was judged"
 # bad input
 run "bad url" "$ONLIST" --db "$TMP/b.db" lookup --remote ftp://x/ --repo "$R" HEAD
 expect_rc "ftp URL" 1

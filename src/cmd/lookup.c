@@ -634,6 +634,8 @@ static void print_why(FILE *out, const struct onlist_cli_why *w, int json)
 		onlist_put_json_field(out, 0, "reason", v->unknown ? NULL :
 				      onlist_reason_name(v->reason));
 		onlist_put_json_field(out, 0, "reason_msgid", v->msgid);
+		if (v->why)
+			onlist_put_json_field(out, 0, "why", v->why);
 		onlist_put_json_field(out, 0, "reverted", v->reverted);
 		if (w->span.last && !w->remote)
 			fprintf(out, ", \"archive\": {\"first\": \"%s\", "
@@ -643,7 +645,11 @@ static void print_why(FILE *out, const struct onlist_cli_why *w, int json)
 		return;
 	}
 	if (v->unknown) {
-		if (w->span.last)
+		if (v->why) {
+			fputs("  unknown: not every tier could be asked: ", out);
+			onlist_put_text(out, v->why);
+			fputc('\n', out);
+		} else if (w->span.last)
 			fprintf(out, "  not looked for: it landed outside the "
 				"archive (%s..%s); fetch first\n", first, last);
 		else
@@ -735,7 +741,7 @@ int onlist_cli_remote_run(struct onlist_cli *cli, struct onlist_store *s,
 	struct onlist_echo_rule *rules = NULL;
 	size_t nrules = 0;
 	char *err = NULL, *rules_path;
-	int ret = 0;
+	int ret = 0, fuzzy = 0;
 
 	if (ro->pace >= 0)
 		http.pace = ro->pace;
@@ -748,6 +754,15 @@ int onlist_cli_remote_run(struct onlist_cli *cli, struct onlist_store *s,
 		onlist_err_text(cli->cmd, err ? err : "--remote failed");
 		free(err);
 		return -1;
+	}
+	/* the inbox first: a mistyped name is an error, not a verdict of
+	 * "never posted" on every commit */
+	if (onlist_remote_probe(r, &err) != ONLIST_OK) {
+		onlist_err_text(cli->cmd, err ? err : "--remote failed");
+		free(err);
+		ro->requests = onlist_remote_requests(r);
+		onlist_remote_free(r);
+		return -2;
 	}
 	for (int i = 0; i < n; i++) {
 		enum onlist_remote_tier tier;
@@ -768,15 +783,18 @@ int onlist_cli_remote_run(struct onlist_cli *cli, struct onlist_store *s,
 				break;
 			}
 		}
+		if (st == ONLIST_OK && tier == ONLIST_REMOTE_FUZZY)
+			fuzzy = 1;
 		if (!cli->quiet && getenv("ONLIST_REMOTE_TRACE") && shas[i][0])
 			fprintf(stderr, "remote: %.12s found by %s, %ld requests so far\n",
 				shas[i], onlist_remote_tier_name(tier),
 				onlist_remote_requests(r));
 	}
-	ro->requests = onlist_remote_requests(r);
-	onlist_remote_free(r);
-	if (ret)
+	if (ret) {
+		ro->requests = onlist_remote_requests(r);
+		onlist_remote_free(r);
 		return ret;
+	}
 	/* the same match as a local run, over everything stored */
 	memset(&mo, 0, sizeof(mo));
 	mo.repo = ro->repo;
@@ -786,6 +804,8 @@ int onlist_cli_remote_run(struct onlist_cli *cli, struct onlist_store *s,
 		onlist_err_text("onlist.rules", err ? err : "bad rules file");
 		free(err);
 		free(rules_path);
+		ro->requests = onlist_remote_requests(r);
+		onlist_remote_free(r);
 		return -1;
 	}
 	free(rules_path);
@@ -799,6 +819,34 @@ int onlist_cli_remote_run(struct onlist_cli *cli, struct onlist_store *s,
 		free(err);
 		ret = -1;
 	}
+	/* the fuzzy tier's candidates came without their threads: those
+	 * the scorer took get theirs now (replies, versions, review), and
+	 * match runs again over them */
+	for (int i = 0, more = 0; !ret && fuzzy && i <= n; i++) {
+		int got = 0;
+
+		if (i == n) {
+			if (more && (onlist_store_build_threads(s, &tc) != ONLIST_OK ||
+				     onlist_match_run(s, &mo, &mc, &err) != ONLIST_OK)) {
+				onlist_err_text(cli->cmd, err ? err :
+						onlist_store_errmsg(s));
+				free(err);
+				ret = -1;
+			}
+			break;
+		}
+		if (!shas[i][0])
+			continue;
+		if (onlist_remote_fuzzy_threads(r, shas[i], &got, &err) != ONLIST_OK) {
+			onlist_err_text(cli->cmd, err ? err : "--remote failed");
+			free(err);
+			err = NULL;
+			ret = -1;
+		}
+		more += got;
+	}
+	ro->requests = onlist_remote_requests(r);
+	onlist_remote_free(r);
 	onlist_match_free_rules(rules, nrules);
 	return ret;
 }
@@ -885,9 +933,14 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 			repo = strdup(".");
 		ro.repo = repo;
 		shas = calloc((size_t)(argc - optind), sizeof(*shas));
-		if (!shas || onlist_cli_remote_run(cli, s, &ro, argv + optind,
-						   argc - optind, shas) < 0) {
+		if (!shas) {
 			ret = ONLIST_EXIT_FAIL;
+			goto out;
+		}
+		if ((c = onlist_cli_remote_run(cli, s, &ro, argv + optind,
+					       argc - optind, shas)) < 0) {
+			/* no inbox at the URL: nothing judged */
+			ret = c == -2 ? ONLIST_EXIT_USAGE : ONLIST_EXIT_FAIL;
 			goto out;
 		}
 		if (!cli->quiet)
