@@ -217,7 +217,10 @@ static void put_sender(FILE *f, const char *name, const char *addr)
 	fputs(">", f);
 }
 
-static void print_posting(struct postings *p, const struct prow *r, int applied)
+/* applied: the version applied (the last that counts); several: more
+ * than one counts, so that the text says which */
+static void print_posting(struct postings *p, const struct prow *r,
+			  int applied, int several)
 {
 	const char *const *c = (const char *const *)r->col;
 	const char *method = c[4] ? c[4] : "?";
@@ -294,7 +297,7 @@ static void print_posting(struct postings *p, const struct prow *r, int applied)
 		fprintf(f, ", score %.2f: modified before merge", score);
 	else if (!strcmp(method, "author-date") || !strcmp(method, "subject"))
 		fputs(": modified before merge", f);
-	fprintf(f, ")%s\n", applied ? ", the version applied" : "");
+	fprintf(f, ")%s\n", applied && several ? ", the version applied" : "");
 	if (have && counts(r)) {
 		fprintf(f, "    version %d", d.version);
 		if (d.part >= 0)
@@ -332,7 +335,7 @@ static int print_postings(struct postings *p, const char *sha,
 			n++;
 		}
 	for (guint i = 0; i < rows->len; i++)
-		print_posting(p, g_ptr_array_index(rows, i), (int)i == last && n > 1);
+		print_posting(p, g_ptr_array_index(rows, i), (int)i == last, n > 1);
 	g_ptr_array_free(rows, TRUE);
 	return n;
 }
