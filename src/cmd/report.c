@@ -57,8 +57,8 @@ static const char help[] =
 	"  --site DIR            a page per week of the last N (--weeks) and\n"
 	"                        DIR/index.html with their chart and table; a\n"
 	"                        page is rewritten only when it changes\n"
-	"  --commit-url T        %s becomes the sha\n"
-	"                        (default https://git.kernel.org/torvalds/c/%s)\n"
+	"  --commit-url T        %s becomes the sha (default: onlist.commitUrl,\n"
+	"                        else the origin remote's host; else no links)\n"
 	"  --posting-url T       %s becomes the Message-ID\n"
 	"                        (default https://lore.kernel.org/r/%s)\n";
 
