@@ -576,6 +576,8 @@ static void note(struct onlist_remote *r, const char *line)
 	g_free(l);
 }
 
+static void caps_keep(struct onlist_remote *r);
+
 /* One search; the threads of the mails with a patch it found, unless
  * nothreads (tier 5: the fuzzy tier's pick is fetched after).  *any: one
  * such mail.  *refused: the server answered 4xx other than 404 (a query
@@ -597,11 +599,14 @@ static onlist_status search(struct onlist_remote *r, const char *query,
 	if (st == ONLIST_ENOTFOUND) {
 		free(*errmsg);
 		*errmsg = NULL;
-		if (r->search != 0)
+		if (r->search != 0) {
 			note(r, "cannot search (HTTP 501: public-inbox index "
 			     "level basic): only the Message-IDs commits name "
 			     "are looked up; the rest is unknown");
-		r->search = 0;
+			/* it could once, the probe said: not any more */
+			r->search = r->phrase = r->words = r->patchid = 0;
+			caps_keep(r);
+		}
 		st = ONLIST_OK;
 	} else if (st == ONLIST_EHTTP && *errmsg && strstr(*errmsg, ": HTTP 4")) {
 		free(*errmsg);

@@ -228,6 +228,12 @@ for level in medium basic; do
 	done >"$TMP/missed"
 	if [ $level = medium ]; then
 		[ ! -s "$TMP/missed" ] || bad "level medium missed $(wc -l <"$TMP/missed") patch-id commits"
+		# no commit the whole list shows posted is called never posted
+		# (issue 28: phrases 404 at medium; unknown would be allowed)
+		awk '$2 == "posted" { print $1 }' "$TMP/ref.txt" | while read -r c; do
+			grep -q "^$c never_posted" "$TMP/medium.txt" && echo "$c"
+		done >"$TMP/wrong"
+		[ ! -s "$TMP/wrong" ] || bad "level medium: $(wc -l <"$TMP/wrong") posted commits called never posted"
 	else
 		[ "$(grep -c 'cannot search' "$TMP/err")" -eq 1 ] || bad "basic: not said once: $(cat "$TMP/err")"
 	fi
