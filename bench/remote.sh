@@ -53,7 +53,7 @@ pi_import fixture "$tmp/fx/list.mbox"
 pi_start
 python3 tests/faultserver.py 0 "$tmp" --timeout 3600 --backend "$PI_URL" >"$tmp/fs.port" &
 fs_pid=$!
-for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$tmp/fs.port" ] && break; sleep 0.3; done
+i=0; until [ -s "$tmp/fs.port" ] || [ $i -ge 100 ]; do sleep 0.2; i=$((i + 1)); done
 FS=http://127.0.0.1:$(head -n 1 "$tmp/fs.port")
 count() {
 	python3 - "$FS/_stats" "$1" <<'EOF'

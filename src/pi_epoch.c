@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include <glib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -646,4 +647,48 @@ int onlist_pi_manifest_epochs(const char *path)
 	gzclose(gz);
 	free(buf);
 	return n;
+}
+
+char *onlist_pi_manifest_inboxes(const char *path)
+{
+	GString *all = g_string_new(""), *out = g_string_new("");
+	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, NULL);
+	char buf[65536];
+	int got;
+	gzFile gz;
+
+	if (!(gz = gzopen(path, "rb"))) {
+		got = -1;
+		goto out;
+	}
+	/* a manifest is a few hundred bytes per epoch: a bound keeps a
+	 * hostile one from filling memory */
+	while ((got = gzread(gz, buf, sizeof(buf))) > 0 && all->len < (64u << 20))
+		g_string_append_len(all, buf, got);
+	gzclose(gz);
+	for (const char *p = all->str; got >= 0 && (p = strstr(p, "\"/"));) {
+		const char *n = p + 2, *e = n, *q;
+		char *name;
+
+		while (*e && (g_ascii_isalnum(*e) || strchr(".-_+@", *e)))
+			e++;
+		p = e;
+		if (e == n || (*e != '/' && *e != '"'))
+			continue;
+		/* a key, not a value: its closing quote is followed by ':' */
+		if (!(q = strchr(e, '"')) || q[1] != ':')
+			continue;
+		name = g_strndup(n, (size_t)(e - n));
+		if (g_hash_table_add(seen, name))
+			g_string_append_printf(out, "%s%s", out->len ? ", " : "", name);
+	}
+out:
+	g_hash_table_destroy(seen);
+	g_string_free(all, TRUE);
+	if (got < 0) {
+		g_string_free(out, TRUE);
+		return NULL;
+	}
+	return g_string_free(out, FALSE);
 }

@@ -24,15 +24,27 @@ void onlist_verdict_clear(struct onlist_verdict *v)
 {
 	free(v->msgid);
 	free(v->reverted);
+	free(v->why);
 	memset(v, 0, sizeof(*v));
 }
 
-static int asked_remotely(struct onlist_store *s, const char *sha)
+/* 1 when a server was asked about sha with every tier; else 0, and *why
+ * (caller frees) the tiers it could not be asked, when it was asked. */
+static int asked_remotely(struct onlist_store *s, const char *sha, char **why)
 {
 	char *v = sha ? onlist_store_get_state(s, ONLIST_REMOTE_ASKED, sha) : NULL;
+	int asked = v && *v;
 
 	free(v);
-	return v != NULL;
+	*why = NULL;
+	if (!asked && sha &&
+	    (v = onlist_store_get_state(s, ONLIST_REMOTE_UNASKED, sha))) {
+		if (*v)
+			*why = v;
+		else
+			free(v);
+	}
+	return asked;
 }
 
 onlist_status onlist_verdict_unposted(struct onlist_store *s,
@@ -48,7 +60,10 @@ onlist_status onlist_verdict_unposted(struct onlist_store *s,
 	memset(out, 0, sizeof(*out));
 	/* a commit lookup/match --remote asked a server about was looked
 	 * for, whatever the local archive covers (remote.h) */
-	if (onlist_span_misses(sp, landed) && !asked_remotely(s, sha)) {
+	if (onlist_span_misses(sp, landed) &&
+	    !asked_remotely(s, sha, &out->why)) {
+		/* a server that could not be asked every tier has not said
+		 * "not there" either: unknown, and why */
 		out->unknown = 1;
 		return ONLIST_OK;
 	}

@@ -112,6 +112,24 @@ else
 fi
 grep -q "^## Per subsystem" "$TMP/out" || bad "md: no subsystem table"
 [ "$(grep -c '^- \[' "$TMP/out")" -le "$nweek" ] || bad "md: more commit entries than commits"
+# every link definition at the end (issue 28: one mid-document shows as a
+# line of text in a mail reader), and at least one to look at
+python3 - "$TMP/out" <<'PY' || bad "md: a link definition is not at the end (above)"
+import re, sys
+lines = [l for l in open(sys.argv[1], encoding="utf-8").read().split("\n") if l.strip()]
+defs = [i for i, l in enumerate(lines) if re.match(r"^\[\d+\]: ", l)]
+assert defs, "no link definitions"
+assert defs == list(range(len(lines) - len(defs), len(lines))), \
+    "definitions at lines %s of %d" % (defs[:5], len(lines))
+PY
+# a week nothing landed in: one line, not every section "None"
+for f in md text html; do
+	run "report empty week $f" "$ONLIST" --db "$DB" report --week 2000-W01 --format $f
+	expect_rc "report empty week $f" 0
+	grep -q "No commits landed in this period" "$TMP/out" || bad "empty week $f: no single line"
+	grep -q "None" "$TMP/out" && bad "empty week $f: sections of None"
+	grep -q "Per committer" "$TMP/out" && bad "empty week $f: empty tables"
+done
 # plain text for a mail body: 72 columns, no Markdown escapes, links as
 # numbered references at the end, and the same commits as Markdown
 run "report week text" "$ONLIST" --db "$DB" report --week "$week" --format text

@@ -69,5 +69,26 @@ q = [p for p in c["postings"] if p["message_id"] != "one-v1@example.org"][0]
 assert "also" not in q, q
 PY
 
+# the only posting is the version applied: its "applied" and its
+# versions[] entry's agree (issue 28: false beside true)
+python3 - "$TMP/list.mbox" "$TMP/one.mbox" <<'PY' || fail "the one-mail mbox could not be built"
+import sys
+text = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write(text[:text.index("From mboxrd", 1)])
+PY
+"$ONLIST" -q --db "$TMP/one.db" import --list alpha "$TMP/one.mbox" >/dev/null || fail "import"
+"$ONLIST" -q --db "$TMP/one.db" scan --repo "$R" base..HEAD >/dev/null || fail "scan"
+"$ONLIST" -q --db "$TMP/one.db" match >/dev/null || fail "match"
+run "lookup json, one posting" "$ONLIST" --db "$TMP/one.db" lookup --json "$sha"
+expect_rc "lookup json, one posting" 0
+python3 - "$TMP/out" <<'PY' || bad "lookup --json: the only posting and its version disagree on applied"
+import json, sys
+c = json.load(open(sys.argv[1]))[0]
+assert len(c["postings"]) == 1, c["postings"]
+v = c["versions"]
+assert len(v) == 1 and v[0]["applied"] is True, v
+assert c["postings"][0]["applied"] is True, c["postings"][0]
+PY
+
 [ $nfail -eq 0 ] && echo "one posting per mail"
 [ $nfail -eq 0 ]

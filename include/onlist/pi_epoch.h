@@ -56,4 +56,12 @@ onlist_status onlist_repo_epoch_walk(const char *gitdir, const char *branch,
  * are taken from it, nothing else of the JSON. */
 int onlist_pi_manifest_epochs(const char *path);
 
+/* The inboxes a server's manifest.js.gz (a file at path) lists, for a
+ * message that names them: each key's first path component ("/NAME/git/
+ * 0.git" or v1's "/NAME"), once each, in the order met, separated by
+ * ", " (caller frees; "" when it lists none).  NULL when the file cannot
+ * be read as gzip.  Names with anything but letters, digits and ".-_+@"
+ * are left out: they are shown to the user. */
+char *onlist_pi_manifest_inboxes(const char *path);
+
 #endif

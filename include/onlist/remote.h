@@ -14,7 +14,17 @@
  *   3 author-date POST URL?q=f:ADDR AND dt:T..T&x=m, T the author date
  *   4 subject     POST URL?q=s:"SUBJECT" AND f:ADDR AND d:..LANDED+1&x=m;
  *                 also run after an earlier tier found the posting, so that
- *                 the other versions of the topic are there
+ *                 the other versions of the topic are there.  The subject
+ *                 is kept as written ([PATCH] tags stripped, '"' made a
+ *                 space): public-inbox's parser splits it as its indexer
+ *                 did ("don't" is one term).  A server without phrase
+ *                 search (index level medium) gets s:WORD AND s:WORD...
+ *   5 fuzzy       when 1-4 found nothing: POST URL?q=f:ADDR AND
+ *                 d:AUTHORED-180d..LANDED+1 AND (dfn:FILE OR ...)&x=m, the
+ *                 author's patches to the commit's files (at most 4) in
+ *                 the window; they are imported, and the fuzzy tier of
+ *                 onlist_match_run() scores them; the thread of one it
+ *                 takes is fetched after (onlist_remote_fuzzy_threads)
  * and every mail found with a patch brings its whole thread
  * (URL<msgid>/t.mbox.gz), imported into the store under the inbox's name,
  * so replies, versions and review tags are there for `onlist match`.
@@ -41,6 +51,12 @@ struct onlist_remote;
  * (verdict.h) takes such a commit as looked for even outside the span of
  * the archive.  Not set when the server could not search. */
 #define ONLIST_REMOTE_ASKED "remote:asked"
+/* ... and under this one (value: why, one line) each commit some tier of
+ * which could not be asked or answered ("the server has no phrase
+ * search: subject tier not asked"): when nothing was found, the verdict
+ * is unknown, for that reason, never never_posted.  An empty value is no
+ * reason (the commit was asked again, fully). */
+#define ONLIST_REMOTE_UNASKED "remote:unasked"
 
 struct onlist_remote_opts {
 	const char *url;	/* the inbox: http(s)://HOST/NAME/ */
@@ -57,7 +73,7 @@ struct onlist_remote_opts {
  * found. */
 enum onlist_remote_tier {
 	ONLIST_REMOTE_NONE = 0, ONLIST_REMOTE_LINK, ONLIST_REMOTE_PATCHID,
-	ONLIST_REMOTE_AUTHOR_DATE, ONLIST_REMOTE_SUBJECT,
+	ONLIST_REMOTE_AUTHOR_DATE, ONLIST_REMOTE_SUBJECT, ONLIST_REMOTE_FUZZY,
 };
 const char *onlist_remote_tier_name(enum onlist_remote_tier t);
 
@@ -69,6 +85,17 @@ onlist_status onlist_remote_open(struct onlist_remote **out,
 				 const struct onlist_remote_opts *o,
 				 char **errmsg);
 void onlist_remote_free(struct onlist_remote *r);
+
+/* Before any commit is judged: the inbox must answer (GET URL/new.atom),
+ * and what its search can do is asked once, with queries whose answer is
+ * known (the newest subject new.atom lists: by phrase, else word by word;
+ * the patch-id of the newest patch it lists, its raw mail fetched).  The
+ * answer is kept per inbox (source_state "caps"): a repeat asks nothing
+ * unless refresh is set.  What it cannot do is said through o->note.
+ * ONLIST_ENOTFOUND with *errmsg when there is no inbox at the URL (404):
+ * the message names the inboxes the server's manifest.js.gz lists;
+ * ONLIST_EHTTP when a request fails for good. */
+onlist_status onlist_remote_probe(struct onlist_remote *r, char **errmsg);
 
 /* The commit `name` (anything git resolves to one commit in o->repo),
  * its full id in sha; stored (scanned, and its landing recorded) unless
@@ -85,6 +112,14 @@ onlist_status onlist_remote_add_commit(struct onlist_remote *r,
 onlist_status onlist_remote_search(struct onlist_remote *r, const char *sha,
 				   enum onlist_remote_tier *tier,
 				   char **errmsg);
+
+/* After onlist_match_run(): the thread of each mail the fuzzy tier took
+ * as a posting of sha (a candidate tier 5 brought in without its
+ * thread), unless fetched before.  *fetched: how many were (0: nothing
+ * new to match).  ONLIST_EHTTP or ONLIST_EDB with *errmsg. */
+onlist_status onlist_remote_fuzzy_threads(struct onlist_remote *r,
+					  const char *sha, int *fetched,
+					  char **errmsg);
 
 /* Requests made through this handle so far. */
 long onlist_remote_requests(const struct onlist_remote *r);

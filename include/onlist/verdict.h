@@ -35,6 +35,10 @@ int onlist_span_misses(const struct onlist_span *sp, int64_t landed);
 
 struct onlist_verdict {
 	int unknown;		/* outside the span: not looked for */
+	char *why;		/* unknown after lookup --remote: which tiers
+				 * the server could not be asked (remote.h
+				 * ONLIST_REMOTE_UNASKED); NULL: outside the
+				 * span */
 	enum onlist_reason reason;	/* when not unknown */
 	char *msgid;		/* near_miss: the mail; revert: the posting
 				 * of the reverted commit; else NULL */

@@ -510,10 +510,6 @@ int onlist_cli_why(struct onlist_cli_why *w, const char *sha)
 							     w->repo, &w->rel)) < 0 ||
 		    onlist_span_get(w->s, &w->span) != ONLIST_OK)
 			w->ready = -1;
-		if (w->remote) {
-			w->span.first = 1;
-			w->span.last = INT64_C(1) << 40;
-		}
 	}
 	if (w->ready < 0)
 		return -1;

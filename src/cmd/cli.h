@@ -160,8 +160,8 @@ struct onlist_cli_why {
 	struct onlist_store *s;
 	const char *repo, *cmd;
 	int ready;		/* 0: not read yet, 1: read, -1: failed */
-	int remote;		/* lookup --remote: the server was asked, so
-				 * the archive's span does not bound it */
+	int remote;		/* lookup --remote: the server was asked (the
+				 * verdict reads what it could answer) */
 	struct onlist_span span;
 	regex_t rel;
 	int have_rel;
@@ -174,7 +174,9 @@ int onlist_cli_why(struct onlist_cli_why *w, const char *sha);
  * about each of the n commits names[] (git names in repo), import what
  * it answers into s, and match again.  shas[i] gets each one's full id
  * ("" when git knows no such commit: said already).  Prints one line per
- * problem; returns 0, or -1 when a request or the database failed. */
+ * problem; returns 0, -1 when a request or the database failed, -2 when
+ * the URL names no inbox (said, with the inboxes the server lists; nothing
+ * was asked about a commit).  The server is probed first (remote.h). */
 struct onlist_cli_remote {
 	const char *url, *repo;
 	double pace;		/* < 0: the default */

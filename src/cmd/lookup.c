@@ -48,13 +48,20 @@ static const char lookup_help[] =
 	"--remote URL asks a public-inbox server instead of a mirror (an\n"
 	"inbox such as https://lore.kernel.org/all/): the commit is read from\n"
 	"--repo (default: the scanned repository, else the current directory),\n"
-	"no scan, import or fetch needed.  It asks, stopping at the first that\n"
+	"no scan, import or fetch needed.  The inbox must answer first (its\n"
+	"new.atom; a 404 is an error naming the inboxes the server lists, exit\n"
+	"2), and what its search can do is asked once and kept.  It asks,\n"
+	"stopping at the first that\n"
 	"finds the posting: the Message-IDs its Link: and Message-Id: trailers\n"
 	"name; its patch-id under the myers, histogram, patience and minimal\n"
 	"diff (patchid:); a mail from its author sent at its author date\n"
 	"(f: AND dt:); its subject from its author, sent before it landed\n"
 	"(s:\"...\" AND f: AND d:..), asked also when found, for the other\n"
-	"versions.  Each mail found brings its thread (t.mbox.gz), imported\n"
+	"versions; else the author's patches to its files in a window (f: AND\n"
+	"d: AND dfn:), scored as match's fuzzy tier does.  A commit a tier of\n"
+	"which the server could not answer (no search, no phrase search and\n"
+	"no word search, no patchid:) and that nothing found is unknown, with\n"
+	"the reason.  Each mail found brings its thread (t.mbox.gz), imported\n"
 	"into the database as a partial source (`onlist sources`); then the\n"
 	"commit is matched as `onlist match` would and shown as above.\n"
 	"Answers are kept: asking again makes no request, unless --refresh.\n"
@@ -239,7 +246,10 @@ static int64_t received_apart(struct postings *p, const char *msgid,
 	return rcv;
 }
 
-static void print_posting(struct postings *p, const struct prow *r, int applied)
+/* applied: the version applied (the last that counts); several: more
+ * than one counts, so that the text says which */
+static void print_posting(struct postings *p, const struct prow *r,
+			  int applied, int several)
 {
 	const char *const *c = (const char *const *)r->col;
 	const char *method = c[4] ? c[4] : "?";
@@ -340,7 +350,7 @@ static void print_posting(struct postings *p, const struct prow *r, int applied)
 		fprintf(f, ", score %.2f: modified before merge", score);
 	else if (!strcmp(method, "author-date") || !strcmp(method, "subject"))
 		fputs(": modified before merge", f);
-	fprintf(f, ")%s\n", applied ? ", the version applied" : "");
+	fprintf(f, ")%s\n", applied && several ? ", the version applied" : "");
 	if (have && counts(r)) {
 		fprintf(f, "    version %d", d.version);
 		if (d.part >= 0)
@@ -379,7 +389,7 @@ static int print_postings(struct postings *p, const char *sha,
 			n++;
 		}
 	for (guint i = 0; i < rows->len; i++)
-		print_posting(p, g_ptr_array_index(rows, i), (int)i == last && n > 1);
+		print_posting(p, g_ptr_array_index(rows, i), (int)i == last, n > 1);
 	g_ptr_array_free(rows, TRUE);
 	return n;
 }
@@ -703,6 +713,8 @@ static void print_why(FILE *out, const struct onlist_cli_why *w, int json)
 		onlist_put_json_field(out, 0, "reason", v->unknown ? NULL :
 				      onlist_reason_name(v->reason));
 		onlist_put_json_field(out, 0, "reason_msgid", v->msgid);
+		if (v->why)
+			onlist_put_json_field(out, 0, "why", v->why);
 		onlist_put_json_field(out, 0, "reverted", v->reverted);
 		if (w->span.last && !w->remote)
 			fprintf(out, ", \"archive\": {\"first\": \"%s\", "
@@ -712,7 +724,11 @@ static void print_why(FILE *out, const struct onlist_cli_why *w, int json)
 		return;
 	}
 	if (v->unknown) {
-		if (w->span.last)
+		if (v->why) {
+			fputs("  unknown: not every tier could be asked: ", out);
+			onlist_put_text(out, v->why);
+			fputc('\n', out);
+		} else if (w->span.last)
 			fprintf(out, "  not looked for: it landed outside the "
 				"archive (%s..%s); fetch first\n", first, last);
 		else
@@ -804,7 +820,7 @@ int onlist_cli_remote_run(struct onlist_cli *cli, struct onlist_store *s,
 	struct onlist_echo_rule *rules = NULL;
 	size_t nrules = 0;
 	char *err = NULL, *rules_path;
-	int ret = 0;
+	int ret = 0, fuzzy = 0;
 
 	if (ro->pace >= 0)
 		http.pace = ro->pace;
@@ -817,6 +833,15 @@ int onlist_cli_remote_run(struct onlist_cli *cli, struct onlist_store *s,
 		onlist_err_text(cli->cmd, err ? err : "--remote failed");
 		free(err);
 		return -1;
+	}
+	/* the inbox first: a mistyped name is an error, not a verdict of
+	 * "never posted" on every commit */
+	if (onlist_remote_probe(r, &err) != ONLIST_OK) {
+		onlist_err_text(cli->cmd, err ? err : "--remote failed");
+		free(err);
+		ro->requests = onlist_remote_requests(r);
+		onlist_remote_free(r);
+		return -2;
 	}
 	for (int i = 0; i < n; i++) {
 		enum onlist_remote_tier tier;
@@ -837,15 +862,18 @@ int onlist_cli_remote_run(struct onlist_cli *cli, struct onlist_store *s,
 				break;
 			}
 		}
+		if (st == ONLIST_OK && tier == ONLIST_REMOTE_FUZZY)
+			fuzzy = 1;
 		if (!cli->quiet && getenv("ONLIST_REMOTE_TRACE") && shas[i][0])
 			fprintf(stderr, "remote: %.12s found by %s, %ld requests so far\n",
 				shas[i], onlist_remote_tier_name(tier),
 				onlist_remote_requests(r));
 	}
-	ro->requests = onlist_remote_requests(r);
-	onlist_remote_free(r);
-	if (ret)
+	if (ret) {
+		ro->requests = onlist_remote_requests(r);
+		onlist_remote_free(r);
 		return ret;
+	}
 	/* the same match as a local run, over everything stored */
 	memset(&mo, 0, sizeof(mo));
 	mo.repo = ro->repo;
@@ -855,6 +883,8 @@ int onlist_cli_remote_run(struct onlist_cli *cli, struct onlist_store *s,
 		onlist_err_text("onlist.rules", err ? err : "bad rules file");
 		free(err);
 		free(rules_path);
+		ro->requests = onlist_remote_requests(r);
+		onlist_remote_free(r);
 		return -1;
 	}
 	free(rules_path);
@@ -868,6 +898,34 @@ int onlist_cli_remote_run(struct onlist_cli *cli, struct onlist_store *s,
 		free(err);
 		ret = -1;
 	}
+	/* the fuzzy tier's candidates came without their threads: those
+	 * the scorer took get theirs now (replies, versions, review), and
+	 * match runs again over them */
+	for (int i = 0, more = 0; !ret && fuzzy && i <= n; i++) {
+		int got = 0;
+
+		if (i == n) {
+			if (more && (onlist_store_build_threads(s, &tc) != ONLIST_OK ||
+				     onlist_match_run(s, &mo, &mc, &err) != ONLIST_OK)) {
+				onlist_err_text(cli->cmd, err ? err :
+						onlist_store_errmsg(s));
+				free(err);
+				ret = -1;
+			}
+			break;
+		}
+		if (!shas[i][0])
+			continue;
+		if (onlist_remote_fuzzy_threads(r, shas[i], &got, &err) != ONLIST_OK) {
+			onlist_err_text(cli->cmd, err ? err : "--remote failed");
+			free(err);
+			err = NULL;
+			ret = -1;
+		}
+		more += got;
+	}
+	ro->requests = onlist_remote_requests(r);
+	onlist_remote_free(r);
 	onlist_match_free_rules(rules, nrules);
 	return ret;
 }
@@ -954,9 +1012,14 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 			repo = strdup(".");
 		ro.repo = repo;
 		shas = calloc((size_t)(argc - optind), sizeof(*shas));
-		if (!shas || onlist_cli_remote_run(cli, s, &ro, argv + optind,
-						   argc - optind, shas) < 0) {
+		if (!shas) {
 			ret = ONLIST_EXIT_FAIL;
+			goto out;
+		}
+		if ((c = onlist_cli_remote_run(cli, s, &ro, argv + optind,
+					       argc - optind, shas)) < 0) {
+			/* no inbox at the URL: nothing judged */
+			ret = c == -2 ? ONLIST_EXIT_USAGE : ONLIST_EXIT_FAIL;
 			goto out;
 		}
 		if (!cli->quiet)

@@ -313,8 +313,16 @@ static int match_remote(struct onlist_cli *cli, struct onlist_cli_remote *ro,
 		goto out;
 	}
 	shas = calloc(names->len ? names->len : 1, sizeof(*shas));
-	if (!shas || onlist_cli_remote_run(cli, s, ro, (char *const *)names->pdata,
-					   (int)names->len, shas) < 0) {
+	if (!shas) {
+		ret = ONLIST_EXIT_FAIL;
+		goto out;
+	}
+	switch (onlist_cli_remote_run(cli, s, ro, (char *const *)names->pdata,
+				      (int)names->len, shas)) {
+	case -2:	/* no inbox at the URL: nothing judged */
+		ret = ONLIST_EXIT_USAGE;
+		goto out;
+	case -1:
 		ret = ONLIST_EXIT_FAIL;
 		goto out;
 	}

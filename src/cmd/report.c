@@ -57,8 +57,8 @@ static const char help[] =
 	"  --site DIR            a page per week of the last N (--weeks) and\n"
 	"                        DIR/index.html with their chart and table; a\n"
 	"                        page is rewritten only when it changes\n"
-	"  --commit-url T        %s becomes the sha\n"
-	"                        (default https://git.kernel.org/torvalds/c/%s)\n"
+	"  --commit-url T        %s becomes the sha (default: onlist.commitUrl,\n"
+	"                        else the origin remote's host; else no links)\n"
 	"  --posting-url T       %s becomes the Message-ID\n"
 	"                        (default https://lore.kernel.org/r/%s)\n";
 
@@ -437,7 +437,7 @@ static void html_sha(struct report *r, const char *sha)
 	free(u);
 }
 
-/* Links as numbered references under each section, and details as a
+/* Links as numbered references at the end of the report, and details as a
  * nested list: no long URL inside a line, and no trailing-space line
  * breaks, which format=flowed mail would join. */
 static int md_ref(struct report *r, char *u)
@@ -1216,9 +1216,7 @@ static int never_section(struct report *r)
 			r->fmt == ONLIST_FMT_TEXT ? "%s (%ld)\n\n" :
 			"### %s (%ld)\n\n", title[order[k]], n);
 		put_commits(r, C_NEVER, (int)order[k]);
-		if (r->fmt == ONLIST_FMT_MD)
-			md_refs(r);
-		else if (r->fmt == ONLIST_FMT_TEXT)
+		if (r->fmt == ONLIST_FMT_TEXT)
 			fputc('\n', f);
 		any = 1;
 	}
@@ -1342,13 +1340,17 @@ static int render(struct report *r)
 		fputs("</h1>\n", f);
 		if (r->windowed)
 			fprintf(f, "<p>Landed %s to %s (UTC).</p>\n", a, b);
-		fprintf(f, "<p><b>%ld</b> commits: <b>%ld</b> never posted "
-			"(%.0f%%), ", n, cnt[C_NEVER], pct(cnt[C_NEVER], n));
-		fprintf(f, summary, cnt[C_NOREPLY], cnt[C_DISCUSSED],
-			cnt[C_SERIES], cnt[C_REVIEWED]);
-		if (r->fuzzy_total)
-			fprintf(f, "; %ld posted only modified before merge", nmod);
-		fputs(".</p>\n", f);
+		if (!n) {
+			fputs("<p>No commits landed in this period.</p>\n", f);
+		} else {
+			fprintf(f, "<p><b>%ld</b> commits: <b>%ld</b> never posted "
+				"(%.0f%%), ", n, cnt[C_NEVER], pct(cnt[C_NEVER], n));
+			fprintf(f, summary, cnt[C_NOREPLY], cnt[C_DISCUSSED],
+				cnt[C_SERIES], cnt[C_REVIEWED]);
+			if (r->fuzzy_total)
+				fprintf(f, "; %ld posted only modified before merge", nmod);
+			fputs(".</p>\n", f);
+		}
 		if (cnt[C_UNKNOWN] || stale(r)) {
 			char *w = unknown_text(r, cnt[C_UNKNOWN]);
 
@@ -1382,13 +1384,17 @@ static int render(struct report *r)
 		}
 		if (r->windowed)
 			fprintf(f, "Landed %s to %s (UTC).\n\n", a, b);
-		fprintf(f, "%ld commits: %ld never posted (%.0f%%), ", n,
-			cnt[C_NEVER], pct(cnt[C_NEVER], n));
-		fprintf(f, summary, cnt[C_NOREPLY], cnt[C_DISCUSSED],
-			cnt[C_SERIES], cnt[C_REVIEWED]);
-		if (r->fuzzy_total)
-			fprintf(f, "; %ld posted only modified before merge", nmod);
-		fputs(".\n", f);
+		if (!n) {
+			fputs("No commits landed in this period.\n", f);
+		} else {
+			fprintf(f, "%ld commits: %ld never posted (%.0f%%), ", n,
+				cnt[C_NEVER], pct(cnt[C_NEVER], n));
+			fprintf(f, summary, cnt[C_NOREPLY], cnt[C_DISCUSSED],
+				cnt[C_SERIES], cnt[C_REVIEWED]);
+			if (r->fuzzy_total)
+				fprintf(f, "; %ld posted only modified before merge", nmod);
+			fputs(".\n", f);
+		}
 		if (cnt[C_UNKNOWN] || stale(r)) {
 			char *w = unknown_text(r, cnt[C_UNKNOWN]);
 
@@ -1403,6 +1409,13 @@ static int render(struct report *r)
 			}
 			free(w);
 		}
+	}
+	/* an empty period: one line above says so, not every section
+	 * "None" */
+	if (!n) {
+		if (r->fmt == ONLIST_FMT_HTML)
+			fputs("<p><small>Made by onlist.</small></p>\n</body></html>\n", f);
+		return 0;
 	}
 	/* reviewed commits are counted above, not listed */
 	for (int c = C_NEVER; c < C_REVIEWED; c++) {
@@ -1423,8 +1436,6 @@ static int render(struct report *r)
 			any = never_section(r);
 		} else {
 			any = put_commits(r, (enum cat)c, -1);
-			if (r->fmt == ONLIST_FMT_MD)
-				md_refs(r);
 		}
 		if (!any)
 			fputs(r->fmt == ONLIST_FMT_HTML ? "<p>None.</p>\n" : "None.\n", f);
@@ -1469,6 +1480,9 @@ static int render(struct report *r)
 			r->maintainers ? "MAINTAINERS" : "the top directories");
 		if (group_table(r, 1))
 			return -1;
+		/* every link definition at the end: one in mid-document
+		 * shows as a line of text in a mail reader */
+		md_refs(r);
 	}
 	return 0;
 }
