@@ -20,9 +20,10 @@ ONLIST=$(cd "$(dirname "$ONLIST")" && pwd)/$(basename "$ONLIST")
 # ---- the database ------------------------------------------------------------------
 W=$TMP/work
 git init -q "$W"
-db_of() {	# the database a status run in $W opens: its first line names it
+db_of() {	# the database a status run in $W looks for (none is there: the
+		# error names it)
 	(cd "$W" && "$@") >"$TMP/out" 2>"$TMP/err"
-	sed -n 's/^database //p' "$TMP/out"
+	sed -n 's/^onlist: no database at \(.*\): run .*/\1/p' "$TMP/err"
 }
 got=$(db_of "$ONLIST" status)
 [ "$got" = onlist.db ] || bad "no configuration: database '$got', expected onlist.db"

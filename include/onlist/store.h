@@ -42,9 +42,11 @@ onlist_status onlist_store_open_readonly(struct onlist_store **out,
 					 char **errmsg);
 
 /* Open for reading, as the reading commands do: onlist_store_open_readonly()
- * when a current database is there, else onlist_store_open() (no file yet:
- * an empty one is made; an older schema: it is upgraded first).  When the
- * upgrade fails for want of write access, *errmsg says so and what to do. */
+ * when a current database is there (an older schema: onlist_store_open()
+ * upgrades it first).  Nothing is created: ONLIST_ENOTFOUND when there is
+ * no file at path, *errmsg saying "no database at PATH: ..." and what to
+ * run.  When the upgrade fails for want of write access, *errmsg says so
+ * and what to do. */
 onlist_status onlist_store_open_read(struct onlist_store **out,
 				     const char *path, char **errmsg);
 void onlist_store_close(struct onlist_store *s);

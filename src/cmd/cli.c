@@ -202,11 +202,16 @@ int onlist_cli_rows_close(struct onlist_cli *cli, struct onlist_cli_rows *x,
 struct onlist_store *onlist_cli_open_store_read(struct onlist_cli *cli)
 {
 	struct onlist_store *s;
+	onlist_status st;
 	char *err = NULL;
 
 	resolve_db(cli);
-	if (onlist_store_open_read(&s, cli->db_path, &err) != ONLIST_OK) {
-		onlist_err("cannot open database %s", err ? err : cli->db_path);
+	if ((st = onlist_store_open_read(&s, cli->db_path, &err)) != ONLIST_OK) {
+		if (st == ONLIST_ENOTFOUND && err)
+			onlist_err("%s", err);	/* says what to do */
+		else
+			onlist_err("cannot open database %s",
+				   err ? err : cli->db_path);
 		free(err);
 		return NULL;
 	}
