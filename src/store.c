@@ -1,5 +1,6 @@
 /* store.c - the SQLite database.  The only file that speaks SQL. */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,11 +154,64 @@ static const char *const query_sql[] = {
 	"  WHERE" ONLIST__POSTED("method") ")",
 };
 
+/* How many times SQLite met a damaged file in this process.  SQLite logs
+ * every corruption it detects (SQLITE_CONFIG_LOG), also where a caller
+ * took the failed step for "no row": the commands check this at the end
+ * (onlist_store_damaged()), so that no damaged page reads as an answer. */
+static atomic_int damage_seen;
+
+static void sqlite_log(void *data, int code, const char *msg)
+{
+	(void)data;
+	(void)msg;
+	if ((code & 0xff) == SQLITE_CORRUPT)
+		atomic_fetch_add(&damage_seen, 1);
+}
+
+int onlist_store_damaged(void)
+{
+	return atomic_load(&damage_seen) > 0;
+}
+
+char *onlist_store_damage_msg(const char *path)
+{
+	GString *g = g_string_new("the database is damaged: run `sqlite3 ");
+	int plain = *path != '\0' && *path != '-';
+
+	for (const char *p = path; *p && plain; p++)
+		plain = g_ascii_isalnum(*p) || strchr("/._-+,=@%", *p);
+	if (plain) {
+		g_string_append(g, path);
+	} else {	/* a shell word, quoted */
+		g_string_append_c(g, '\'');
+		for (const char *p = path; *p; p++)
+			if (*p == '\'')
+				g_string_append(g, "'\\''");
+			else
+				g_string_append_c(g, *p);
+		g_string_append_c(g, '\'');
+	}
+	g_string_append(g, " 'pragma integrity_check'`");
+	return g_string_free(g, FALSE);
+}
+
 onlist_status onlist__store_fail(struct onlist_store *s, const char *what)
 {
 	int r;
 
 	free(s->errmsg);
+	/* "database disk image is malformed" does not say what to do; and
+	 * it is never "no such row" (callers turn no row into answers) */
+	if ((sqlite3_errcode(s->db) & 0xff) == SQLITE_CORRUPT) {
+		char *m = onlist_store_damage_msg(s->path ? s->path : "DB");
+
+		atomic_fetch_add(&damage_seen, 1);
+		r = asprintf(&s->errmsg, "%s: %s", what, m);
+		g_free(m);
+		if (r < 0)
+			s->errmsg = NULL;
+		return ONLIST_EDB;
+	}
 	/* "database is locked" alone does not say that it is another
 	 * onlist, nor that waiting longer is pointless. */
 	if (sqlite3_errcode(s->db) == SQLITE_BUSY)
@@ -361,9 +415,20 @@ static onlist_status open_db(struct onlist_store **out, const char *path,
 
 	*out = NULL;
 	*errmsg = NULL;
+	/* before SQLite starts (the first open starts it); later calls are
+	 * refused, harmlessly */
+	static int logging;
+	if (!logging) {
+		logging = 1;
+		sqlite3_config(SQLITE_CONFIG_LOG, sqlite_log, NULL);
+	}
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return ONLIST_ENOMEM;
+	if (!(s->path = strdup(path))) {
+		free(s);
+		return ONLIST_ENOMEM;
+	}
 	/* path names a file.  Without SQLITE_OPEN_URI SQLite still reads
 	 * "file:..." as a URI when it was built with SQLITE_USE_URI (Debian's
 	 * is), so `--db 'file:x?mode=memory'` would be a database in memory,
@@ -488,6 +553,7 @@ void onlist_store_close(struct onlist_store *s)
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_close(s->db);
 	free(s->errmsg);
+	free(s->path);
 	free(s);
 }
 

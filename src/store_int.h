@@ -24,6 +24,7 @@ struct onlist_store {
 	sqlite3_stmt *stmt[ONLIST__STORE_NSTMT];
 	struct onlist__cached_stmt *cache;
 	char *errmsg;
+	char *path;		/* as opened, for messages */
 	int in_tx;
 };
 

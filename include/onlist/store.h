@@ -57,6 +57,16 @@ void onlist_store_stream_mode(struct onlist_store *s);
 
 /* The last error message of this handle; never NULL. */
 const char *onlist_store_errmsg(const struct onlist_store *s);
+/* Non-zero once SQLite has met a damaged database file in this process,
+ * on any handle, also in a step whose caller did not look at the error.
+ * A command checks it before it exits: a damaged page is never an
+ * answer.  A handle's error message for such a step says so, and what to
+ * run (onlist_store_damage_msg()). */
+int onlist_store_damaged(void);
+/* "the database is damaged: run `sqlite3 PATH 'pragma integrity_check'`",
+ * PATH quoted for a shell where it needs it; the caller g_free()s it
+ * (NULL only when out of memory). */
+char *onlist_store_damage_msg(const char *path);
 
 onlist_status onlist_store_begin(struct onlist_store *s);
 onlist_status onlist_store_commit(struct onlist_store *s);

@@ -56,6 +56,8 @@ void onlist_err_text(const char *where, const char *text)
 	}
 	onlist_put_text(stderr, text);
 	fputc('\n', stderr);
+	if (strstr(text, "the database is damaged"))
+		onlist_err_said_damage = 1;
 }
 
 /* A rules-file glob (only * and ? special, any case) as an anchored ERE,

@@ -133,6 +133,8 @@ void onlist_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * path), on one line of stderr: "onlist: WHERE: TEXT", both escaped,
  * line ends too.  where may be NULL. */
 void onlist_err_text(const char *where, const char *text);
+/* Set once either printed "the database is damaged" (onlist.c) */
+extern int onlist_err_said_damage;
 
 struct onlist_store;
 
