@@ -25,6 +25,8 @@ struct onlist_store {
 	struct onlist__cached_stmt *cache;
 	char *errmsg;
 	char *path;		/* as opened, for messages */
+	char *notice;		/* onlist_store_notice(), or NULL */
+	int writer;		/* opened for writing: checkpoint at close */
 	int in_tx;
 };
 

@@ -49,6 +49,14 @@ onlist_status onlist_store_open_readonly(struct onlist_store **out,
  * and what to do. */
 onlist_status onlist_store_open_read(struct onlist_store **out,
 				     const char *path, char **errmsg);
+/* What the caller should tell the user about the handle it opened, or
+ * NULL: a database read as immutable (a folder the user may not write)
+ * while its WAL holds committed writes, which are then not seen.  Valid
+ * until the handle is closed. */
+const char *onlist_store_notice(const struct onlist_store *s);
+/* Close; NULL is fine.  A handle opened for writing first copies the WAL
+ * into the database file as far as no reader needs it, so that a copy of
+ * the file alone is whole. */
 void onlist_store_close(struct onlist_store *s);
 /* For a command that streams rows in (import, fetch): a small page cache
  * and no file map, so its memory stays flat as the database grows; the

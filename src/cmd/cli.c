@@ -217,6 +217,8 @@ struct onlist_store *onlist_cli_open_store_read(struct onlist_cli *cli)
 		free(err);
 		return NULL;
 	}
+	if (onlist_store_notice(s))
+		onlist_err("warning: %s", onlist_store_notice(s));
 	return s;
 }
 
