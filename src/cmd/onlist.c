@@ -1,4 +1,5 @@
 /* onlist.c - main: global options, then one subcommand from the table. */
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -79,6 +80,19 @@ static void usage(FILE *f)
 	      "  onlist unposted v3.5..v3.11\n", f);
 }
 
+/* `ret`, unless standard output could not be written (a full disk,
+ * /dev/full): then, if nothing said so yet, say so and exit 1.  Also
+ * after --help and --version. */
+static int flushed(int ret)
+{
+	errno = 0;
+	if ((fflush(stdout) == 0 && !ferror(stdout)) || ret != ONLIST_EXIT_OK)
+		return ret;
+	onlist_err("cannot write to standard output: %s",
+		   strerror(errno ? errno : EIO));
+	return ONLIST_EXIT_FAIL;
+}
+
 /* The command's exit code `ret`, unless SQLite met a damaged page on the
  * way, even where the command took the failed step for "no row" (an
  * empty list, "no such commit"): then that is the answer, and exit 1. */
@@ -87,12 +101,13 @@ static int done(struct onlist_cli *cli, int ret)
 	char *m;
 
 	if (!onlist_store_damaged())
-		return ret;
+		return flushed(ret);
 	if (!onlist_err_said_damage) {
 		m = onlist_store_damage_msg(onlist_cli_db(cli));
 		onlist_err("%s", m ? m : "the database is damaged");
 		g_free(m);
 	}
+	flushed(ONLIST_EXIT_FAIL);
 	return ONLIST_EXIT_FAIL;
 }
 
@@ -116,10 +131,10 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'V':
 			printf("onlist %s\n", ONLIST_VERSION);
-			return ONLIST_EXIT_OK;
+			return flushed(ONLIST_EXIT_OK);
 		case ONLIST_OPT_HELP:
 			usage(stdout);
-			return ONLIST_EXIT_OK;
+			return flushed(ONLIST_EXIT_OK);
 		default:
 			usage(stderr);
 			return ONLIST_EXIT_USAGE;
