@@ -66,6 +66,36 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Is `dir` a public-inbox inbox (DIR/git/0.git: v2) or one of its epochs
+ * (a bare git repository: HEAD, objects/, refs/)?  What to call it, or
+ * NULL.  Import reads mail files; fetch reads these. */
+static const char *public_inbox_kind(const char *dir)
+{
+	static const char *const probes[][3] = {
+		{ "git/0.git/objects", "git/0.git/HEAD", "a public-inbox inbox" },
+		{ "objects", "HEAD", "a git repository (a public-inbox archive?)" },
+	};
+	struct stat sb;
+
+	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+		char *a = NULL, *b = NULL;
+		int yes;
+
+		if (asprintf(&a, "%s/%s", dir, probes[i][0]) < 0 ||
+		    asprintf(&b, "%s/%s", dir, probes[i][1]) < 0) {
+			free(a);
+			return NULL;
+		}
+		yes = !stat(a, &sb) && S_ISDIR(sb.st_mode) &&
+		      !stat(b, &sb) && S_ISREG(sb.st_mode);
+		free(a);
+		free(b);
+		if (yes)
+			return probes[i][2];
+	}
+	return NULL;
+}
+
 static onlist_status open_maildir(struct onlist_source *src, char **errmsg)
 {
 	static const char *const subs[] = { "cur", "new" };
@@ -110,8 +140,15 @@ static onlist_status open_maildir(struct onlist_source *src, char **errmsg)
 		free(dir);
 	}
 	if (!found) {
-		onlist_set_err(errmsg, "%s: a directory, but not a maildir "
-			       "(no cur/ or new/)", src->path);
+		const char *what = public_inbox_kind(src->path);
+
+		if (what)
+			onlist_set_err(errmsg, "%s: %s, not a maildir: read it "
+				       "with `onlist fetch %s`", src->path,
+				       what, src->path);
+		else
+			onlist_set_err(errmsg, "%s: a directory, but not a "
+				       "maildir (no cur/ or new/)", src->path);
 		return ONLIST_EPARSE;
 	}
 	/* Name order: maildir names start with the delivery time. */

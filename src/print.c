@@ -80,9 +80,20 @@ static int is_bidi(unsigned cp)
 	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
+/* Line and paragraph separators (a line break to JavaScript and some
+ * readers), the zero-width space, the word joiner and the BOM (invisible
+ * everywhere): a subject could hide a word or forge a line with them.
+ * The zero-width joiners stay: scripts and emoji need them. */
+static int is_invisible(unsigned cp)
+{
+	return cp == 0x200b || cp == 0x2028 || cp == 0x2029 || cp == 0x2060 ||
+	       cp == 0xfeff;
+}
+
 static int is_control(unsigned cp)
 {
-	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || is_bidi(cp);
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || is_bidi(cp) ||
+	       is_invisible(cp);
 }
 
 static void put_cp(FILE *f, unsigned cp)

@@ -166,6 +166,81 @@ onlist_status onlist_repo_rev_list(const char *repo, const char *range,
 	return ONLIST_OK;
 }
 
+/* ---- a public-inbox epoch is mail, not a project ---- */
+
+/* How many of a range's newest commits are looked at. */
+#define EPOCH_PROBE 20
+
+struct epoch_probe {
+	int commits;		/* seen */
+	int mail;		/* of them, touching only mail files */
+	int cur;		/* the current commit: -1 none yet, 0 no, 1 so
+				 * far only mail files */
+};
+
+/* A file of a public-inbox repository: v2's "m" (the message) or "d" (a
+ * deleted one); v1's "xx/<38 hex>" (the SHA-1 of the Message-ID). */
+static int mail_file(const char *p, size_t n)
+{
+	if (n == 1)
+		return *p == 'm' || *p == 'd';
+	return n == 41 && p[2] == '/' && onlist_git_is_hex(p, 2) &&
+	       onlist_git_is_hex(p + 3, 38);
+}
+
+static void probe_end(struct epoch_probe *e)
+{
+	if (e->cur >= 0) {
+		e->commits++;
+		e->mail += e->cur == 1;
+	}
+}
+
+static onlist_status probe_line(char *rec, size_t len, void *data)
+{
+	struct epoch_probe *e = data;
+
+	if (len && rec[len - 1] == '\n')
+		rec[--len] = '\0';
+	if (len == 1 && rec[0] == '\001') {	/* a commit begins */
+		probe_end(e);
+		e->cur = 2;	/* no file yet */
+		return ONLIST_OK;
+	}
+	if (!len || e->cur < 0)
+		return ONLIST_OK;
+	if (!mail_file(rec, len))
+		e->cur = 0;
+	else if (e->cur == 2)
+		e->cur = 1;
+	return ONLIST_OK;
+}
+
+onlist_status onlist_repo_looks_like_inbox(const char *repo, const char *range,
+					   int *yes, char **errmsg)
+{
+	char n[16];
+	const char *args[] = {
+		"log", n, "--no-merges", "--no-renames", "--format=%x01",
+		"--name-only", "--end-of-options", range, "--", NULL
+	};
+	struct epoch_probe e = { 0, 0, -1 };
+	onlist_status st;
+
+	*yes = 0;
+	if ((st = onlist_git_check_range(repo, range, errmsg)) != ONLIST_OK)
+		return st;
+	snprintf(n, sizeof(n), "-n%d", EPOCH_PROBE);
+	st = onlist_git_records(repo, args, 0, NULL, 0, '\n', probe_line, &e,
+				errmsg);
+	if (st != ONLIST_OK)
+		return st;
+	probe_end(&e);
+	/* every one of them (a project with a file named "m" has others) */
+	*yes = e.commits > 0 && e.mail == e.commits;
+	return ONLIST_OK;
+}
+
 /* ---- parsing one commit out of diff-tree ---- */
 
 void onlist_commit_release(struct onlist_commit *c)

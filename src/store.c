@@ -1,5 +1,6 @@
 /* store.c - the SQLite database.  The only file that speaks SQL. */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,11 +155,64 @@ static const char *const query_sql[] = {
 	"  WHERE" ONLIST__POSTED("method") ")",
 };
 
+/* How many times SQLite met a damaged file in this process.  SQLite logs
+ * every corruption it detects (SQLITE_CONFIG_LOG), also where a caller
+ * took the failed step for "no row": the commands check this at the end
+ * (onlist_store_damaged()), so that no damaged page reads as an answer. */
+static atomic_int damage_seen;
+
+static void sqlite_log(void *data, int code, const char *msg)
+{
+	(void)data;
+	(void)msg;
+	if ((code & 0xff) == SQLITE_CORRUPT)
+		atomic_fetch_add(&damage_seen, 1);
+}
+
+int onlist_store_damaged(void)
+{
+	return atomic_load(&damage_seen) > 0;
+}
+
+char *onlist_store_damage_msg(const char *path)
+{
+	GString *g = g_string_new("the database is damaged: run `sqlite3 ");
+	int plain = *path != '\0' && *path != '-';
+
+	for (const char *p = path; *p && plain; p++)
+		plain = g_ascii_isalnum(*p) || strchr("/._-+,=@%", *p);
+	if (plain) {
+		g_string_append(g, path);
+	} else {	/* a shell word, quoted */
+		g_string_append_c(g, '\'');
+		for (const char *p = path; *p; p++)
+			if (*p == '\'')
+				g_string_append(g, "'\\''");
+			else
+				g_string_append_c(g, *p);
+		g_string_append_c(g, '\'');
+	}
+	g_string_append(g, " 'pragma integrity_check'`");
+	return g_string_free(g, FALSE);
+}
+
 onlist_status onlist__store_fail(struct onlist_store *s, const char *what)
 {
 	int r;
 
 	free(s->errmsg);
+	/* "database disk image is malformed" does not say what to do; and
+	 * it is never "no such row" (callers turn no row into answers) */
+	if ((sqlite3_errcode(s->db) & 0xff) == SQLITE_CORRUPT) {
+		char *m = onlist_store_damage_msg(s->path ? s->path : "DB");
+
+		atomic_fetch_add(&damage_seen, 1);
+		r = asprintf(&s->errmsg, "%s: %s", what, m);
+		g_free(m);
+		if (r < 0)
+			s->errmsg = NULL;
+		return ONLIST_EDB;
+	}
 	/* "database is locked" alone does not say that it is another
 	 * onlist, nor that waiting longer is pointless. */
 	if (sqlite3_errcode(s->db) == SQLITE_BUSY)
@@ -349,6 +403,83 @@ void onlist__store_columns(sqlite3_stmt *st, void *out,
 	}
 }
 
+/* SQLite's WAL checksum (its fileformat.html, "Checksum Algorithm") over
+ * n bytes (a multiple of 8), going on from s[0], s[1]: big-endian words
+ * when the file's magic number says so, else little-endian. */
+static void wal_checksum(const unsigned char *p, size_t n, int big,
+			 uint32_t s[2])
+{
+	for (size_t i = 0; i + 8 <= n; i += 8) {
+		uint32_t x0, x1;
+
+		if (big) {
+			x0 = (uint32_t)p[i] << 24 | (uint32_t)p[i + 1] << 16 |
+			     (uint32_t)p[i + 2] << 8 | p[i + 3];
+			x1 = (uint32_t)p[i + 4] << 24 | (uint32_t)p[i + 5] << 16 |
+			     (uint32_t)p[i + 6] << 8 | p[i + 7];
+		} else {
+			x0 = (uint32_t)p[i + 3] << 24 | (uint32_t)p[i + 2] << 16 |
+			     (uint32_t)p[i + 1] << 8 | p[i];
+			x1 = (uint32_t)p[i + 7] << 24 | (uint32_t)p[i + 6] << 16 |
+			     (uint32_t)p[i + 5] << 8 | p[i + 4];
+		}
+		s[0] += x0 + s[1];
+		s[1] += x1 + s[0];
+	}
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Does PATH-wal hold a committed transaction: a commit frame whose salts
+ * are the header's, every frame up to it with a good checksum (the frames
+ * SQLite itself would read)?  Read only when the file is opened as
+ * immutable, which ignores the WAL: those writes may be missing. */
+static int wal_has_commit(const char *path)
+{
+	unsigned char hdr[32], fh[24], *page = NULL;
+	uint32_t sum[2] = { 0, 0 }, psize;
+	int big, found = 0;
+	char *wal;
+	FILE *f;
+
+	if (asprintf(&wal, "%s-wal", path) < 0)
+		return 0;
+	f = fopen(wal, "rb");
+	free(wal);
+	if (!f)
+		return 0;
+	if (fread(hdr, 1, 32, f) != 32 || (be32(hdr) & ~1u) != 0x377f0682)
+		goto out;
+	big = be32(hdr) & 1;
+	psize = be32(hdr + 8);
+	if (psize < 512 || psize > 65536 || (psize & (psize - 1)))
+		goto out;
+	wal_checksum(hdr, 24, big, sum);
+	if (sum[0] != be32(hdr + 24) || sum[1] != be32(hdr + 28) ||
+	    !(page = malloc(psize)))
+		goto out;
+	while (fread(fh, 1, 24, f) == 24 && fread(page, 1, psize, f) == psize) {
+		if (memcmp(fh + 8, hdr + 16, 8))	/* an older WAL's frame */
+			break;
+		wal_checksum(fh, 8, big, sum);
+		wal_checksum(page, psize, big, sum);
+		if (sum[0] != be32(fh + 16) || sum[1] != be32(fh + 20))
+			break;
+		if (be32(fh + 4)) {	/* the database's size: a commit */
+			found = 1;
+			break;
+		}
+	}
+out:
+	free(page);
+	fclose(f);
+	return found;
+}
+
 /* Open `path`; with `readonly`, for reading only (nothing is created,
  * nothing written, no schema upgrade: *stale says one is needed); 2 also
  * reads it as immutable, for a WAL database in a folder we may not write. */
@@ -362,9 +493,20 @@ static onlist_status open_db(struct onlist_store **out, const char *path,
 
 	*out = NULL;
 	*errmsg = NULL;
+	/* before SQLite starts (the first open starts it); later calls are
+	 * refused, harmlessly */
+	static int logging;
+	if (!logging) {
+		logging = 1;
+		sqlite3_config(SQLITE_CONFIG_LOG, sqlite_log, NULL);
+	}
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return ONLIST_ENOMEM;
+	if (!(s->path = strdup(path))) {
+		free(s);
+		return ONLIST_ENOMEM;
+	}
 	/* path names a file.  Without SQLITE_OPEN_URI SQLite still reads
 	 * "file:..." as a URI when it was built with SQLITE_USE_URI (Debian's
 	 * is), so `--db 'file:x?mode=memory'` would be a database in memory,
@@ -372,6 +514,7 @@ static onlist_status open_db(struct onlist_store **out, const char *path,
 	 * "./NAME" neither is special. */
 	if (!strncmp(path, "file:", 5) || !strcmp(path, ":memory:")) {
 		if (asprintf(&file, "./%s", path) < 0) {
+			free(s->path);
 			free(s);
 			return ONLIST_ENOMEM;
 		}
@@ -405,6 +548,17 @@ static onlist_status open_db(struct onlist_store **out, const char *path,
 	/* WAL: readers (lookup, report) keep working while an import runs,
 	 * and a killed writer leaves the last committed batch intact.  (A
 	 * reader leaves the mode as the writer set it.) */
+	s->writer = !readonly;
+	/* immutable=1 reads the main file alone: committed writes still in
+	 * the WAL (no -shm to read it with, none can be made) are not seen */
+	if (immutable && wal_has_commit(path) &&
+	    asprintf(&s->notice, "%s-wal holds writes that may not be in %s "
+		     "yet, and without %s-shm (which cannot be made in that "
+		     "folder) they cannot be read: the newest writes may be "
+		     "missing from these answers; a user who may write the "
+		     "folder can fold them in with `sqlite3 %s 'pragma "
+		     "wal_checkpoint(truncate)'`", path, path, path, path) < 0)
+		s->notice = NULL;
 	if (!readonly && sqlite3_exec(s->db, "PRAGMA journal_mode=WAL;"
 				      "PRAGMA synchronous=NORMAL;", NULL, NULL,
 				      NULL) != SQLITE_OK)
@@ -473,6 +627,29 @@ void onlist_store_stream_mode(struct onlist_store *s)
 		     NULL, NULL, NULL);
 }
 
+/* Copy what the WAL holds into the database file, so that a plain copy
+ * of the file is whole.  The last connection's close does that too, but
+ * not while another (a reader) has the file open; then whatever no
+ * reader still needs is copied without waiting (PASSIVE), and the WAL
+ * emptied when all of it was (TRUNCATE, not waiting either). */
+static void checkpoint(struct onlist_store *s)
+{
+	int log = -1, done = -1;
+
+	if (sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_PASSIVE,
+				      &log, &done) != SQLITE_OK ||
+	    log < 0 || done != log)
+		return;
+	sqlite3_busy_timeout(s->db, 0);
+	sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_TRUNCATE,
+				  NULL, NULL);
+}
+
+const char *onlist_store_notice(const struct onlist_store *s)
+{
+	return s ? s->notice : NULL;
+}
+
 void onlist_store_close(struct onlist_store *s)
 {
 	if (!s)
@@ -487,8 +664,12 @@ void onlist_store_close(struct onlist_store *s)
 	}
 	if (s->in_tx)
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	else if (s->writer)
+		checkpoint(s);
 	sqlite3_close(s->db);
+	free(s->notice);
 	free(s->errmsg);
+	free(s->path);
 	free(s);
 }
 

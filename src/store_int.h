@@ -24,6 +24,9 @@ struct onlist_store {
 	sqlite3_stmt *stmt[ONLIST__STORE_NSTMT];
 	struct onlist__cached_stmt *cache;
 	char *errmsg;
+	char *path;		/* as opened, for messages */
+	char *notice;		/* onlist_store_notice(), or NULL */
+	int writer;		/* opened for writing: checkpoint at close */
 	int in_tx;
 };
 

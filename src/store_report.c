@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 
 #include "onlist/report.h"
+#include "onlist/thread.h"	/* ONLIST_CLASS_* */
 #include "store_int.h"
 
 static const char put_landing_sql[] =
@@ -299,10 +300,13 @@ onlist_status onlist_store_posting_of_prefix(struct onlist_store *s,
 }
 
 /* A mail with the commit's subject (after prefixes, any case) and no
- * patch: an announcement, a pull request, a notice. */
+ * patch: an announcement, a pull request, a notice.  Not a reply ("Re:
+ * [PATCH] ..."): it answers a posting, it is none, and naming it says
+ * the patch was near the list when it may not have been. */
 static const char near_miss_sql[] =
 	"SELECT m.msgid FROM message_info i JOIN messages m ON m.msgid = i.msgid"
 	" WHERE lower(i.stripped) = lower(?1) AND NOT m.has_patch"
+	" AND i.class IS NOT '" ONLIST_CLASS_REPLY "'"
 	" ORDER BY m.date, m.msgid LIMIT 1";
 
 /* The first column of the first row of sql with ?1 = param, malloc'd in

@@ -3,6 +3,7 @@
  * onlist_store_open() (store.h) is here, not in store.c: an old database
  * is filled from the mail it was imported from (import.c, mail.c), and the
  * store depends on neither.  This file ties the two and holds no SQL. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,9 +46,14 @@ onlist_status onlist_store_open_read(struct onlist_store **out,
 
 	*out = NULL;
 	*errmsg = NULL;
-	/* no file: the reading commands have always shown an empty database */
-	if (stat(path, &sb) != 0)
-		return onlist_store_open(out, path, errmsg);
+	/* no file: a reading command that made an empty database would
+	 * answer "0 messages" (or "never posted") for a mistyped --db, and
+	 * leave the file behind */
+	if (stat(path, &sb) != 0 && errno == ENOENT) {
+		onlist_set_err(errmsg, "no database at %s: run `onlist import` "
+			       "or `onlist fetch` first, or give --db", path);
+		return ONLIST_ENOTFOUND;
+	}
 	st = onlist_store_open_readonly(out, path, &stale, errmsg);
 	if (st != ONLIST_OK || !stale)
 		return st;

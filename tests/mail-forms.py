@@ -49,7 +49,8 @@ Forms (the body of the plain mail, re-encoded):
     bodyonly       the body alone, no header at all (as t5100/nul-plain)
     formatpatch    the mail as it is, after its own format-patch From_ line
                    ("From <commit> Mon Sep 17 00:00:00 2001", as
-                   t5100/nul-b64.in)
+                   t5100/nul-b64.in); formatpatchb64: nulb64bare so
+                   (t5100/nul-b64.in itself)
 
 Forms where onlist departs from git on purpose come with an oracle: the
 same mail as git needs it to give the answer onlist gives, written beside
@@ -171,6 +172,15 @@ def forms(msg):
         nul = text + re.sub(rb'(?m)^\+(?!\+\+ )', b'+\x00\x08', diff)
         yield 'nulpatch', head + b'\n' + nul
         yield 'nulb64', with_type(head, utf8, b'base64') + b'\n' + base64.encodebytes(nul)
+        # as t5100/nul-b64.in: base64 with no Content-Type at all, NULs
+        # inside the lines of the message and of the diff
+        bare = strip_mime(head) + b'Content-Transfer-Encoding: base64\n'
+        inner = (text.replace(b'\n', b'\x00\n', 1) +
+                 re.sub(rb'(?m)^\+(?!\+\+ )(.)', lambda m: b'+' + m.group(1) + b'\x00', diff))
+        yield 'nulb64bare', bare + b'\n' + base64.encodebytes(inner)
+        # a body that decodes to NUL bytes before the mail (patchwork's
+        # fuzzed mails)
+        yield 'nulrun', bare + b'\n' + base64.encodebytes(b'\x00' * 48 + b'\n' + body)
     yield 'nulmsg', head + b'\nA NUL\x00here.\n\n' + body
     yield 'nohdr', b'this line is no header\n' + msg
     yield 'bodyonly', body
@@ -264,6 +274,8 @@ def main():
                 continue
             for form in forms(raw):
                 write(*form)
+                if form[0] == 'nulb64bare' and from_line:
+                    write('formatpatchb64', form[1], start=from_line + b'\n')
             if from_line:
                 write('formatpatch', raw, start=from_line + b'\n')
 

@@ -8,7 +8,8 @@
 # /signed, a quoting reply, quilt and plain diffs) and the shapes of damaged
 # mail git reads (NUL bytes in headers, patch and message, no header line
 # first or none at all, blank lines before the From_ line, a bare "From "
-# first line, a format-patch file as it is).  Each mail goes through
+# first line, a format-patch file as it is, and one whose body is base64
+# holding NUL bytes, as git's t5100/nul-b64.in).  Each mail goes through
 # what `git am` does: `git mailsplit -b --mboxrd`, `git mailinfo -u MSG PATCH`,
 # then `git patch-id --stable < PATCH`; `onlist patch-id --mailinfo` on the
 # same file must write the same MSG byte for byte, the same PATCH (or none
@@ -102,8 +103,14 @@ for m in mails/*.mbox; do
 	[ -n "$want" ] && with_id=$((with_id + 1))
 	[ -s opatch ] && with_patch=$((with_patch + 1))
 	[ "$want" = "$got" ] || bad "$m: patch-id: git '$want' onlist '$got'"
+	# a format-patch file as `onlist patch-id` reads it without --mailinfo:
+	# as git am would (base64 too, where git patch-id finds no diff)
+	case $form in formatpatch*)
+		got=$("$top/$ONLIST" patch-id <"$m" | head -n 1 | cut -d' ' -f1)
+		[ "$want" = "$got" ] || bad "$m: patch-id of the format-patch file: git '$want' onlist '$got'"
+	esac
 	# onlist's one departure in the body: a NUL in the message is U+FFFD
-	[ "$form" != nulmsg ] || python3 -c 'import sys
+	case $form in nulmsg|nulb64bare|nulrun|formatpatchb64) ;; *) false ;; esac && python3 -c 'import sys
 d = open(sys.argv[1], "rb").read()
 open(sys.argv[1], "wb").write(d.replace(b"\0", "\ufffd".encode()))' msg
 	same_output "$m (message)" msg omsg || bad "$m: message differs"

@@ -20,9 +20,10 @@ ONLIST=$(cd "$(dirname "$ONLIST")" && pwd)/$(basename "$ONLIST")
 # ---- the database ------------------------------------------------------------------
 W=$TMP/work
 git init -q "$W"
-db_of() {	# the database a status run in $W opens: its first line names it
+db_of() {	# the database a status run in $W looks for (none is there: the
+		# error names it)
 	(cd "$W" && "$@") >"$TMP/out" 2>"$TMP/err"
-	sed -n 's/^database //p' "$TMP/out"
+	sed -n 's/^onlist: no database at \(.*\): run .*/\1/p' "$TMP/err"
 }
 got=$(db_of "$ONLIST" status)
 [ "$got" = onlist.db ] || bad "no configuration: database '$got', expected onlist.db"
@@ -125,6 +126,25 @@ git -C "$FX/repo" config onlist.releasePattern '(unclosed'
 run "bad onlist.releasePattern" "$ONLIST" stats --db "$DB" v1.0..v1.1
 expect_rc "bad onlist.releasePattern" 2
 grep -q onlist.releasePattern "$TMP/err" || bad "bad onlist.releasePattern: the error does not name the key"
+
+# A pattern whose compilation multiplies (23.8 GB, killed after 37 s) is
+# refused before regcomp() sees it, as an option and as configuration;
+# the address space is capped at 2 GB so that a regression fails here
+# instead of taking the machine's memory.
+hostile='((((a{1,100}){1,100}){1,100}){1,100})'
+git -C "$FX/repo" config onlist.releasePattern "$hostile"
+for c in "stats --release-subject $hostile v1.0..v1.1" "stats v1.0..v1.1" "unposted v1.0..v1.1"; do
+	start=$(date +%s)
+	# shellcheck disable=SC2086 # the words are the command line
+	run "hostile pattern: $c" sh -c 'ulimit -v 2000000; exec "$@"' sh "$ONLIST" --db "$DB" $c
+	expect_rc "hostile pattern: $c" 2
+	grep -q "unbounded memory" "$TMP/err" || bad "hostile pattern: $c: not refused as such: $(head -n 1 "$TMP/err")"
+	[ $(( $(date +%s) - start )) -le 5 ] || bad "hostile pattern: $c: took more than 5 s"
+done
+git -C "$FX/repo" config onlist.releasePattern '^v[0-9]+(\.[0-9]+)*$'
+run "a common release pattern" "$ONLIST" stats --db "$DB" v1.0..v1.1
+expect_rc "a common release pattern" 0
+git -C "$FX/repo" config --unset onlist.releasePattern
 
 [ $nfail -eq 0 ] && echo "all configuration checks passed"
 [ $nfail -eq 0 ]

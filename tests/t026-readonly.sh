@@ -48,8 +48,81 @@ ls -A "$RO" >"$TMP/left"
 [ "$(cat "$TMP/left")" = "$(printf 'onlist.db\nonlist.db-shm\nonlist.db-wal')" ] ||
 	[ "$(cat "$TMP/left")" = onlist.db ] || bad "read-only: files appeared in the folder: $(tr '\n' ' ' <"$TMP/left")"
 
-# an older schema: the upgrade is a write, and the message says what to do
 chmod u+w "$DB" "$RO"
+
+# ---- the WAL -----------------------------------------------------------------------
+# hold DB open from another process, as a reader would: idle (MODE idle) or
+# inside a read transaction (MODE read), until $TMP/holder.pid is killed
+hold() {
+	rm -f "$TMP/held"
+	python3 -c '
+import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+if sys.argv[2] == "read":
+    c.execute("BEGIN")
+c.execute("SELECT count(*) FROM messages").fetchone()
+open(sys.argv[3], "w").close()
+time.sleep(120)
+' "$1" "$2" "$TMP/held" &
+	echo $! >"$TMP/holder.pid"
+	i=0
+	while [ ! -e "$TMP/held" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -e "$TMP/held" ] || fail "the reader holding the database did not start"
+}
+release() { kill "$(cat "$TMP/holder.pid")" 2>/dev/null; wait 2>/dev/null; }
+cat >"$TMP/one.mbox" <<'MBOX'
+From dev@example.org Mon Jan  1 00:00:00 2024
+From: Dev <dev@example.org>
+To: list@example.org
+Subject: one more
+Date: Mon, 1 Jan 2024 00:00:00 +0000
+Message-ID: <one-more@example.org>
+
+hello
+MBOX
+count() { sqlite3 "file:$1?immutable=1" 'SELECT count(*) FROM messages'; }
+before=$(count "$DB")
+
+# A write command ends with a checkpoint: with a reader's connection open
+# (which keeps SQLite's own checkpoint at close from running) a plain
+# copy of the database file still holds the new message.
+W=$TMP/w
+mkdir "$W"
+cp "$DB" "$W/onlist.db"
+hold "$W/onlist.db" idle
+run "import beside a reader" "$ONLIST" -q --db "$W/onlist.db" import --list extra "$TMP/one.mbox"
+expect_rc "import beside a reader" 0
+cp "$W/onlist.db" "$TMP/copy.db"
+release
+[ "$(count "$TMP/copy.db")" = $((before + 1)) ] ||
+	bad "checkpoint: a copy of the database file holds $(count "$TMP/copy.db") messages, expected $((before + 1))"
+
+# The read-only fallback (immutable) cannot read a WAL without its -shm:
+# when the WAL holds committed writes, the reading commands say that the
+# newest writes may be missing.
+rm -rf "$W" && mkdir "$W"
+cp "$DB" "$W/onlist.db"
+hold "$W/onlist.db" read		# the import's rows stay in the WAL
+"$ONLIST" -q --db "$W/onlist.db" import --list extra "$TMP/one.mbox" >/dev/null || fail "import"
+mkdir "$TMP/ro2"
+cp "$W/onlist.db" "$W/onlist.db-wal" "$TMP/ro2/"	# no -shm: a plain copy
+release
+chmod a-w "$TMP/ro2/onlist.db" "$TMP/ro2/onlist.db-wal" "$TMP/ro2"
+run "read-only, WAL without -shm" $asuser "$ONLIST" --db "$TMP/ro2/onlist.db" status
+expect_rc "read-only, WAL without -shm" 0
+if ! grep -q "^messages: *$((before + 1)) " "$TMP/out"; then
+	grep -q "newest writes may be missing" "$TMP/err" ||
+		bad "read-only, WAL without -shm: $(grep '^messages' "$TMP/out") and not a word about the WAL"
+fi
+chmod u+w "$TMP/ro2"
+# no committed writes in the WAL: nothing to say
+rm -f "$TMP/ro2/onlist.db-wal"
+chmod a-w "$TMP/ro2"
+run "read-only, no WAL" $asuser "$ONLIST" --db "$TMP/ro2/onlist.db" status
+! grep -q "WAL\|-wal" "$TMP/err" || bad "read-only, no WAL: a warning: $(head -n 1 "$TMP/err")"
+chmod u+w "$TMP/ro2"
+
+# an older schema: the upgrade is a write, and the message says what to do
 sqlite3 "$DB" 'PRAGMA user_version = 4' || fail "sqlite3"
 chmod a-w "$DB" "$RO"
 run "read-only, old schema" $asuser "$ONLIST" --db "$DB" report --format json v1.0..v1.1

@@ -20,6 +20,8 @@ net: landed after the archive            unknown       -
 # "net: posted change" is posted exactly, so it is not in the list at all;
 # "net: posted without a date" too, but its mail has no Date: a posting of
 # unknown date does not count (it is listed like a late one).
+# "net: quiet change" has only a reply (Re: [PATCH] ...) on the list: no
+# near miss.
 # "net: first of two" went out as [PATCH 1/2] and landed by the same merge
 # as "net: second of two", which never arrived: a near miss naming 1/2.
 # The archive spans 2020-02-01..2020-11-30: two commits landed outside it,
@@ -82,6 +84,11 @@ head, body = patch.split("\n\n", 1)
 subject = [l for l in head.split("\n") if l.startswith("Subject:")][0][9:]
 print(mail("first@x", "Sat, 01 Feb 2020 09:00:00 +0000", "hello list", "The first message."))
 print(mail("posted@x", "Sun, 01 Mar 2020 09:00:00 +0000", subject, body))
+# a reply to a patch of "net: quiet change" that is not in the archive:
+# a reply, not a near miss (it once was named as one)
+print(mail("reply@x", "Fri, 06 Mar 2020 09:00:00 +0000",
+           "Re: [PATCH] net: quiet change", "> quoted\nLooks odd to me.").replace(
+           "Message-ID: <reply@x>", "Message-ID: <reply@x>\nIn-Reply-To: <gone@x>"))
 print(mail("announce@x", "Fri, 29 May 2020 09:00:00 +0000",
            "[ANNOUNCE] cli: announced but never sent", "Coming soon; no patch here."))
 print(mail("last@x", "Mon, 30 Nov 2020 09:00:00 +0000", "goodbye list", "The last message."))

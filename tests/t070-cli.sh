@@ -7,7 +7,7 @@
 # command's name is the database used (nothing appears in the current
 # directory); a misspelt option is answered with the nearest one and exit
 # 2, a misspelt command too; a write error on standard output (/dev/full)
-# exits 1 with a message.
+# exits 1 with a message, also for --help and --version.
 #
 # Text from git: a commit whose author name and subject hold ESC and
 # U+202E (RIGHT-TO-LEFT OVERRIDE) shows them as U+001B and U+202E in the
@@ -211,7 +211,8 @@ expect_rc "format xml" 2
 
 # ---- a full disk -------------------------------------------------------------------------
 if [ -w /dev/full ]; then
-	for args in status "lookup $A" unposted "thread t070-a@example.org" skipped sources; do
+	for args in status "lookup $A" unposted "thread t070-a@example.org" skipped sources \
+		    --help --version "status --help" "lookup --help" "patch-id --help"; do
 		# shellcheck disable=SC2086
 		"$O" --db "$DB" $args >/dev/full 2>"$TMP/err"
 		rc=$?

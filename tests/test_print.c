@@ -52,6 +52,24 @@ static const struct {
 	  "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },
 	{ "text truncated", onlist_put_text, "a\xe2\x80", "a\xef\xbf\xbd\xef\xbf\xbd" },
 	{ "text NULL", onlist_put_text, NULL, "" },
+	/* line and paragraph separators, zero-width space, BOM: a line break
+	 * to some readers, invisible to all */
+	{ "text U+2028 U+2029", onlist_put_text, "a\xe2\x80\xa8" "b\xe2\x80\xa9" "c",
+	  "aU+2028bU+2029c" },
+	{ "text ZWSP BOM", onlist_put_text, "\xe2\x80\x8b" "x\xef\xbb\xbf",
+	  "U+200BxU+FEFF" },
+	{ "md U+2028 ZWSP BOM", onlist_put_md,
+	  "a\xe2\x80\xa8" "b\xe2\x80\xa9\xe2\x80\x8b\xef\xbb\xbf",
+	  "aU+2028bU+2029U+200BU+FEFF" },
+	{ "html U+2028", onlist_put_html, "\xe2\x80\xa8",
+	  "<span class=\"ctl\">U+2028</span>" },
+	{ "html ZWSP BOM U+2029", onlist_put_html, "\xe2\x80\x8b\xef\xbb\xbf\xe2\x80\xa9",
+	  "<span class=\"ctl\">U+200B</span><span class=\"ctl\">U+FEFF</span>"
+	  "<span class=\"ctl\">U+2029</span>" },
+	{ "html attr ZWSP", onlist_put_html_attr, "\xe2\x80\x8b", "U+200B" },
+	{ "json ZWSP BOM", onlist_put_json, "\xe2\x80\x8b\xef\xbb\xbf",
+	  "\"\\u200b\\ufeff\"" },
+	{ "text ZWJ kept", onlist_put_text, "\xe2\x80\x8d", "\xe2\x80\x8d" },
 	/* JSON */
 	{ "json plain", onlist_put_json, "a\"b\\c", "\"a\\\"b\\\\c\"" },
 	{ "json controls", onlist_put_json, "\n\t\x01", "\"\\n\\t\\u0001\"" },

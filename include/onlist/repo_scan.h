@@ -94,6 +94,14 @@ onlist_status onlist_repo_scan(const char *repo, const char *range,
 			       const struct onlist_scan_opts *opts,
 			       char **errmsg);
 
+/* Does `range` of repo look like a public-inbox archive (mail, not a
+ * project's history)?  *yes is 1 when each of its newest 20 non-merge
+ * commits touches only public-inbox's message files: "m" or "d" (v2
+ * epochs), "xx/<38 hex>" (v1).  ONLIST_OK, or git's error
+ * (ONLIST_EGIT, with *errmsg) as onlist_repo_rev_list() gives it. */
+onlist_status onlist_repo_looks_like_inbox(const char *repo, const char *range,
+					   int *yes, char **errmsg);
+
 /* The full shas of the non-merge commits in `range`, newest first, as a
  * malloc'd array of 41-byte strings (caller frees *out). */
 onlist_status onlist_repo_rev_list(const char *repo, const char *range,

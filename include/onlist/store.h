@@ -42,11 +42,21 @@ onlist_status onlist_store_open_readonly(struct onlist_store **out,
 					 char **errmsg);
 
 /* Open for reading, as the reading commands do: onlist_store_open_readonly()
- * when a current database is there, else onlist_store_open() (no file yet:
- * an empty one is made; an older schema: it is upgraded first).  When the
- * upgrade fails for want of write access, *errmsg says so and what to do. */
+ * when a current database is there (an older schema: onlist_store_open()
+ * upgrades it first).  Nothing is created: ONLIST_ENOTFOUND when there is
+ * no file at path, *errmsg saying "no database at PATH: ..." and what to
+ * run.  When the upgrade fails for want of write access, *errmsg says so
+ * and what to do. */
 onlist_status onlist_store_open_read(struct onlist_store **out,
 				     const char *path, char **errmsg);
+/* What the caller should tell the user about the handle it opened, or
+ * NULL: a database read as immutable (a folder the user may not write)
+ * while its WAL holds committed writes, which are then not seen.  Valid
+ * until the handle is closed. */
+const char *onlist_store_notice(const struct onlist_store *s);
+/* Close; NULL is fine.  A handle opened for writing first copies the WAL
+ * into the database file as far as no reader needs it, so that a copy of
+ * the file alone is whole. */
 void onlist_store_close(struct onlist_store *s);
 /* For a command that streams rows in (import, fetch): a small page cache
  * and no file map, so its memory stays flat as the database grows; the
@@ -55,6 +65,16 @@ void onlist_store_stream_mode(struct onlist_store *s);
 
 /* The last error message of this handle; never NULL. */
 const char *onlist_store_errmsg(const struct onlist_store *s);
+/* Non-zero once SQLite has met a damaged database file in this process,
+ * on any handle, also in a step whose caller did not look at the error.
+ * A command checks it before it exits: a damaged page is never an
+ * answer.  A handle's error message for such a step says so, and what to
+ * run (onlist_store_damage_msg()). */
+int onlist_store_damaged(void);
+/* "the database is damaged: run `sqlite3 PATH 'pragma integrity_check'`",
+ * PATH quoted for a shell where it needs it; the caller g_free()s it
+ * (NULL only when out of memory). */
+char *onlist_store_damage_msg(const char *path);
 
 onlist_status onlist_store_begin(struct onlist_store *s);
 onlist_status onlist_store_commit(struct onlist_store *s);

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "onlist/verdict.h"
 #include "onlist/git.h"
+#include "onlist/regex.h"
 #include "onlist/store.h"
 
 /* The database when --db did not name one: $ONLIST_DB, else `git config
@@ -56,6 +57,8 @@ void onlist_err_text(const char *where, const char *text)
 	}
 	onlist_put_text(stderr, text);
 	fputc('\n', stderr);
+	if (strstr(text, "the database is damaged"))
+		onlist_err_said_damage = 1;
 }
 
 /* A rules-file glob (only * and ? special, any case) as an anchored ERE,
@@ -81,18 +84,31 @@ static void glob_to_ere(GString *g, const char *glob)
 	g_string_append(g, "$)");
 }
 
+void onlist_cli_regex_err(const char *cmd, const char *what,
+			  const char *re, onlist_status st)
+{
+	if (st == ONLIST_EUSAGE)
+		onlist_err("%s: %s: refused, it could take unbounded memory to "
+			   "compile (allowed: %s): %s", cmd, what,
+			   ONLIST_REGEX_LIMITS, re);
+	else
+		onlist_err("%s: %s: not a regular expression: %s", cmd, what, re);
+}
+
 int onlist_cli_release_pattern(const char *cmd, struct onlist_store *s,
 			       const char *repo, regex_t *re)
 {
 	char *pat = onlist_cli_config(repo, "onlist.releasePattern");
 	char *globs = s ? onlist_store_get_meta(s, "release_rules") : NULL;
 	GString *g = g_string_new(NULL);
+	onlist_status st;
 	int ret = 0;
 
 	if (pat) {
-		if (regcomp(re, pat, REG_EXTENDED | REG_NOSUB)) {
-			onlist_err("%s: onlist.releasePattern: not a regular "
-				   "expression: %s", cmd, pat);
+		/* the scanned repository's configuration: input like any */
+		if ((st = onlist_regex_compile(re, pat, REG_EXTENDED | REG_NOSUB))
+		    != ONLIST_OK) {
+			onlist_cli_regex_err(cmd, "onlist.releasePattern", pat, st);
 			ret = -1;
 			goto out;
 		}
@@ -211,14 +227,21 @@ int onlist_cli_rows_close(struct onlist_cli *cli, struct onlist_cli_rows *x,
 struct onlist_store *onlist_cli_open_store_read(struct onlist_cli *cli)
 {
 	struct onlist_store *s;
+	onlist_status st;
 	char *err = NULL;
 
 	resolve_db(cli);
-	if (onlist_store_open_read(&s, cli->db_path, &err) != ONLIST_OK) {
-		onlist_err("cannot open database %s", err ? err : cli->db_path);
+	if ((st = onlist_store_open_read(&s, cli->db_path, &err)) != ONLIST_OK) {
+		if (st == ONLIST_ENOTFOUND && err)
+			onlist_err("%s", err);	/* says what to do */
+		else
+			onlist_err("cannot open database %s",
+				   err ? err : cli->db_path);
 		free(err);
 		return NULL;
 	}
+	if (onlist_store_notice(s))
+		onlist_err("warning: %s", onlist_store_notice(s));
 	return s;
 }
 

@@ -134,6 +134,8 @@ void onlist_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * path), on one line of stderr: "onlist: WHERE: TEXT", both escaped,
  * line ends too.  where may be NULL. */
 void onlist_err_text(const char *where, const char *text);
+/* Set once either printed "the database is damaged" (onlist.c) */
+extern int onlist_err_said_damage;
 
 struct onlist_store;
 
@@ -150,6 +152,10 @@ char *onlist_cli_config(const char *repo, const char *key);
  * CMD's error). */
 int onlist_cli_release_pattern(const char *cmd, struct onlist_store *s,
 			       const char *repo, regex_t *re);
+/* Say why onlist_regex_compile() (regex.h) refused `re`, given as `what`
+ * (an option or a configuration key), as CMD's error. */
+void onlist_cli_regex_err(const char *cmd, const char *what,
+			  const char *re, onlist_status st);
 
 /* The verdict on one commit no posting matched (verdict.h), for commands
  * that meet such commits one by one.  Fill s, repo and cmd (for messages);

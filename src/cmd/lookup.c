@@ -367,21 +367,28 @@ static void print_posting(struct postings *p, const struct prow *r,
 }
 
 /* Print every posting of sha (or, sha NULL, of the patch with the ids
- * in by_patch); returns how many count as postings. */
+ * in by_patch); returns how many count as postings, or -1 when the query
+ * failed (said: none found is not the answer then). */
 static int print_postings(struct postings *p, const char *sha,
 			  const char *const *by_patch)
 {
 	GPtrArray *rows = g_ptr_array_new_with_free_func(free_prow);
 	const char *param[1] = { sha };
 	int last = -1, n = 0;
+	onlist_status st;
 
 	p->sha = sha;
 	if (sha)
-		onlist_store_query(p->s, ONLIST_Q_POSTINGS, param, 1,
-				   take_posting, rows);
+		st = onlist_store_query(p->s, ONLIST_Q_POSTINGS, param, 1,
+					take_posting, rows);
 	else
-		onlist_store_query(p->s, ONLIST_Q_POSTINGS_BY_PATCH, by_patch, 2,
-				   take_posting, rows);
+		st = onlist_store_query(p->s, ONLIST_Q_POSTINGS_BY_PATCH,
+					by_patch, 2, take_posting, rows);
+	if (st != ONLIST_OK) {
+		onlist_err("lookup: %s", onlist_store_errmsg(p->s));
+		g_ptr_array_free(rows, TRUE);
+		return -1;
+	}
 	merge_methods(rows);
 	for (guint i = 0; i < rows->len; i++)
 		if (counts(g_ptr_array_index(rows, i))) {
@@ -461,7 +468,12 @@ static int lookup_patch(struct onlist_cli *cli, FILE *f, const char *path,
 			onlist_put_text(f, path);
 			fprintf(f, ": patch-id %s\n", pid[0] ? pid : "(none)");
 		}
-		n = print_postings(&po, NULL, ids);
+		if ((n = print_postings(&po, NULL, ids)) < 0) {
+			onlist_store_close(s);
+			onlist_mail_free(m);
+			g_free(data);
+			return ONLIST_EXIT_FAIL;
+		}
 		if (json)
 			fprintf(f, "], \"posted\": %s}\n", n ? "true" : "false");
 		else if (!n)
@@ -474,12 +486,14 @@ static int lookup_patch(struct onlist_cli *cli, FILE *f, const char *path,
 }
 
 /* The commit `name` stands for, into f: a sha (prefix) in the database,
- * else what git makes of it in the scanned repository. */
-static void find_commit(struct onlist_store *s, const char *repo,
-			const char *name, struct found *f)
+ * else what git makes of it in the scanned repository.  ONLIST_OK, or the
+ * store's error (a failed query is not "no such commit"). */
+static onlist_status find_commit(struct onlist_store *s, const char *repo,
+				 const char *name, struct found *f)
 {
 	char lower[41];
 	const char *p[1];
+	onlist_status st = ONLIST_OK;
 
 	snprintf(lower, sizeof(lower), "%s", name);
 	for (char *q = lower; *q; q++)
@@ -487,8 +501,9 @@ static void find_commit(struct onlist_store *s, const char *repo,
 	/* only the whole name: "<40 hex>-junk" cut at 40 would match */
 	if (strlen(name) < sizeof(lower) && is_hex(lower)) {
 		p[0] = lower;
-		onlist_store_query(s, ONLIST_Q_COMMIT_BY_PREFIX, p, 1,
-				   take_commit, f);
+		if ((st = onlist_store_query(s, ONLIST_Q_COMMIT_BY_PREFIX, p, 1,
+					     take_commit, f)) != ONLIST_OK)
+			return st;
 	}
 	/* a name starting with '-' would be an option to git */
 	if (f->n == 0 && repo && name[0] != '-') {
@@ -499,14 +514,15 @@ static void find_commit(struct onlist_store *s, const char *repo,
 			if (onlist_repo_rev_list(repo, spec, &shas, &n,
 						 &err) == ONLIST_OK && n == 1) {
 				p[0] = shas[0];
-				onlist_store_query(s, ONLIST_Q_COMMIT_BY_PREFIX,
-						   p, 1, take_commit, f);
+				st = onlist_store_query(s, ONLIST_Q_COMMIT_BY_PREFIX,
+							p, 1, take_commit, f);
 			}
 			free(spec);
 		}
 		free(shas);
 		free(err);
 	}
+	return st;
 }
 
 /* Lines of "a\nb" as JSON strings in an array. */
@@ -780,8 +796,8 @@ static int print_commit(FILE *out, struct onlist_store *s,
 		onlist_put_text(out, f->author);
 		fputc('\n', out);
 	}
-	nposted = print_postings(&po, f->sha, NULL);
-	if (!nposted && onlist_cli_why(w, f->sha) < 0)
+	if ((nposted = print_postings(&po, f->sha, NULL)) < 0 ||
+	    (!nposted && onlist_cli_why(w, f->sha) < 0))
 		return -2;
 	if (json) {
 		fprintf(out, "], \"posted\": %s", nposted ? "true" : "false");
@@ -1043,8 +1059,12 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 			ret = ONLIST_EXIT_FAIL;	/* said already */
 			continue;
 		}
-		find_commit(s, repo, shas ? shas[i - optind] : argv[i], &f);
-		if (f.n != 1) {
+		if (find_commit(s, repo, shas ? shas[i - optind] : argv[i],
+				&f) != ONLIST_OK) {
+			onlist_err("lookup: %s", onlist_store_errmsg(s));
+			ret = ONLIST_EXIT_FAIL;
+			break;
+		} else if (f.n != 1) {
 			onlist_err(f.n ? "lookup: %s is ambiguous" :
 				   "lookup: %s: no such commit in the database "
 				   "(scan its range first)", argv[i]);

@@ -1,11 +1,15 @@
 /* onlist.c - main: global options, then one subcommand from the table. */
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "cli.h"
+#include "onlist/store.h"
 
 #define ONLIST_VERSION "0.1"
 
@@ -30,6 +34,10 @@ static const struct {
 	{ "patch-id", cmd_patch_id, "a drop-in for `git patch-id --stable`, mail-aware" },
 };
 
+/* Whether a message said the database is damaged (main() says it once
+ * when none did) */
+int onlist_err_said_damage;
+
 void onlist_err(const char *fmt, ...)
 {
 	va_list ap;
@@ -47,6 +55,8 @@ void onlist_err(const char *fmt, ...)
 	else
 		onlist_put_text_lines(stderr, msg);
 	fputc('\n', stderr);
+	if (n >= 0 && strstr(msg, "the database is damaged"))
+		onlist_err_said_damage = 1;
 	if (n >= 0)
 		free(msg);
 }
@@ -70,6 +80,37 @@ static void usage(FILE *f)
 	      "  onlist unposted v3.5..v3.11\n", f);
 }
 
+/* `ret`, unless standard output could not be written (a full disk,
+ * /dev/full): then, if nothing said so yet, say so and exit 1.  Also
+ * after --help and --version. */
+static int flushed(int ret)
+{
+	errno = 0;
+	if ((fflush(stdout) == 0 && !ferror(stdout)) || ret != ONLIST_EXIT_OK)
+		return ret;
+	onlist_err("cannot write to standard output: %s",
+		   strerror(errno ? errno : EIO));
+	return ONLIST_EXIT_FAIL;
+}
+
+/* The command's exit code `ret`, unless SQLite met a damaged page on the
+ * way, even where the command took the failed step for "no row" (an
+ * empty list, "no such commit"): then that is the answer, and exit 1. */
+static int done(struct onlist_cli *cli, int ret)
+{
+	char *m;
+
+	if (!onlist_store_damaged())
+		return flushed(ret);
+	if (!onlist_err_said_damage) {
+		m = onlist_store_damage_msg(onlist_cli_db(cli));
+		onlist_err("%s", m ? m : "the database is damaged");
+		g_free(m);
+	}
+	flushed(ONLIST_EXIT_FAIL);
+	return ONLIST_EXIT_FAIL;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -90,10 +131,10 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'V':
 			printf("onlist %s\n", ONLIST_VERSION);
-			return ONLIST_EXIT_OK;
+			return flushed(ONLIST_EXIT_OK);
 		case ONLIST_OPT_HELP:
 			usage(stdout);
-			return ONLIST_EXIT_OK;
+			return flushed(ONLIST_EXIT_OK);
 		default:
 			usage(stderr);
 			return ONLIST_EXIT_USAGE;
@@ -109,7 +150,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[0], commands[i].name)) {
 			cli.cmd = commands[i].name;
 			optind = 0;	/* glibc: start afresh on the command's argv */
-			return commands[i].fn(&cli, argc, argv);
+			return done(&cli, commands[i].fn(&cli, argc, argv));
 		}
 		names[i] = commands[i].name;
 	}

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <glib.h>
 
 #include "cli.h"
 #include "onlist/mail.h"
@@ -20,7 +21,9 @@ static const char help[] =
 	"decoded (quoted-printable, base64, charsets) and a patch in an\n"
 	"attachment is found; the name printed is the commit id of a\n"
 	"format-patch From_ line, else the Message-ID.  Input that starts with\n"
-	"a `From <commit id>` line (format-patch) is hashed as git hashes it.\n\n"
+	"a `From <commit id>` line (format-patch) is hashed as git hashes it,\n"
+	"unless its first mail's body is base64 or quoted-printable: then it is\n"
+	"read as mail, as `git am` reads it.\n\n"
 	"--mailinfo MSG PATCH  also write the first mail's commit message to MSG\n"
 	"                      and its patch to PATCH (empty when it has none), the\n"
 	"                      files `git mailinfo -u MSG PATCH` writes: for tests.\n"
@@ -170,6 +173,50 @@ static int mail_mode(FILE *out, int stable, const char *first, size_t len,
 	return ret;
 }
 
+/* After a format-patch From_ line: read the rest of the first message's
+ * header (up to its blank line) from the descriptor into first (grown,
+ * *cap its size) after the *len bytes there.  1 when it says the body is
+ * base64 or quoted-printable: git patch-id finds no diff in that, git am
+ * (mailinfo) decodes it, and so must onlist; else 0; -1 when out of
+ * memory. */
+static int encoded_format_patch(char **first, size_t *len, size_t *cap)
+{
+	size_t line = *len;
+	int encoded = 0;
+
+	for (;;) {
+		char c;
+		ssize_t n;
+
+		if (*len == *cap) {
+			char *p = *cap >= 65536 ? NULL : realloc(*first, *cap * 2);
+
+			if (!p)	/* a header this long is no format-patch */
+				return *cap >= 65536 ? encoded : -1;
+			*first = p;
+			*cap *= 2;
+		}
+		if ((n = read(0, &c, 1)) <= 0)
+			return encoded;
+		(*first)[(*len)++] = c;
+		if (c != '\n')
+			continue;
+		if (*len - line == 1 ||
+		    (*len - line == 2 && (*first)[line] == '\r'))
+			return encoded;	/* the blank line: the header ends */
+		if (!g_ascii_strncasecmp(*first + line,
+					 "Content-Transfer-Encoding:", 26)) {
+			char *v = g_strndup(*first + line + 26, *len - line - 26);
+
+			g_strstrip(v);
+			encoded |= !g_ascii_strcasecmp(v, "base64") ||
+				   !g_ascii_strcasecmp(v, "quoted-printable");
+			g_free(v);
+		}
+		line = *len;
+	}
+}
+
 int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 {
 	enum { OPT_STABLE = ONLIST_OPT_FIRST_LONG, OPT_UNSTABLE, OPT_MAILINFO };
@@ -183,8 +230,9 @@ int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 	struct onlist_out out = ONLIST_OUT_INIT;
 	const char *mailinfo[2] = { NULL, NULL };
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
-	char first[4096], *lines = NULL;
-	size_t len = 0, nlines = 0;
+	char *first = malloc(4096), *lines = NULL;
+	size_t len = 0, nlines = 0, cap = 4096;
+	int encoded = 0;
 	FILE *dest;
 	int c, stable = 1, ret;
 	onlist_status st;
@@ -221,7 +269,11 @@ int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 	 * that whichever reader takes over finds the rest untouched.  Blanks
 	 * before it are passed over, as `git mailsplit` passes them over
 	 * before the first From_ line (and git patch-id ignores them). */
-	while (len < sizeof(first)) {
+	if (!first) {
+		onlist_err("patch-id: out of memory");
+		return ONLIST_EXIT_FAIL;
+	}
+	while (len < cap) {
 		ssize_t n = read(0, first + len, 1);
 		if (n <= 0)
 			break;
@@ -229,6 +281,12 @@ int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 			continue;
 		if (first[len++] == '\n')
 			break;
+	}
+	if (len >= 45 && !memcmp(first, "From ", 5) && is_hex40(first + 5) &&
+	    (encoded = encoded_format_patch(&first, &len, &cap)) < 0) {
+		onlist_err("patch-id: out of memory");
+		free(first);
+		return ONLIST_EXIT_FAIL;
 	}
 	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
 	dest = out.f;
@@ -240,7 +298,7 @@ int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 	}
 	/* --mailinfo says the input is a mail, and a `git format-patch` file
 	 * (its first line "From <commit id> ...") is one, as git am reads it */
-	if (len && (looks_like_mail(first, len) ||
+	if (len && (looks_like_mail(first, len) || encoded ||
 		    (mailinfo[0] && len >= 5 && !memcmp(first, "From ", 5)))) {
 		ret = mail_mode(dest, stable, first, len,
 				mailinfo[0] ? mailinfo : NULL);
@@ -265,6 +323,7 @@ int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 		}
 		free(lines);
 	}
+	free(first);
 	ret = onlist_cli_out_close(cli, &out, ret);
 	return ret;
 }

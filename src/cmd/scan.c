@@ -28,7 +28,10 @@ static const char help[] =
 	"  --jobs N     git processes diffing in parallel (default: one per\n"
 	"               CPU, at most 16)\n"
 	"  --format json  print {range, repo, new_commits, skipped_commits}\n"
-	"               when done\n\n"
+	"               when done\n"
+	"  --force      scan a repository that looks like a public-inbox\n"
+	"               archive (commits of one file `m`: mail, which\n"
+	"               `onlist fetch DIR` reads) all the same\n\n"
 	"Exit status: 0 on success, skipped commits included; 1 when git\n"
 	"fails (e.g. an unknown revision), 2 on usage errors.\n";
 
@@ -145,10 +148,11 @@ static void timing(void)
 
 int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 {
-	enum { OPT_REPO = ONLIST_OPT_FIRST_LONG, OPT_JOBS };
+	enum { OPT_REPO = ONLIST_OPT_FIRST_LONG, OPT_JOBS, OPT_FORCE };
 	static const struct option longopts[] = {
 		{ "repo", required_argument, NULL, OPT_REPO },
 		{ "jobs", required_argument, NULL, OPT_JOBS },
+		{ "force", no_argument, NULL, OPT_FORCE },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "text", "json", NULL };
@@ -159,7 +163,7 @@ int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 	const char *repo = ".", *range = NULL;
 	char resolved[PATH_MAX], *err = NULL, *end;
 	onlist_status st;
-	int o;
+	int o, force = 0, inbox = 0;
 
 	onlist_cli_formats(cli, formats, &fmt);
 	while ((o = onlist_cli_getopt(cli, argc, argv, "", longopts, help)) != -1) {
@@ -174,6 +178,9 @@ int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 					   "processes, 1 or more, not '%s'", optarg);
 				return ONLIST_EXIT_USAGE;
 			}
+			break;
+		case OPT_FORCE:
+			force = 1;
 			break;
 		default:	/* --help, or a usage error: said already */
 			return onlist_cli_stop(o);
@@ -190,6 +197,18 @@ int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 	if (!realpath(repo, resolved)) {
 		onlist_err("scan: %s: no such repository", repo);
 		return ONLIST_EXIT_FAIL;
+	}
+	/* a mail archive's commits would go in as a project's (a git error
+	 * here is the scan's to report, below) */
+	if (onlist_repo_looks_like_inbox(resolved, range, &inbox, NULL) ==
+	    ONLIST_OK && inbox) {
+		onlist_err("scan: %s looks like a public-inbox archive (every "
+			   "commit of %s holds one message file): that is mail, "
+			   "read with `onlist fetch %s`; %s", repo, range, repo,
+			   force ? "scanning it all the same (--force)" :
+			   "--force scans it all the same");
+		if (!force)
+			return ONLIST_EXIT_FAIL;
 	}
 	if (!(c.s = onlist_cli_open_store(cli)))
 		return ONLIST_EXIT_FAIL;

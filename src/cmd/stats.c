@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "onlist/buf.h"
+#include "onlist/regex.h"
 #include "onlist/report.h"
 #include "onlist/store.h"
 #include "onlist/store_review.h"
@@ -379,6 +380,7 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 	struct onlist_out out = ONLIST_OUT_INIT;
 	char *repo = NULL, *err = NULL, *oerr = NULL;
 	regex_t rel;
+	onlist_status st;
 	int rel_ok = 0, c;
 	char *end;
 
@@ -421,10 +423,11 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 	/* the project's own release subjects, from its configuration */
 	if (!rel_subject_opt && (rel_cfg = onlist_cli_config(repo, "onlist.releasePattern")))
 		rel_subject = rel_cfg;
-	if (regcomp(&rel, rel_subject, REG_EXTENDED | REG_NOSUB)) {
-		onlist_err("stats: %s: not a regular expression: %s",
-			   rel_subject_opt ? "--release-subject" : "onlist.releasePattern",
-			   rel_subject);
+	if ((st = onlist_regex_compile(&rel, rel_subject,
+				       REG_EXTENDED | REG_NOSUB)) != ONLIST_OK) {
+		onlist_cli_regex_err("stats", rel_subject_opt ?
+				     "--release-subject" : "onlist.releasePattern",
+				     rel_subject, st);
 		ret = ONLIST_EXIT_USAGE;
 		goto out;
 	}

@@ -47,6 +47,8 @@ struct unposted {
 	int include_unknown;
 	int only;			/* a reason, or -1 */
 	long unknown;			/* unknown commits seen */
+	long unscanned;			/* commits of the range not in the
+					 * database */
 	GPtrArray *later;		/* unknown rows, printed after the rest */
 	struct onlist_verdict v;	/* of the row being printed */
 	onlist_status st;
@@ -132,8 +134,15 @@ static onlist_status unposted_one(struct onlist_store *s, const char *sha,
 	const char *p[1] = { sha };
 	onlist_status st;
 
-	if (onlist_store_has_commit(s, sha) != 1)
+	switch (onlist_store_has_commit(s, sha)) {
+	case 1:
+		break;
+	case 0:
+		u->unscanned++;
 		return ONLIST_ENOTFOUND;
+	default:	/* a failed query is not "not scanned" */
+		return ONLIST_EDB;
+	}
 	st = onlist_store_query(s, ONLIST_Q_IS_UNPOSTED, p, 1, unposted_row, u);
 	return u->st != ONLIST_OK ? u->st : st;
 }
@@ -251,6 +260,9 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 	}
 	if (ret == ONLIST_EXIT_OK)
 		print_later(&u);
+	/* said; the list is not the whole answer, in any format */
+	if (ret == ONLIST_EXIT_OK && u.unscanned)
+		ret = ONLIST_EXIT_FAIL;
 	onlist_verdict_clear(&u.v);
 	g_ptr_array_free(u.later, TRUE);
 	ret = onlist_cli_rows_close(cli, &u.rows, ret);
