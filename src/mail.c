@@ -2109,7 +2109,7 @@ static int wanted_field(const char *name, size_t n)
 #define F(s) { s, sizeof(s) - 1 }
 		F("Message-ID"), F("Date"), F("From"), F("Subject"),
 		F("In-Reply-To"), F("References"), F("X-Mailer"),
-		F("User-Agent"),
+		F("User-Agent"), F("Reply-To"), F("X-Original-From"),
 #undef F
 	};
 
@@ -2259,6 +2259,63 @@ static const struct field *find_field(const struct field *f, int n,
 	return r;
 }
 
+/* Mailman's DMARC mitigation sends a writer's mail as "Name via List
+ * <list@host>" and keeps the writer's own address in X-Original-From: or
+ * Reply-To: (FACTS.md).  onlist tells people apart by address (who wrote a
+ * patch, who may review it: review.h), so left as it is every writer on
+ * such a list is one person, the list, and a maintainer's Reviewed-by on a
+ * patch "from" the list reads as the sender's own.  When From: names a
+ * sender "... via WORD" and one of those fields holds one other mailbox,
+ * that mailbox is the writer; the " via WORD" goes from the name.  `orig`
+ * and `reply` are the raw field values (NULL when absent).  0, or
+ * ONLIST_ENOMEM. */
+static int undo_list_from(struct onlist_mail *m, const char *orig,
+			  const char *reply)
+{
+	const char *fields[2] = { orig, reply }, *via;
+	size_t nl = m->from_name ? strlen(m->from_name) : 0;
+
+	if (!nl || !m->from_addr || !*m->from_addr)
+		return 0;
+	/* " via " and one word at the end of the name */
+	for (via = m->from_name + nl; via > m->from_name && via[-1] != ' '; via--)
+		;
+	if (via - m->from_name < 5 || !*via ||
+	    g_ascii_strncasecmp(via - 5, " via ", 5))
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		InternetAddressList *l;
+		InternetAddress *a;
+		const char *addr;
+		char *name_copy, *addr_copy;
+
+		if (!fields[i] || !(l = internet_address_list_parse(
+			g_mime_parser_options_get_default(), fields[i])))
+			continue;
+		if (internet_address_list_length(l) != 1 ||
+		    !INTERNET_ADDRESS_IS_MAILBOX(a = internet_address_list_get_address(l, 0)) ||
+		    !(addr = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(a))) ||
+		    !strchr(addr, '@') || !g_ascii_strcasecmp(addr, m->from_addr)) {
+			g_object_unref(l);
+			continue;
+		}
+		addr_copy = utf8_dup(addr);
+		name_copy = strndup(m->from_name, (size_t)(via - 5 - m->from_name));
+		g_object_unref(l);
+		if (!addr_copy || !name_copy) {
+			free(addr_copy);
+			free(name_copy);
+			return ONLIST_ENOMEM;
+		}
+		free(m->from_addr);
+		free(m->from_name);
+		m->from_addr = addr_copy;
+		m->from_name = name_copy;
+		return 0;
+	}
+	return 0;
+}
+
 /* read_headers() for a clean block without building a GMimeMessage: the
  * same GMime functions on the same values, in GMimeMessage's order of
  * precedence (gmime-message.c, process_header: the last Subject, Date,
@@ -2319,6 +2376,19 @@ static int read_clean_headers(struct onlist_mail *m, const char *buf,
 		m->from_name = strdup("");
 	if (!m->from_addr)
 		m->from_addr = strdup("");
+	{
+		const struct field *o = find_field(f, n, "X-Original-From", 0);
+		const struct field *r = find_field(f, n, "Reply-To", 0);
+		char *ov = o ? g_strndup(o->value, o->valuelen) : NULL;
+		char *rv = r ? g_strndup(r->value, r->valuelen) : NULL;
+		int e = m->from_name && m->from_addr ?
+			undo_list_from(m, ov, rv) : 0;
+
+		g_free(ov);
+		g_free(rv);
+		if (e)
+			return ONLIST_ENOMEM;
+	}
 	v = (h = find_field(f, n, "Subject", 1)) ? field_value(h) : NULL;
 	m->subject = utf8_dup(v);
 	g_free(v);
@@ -2417,6 +2487,13 @@ static onlist_status read_headers(struct onlist_mail *m, const char *text,
 		m->from_name = strdup("");
 	if (!m->from_addr)
 		m->from_addr = strdup("");
+	if (m->from_name && m->from_addr &&
+	    undo_list_from(m, g_mime_object_get_header(GMIME_OBJECT(msg),
+						       "X-Original-From"),
+			   g_mime_object_get_header(GMIME_OBJECT(msg), "Reply-To"))) {
+		g_object_unref(msg);
+		return ONLIST_ENOMEM;
+	}
 	m->subject = utf8_dup(g_mime_message_get_subject(msg));
 	irt = refs_join(g_mime_object_get_header(GMIME_OBJECT(msg), "In-Reply-To"));
 	/* The first id is the parent; the rest is noise some MUAs add. */

@@ -942,6 +942,64 @@ static void test_words_that_do_not_convert(void **state)
 	}
 }
 
+/* Mailman's DMARC rewrite: "Name via List <list@host>", the writer in
+ * X-Original-From: or Reply-To:.  The writer is the sender; a name that
+ * merely contains "via", a Reply-To: naming several people or the list
+ * itself, leave From: as it is.  Each mail once with clean ASCII headers
+ * and once with a raw 8-bit byte in a header (GMime's own parser). */
+static void test_list_rewritten_from(void **state)
+{
+	static const struct {
+		const char *head, *name, *addr;
+	} cases[] = {
+		{ "From: Wei Gao via ltp <ltp@lists.linux.it>\n"
+		  "Reply-To: Wei Gao <wegao@suse.com>\n",
+		  "Wei Gao", "wegao@suse.com" },
+		{ "From: Petr Vorel via ltp <ltp@lists.linux.it>\n"
+		  "X-Original-From: Petr Vorel <pvorel@suse.cz>\n"
+		  "Reply-To: Petr Vorel <pvorel@suse.cz>, ltp@lists.linux.it\n",
+		  "Petr Vorel", "pvorel@suse.cz" },
+		{ "From: \"Jane Doe via Dev\" <dev@lists.example.org>\n"
+		  "Reply-To: jane@example.com\n",
+		  "Jane Doe", "jane@example.com" },
+		/* not a rewrite: no " via WORD" at the end */
+		{ "From: Ann Via <ann@example.org>\n"
+		  "Reply-To: Bob <bob@example.org>\n",
+		  "Ann Via", "ann@example.org" },
+		{ "From: Delivered via post office <po@example.org>\n"
+		  "Reply-To: Bob <bob@example.org>\n",
+		  "Delivered via post office", "po@example.org" },
+		/* a rewrite with nothing to undo it by, or only the list */
+		{ "From: Wei Gao via ltp <ltp@lists.linux.it>\n",
+		  "Wei Gao via ltp", "ltp@lists.linux.it" },
+		{ "From: Wei Gao via ltp <ltp@lists.linux.it>\n"
+		  "Reply-To: LTP <ltp@lists.linux.it>\n",
+		  "Wei Gao via ltp", "ltp@lists.linux.it" },
+		{ "From: Wei Gao via ltp <ltp@lists.linux.it>\n"
+		  "Reply-To: a@example.org, b@example.org\n",
+		  "Wei Gao via ltp", "ltp@lists.linux.it" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (int raw8 = 0; raw8 < 2; raw8++) {
+			char *t;
+			struct onlist_mail *m;
+
+			assert_true(asprintf(&t, "%sSubject: [PATCH] caf%s\n"
+					     "Message-ID: <via%zu@x>\n\nbody\n",
+					     cases[i].head, raw8 ? "\xe9" : "e",
+					     i) > 0);
+			print_message("case %zu%s\n", i, raw8 ? " (8-bit)" : "");
+			m = parse(t);
+			assert_string_equal(onlist_mail_from_name(m), cases[i].name);
+			assert_string_equal(onlist_mail_from_addr(m), cases[i].addr);
+			onlist_mail_free(m);
+			free(t);
+		}
+	}
+}
+
 static void test_not_a_mail(void **state)
 {
 	struct onlist_mail *m = NULL;
@@ -1026,6 +1084,7 @@ int main(void)
 		cmocka_unit_test(test_synthetic_id_is_stable),
 		cmocka_unit_test(test_inline_patch),
 		cmocka_unit_test(test_quoted_patch_is_not_a_patch),
+		cmocka_unit_test(test_list_rewritten_from),
 		cmocka_unit_test(test_not_a_mail),
 		cmocka_unit_test(test_extract),
 		cmocka_unit_test(test_reads_what_git_reads),
