@@ -43,6 +43,18 @@ static const char *const pinned_config[] = {
 };
 #define NPINNED (sizeof pinned_config / sizeof *pinned_config)
 
+/* What a repository must not make git run, whoever wrote its
+ * configuration (a mirror another user planted, a scanned repository whose
+ * config pulls in a file through include.path): no hooks (git does not
+ * apply its "dubious ownership" check to an explicit --git-dir), no
+ * file-system monitor (a command git would start when it reads the index).
+ * Given on every git's command line, which outranks every file. */
+static const char *const safe_config[] = {
+	"-c", "core.hooksPath=/dev/null",
+	"-c", "core.fsmonitor=false",
+};
+#define NSAFE (sizeof safe_config / sizeof *safe_config)
+
 /* Not in git.h: only onlist_git_config_get() wants git's view of the
  * configuration unpinned (a pinned key would read back as our value). */
 #define GIT_UNPINNED 0x100u
@@ -213,7 +225,7 @@ onlist_status onlist_git_start(struct onlist_git *g, const char *repo,
 	}
 	while (args[nargs])
 		nargs++;
-	if (!(argv = malloc((nargs + NPINNED + 4) * sizeof *argv)) ||
+	if (!(argv = malloc((nargs + NPINNED + NSAFE + 4) * sizeof *argv)) ||
 	    make_environ(flags, &env) < 0) {
 		st = ONLIST_ENOMEM;
 		onlist_set_err(errmsg, "cannot run git: out of memory");
@@ -222,6 +234,8 @@ onlist_status onlist_git_start(struct onlist_git *g, const char *repo,
 	argv[n++] = "git";
 	argv[n++] = "-C";
 	argv[n++] = repo;
+	for (i = 0; i < NSAFE; i++)
+		argv[n++] = safe_config[i];
 	for (i = 0; !(flags & GIT_UNPINNED) && i < NPINNED; i++)
 		argv[n++] = pinned_config[i];
 	for (i = 0; i < nargs; i++)

@@ -11,7 +11,10 @@
  *
  * The pinned settings (core.quotePath=true, diff.suppressBlankEmpty=false,
  * i18n.logOutputEncoding=UTF-8) are git's defaults; a `-c` in ARGS comes
- * after them and wins.
+ * after them and wins.  Every git, onlist_git_config_get()'s included,
+ * also gets core.hooksPath=/dev/null and core.fsmonitor=false: no
+ * repository's configuration (a planted mirror's, a scanned repository's
+ * include.path) makes git start a program of its choosing.
  *
  * Error messages: every function taking `char **errmsg` sets *errmsg only
  * when it is NULL (the first, most specific message wins), and only on
