@@ -65,5 +65,44 @@ expect_rc timeout 1
 grep -q -- '--timeout' "$TMP/err" || bad "timeout: the error does not say the time ran out"
 [ $((t1 - t0)) -lt 30 ] || bad "timeout: took $((t1 - t0)) s with --timeout 3"
 
+# ---- a data folder someone else can write in -------------------------------------
+# A hook planted in a mirror is not run when fetch updates it (git runs it
+# on every ref update otherwise).
+run plant "$ONLIST" -q --db "$TMP/plant.db" fetch --pace 0 --data "$TMP/data4" \
+	--list plant "$base/listed/1/"
+expect_rc plant 0
+M=$(find "$TMP/data4/mirrors" -type d -name 0.git | head -n 1)
+[ -d "$M" ] || fail "plant: no mirror cloned"
+printf '#!/bin/sh\ntouch "%s/hooked"\n' "$TMP" >"$M/hooks/reference-transaction"
+chmod +x "$M/hooks/reference-transaction"
+printf 'From: A <a@example.org>\nSubject: [PATCH] change 4\nMessage-ID: <m4@example.org>\nDate: Mon, 1 Jan 2024 00:00:04 +0000\n\nWhy.\n' >"$W/m"
+git -C "$W" commit -qam m4 && git -C "$W" push -q "$E" master &&
+	git -C "$E" update-server-info || fail "git push"
+run "planted hook" "$ONLIST" -q --db "$TMP/plant.db" fetch --pace 0 --data "$TMP/data4" \
+	--list plant "$base/listed/1/"
+expect_rc "planted hook" 0
+[ -e "$TMP/hooked" ] && bad "planted hook: fetch ran the mirror's hook"
+m=$(sqlite3 "$TMP/plant.db" 'select count(*) from messages')
+[ "$m" = 4 ] || bad "planted hook: $m messages, expected 4 (the update did not happen?)"
+
+# A mirror, or a whole data folder, that another user owns is refused
+# (this needs root to give a directory away).
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	chown -R nobody "$M"
+	run "foreign mirror" "$ONLIST" -q --db "$TMP/plant.db" fetch --pace 0 \
+		--data "$TMP/data4" --list plant "$base/listed/1/"
+	expect_rc "foreign mirror" 1
+	grep -q 'belongs to user' "$TMP/err" || bad "foreign mirror: not said why"
+	chown -R 0 "$M"
+	mkdir "$TMP/data5" && chown nobody "$TMP/data5"
+	run "foreign data" "$ONLIST" -q --db "$TMP/plant.db" fetch --pace 0 \
+		--data "$TMP/data5" --list plant "$base/slow.mbox"
+	expect_rc "foreign data" 1
+	grep -q 'belongs to user' "$TMP/err" || bad "foreign data: not said why"
+	[ -z "$(ls -A "$TMP/data5")" ] || bad "foreign data: fetch wrote into it"
+else
+	echo "not root: the ownership checks need chown, left out"
+fi
+
 [ $nfail -eq 0 ] && echo "all epoch and deadline checks passed"
 [ $nfail -eq 0 ]

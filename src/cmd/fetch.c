@@ -108,6 +108,96 @@ static int mkdirs(const char *path)
 	return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* Whoever can write in the data directory can plant a mirror (with its
+ * config) or a download there: a directory of onlist's must be its
+ * user's.  dir is checked with stat() (it may be a link the user made),
+ * `what` says what it is in the message.  0, or -1 after saying why. */
+static int owned(const char *path, const struct stat *st)
+{
+	if (st->st_uid == geteuid())
+		return 0;
+	fputs("onlist: fetch: ", stderr);
+	onlist_put_text(stderr, path);
+	fprintf(stderr, " belongs to user %ld, not to you (%ld): refusing to "
+		"use it (another user could have planted a repository or a "
+		"file there); remove it or give another --data\n",
+		(long)st->st_uid, (long)geteuid());
+	return -1;
+}
+
+/* Make DATA/REL (each component of REL a real directory, never a link,
+ * owned by the user running onlist; DATA itself created with its parents
+ * and owned too) and put its path in out.  0, or -1 after saying why. */
+static int data_dir(const char *data, const char *rel, char *out,
+		    size_t outsz)
+{
+	struct stat st;
+	size_t n;
+
+	if (mkdirs(data) < 0 || stat(data, &st) < 0) {
+		onlist_err_text(data, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		onlist_err_text(data, "not a directory");
+		return -1;
+	}
+	if (owned(data, &st) < 0)
+		return -1;
+	if ((size_t)snprintf(out, outsz, "%s/%s", data, rel) >= outsz) {
+		onlist_err_text(data, "path too long");
+		return -1;
+	}
+	n = strlen(data) + 1;
+	for (char *p = out + n;; p++) {
+		char c = *p;
+
+		if (c != '/' && c != '\0')
+			continue;
+		*p = '\0';
+		if ((mkdir(out, 0777) < 0 && errno != EEXIST) ||
+		    lstat(out, &st) < 0) {
+			onlist_err_text(out, strerror(errno));
+			return -1;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			onlist_err_text(out, "not a directory (a link?): "
+					"refusing to use it");
+			return -1;
+		}
+		if (owned(out, &st) < 0)
+			return -1;
+		*p = c;
+		if (!c)
+			break;
+	}
+	return 0;
+}
+
+/* A mirror that exists must be the user's, and so must its config (what
+ * git reads there could otherwise name programs to run).  1 when it
+ * exists and is fine, 0 when it does not exist, -1 after saying why. */
+static int owned_mirror(const char *mirror)
+{
+	char cfg[PATH_MAX + 16];
+	struct stat st;
+
+	if (lstat(mirror, &st) < 0)
+		return errno == ENOENT ? 0 : (onlist_err_text(mirror,
+			strerror(errno)), -1);
+	if (!S_ISDIR(st.st_mode)) {
+		onlist_err_text(mirror, "not a directory (a link?): refusing "
+				"to use it");
+		return -1;
+	}
+	if (owned(mirror, &st) < 0)
+		return -1;
+	snprintf(cfg, sizeof(cfg), "%s/config", mirror);
+	if (lstat(cfg, &st) == 0 && owned(cfg, &st) < 0)
+		return -1;
+	return 1;
+}
+
 /* A file-system-safe name for a URL: host/path with odd bytes as '_'. */
 static char *url_dir(const char *url)
 {
@@ -519,11 +609,14 @@ static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
 
 	if (!dir)
 		return -1;
-	if (mkdirs(o->data) < 0) {
-		onlist_err_text(o->data, strerror(errno));
+	if (asprintf(&err, "mirrors/%s/git", dir) < 0 ||
+	    data_dir(o->data, err, mirror, sizeof(mirror)) < 0) {
+		free(err);
 		free(dir);
 		return -1;
 	}
+	free(err);
+	err = NULL;
 	/* The manifest says how many epochs there are; without one, epochs
 	 * are cloned until the first missing one, and never more than
 	 * --max-epochs. */
@@ -551,8 +644,7 @@ static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
 		snprintf(url, sizeof(url), "%sgit/%d.git", base, n);
 		snprintf(mirror, sizeof(mirror), "%s/mirrors/%s/git/%d.git",
 			 o->data, dir, n);
-		if (mkdirs(o->data) < 0) {
-			onlist_err_text(o->data, strerror(errno));
+		if (owned_mirror(mirror) < 0) {
 			ret = -1;
 			break;
 		}
@@ -574,6 +666,11 @@ static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
 				snprintf(mirror, sizeof(mirror),
 					 "%s/mirrors/%s/v1.git", o->data, dir);
 				err = NULL;
+				if (owned_mirror(mirror) < 0) {
+					free(err1);
+					ret = -1;
+					break;
+				}
 				if (onlist_repo_mirror(base, mirror, &err) == ONLIST_OK) {
 					free(err1);
 					snprintf(key, sizeof(key), "epoch:0");
@@ -615,20 +712,28 @@ static int fetch_download(struct onlist_store *s, const char *url,
 	struct onlist_http_cache cache = { NULL, NULL };
 	enum onlist_http_result res;
 	char *dir = url_dir(url), *err = NULL, path[PATH_MAX], parent[PATH_MAX];
+	const char *name;
 	onlist_status st;
 	int ret = 0;
 
 	if (!dir)
 		return -1;
-	snprintf(path, sizeof(path), "%s/downloads/%s%s", o->data, dir,
-		 ends_with(dir, ".gz") ? "" : ".data");
-	snprintf(parent, sizeof(parent), "%s", path);
-	*strrchr(parent, '/') = '\0';
-	free(dir);
-	if (mkdirs(parent) < 0) {
-		onlist_err_text(parent, strerror(errno));
+	/* DATA/downloads/HOST/.../NAME: the directories checked as ours */
+	name = strrchr(dir, '/');
+	snprintf(path, sizeof(path), "downloads%s%.*s", name ? "/" : "",
+		 name ? (int)(name - dir) : 0, dir);
+	if (data_dir(o->data, path, parent, sizeof(parent)) < 0) {
+		free(dir);
 		return -1;
 	}
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s%s", parent,
+			     name ? name + 1 : dir,
+			     ends_with(dir, ".gz") ? "" : ".data") >= sizeof(path)) {
+		onlist_err_text(parent, "path too long");
+		free(dir);
+		return -1;
+	}
+	free(dir);
 	if (remember_cache) {
 		cache.etag = onlist_store_get_state(s, url, "etag");
 		cache.last_modified = onlist_store_get_state(s, url, "last-modified");
