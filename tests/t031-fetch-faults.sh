@@ -92,5 +92,32 @@ if command -v flock >/dev/null; then
 	echo "$out" | grep -q "another onlist fetch is running" || bad "lock message: $out"
 	wait "$holder"
 fi
+
+# A fetch leaves no lock behind.
+db=$tmp/nolock.db
+./onlist -q --db "$db" fetch --list L "$tmp/fx/list.mbox.gz" >/dev/null 2>&1 || bad "plain fetch failed"
+[ -e "$db.fetch-lock" ] && bad "the lock $db.fetch-lock stayed behind"
+
+# Links planted where fetch writes (someone else can write in the folder):
+# a .part linked to a file of the victim's is not resumed into (the
+# server's body would be appended to it), and a lock linked to a path is
+# not created there.
+printf 'the victim keeps this\n' >"$tmp/victim"
+cp "$tmp/victim" "$tmp/victim.orig"
+mkdir -p "$tmp/data6/downloads/127.0.0.1_$port"
+ln -s "$tmp/victim" "$tmp/data6/downloads/127.0.0.1_$port/list.mbox.gz.part"
+db=$tmp/part.db
+out=$(./onlist -q --db "$db" fetch --pace 0 --data "$tmp/data6" --list L "$base/list.mbox.gz" 2>&1)
+rc=$?
+cmp -s "$tmp/victim" "$tmp/victim.orig" || bad "a .part link: the victim's file was written to"
+[ $rc -eq 0 ] || bad "a .part link: exit $rc: $out"
+[ "$(sqlite3 "$db" 'SELECT count(*) FROM messages')" = "$want" ] || bad "a .part link: not all messages imported"
+ln -s "$tmp/made-by-lock" "$tmp/link.db.fetch-lock"
+out=$(./onlist -q --db "$tmp/link.db" fetch --list L "$tmp/fx/list.mbox.gz" 2>&1)
+rc=$?
+[ -e "$tmp/made-by-lock" ] && bad "a lock link: fetch created the file it points to"
+[ $rc -eq 1 ] || bad "a lock link: exit $rc, expected 1: $out"
+echo "$out" | grep -q "symbolic link" || bad "a lock link: not said why: $out"
+
 [ $fail -eq 0 ] && echo "all fetch fault cases passed"
 exit $fail

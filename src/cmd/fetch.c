@@ -914,30 +914,71 @@ static int collect_source(int ncol, const char *const *c, void *data)
 	return 0;
 }
 
-/* One fetch per database at a time: an advisory lock next to it, held
- * until the process ends (also when it is killed). */
-static int take_lock(const char *db)
+/* One fetch per database at a time: an advisory lock on DB.fetch-lock,
+ * held until the process ends (also when it is killed) and removed when
+ * fetch is done.  The file is never opened through a link (in a folder
+ * others can write to, it could point anywhere) and must be a regular
+ * file of the user's.  A lock taken on a file that was removed meanwhile
+ * (by the fetch that held it, as it ended) does not count: taken again on
+ * the new one.  The descriptor and *path (caller frees), or -1 after
+ * saying why. */
+static int take_lock(const char *db, char **path)
 {
-	char *path;
-	int fd;
+	struct stat st, now;
+	int fd = -1, tries;
 
-	if (asprintf(&path, "%s.fetch-lock", db) < 0)
-		return -1;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		onlist_err("fetch: cannot create %s: %s", path, strerror(errno));
-		free(path);
+	if (asprintf(path, "%s.fetch-lock", db) < 0) {
+		*path = NULL;
 		return -1;
 	}
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		onlist_err("fetch: another onlist fetch is running on %s "
-			   "(lock %s held); try again when it is done", db, path);
+	for (tries = 0; tries < 10; tries++) {
+		fd = open(*path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+			  O_CLOEXEC, 0666);
+		if (fd < 0 && errno == EEXIST)
+			fd = open(*path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT)
+			continue;	/* removed between the two opens */
+		if (fd < 0) {
+			onlist_err("fetch: cannot open %s: %s%s", *path,
+				   strerror(errno), errno == ELOOP ?
+				   " (a symbolic link: remove it)" : "");
+			goto fail;
+		}
+		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+		    st.st_uid != geteuid()) {
+			onlist_err("fetch: %s is not a regular file of yours: "
+				   "refusing to use it as the lock (remove it)",
+				   *path);
+			goto fail;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			onlist_err("fetch: another onlist fetch is running on %s "
+				   "(lock %s held); try again when it is done",
+				   db, *path);
+			goto fail;
+		}
+		if (stat(*path, &now) == 0 && now.st_dev == st.st_dev &&
+		    now.st_ino == st.st_ino)
+			return fd;
+		close(fd);	/* the file we locked is gone: again */
+		fd = -1;
+	}
+	onlist_err("fetch: cannot take the lock %s: it keeps changing", *path);
+fail:
+	if (fd >= 0)
 		close(fd);
-		free(path);
-		return -1;
-	}
+	free(*path);
+	*path = NULL;
+	return -1;
+}
+
+/* Remove the lock, then let it go: removed first, so no other fetch can
+ * take this file once we are done (take_lock() checks it is still there). */
+static void drop_lock(int fd, char *path)
+{
+	unlink(path);
+	close(fd);
 	free(path);
-	return fd;
 }
 
 /* A number from 0 to max for --retries and --pace: 0, or -1 after
@@ -984,6 +1025,7 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 	struct source_list l = { NULL, NULL, 0 };
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	const char *data_opt = NULL;
+	char *lock_path = NULL;
 	double x;
 	int c, ret = ONLIST_EXIT_OK, lock;
 
@@ -1063,13 +1105,13 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 	}
 	if (!o.data)
 		return ONLIST_EXIT_FAIL;
-	if ((lock = take_lock(cli->db_path)) < 0) {
+	if ((lock = take_lock(cli->db_path, &lock_path)) < 0) {
 		free(o.data);
 		return ONLIST_EXIT_FAIL;
 	}
 	if (!(s = onlist_cli_open_store(cli))) {
 		free(o.data);
-		close(lock);
+		drop_lock(lock, lock_path);
 		return ONLIST_EXIT_FAIL;
 	}
 	onlist_store_stream_mode(s);
@@ -1119,7 +1161,7 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 	onlist_http_cleanup();
 	onlist_store_close(s);
 	free(o.data);
-	close(lock);
+	drop_lock(lock, lock_path);
 	ret = onlist_cli_out_close(cli, &out, ret);
 	return ret;
 }
