@@ -85,6 +85,12 @@ static void one_line(char **errmsg)
 onlist_status onlist_repo_mirror(const char *url, const char *dir,
 				 char **errmsg)
 {
+	return onlist_repo_mirror_until(url, dir, 0, errmsg);
+}
+
+onlist_status onlist_repo_mirror_until(const char *url, const char *dir,
+				       double deadline, char **errmsg)
+{
 	struct stat sb;
 	char *tmp = NULL;
 	onlist_status st;
@@ -119,8 +125,8 @@ onlist_status onlist_repo_mirror(const char *url, const char *dir,
 			return ONLIST_ENOMEM;
 		}
 		args[0] = gd;
-		st = onlist_git_run(".", args, ONLIST_GIT_NET | ONLIST_GIT_CLEAN,
-				    errmsg);
+		st = onlist_git_run_until(".", args, ONLIST_GIT_NET |
+					  ONLIST_GIT_CLEAN, deadline, errmsg);
 		free(gd);
 		one_line(errmsg);
 		return st;
@@ -146,8 +152,8 @@ onlist_status onlist_repo_mirror(const char *url, const char *dir,
 			MIRROR_CONFIG, "clone", "--mirror", "--quiet", "--", url,
 			tmp, NULL
 		};
-		st = onlist_git_run(".", args, ONLIST_GIT_NET | ONLIST_GIT_CLEAN,
-				    errmsg);
+		st = onlist_git_run_until(".", args, ONLIST_GIT_NET |
+					  ONLIST_GIT_CLEAN, deadline, errmsg);
 		one_line(errmsg);
 	}
 	if (st == ONLIST_OK && rename(tmp, dir) < 0) {

@@ -35,6 +35,9 @@ so a test can add ?t=NAME to get fresh state):
                         and no manifest.js.gz
   /listed/K/...         the same, with a manifest.js.gz listing epochs
                         0..K-1
+  /slowgit/K/...        as /listed/K/, but while DIR/slow exists every
+                        file comes at 2 KiB a second (fast enough for git's
+                        own stall limit, too slow to ever finish a pack)
   /truncgz/FILE         first time: the first half of FILE with a matching
                         Content-Length; afterwards the whole file
   /norange/FILE         ignores Range: always 200 and the whole file
@@ -183,7 +186,8 @@ class Handler(BaseHTTPRequestHandler):
         return start, min(end, size - 1)
 
     def serve(self, data, extra=(), use_range=True, cut=None, stall=False,
-              trickle=False, length=None, close=False, drip=False):
+              trickle=False, length=None, close=False, drip=False,
+              rate=None):
         """Sends data (honouring Range unless told not to).  cut: send only
         that many body bytes, then close; stall: send none and go quiet
         (a client averages its speed over seconds: any bytes sent would
@@ -235,6 +239,19 @@ class Handler(BaseHTTPRequestHandler):
                     self.wfile.flush()
                     pos += 3
                     time.sleep(1)
+            except OSError:
+                pass
+            self.close_connection = True
+            return
+        if rate:
+            t0, pos = time.monotonic(), 0
+            try:
+                while pos < len(body) and time.monotonic() - t0 < 600:
+                    self.wfile.write(body[pos:pos + rate])
+                    self.wfile.flush()
+                    pos += rate
+                    if pos < len(body):
+                        time.sleep(1)
             except OSError:
                 pass
             self.close_connection = True
@@ -328,9 +345,11 @@ class Handler(BaseHTTPRequestHandler):
                 self.file(rest)
         elif head == "trickle":
             self.file(rest, trickle=True)
-        elif head in ("inf", "listed"):
+        elif head in ("inf", "listed", "slowgit"):
             i = 1 if head == "inf" else 2
-            if parts[i:] == ["manifest.js.gz"] and head == "listed":
+            slow = head == "slowgit" and os.path.exists(
+                os.path.join(ROOT, "slow"))
+            if parts[i:] == ["manifest.js.gz"] and head != "inf":
                 k = int(parts[1])
                 man = {"/x/git/%d.git" % e: {"fingerprint": "0" * 40}
                        for e in range(k)}
@@ -338,7 +357,8 @@ class Handler(BaseHTTPRequestHandler):
                            use_range=False)
             elif len(parts) > i + 2 and parts[i] == "git" and \
                     parts[i + 1].endswith(".git"):
-                self.file("epoch.git/" + "/".join(parts[i + 2:]))
+                self.file("epoch.git/" + "/".join(parts[i + 2:]),
+                          **({"rate": 2048} if slow else {}))
             else:
                 self.error(404)
         elif head == "drip":

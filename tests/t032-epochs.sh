@@ -104,5 +104,46 @@ else
 	echo "not root: the ownership checks need chown, left out"
 fi
 
+# ---- a clone that never ends ---------------------------------------------------
+# /slowgit/1/ serves the epoch at 2 KiB/s (above git's own stall limit)
+# while $TMP/srv/slow exists; a 400 KB pack would take minutes.  --timeout
+# ends the clone and everything it started; so does a SIGTERM to onlist;
+# and the next run is not hindered by what the killed clone left.
+head -c 400000 /dev/urandom >"$W/big"
+git -C "$W" add big && git -C "$W" commit -qm big && git -C "$W" push -q "$E" master &&
+	git -C "$E" repack -adq && git -C "$E" update-server-info || fail "git repack"
+touch "$TMP/srv/slow"
+no_git_left() {	# no_git_left LABEL: no clone of ours still runs
+	sleep 1
+	if pgrep -f "$TMP/data7" >/dev/null || pgrep -f "$port/slowgit" >/dev/null; then
+		bad "$1: git still runs after onlist ended: $(pgrep -af "$TMP/data7|$port/slowgit" | head -n 3)"
+		pkill -KILL -f "$TMP/data7"
+		pkill -KILL -f "$port/slowgit"
+	fi
+}
+t0=$(date +%s)
+run "slow clone" "$ONLIST" -q --db "$TMP/slow.db" fetch --pace 0 --data "$TMP/data7" \
+	--timeout 5 --list slow "$base/slowgit/1/"
+t1=$(date +%s)
+expect_rc "slow clone" 1
+grep -q -- '--timeout' "$TMP/err" || bad "slow clone: the error does not say the time ran out"
+[ $((t1 - t0)) -lt 30 ] || bad "slow clone: took $((t1 - t0)) s with --timeout 5"
+no_git_left "slow clone"
+
+"$ONLIST" -q --db "$TMP/slow.db" fetch --pace 0 --data "$TMP/data7" --timeout 0 \
+	--list slow "$base/slowgit/1/" >"$TMP/term.out" 2>&1 &
+pid=$!
+sleep 3
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ $rc -ne 0 ] || bad "SIGTERM during a clone: onlist exited 0"
+no_git_left "SIGTERM during a clone"
+
+rm -f "$TMP/srv/slow"
+run "after the kill" "$ONLIST" -q --db "$TMP/slow.db" fetch --pace 0 --data "$TMP/data7" \
+	--list slow "$base/slowgit/1/"
+expect_rc "after the kill" 0
+
 [ $nfail -eq 0 ] && echo "all epoch and deadline checks passed"
 [ $nfail -eq 0 ]

@@ -18,6 +18,12 @@
 onlist_status onlist_repo_mirror(const char *url, const char *dir,
 				 char **errmsg);
 
+/* onlist_repo_mirror() under a deadline (seconds on CLOCK_MONOTONIC, as
+ * onlist_http_now(); 0: none): git and everything it started are killed
+ * when it passes (onlist_git_run_until), and a clone's DIR.tmp removed. */
+onlist_status onlist_repo_mirror_until(const char *url, const char *dir,
+				       double deadline, char **errmsg);
+
 /* One message of a public-inbox epoch: the blob `m` of a commit (v2) or
  * the blob a commit adds (v1: pass the inbox repository as gitdir). */
 struct onlist_epoch_msg {

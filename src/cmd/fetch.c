@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 #include "cli.h"
 #include "onlist/fetch.h"
+#include "onlist/git.h"
 #include "onlist/import.h"
 #include "onlist/mail.h"
 #include "onlist/repo.h"
@@ -648,7 +650,7 @@ static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
 			ret = -1;
 			break;
 		}
-		if (onlist_repo_mirror(url, mirror, &err) != ONLIST_OK) {
+		if (onlist_repo_mirror_until(url, mirror, o->http.deadline, &err) != ONLIST_OK) {
 			/* Past the last epoch git says "not found"; an epoch
 			 * we already have that fails is a real error. */
 			int known = is_dir(mirror);
@@ -658,6 +660,12 @@ static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
 				/* Past the last epoch. */
 				free(err);
 				err = NULL;
+				break;
+			}
+			if (o->http.deadline > 0 &&
+			    onlist_http_now() > o->http.deadline) {
+				onlist_err_text(url, err ? err : "git failed");
+				ret = -1;
 				break;
 			}
 			if (n == 0 && !known) {
@@ -671,7 +679,8 @@ static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
 					ret = -1;
 					break;
 				}
-				if (onlist_repo_mirror(base, mirror, &err) == ONLIST_OK) {
+				if (onlist_repo_mirror_until(base, mirror,
+							     o->http.deadline, &err) == ONLIST_OK) {
 					free(err1);
 					snprintf(key, sizeof(key), "epoch:0");
 					ret = walk_epoch(cli, s, base, key, mirror,
@@ -981,6 +990,35 @@ static void drop_lock(int fd, char *path)
 	free(path);
 }
 
+/* A clone runs in a process group of its own (so that a deadline can
+ * end it with its helpers): it gets no signal from the terminal, and
+ * would outlive an onlist that is killed.  Pass the signal on to it, then
+ * end as the signal says. */
+static void on_fatal_signal(int sig)
+{
+	onlist_git_signal_groups(SIGTERM);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void pass_signals_to_git(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(*sigs); i++) {
+		struct sigaction old;
+
+		/* a signal the caller ignores (nohup) stays ignored */
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+	}
+}
+
 /* A number from 0 to max for --retries and --pace: 0, or -1 after
  * saying why. */
 static int number(const char *opt, const char *arg, double max, double *out)
@@ -1115,6 +1153,7 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 		return ONLIST_EXIT_FAIL;
 	}
 	onlist_store_stream_mode(s);
+	pass_signals_to_git();
 	/* The epoch mirrors are git's downloads: --insecure goes to git
 	 * through its environment, which every git child inherits. */
 	if (o.http.insecure)
