@@ -369,6 +369,12 @@ static onlist_status resolve_commit(const char *gitdir, const char *rev,
 	return st;
 }
 
+onlist_status onlist_repo_epoch_tip(const char *gitdir, const char *branch,
+				    char id[41], char **errmsg)
+{
+	return resolve_commit(gitdir, branch ? branch : "master", id, errmsg);
+}
+
 /* Read one cat-file answer and hand it to the callback.  Returns
  * ONLIST_OK, with *stop set when the callback said so and *done at the end
  * of the output; on failure *msg says what went wrong. */

@@ -30,11 +30,12 @@ so a test can add ?t=NAME to get fresh state):
   /bigetag/FILE         the file with a 50 KB ETag
   /hugeetag/FILE        the file with a 1 MB ETag (past curl's header limit)
   /ctletag/FILE         the file with an ETag holding a bare CR and a TAB
-  /inf/git/N.git/PATH   DIR/epoch.git/PATH for every N (a git repository
-                        over dumb HTTP): a public-inbox with endless epochs
-                        and no manifest.js.gz
-  /listed/K/...         the same, with a manifest.js.gz listing epochs
-                        0..K-1
+  /inf/git/N.git/PATH   DIR/inf-epochs/N.git/PATH when there is one, else
+                        DIR/epoch.git/PATH (a git repository over dumb
+                        HTTP): a public-inbox with endless epochs and no
+                        manifest.js.gz
+  /listed/K/...         the same (DIR/listed-epochs/N.git first), with a
+                        manifest.js.gz listing epochs 0..K-1
   /slowgit/K/...        as /listed/K/, but while DIR/slow exists every
                         file comes at 2 KiB a second (fast enough for git's
                         own stall limit, too slow to ever finish a pack)
@@ -357,7 +358,12 @@ class Handler(BaseHTTPRequestHandler):
                            use_range=False)
             elif len(parts) > i + 2 and parts[i] == "git" and \
                     parts[i + 1].endswith(".git"):
-                self.file("epoch.git/" + "/".join(parts[i + 2:]),
+                # DIR/HEAD-epochs/N.git when there is one, else the
+                # same epoch under every number
+                ep = head + "-epochs/" + parts[i + 1]
+                if not os.path.isdir(os.path.join(ROOT, ep)):
+                    ep = "epoch.git"
+                self.file(ep + "/" + "/".join(parts[i + 2:]),
                           **({"rate": 2048} if slow else {}))
             else:
                 self.error(404)

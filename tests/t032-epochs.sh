@@ -1,11 +1,13 @@
 #!/bin/sh
 # A public-inbox server that never ends: onlist fetch must not clone epoch
 # after epoch for ever, nor wait for ever on a server that trickles.
-#   - /inf/: every git/N.git answers (the same small epoch, over git's dumb
-#     HTTP) and there is no manifest.js.gz: fetch stops at --max-epochs
-#     with exit 1 and says why;
+#   - /inf/: every git/N.git answers (six distinct small epochs, then the
+#     same one under every number, over git's dumb HTTP) and there is no
+#     manifest.js.gz: fetch stops at --max-epochs with exit 1 and says
+#     why; without --max-epochs it stops at the first repeated epoch;
 #   - /listed/3/: the same, but manifest.js.gz lists 0..2: exactly three
-#     epochs are cloned and fetch succeeds;
+#     epochs are cloned and fetch succeeds; /listed/100000/ does not get
+#     past --max-epochs;
 #   - /drip/: 3 bytes a second: --timeout ends the source, exit 1, saying
 #     the time ran out (without it, the stall limit would take a minute).
 . tests/lib.sh
@@ -28,6 +30,19 @@ for i in 1 2 3; do
 done
 git -C "$W" push -q "$E" master || fail "git push"
 git -C "$E" update-server-info || fail "update-server-info"
+# six distinct epochs, one message each, served first under /inf/ and /listed/
+mkdir -p "$TMP/srv/inf-epochs"
+for i in 0 1 2 3 4 5; do
+	D=$TMP/srv/inf-epochs/$i.git
+	git init -q --bare -b master "$D"
+	V=$TMP/v$i
+	git init -q -b master "$V"
+	printf 'From: A <a@example.org>\nSubject: epoch %d\nMessage-ID: <e%d@example.org>\nDate: Mon, 1 Jan 2024 00:00:0%d +0000\n\nWhy.\n' \
+		"$i" "$i" "$i" >"$V/m"
+	git -C "$V" add m && git -C "$V" commit -q -m "e$i" && git -C "$V" push -q "$D" master &&
+		git -C "$D" update-server-info || fail "git push"
+done
+ln -s inf-epochs "$TMP/srv/listed-epochs"
 
 python3 tests/faultserver.py 0 "$TMP/srv" --timeout 300 >"$TMP/port" &
 srv=$!
@@ -46,6 +61,24 @@ grep -q -- '--max-epochs' "$TMP/err" || bad "endless: the error does not name --
 n=$(find "$TMP/data/mirrors" -type d -name '[0-9]*.git' | wc -l)
 [ "$n" -le 4 ] || bad "endless: $n epochs cloned, --max-epochs was 4"
 [ "$n" -ge 1 ] || bad "endless: nothing cloned (test bug?)"
+
+# no --max-epochs: the first epoch that repeats an earlier one ends it
+run repeats "$ONLIST" -q --db "$TMP/rep.db" fetch --pace 0 --data "$TMP/datar" \
+	--timeout 120 --list rep "$base/inf/"
+expect_rc repeats 1
+grep -q 'epoch 7 is a copy of epoch 6' "$TMP/err" || bad "repeats: not stopped at the repeat"
+n=$(find "$TMP/datar/mirrors" -type d -name '[0-9]*.git' | wc -l)
+[ "$n" = 8 ] || bad "repeats: $n epochs cloned, expected 8 (0..5 distinct, 6, its copy 7)"
+m=$(sqlite3 "$TMP/rep.db" 'select count(*) from messages')
+[ "$m" = 9 ] || bad "repeats: $m messages imported, expected 9"
+
+# a manifest that lists 100000 does not override --max-epochs
+run "listed 100000" "$ONLIST" -q --db "$TMP/l100k.db" fetch --pace 0 --data "$TMP/datal" \
+	--max-epochs 4 --timeout 120 --list l100k "$base/listed/100000/"
+expect_rc "listed 100000" 1
+grep -q -- '--max-epochs' "$TMP/err" || bad "listed 100000: the error does not name --max-epochs"
+n=$(find "$TMP/datal/mirrors" -type d -name '[0-9]*.git' | wc -l)
+[ "$n" -le 4 ] || bad "listed 100000: $n epochs cloned, --max-epochs was 4"
 
 # the manifest lists three
 run listed "$ONLIST" -q --db "$TMP/listed.db" fetch --pace 0 --data "$TMP/data2" \
@@ -69,7 +102,7 @@ grep -q -- '--timeout' "$TMP/err" || bad "timeout: the error does not say the ti
 # A hook planted in a mirror is not run when fetch updates it (git runs it
 # on every ref update otherwise).
 run plant "$ONLIST" -q --db "$TMP/plant.db" fetch --pace 0 --data "$TMP/data4" \
-	--list plant "$base/listed/1/"
+	--list plant "$base/slowgit/1/"
 expect_rc plant 0
 M=$(find "$TMP/data4/mirrors" -type d -name 0.git | head -n 1)
 [ -d "$M" ] || fail "plant: no mirror cloned"
@@ -79,7 +112,7 @@ printf 'From: A <a@example.org>\nSubject: [PATCH] change 4\nMessage-ID: <m4@exam
 git -C "$W" commit -qam m4 && git -C "$W" push -q "$E" master &&
 	git -C "$E" update-server-info || fail "git push"
 run "planted hook" "$ONLIST" -q --db "$TMP/plant.db" fetch --pace 0 --data "$TMP/data4" \
-	--list plant "$base/listed/1/"
+	--list plant "$base/slowgit/1/"
 expect_rc "planted hook" 0
 [ -e "$TMP/hooked" ] && bad "planted hook: fetch ran the mirror's hook"
 m=$(sqlite3 "$TMP/plant.db" 'select count(*) from messages')
@@ -90,7 +123,7 @@ m=$(sqlite3 "$TMP/plant.db" 'select count(*) from messages')
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
 	chown -R nobody "$M"
 	run "foreign mirror" "$ONLIST" -q --db "$TMP/plant.db" fetch --pace 0 \
-		--data "$TMP/data4" --list plant "$base/listed/1/"
+		--data "$TMP/data4" --list plant "$base/slowgit/1/"
 	expect_rc "foreign mirror" 1
 	grep -q 'belongs to user' "$TMP/err" || bad "foreign mirror: not said why"
 	chown -R 0 "$M"

@@ -51,6 +51,12 @@ onlist_status onlist_repo_epoch_walk(const char *gitdir, const char *branch,
 				     const char *since, onlist_epoch_cb cb,
 				     void *data, char **last, char **errmsg);
 
+/* The commit the branch (NULL: "master") of the epoch repository gitdir
+ * points at, in id (40 hex), or "" when there is none (an empty epoch).
+ * ONLIST_EGIT (git's message) when git fails otherwise; ONLIST_ENOMEM. */
+onlist_status onlist_repo_epoch_tip(const char *gitdir, const char *branch,
+				    char id[41], char **errmsg);
+
 /* How many epochs a public-inbox manifest (manifest.js.gz, as a file at
  * path) lists: its largest "/git/N.git" key, plus one; 0 when it names
  * none; -1 when the file cannot be read as gzip.  Only the epoch names

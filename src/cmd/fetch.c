@@ -49,8 +49,10 @@ static const char help[] =
 	"                    clones together (21600: 6 hours, for a whole\n"
 	"                    mirror); a stall (under 1 KiB/s for 60 s) is cut\n"
 	"                    and retried before that\n"
-	"  --max-epochs N    epochs to clone at most when the inbox's\n"
-	"                    manifest.js.gz does not list them (1000)\n"
+	"  --max-epochs N    epochs to clone at most, whatever the inbox's\n"
+	"                    manifest.js.gz says (64); an epoch that repeats\n"
+	"                    an earlier one (the same last commit) ends the\n"
+	"                    walk too\n"
 	"  --format json     print the counts as one JSON object: {sources:\n"
 	"                    [{source, list, ok, messages, new, patches,\n"
 	"                    skipped}], messages, new, patches, skipped}\n\n"
@@ -67,10 +69,12 @@ struct fetch_opts {
 	int max_epochs;		/* without a manifest, clone no more */
 };
 
-/* The epochs a server may make onlist clone when it lists none in a
- * manifest: lore's largest inbox (LKML) has about 20; a server answering
- * every git/N.git must not get the rest of the disk. */
-#define MAX_EPOCHS_DEFAULT 1000
+/* The epochs a server may make onlist clone, whatever its manifest says:
+ * lore's largest inbox (LKML) has about 20, and grows by about one a
+ * year; a server answering every git/N.git must not get the rest of the
+ * disk, nor keep fetch busy for long (64 tiny epochs at the default pace
+ * are about a minute). */
+#define MAX_EPOCHS_DEFAULT 64
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -606,7 +610,7 @@ static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
 		       const char *list, struct onlist_import_counts *c)
 {
 	char *dir = url_dir(base), *err = NULL;
-	char url[PATH_MAX], mirror[PATH_MAX], key[32];
+	char url[PATH_MAX], mirror[PATH_MAX], key[32], (*tips)[41];
 	int n = 0, ret = 0, nlisted;
 
 	if (!dir)
@@ -623,14 +627,26 @@ static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
 	 * are cloned until the first missing one, and never more than
 	 * --max-epochs. */
 	nlisted = manifest_epochs(base, dir, o);
+	if (!(tips = calloc((size_t)o->max_epochs, sizeof(*tips)))) {
+		free(dir);
+		return -1;
+	}
 	for (;; n++) {
-		if (nlisted ? n >= nlisted : n >= o->max_epochs) {
-			if (!nlisted) {
+		/* the manifest is the server's word: it ends the walk early,
+		 * but never lets it go past --max-epochs */
+		if (nlisted && n >= nlisted && nlisted <= o->max_epochs)
+			break;
+		if (n >= o->max_epochs) {
+			if (nlisted)
+				onlist_err("fetch: %s: its manifest.js.gz lists %d "
+					   "epochs, more than %d: stopped "
+					   "(--max-epochs)", base, nlisted,
+					   o->max_epochs);
+			else
 				onlist_err("fetch: %s: more than %d epochs and no "
 					   "manifest.js.gz listing them: stopped "
 					   "(--max-epochs)", base, o->max_epochs);
-				ret = -1;
-			}
+			ret = -1;
 			break;
 		}
 		if (o->http.deadline > 0 && onlist_http_now() > o->http.deadline) {
@@ -701,12 +717,33 @@ static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
 			ret = -1;
 			break;
 		}
+		/* A server that serves one epoch under every number would
+		 * keep fetch cloning until --max-epochs: an epoch whose tip
+		 * is an earlier one's ends the walk.  (public-inbox starts
+		 * every epoch with a commit of its own.) */
+		if (onlist_repo_epoch_tip(mirror, NULL, tips[n], &err) != ONLIST_OK) {
+			onlist_err_text(mirror, err ? err : "git failed");
+			ret = -1;
+			break;
+		}
+		for (int k = 0; tips[n][0] && k < n; k++) {
+			if (strcmp(tips[k], tips[n]))
+				continue;
+			onlist_err("fetch: %s: epoch %d is a copy of epoch %d (the "
+				   "same last commit): the server repeats "
+				   "itself; stopped", base, n, k);
+			ret = -1;
+			break;
+		}
+		if (ret < 0)
+			break;
 		snprintf(key, sizeof(key), "epoch:%d", n);
 		if (walk_epoch(cli, s, base, key, mirror, list, c) < 0) {
 			ret = -1;
 			break;
 		}
 	}
+	free(tips);
 	free(err);
 	free(dir);
 	return ret;
