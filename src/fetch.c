@@ -610,8 +610,13 @@ static enum outcome by_curl(struct run *r, struct xfer *x, CURLcode rc,
 		return FAIL;
 	}
 	if (rc == CURLE_UNSUPPORTED_PROTOCOL) {
-		set_msg(r, "redirected to a URL that is not http or https "
-			"(%s)", detail);
+		if (!strncasecmp(r->url, "https:", 6))
+			set_msg(r, "refused a redirect to a URL that is not "
+				"https (from https, plain http is refused too: "
+				"%s)", detail);
+		else
+			set_msg(r, "redirected to a URL that is not http or "
+				"https (%s)", detail);
 		return FAIL;
 	}
 	if (rc == CURLE_COULDNT_CONNECT) {
@@ -784,13 +789,18 @@ static void set_common_opts(CURL *curl, const struct onlist_http_opts *o,
 	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
 	curl_easy_setopt(curl, CURLOPT_MAXREDIRS, (long)o->max_redirects);
+	/* what was asked for over https never comes over plain http: a
+	 * redirect may not downgrade it */
+	int tls = !strncasecmp(url, "https:", 6);
 #if LIBCURL_VERSION_NUM >= 0x075500	/* 7.85.0 */
 	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR,
+			 tls ? "https" : "http,https");
 #else
 	curl_easy_setopt(curl, CURLOPT_PROTOCOLS,
 			 (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-	curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS,
+	curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS, tls ?
+			 (long)CURLPROTO_HTTPS :
 			 (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
 	curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, o->insecure ? 0L : 1L);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <zlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -77,7 +78,7 @@ static void one_line(char **errmsg)
  * GIT_PROTOCOL_FROM_USER), and an end to a transfer that stalls (under 1
  * byte/s for a minute, as onlist's own downloads). */
 #define MIRROR_CONFIG "-c", "protocol.allow=never", \
-	"-c", "protocol.https.allow=always", "-c", "protocol.http.allow=always", \
+	"-c", "protocol.https.allow=always", "-c", http_allow, \
 	"-c", "protocol.file.allow=always", "-c", "protocol.git.allow=always", \
 	"-c", "protocol.ssh.allow=always", \
 	"-c", "http.lowSpeedLimit=1024", "-c", "http.lowSpeedTime=60"
@@ -94,6 +95,10 @@ onlist_status onlist_repo_mirror_until(const char *url, const char *dir,
 	struct stat sb;
 	char *tmp = NULL;
 	onlist_status st;
+	/* git follows redirects to the transports it allows: one asked for
+	 * over https must not be downgraded to plain http */
+	const char *http_allow = url && !strncasecmp(url, "https:", 6) ?
+		"protocol.http.allow=never" : "protocol.http.allow=always";
 
 	if (errmsg)
 		*errmsg = NULL;

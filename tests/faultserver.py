@@ -51,6 +51,8 @@ so a test can add ?t=NAME to get fresh state):
   /redirect/N/FILE      N redirects, then FILE
   /redirect-loop        redirects to itself, forever
   /redirect-ftp         redirects to ftp://127.0.0.1/x
+  /redirect-http/PORT/FILE  redirects to http://127.0.0.1:PORT/FILE (from
+                        a --tls server: a downgrade to plain http)
   /pi/FAULT/PATH?QUERY  a proxy to the server given by --backend URL (a
                         public-inbox-httpd): the request, GET or POST, goes
                         there as /PATH?QUERY, its answer comes back, but
@@ -316,6 +318,9 @@ class Handler(BaseHTTPRequestHandler):
             self.simple(302, b"", [("Location", url.path)])
         elif head == "redirect-ftp":
             self.simple(302, b"", [("Location", "ftp://127.0.0.1/x")])
+        elif head == "redirect-http":
+            self.simple(302, b"", [("Location", "http://127.0.0.1:%d/%s" % (
+                int(parts[1]), "/".join(parts[2:])))])
         elif head == "redirect":
             hops = int(parts[1])
             if hops > 0:

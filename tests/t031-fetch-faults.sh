@@ -21,7 +21,7 @@ sh fixtures/make-fixtures.sh "$tmp/fx" >/dev/null || exit 1
 mkdir "$tmp/srv" && cp "$tmp/fx/list.mbox.gz" "$tmp/srv/" || exit 1
 python3 tests/faultserver.py 0 "$tmp/srv" --timeout 300 > "$tmp/port" &
 srv_pid=$!
-for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$tmp/port" ] && break; sleep 0.3; done
+for _ in $(seq 1 100); do [ -s "$tmp/port" ] && break; sleep 0.3; done
 port=$(head -n 1 "$tmp/port")
 [ -n "$port" ] || { echo "fault server did not start"; exit 1; }
 base=http://127.0.0.1:$port
@@ -118,6 +118,20 @@ rc=$?
 [ -e "$tmp/made-by-lock" ] && bad "a lock link: fetch created the file it points to"
 [ $rc -eq 1 ] || bad "a lock link: exit $rc, expected 1: $out"
 echo "$out" | grep -q "symbolic link" || bad "a lock link: not said why: $out"
+
+# A window's dates are dates; a password in a source URL is refused, and
+# neither printed, stored nor named in a folder.
+for d in abc 2024-13-01 2024-02-30 "2024-01-01 OR x" 20240101; do
+	out=$(./onlist -q --db "$tmp/since.db" fetch --since "$d" --data "$tmp/data8" "$base/x/" 2>&1)
+	rc=$?
+	[ $rc -eq 2 ] || bad "--since '$d': exit $rc, expected 2: $out"
+done
+out=$(./onlist -q --db "$tmp/pw.db" fetch --data "$tmp/data9" --list L "http://user:s3cret@127.0.0.1:$port/list.mbox.gz" 2>&1)
+rc=$?
+[ $rc -eq 2 ] || bad "password URL: exit $rc, expected 2: $out"
+echo "$out" | grep -q s3cret && bad "password URL: the password was printed"
+[ -e "$tmp/pw.db" ] && sqlite3 "$tmp/pw.db" .dump 2>/dev/null | grep -q s3cret && bad "password URL: stored"
+find "$tmp/data9" 2>/dev/null | grep -q s3cret && bad "password URL: named in a folder"
 
 [ $fail -eq 0 ] && echo "all fetch fault cases passed"
 exit $fail

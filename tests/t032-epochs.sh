@@ -47,7 +47,7 @@ ln -s inf-epochs "$TMP/srv/listed-epochs"
 python3 tests/faultserver.py 0 "$TMP/srv" --timeout 300 >"$TMP/port" &
 srv=$!
 trap 'kill $srv 2>/dev/null; rm -rf "$TMP"' EXIT
-for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$TMP/port" ] && break; sleep 0.3; done
+for _ in $(seq 1 100); do [ -s "$TMP/port" ] && break; sleep 0.3; done
 port=$(head -n 1 "$TMP/port")
 [ -n "$port" ] || fail "the fault server did not start"
 base=http://127.0.0.1:$port

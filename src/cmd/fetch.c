@@ -83,6 +83,23 @@ static int is_url(const char *s)
 	return !strncmp(s, "http://", 7) || !strncmp(s, "https://", 8);
 }
 
+/* 1 when the URL's authority holds a password (scheme://user:pw@host):
+ * it would be stored with the source, printed, and named in folders. */
+static int has_password(const char *url)
+{
+	const char *p = strstr(url, "://"), *at = NULL;
+	size_t n;
+
+	if (!p)
+		return 0;
+	p += 3;
+	n = strcspn(p, "/?#");
+	for (size_t i = 0; i < n; i++)
+		if (p[i] == '@')
+			at = p + i;
+	return at && memchr(p, ':', (size_t)(at - p)) != NULL;
+}
+
 static int ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
@@ -867,6 +884,13 @@ static int fetch_one(struct onlist_cli *cli, struct onlist_store *s,
 
 	if (o->timeout > 0)
 		o->http.deadline = onlist_http_now() + o->timeout;
+	if (has_password(arg)) {
+		/* a source remembered by an older onlist */
+		onlist_err("fetch: a remembered source holds a password: "
+			   "skipped (remove it from the sources table)");
+		free(list);
+		return -1;
+	}
 	if (!list)
 		return -1;
 	if (is_url(arg)) {
@@ -1056,6 +1080,30 @@ static void pass_signals_to_git(void)
 	}
 }
 
+/* --since and --until: a real date, YYYY-MM-DD (it goes into a query). */
+static int is_date(const char *s)
+{
+	struct tm tm;
+	int y, m, d;
+
+	if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
+		return 0;
+	for (int i = 0; i < 10; i++)
+		if (i != 4 && i != 7 && !isdigit((unsigned char)s[i]))
+			return 0;
+	if (sscanf(s, "%4d-%2d-%2d", &y, &m, &d) != 3)
+		return 0;
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = y - 1900;
+	tm.tm_mon = m - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = 12;
+	tm.tm_isdst = -1;
+	/* mktime() normalises 2024-02-30 to March: not the date given */
+	return mktime(&tm) != (time_t)-1 && tm.tm_year == y - 1900 &&
+	       tm.tm_mon == m - 1 && tm.tm_mday == d;
+}
+
 /* A number from 0 to max for --retries and --pace: 0, or -1 after
  * saying why. */
 static int number(const char *opt, const char *arg, double max, double *out)
@@ -1163,6 +1211,20 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 		onlist_progress_init(&http_prog, cli);
 		o.http.progress = http_progress;
 		o.http.progress_data = &http_prog;
+	}
+	if ((o.since && !is_date(o.since)) || (o.until && !is_date(o.until))) {
+		onlist_err("fetch: --since and --until take a date, YYYY-MM-DD");
+		return ONLIST_EXIT_USAGE;
+	}
+	for (int i = optind; i < argc; i++) {
+		if (has_password(argv[i])) {
+			/* not printed: the password would be on the screen */
+			onlist_err("fetch: source %d holds a password "
+				   "(https://user:password@host/): refused, it "
+				   "would be stored in the database and named in "
+				   "folders; give the URL without it", i - optind + 1);
+			return ONLIST_EXIT_USAGE;
+		}
 	}
 	if (optind == argc && (o.since || o.until || o.query)) {
 		onlist_err("fetch: a window needs a SOURCE");
