@@ -98,6 +98,26 @@ expect_rc timeout 1
 grep -q -- '--timeout' "$TMP/err" || bad "timeout: the error does not say the time ran out"
 [ $((t1 - t0)) -lt 30 ] || bad "timeout: took $((t1 - t0)) s with --timeout 3"
 
+# ---- list names: an epoch's path names its list, not the epoch ------------------
+mkdir -p "$TMP/names/mylist/git" "$TMP/names/in"
+git clone -q --bare "$TMP/srv/inf-epochs/0.git" "$TMP/names/mylist-0.git" &&
+	git clone -q --bare "$TMP/srv/inf-epochs/1.git" "$TMP/names/mylist/git/0.git" &&
+	git clone -q --bare "$TMP/srv/inf-epochs/2.git" "$TMP/names/in/git/12.git" || fail "git clone"
+for p in "$TMP/names/mylist-0.git" "$TMP/names/mylist/git/0.git/" "$TMP/names/mylist"; do
+	rm -f "$TMP/names.db"
+	run "name of $p" "$ONLIST" -q --db "$TMP/names.db" fetch "$p"
+	expect_rc "name of $p" 0
+	l=$(sqlite3 "$TMP/names.db" 'select group_concat(distinct list) from message_lists')
+	[ "$l" = mylist ] || bad "fetch $p: list named '$l', expected mylist"
+done
+# from inside the inbox, too
+rm -f "$TMP/names.db"
+case $ONLIST in /*) O=$ONLIST ;; *) O=$(pwd)/$ONLIST ;; esac
+(cd "$TMP/names/in" && "$O" -q --db "$TMP/names.db" fetch git/12.git) >/dev/null 2>&1 ||
+	bad "fetch git/12.git from inside the inbox failed"
+l=$(sqlite3 "$TMP/names.db" 'select group_concat(distinct list) from message_lists')
+[ "$l" = in ] || bad "fetch git/12.git from inside NAME: list named '$l', expected in"
+
 # ---- a data folder someone else can write in -------------------------------------
 # A hook planted in a mirror is not run when fetch updates it (git runs it
 # on every ref update otherwise).

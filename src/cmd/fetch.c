@@ -240,8 +240,20 @@ static char *url_dir(const char *url)
 	return out;
 }
 
+/* 1 when the n bytes at s are "N.git" (an epoch's name). */
+static int is_epoch_name(const char *s, size_t n)
+{
+	size_t d = 0;
+
+	while (d < n && isdigit((unsigned char)s[d]))
+		d++;
+	return d > 0 && n - d == 4 && !memcmp(s + d, ".git", 4);
+}
+
 /* "https://lore.kernel.org/linux-fsdevel/" -> "linux-fsdevel";
- * "/srv/lkml.mbox.gz" -> "lkml". */
+ * "/srv/lkml.mbox.gz" -> "lkml".  An epoch's path names its list, not
+ * the epoch: "NAME/git/0.git" and "NAME-0.git" -> "NAME", as an import
+ * of the same mail from NAME.mbox would. */
 static char *default_list(const char *src)
 {
 	size_t n = strlen(src);
@@ -254,6 +266,24 @@ static char *default_list(const char *src)
 	start = end;
 	while (start > src && start[-1] != '/')
 		start--;
+	if (is_epoch_name(start, (size_t)(end - start)) && start - src >= 5 &&
+	    !memcmp(start - 5, "/git/", 5)) {
+		/* NAME/git/N.git: the component before "git" */
+		end = start - 5;
+		while (end > src + 1 && end[-1] == '/')
+			end--;
+		start = end;
+		while (start > src && start[-1] != '/')
+			start--;
+	} else if (end - start > 4 && !memcmp(end - 4, ".git", 4)) {
+		/* NAME-N.git */
+		const char *p = end - 4;
+
+		while (p > start && isdigit((unsigned char)p[-1]))
+			p--;
+		if (p < end - 4 && p - start > 1 && p[-1] == '-')
+			end = p - 1;
+	}
 	name = strndup(start, (size_t)(end - start));
 	if (name && (dot = strchr(name, '.')) && dot != name)
 		*dot = '\0';
@@ -878,8 +908,10 @@ static int fetch_one(struct onlist_cli *cli, struct onlist_store *s,
 	struct fetch_opts src = *all, *o = &src;
 	struct onlist_import_counts c = { 0, 0, 0, 0 };
 	int window = o->since || o->until || o->query;
-	char *list = list_opt ? strdup(list_opt) : default_list(arg);
-	char *base = NULL;
+	char *base = NULL, where[PATH_MAX];
+	/* a local path named as it is, "git/0.git" from inside NAME too */
+	char *list = list_opt ? strdup(list_opt) : default_list(
+		!is_url(arg) && realpath(arg, where) ? where : arg);
 	int ret;
 
 	if (o->timeout > 0)
