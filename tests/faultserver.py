@@ -319,8 +319,9 @@ class Handler(BaseHTTPRequestHandler):
         elif head == "redirect-ftp":
             self.simple(302, b"", [("Location", "ftp://127.0.0.1/x")])
         elif head == "redirect-http":
-            self.simple(302, b"", [("Location", "http://127.0.0.1:%d/%s" % (
-                int(parts[1]), "/".join(parts[2:])))])
+            self.simple(302, b"", [("Location", "http://127.0.0.1:%d/%s%s" % (
+                int(parts[1]), "/".join(parts[2:]),
+                "?" + url.query if url.query else ""))])
         elif head == "redirect":
             hops = int(parts[1])
             if hops > 0:

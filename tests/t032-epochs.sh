@@ -157,6 +157,31 @@ else
 	echo "not root: the ownership checks need chown, left out"
 fi
 
+# ---- an https inbox redirected to plain http -------------------------------------
+# Every request to the TLS server is redirected to the plain one: neither
+# curl (manifest.js.gz) nor git (the epoch) may follow.
+if command -v openssl >/dev/null 2>&1 &&
+   openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
+	-keyout "$TMP/key.pem" -out "$TMP/cert.pem" >/dev/null 2>&1; then
+	python3 tests/faultserver.py 0 "$TMP/srv" --timeout 300 \
+		--tls "$TMP/cert.pem" "$TMP/key.pem" >"$TMP/tlsport" &
+	tls_srv=$!
+	for _ in $(seq 1 100); do [ -s "$TMP/tlsport" ] && break; sleep 0.3; done
+	tls_port=$(head -n 1 "$TMP/tlsport")
+	[ -n "$tls_port" ] || fail "the TLS fault server did not start"
+	run downgrade "$ONLIST" -q --db "$TMP/down.db" fetch --pace 0 --insecure \
+		--data "$TMP/datad" --list down \
+		"https://127.0.0.1:$tls_port/redirect-http/$port/slowgit/1/"
+	expect_rc downgrade 1
+	n=$(find "$TMP/datad" -type d -name '[0-9]*.git' 2>/dev/null | wc -l)
+	[ "$n" = 0 ] || bad "downgrade: $n epochs cloned over plain http"
+	m=$(sqlite3 "$TMP/down.db" 'select count(*) from messages')
+	[ "$m" = 0 ] || bad "downgrade: $m messages imported over plain http"
+	kill "$tls_srv" 2>/dev/null
+else
+	echo "no openssl: the https downgrade check left out"
+fi
+
 # ---- a clone that never ends ---------------------------------------------------
 # /slowgit/1/ serves the epoch at 2 KiB/s (above git's own stall limit)
 # while $TMP/srv/slow exists; a 400 KB pack would take minutes.  --timeout
