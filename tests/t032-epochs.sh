@@ -195,8 +195,10 @@ no_git_left() {	# no_git_left LABEL: no clone of ours still runs
 	sleep 1
 	if pgrep -f "$TMP/data7" >/dev/null || pgrep -f "$port/slowgit" >/dev/null; then
 		bad "$1: git still runs after onlist ended: $(pgrep -af "$TMP/data7|$port/slowgit" | head -n 3)"
-		pkill -KILL -f "$TMP/data7"
-		pkill -KILL -f "$port/slowgit"
+		# by process id: only the gits this test's fetch started
+		for p in $(pgrep -f "$TMP/data7|$port/slowgit"); do
+			kill -KILL "$p" 2>/dev/null
+		done
 	fi
 }
 t0=$(date +%s)
