@@ -71,7 +71,7 @@ pi_start
 
 python3 tests/faultserver.py 0 "$TMP" --timeout 600 --backend "$PI_URL" >"$TMP/fs.port" &
 fs_pid=$!
-for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$TMP/fs.port" ] && break; sleep 0.3; done
+for _ in $(seq 1 100); do [ -s "$TMP/fs.port" ] && break; sleep 0.3; done
 FS=http://127.0.0.1:$(head -n 1 "$TMP/fs.port")
 requests() {	# requests PREFIX: how many the fault server saw under it
 	python3 - "$FS/_stats" "$1" <<'EOF'
