@@ -248,11 +248,45 @@ static size_t on_header(char *buf, size_t size, size_t n, void *data)
 	return len;
 }
 
+/* .part, opened to write: never through a link, and never a file of
+ * someone else's (in a downloads folder another user can write to, .part
+ * may be a link to, or a hard link of, a file of the victim's).  With
+ * offset 0 a new file (O_EXCL, whatever was there removed first); else
+ * the file we left, to append to: a regular file of ours, one link,
+ * `offset` bytes long.  The descriptor; -1 with *err set when it cannot
+ * be made; -2 when what is there is not ours to resume. */
+static int open_part(const char *part, uint64_t offset, int *err)
+{
+	struct stat st;
+	int fd;
+
+	if (!offset) {
+		if (unlink(part) < 0 && errno != ENOENT) {
+			*err = errno;
+			return -1;
+		}
+		fd = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			  O_CLOEXEC, 0666);
+		if (fd < 0)
+			*err = errno;
+		return fd;
+	}
+	fd = open(part, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ELOOP ? -2 : (*err = errno, -1);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || st.st_nlink != 1 ||
+	    (uint64_t)st.st_size != offset) {
+		close(fd);
+		return -2;
+	}
+	return fd;
+}
+
 /* Decides, at the first body byte, what the body is for. */
 static int body_start(struct xfer *x)
 {
 	long code = 0;
-	int flags = O_WRONLY | O_CREAT | O_CLOEXEC;
 
 	x->started = 1;
 	curl_easy_getinfo(x->curl, CURLINFO_RESPONSE_CODE, &code);
@@ -268,13 +302,12 @@ static int body_start(struct xfer *x)
 	} else {
 		x->offset = 0;	/* the whole body: start .part over */
 	}
-	flags |= x->offset ? O_APPEND : O_TRUNC;
-	x->fd = open(x->part, flags, 0666);
-	if (x->fd < 0) {
-		x->disk_errno = errno;
-		return -1;
+	x->fd = open_part(x->part, x->offset, &x->disk_errno);
+	if (x->fd == -2) {
+		x->fd = -1;
+		x->restart = 1;	/* not what we left there: start over */
 	}
-	return 0;
+	return x->fd < 0 ? -1 : 0;
 }
 
 static size_t on_body(char *buf, size_t size, size_t n, void *data)
@@ -424,7 +457,9 @@ static uint64_t file_size(const char *path)
 {
 	struct stat sb;
 
-	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ?
+	/* lstat: a link is no body of ours (0: it is removed, not followed) */
+	return lstat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		sb.st_uid == geteuid() && sb.st_nlink == 1 ?
 		(uint64_t)sb.st_size : 0;
 }
 
@@ -445,12 +480,11 @@ static enum outcome finish_body(struct run *r, struct xfer *x, int resumed)
 	}
 	if (!x->started && x->fd < 0 && have == 0) {
 		/* An empty body never reaches the write callback. */
-		int fd = open(r->part, O_WRONLY | O_CREAT | O_TRUNC |
-			      O_CLOEXEC, 0666);
+		int e = 0, fd = open_part(r->part, 0, &e);
 
 		if (fd < 0 || close(fd) < 0) {
 			set_msg(r, "cannot write %s: %s", r->part,
-				strerror(errno));
+				strerror(e ? e : errno));
 			r->st = ONLIST_EIO;
 			r->drop_part = 1;
 			return FAIL;
@@ -576,8 +610,13 @@ static enum outcome by_curl(struct run *r, struct xfer *x, CURLcode rc,
 		return FAIL;
 	}
 	if (rc == CURLE_UNSUPPORTED_PROTOCOL) {
-		set_msg(r, "redirected to a URL that is not http or https "
-			"(%s)", detail);
+		if (!strncasecmp(r->url, "https:", 6))
+			set_msg(r, "refused a redirect to a URL that is not "
+				"https (from https, plain http is refused too: "
+				"%s)", detail);
+		else
+			set_msg(r, "redirected to a URL that is not http or "
+				"https (%s)", detail);
 		return FAIL;
 	}
 	if (rc == CURLE_COULDNT_CONNECT) {
@@ -750,13 +789,18 @@ static void set_common_opts(CURL *curl, const struct onlist_http_opts *o,
 	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
 	curl_easy_setopt(curl, CURLOPT_MAXREDIRS, (long)o->max_redirects);
+	/* what was asked for over https never comes over plain http: a
+	 * redirect may not downgrade it */
+	int tls = !strncasecmp(url, "https:", 6);
 #if LIBCURL_VERSION_NUM >= 0x075500	/* 7.85.0 */
 	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR,
+			 tls ? "https" : "http,https");
 #else
 	curl_easy_setopt(curl, CURLOPT_PROTOCOLS,
 			 (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-	curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS,
+	curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS, tls ?
+			 (long)CURLPROTO_HTTPS :
 			 (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
 	curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, o->insecure ? 0L : 1L);

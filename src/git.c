@@ -7,12 +7,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -43,9 +45,33 @@ static const char *const pinned_config[] = {
 };
 #define NPINNED (sizeof pinned_config / sizeof *pinned_config)
 
+/* What a repository must not make git run, whoever wrote its
+ * configuration (a mirror another user planted, a scanned repository whose
+ * config pulls in a file through include.path): no hooks (git does not
+ * apply its "dubious ownership" check to an explicit --git-dir), no
+ * file-system monitor (a command git would start when it reads the index).
+ * Given on every git's command line, which outranks every file. */
+static const char *const safe_config[] = {
+	"-c", "core.hooksPath=/dev/null",
+	"-c", "core.fsmonitor=false",
+};
+#define NSAFE (sizeof safe_config / sizeof *safe_config)
+
 /* Not in git.h: only onlist_git_config_get() wants git's view of the
  * configuration unpinned (a pinned key would read back as our value). */
 #define GIT_UNPINNED 0x100u
+
+/* The process group of the git started with ONLIST_GIT_GROUP that is
+ * running (0: none), for onlist_git_signal_groups() in a signal handler. */
+static volatile sig_atomic_t running_group;
+
+void onlist_git_signal_groups(int sig)
+{
+	pid_t pg = (pid_t)running_group;
+
+	if (pg > 0)
+		kill(-pg, sig);
+}
 
 static void close_fd(int *fd)
 {
@@ -213,7 +239,7 @@ onlist_status onlist_git_start(struct onlist_git *g, const char *repo,
 	}
 	while (args[nargs])
 		nargs++;
-	if (!(argv = malloc((nargs + NPINNED + 4) * sizeof *argv)) ||
+	if (!(argv = malloc((nargs + NPINNED + NSAFE + 4) * sizeof *argv)) ||
 	    make_environ(flags, &env) < 0) {
 		st = ONLIST_ENOMEM;
 		onlist_set_err(errmsg, "cannot run git: out of memory");
@@ -222,6 +248,8 @@ onlist_status onlist_git_start(struct onlist_git *g, const char *repo,
 	argv[n++] = "git";
 	argv[n++] = "-C";
 	argv[n++] = repo;
+	for (i = 0; i < NSAFE; i++)
+		argv[n++] = safe_config[i];
 	for (i = 0; !(flags & GIT_UNPINNED) && i < NPINNED; i++)
 		argv[n++] = pinned_config[i];
 	for (i = 0; i < nargs; i++)
@@ -252,9 +280,12 @@ onlist_status onlist_git_start(struct onlist_git *g, const char *repo,
 	rc = posix_spawnattr_setsigmask(&attr, &none);
 	if (!rc)
 		rc = posix_spawnattr_setsigdefault(&attr, &pipe_sig);
+	if (!rc && flags & ONLIST_GIT_GROUP)
+		rc = posix_spawnattr_setpgroup(&attr, 0);
 	if (!rc)
 		rc = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK |
-					      POSIX_SPAWN_SETSIGDEF);
+			POSIX_SPAWN_SETSIGDEF |
+			(flags & ONLIST_GIT_GROUP ? POSIX_SPAWN_SETPGROUP : 0));
 	if (!rc && flags & ONLIST_GIT_STDIN)
 		rc = posix_spawn_file_actions_adddup2(&fa, inp[0], 0);
 	else if (!rc && infile >= 0)
@@ -277,6 +308,8 @@ spawn_failed:
 		g->pid = -1;
 		goto out;
 	}
+	if (flags & ONLIST_GIT_GROUP)
+		running_group = (sig_atomic_t)g->pid;
 	g->out = outp[0];
 	outp[0] = -1;
 	if (flags & ONLIST_GIT_STDIN) {
@@ -354,6 +387,8 @@ static int wait_git(struct onlist_git *g, char **errmsg, int say)
 				goto out;
 			}
 		}
+		if (running_group == (sig_atomic_t)g->pid)
+			running_group = 0;
 		g->pid = -1;
 		if (WIFEXITED(status))
 			ret = WEXITSTATUS(status);
@@ -527,6 +562,68 @@ onlist_status onlist_git_run(const char *repo, const char *const *args,
 		n = read(g.out, buf, sizeof buf);
 	while (n > 0 || (n < 0 && errno == EINTR));
 	return onlist_git_wait(&g, errmsg) ? ONLIST_EGIT : ONLIST_OK;
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+onlist_status onlist_git_run_until(const char *repo, const char *const *args,
+				   unsigned flags, double deadline,
+				   char **errmsg)
+{
+	struct onlist_git g;
+	struct pollfd pfd;
+	char buf[4096];
+	onlist_status st;
+	ssize_t n;
+	int late = 0;
+
+	flags &= ~(unsigned)ONLIST_GIT_STDIN;
+	st = onlist_git_start(&g, repo, args, flags | ONLIST_GIT_GROUP, NULL,
+			      0, errmsg);
+	if (st != ONLIST_OK)
+		return st;
+	pfd.fd = g.out;
+	pfd.events = POLLIN;
+	for (;;) {
+		double left = deadline > 0 ? deadline - mono_now() : 1e9;
+		int rc;
+
+		if (left <= 0) {
+			/* the whole group: a clone's git-remote-http and
+			 * index-pack too, or they go on writing into the
+			 * directory the next run cleans up */
+			kill(-g.pid, SIGKILL);
+			late = 1;
+			break;
+		}
+		rc = poll(&pfd, 1, deadline <= 0 ? -1 : left > 1e6 ?
+			  1000000000 : (int)(left * 1000) + 1);
+		if (rc < 0 && errno != EINTR)
+			break;
+		if (rc <= 0)
+			continue;
+		n = read(g.out, buf, sizeof buf);
+		if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+			break;
+	}
+	if (late) {
+		char *ignored = NULL;
+
+		onlist_git_wait(&g, &ignored);
+		free(ignored);
+		onlist_set_err(errmsg, "git %s: gave up: the time allowed "
+			       "(--timeout) ran out", g.what);
+		return ONLIST_EGIT;
+	}
+	/* git closed its stdout (or reading failed): it is ending */
+	n = onlist_git_wait(&g, errmsg);
+	return n ? ONLIST_EGIT : ONLIST_OK;
 }
 
 onlist_status onlist_git_records(const char *repo, const char *const *args,

@@ -27,7 +27,7 @@ enum onlist_gzip_check onlist_gzip_check(const char *path, int must_gzip, int *e
 	int fd, zret;
 	ssize_t got;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		*err = errno;
 		return ONLIST_GZIP_IO;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <zlib.h>
 #include <glib.h>
 #include <sys/stat.h>
@@ -78,7 +79,7 @@ static void one_line(char **errmsg)
  * GIT_PROTOCOL_FROM_USER), and an end to a transfer that stalls (under 1
  * byte/s for a minute, as onlist's own downloads). */
 #define MIRROR_CONFIG "-c", "protocol.allow=never", \
-	"-c", "protocol.https.allow=always", "-c", "protocol.http.allow=always", \
+	"-c", "protocol.https.allow=always", "-c", http_allow, \
 	"-c", "protocol.file.allow=always", "-c", "protocol.git.allow=always", \
 	"-c", "protocol.ssh.allow=always", \
 	"-c", "http.lowSpeedLimit=1024", "-c", "http.lowSpeedTime=60"
@@ -86,9 +87,19 @@ static void one_line(char **errmsg)
 onlist_status onlist_repo_mirror(const char *url, const char *dir,
 				 char **errmsg)
 {
+	return onlist_repo_mirror_until(url, dir, 0, errmsg);
+}
+
+onlist_status onlist_repo_mirror_until(const char *url, const char *dir,
+				       double deadline, char **errmsg)
+{
 	struct stat sb;
 	char *tmp = NULL;
 	onlist_status st;
+	/* git follows redirects to the transports it allows: one asked for
+	 * over https must not be downgraded to plain http */
+	const char *http_allow = url && !strncasecmp(url, "https:", 6) ?
+		"protocol.http.allow=never" : "protocol.http.allow=always";
 
 	if (errmsg)
 		*errmsg = NULL;
@@ -120,8 +131,8 @@ onlist_status onlist_repo_mirror(const char *url, const char *dir,
 			return ONLIST_ENOMEM;
 		}
 		args[0] = gd;
-		st = onlist_git_run(".", args, ONLIST_GIT_NET | ONLIST_GIT_CLEAN,
-				    errmsg);
+		st = onlist_git_run_until(".", args, ONLIST_GIT_NET |
+					  ONLIST_GIT_CLEAN, deadline, errmsg);
 		free(gd);
 		one_line(errmsg);
 		return st;
@@ -147,8 +158,8 @@ onlist_status onlist_repo_mirror(const char *url, const char *dir,
 			MIRROR_CONFIG, "clone", "--mirror", "--quiet", "--", url,
 			tmp, NULL
 		};
-		st = onlist_git_run(".", args, ONLIST_GIT_NET | ONLIST_GIT_CLEAN,
-				    errmsg);
+		st = onlist_git_run_until(".", args, ONLIST_GIT_NET |
+					  ONLIST_GIT_CLEAN, deadline, errmsg);
 		one_line(errmsg);
 	}
 	if (st == ONLIST_OK && rename(tmp, dir) < 0) {
@@ -371,6 +382,12 @@ static onlist_status resolve_commit(const char *gitdir, const char *rev,
 	}
 	free(msg);
 	return st;
+}
+
+onlist_status onlist_repo_epoch_tip(const char *gitdir, const char *branch,
+				    char id[41], char **errmsg)
+{
+	return resolve_commit(gitdir, branch ? branch : "master", id, errmsg);
 }
 
 /* Read one cat-file answer and hand it to the callback.  Returns

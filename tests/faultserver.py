@@ -30,11 +30,15 @@ so a test can add ?t=NAME to get fresh state):
   /bigetag/FILE         the file with a 50 KB ETag
   /hugeetag/FILE        the file with a 1 MB ETag (past curl's header limit)
   /ctletag/FILE         the file with an ETag holding a bare CR and a TAB
-  /inf/git/N.git/PATH   DIR/epoch.git/PATH for every N (a git repository
-                        over dumb HTTP): a public-inbox with endless epochs
-                        and no manifest.js.gz
-  /listed/K/...         the same, with a manifest.js.gz listing epochs
-                        0..K-1
+  /inf/git/N.git/PATH   DIR/inf-epochs/N.git/PATH when there is one, else
+                        DIR/epoch.git/PATH (a git repository over dumb
+                        HTTP): a public-inbox with endless epochs and no
+                        manifest.js.gz
+  /listed/K/...         the same (DIR/listed-epochs/N.git first), with a
+                        manifest.js.gz listing epochs 0..K-1
+  /slowgit/K/...        as /listed/K/, but while DIR/slow exists every
+                        file comes at 2 KiB a second (fast enough for git's
+                        own stall limit, too slow to ever finish a pack)
   /truncgz/FILE         first time: the first half of FILE with a matching
                         Content-Length; afterwards the whole file
   /norange/FILE         ignores Range: always 200 and the whole file
@@ -47,6 +51,8 @@ so a test can add ?t=NAME to get fresh state):
   /redirect/N/FILE      N redirects, then FILE
   /redirect-loop        redirects to itself, forever
   /redirect-ftp         redirects to ftp://127.0.0.1/x
+  /redirect-http/PORT/FILE  redirects to http://127.0.0.1:PORT/FILE (from
+                        a --tls server: a downgrade to plain http)
   /pi/FAULT/PATH?QUERY  a proxy to the server given by --backend URL (a
                         public-inbox-httpd): the request, GET or POST, goes
                         there as /PATH?QUERY, its answer comes back, but
@@ -183,7 +189,8 @@ class Handler(BaseHTTPRequestHandler):
         return start, min(end, size - 1)
 
     def serve(self, data, extra=(), use_range=True, cut=None, stall=False,
-              trickle=False, length=None, close=False, drip=False):
+              trickle=False, length=None, close=False, drip=False,
+              rate=None):
         """Sends data (honouring Range unless told not to).  cut: send only
         that many body bytes, then close; stall: send none and go quiet
         (a client averages its speed over seconds: any bytes sent would
@@ -235,6 +242,19 @@ class Handler(BaseHTTPRequestHandler):
                     self.wfile.flush()
                     pos += 3
                     time.sleep(1)
+            except OSError:
+                pass
+            self.close_connection = True
+            return
+        if rate:
+            t0, pos = time.monotonic(), 0
+            try:
+                while pos < len(body) and time.monotonic() - t0 < 600:
+                    self.wfile.write(body[pos:pos + rate])
+                    self.wfile.flush()
+                    pos += rate
+                    if pos < len(body):
+                        time.sleep(1)
             except OSError:
                 pass
             self.close_connection = True
@@ -298,6 +318,10 @@ class Handler(BaseHTTPRequestHandler):
             self.simple(302, b"", [("Location", url.path)])
         elif head == "redirect-ftp":
             self.simple(302, b"", [("Location", "ftp://127.0.0.1/x")])
+        elif head == "redirect-http":
+            self.simple(302, b"", [("Location", "http://127.0.0.1:%d/%s%s" % (
+                int(parts[1]), "/".join(parts[2:]),
+                "?" + url.query if url.query else ""))])
         elif head == "redirect":
             hops = int(parts[1])
             if hops > 0:
@@ -328,9 +352,11 @@ class Handler(BaseHTTPRequestHandler):
                 self.file(rest)
         elif head == "trickle":
             self.file(rest, trickle=True)
-        elif head in ("inf", "listed"):
+        elif head in ("inf", "listed", "slowgit"):
             i = 1 if head == "inf" else 2
-            if parts[i:] == ["manifest.js.gz"] and head == "listed":
+            slow = head == "slowgit" and os.path.exists(
+                os.path.join(ROOT, "slow"))
+            if parts[i:] == ["manifest.js.gz"] and head != "inf":
                 k = int(parts[1])
                 man = {"/x/git/%d.git" % e: {"fingerprint": "0" * 40}
                        for e in range(k)}
@@ -338,7 +364,13 @@ class Handler(BaseHTTPRequestHandler):
                            use_range=False)
             elif len(parts) > i + 2 and parts[i] == "git" and \
                     parts[i + 1].endswith(".git"):
-                self.file("epoch.git/" + "/".join(parts[i + 2:]))
+                # DIR/HEAD-epochs/N.git when there is one, else the
+                # same epoch under every number
+                ep = head + "-epochs/" + parts[i + 1]
+                if not os.path.isdir(os.path.join(ROOT, ep)):
+                    ep = "epoch.git"
+                self.file(ep + "/" + "/".join(parts[i + 2:]),
+                          **({"rate": 2048} if slow else {}))
             else:
                 self.error(404)
         elif head == "drip":

@@ -21,7 +21,7 @@ sh fixtures/make-fixtures.sh "$tmp/fx" >/dev/null || exit 1
 mkdir "$tmp/srv" && cp "$tmp/fx/list.mbox.gz" "$tmp/srv/" || exit 1
 python3 tests/faultserver.py 0 "$tmp/srv" --timeout 300 > "$tmp/port" &
 srv_pid=$!
-for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$tmp/port" ] && break; sleep 0.3; done
+for _ in $(seq 1 100); do [ -s "$tmp/port" ] && break; sleep 0.3; done
 port=$(head -n 1 "$tmp/port")
 [ -n "$port" ] || { echo "fault server did not start"; exit 1; }
 base=http://127.0.0.1:$port
@@ -92,5 +92,46 @@ if command -v flock >/dev/null; then
 	echo "$out" | grep -q "another onlist fetch is running" || bad "lock message: $out"
 	wait "$holder"
 fi
+
+# A fetch leaves no lock behind.
+db=$tmp/nolock.db
+./onlist -q --db "$db" fetch --list L "$tmp/fx/list.mbox.gz" >/dev/null 2>&1 || bad "plain fetch failed"
+[ -e "$db.fetch-lock" ] && bad "the lock $db.fetch-lock stayed behind"
+
+# Links planted where fetch writes (someone else can write in the folder):
+# a .part linked to a file of the victim's is not resumed into (the
+# server's body would be appended to it), and a lock linked to a path is
+# not created there.
+printf 'the victim keeps this\n' >"$tmp/victim"
+cp "$tmp/victim" "$tmp/victim.orig"
+mkdir -p "$tmp/data6/downloads/127.0.0.1_$port"
+ln -s "$tmp/victim" "$tmp/data6/downloads/127.0.0.1_$port/list.mbox.gz.part"
+db=$tmp/part.db
+out=$(./onlist -q --db "$db" fetch --pace 0 --data "$tmp/data6" --list L "$base/list.mbox.gz" 2>&1)
+rc=$?
+cmp -s "$tmp/victim" "$tmp/victim.orig" || bad "a .part link: the victim's file was written to"
+[ $rc -eq 0 ] || bad "a .part link: exit $rc: $out"
+[ "$(sqlite3 "$db" 'SELECT count(*) FROM messages')" = "$want" ] || bad "a .part link: not all messages imported"
+ln -s "$tmp/made-by-lock" "$tmp/link.db.fetch-lock"
+out=$(./onlist -q --db "$tmp/link.db" fetch --list L "$tmp/fx/list.mbox.gz" 2>&1)
+rc=$?
+[ -e "$tmp/made-by-lock" ] && bad "a lock link: fetch created the file it points to"
+[ $rc -eq 1 ] || bad "a lock link: exit $rc, expected 1: $out"
+echo "$out" | grep -q "symbolic link" || bad "a lock link: not said why: $out"
+
+# A window's dates are dates; a password in a source URL is refused, and
+# neither printed, stored nor named in a folder.
+for d in abc 2024-13-01 2024-02-30 "2024-01-01 OR x" 20240101; do
+	out=$(./onlist -q --db "$tmp/since.db" fetch --since "$d" --data "$tmp/data8" "$base/x/" 2>&1)
+	rc=$?
+	[ $rc -eq 2 ] || bad "--since '$d': exit $rc, expected 2: $out"
+done
+out=$(./onlist -q --db "$tmp/pw.db" fetch --data "$tmp/data9" --list L "http://user:s3cret@127.0.0.1:$port/list.mbox.gz" 2>&1)
+rc=$?
+[ $rc -eq 2 ] || bad "password URL: exit $rc, expected 2: $out"
+echo "$out" | grep -q s3cret && bad "password URL: the password was printed"
+[ -e "$tmp/pw.db" ] && sqlite3 "$tmp/pw.db" .dump 2>/dev/null | grep -q s3cret && bad "password URL: stored"
+find "$tmp/data9" 2>/dev/null | grep -q s3cret && bad "password URL: named in a folder"
+
 [ $fail -eq 0 ] && echo "all fetch fault cases passed"
 exit $fail

@@ -71,7 +71,7 @@ pi_start
 
 python3 tests/faultserver.py 0 "$TMP" --timeout 600 --backend "$PI_URL" >"$TMP/fs.port" &
 fs_pid=$!
-i=0; until [ -s "$TMP/fs.port" ] || [ $i -ge 100 ]; do sleep 0.2; i=$((i + 1)); done
+i=0; until [ -s "$TMP/fs.port" ] || [ $i -ge 150 ]; do sleep 0.2; i=$((i + 1)); done
 [ -s "$TMP/fs.port" ] || fail "tests/faultserver.py did not start"
 FS=http://127.0.0.1:$(head -n 1 "$TMP/fs.port")
 requests() {	# requests PREFIX: how many the fault server saw under it

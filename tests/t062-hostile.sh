@@ -125,5 +125,33 @@ refused "import -- -hostile.mbox" 0 import --list dash -- -hostile.mbox
 grep -q '^-hostile.mbox: 8 messages' "$TMP/out" || bad "import of ./-hostile.mbox: $(cat "$TMP/out")"
 cd "$top" || exit 1
 
+# ---- what a repository's configuration may make git run -----------------------
+# A scanned repository whose config pulls in, through include.path, a
+# core.fsmonitor command and a hooks directory: git starts neither during
+# scan, match or unposted (each would create $P.fsmonitor or $P.hook).
+H=$TMP/hostile-repo
+git clone -q "$R" "$H" || fail "git clone (not onlist's fault)"
+printf '#!/bin/sh\ntouch "%s.fsmonitor"\n' "$P" >"$TMP/evil.sh"
+chmod +x "$TMP/evil.sh"
+mkdir "$TMP/evil-hooks" || fail "mkdir"
+for hk in reference-transaction post-checkout pre-auto-gc post-index-change; do
+	printf '#!/bin/sh\ntouch "%s.hook"\n' "$P" >"$TMP/evil-hooks/$hk"
+	chmod +x "$TMP/evil-hooks/$hk"
+done
+printf '[core]\n\tfsmonitor = %s\n\thooksPath = %s\n' "$TMP/evil.sh" "$TMP/evil-hooks" >"$TMP/evil.cfg"
+git -C "$H" config include.path "$TMP/evil.cfg" || fail "git config"
+# the trap is armed: git status runs it
+git -C "$H" status >/dev/null 2>&1
+[ -e "$P.fsmonitor" ] || bad "test bug: git status did not run the planted fsmonitor"
+rm -f "$P.fsmonitor" "$P.hook"
+for cmd in "scan --repo $H v1.0..v1.1" "match" "unposted --repo $H v1.0..v1.1"; do
+	# shellcheck disable=SC2086
+	run "hostile config: $cmd" "$ONLIST" --db "$TMP/fsm.db" $cmd
+	for f in "$P.fsmonitor" "$P.hook"; do
+		[ -e "$f" ] && bad "hostile config: $cmd ran $f"
+		rm -f "$f"
+	done
+done
+
 [ $nfail -eq 0 ] && echo "all hostile-input checks passed"
 [ $nfail -eq 0 ]

@@ -919,6 +919,13 @@ static void test_tls_verification(void **state)
 	assert_new(&g, big_txt);
 	got_release(&g);
 
+	/* an https URL redirected to plain http: refused, not followed */
+	snprintf(url, sizeof(url), "https://127.0.0.1:%d/redirect-http/%d/"
+		 "big.txt", tls_port, port);
+	g = fetch_to(url, NULL, &o, NULL, 0);
+	assert_failed(&g, ONLIST_EHTTP, "not https");
+	got_release(&g);
+
 	stop_server(pid);
 	free(cert);
 	free(key);

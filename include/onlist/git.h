@@ -11,7 +11,10 @@
  *
  * The pinned settings (core.quotePath=true, diff.suppressBlankEmpty=false,
  * i18n.logOutputEncoding=UTF-8) are git's defaults; a `-c` in ARGS comes
- * after them and wins.
+ * after them and wins.  Every git, onlist_git_config_get()'s included,
+ * also gets core.hooksPath=/dev/null and core.fsmonitor=false: no
+ * repository's configuration (a planted mirror's, a scanned repository's
+ * include.path) makes git start a program of its choosing.
  *
  * Error messages: every function taking `char **errmsg` sets *errmsg only
  * when it is NULL (the first, most specific message wins), and only on
@@ -36,6 +39,11 @@ enum {
 	ONLIST_GIT_CLEAN = 8,	/* drop GIT_DIR, GIT_WORK_TREE & co. (set
 				 * inside a git hook) so that REPO is the
 				 * repository git reads */
+	ONLIST_GIT_GROUP = 16,	/* a process group of git's own (its pid),
+				 * so that everything it starts (a clone's
+				 * git-remote-http, index-pack) can be ended
+				 * together: see onlist_git_run_until() and
+				 * onlist_git_signal_groups() */
 };
 
 /* A running git.  The descriptors are the caller's to read, write and
@@ -129,6 +137,24 @@ int onlist_git_reader_need(struct onlist_git_reader *r, size_t n);
  * onlist_git_start() returns when git cannot be started. */
 onlist_status onlist_git_run(const char *repo, const char *const *args,
 			     unsigned flags, char **errmsg);
+
+/* onlist_git_run() with a deadline: git runs in a process group of its
+ * own, and when `deadline` (seconds on CLOCK_MONOTONIC, the clock of
+ * onlist_http_now(); 0 or less: none) passes before it ends, the whole
+ * group is killed (SIGKILL), so no clone's helper outlives it.  Without
+ * a deadline git still runs in its own group, for
+ * onlist_git_signal_groups().  Returns
+ * what onlist_git_run() does, and ONLIST_EGIT with "git clone: gave up:
+ * the time allowed (--timeout) ran out" when the deadline ended it. */
+onlist_status onlist_git_run_until(const char *repo, const char *const *args,
+				   unsigned flags, double deadline,
+				   char **errmsg);
+
+/* Send sig to the process group of the git running with ONLIST_GIT_GROUP,
+ * if one is running.  Async-signal-safe: for a command's SIGTERM/SIGINT
+ * handler (a git in a group of its own gets no signal from the terminal
+ * and outlives a killed onlist otherwise). */
+void onlist_git_signal_groups(int sig);
 
 /* Receives one record of git's output: `len` bytes at rec, the delimiter
  * replaced by a NUL (the record may hold other NULs when the delimiter is

@@ -19,6 +19,12 @@
 onlist_status onlist_repo_mirror(const char *url, const char *dir,
 				 char **errmsg);
 
+/* onlist_repo_mirror() under a deadline (seconds on CLOCK_MONOTONIC, as
+ * onlist_http_now(); 0: none): git and everything it started are killed
+ * when it passes (onlist_git_run_until), and a clone's DIR.tmp removed. */
+onlist_status onlist_repo_mirror_until(const char *url, const char *dir,
+				       double deadline, char **errmsg);
+
 /* One message of a public-inbox epoch: the blob `m` of a commit (v2) or
  * the blob a commit adds (v1: pass the inbox repository as gitdir). */
 struct onlist_epoch_msg {
@@ -49,6 +55,12 @@ typedef int (*onlist_epoch_cb)(const struct onlist_epoch_msg *m, void *data);
 onlist_status onlist_repo_epoch_walk(const char *gitdir, const char *branch,
 				     const char *since, onlist_epoch_cb cb,
 				     void *data, char **last, char **errmsg);
+
+/* The commit the branch (NULL: "master") of the epoch repository gitdir
+ * points at, in id (40 hex), or "" when there is none (an empty epoch).
+ * ONLIST_EGIT (git's message) when git fails otherwise; ONLIST_ENOMEM. */
+onlist_status onlist_repo_epoch_tip(const char *gitdir, const char *branch,
+				    char id[41], char **errmsg);
 
 /* How many epochs a public-inbox manifest (manifest.js.gz, as a file at
  * path) lists: its largest "/git/N.git" key, plus one; 0 when it names

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 #include "cli.h"
 #include "onlist/fetch.h"
+#include "onlist/git.h"
 #include "onlist/import.h"
 #include "onlist/mail.h"
 #include "onlist/repo.h"
@@ -47,8 +49,10 @@ static const char help[] =
 	"                    clones together (21600: 6 hours, for a whole\n"
 	"                    mirror); a stall (under 1 KiB/s for 60 s) is cut\n"
 	"                    and retried before that\n"
-	"  --max-epochs N    epochs to clone at most when the inbox's\n"
-	"                    manifest.js.gz does not list them (1000)\n"
+	"  --max-epochs N    epochs to clone at most, whatever the inbox's\n"
+	"                    manifest.js.gz says (64); an epoch that repeats\n"
+	"                    an earlier one (the same last commit) ends the\n"
+	"                    walk too\n"
 	"  --format json     print the counts as one JSON object: {sources:\n"
 	"                    [{source, list, ok, messages, new, patches,\n"
 	"                    skipped}], messages, new, patches, skipped}\n\n"
@@ -65,16 +69,35 @@ struct fetch_opts {
 	int max_epochs;		/* without a manifest, clone no more */
 };
 
-/* The epochs a server may make onlist clone when it lists none in a
- * manifest: lore's largest inbox (LKML) has about 20; a server answering
- * every git/N.git must not get the rest of the disk. */
-#define MAX_EPOCHS_DEFAULT 1000
+/* The epochs a server may make onlist clone, whatever its manifest says:
+ * lore's largest inbox (LKML) has about 20, and grows by about one a
+ * year; a server answering every git/N.git must not get the rest of the
+ * disk, nor keep fetch busy for long (64 tiny epochs at the default pace
+ * are about a minute). */
+#define MAX_EPOCHS_DEFAULT 64
 
 /* ---- small helpers ------------------------------------------------------ */
 
 static int is_url(const char *s)
 {
 	return !strncmp(s, "http://", 7) || !strncmp(s, "https://", 8);
+}
+
+/* 1 when the URL's authority holds a password (scheme://user:pw@host):
+ * it would be stored with the source, printed, and named in folders. */
+static int has_password(const char *url)
+{
+	const char *p = strstr(url, "://"), *at = NULL;
+	size_t n;
+
+	if (!p)
+		return 0;
+	p += 3;
+	n = strcspn(p, "/?#");
+	for (size_t i = 0; i < n; i++)
+		if (p[i] == '@')
+			at = p + i;
+	return at && memchr(p, ':', (size_t)(at - p)) != NULL;
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -108,6 +131,96 @@ static int mkdirs(const char *path)
 	return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* Whoever can write in the data directory can plant a mirror (with its
+ * config) or a download there: a directory of onlist's must be its
+ * user's.  dir is checked with stat() (it may be a link the user made),
+ * `what` says what it is in the message.  0, or -1 after saying why. */
+static int owned(const char *path, const struct stat *st)
+{
+	if (st->st_uid == geteuid())
+		return 0;
+	fputs("onlist: fetch: ", stderr);
+	onlist_put_text(stderr, path);
+	fprintf(stderr, " belongs to user %ld, not to you (%ld): refusing to "
+		"use it (another user could have planted a repository or a "
+		"file there); remove it or give another --data\n",
+		(long)st->st_uid, (long)geteuid());
+	return -1;
+}
+
+/* Make DATA/REL (each component of REL a real directory, never a link,
+ * owned by the user running onlist; DATA itself created with its parents
+ * and owned too) and put its path in out.  0, or -1 after saying why. */
+static int data_dir(const char *data, const char *rel, char *out,
+		    size_t outsz)
+{
+	struct stat st;
+	size_t n;
+
+	if (mkdirs(data) < 0 || stat(data, &st) < 0) {
+		onlist_err_text(data, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		onlist_err_text(data, "not a directory");
+		return -1;
+	}
+	if (owned(data, &st) < 0)
+		return -1;
+	if ((size_t)snprintf(out, outsz, "%s/%s", data, rel) >= outsz) {
+		onlist_err_text(data, "path too long");
+		return -1;
+	}
+	n = strlen(data) + 1;
+	for (char *p = out + n;; p++) {
+		char c = *p;
+
+		if (c != '/' && c != '\0')
+			continue;
+		*p = '\0';
+		if ((mkdir(out, 0777) < 0 && errno != EEXIST) ||
+		    lstat(out, &st) < 0) {
+			onlist_err_text(out, strerror(errno));
+			return -1;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			onlist_err_text(out, "not a directory (a link?): "
+					"refusing to use it");
+			return -1;
+		}
+		if (owned(out, &st) < 0)
+			return -1;
+		*p = c;
+		if (!c)
+			break;
+	}
+	return 0;
+}
+
+/* A mirror that exists must be the user's, and so must its config (what
+ * git reads there could otherwise name programs to run).  1 when it
+ * exists and is fine, 0 when it does not exist, -1 after saying why. */
+static int owned_mirror(const char *mirror)
+{
+	char cfg[PATH_MAX + 16];
+	struct stat st;
+
+	if (lstat(mirror, &st) < 0)
+		return errno == ENOENT ? 0 : (onlist_err_text(mirror,
+			strerror(errno)), -1);
+	if (!S_ISDIR(st.st_mode)) {
+		onlist_err_text(mirror, "not a directory (a link?): refusing "
+				"to use it");
+		return -1;
+	}
+	if (owned(mirror, &st) < 0)
+		return -1;
+	snprintf(cfg, sizeof(cfg), "%s/config", mirror);
+	if (lstat(cfg, &st) == 0 && owned(cfg, &st) < 0)
+		return -1;
+	return 1;
+}
+
 /* A file-system-safe name for a URL: host/path with odd bytes as '_'. */
 static char *url_dir(const char *url)
 {
@@ -127,8 +240,20 @@ static char *url_dir(const char *url)
 	return out;
 }
 
+/* 1 when the n bytes at s are "N.git" (an epoch's name). */
+static int is_epoch_name(const char *s, size_t n)
+{
+	size_t d = 0;
+
+	while (d < n && isdigit((unsigned char)s[d]))
+		d++;
+	return d > 0 && n - d == 4 && !memcmp(s + d, ".git", 4);
+}
+
 /* "https://lore.kernel.org/linux-fsdevel/" -> "linux-fsdevel";
- * "/srv/lkml.mbox.gz" -> "lkml". */
+ * "/srv/lkml.mbox.gz" -> "lkml".  An epoch's path names its list, not
+ * the epoch: "NAME/git/0.git" and "NAME-0.git" -> "NAME", as an import
+ * of the same mail from NAME.mbox would. */
 static char *default_list(const char *src)
 {
 	size_t n = strlen(src);
@@ -141,6 +266,24 @@ static char *default_list(const char *src)
 	start = end;
 	while (start > src && start[-1] != '/')
 		start--;
+	if (is_epoch_name(start, (size_t)(end - start)) && start - src >= 5 &&
+	    !memcmp(start - 5, "/git/", 5)) {
+		/* NAME/git/N.git: the component before "git" */
+		end = start - 5;
+		while (end > src + 1 && end[-1] == '/')
+			end--;
+		start = end;
+		while (start > src && start[-1] != '/')
+			start--;
+	} else if (end - start > 4 && !memcmp(end - 4, ".git", 4)) {
+		/* NAME-N.git */
+		const char *p = end - 4;
+
+		while (p > start && isdigit((unsigned char)p[-1]))
+			p--;
+		if (p < end - 4 && p - start > 1 && p[-1] == '-')
+			end = p - 1;
+	}
 	name = strndup(start, (size_t)(end - start));
 	if (name && (dot = strchr(name, '.')) && dot != name)
 		*dot = '\0';
@@ -515,28 +658,43 @@ static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
 		       const char *list, struct onlist_import_counts *c)
 {
 	char *dir = url_dir(base), *err = NULL;
-	char url[PATH_MAX], mirror[PATH_MAX], key[32];
+	char url[PATH_MAX], mirror[PATH_MAX], key[32], (*tips)[41];
 	int n = 0, ret = 0, nlisted;
 
 	if (!dir)
 		return -1;
-	if (mkdirs(o->data) < 0) {
-		onlist_err_text(o->data, strerror(errno));
+	if (asprintf(&err, "mirrors/%s/git", dir) < 0 ||
+	    data_dir(o->data, err, mirror, sizeof(mirror)) < 0) {
+		free(err);
 		free(dir);
 		return -1;
 	}
+	free(err);
+	err = NULL;
 	/* The manifest says how many epochs there are; without one, epochs
 	 * are cloned until the first missing one, and never more than
 	 * --max-epochs. */
 	nlisted = manifest_epochs(base, dir, o);
+	if (!(tips = calloc((size_t)o->max_epochs, sizeof(*tips)))) {
+		free(dir);
+		return -1;
+	}
 	for (;; n++) {
-		if (nlisted ? n >= nlisted : n >= o->max_epochs) {
-			if (!nlisted) {
+		/* the manifest is the server's word: it ends the walk early,
+		 * but never lets it go past --max-epochs */
+		if (nlisted && n >= nlisted && nlisted <= o->max_epochs)
+			break;
+		if (n >= o->max_epochs) {
+			if (nlisted)
+				onlist_err("fetch: %s: its manifest.js.gz lists %d "
+					   "epochs, more than %d: stopped "
+					   "(--max-epochs)", base, nlisted,
+					   o->max_epochs);
+			else
 				onlist_err("fetch: %s: more than %d epochs and no "
 					   "manifest.js.gz listing them: stopped "
 					   "(--max-epochs)", base, o->max_epochs);
-				ret = -1;
-			}
+			ret = -1;
 			break;
 		}
 		if (o->http.deadline > 0 && onlist_http_now() > o->http.deadline) {
@@ -552,12 +710,11 @@ static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
 		snprintf(url, sizeof(url), "%sgit/%d.git", base, n);
 		snprintf(mirror, sizeof(mirror), "%s/mirrors/%s/git/%d.git",
 			 o->data, dir, n);
-		if (mkdirs(o->data) < 0) {
-			onlist_err_text(o->data, strerror(errno));
+		if (owned_mirror(mirror) < 0) {
 			ret = -1;
 			break;
 		}
-		if (onlist_repo_mirror(url, mirror, &err) != ONLIST_OK) {
+		if (onlist_repo_mirror_until(url, mirror, o->http.deadline, &err) != ONLIST_OK) {
 			/* Past the last epoch git says "not found"; an epoch
 			 * we already have that fails is a real error. */
 			int known = is_dir(mirror);
@@ -569,13 +726,25 @@ static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
 				err = NULL;
 				break;
 			}
+			if (o->http.deadline > 0 &&
+			    onlist_http_now() > o->http.deadline) {
+				onlist_err_text(url, err ? err : "git failed");
+				ret = -1;
+				break;
+			}
 			if (n == 0 && !known) {
 				char *err1 = err;
 				/* v1: the inbox itself is the repository. */
 				snprintf(mirror, sizeof(mirror),
 					 "%s/mirrors/%s/v1.git", o->data, dir);
 				err = NULL;
-				if (onlist_repo_mirror(base, mirror, &err) == ONLIST_OK) {
+				if (owned_mirror(mirror) < 0) {
+					free(err1);
+					ret = -1;
+					break;
+				}
+				if (onlist_repo_mirror_until(base, mirror,
+							     o->http.deadline, &err) == ONLIST_OK) {
 					free(err1);
 					snprintf(key, sizeof(key), "epoch:0");
 					ret = walk_epoch(cli, s, base, key, mirror,
@@ -596,12 +765,33 @@ static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
 			ret = -1;
 			break;
 		}
+		/* A server that serves one epoch under every number would
+		 * keep fetch cloning until --max-epochs: an epoch whose tip
+		 * is an earlier one's ends the walk.  (public-inbox starts
+		 * every epoch with a commit of its own.) */
+		if (onlist_repo_epoch_tip(mirror, NULL, tips[n], &err) != ONLIST_OK) {
+			onlist_err_text(mirror, err ? err : "git failed");
+			ret = -1;
+			break;
+		}
+		for (int k = 0; tips[n][0] && k < n; k++) {
+			if (strcmp(tips[k], tips[n]))
+				continue;
+			onlist_err("fetch: %s: epoch %d is a copy of epoch %d (the "
+				   "same last commit): the server repeats "
+				   "itself; stopped", base, n, k);
+			ret = -1;
+			break;
+		}
+		if (ret < 0)
+			break;
 		snprintf(key, sizeof(key), "epoch:%d", n);
 		if (walk_epoch(cli, s, base, key, mirror, list, c) < 0) {
 			ret = -1;
 			break;
 		}
 	}
+	free(tips);
 	free(err);
 	free(dir);
 	return ret;
@@ -616,20 +806,28 @@ static int fetch_download(struct onlist_store *s, const char *url,
 	struct onlist_http_cache cache = { NULL, NULL };
 	enum onlist_http_result res;
 	char *dir = url_dir(url), *err = NULL, path[PATH_MAX], parent[PATH_MAX];
+	const char *name;
 	onlist_status st;
 	int ret = 0;
 
 	if (!dir)
 		return -1;
-	snprintf(path, sizeof(path), "%s/downloads/%s%s", o->data, dir,
-		 ends_with(dir, ".gz") ? "" : ".data");
-	snprintf(parent, sizeof(parent), "%s", path);
-	*strrchr(parent, '/') = '\0';
-	free(dir);
-	if (mkdirs(parent) < 0) {
-		onlist_err_text(parent, strerror(errno));
+	/* DATA/downloads/HOST/.../NAME: the directories checked as ours */
+	name = strrchr(dir, '/');
+	snprintf(path, sizeof(path), "downloads%s%.*s", name ? "/" : "",
+		 name ? (int)(name - dir) : 0, dir);
+	if (data_dir(o->data, path, parent, sizeof(parent)) < 0) {
+		free(dir);
 		return -1;
 	}
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s%s", parent,
+			     name ? name + 1 : dir,
+			     ends_with(dir, ".gz") ? "" : ".data") >= sizeof(path)) {
+		onlist_err_text(parent, "path too long");
+		free(dir);
+		return -1;
+	}
+	free(dir);
 	if (remember_cache) {
 		cache.etag = onlist_store_get_state(s, url, "etag");
 		cache.last_modified = onlist_store_get_state(s, url, "last-modified");
@@ -711,12 +909,21 @@ static int fetch_one(struct onlist_cli *cli, struct onlist_store *s,
 	struct fetch_opts src = *all, *o = &src;
 	struct onlist_import_counts c = { 0, 0, 0, 0 };
 	int window = o->since || o->until || o->query;
-	char *list = list_opt ? strdup(list_opt) : default_list(arg);
-	char *base = NULL;
+	char *base = NULL, where[PATH_MAX];
+	/* a local path named as it is, "git/0.git" from inside NAME too */
+	char *list = list_opt ? strdup(list_opt) : default_list(
+		!is_url(arg) && realpath(arg, where) ? where : arg);
 	int ret;
 
 	if (o->timeout > 0)
 		o->http.deadline = onlist_http_now() + o->timeout;
+	if (has_password(arg)) {
+		/* a source remembered by an older onlist */
+		onlist_err("fetch: a remembered source holds a password: "
+			   "skipped (remove it from the sources table)");
+		free(list);
+		return -1;
+	}
 	if (!list)
 		return -1;
 	if (is_url(arg)) {
@@ -810,30 +1017,124 @@ static int collect_source(int ncol, const char *const *c, void *data)
 	return 0;
 }
 
-/* One fetch per database at a time: an advisory lock next to it, held
- * until the process ends (also when it is killed). */
-static int take_lock(const char *db)
+/* One fetch per database at a time: an advisory lock on DB.fetch-lock,
+ * held until the process ends (also when it is killed) and removed when
+ * fetch is done.  The file is never opened through a link (in a folder
+ * others can write to, it could point anywhere) and must be a regular
+ * file of the user's.  A lock taken on a file that was removed meanwhile
+ * (by the fetch that held it, as it ended) does not count: taken again on
+ * the new one.  The descriptor and *path (caller frees), or -1 after
+ * saying why. */
+static int take_lock(const char *db, char **path)
 {
-	char *path;
-	int fd;
+	struct stat st, now;
+	int fd = -1, tries;
 
-	if (asprintf(&path, "%s.fetch-lock", db) < 0)
-		return -1;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		onlist_err("fetch: cannot create %s: %s", path, strerror(errno));
-		free(path);
+	if (asprintf(path, "%s.fetch-lock", db) < 0) {
+		*path = NULL;
 		return -1;
 	}
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		onlist_err("fetch: another onlist fetch is running on %s "
-			   "(lock %s held); try again when it is done", db, path);
+	for (tries = 0; tries < 10; tries++) {
+		fd = open(*path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+			  O_CLOEXEC, 0666);
+		if (fd < 0 && errno == EEXIST)
+			fd = open(*path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT)
+			continue;	/* removed between the two opens */
+		if (fd < 0) {
+			onlist_err("fetch: cannot open %s: %s%s", *path,
+				   strerror(errno), errno == ELOOP ?
+				   " (a symbolic link: remove it)" : "");
+			goto fail;
+		}
+		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+		    st.st_uid != geteuid()) {
+			onlist_err("fetch: %s is not a regular file of yours: "
+				   "refusing to use it as the lock (remove it)",
+				   *path);
+			goto fail;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			onlist_err("fetch: another onlist fetch is running on %s "
+				   "(lock %s held); try again when it is done",
+				   db, *path);
+			goto fail;
+		}
+		if (stat(*path, &now) == 0 && now.st_dev == st.st_dev &&
+		    now.st_ino == st.st_ino)
+			return fd;
+		close(fd);	/* the file we locked is gone: again */
+		fd = -1;
+	}
+	onlist_err("fetch: cannot take the lock %s: it keeps changing", *path);
+fail:
+	if (fd >= 0)
 		close(fd);
-		free(path);
-		return -1;
-	}
+	free(*path);
+	*path = NULL;
+	return -1;
+}
+
+/* Remove the lock, then let it go: removed first, so no other fetch can
+ * take this file once we are done (take_lock() checks it is still there). */
+static void drop_lock(int fd, char *path)
+{
+	unlink(path);
+	close(fd);
 	free(path);
-	return fd;
+}
+
+/* A clone runs in a process group of its own (so that a deadline can
+ * end it with its helpers): it gets no signal from the terminal, and
+ * would outlive an onlist that is killed.  Pass the signal on to it, then
+ * end as the signal says. */
+static void on_fatal_signal(int sig)
+{
+	onlist_git_signal_groups(SIGTERM);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void pass_signals_to_git(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(*sigs); i++) {
+		struct sigaction old;
+
+		/* a signal the caller ignores (nohup) stays ignored */
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+/* --since and --until: a real date, YYYY-MM-DD (it goes into a query). */
+static int is_date(const char *s)
+{
+	struct tm tm;
+	int y, m, d;
+
+	if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
+		return 0;
+	for (int i = 0; i < 10; i++)
+		if (i != 4 && i != 7 && !isdigit((unsigned char)s[i]))
+			return 0;
+	if (sscanf(s, "%4d-%2d-%2d", &y, &m, &d) != 3)
+		return 0;
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = y - 1900;
+	tm.tm_mon = m - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = 12;
+	tm.tm_isdst = -1;
+	/* mktime() normalises 2024-02-30 to March: not the date given */
+	return mktime(&tm) != (time_t)-1 && tm.tm_year == y - 1900 &&
+	       tm.tm_mon == m - 1 && tm.tm_mday == d;
 }
 
 /* A number from 0 to max for --retries and --pace: 0, or -1 after
@@ -880,6 +1181,7 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 	struct source_list l = { NULL, NULL, 0 };
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	const char *data_opt = NULL;
+	char *lock_path = NULL;
 	double x;
 	int c, ret = ONLIST_EXIT_OK, lock;
 
@@ -943,6 +1245,20 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 		o.http.progress = http_progress;
 		o.http.progress_data = &http_prog;
 	}
+	if ((o.since && !is_date(o.since)) || (o.until && !is_date(o.until))) {
+		onlist_err("fetch: --since and --until take a date, YYYY-MM-DD");
+		return ONLIST_EXIT_USAGE;
+	}
+	for (int i = optind; i < argc; i++) {
+		if (has_password(argv[i])) {
+			/* not printed: the password would be on the screen */
+			onlist_err("fetch: source %d holds a password "
+				   "(https://user:password@host/): refused, it "
+				   "would be stored in the database and named in "
+				   "folders; give the URL without it", i - optind + 1);
+			return ONLIST_EXIT_USAGE;
+		}
+	}
 	if (optind == argc && (o.since || o.until || o.query)) {
 		onlist_err("fetch: a window needs a SOURCE");
 		return ONLIST_EXIT_USAGE;
@@ -959,16 +1275,17 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 	}
 	if (!o.data)
 		return ONLIST_EXIT_FAIL;
-	if ((lock = take_lock(cli->db_path)) < 0) {
+	if ((lock = take_lock(cli->db_path, &lock_path)) < 0) {
 		free(o.data);
 		return ONLIST_EXIT_FAIL;
 	}
 	if (!(s = onlist_cli_open_store(cli))) {
 		free(o.data);
-		close(lock);
+		drop_lock(lock, lock_path);
 		return ONLIST_EXIT_FAIL;
 	}
 	onlist_store_stream_mode(s);
+	pass_signals_to_git();
 	/* The epoch mirrors are git's downloads: --insecure goes to git
 	 * through its environment, which every git child inherits. */
 	if (o.http.insecure)
@@ -1015,7 +1332,7 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 	onlist_http_cleanup();
 	onlist_store_close(s);
 	free(o.data);
-	close(lock);
+	drop_lock(lock, lock_path);
 	ret = onlist_cli_out_close(cli, &out, ret);
 	return ret;
 }
