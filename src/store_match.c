@@ -72,7 +72,35 @@ static const char sql_bounds[] =
 	" SELECT m.msgid, m.received FROM messages m"
 	" JOIN (SELECT list, min(received) AS t FROM messages"
 	"  WHERE received IS NOT NULL GROUP BY list) a ON a.list IS m.list"
-	" WHERE m.received > m.date + 86400 AND m.date >= a.t;";
+	" WHERE m.received > m.date + 86400 AND m.date >= a.t;"
+	/* A commit git am made from a list's DMARC rewrite has the author
+	 * "Name via LIST <list@host>", while the mail now names its writer
+	 * (mail.c, undo_list_from): the writer's address for such a commit
+	 * is the one mail from "Name" carries most often, so that the tiers
+	 * that key on the author still find its posting.  Unmatched commits
+	 * only (each costs a pass over the messages). */
+	"CREATE TEMP TABLE IF NOT EXISTS via_author("
+	" sha TEXT PRIMARY KEY, email TEXT NOT NULL);"
+	"DELETE FROM temp.via_author;"
+	"INSERT INTO temp.via_author(sha, email)"
+	" SELECT sha, email FROM (SELECT c.sha AS sha,"
+	"  lower(m.from_addr) AS email, row_number() OVER (PARTITION BY c.sha"
+	"  ORDER BY count(*) DESC, lower(m.from_addr)) AS rn"
+	"  FROM commits c JOIN messages m ON m.from_name <> ''"
+	"  AND substr(c.author_name, 1, length(m.from_name) + 5)"
+	"   = m.from_name || ' via '"
+	"  WHERE c.author_name LIKE '% via %'"
+	"  AND length(c.author_name) > length(m.from_name) + 5"
+	"  AND instr(substr(c.author_name, length(m.from_name) + 6), ' ') = 0"
+	"  AND lower(m.from_addr) <> lower(c.author_email)"
+	"  AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.commit_sha = c.sha)"
+	"  GROUP BY c.sha, lower(m.from_addr)) WHERE rn = 1;";
+
+/* A commit's author address for the tiers that key on it: the writer
+ * behind a list's DMARC rewrite when known (temp.via_author), lower case. */
+#define AUTHOR_EMAIL(c) \
+	" coalesce((SELECT v.email FROM temp.via_author v WHERE v.sha = " c ".sha)," \
+	" lower(" c ".author_email))"
 
 onlist_status onlist_store_compute_bounds(struct onlist_store *s)
 {
@@ -509,7 +537,7 @@ static const char sql_author_date[] =
 	" FROM commits c"
 	/* commit first (CROSS JOIN keeps the order): a search of the
 	 * sender index per commit, not a scan of every message */
-	" CROSS JOIN messages m ON lower(m.from_addr) = lower(c.author_email)"
+	" CROSS JOIN messages m ON lower(m.from_addr) =" AUTHOR_EMAIL("c")
 	"  AND m.date = c.author_date"
 	" JOIN message_info i ON i.msgid = m.msgid"
 	" LEFT JOIN message_patch p ON p.msgid = m.msgid"
@@ -564,7 +592,7 @@ onlist_status onlist_store_match_author_date(struct onlist_store *s,
 }
 
 static const char sql_subject_commits[] =
-	"SELECT c.sha, c.subject, lower(c.author_email), c.author_date,"
+	"SELECT c.sha, c.subject," AUTHOR_EMAIL("c") ", c.author_date,"
 	" (SELECT b.bound FROM temp.bound b WHERE b.sha = c.sha)"
 	" FROM commits c WHERE c.author_email IS NOT NULL AND" UNMATCHED("c.sha")
 	" AND (?1 IS NULL OR c.sha = ?1)";
@@ -700,7 +728,7 @@ onlist_status onlist_store_commits_needing_patch(struct onlist_store *s,
 }
 
 #define COMMIT_COLS \
-	"SELECT c.sha, c.author_email, c.author_name, c.subject, c.body," \
+	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.author_name, c.subject, c.body," \
 	" c.author_date, c.commit_date," \
 	" coalesce((SELECT bound FROM temp.bound b WHERE b.sha = c.sha), 0)," \
 	" p.fp, p.words FROM commits c JOIN commit_patch p ON p.sha = c.sha"
@@ -708,9 +736,9 @@ onlist_status onlist_store_commits_needing_patch(struct onlist_store *s,
  * after (sorting whole rows, bodies and blobs, cost more than reading
  * them again by key, and a commit skipped is not read at all). */
 static const char sql_fuzzy_commits[] =
-	"SELECT c.sha, c.author_email, c.subject FROM commits c"
+	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.subject FROM commits c"
 	" JOIN commit_patch p ON p.sha = c.sha WHERE" UNMATCHED("c.sha")
-	" ORDER BY lower(c.author_email), c.commit_date, c.sha";
+	" ORDER BY 2, c.commit_date, c.sha";
 static const char sql_fuzzy_commit[] = COMMIT_COLS " WHERE c.sha = ?1";
 /* COMMIT_COLS but the two blobs (8, 9) */
 #define FC(type, field) { type, offsetof(struct onlist_fuzzy_commit, field) }
