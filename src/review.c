@@ -100,7 +100,10 @@ static void add_nonreviewers(GHashTable *who, GStringChunk *keep,
 	for (size_t i = 0; i < in->nmsgs; i++) {
 		const struct onlist_review_msg *m = &in->msgs[i];
 
-		if (!m->posting && !version[i])
+		/* a diff sent as a reply with the patch's subject is a
+		 * reviewer's "how about this": its sender stays a reviewer
+		 * unless that reply is what was applied */
+		if (!m->posting && (!version[i] || m->reply))
 			continue;
 		if (*m->from)
 			g_hash_table_add(who, (gpointer)m->from);

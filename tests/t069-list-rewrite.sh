@@ -12,6 +12,9 @@
 #             posted by author-date through the writer behind the
 #             rewritten author, its only reply "Merged, thanks!" from the
 #             maintainer: no_reply
+#   sketch    Ann's patch, to which Cyril answered with a diff of his own
+#             ("Re:" with the patch's subject), then Reviewed-by on v2:
+#             reviewed (a reviewer's sketch does not make him an author)
 . tests/lib.sh
 need_cmd git
 need_cmd python3
@@ -38,6 +41,11 @@ git -C "$R" format-patch -q -1 --stdout HEAD | sed '1,/^$/d' >"$TMP/edited.body"
 printf 'two, as the maintainer likes it\nmore\n' >"$R/b.c"
 git -C "$R" add -A; git -C "$R" commit -q --amend --no-edit
 edited=$(git -C "$R" rev-parse HEAD)
+export GIT_AUTHOR_NAME=Ann GIT_AUTHOR_EMAIL=ann@example.org
+at "2024-02-12T10:00:00"
+printf 'three\n' >"$R/c.c"; git -C "$R" add -A; git -C "$R" commit -q -m "c: add three"
+sketch=$(git -C "$R" rev-parse HEAD)
+git -C "$R" format-patch -q -1 --stdout "$sketch" | sed '1,/^$/d' >"$TMP/sketch.body"
 git -C "$R" checkout -q main
 at "2024-03-01T10:00:00"
 git -C "$R" merge -q --no-ff -m "Merge topic" topic || fail "git merge"
@@ -63,6 +71,19 @@ printf 'Merged, thanks!\n' >"$TMP/merged.body"
 	mail "$TMP/merged.body" "Maint <maint@example.org>" \
 		"Sun, 11 Feb 2024 12:00:00 +0000" "m2@x" "Re: [LTP] [PATCH] b: add two" \
 		"In-Reply-To: <p2@x>"
+	mail "$TMP/sketch.body" "Ann <ann@example.org>" \
+		"Mon, 12 Feb 2024 09:00:00 +0000" "s1@x" "[PATCH] c: add three" ""
+	printf 'How about this instead:\n\n---\n' >"$TMP/sk.body"
+	sed -n '/^diff --git/,$p' "$TMP/sketch.body" | sed 's/^+three$/+three, shorter/' >>"$TMP/sk.body"
+	mail "$TMP/sk.body" "Cyril <cyril@example.cz>" \
+		"Mon, 12 Feb 2024 09:30:00 +0000" "s2@x" "Re: [PATCH] c: add three" \
+		"In-Reply-To: <s1@x>"
+	mail "$TMP/sketch.body" "Ann <ann@example.org>" \
+		"Mon, 12 Feb 2024 10:00:00 +0000" "s3@x" "[PATCH v2] c: add three" "In-Reply-To: <s2@x>"
+	printf 'Reviewed-by: Cyril <cyril@example.cz>\n' >"$TMP/rb2.body"
+	mail "$TMP/rb2.body" "Cyril <cyril@example.cz>" \
+		"Mon, 12 Feb 2024 11:00:00 +0000" "s4@x" "Re: [PATCH v2] c: add three" \
+		"In-Reply-To: <s3@x>"
 } >"$TMP/ltp.mbox"
 
 DB=$TMP/o.db
@@ -86,6 +107,7 @@ check() {
 }
 check reviewed "$reviewed" "posted patch-id:Wei Gao reviewed"
 check edited "$edited" "posted author-date:Wei Gao no_reply"
+check sketch "$sketch" "posted patch-id:Ann patch-id:Ann reviewed"
 
 [ $nfail -eq 0 ] && echo "all checks passed"
 [ $nfail -eq 0 ]

@@ -89,6 +89,9 @@ struct onlist_review_msg {
 	const char *author;		/* in-body From, canonical; "" none */
 	const char *codev;		/* its Co-developed-by addresses,
 					 * canonical, one per line; "" none */
+	int reply;			/* a "Re:" carrying a diff: a
+					 * reviewer's sketch, whose sender
+					 * is no author of the patch */
 };
 
 /* A reply in those topics. */
