@@ -235,6 +235,19 @@ for r in json.load(open(sys.argv[1])):
 [ -s "$TMP/pid.git" ] || bad "patch-id json: git printed no ids (test bug)"
 same_output "patch-id --format=json" "$TMP/pid.git" "$TMP/pid.json" || bad "patch-id --format=json: not git's ids"
 
+# ---- a password in a --remote URL is refused, never stored or printed -----------------
+for c in lookup match; do
+	rm -f "$TMP/pw.db"
+	if [ $c = lookup ]; then
+		run "$c --remote with a password" "$O" --db "$TMP/pw.db" $c --remote "http://u:s3cret@127.0.0.1:9/x/" HEAD
+	else
+		run "$c --remote with a password" "$O" --db "$TMP/pw.db" $c --remote "http://u:s3cret@127.0.0.1:9/x/"
+	fi
+	expect_rc "$c --remote with a password" 2
+	grep -q s3cret "$TMP/out" "$TMP/err" && bad "$c --remote: the password was printed"
+	[ -e "$TMP/pw.db" ] && bad "$c --remote with a password: a database was written"
+done
+
 # ---- One program, linked the ordinary way ---------------------------------------------
 # No symbol is resolved at run time: the program does not call dlopen(),
 # and a copy of it alone in an empty folder does every command, reading

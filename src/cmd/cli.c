@@ -140,6 +140,21 @@ out:
 	return ret;
 }
 
+int onlist_cli_url_has_password(const char *url)
+{
+	const char *p = strstr(url, "://"), *at = NULL;
+	size_t n;
+
+	if (!p)
+		return 0;
+	p += 3;
+	n = strcspn(p, "/?#");
+	for (size_t i = 0; i < n; i++)
+		if (p[i] == '@')
+			at = p + i;
+	return at && memchr(p, ':', (size_t)(at - p)) != NULL;
+}
+
 char *onlist_cli_config(const char *repo, const char *key)
 {
 	char *v = NULL;

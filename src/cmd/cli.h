@@ -189,6 +189,11 @@ struct onlist_cli_remote {
 	int refresh;
 	long requests;		/* out: how many were made */
 };
+/* 1 when the URL's authority holds a password (scheme://user:pw@host):
+ * it would be stored with the source, printed, and named in folders, so
+ * fetch, lookup --remote and match --remote refuse it. */
+int onlist_cli_url_has_password(const char *url);
+
 int onlist_cli_remote_run(struct onlist_cli *cli, struct onlist_store *s,
 			  struct onlist_cli_remote *ro, char *const *names,
 			  int n, char (*shas)[41]);

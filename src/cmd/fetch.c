@@ -83,23 +83,6 @@ static int is_url(const char *s)
 	return !strncmp(s, "http://", 7) || !strncmp(s, "https://", 8);
 }
 
-/* 1 when the URL's authority holds a password (scheme://user:pw@host):
- * it would be stored with the source, printed, and named in folders. */
-static int has_password(const char *url)
-{
-	const char *p = strstr(url, "://"), *at = NULL;
-	size_t n;
-
-	if (!p)
-		return 0;
-	p += 3;
-	n = strcspn(p, "/?#");
-	for (size_t i = 0; i < n; i++)
-		if (p[i] == '@')
-			at = p + i;
-	return at && memchr(p, ':', (size_t)(at - p)) != NULL;
-}
-
 static int ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
@@ -917,7 +900,7 @@ static int fetch_one(struct onlist_cli *cli, struct onlist_store *s,
 
 	if (o->timeout > 0)
 		o->http.deadline = onlist_http_now() + o->timeout;
-	if (has_password(arg)) {
+	if (onlist_cli_url_has_password(arg)) {
 		/* a source remembered by an older onlist */
 		onlist_err("fetch: a remembered source holds a password: "
 			   "skipped (remove it from the sources table)");
@@ -1250,7 +1233,7 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 		return ONLIST_EXIT_USAGE;
 	}
 	for (int i = optind; i < argc; i++) {
-		if (has_password(argv[i])) {
+		if (onlist_cli_url_has_password(argv[i])) {
 			/* not printed: the password would be on the screen */
 			onlist_err("fetch: source %d holds a password "
 				   "(https://user:password@host/): refused, it "

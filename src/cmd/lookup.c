@@ -979,6 +979,14 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 			patch_file = optarg;
 			break;
 		case OPT_REMOTE:
+			if (onlist_cli_url_has_password(optarg)) {
+				/* not printed: the password would be on
+				 * the screen */
+				onlist_err("%s: --remote URL holds a password "
+					   "(https://user:password@host/): refused, "
+					   "it would be stored and printed", "lookup");
+				return ONLIST_EXIT_USAGE;
+			}
 			ro.url = optarg;
 			break;
 		case OPT_REPO:

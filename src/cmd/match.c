@@ -414,6 +414,14 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 		case OPT_RULES_HELP:
 			return rules_help(stdout);
 		case OPT_REMOTE:
+			if (onlist_cli_url_has_password(optarg)) {
+				/* not printed: the password would be on
+				 * the screen */
+				onlist_err("%s: --remote URL holds a password "
+					   "(https://user:password@host/): refused, "
+					   "it would be stored and printed", "match");
+				return ONLIST_EXIT_USAGE;
+			}
 			ro.url = optarg;
 			break;
 		case OPT_YES:
