@@ -68,3 +68,15 @@ fixture_db() {
 	"$ONLIST" -q --db "$2" scan --repo "$1/repo" v1.0..v1.1 >/dev/null || fail "scan"
 	"$ONLIST" -q --db "$2" match >/dev/null || fail "match"
 }
+
+# lookup_verdict DB SHA: one line, "posted METHOD:FROM... STATE" (the
+# postings that count, sorted) or "not posted  None", from lookup --json
+lookup_verdict() {
+	"$ONLIST" --db "$1" lookup --json "$2" | python3 -c '
+import json, sys
+c = json.load(sys.stdin)[0]
+ps = [p for p in c["postings"] if p["counts"]]
+print("posted" if c["posted"] else "not posted",
+      " ".join(sorted(p["method"] + ":" + p["from"] for p in ps)),
+      (c.get("review") or {}).get("state"))'
+}

@@ -127,19 +127,9 @@ build "$TMP/ba.db" evil real copy
 build "$TMP/inc.db" evil
 build "$TMP/inc.db" real copy
 
-# verdict DB SHA: "posted METHOD... FROM" or "not posted", and the review
-verdict() {
-	"$ONLIST" --db "$1" lookup --json "$2" | python3 -c '
-import json, sys
-c = json.load(sys.stdin)[0]
-ps = [p for p in c["postings"] if p["counts"]]
-print("posted" if c["posted"] else "not posted",
-      " ".join(sorted(p["method"] + ":" + p["from"] for p in ps)),
-      (c.get("review") or {}).get("state"))'
-}
 check() {	# check NAME SHA EXPECTED
 	for db in ab ba inc; do
-		got=$(verdict "$TMP/$db.db" "$2")
+		got=$(lookup_verdict "$TMP/$db.db" "$2")
 		[ "$got" = "$3" ] || bad "$1 ($db): got '$got', expected '$3'"
 	done
 }

@@ -91,17 +91,8 @@ DB=$TMP/o.db
 "$ONLIST" -q --db "$DB" scan --repo "$R" main~1..main >/dev/null || fail "scan"
 "$ONLIST" -q --db "$DB" match >/dev/null || fail "match"
 
-verdict() {
-	"$ONLIST" --db "$DB" lookup --json "$1" | python3 -c '
-import json, sys
-c = json.load(sys.stdin)[0]
-ps = [p for p in c["postings"] if p["counts"]]
-print("posted" if c["posted"] else "not posted",
-      " ".join(sorted(p["method"] + ":" + p["from"] for p in ps)),
-      (c.get("review") or {}).get("state"))'
-}
 check() {
-	got=$(verdict "$2")
+	got=$(lookup_verdict "$DB" "$2")
 	echo "$1: $got"
 	[ "$got" = "$3" ] || bad "$1: got '$got', expected '$3'"
 }
