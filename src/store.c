@@ -245,20 +245,30 @@ const char *onlist_store_errmsg(const struct onlist_store *s)
 
 _Static_assert(S_COUNT <= ONLIST__STORE_NSTMT, "raise ONLIST__STORE_NSTMT");
 
-/* ONLIST_TIMING: each statement that took more than 50 ms, with its time
- * (a developer's aid, like the timing lines of match). */
+/* onlist_store_trace(): each statement that took more than 50 ms goes to
+ * the caller's function, which decides where (if anywhere) it is shown. */
 static int slow_statement(unsigned what, void *data, void *p, void *x)
 {
+	struct onlist_store *s = data;
 	long long ns = *(long long *)x;
 	char *sql;
 
-	(void)data;
-	if (what != SQLITE_TRACE_PROFILE || ns < 50000000)
+	if (what != SQLITE_TRACE_PROFILE || ns < 50000000 || !s->trace)
 		return 0;
 	sql = sqlite3_expanded_sql(p);
-	fprintf(stderr, "timing: %.3f s: %.200s\n", ns / 1e9, sql ? sql : "?");
+	s->trace(s->trace_data, ns / 1e9, sql ? sql : "?");
 	sqlite3_free(sql);
 	return 0;
+}
+
+void onlist_store_trace(struct onlist_store *s,
+			void (*fn)(void *data, double seconds, const char *sql),
+			void *data)
+{
+	s->trace = fn;
+	s->trace_data = data;
+	sqlite3_trace_v2(s->db, fn ? SQLITE_TRACE_PROFILE : 0,
+			 fn ? slow_statement : NULL, s);
 }
 
 sqlite3_stmt *onlist__store_prepare(struct onlist_store *s, const char *sql)
@@ -543,8 +553,6 @@ static onlist_status open_db(struct onlist_store **out, const char *path,
 	/* A second writer waits this long for the first, then gives up with
 	 * "database is locked" rather than hanging forever. */
 	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
-	if (getenv("ONLIST_TIMING"))
-		sqlite3_trace_v2(s->db, SQLITE_TRACE_PROFILE, slow_statement, NULL);
 	/* WAL: readers (lookup, report) keep working while an import runs,
 	 * and a killed writer leaves the last committed batch intact.  (A
 	 * reader leaves the mode as the writer set it.) */

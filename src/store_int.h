@@ -28,6 +28,9 @@ struct onlist_store {
 	char *notice;		/* onlist_store_notice(), or NULL */
 	int writer;		/* opened for writing: checkpoint at close */
 	int in_tx;
+	/* onlist_store_trace() */
+	void (*trace)(void *data, double seconds, const char *sql);
+	void *trace_data;
 };
 
 /* Set the handle's error message to "what: <sqlite's message>" and return

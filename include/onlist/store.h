@@ -63,6 +63,12 @@ void onlist_store_close(struct onlist_store *s);
  * default suits matching, which reads the same index pages over and over. */
 void onlist_store_stream_mode(struct onlist_store *s);
 
+/* Give fn every statement of this handle that took more than 50 ms, with
+ * its time and its SQL (parameters filled in); NULL stops it.  The store
+ * itself never prints: where the lines go is the caller's choice. */
+void onlist_store_trace(struct onlist_store *s,
+			void (*fn)(void *data, double seconds, const char *sql),
+			void *data);
 /* The last error message of this handle; never NULL. */
 const char *onlist_store_errmsg(const struct onlist_store *s);
 /* Non-zero once SQLite has met a damaged database file in this process,

@@ -172,6 +172,20 @@ const char *onlist_cli_db(struct onlist_cli *cli)
 	return cli->db_path;
 }
 
+/* ONLIST_TIMING: each statement that took more than 50 ms, with its time
+ * (a developer's aid, like the timing lines of match and scan). */
+static void slow_statement(void *data, double seconds, const char *sql)
+{
+	(void)data;
+	fprintf(stderr, "timing: %.3f s: %.200s\n", seconds, sql);
+}
+
+static void trace_if_asked(struct onlist_store *s)
+{
+	if (getenv("ONLIST_TIMING"))
+		onlist_store_trace(s, slow_statement, NULL);
+}
+
 struct onlist_store *onlist_cli_open_store(struct onlist_cli *cli)
 {
 	resolve_db(cli);
@@ -183,6 +197,7 @@ struct onlist_store *onlist_cli_open_store(struct onlist_cli *cli)
 		free(err);
 		return NULL;
 	}
+	trace_if_asked(s);
 	return s;
 }
 
@@ -257,6 +272,7 @@ struct onlist_store *onlist_cli_open_store_read(struct onlist_cli *cli)
 	}
 	if (onlist_store_notice(s))
 		onlist_err("warning: %s", onlist_store_notice(s));
+	trace_if_asked(s);
 	return s;
 }
 
