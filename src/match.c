@@ -100,11 +100,9 @@ onlist_status onlist_match_read_rules(const char *path,
 
 	*rules = NULL;
 	*n = 0;
-	if (!f) {
-		if (asprintf(errmsg, "%s: cannot read rules", path) < 0)
-			*errmsg = NULL;
-		return ONLIST_EIO;
-	}
+	if (!f)
+		return onlist_fail(errmsg, ONLIST_EIO, "%s: cannot read rules",
+				   path);
 	while (getline(&line, &cap, f) > 0) {
 		char kind[16], field[16], pat[512];
 		int ok = 0;
@@ -125,12 +123,11 @@ onlist_status onlist_match_read_rules(const char *path,
 				ok |= !strcmp(field, fields[i]);
 		}
 		if (!ok) {
-			if (asprintf(errmsg, "%s:%zu: expected \"echo|bot "
-				     "list|from|subject|mailer|patchwork|upstream "
-				     "PATTERN\", \"release subject PATTERN\" or "
-				     "\"notice text PATTERN\"",
-				     path, lineno) < 0)
-				*errmsg = NULL;
+			onlist_set_err(errmsg, "%s:%zu: expected \"echo|bot "
+				       "list|from|subject|mailer|patchwork|upstream "
+				       "PATTERN\", \"release subject PATTERN\" or "
+				       "\"notice text PATTERN\"",
+				       path, lineno);
 			free(line);
 			fclose(f);
 			onlist_match_free_rules(*rules, *n);
@@ -139,10 +136,13 @@ onlist_status onlist_match_read_rules(const char *path,
 			return ONLIST_EPARSE;
 		}
 		if (*n == have) {
-			have = have ? 2 * have : 8;
-			*rules = realloc(*rules, have * sizeof(**rules));
-			if (!*rules)
-				abort();
+			struct onlist_echo_rule *more =
+				realloc(*rules, 2 * (have + 4) * sizeof(**rules));
+
+			if (!more)
+				goto nomem;
+			*rules = more;
+			have = 2 * (have + 4);
 		}
 		char *p = g_utf8_strdown(pat, -1), *e = p + strlen(p);
 		while (e > p && isspace((unsigned char)e[-1]))
@@ -152,10 +152,20 @@ onlist_status onlist_match_read_rules(const char *path,
 		(*rules)[*n].pattern = strdup(p);
 		g_free(p);
 		(*n)++;
+		if (!(*rules)[*n - 1].kind || !(*rules)[*n - 1].field ||
+		    !(*rules)[*n - 1].pattern)
+			goto nomem;
 	}
 	free(line);
 	fclose(f);
 	return ONLIST_OK;
+nomem:
+	free(line);
+	fclose(f);
+	onlist_match_free_rules(*rules, *n);
+	*rules = NULL;
+	*n = 0;
+	return onlist_fail(errmsg, ONLIST_ENOMEM, "%s: out of memory", path);
 }
 
 void onlist_match_free_rules(struct onlist_echo_rule *rules, size_t n)
