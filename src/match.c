@@ -362,11 +362,6 @@ static gint by_date(gconstpointer a, gconstpointer b)
 	return x->m.date < y->m.date ? -1 : x->m.date > y->m.date;
 }
 
-struct shown {
-	struct score sc;
-	char *text;
-};
-
 struct fuzzy_ctx {
 	struct onlist_store *s;
 	const struct onlist_fuzzy_commit *c;
@@ -375,8 +370,8 @@ struct fuzzy_ctx {
 	uint32_t *words;
 	size_t nwords;
 	double threshold;
-	FILE *explain;
-	GPtrArray *shown;	/* explain: struct shown */
+	struct onlist_explain *explain;	/* --explain: fill this, match nothing */
+	GArray *shown;		/* explain: struct onlist_explain_cand */
 	/* the current author's patch mails, oldest first: commits come
 	 * grouped by author, so each author's mails are read once */
 	char *cache_addr;
@@ -436,34 +431,21 @@ static int fuzzy_cand(const struct onlist_fuzzy_candidate *m, void *data)
 
 	score_one(f, m, &sc);
 	if (f->explain) {
-		struct shown *x = g_new0(struct shown, 1);
+		struct onlist_explain_cand x = {
+			.msgid = g_strdup(m->msgid),
+			.from = g_strdup(m->from_addr),
+			.subject = g_strdup(m->subject),
+			.version = m->version,
+			.diff = sc.diff, .msg = sc.msg, .score = sc.score,
+			.same_subject = sc.subject, .same_author = sc.author,
+			.why = sc.echo ? ONLIST_FUZZY_ECHO :
+			       sc.late ? ONLIST_FUZZY_LATE :
+			       sc.accepted ? ONLIST_FUZZY_TAKEN :
+			       sc.diff < 0.2 ? ONLIST_FUZZY_FEW_LINES :
+			       ONLIST_FUZZY_BELOW,
+		};
 
-		/* mail text: made safe for the terminal here, the
-		 * one place --explain prints it */
-		char *id = onlist_text_dup(m->msgid),
-		     *from = onlist_text_dup(m->from_addr),
-		     *subj = onlist_text_dup(m->subject);
-
-		x->sc = sc;
-		x->text = g_strdup_printf(
-			"  <%s>\n    %s, v%d, %s\n"
-			"    changed lines %.2f, message %.2f, subject %s, "
-			"author %s -> score %.2f: %s\n", id ? id : "?",
-			from ? from : "?", m->version, subj ? subj : "?",
-			sc.diff, sc.msg,
-			sc.subject ? "same" : "differs",
-			sc.author ? "same" : "differs", sc.score,
-			sc.echo ? "not taken (echo or bot mail)" :
-			sc.late ? "not taken (sent more than a day after the "
-				  "commit landed)" :
-			sc.accepted ? "taken" :
-			sc.diff < 0.2 ? "not taken (too few changed lines in "
-					"common)" :
-			"not taken (below the threshold)");
-		free(id);
-		free(from);
-		free(subj);
-		g_ptr_array_add(f->shown, x);
+		g_array_append_val(f->shown, x);
 		return 0;
 	}
 	if (sc.accepted) {
@@ -1181,7 +1163,7 @@ onlist_status onlist_match_link_taken(struct onlist_store *s, const char *sha,
 }
 
 struct link_explain {
-	FILE *out;
+	GArray *links;		/* struct onlist_explain_link */
 	int oom;
 };
 
@@ -1189,41 +1171,36 @@ struct link_explain {
 static int explain_link(const struct onlist_link_row *r, void *data)
 {
 	struct link_explain *x = data;
+	struct onlist_explain_link l;
 	gchar **files;
 	guint n = 0;
 
 	if (link_fits(r, &x->oom) || x->oom)
 		return 0;
-	/* mail text: made safe for the terminal by the one escaper */
-	fputs("Link: <", x->out);
-	onlist_put_text(x->out, r->msgid);
-	fputs("> names a patch that touches none of the commit's files "
-	      "(it touches ", x->out);
 	files = g_strsplit(r->mail_files, "\n", -1);
-	for (gchar **p = files; *p; p++) {
-		if (!**p)
-			continue;
-		if (n++ == 3) {
-			fputs(", ...", x->out);
-			break;
-		}
-		if (n > 1)
-			fputs(", ", x->out);
-		onlist_put_text(x->out, *p);
-	}
-	g_strfreev(files);
-	fputs(") and has another subject (\"", x->out);
-	onlist_put_text(x->out, r->mail_stripped);
-	fputs("\"): not this commit's posting\n", x->out);
+	for (gchar **p = files; *p; p++)	/* drop the empty ones */
+		if (**p)
+			files[n++] = *p;
+		else
+			g_free(*p);
+	files[n] = NULL;
+	l.msgid = g_strdup(r->msgid);
+	l.subject = g_strdup(r->mail_stripped);
+	l.files = files;
+	g_array_append_val(x->links, l);
 	return 0;
 }
 
 static onlist_status explain_links(struct onlist_store *s, const char *sha,
-				   FILE *out)
+				   struct onlist_explain *out)
 {
-	struct link_explain x = { out, 0 };
+	struct link_explain x = {
+		g_array_new(FALSE, FALSE, sizeof(struct onlist_explain_link)), 0
+	};
 	onlist_status st = onlist_store_links_of(s, sha, explain_link, &x);
 
+	out->nlinks = x.links->len;
+	out->links = (struct onlist_explain_link *)g_array_free(x.links, FALSE);
 	return st == ONLIST_OK && x.oom ? ONLIST_ENOMEM : st;
 }
 
@@ -1389,31 +1366,26 @@ static onlist_status match_subjects(struct onlist_store *s, long *added)
 
 /* --explain: what the subject tier saw for one unmatched commit. */
 static onlist_status explain_subject(struct onlist_store *s, const char *sha,
-				     FILE *out)
+				     struct onlist_explain *out)
 {
 	struct subj_ctx x;
 	onlist_status st = subj_collect(s, sha, &x);
 
+	if (st == ONLIST_OK && x.commits->len) {
+		out->subjects = g_new0(struct onlist_explain_subject,
+				       x.commits->len);
+		out->nsubjects = x.commits->len;
+	}
 	for (guint i = 0; st == ONLIST_OK && i < x.commits->len; i++) {
 		struct subj_commit *sc = g_ptr_array_index(x.commits, i);
+		struct onlist_explain_subject *e = &out->subjects[i];
 
-		if (!sc->msgids->len) {
-			fputs("subject: no patch mail from the author with this "
-			      "subject\n", out);
-			continue;
-		}
-		if (sc->diffs->len > 1)
-			fprintf(out, "subject: not taken: %u mails from the author "
-				"with this subject carry %u different patches:\n",
-				sc->msgids->len, sc->diffs->len);
-		else
-			fprintf(out, "subject: %u mail(s) from the author with "
-				"this subject, one patch:\n", sc->msgids->len);
-		for (guint k = 0; k < sc->msgids->len; k++) {
-			fputs("  <", out);
-			onlist_put_text(out, g_ptr_array_index(sc->msgids, k));
-			fputs(">\n", out);
-		}
+		e->nmsgids = sc->msgids->len;
+		e->npatches = sc->diffs->len;
+		e->msgids = g_new0(char *, sc->msgids->len + 1);
+		for (guint k = 0; k < sc->msgids->len; k++)
+			e->msgids[k] = g_strdup(g_ptr_array_index(sc->msgids,
+								  k));
 	}
 	subj_done(&x);
 	return st;
@@ -1645,26 +1617,21 @@ db:
 	return st;
 }
 
-#define EXPLAIN_SHOWN 20	/* candidates printed, best first (--all: every one) */
-
 static gint by_score(gconstpointer a, gconstpointer b)
 {
-	const struct shown *x = *(struct shown *const *)a;
-	const struct shown *y = *(struct shown *const *)b;
+	const struct onlist_explain_cand *x = a, *y = b;
 
-	return x->sc.score < y->sc.score ? 1 : x->sc.score > y->sc.score ? -1 : 0;
+	return x->score < y->score ? 1 : x->score > y->score ? -1 : 0;
 }
 
-static void free_shown(gpointer p)
+static void cand_free(struct onlist_explain_cand *x)
 {
-	struct shown *x = p;
-
-	g_free(x->text);
-	g_free(x);
+	g_free(x->msgid);
+	g_free(x->from);
+	g_free(x->subject);
 }
 
 struct explain_ctx {
-	const struct onlist_match_opts *o;
 	struct fuzzy_ctx f;
 	int found;
 };
@@ -1672,31 +1639,19 @@ struct explain_ctx {
 static int explain_commit(const struct onlist_fuzzy_commit *c, void *data)
 {
 	struct explain_ctx *e = data;
-	const struct onlist_match_opts *o = e->o;
-	FILE *out = e->f.explain;
+	struct onlist_explain *x = e->f.explain;
 
 	e->found = 1;
 	if (fuzzy_prepare(&e->f, c)) {
 		e->f.st = ONLIST_ENOMEM;
 		return 1;
 	}
-	fputs("fuzzy candidates (same author <", out);
-	onlist_put_text(out, e->f.addr);
-	fputs("> or same subject \"", out);
-	onlist_put_text(out, e->f.stripped);
-	fputs("\")", out);
-	if (c->bound) {
-		GDateTime *t = g_date_time_new_from_unix_utc(c->bound);
-		char *d = g_date_time_format(t, "%Y-%m-%d %H:%M");
-		fprintf(out, ", sent before %s UTC + 1 day (landing):\n", d);
-		g_free(d);
-		g_date_time_unref(t);
-	} else {
-		fputs(", no time bound (landing unknown):\n", out);
-	}
-	if (!c->nfp)
-		fputs("  none: the commit's diff is empty\n", out);
-	else {
+	x->fuzzy = 1;
+	x->author = g_strdup(e->f.addr);
+	x->stripped = g_strdup(e->f.stripped);
+	x->bound = c->bound;
+	x->empty_diff = !c->nfp;
+	if (c->nfp) {
 		int64_t lo, hi;
 
 		window(c, &lo, &hi);
@@ -1705,45 +1660,54 @@ static int explain_commit(const struct onlist_fuzzy_commit *c, void *data)
 						  fuzzy_cand, &e->f) != ONLIST_OK)
 			e->f.st = ONLIST_EDB;
 	}
-	g_ptr_array_sort(e->f.shown, by_score);
-	for (guint i = 0; i < e->f.shown->len; i++) {
-		struct shown *x = g_ptr_array_index(e->f.shown, i);
-		if (o->explain_all || i < EXPLAIN_SHOWN || x->sc.accepted)
-			fputs(x->text, out);
-	}
-	if (!o->explain_all && e->f.shown->len > EXPLAIN_SHOWN)
-		fprintf(out, "  ... and %u more with lower scores (--all shows "
-			"them)\n", e->f.shown->len - EXPLAIN_SHOWN);
-	else if (!e->f.shown->len)
-		fputs("  none\n", out);
+	g_array_sort(e->f.shown, by_score);
 	fuzzy_done(&e->f);
 	return 1;
 }
 
 onlist_status onlist_match_explain(struct onlist_store *s,
 				   const struct onlist_match_opts *o,
-				   const char *sha, FILE *out, char **errmsg)
+				   const char *sha, struct onlist_explain *x,
+				   char **errmsg)
 {
 	struct explain_ctx e;
+	onlist_status st = ONLIST_OK;
 
 	*errmsg = NULL;
+	memset(x, 0, sizeof(*x));
 	memset(&e, 0, sizeof(e));
-	e.o = o;
 	e.f.s = s;
-	e.f.explain = out;
-	e.f.shown = g_ptr_array_new_with_free_func(free_shown);
+	e.f.explain = x;
+	e.f.shown = g_array_new(FALSE, FALSE,
+				sizeof(struct onlist_explain_cand));
 	e.f.threshold = o->threshold > 0 ? o->threshold : ONLIST_FUZZY_THRESHOLD;
 	if (onlist_store_compute_bounds(s) != ONLIST_OK ||
 	    tag_bounds(s, o) != ONLIST_OK ||
-	    explain_links(s, sha, out) != ONLIST_OK ||
-	    explain_subject(s, sha, out) != ONLIST_OK ||
+	    explain_links(s, sha, x) != ONLIST_OK ||
+	    explain_subject(s, sha, x) != ONLIST_OK ||
 	    onlist_store_fuzzy_commits(s, sha, NULL, explain_commit, &e) != ONLIST_OK ||
 	    e.f.st != ONLIST_OK)
-		return db_err(s, errmsg);
-	g_ptr_array_free(e.f.shown, TRUE);
-	if (!e.found)
-		fputs("fuzzy candidates: not computed for this commit (its exact "
-		      "patch-id matched a posting, or no repository was given "
-		      "to diff it)\n", out);
-	return ONLIST_OK;
+		st = db_err(s, errmsg);
+	x->ncands = e.f.shown->len;
+	x->cands = (struct onlist_explain_cand *)g_array_free(e.f.shown, FALSE);
+	return st;
+}
+
+void onlist_explain_clear(struct onlist_explain *x)
+{
+	for (size_t i = 0; i < x->nlinks; i++) {
+		g_free(x->links[i].msgid);
+		g_free(x->links[i].subject);
+		g_strfreev(x->links[i].files);
+	}
+	g_free(x->links);
+	for (size_t i = 0; i < x->nsubjects; i++)
+		g_strfreev(x->subjects[i].msgids);
+	g_free(x->subjects);
+	g_free(x->author);
+	g_free(x->stripped);
+	for (size_t i = 0; i < x->ncands; i++)
+		cand_free(&x->cands[i]);
+	g_free(x->cands);
+	memset(x, 0, sizeof(*x));
 }

@@ -25,6 +25,7 @@
 #ifndef ONLIST_MATCH_H
 #define ONLIST_MATCH_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include "onlist/status.h"
 #include "onlist/store_match.h"
@@ -39,7 +40,6 @@ struct onlist_match_opts {
 	size_t nrules;
 	double threshold;	/* fuzzy acceptance; 0: the default */
 	int no_fuzzy;
-	int explain_all;	/* --explain: every candidate, not the best 20 */
 	const char *aliases;	/* a mailmap of the user's, or NULL */
 	void (*progress)(const char *what, long done, long total, void *data);
 	/* when a phase ends: "threads", "classes and commit diffs", "exact
@@ -79,12 +79,63 @@ onlist_status onlist_match_link_taken(struct onlist_store *s, const char *sha,
 				      const char *msgid, int *taken,
 				      char **errmsg);
 
-/* Print, for one commit, the linked patches the link tier refused and
+/* What `match --explain` shows for one commit: the library finds it, the
+ * command prints it.  Strings are mail and git text as stored (not yet
+ * made safe for a terminal). */
+struct onlist_explain_link {	/* a linked patch the link tier refused */
+	char *msgid;
+	char *subject;		/* the mail's, [PATCH ...] taken off */
+	char **files;		/* the files it touches; NULL-terminated */
+};
+
+struct onlist_explain_subject {	/* what the subject tier saw */
+	char **msgids;		/* the author's mails with the subject */
+	size_t nmsgids;
+	size_t npatches;	/* distinct patch-ids among them */
+};
+
+enum onlist_fuzzy_why {
+	ONLIST_FUZZY_TAKEN,
+	ONLIST_FUZZY_ECHO,	/* an echo or bot mail */
+	ONLIST_FUZZY_LATE,	/* sent more than a day after the landing */
+	ONLIST_FUZZY_FEW_LINES,	/* too few changed lines in common */
+	ONLIST_FUZZY_BELOW,	/* below the threshold */
+};
+
+struct onlist_explain_cand {	/* one fuzzy candidate and its scores */
+	char *msgid, *from, *subject;
+	int version;
+	double diff, msg, score;	/* changed lines, message, total */
+	int same_subject, same_author;
+	enum onlist_fuzzy_why why;
+};
+
+struct onlist_explain {
+	struct onlist_explain_link *links;
+	size_t nlinks;
+	struct onlist_explain_subject *subjects;
+	size_t nsubjects;
+	/* the fuzzy tier; fuzzy 0: not computed for this commit (its exact
+	 * patch-id matched a posting, or no repository was given to diff
+	 * it), and the fields below are empty */
+	int fuzzy;
+	char *author;		/* lower-case address */
+	char *stripped;		/* lower-case subject */
+	int64_t bound;		/* landing, 0: unknown (no time bound) */
+	int empty_diff;		/* the commit's diff is empty */
+	struct onlist_explain_cand *cands;	/* best score first */
+	size_t ncands;
+};
+
+/* Find, for one commit, the linked patches the link tier refuses and
  * why, what the subject tier saw, every fuzzy candidate and its scores,
- * and why it was or was not taken (after onlist_match_run). */
+ * and why it was or was not taken (after onlist_match_run).  *x is
+ * filled (onlist_explain_clear() frees it, also after an error). */
 onlist_status onlist_match_explain(struct onlist_store *s,
 				   const struct onlist_match_opts *o,
-				   const char *sha, FILE *out, char **errmsg);
+				   const char *sha, struct onlist_explain *x,
+				   char **errmsg);
+void onlist_explain_clear(struct onlist_explain *x);
 
 /* The built-in echo and bot rules. */
 extern const struct onlist_echo_rule onlist_match_default_rules[];

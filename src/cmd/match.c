@@ -119,10 +119,115 @@ static int take_sha(int ncol, const char *const *c, void *data)
 	return 0;
 }
 
+#define EXPLAIN_SHOWN 20	/* candidates printed, best first (--all: every one) */
+
+static const char *const fuzzy_why[] = {
+	[ONLIST_FUZZY_TAKEN] = "taken",
+	[ONLIST_FUZZY_ECHO] = "not taken (echo or bot mail)",
+	[ONLIST_FUZZY_LATE] = "not taken (sent more than a day after the "
+			      "commit landed)",
+	[ONLIST_FUZZY_FEW_LINES] = "not taken (too few changed lines in "
+				   "common)",
+	[ONLIST_FUZZY_BELOW] = "not taken (below the threshold)",
+};
+
+/* What the library found for --explain, in prose; every string from mail
+ * or git through the one terminal escaper. */
+static void print_explain(FILE *f, const struct onlist_explain *x, int all)
+{
+	for (size_t i = 0; i < x->nlinks; i++) {
+		const struct onlist_explain_link *l = &x->links[i];
+
+		fputs("Link: <", f);
+		onlist_put_text(f, l->msgid);
+		fputs("> names a patch that touches none of the commit's "
+		      "files (it touches ", f);
+		for (size_t k = 0; l->files[k]; k++) {
+			if (k == 3) {
+				fputs(", ...", f);
+				break;
+			}
+			if (k)
+				fputs(", ", f);
+			onlist_put_text(f, l->files[k]);
+		}
+		fputs(") and has another subject (\"", f);
+		onlist_put_text(f, l->subject);
+		fputs("\"): not this commit's posting\n", f);
+	}
+	for (size_t i = 0; i < x->nsubjects; i++) {
+		const struct onlist_explain_subject *e = &x->subjects[i];
+
+		if (!e->nmsgids) {
+			fputs("subject: no patch mail from the author with this "
+			      "subject\n", f);
+			continue;
+		}
+		if (e->npatches > 1)
+			fprintf(f, "subject: not taken: %zu mails from the "
+				"author with this subject carry %zu different "
+				"patches:\n", e->nmsgids, e->npatches);
+		else
+			fprintf(f, "subject: %zu mail(s) from the author with "
+				"this subject, one patch:\n", e->nmsgids);
+		for (size_t k = 0; k < e->nmsgids; k++) {
+			fputs("  <", f);
+			onlist_put_text(f, e->msgids[k]);
+			fputs(">\n", f);
+		}
+	}
+	if (!x->fuzzy) {
+		fputs("fuzzy candidates: not computed for this commit (its "
+		      "exact patch-id matched a posting, or no repository "
+		      "was given to diff it)\n", f);
+		return;
+	}
+	fputs("fuzzy candidates (same author <", f);
+	onlist_put_text(f, x->author);
+	fputs("> or same subject \"", f);
+	onlist_put_text(f, x->stripped);
+	fputs("\")", f);
+	if (x->bound) {
+		GDateTime *t = g_date_time_new_from_unix_utc(x->bound);
+		char *d = g_date_time_format(t, "%Y-%m-%d %H:%M");
+
+		fprintf(f, ", sent before %s UTC + 1 day (landing):\n", d);
+		g_free(d);
+		g_date_time_unref(t);
+	} else {
+		fputs(", no time bound (landing unknown):\n", f);
+	}
+	if (x->empty_diff)
+		fputs("  none: the commit's diff is empty\n", f);
+	for (size_t i = 0; i < x->ncands; i++) {
+		const struct onlist_explain_cand *c = &x->cands[i];
+
+		if (!all && i >= EXPLAIN_SHOWN && c->why != ONLIST_FUZZY_TAKEN)
+			continue;
+		fputs("  <", f);
+		onlist_put_text(f, c->msgid ? c->msgid : "?");
+		fputs(">\n    ", f);
+		onlist_put_text(f, c->from ? c->from : "?");
+		fprintf(f, ", v%d, ", c->version);
+		onlist_put_text(f, c->subject ? c->subject : "?");
+		fprintf(f, "\n    changed lines %.2f, message %.2f, subject %s, "
+			"author %s -> score %.2f: %s\n", c->diff, c->msg,
+			c->same_subject ? "same" : "differs",
+			c->same_author ? "same" : "differs", c->score,
+			fuzzy_why[c->why]);
+	}
+	if (!all && x->ncands > EXPLAIN_SHOWN)
+		fprintf(f, "  ... and %zu more with lower scores (--all shows "
+			"them)\n", x->ncands - EXPLAIN_SHOWN);
+	else if (!x->ncands)
+		fputs("  none\n", f);
+}
+
 static int explain(struct onlist_store *s, const struct onlist_match_opts *o,
-		   const char *arg, FILE *f)
+		   const char *arg, int all, FILE *f)
 {
 	struct explain_out e = { f, 0 };
+	struct onlist_explain x;
 	char sha[41] = "", *err = NULL;
 	const char *p[1] = { arg };
 
@@ -142,13 +247,16 @@ static int explain(struct onlist_store *s, const struct onlist_match_opts *o,
 	onlist_store_query(s, ONLIST_Q_POSTINGS, p, 1, print_match, &e);
 	if (!e.n)
 		fputs("  none: never posted\n", f);
-	if (onlist_match_explain(s, o, sha, f, &err) != ONLIST_OK) {
+	if (onlist_match_explain(s, o, sha, &x, &err) != ONLIST_OK) {
+		onlist_explain_clear(&x);
 		fputs("onlist: match: ", stderr);
 		onlist_put_text(stderr, err ? err : "explain failed");
 		fputc('\n', stderr);
 		free(err);
 		return ONLIST_EXIT_FAIL;
 	}
+	print_explain(f, &x, all);
+	onlist_explain_clear(&x);
 	return ONLIST_EXIT_OK;
 }
 
@@ -375,6 +483,7 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 	struct onlist_store *s;
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	const char *rules_path = NULL, *explain_sha = NULL, *repo_opt = NULL;
+	int explain_all = 0;
 	char *repo = NULL, *err = NULL, *end, *rules_cfg = NULL;
 	size_t nrules = 0;
 	long t[6] = { 0 };
@@ -409,7 +518,7 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 			o.no_fuzzy = 1;
 			break;
 		case OPT_ALL:
-			o.explain_all = 1;
+			explain_all = 1;
 			break;
 		case OPT_RULES_HELP:
 			return rules_help(stdout);
@@ -470,7 +579,7 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 	o.nrules = nrules;
 	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
 	if (explain_sha) {
-		ret = explain(s, &o, explain_sha, out.f);
+		ret = explain(s, &o, explain_sha, explain_all, out.f);
 		goto out;
 	}
 	onlist_progress_init(&prog, cli);
