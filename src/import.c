@@ -192,12 +192,6 @@ static onlist_status put_patch(struct onlist_store *s, struct onlist_mail *m,
 	return st;
 }
 
-static onlist_status db_error(struct onlist_store *s, char **errmsg)
-{
-	*errmsg = strdup(onlist_store_errmsg(s));
-	return ONLIST_EDB;
-}
-
 /* What import keeps of one parsed message: its messages row (but for
  * list, source and offset, which say where it was read) and its
  * message_info with trailers and pull request. */
@@ -463,7 +457,7 @@ onlist_status onlist_import_message_at(struct onlist_store *s,
 					   NULL);
 		free(reason);
 		if (st != ONLIST_OK)
-			return db_error(s, errmsg);
+			return onlist_store_fail(s, errmsg);
 		c->skipped++;
 		return ONLIST_OK;
 	}
@@ -507,12 +501,10 @@ onlist_status onlist_import_message_at(struct onlist_store *s,
 	free(key);
 	derived_clear(&d);
 	onlist_mail_free(m);
-	if (st == ONLIST_ENOMEM) {
-		*errmsg = strdup("out of memory");
-		return st;
-	}
+	if (st == ONLIST_ENOMEM)
+		return onlist_fail(errmsg, st, "out of memory");
 	if (st != ONLIST_OK)
-		return db_error(s, errmsg);
+		return onlist_store_fail(s, errmsg);
 	return ONLIST_OK;
 }
 
@@ -567,7 +559,7 @@ onlist_status onlist_import_source(struct onlist_store *s,
 		const char *where;
 
 		if (!in_batch && onlist_store_begin(s) != ONLIST_OK)
-			return db_error(s, errmsg);
+			return onlist_store_fail(s, errmsg);
 		memset(&raw, 0, sizeof(raw));
 		st = onlist_source_next(src, &raw, &err);
 		if (st == ONLIST_ENOTFOUND) {
@@ -586,7 +578,7 @@ onlist_status onlist_import_source(struct onlist_store *s,
 						  raw.file ? 0 : last_offset + 1,
 						  why, NULL) != ONLIST_OK) {
 				free(err);
-				ret = db_error(s, errmsg);
+				ret = onlist_store_fail(s, errmsg);
 				break;
 			}
 			c->skipped++;
@@ -608,7 +600,7 @@ onlist_status onlist_import_source(struct onlist_store *s,
 			if (onlist_store_put_skip(s, where,
 						  raw.offset, raw.skip,
 						  NULL) != ONLIST_OK) {
-				ret = db_error(s, errmsg);
+				ret = onlist_store_fail(s, errmsg);
 				break;
 			}
 			c->skipped++;
@@ -627,7 +619,7 @@ onlist_status onlist_import_source(struct onlist_store *s,
 			in_batch = 0;
 			if (onlist_store_commit(s) != ONLIST_OK) {
 				*c = kept;
-				st = db_error(s, errmsg);
+				st = onlist_store_fail(s, errmsg);
 				onlist_store_rollback(s);
 				return st;
 			}
@@ -644,12 +636,12 @@ onlist_status onlist_import_source(struct onlist_store *s,
 	if (onlist_store_commit(s) != ONLIST_OK) {
 		*c = kept;
 		free(*errmsg);
-		st = db_error(s, errmsg);
+		st = onlist_store_fail(s, errmsg);
 		onlist_store_rollback(s);
 		return st;
 	}
-	if (ret == ONLIST_EIO && !*errmsg)
-		*errmsg = strdup("some maildir files could not be read");
+	if (ret == ONLIST_EIO)
+		onlist_set_err(errmsg, "some maildir files could not be read");
 	return ret;
 }
 
@@ -919,8 +911,8 @@ onlist_status onlist_import_backfill(struct onlist_store *s,
 			onlist_store_rollback(s);
 	}
 	if (st == ONLIST_ENOMEM)
-		*errmsg = strdup("out of memory");
-	else if (st != ONLIST_OK)
-		*errmsg = strdup(onlist_store_errmsg(s));
+		return onlist_fail(errmsg, st, "out of memory");
+	if (st != ONLIST_OK)
+		return onlist_fail(errmsg, st, "%s", onlist_store_errmsg(s));
 	return st;
 }

@@ -77,13 +77,6 @@ static void warn(const struct onlist_match_opts *o, const char *what,
 	free(msg);
 }
 
-static onlist_status db_err(struct onlist_store *s, char **errmsg)
-{
-	if (errmsg && !*errmsg)
-		*errmsg = strdup(onlist_store_errmsg(s));
-	return ONLIST_EDB;
-}
-
 /* ---- rules files ---- */
 
 onlist_status onlist_match_read_rules(const char *path,
@@ -234,7 +227,7 @@ static onlist_status commit_patches(struct onlist_store *s,
 	if (!o->repo)
 		return ONLIST_OK;
 	if ((st = onlist_store_commits_needing_patch(s, &shas, &n)) != ONLIST_OK)
-		return st == ONLIST_EDB ? db_err(s, errmsg) : st;
+		return st == ONLIST_EDB ? onlist_store_fail(s, errmsg) : st;
 	for (size_t at = 0; at < n && st == ONLIST_OK; at += DIFF_CHUNK) {
 		size_t k = n - at < DIFF_CHUNK ? n - at : DIFF_CHUNK;
 		struct diff_ctx d;
@@ -253,7 +246,7 @@ static onlist_status commit_patches(struct onlist_store *s,
 					       take_diff, &d, errmsg);
 		}
 		if (st == ONLIST_OK && (st = onlist_store_begin(s)) != ONLIST_OK)
-			st = db_err(s, errmsg);
+			st = onlist_store_fail(s, errmsg);
 		g_hash_table_iter_init(&it, d.by_sha);
 		while (st == ONLIST_OK && g_hash_table_iter_next(&it, &key, &val)) {
 			struct cpatch *c = val;
@@ -269,10 +262,10 @@ static onlist_status commit_patches(struct onlist_store *s,
 			r.added = (long)c->fp.added;
 			r.removed = (long)c->fp.removed;
 			if (onlist_store_put_commit_patch(s, &r) != ONLIST_OK)
-				st = db_err(s, errmsg);
+				st = onlist_store_fail(s, errmsg);
 		}
 		if (st == ONLIST_OK && onlist_store_commit(s) != ONLIST_OK)
-			st = db_err(s, errmsg);
+			st = onlist_store_fail(s, errmsg);
 		else if (st != ONLIST_OK)
 			onlist_store_rollback(s);
 		g_hash_table_destroy(d.by_sha);
@@ -1154,10 +1147,9 @@ onlist_status onlist_match_link_taken(struct onlist_store *s, const char *sha,
 	if (onlist_store_compute_bounds(s) != ONLIST_OK ||
 	    onlist_store_link_mail(s, sha, msgid, link_fits, &oom,
 				   taken) != ONLIST_OK)
-		return db_err(s, errmsg);
+		return onlist_store_fail(s, errmsg);
 	if (oom) {
-		*errmsg = strdup("out of memory");
-		return ONLIST_ENOMEM;
+		return onlist_fail(errmsg, ONLIST_ENOMEM, "out of memory");
 	}
 	return ONLIST_OK;
 }
@@ -1495,7 +1487,7 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	phase(o, "threads");
 	if ((st = begin_classified(s, o, c)) != ONLIST_OK ||
 	    (st = onlist_store_commit(s)) != ONLIST_OK)
-		return db_err(s, errmsg);
+		return onlist_store_fail(s, errmsg);
 	/* 2. Diffs of the commits no posting has by exact patch-id
 	 * (cached: a commit's diff does not change). */
 	phase(o, "classes and commit diffs");
@@ -1511,7 +1503,7 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		c->fuzzy_since = c->exact_since = -1;
 	}
 	if ((st = onlist_store_match_begin(s)) != ONLIST_OK)
-		return db_err(s, errmsg);
+		return onlist_store_fail(s, errmsg);
 	if (tag_bounds(s, o) != ONLIST_OK)
 		goto db;
 	if (!(stamp = tier_stamp(s, "exact_stamp", "x1", &since)))
@@ -1527,8 +1519,7 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		goto db;
 	if (oom) {
 		onlist_store_rollback(s);
-		*errmsg = strdup("out of memory");
-		return ONLIST_ENOMEM;
+		return onlist_fail(errmsg, ONLIST_ENOMEM, "out of memory");
 	}
 	phase(o, "link tier");
 	if (onlist_store_match_exact(s, since, &c->patchid) != ONLIST_OK)
@@ -1548,15 +1539,13 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		goto db;
 	if (oom) {
 		onlist_store_rollback(s);
-		*errmsg = strdup("out of memory");
-		return ONLIST_ENOMEM;
+		return onlist_fail(errmsg, ONLIST_ENOMEM, "out of memory");
 	}
 	phase(o, "author-date tier");
 	if ((st = match_subjects(s, &c->subject)) != ONLIST_OK) {
 		if (st == ONLIST_ENOMEM) {
 			onlist_store_rollback(s);
-			*errmsg = strdup("out of memory");
-			return st;
+			return onlist_fail(errmsg, st, "out of memory");
 		}
 		goto db;
 	}
@@ -1612,7 +1601,7 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		goto db;
 	return ONLIST_OK;
 db:
-	st = db_err(s, errmsg);
+	st = onlist_store_fail(s, errmsg);
 	onlist_store_rollback(s);
 	return st;
 }
@@ -1687,7 +1676,7 @@ onlist_status onlist_match_explain(struct onlist_store *s,
 	    explain_subject(s, sha, x) != ONLIST_OK ||
 	    onlist_store_fuzzy_commits(s, sha, NULL, explain_commit, &e) != ONLIST_OK ||
 	    e.f.st != ONLIST_OK)
-		st = db_err(s, errmsg);
+		st = onlist_store_fail(s, errmsg);
 	x->ncands = e.f.shown->len;
 	x->cands = (struct onlist_explain_cand *)g_array_free(e.f.shown, FALSE);
 	return st;

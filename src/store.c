@@ -243,6 +243,11 @@ const char *onlist_store_errmsg(const struct onlist_store *s)
 	return s && s->errmsg ? s->errmsg : "no error";
 }
 
+onlist_status onlist_store_fail(struct onlist_store *s, char **errmsg)
+{
+	return onlist_fail(errmsg, ONLIST_EDB, "%s", onlist_store_errmsg(s));
+}
+
 _Static_assert(S_COUNT <= ONLIST__STORE_NSTMT, "raise ONLIST__STORE_NSTMT");
 
 /* onlist_store_trace(): each statement that took more than 50 ms goes to
@@ -600,14 +605,12 @@ static onlist_status open_db(struct onlist_store **out, const char *path,
 	*out = s;
 	return ONLIST_OK;
 fail:
-	if (asprintf(errmsg, "%s: %s", path, onlist_store_errmsg(s)) < 0)
-		*errmsg = NULL;
+	onlist_set_err(errmsg, "%s: %s", path, onlist_store_errmsg(s));
 	onlist_store_close(s);
 	return ONLIST_EDB;
 err:
-	if (asprintf(errmsg, "%s: %s", path,
-		     s->db ? sqlite3_errmsg(s->db) : "cannot open") < 0)
-		*errmsg = NULL;
+	onlist_set_err(errmsg, "%s: %s", path,
+		       s->db ? sqlite3_errmsg(s->db) : "cannot open");
 	onlist_store_close(s);
 	return ONLIST_EDB;
 }

@@ -20,15 +20,15 @@ onlist_status onlist_store_open(struct onlist_store **out, const char *path,
 	onlist_status st;
 	char *err = NULL;
 
+	*errmsg = NULL;
 	if ((st = onlist_store_open_schema(out, path, errmsg)) != ONLIST_OK)
 		return st;
 	if (!onlist_store_backfill_pending(*out))
 		return ONLIST_OK;
 	if ((st = onlist_import_backfill(*out, &c, &err)) != ONLIST_OK) {
-		if (asprintf(errmsg, "%s: filling in what an older onlist did "
-			     "not keep: %s", path,
-			     err ? err : onlist_status_str(st)) < 0)
-			*errmsg = NULL;
+		onlist_set_err(errmsg, "%s: filling in what an older onlist "
+			       "did not keep: %s", path,
+			       err ? err : onlist_status_str(st));
 		free(err);
 		onlist_store_close(*out);
 		*out = NULL;
@@ -61,11 +61,10 @@ onlist_status onlist_store_open_read(struct onlist_store **out,
 	*out = NULL;
 	st = onlist_store_open(out, path, &err);
 	if (st != ONLIST_OK && err && strstr(err, "readonly")) {
-		if (asprintf(errmsg, "%s was made by an older onlist and needs an "
-			     "upgrade, which needs write access: run `onlist "
-			     "--db %s status` once as a user who may write it",
-			     path, path) < 0)
-			*errmsg = NULL;
+		onlist_set_err(errmsg, "%s was made by an older onlist and "
+			       "needs an upgrade, which needs write access: run "
+			       "`onlist --db %s status` once as a user who may "
+			       "write it", path, path);
 		free(err);
 		return st;
 	}

@@ -71,6 +71,9 @@ void onlist_store_trace(struct onlist_store *s,
 			void *data);
 /* The last error message of this handle; never NULL. */
 const char *onlist_store_errmsg(const struct onlist_store *s);
+/* onlist_fail(errmsg, ONLIST_EDB, ...) with this handle's message: how a
+ * function that met a store error passes it up. */
+onlist_status onlist_store_fail(struct onlist_store *s, char **errmsg);
 /* Non-zero once SQLite has met a damaged database file in this process,
  * on any handle, also in a step whose caller did not look at the error.
  * A command checks it before it exits: a damaged page is never an
