@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <glib.h>
 
 #include "onlist/print.h"
 
@@ -396,4 +397,24 @@ onlist_status onlist_out_close(struct onlist_out *o, int keep, char **err)
 	free(o->path);
 	*o = (struct onlist_out)ONLIST_OUT_INIT;
 	return st;
+}
+
+size_t onlist_text_width(const char *s, size_t n)
+{
+	const char *p = s, *end = s + n;
+	size_t w = 0;
+
+	while (p < end && *p) {
+		gunichar c = g_utf8_get_char_validated(p, end - p);
+
+		if (c == (gunichar)-1 || c == (gunichar)-2) {
+			w++;		/* not UTF-8: a byte, one column */
+			p++;
+			continue;
+		}
+		if (!g_unichar_iszerowidth(c))
+			w += g_unichar_iswide(c) ? 2 : 1;
+		p = g_utf8_next_char(p);
+	}
+	return w;
 }

@@ -264,6 +264,36 @@ static void test_out_full(void **state)
 	fclose(f);
 }
 
+/* The one display width: what the stats table pads by and the report
+ * wraps at.  Each expectation is the columns a terminal gives it. */
+static void test_text_width(void **state)
+{
+	static const struct {
+		const char *s;
+		size_t w;
+	} cases[] = {
+		{ "", 0 },
+		{ "abc", 3 },
+		{ "Zo\xc3\xab", 3 },			/* precomposed e-diaeresis */
+		{ "Zoe\xcc\x88", 3 },		/* e + combining diaeresis */
+		{ "\xe9\x99\x88\xe4\xbc\x9f", 4 },	/* two CJK ideographs */
+		{ "\xea\xb0\x80" "a", 3 },		/* a Hangul syllable, a */
+		{ "a\xe2\x80\x8b" "b", 2 },		/* zero-width space */
+		{ "\xff\xfe", 2 },			/* not UTF-8: a column a byte */
+		{ "\xf0\x9f\x98\x80", 2 },		/* an emoji (wide) */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		assert_int_equal(onlist_text_width(cases[i].s,
+						   strlen(cases[i].s)),
+				 cases[i].w);
+	/* n bounds it: a cut inside a character: its bytes, a column each */
+	assert_int_equal(onlist_text_width("abcdef", 2), 2);
+	assert_int_equal(onlist_text_width("\xe9\x99\x88x", 2), 2);
+	assert_int_equal(onlist_text_width("ab\0cd", 5), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_text_dup),
 		cmocka_unit_test(test_out_file),
 		cmocka_unit_test(test_out_full),
+		cmocka_unit_test(test_text_width),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

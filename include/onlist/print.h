@@ -50,6 +50,13 @@ void onlist_put_text_lines(FILE *f, const char *s);
  * memory.  NULL in gives "". */
 char *onlist_text_dup(const char *s);
 
+/* Columns the first n bytes of UTF-8 text s take on a terminal (stop at
+ * a NUL): East Asian wide characters count two, combining marks and
+ * zero-width characters none, every other character one, and a byte
+ * that is not UTF-8 one (the one rule for every aligned or wrapped
+ * text output). */
+size_t onlist_text_width(const char *s, size_t n);
+
 /* A JSON string literal, quotes included; NULL writes null.  Controls are
  * written as \uXXXX escapes (also C1, bidi and U+2028/U+2029, which are
  * valid JSON but would reach whoever prints the value). */

@@ -851,16 +851,6 @@ static void json_commit(struct report *r, const struct rrow *x, int first)
 	free(u);
 }
 
-/* Columns of UTF-8 text, counted in characters (code points). */
-static size_t u8width(const char *s, size_t n)
-{
-	size_t w = 0;
-
-	for (size_t i = 0; i < n && s[i]; i++)
-		w += ((unsigned char)s[i] & 0xC0) != 0x80;
-	return w;
-}
-
 /* The largest never-posted share first (then the most never posted, the
  * most commits, the name): the rows that need a look are on top. */
 static int by_share(const void *a, const void *b)
@@ -947,7 +937,7 @@ static int group_table(struct report *r, int by_subsys)
 				nd, ns);
 		} else if (r->fmt == ONLIST_FMT_TEXT) {
 			char *nm = onlist_text_dup(t->name), share[16];
-			size_t w = nm ? u8width(nm, strlen(nm)) : 0;
+			size_t w = nm ? onlist_text_width(nm, strlen(nm)) : 0;
 
 			if (!nm)
 				goto nomem;
@@ -1373,8 +1363,8 @@ static int render(struct report *r)
 			if (!t)
 				return -1;
 			fprintf(f, "%s%s\n", h, t);
-			underline(f, '=', u8width(h, strlen(h)) +
-				  u8width(t, strlen(t)));
+			underline(f, '=', onlist_text_width(h, strlen(h)) +
+				  onlist_text_width(t, strlen(t)));
 			free(t);
 			fputc('\n', f);
 		} else {
@@ -1511,9 +1501,11 @@ static void wrap_text(FILE *out, const char *buf, size_t len)
 			size_t w = first ? 0 : cont, rest;
 			const char *q, *brk = NULL, *from = first ? p + ind + 1 : s + 1;
 
-			if (w + u8width(s, (size_t)(nl - s)) <= TEXT_COLS)
+			if (w + onlist_text_width(s, (size_t)(nl - s)) <= TEXT_COLS)
 				break;
-			for (q = s; q < nl; q++) {
+			for (q = s; q < nl;) {
+				const char *nx = q + 1;
+
 				if (*q == ' ' && q >= from) {
 					if (w <= TEXT_COLS)
 						brk = q;
@@ -1522,7 +1514,10 @@ static void wrap_text(FILE *out, const char *buf, size_t len)
 					if (w > TEXT_COLS)
 						break;
 				}
-				w += ((unsigned char)*q & 0xC0) != 0x80;
+				while (nx < nl && ((unsigned char)*nx & 0xC0) == 0x80)
+					nx++;
+				w += onlist_text_width(q, (size_t)(nx - q));
+				q = nx;
 			}
 			if (!brk)
 				break;
@@ -1532,7 +1527,7 @@ static void wrap_text(FILE *out, const char *buf, size_t len)
 				;
 			rest = q < nl ? (size_t)(nl - q) : 0;
 			if (!memchr(q, ' ', rest) &&
-			    cont + u8width(q, rest) > TEXT_COLS)
+			    cont + onlist_text_width(q, rest) > TEXT_COLS)
 				break;
 			fprintf(out, "%*s%.*s\n", first ? 0 : (int)cont, "",
 				(int)(brk - s), s);

@@ -148,68 +148,18 @@ static double share(long k, long n)
 	return n ? 100.0 * (double)k / (double)n : 0.0;
 }
 
-/* Columns on a terminal: UTF-8 decoded by hand, East Asian wide ranges
- * count two, combining marks none (names like 陈伟 or Zoë otherwise push
- * the numbers out of line). */
-static int width(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	int w = 0;
-
-	while (*p) {
-		unsigned c = *p, n = 0;
-		if (c < 0x80)
-			n = 0;
-		else if ((c & 0xe0) == 0xc0)
-			c &= 0x1f, n = 1;
-		else if ((c & 0xf0) == 0xe0)
-			c &= 0x0f, n = 2;
-		else if ((c & 0xf8) == 0xf0)
-			c &= 0x07, n = 3;
-		p++;
-		for (; n && (*p & 0xc0) == 0x80; n--, p++)
-			c = c << 6 | (*p & 0x3f);
-		if ((c >= 0x300 && c <= 0x36f) || (c >= 0x200b && c <= 0x200f))
-			continue;
-		w += (c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf) ||
-		     (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) ||
-		     (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
-		     (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x20000 && c <= 0x3fffd)
-		     ? 2 : 1;
-	}
-	return w;
-}
-
-/* s as onlist_put_text() writes it, in a string of the caller's; NULL
- * when memory is short. */
-static char *as_text(const char *s)
-{
-	char *t = NULL;
-	size_t n = 0;
-	FILE *m = open_memstream(&t, &n);
-
-	if (!m)
-		return NULL;
-	onlist_put_text(m, s);
-	if (fclose(m)) {
-		free(t);
-		return NULL;
-	}
-	return t;
-}
-
 /* s as terminal text, then spaces up to `cols` columns: the width is the
  * escaped text's, since that is what the terminal shows. */
 static void padded(FILE *f, const char *s, int cols)
 {
-	char *t = as_text(s);
+	char *t = onlist_text_dup(s);
 
 	if (!t) {
 		onlist_put_text(f, s);
 		return;
 	}
 	fputs(t, f);
-	for (int w = width(t); w < cols; w++)
+	for (int w = (int)onlist_text_width(t, strlen(t)); w < cols; w++)
 		fputc(' ', f);
 	free(t);
 }
@@ -603,8 +553,8 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 			onlist_put_text(o.f, range);
 		fputc('\n', o.f);
 		if (!md) {
-			char *t = range ? as_text(range) : NULL;
-			int w = 20 + (t ? 5 + width(t) : 0);
+			char *t = range ? onlist_text_dup(range) : NULL;
+			int w = 20 + (t ? 5 + (int)onlist_text_width(t, strlen(t)) : 0);
 
 			free(t);
 			while (w--)
