@@ -1055,13 +1055,6 @@ char *onlist_store_get_state(struct onlist_store *s, const char *url,
 	return read_text(s, S_GET_STATE, 2, url, key);
 }
 
-int onlist_store_method_is_posting(const char *method)
-{
-#define DIFFERS(m) strcmp(method, m) != 0
-	return method && ONLIST__NOT_POSTING(DIFFERS, &&);
-#undef DIFFERS
-}
-
 onlist_status onlist__store_rows(struct onlist_store *s, sqlite3_stmt *st,
 				 const char *const *params, int nparams,
 				 onlist_row_cb row, void *data, long *count)

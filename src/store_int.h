@@ -9,6 +9,7 @@
 #define ONLIST_STORE_INT_H
 
 #include <sqlite3.h>
+#include "onlist/vocab.h"
 #include "onlist/store.h"
 
 #define ONLIST__STORE_NSTMT 32	/* store.c's own prepared statements */
@@ -75,17 +76,9 @@ void onlist__store_columns(sqlite3_stmt *st, void *out,
  * reset with its bindings cleared; NULL on error (message set). */
 sqlite3_stmt *onlist__store_prepare(struct onlist_store *s, const char *sql);
 
-/* Which matches are postings of their commit: a match by any method but
- * 'echo' (only an echo or bot mail carries the patch) and 'late' (posted
- * more than a day after the commit landed: a backport or a resend).  This
- * list is the one definition: ONLIST__POSTED() below and
- * onlist_store_method_is_posting() (store.h) both expand it. */
-#define ONLIST__NOT_POSTING(ITEM, SEP) ITEM("echo") SEP ITEM("late")
-#define ONLIST__SQL_STRING(m) "'" m "'"
-/* An SQL condition, true when the match whose method is the column `col`
- * is a posting: ONLIST__POSTED("x.method"). */
-#define ONLIST__POSTED(col) \
-	" " col " NOT IN (" ONLIST__NOT_POSTING(ONLIST__SQL_STRING, ", ") ")"
+/* Which matches are postings of their commit: the one definition is the
+ * method table of vocab.h, which onlist_method_is_posting() reads too. */
+#define ONLIST__POSTED(col) ONLIST_SQL_POSTED(col)
 
 /* store_schema.c: create the schema of a new database or bring an older
  * one up to date, in one transaction.  ONLIST_EDB with the handle's

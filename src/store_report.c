@@ -34,11 +34,11 @@ onlist_status onlist_store_put_landing(struct onlist_store *s,
 	" (SELECT count(*) FROM matches x JOIN replies r ON r.patch = x.message_id" \
 	"   JOIN message_trailers t ON t.msgid = r.reply" \
 	"   WHERE x.commit_sha = c.sha AND " POSTED " AND NOT r.by_author" \
-	"   AND lower(t.key) IN ('reviewed-by', 'acked-by', 'tested-by'))"
+	"   AND lower(t.key) IN " ONLIST_SQL_REVIEW_KEYS ")"
 
 /* The tiers that find a posting whose patch is not the commit's: the
  * change was modified before merge. */
-#define EDITED "x.method IN ('author-date', 'subject', 'fuzzy')"
+#define EDITED ONLIST_SQL_EDITED("x.method")
 
 #define REPORT_COLS \
 	"SELECT c.sha, c.subject, c.author_name, c.author_email," \
@@ -414,8 +414,8 @@ static const struct {
 	" t.date, (SELECT group_concat(l.list, ' ') FROM message_lists l"
 	"   WHERE l.msgid = t.msgid),"
 	" t.target, t.target_class, t.version, t.part, t.total, t.series,"
-	" replace(t.topic, char(31), ' '), t.why_not IS NULL AND lower(t.key) IN ('reviewed-by',"
-	"  'acked-by', 'tested-by'), t.why_not"
+	" replace(t.topic, char(31), ' '), t.why_not IS NULL AND lower(t.key) IN "
+	ONLIST_SQL_REVIEW_KEYS ", t.why_not"
 	" FROM review_tags t ORDER BY t.date, t.msgid, t.seq",
 	"titttttitttiiittit" },
 	[ONLIST_EXPORT_REPLIES] = {

@@ -204,11 +204,6 @@ enum onlist_query {
 	ONLIST_Q_SKIPPED_COMMITS,
 	ONLIST_Q_PARTIAL_SOURCES,
 };
-/* 1 when a match by `method` (the method column of POSTINGS) is a posting
- * of its commit, 0 when it only names a mail ("echo", "late") or method is
- * NULL.  Every query that counts postings applies the same rule. */
-int onlist_store_method_is_posting(const char *method);
-
 typedef int (*onlist_row_cb)(int ncol, const char *const *cols, void *data);
 /* Run query q with nparams text parameters; `row` is called for each result
  * row (return non-zero to stop early). */

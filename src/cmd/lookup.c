@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "cli.h"
+#include "onlist/vocab.h"
 #include "onlist/repo.h"
 #include "onlist/store.h"
 #include "onlist/patchfp.h"
@@ -163,21 +164,7 @@ static void free_prow(gpointer p)
 /* echo and late rows name a mail but are not postings */
 static int counts(const struct prow *r)
 {
-	return r->col[4] && onlist_store_method_is_posting(r->col[4]);
-}
-
-/* Where a method stands among the tiers, the surest first. */
-static int method_rank(const char *m)
-{
-	static const char *const order[] = {
-		"link", "patch-id", "patch-id-alg", "repaired", "quoted",
-		"author-date", "subject", "fuzzy",
-	};
-
-	for (size_t i = 0; i < G_N_ELEMENTS(order); i++)
-		if (m && !strcmp(m, order[i]))
-			return (int)i;
-	return (int)G_N_ELEMENTS(order);
+	return onlist_method_is_posting(r->col[4]);
 }
 
 /* One mail matched by two tiers (a Link: and its patch-id) is one
@@ -196,7 +183,7 @@ static void merge_methods(GPtrArray *rows)
 			i++;
 			continue;
 		}
-		keep = method_rank(a->col[4]) <= method_rank(b->col[4]) ? a : b;
+		keep = onlist_method_rank(a->col[4]) <= onlist_method_rank(b->col[4]) ? a : b;
 		drop = keep == a ? b : a;
 		if (!keep->also)
 			keep->also = g_string_new(NULL);
@@ -346,9 +333,9 @@ static void print_posting(struct postings *p, const struct prow *r,
 		fputs(", also ", f);
 		onlist_put_text(f, r->also->str);
 	}
-	if (!strcmp(method, "fuzzy"))
+	if (onlist_method_parse(method) == ONLIST_METHOD_FUZZY)
 		fprintf(f, ", score %.2f: modified before merge", score);
-	else if (!strcmp(method, "author-date") || !strcmp(method, "subject"))
+	else if (onlist_method_is_edited(method))
 		fputs(": modified before merge", f);
 	fprintf(f, ")%s\n", applied && several ? ", the version applied" : "");
 	if (have && counts(r)) {

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "onlist/vocab.h"
 #include "onlist/buf.h"
 #include "onlist/git.h"
 #include "onlist/report.h"
@@ -2090,9 +2091,10 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	/* the tiers that find edited postings; none at all: they did not run */
-	r.fuzzy_total = onlist_store_count_method(cx.db, "fuzzy") +
-			onlist_store_count_method(cx.db, "author-date") +
-			onlist_store_count_method(cx.db, "subject");
+	for (int m = 0; m < ONLIST_METHOD_UNKNOWN; m++)
+		if (onlist_method_is_edited(onlist_method_name(m)))
+			r.fuzzy_total += onlist_store_count_method(cx.db,
+						onlist_method_name(m));
 	if ((have_rel = onlist_cli_release_pattern("report", cx.db, repo, &rel)) < 0) {
 		ret = ONLIST_EXIT_USAGE;
 		goto out;
