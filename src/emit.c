@@ -45,11 +45,16 @@ onlist_status onlist_emit_free(struct onlist_emit *e)
 	return st;
 }
 
+/* A new line, indented two spaces for each of the `depth` outermost open
+ * containers that is laid out a member a line: a one-line container adds
+ * no indentation, so `{"files": [` opens a list whose rows sit two spaces
+ * in and whose "]" starts its line. */
 static void indent(struct onlist_emit *e, int depth)
 {
 	putc('\n', e->f);
 	for (int i = 0; i < depth; i++)
-		fputs("  ", e->f);
+		if (e->lv[i].lines)
+			fputs("  ", e->f);
 }
 
 /* Before a member of the innermost container (a map's key, a list's

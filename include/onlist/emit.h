@@ -21,8 +21,9 @@
  *   ]
  *
  * Layout: a container opened with ONLIST_EMIT_LINES puts each member on
- * a line of its own, indented two spaces a level, and its closing bracket
- * on a line of its own (an empty one stays "[]" / "{}"); any other
+ * a line of its own, indented two spaces for each open LINES container
+ * (itself included; a one-line container adds none), and its closing
+ * bracket on a line of its own (an empty one stays "[]" / "{}"); any other
  * container is written on one line with ", " between members and ": "
  * after keys.  Every outermost value ends with a newline, so JSON Lines
  * (ONLIST_FMT_JSONL) is a sequence of outermost maps, where LINES is

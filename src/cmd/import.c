@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "onlist/emit.h"
 #include "onlist/import.h"
 #include "onlist/mail.h"
 #include "onlist/store.h"
@@ -62,7 +63,7 @@ static void progress(const struct onlist_import_counts *c, void *data)
 
 struct reasons {
 	FILE *f;
-	int json;
+	struct onlist_emit *e;	/* JSON: the emitter, else NULL */
 	int n;
 };
 
@@ -72,10 +73,11 @@ static int print_reason(int ncol, const char *const *c, void *data)
 	long count = c[1] ? atol(c[1]) : 0;
 
 	(void)ncol;
-	if (r->json) {
-		fputs(r->n++ ? ", {\"reason\": " : "{\"reason\": ", r->f);
-		onlist_put_json(r->f, c[0]);
-		fprintf(r->f, ", \"count\": %ld}", count);
+	if (r->e) {
+		onlist_emit_begin_map(r->e, 0);
+		onlist_emit_kstr(r->e, "reason", c[0]);
+		onlist_emit_kint(r->e, "count", count);
+		onlist_emit_end(r->e);
 		return 0;
 	}
 	if (r->n++ == 10) {
@@ -91,9 +93,9 @@ static int print_reason(int ncol, const char *const *c, void *data)
 /* The skips recorded for this source (a maildir's files are named below
  * it), by reason: the first ten in text, all of them in JSON. */
 static void skip_summary(struct onlist_store *s, const char *place, FILE *f,
-			 int json)
+			 struct onlist_emit *e)
 {
-	struct reasons r = { f, json, 0 };
+	struct reasons r = { f, e, 0 };
 	char *glob = malloc(4 * strlen(place) + 2), *g = glob;
 	const char *p[1];
 
@@ -110,7 +112,7 @@ static void skip_summary(struct onlist_store *s, const char *place, FILE *f,
 	}
 	strcpy(g, "*");
 	p[0] = glob;
-	if (!json)
+	if (!e)
 		fputs("  skipped, by reason (all of them: onlist skipped FILE):\n", f);
 	onlist_store_query(s, ONLIST_Q_SKIPPED_BY_REASON, p, 1, print_reason, &r);
 	free(glob);
@@ -118,8 +120,7 @@ static void skip_summary(struct onlist_store *s, const char *place, FILE *f,
 
 struct import_out {
 	FILE *f;
-	int json;
-	int nfiles;
+	struct onlist_emit *e;	/* --format json, else NULL */
 	struct onlist_import_counts total;
 };
 
@@ -154,23 +155,27 @@ static int import_one(struct onlist_cli *cli, struct onlist_store *s,
 	o->total.added += c.added;
 	o->total.patches += c.patches;
 	o->total.skipped += c.skipped;
-	if (o->json) {
-		fputs(o->nfiles++ ? ",\n  {\"path\": " : "\n  {\"path\": ", f);
-		onlist_put_json(f, path);
-		onlist_put_json_field(f, 0, "list", list);
-		fprintf(f, ", \"ok\": %s, \"messages\": %ld, \"new\": %ld, "
-			"\"patches\": %ld, \"skipped\": %ld, "
-			"\"skipped_by_reason\": [", st == ONLIST_OK ? "true" : "false",
-			c.messages, c.added, c.patches, c.skipped);
+	if (o->e) {
+		onlist_emit_begin_map(o->e, 0);
+		onlist_emit_kstr(o->e, "path", path);
+		onlist_emit_kstr(o->e, "list", list);
+		onlist_emit_kbool(o->e, "ok", st == ONLIST_OK);
+		onlist_emit_kint(o->e, "messages", c.messages);
+		onlist_emit_kint(o->e, "new", c.added);
+		onlist_emit_kint(o->e, "patches", c.patches);
+		onlist_emit_kint(o->e, "skipped", c.skipped);
+		onlist_emit_key(o->e, "skipped_by_reason");
+		onlist_emit_begin_list(o->e, 0);
 		if (c.skipped)
-			skip_summary(s, place, f, 1);
-		fputs("]}", f);
+			skip_summary(s, place, f, o->e);
+		onlist_emit_end(o->e);
+		onlist_emit_end(o->e);
 	} else if (src) {
 		onlist_put_text(f, path);
 		fprintf(f, ": %ld messages, %ld new, %ld with patch, %ld skipped\n",
 			c.messages, c.added, c.patches, c.skipped);
 		if (c.skipped)
-			skip_summary(s, place, f, 0);
+			skip_summary(s, place, f, NULL);
 	}
 	free(err);
 	free(list);
@@ -187,7 +192,7 @@ int cmd_import(struct onlist_cli *cli, int argc, char **argv)
 	};
 	static const char *const formats[] = { "text", "json", NULL };
 	struct onlist_out out = ONLIST_OUT_INIT;
-	struct import_out o = { NULL, 0, 0, { 0, 0, 0, 0 } };
+	struct import_out o = { NULL, NULL, { 0, 0, 0, 0 } };
 	struct onlist_store *s;
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	const char *list = NULL;
@@ -210,16 +215,29 @@ int cmd_import(struct onlist_cli *cli, int argc, char **argv)
 	onlist_store_stream_mode(s);
 	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
 	o.f = out.f;
-	o.json = fmt == ONLIST_FMT_JSON;
-	if (o.json)
-		fputs("{\"files\": [", o.f);
+	if (fmt == ONLIST_FMT_JSON) {
+		if (!(o.e = onlist_emit_new(o.f, fmt))) {
+			onlist_err("import: out of memory");
+			onlist_store_close(s);
+			return onlist_cli_out_close(cli, &out, ONLIST_EXIT_FAIL);
+		}
+		onlist_emit_begin_map(o.e, 0);
+		onlist_emit_key(o.e, "files");
+		onlist_emit_begin_list(o.e, ONLIST_EMIT_LINES);
+	}
 	for (int i = optind; i < argc; i++)
 		if (import_one(cli, s, argv[i], list, &o) < 0)
 			ret = ONLIST_EXIT_FAIL;
-	if (o.json)
-		fprintf(o.f, "\n], \"messages\": %ld, \"new\": %ld, \"patches\": "
-			"%ld, \"skipped\": %ld}\n", o.total.messages,
-			o.total.added, o.total.patches, o.total.skipped);
+	if (o.e) {
+		onlist_emit_end(o.e);
+		onlist_emit_kint(o.e, "messages", o.total.messages);
+		onlist_emit_kint(o.e, "new", o.total.added);
+		onlist_emit_kint(o.e, "patches", o.total.patches);
+		onlist_emit_kint(o.e, "skipped", o.total.skipped);
+		onlist_emit_end(o.e);
+		if (onlist_emit_free(o.e) != ONLIST_OK)
+			ret = ONLIST_EXIT_FAIL;
+	}
 	onlist_store_close(s);
 	ret = onlist_cli_out_close(cli, &out, ret);
 	return ret;

@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 
 #include "cli.h"
+#include "onlist/emit.h"
 #include "onlist/report.h"
 #include "onlist/repo.h"
 #include "onlist/store.h"
@@ -246,11 +247,20 @@ int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 		return ONLIST_EXIT_FAIL;
 	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
 	if (fmt == ONLIST_FMT_JSON) {
-		fputs("{\"range\": ", out.f);
-		onlist_put_json(out.f, range);
-		onlist_put_json_field(out.f, 0, "repo", resolved);
-		fprintf(out.f, ", \"new_commits\": %ld, \"skipped_commits\": %ld}\n",
-			c.added, c.skipped);
+		struct onlist_emit *e = onlist_emit_new(out.f, fmt);
+
+		if (!e) {
+			onlist_err("scan: out of memory");
+			return onlist_cli_out_close(cli, &out, ONLIST_EXIT_FAIL);
+		}
+		onlist_emit_begin_map(e, 0);
+		onlist_emit_kstr(e, "range", range);
+		onlist_emit_kstr(e, "repo", resolved);
+		onlist_emit_kint(e, "new_commits", c.added);
+		onlist_emit_kint(e, "skipped_commits", c.skipped);
+		onlist_emit_end(e);
+		if (onlist_emit_free(e) != ONLIST_OK)
+			return onlist_cli_out_close(cli, &out, ONLIST_EXIT_FAIL);
 	} else {
 		onlist_put_text(out.f, range);
 		fprintf(out.f, ": %ld new commits", c.added);
