@@ -418,3 +418,12 @@ size_t onlist_text_width(const char *s, size_t n)
 	}
 	return w;
 }
+
+char *onlist_url_escape(const char *s, const char *keep)
+{
+	gchar *g = g_uri_escape_string(s ? s : "", keep, FALSE);
+	char *r = g ? strdup(g) : NULL;
+
+	g_free(g);
+	return r;
+}

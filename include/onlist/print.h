@@ -57,6 +57,11 @@ char *onlist_text_dup(const char *s);
  * text output). */
 size_t onlist_text_width(const char *s, size_t n);
 
+/* s percent-encoded for a URL (GLib's encoder): RFC 3986's unreserved
+ * characters and those in `keep` stay, every other byte (UTF-8 ones too)
+ * becomes %XX.  malloc'd; NULL when memory is short. */
+char *onlist_url_escape(const char *s, const char *keep);
+
 /* A JSON string literal, quotes included; NULL writes null.  Controls are
  * written as \uXXXX escapes (also C1, bidi and U+2028/U+2029, which are
  * valid JSON but would reach whoever prints the value). */

@@ -273,24 +273,6 @@ static char *default_list(const char *src)
 	return name;
 }
 
-static char *url_encode(const char *s)
-{
-	size_t n = strlen(s);
-	char *out = malloc(3 * n + 1), *q = out;
-
-	if (!out)
-		return NULL;
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (isalnum(c) || strchr("-._~:", c))
-			*q++ = (char)c;
-		else
-			q += sprintf(q, "%%%02X", c);
-	}
-	*q = '\0';
-	return out;
-}
-
 /* ---- importing ---------------------------------------------------------- */
 
 /* What fetch prints on standard output: a line per source, or one JSON
@@ -922,7 +904,7 @@ static int fetch_one(struct onlist_cli *cli, struct onlist_store *s,
 				 o->query ? (o->since || o->until ? " " : "") : "");
 			if (o->query)
 				strncat(q, o->query, sizeof(q) - strlen(q) - 1);
-			enc = url_encode(q);
+			enc = onlist_url_escape(q, ":");
 			if (!enc || asprintf(&url, "%s%s?q=%s&x=m", arg,
 					     n && arg[n - 1] == '/' ? "" : "/",
 					     enc) < 0) {

@@ -213,29 +213,18 @@ static void tag_summary(const char *trailers, char *buf, size_t n)
 static char *url(const char *tmpl, const char *value)
 {
 	const char *at;
-	char *out, *o;
-	size_t n;
+	char *out, *enc;
 
 	if (!tmpl)	/* no link known for this repository */
 		return NULL;
-	at = strstr(tmpl, "%s");
-	n = strlen(tmpl) + 3 * strlen(value) + 1;
-	if (!(out = malloc(n)))
+	if (!(at = strstr(tmpl, "%s")))
+		return strdup(tmpl);
+	if (!(enc = onlist_url_escape(value, "@+=$!")))
 		return NULL;
-	if (!at) {
-		snprintf(out, n, "%s", tmpl);
-		return out;
-	}
-	memcpy(out, tmpl, (size_t)(at - tmpl));
-	o = out + (at - tmpl);
-	for (const unsigned char *v = (const unsigned char *)value; *v; v++) {
-		if ((*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z') ||
-		    (*v >= '0' && *v <= '9') || strchr("-._~@+=$!", *v))
-			*o++ = (char)*v;
-		else
-			o += sprintf(o, "%%%02X", *v);
-	}
-	strcpy(o, at + 2);
+	if (asprintf(&out, "%.*s%s%s", (int)(at - tmpl), tmpl, enc,
+		     at + 2) < 0)
+		out = NULL;
+	free(enc);
 	return out;
 }
 
