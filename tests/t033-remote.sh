@@ -69,7 +69,9 @@ pi_init shared
 pi_import shared "$S/list.mbox"
 pi_start
 
-python3 tests/faultserver.py 0 "$TMP" --timeout 600 --backend "$PI_URL" >"$TMP/fs.port" &
+# the server ends itself after --timeout (a safety net, the trap stops it):
+# on a loaded machine this test has taken 20 minutes
+python3 tests/faultserver.py 0 "$TMP" --timeout 3600 --backend "$PI_URL" >"$TMP/fs.port" &
 fs_pid=$!
 i=0; until [ -s "$TMP/fs.port" ] || [ $i -ge 150 ]; do sleep 0.2; i=$((i + 1)); done
 [ -s "$TMP/fs.port" ] || fail "tests/faultserver.py did not start"
