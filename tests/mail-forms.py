@@ -47,6 +47,9 @@ Forms (the body of the plain mail, re-encoded):
     nohdr          a first line that is no header, the mail's headers after
                    it: git reads all of it as the body
     bodyonly       the body alone, no header at all (as t5100/nul-plain)
+    barediff       the diff alone: no header, no message, no From_ line
+                   (patchwork's tests/data/patches, public-inbox's
+                   t/solve/bare.patch): git mailinfo reads it as a body
     formatpatch    the mail as it is, after its own format-patch From_ line
                    ("From <commit> Mon Sep 17 00:00:00 2001", as
                    t5100/nul-b64.in); formatpatchb64: nulb64bare so
@@ -60,6 +63,9 @@ it as OUTDIR/NNN-FORM.oracle, and t013 hands git that file instead:
                    patch; the oracle is labelled UTF-8
     unknown8bit    labelled charset=unknown-8bit: git stops with "cannot
                    convert"; the oracle is labelled UTF-8
+    nulcharset     labelled charset="u\0\0\0d" (patchwork's fuzzed
+                   codec-null.mbox): git stops with "cannot convert from u";
+                   the oracle is labelled UTF-8
 Only the standard library.
 """
 import base64
@@ -70,7 +76,8 @@ import sys
 
 FROM_LINE = b'From mboxrd@z Thu Jan  1 00:00:00 1970\n'
 # what starts the file of a form instead of FROM_LINE
-FILE_START = {'blankfirst': b' \t\n\t\n   \n\n' + FROM_LINE, 'badfrom': b'From pat016\n'}
+FILE_START = {'blankfirst': b' \t\n\t\n   \n\n' + FROM_LINE, 'badfrom': b'From pat016\n',
+              'barediff': b''}
 
 
 def split(msg):
@@ -184,6 +191,8 @@ def forms(msg):
     yield 'nulmsg', head + b'\nA NUL\x00here.\n\n' + body
     yield 'nohdr', b'this line is no header\n' + msg
     yield 'bodyonly', body
+    if diff:
+        yield 'barediff', diff
     yield 'qp', with_type(head, utf8, b'quoted-printable') + b'\n' + quopri.encodestring(body)
     yield 'b64', with_type(head, utf8, b'base64') + b'\n' + base64.encodebytes(body)
     yield 'b64crlf', (with_type(head, utf8, b'base64') + b'\n' +
@@ -239,7 +248,8 @@ def forms(msg):
         yield 'quilt', head + b'\n' + quilt(body)
         yield 'plaindiff', head + b'\n' + plaindiff(body)
     utf8_body = with_type(head, utf8, b'8bit') + b'\n' + body
-    for form, cs in (('ebcdic', b'IBM037'), ('unknown8bit', b'unknown-8bit')):
+    for form, cs in (('ebcdic', b'IBM037'), ('unknown8bit', b'unknown-8bit'),
+                     ('nulcharset', b'"u\x00\x00\x00d"')):
         yield form, with_type(head, b'text/plain; charset=' + cs, b'8bit') + b'\n' + body, utf8_body
 
 
@@ -259,7 +269,7 @@ def main():
         nonlocal n
         n += 1
         with open(os.path.join(out, '%03d-%s.mbox' % (n, form)), 'wb') as f:
-            f.write(mboxrd(msg, start or FILE_START.get(form, FROM_LINE)))
+            f.write(mboxrd(msg, FILE_START.get(form, FROM_LINE) if start is None else start))
         if oracle is not None:
             with open(os.path.join(out, '%03d-%s.oracle' % (n, form)), 'wb') as f:
                 f.write(mboxrd(oracle))

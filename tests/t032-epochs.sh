@@ -8,6 +8,8 @@
 #   - /listed/3/: the same, but manifest.js.gz lists 0..2: exactly three
 #     epochs are cloned and fetch succeeds; /listed/100000/ does not get
 #     past --max-epochs;
+#   - /slowgit/100/: epoch 1 holds epoch 0's messages committed again
+#     (another tip): fetch stops there, having added nothing from it;
 #   - /drip/: 3 bytes a second: --timeout ends the source, exit 1, saying
 #     the time ran out (without it, the stall limit would take a minute).
 . tests/lib.sh
@@ -71,6 +73,29 @@ n=$(find "$TMP/datar/mirrors" -type d -name '[0-9]*.git' | wc -l)
 [ "$n" = 8 ] || bad "repeats: $n epochs cloned, expected 8 (0..5 distinct, 6, its copy 7)"
 m=$(sqlite3 "$TMP/rep.db" 'select count(*) from messages')
 [ "$m" = 9 ] || bad "repeats: $m messages imported, expected 9"
+
+# the same messages committed again (another tip) under the next number:
+# /slowgit/100/ serves DIR/slowgit-epochs/1.git for epoch 1, epoch.git for
+# every other number.  Epoch 1 adds nothing and ends the walk (before, it
+# took epoch 2, epoch 0's tip again, to end it).
+R1=$TMP/srv/slowgit-epochs/1.git
+git init -q --bare -b master "$R1"
+V=$TMP/vcopy
+git init -q -b master "$V"
+for i in 1 2 3; do
+	git -C "$W" show "HEAD~$((3 - i)):m" >"$V/m" || fail "git show"
+	git -C "$V" add m && git -C "$V" commit -q -m "copy of m$i" || fail "git commit"
+done
+git -C "$V" push -q "$R1" master && git -C "$R1" update-server-info || fail "git push"
+run recommitted "$ONLIST" -q --db "$TMP/rec.db" fetch --pace 0 --data "$TMP/datac" \
+	--timeout 120 --list rec "$base/slowgit/100/"
+expect_rc recommitted 1
+grep -q 'epoch 1 holds only messages of earlier epochs' "$TMP/err" ||
+	bad "recommitted: not stopped at the epoch that repeats messages: $(cat "$TMP/err")"
+n=$(find "$TMP/datac/mirrors" -type d -name '[0-9]*.git' | wc -l)
+[ "$n" = 2 ] || bad "recommitted: $n epochs cloned, expected 2 (epoch 0, its copy 1)"
+m=$(sqlite3 "$TMP/rec.db" 'select count(*) from messages')
+[ "$m" = 3 ] || bad "recommitted: $m messages imported, expected 3"
 
 # a manifest that lists 100000 does not override --max-epochs
 run "listed 100000" "$ONLIST" -q --db "$TMP/l100k.db" fetch --pace 0 --data "$TMP/datal" \

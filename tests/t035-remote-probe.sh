@@ -126,6 +126,20 @@ for level in full medium basic; do
 		run "basic text" "$ONLIST" --db "$TMP/$level.db" lookup "$NEVER"
 		grep -q "unknown: not every tier could be asked: .*index level basic" "$TMP/out" ||
 			bad "basic: the text does not say why: $(cat "$TMP/out")"
+		# unposted says the same: unknown for the server's reason,
+		# not "outside the archive"
+		run "basic unposted" "$ONLIST" --db "$TMP/$level.db" unposted --include-unknown
+		grep -q "outside the archive" "$TMP/out" &&
+			bad "basic unposted: a commit asked remotely is 'outside the archive': $(cat "$TMP/out")"
+		grep -q "commits unknown: a server could not be asked every tier" "$TMP/out" &&
+		grep -q "^$(short "$NEVER") .*(unknown: .*index level basic" "$TMP/out" ||
+			bad "basic unposted: the text does not say why: $(cat "$TMP/out")"
+		run "basic unposted json" "$ONLIST" --db "$TMP/$level.db" unposted --include-unknown --json
+		python3 -c 'import json, sys
+c = [c for c in json.load(open(sys.argv[2])) if c["commit"] == sys.argv[1]]
+sys.exit(not (c and c[0]["category"] == "unknown" and
+              "index level basic" in (c[0].get("why") or "")))' "$NEVER" "$TMP/out" ||
+			bad "basic unposted --json: no why: $(cat "$TMP/out")"
 		continue
 	fi
 	expect_rc "level $level" 1	# one commit never posted

@@ -51,8 +51,8 @@ static const char help[] =
 	"                    and retried before that\n"
 	"  --max-epochs N    epochs to clone at most, whatever the inbox's\n"
 	"                    manifest.js.gz says (64); an epoch that repeats\n"
-	"                    an earlier one (the same last commit) ends the\n"
-	"                    walk too\n"
+	"                    an earlier one (the same last commit, or only\n"
+	"                    its messages) ends the walk too\n"
 	"  --format json     print the counts as one JSON object: {sources:\n"
 	"                    [{source, list, ok, messages, new, patches,\n"
 	"                    skipped}], messages, new, patches, skipped}\n\n"
@@ -623,8 +623,9 @@ static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
 		       const char *list, struct onlist_import_counts *c)
 {
 	char *dir = url_dir(base), *err = NULL;
-	char url[PATH_MAX], mirror[PATH_MAX], key[32], (*tips)[41];
-	int n = 0, ret = 0, nlisted;
+	char url[PATH_MAX], mirror[PATH_MAX], key[32], (*tips)[41], *since;
+	int n = 0, ret = 0, nlisted, fresh, added_in_walk = 0;
+	long read0, added0;
 
 	if (!dir)
 		return -1;
@@ -751,10 +752,28 @@ static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
 		if (ret < 0)
 			break;
 		snprintf(key, sizeof(key), "epoch:%d", n);
+		fresh = !(since = onlist_store_get_state(s, base, key));
+		free(since);
+		read0 = c->messages;
+		added0 = c->added;
 		if (walk_epoch(cli, s, base, key, mirror, list, c) < 0) {
 			ret = -1;
 			break;
 		}
+		/* The same messages re-committed under another tip get past
+		 * the check above: an epoch new to this database that adds
+		 * nothing, after epochs of this walk that did, holds only
+		 * what the server already sent, and ends the walk too.  (A
+		 * real epoch holds mail no earlier one has.) */
+		if (n > 0 && fresh && added_in_walk && c->messages > read0 &&
+		    c->added == added0) {
+			onlist_err("fetch: %s: epoch %d holds only messages of "
+				   "earlier epochs (under another last commit): "
+				   "the server repeats itself; stopped", base, n);
+			ret = -1;
+			break;
+		}
+		added_in_walk |= c->added > added0;
 	}
 	free(tips);
 	free(err);

@@ -380,8 +380,12 @@ static int match_remote(struct onlist_cli *cli, struct onlist_cli_remote *ro,
 	if (!repo)
 		repo = strdup(".");
 	ro->repo = repo;
-	onlist_store_query(s, ONLIST_Q_UNPOSTED_ALL, NULL, 0, take_unposted,
-			   unposted);
+	if (onlist_store_query(s, ONLIST_Q_UNPOSTED_ALL, NULL, 0,
+			       take_unposted, unposted) != ONLIST_OK) {
+		onlist_err("match: %s", onlist_store_errmsg(s));
+		ret = ONLIST_EXIT_FAIL;
+		goto out;
+	}
 	if (range) {
 		if (onlist_repo_rev_list(repo, range, &list, &n, &err) != ONLIST_OK) {
 			onlist_err_text("match", err ? err : "git rev-list failed");
@@ -425,7 +429,9 @@ static int match_remote(struct onlist_cli *cli, struct onlist_cli_remote *ro,
 		ret = ONLIST_EXIT_FAIL;
 		goto out;
 	}
-	switch (onlist_cli_remote_run(cli, s, ro, (char *const *)names->pdata,
+	/* nothing to look up: the server is not even probed */
+	switch (!names->len ? 0 :
+		onlist_cli_remote_run(cli, s, ro, (char *const *)names->pdata,
 				      (int)names->len, shas)) {
 	case -2:	/* no inbox at the URL: nothing judged */
 		ret = ONLIST_EXIT_USAGE;

@@ -296,10 +296,10 @@ int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv)
 		onlist_err("patch-id: out of memory");
 		return ONLIST_EXIT_FAIL;
 	}
-	/* --mailinfo says the input is a mail, and a `git format-patch` file
-	 * (its first line "From <commit id> ...") is one, as git am reads it */
-	if (len && (looks_like_mail(first, len) || encoded ||
-		    (mailinfo[0] && len >= 5 && !memcmp(first, "From ", 5)))) {
+	/* --mailinfo says the input is a mail, as `git mailinfo` takes any
+	 * input for one: a `git format-patch` file (its first line "From
+	 * <commit id> ..."), and a bare diff too (all body, no header) */
+	if (len && (looks_like_mail(first, len) || encoded || mailinfo[0])) {
 		ret = mail_mode(dest, stable, first, len,
 				mailinfo[0] ? mailinfo : NULL);
 	} else if (mailinfo[0]) {

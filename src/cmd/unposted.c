@@ -30,14 +30,15 @@ static const char unposted_help[] =
 	"(only translation files), near_miss (a mail with its subject but no\n"
 	"patch, named), no_trace.  A commit that landed after the archive's\n"
 	"last message (plus a day) or before its first was not looked for: it\n"
-	"is unknown, counted at the end and not listed.\n\n"
+	"is unknown, counted at the end and not listed; so is one a server\n"
+	"searched by lookup or match --remote could not be asked every tier.\n\n"
 	"  --reason R         only the never-posted commits with reason R\n"
 	"  --include-unknown  list the unknown commits too, after the others\n"
 	"  text: one line per commit: short sha, commit date, author, subject,\n"
 	"        [not diffed], and (reason[: message-id])\n"
 	"  json: an array of {commit, subject, author, email, date, not_diffed,\n"
-	"        category (never_posted or unknown), reason, message_id,\n"
-	"        reverted} (not_diffed: git's reason, or null)\n";
+	"        category (never_posted or unknown), reason, why (unknown:\n"
+	"        why), message_id, reverted} (not_diffed: git's reason, or null)\n";
 
 struct unposted {
 	struct onlist_cli_rows rows;	/* first: the row printer gets it */
@@ -47,20 +48,42 @@ struct unposted {
 	int include_unknown;
 	int only;			/* a reason, or -1 */
 	long unknown;			/* unknown commits seen */
+	long unknown_remote;		/* of these, unknown for a server's
+					 * reason (verdict why) */
 	long unscanned;			/* commits of the range not in the
 					 * database */
 	GPtrArray *later;		/* unknown rows, printed after the rest */
+	GPtrArray *later_why;		/* and their verdicts' whys (or NULL) */
 	struct onlist_verdict v;	/* of the row being printed */
 	onlist_status st;
 };
+
+/* Why a commit outside a server's word is unknown: the archive's span. */
+static void span_why(const struct unposted *u, const char *who, char *buf,
+		     size_t size)
+{
+	char a[24], b[24], first[32], last[32];
+
+	snprintf(a, sizeof(a), "%lld", (long long)u->span.first);
+	snprintf(b, sizeof(b), "%lld", (long long)u->span.last);
+	onlist_fmt_date(a, first, sizeof(first), 0);
+	onlist_fmt_date(b, last, sizeof(last), 0);
+	if (!u->span.last)
+		snprintf(buf, size, "the database holds no messages");
+	else
+		snprintf(buf, size, "%s landed outside the archive (%s..%s)",
+			 who, first, last);
+}
 
 static void print_unposted(struct onlist_cli_rows *o, int ncol,
 			   const char *const *c)
 {
 	struct unposted *u = (struct unposted *)o;
-	char date[32], short_sha[13];
+	char date[32], short_sha[13], why[128];
 	const char *reason = u->v.unknown ? NULL : onlist_reason_name(u->v.reason);
 
+	if (u->v.unknown && !u->v.why)
+		span_why(u, "it", why, sizeof(why));
 	if (o->json) {
 		onlist_fmt_date(c[1], date, sizeof(date), 1);
 		onlist_emit_begin_map(o->e, 0);
@@ -73,6 +96,8 @@ static void print_unposted(struct onlist_cli_rows *o, int ncol,
 		onlist_emit_kstr(o->e, "category",
 				 u->v.unknown ? "unknown" : "never_posted");
 		onlist_emit_kstr(o->e, "reason", reason);
+		onlist_emit_kstr(o->e, "why", !u->v.unknown ? NULL :
+				 u->v.why ? u->v.why : why);
 		onlist_emit_kstr(o->e, "message_id", u->v.msgid);
 		onlist_emit_kstr(o->e, "reverted", u->v.reverted);
 		onlist_emit_end(o->e);
@@ -94,6 +119,10 @@ static void print_unposted(struct onlist_cli_rows *o, int ncol,
 				fputc('>', o->f);
 			}
 			fputc(')', o->f);
+		} else if (u->v.why) {
+			fputs(" (unknown: ", o->f);
+			onlist_put_text(o->f, u->v.why);
+			fputc(')', o->f);
 		}
 		fputc('\n', o->f);
 	}
@@ -114,10 +143,12 @@ static int unposted_row(int ncol, const char *const *c, void *data)
 		return 1;
 	if (u->v.unknown) {
 		u->unknown++;
+		u->unknown_remote += u->v.why != NULL;
 		if (!u->include_unknown || u->only >= 0)
 			return 0;
 		if (!u->rows.json) {	/* apart, after the others */
 			g_ptr_array_add(u->later, g_strdup(c[0]));
+			g_ptr_array_add(u->later_why, g_strdup(u->v.why));
 			return 0;
 		}
 	} else if (u->only >= 0 && (int)u->v.reason != u->only) {
@@ -150,20 +181,20 @@ static onlist_status unposted_one(struct onlist_store *s, const char *sha,
 /* The unknown commits, in text, after the never-posted ones. */
 static void print_later(struct unposted *u)
 {
-	char a[24], b[24], first[32], last[32];
+	char why[128];
 
 	if (!u->unknown || u->rows.json)
 		return;
-	snprintf(a, sizeof(a), "%lld", (long long)u->span.first);
-	snprintf(b, sizeof(b), "%lld", (long long)u->span.last);
-	onlist_fmt_date(a, first, sizeof(first), 0);
-	onlist_fmt_date(b, last, sizeof(last), 0);
-	if (!u->span.last)
-		fprintf(u->rows.f, "\n%ld commits not looked for: the database "
-			"holds no messages", u->unknown);
-	else
-		fprintf(u->rows.f, "\n%ld commits not looked for: they landed "
-			"outside the archive (%s..%s)", u->unknown, first, last);
+	span_why(u, "they", why, sizeof(why));
+	if (u->unknown > u->unknown_remote)
+		fprintf(u->rows.f, "\n%ld commits not looked for: %s",
+			u->unknown - u->unknown_remote, why);
+	/* a server was asked about these, and could not answer all */
+	if (u->unknown_remote)
+		fprintf(u->rows.f, "%s%ld commits unknown: a server could not "
+			"be asked every tier (lookup --remote)",
+			u->unknown > u->unknown_remote ? ";\n" : "\n",
+			u->unknown_remote);
 	if (!u->include_unknown || u->only >= 0) {
 		fputs("; --include-unknown lists them\n", u->rows.f);
 		return;
@@ -174,9 +205,11 @@ static void print_later(struct unposted *u)
 	for (guint i = 0; i < u->later->len; i++) {
 		const char *p[1] = { g_ptr_array_index(u->later, i) };
 
+		u->v.why = g_ptr_array_index(u->later_why, i);
 		onlist_store_query(u->s, ONLIST_Q_IS_UNPOSTED, p, 1,
 				   onlist_cli_row, &u->rows);
 	}
+	u->v.why = NULL;	/* later_why's */
 }
 
 int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
@@ -247,6 +280,7 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	u.later = g_ptr_array_new_with_free_func(g_free);
+	u.later_why = g_ptr_array_new_with_free_func(g_free);
 	onlist_cli_rows_open(&u.rows, fmt, print_unposted);
 	if (!range) {
 		if (onlist_store_query(s, ONLIST_Q_UNPOSTED_ALL, NULL, 0,
@@ -265,6 +299,7 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 		ret = ONLIST_EXIT_FAIL;
 	onlist_verdict_clear(&u.v);
 	g_ptr_array_free(u.later, TRUE);
+	g_ptr_array_free(u.later_why, TRUE);
 	ret = onlist_cli_rows_close(cli, &u.rows, ret);
 out:
 	if (have_rel > 0)
