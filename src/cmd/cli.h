@@ -126,6 +126,7 @@ int cmd_skipped(struct onlist_cli *cli, int argc, char **argv);
 int cmd_report(struct onlist_cli *cli, int argc, char **argv);
 int cmd_stats(struct onlist_cli *cli, int argc, char **argv);
 int cmd_export(struct onlist_cli *cli, int argc, char **argv);
+int cmd_update(struct onlist_cli *cli, int argc, char **argv);
 
 /* Print "onlist: <fmt>\n" to stderr, the message through the terminal
  * escaper (line ends kept). */

@@ -32,6 +32,7 @@ static const struct {
 	{ "report", cmd_report, "what landed in a week that bypassed the lists (md, html, json)" },
 	{ "stats", cmd_stats, "changelog statistics: empty explanations, signoffs, tags" },
 	{ "patch-id", cmd_patch_id, "a drop-in for `git patch-id --stable`, mail-aware" },
+	{ "update", cmd_update, "fetch every source, scan the configured branches, match" },
 };
 
 /* Whether a message said the database is damaged (main() says it once
