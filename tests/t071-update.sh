@@ -98,7 +98,8 @@ grep -q "^scan: 2 branches of 1 repository, $(nomerge next..extra) new commit (1
 	bad "badbranch: extra should still be scanned"
 
 # no repository at all: said, the other stages still run
-GIT_CONFIG_GLOBAL=/dev/null run norepo "$ONLIST" --db "$DB" update
+: >"$TMP/empty"
+GIT_CONFIG_GLOBAL=$TMP/empty run norepo "$ONLIST" --db "$DB" update
 expect_rc norepo 1
 grep -q "onlist.repo" "$TMP/err" || bad "norepo: does not say how to configure a repository"
 grep -q "^match: " "$TMP/out" || bad "norepo: the match did not run"

@@ -393,6 +393,8 @@ int onlist_cli_getopt(struct onlist_cli *cli, int argc, char **argv,
 	 * unknown option */
 	if (!shortopts)
 		shortopts = "";
+	if (onlist_complete_opts(cli, argc, argv, shortopts, longopts))
+		return ONLIST_OPT_HELP;
 	if (*shortopts == '+')
 		snprintf(so, sizeof(so), "+:%sqh", shortopts + 1);
 	else
