@@ -104,4 +104,12 @@ expect_rc norepo 1
 grep -q "onlist.repo" "$TMP/err" || bad "norepo: does not say how to configure a repository"
 grep -q "^match: " "$TMP/out" || bad "norepo: the match did not run"
 
+# onlist.scanFrom: a branch never scanned starts after it, not at the root
+git config --global onlist.scanFrom v1.0
+git -C "$R" branch -f weekly v1.1
+run scanfrom "$ONLIST" --db "$TMP/from.db" update
+expect_rc scanfrom 0
+grep -q "^scan: 1 branch of 1 repository, $(nomerge v1.0..v1.1) new commits$" "$TMP/out" ||
+	bad "scanfrom: should scan the $(nomerge v1.0..v1.1) commits of v1.0..v1.1"
+
 [ $nfail -eq 0 ]

@@ -121,6 +121,15 @@ run toalone "$ONLIST" --db "$DB" report --to a@example.org
 expect_rc toalone 2
 git config --global user.name "Zoë Ångström"
 
+# --week last: the whole ISO week before this one (the timer's)
+last=$(python3 -c 'import datetime as d
+y, w, _ = (d.datetime.now(d.timezone.utc).date() - d.timedelta(days=7)).isocalendar()
+print("%d-W%02d" % (y, w))')
+run last "$ONLIST" --db "$DB" report --format text --week last
+expect_rc last 0
+[ "$(head -n 1 "$TMP/out")" = "Commits that bypassed the lists: $last" ] ||
+	bad "--week last: '$(head -n 1 "$TMP/out")', expected the week $last"
+
 # ---- --send: onlist.sendmail gets the message; a failing one is an error ----------
 cat >"$TMP/sendmail" <<EOF
 #!/bin/sh

@@ -42,7 +42,8 @@ static const char help[] =
 	"before merge\"; review trailers in git nobody gave on the list are\n"
 	"shown.  Then totals per committer and per subsystem (MAINTAINERS at\n"
 	"HEAD, else the top directory), the largest never-posted share first.\n\n"
-	"  --week 2013-W27       an ISO week (Monday 00:00 UTC, seven days)\n"
+	"  --week 2013-W27       an ISO week (Monday 00:00 UTC, seven days);\n"
+	"                        `last`: the last whole week before now\n"
 	"  --since/--until DATE  YYYY-MM-DD, UTC; UNTIL itself is not included\n"
 	"  --format              md (default), text (a plain mail body: 72\n"
 	"                        columns, links as numbered references at the\n"
@@ -2101,7 +2102,10 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 			   "no -o or --format with it");
 		return ONLIST_EXIT_USAGE;
 	}
-	if (week && parse_week(week, &r.since)) {
+	if (week && !strcmp(week, "last")) {
+		/* the timer's: the last whole week, whatever landed since */
+		r.since = week_start((int64_t)time(NULL)) - WEEK;
+	} else if (week && parse_week(week, &r.since)) {
 		onlist_err("report: --week wants YYYY-Www (2013-W27), not '%s'", week);
 		return ONLIST_EXIT_USAGE;
 	}

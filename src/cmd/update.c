@@ -25,7 +25,9 @@ static const char help[] =
 	"  --repo PATH   a repository to scan (several allowed); default: every\n"
 	"                `git config onlist.repo` value\n"
 	"  --branch REF  a branch to scan in each (several allowed); default:\n"
-	"                every `git config onlist.branch` value, else HEAD\n\n"
+	"                every `git config onlist.branch` value, else HEAD\n"
+	"A branch never scanned is scanned whole, or from `git config\n"
+	"onlist.scanFrom` (a revision, e.g. v6.6) when it is set.\n\n"
 	"The configuration is git's, read in the current folder (its\n"
 	"repository's, then the user's and the system's):\n"
 	"  git config --global --add onlist.repo ~/src/linux\n"
@@ -216,7 +218,7 @@ static char *tip_key(const char *repo, const char *ref)
 /* Scan one branch of one repository from where the last update left it.
  * 0 scanned, 1 nothing new, -1 failed (said). */
 static int scan_branch(struct onlist_cli *cli, const char *repo,
-		       const char *ref)
+		       const char *ref, const char *from)
 {
 	char resolved[PATH_MAX], sha[41], last[41], *key = NULL, *prev = NULL,
 	     *range = NULL, *err = NULL;
@@ -254,6 +256,14 @@ static int scan_branch(struct onlist_cli *cli, const char *repo,
 	    tip(resolved, prev, last, NULL) == 0) {
 		if (asprintf(&range, "%s..%s", last, sha) < 0)
 			goto out;
+	} else if (from && tip(resolved, from, last, NULL) == 0) {
+		/* the first time, with onlist.scanFrom: what came after it */
+		if (asprintf(&range, "%s..%s", last, sha) < 0)
+			goto out;
+	} else if (from) {
+		onlist_err("update: %s: onlist.scanFrom '%s' is no commit there",
+			   repo, from);
+		goto out;
 	} else if (!(range = strdup(sha))) {
 		goto out;
 	}
@@ -292,6 +302,7 @@ int cmd_update(struct onlist_cli *cli, int argc, char **argv)
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	struct strs repos = { 0 }, branches = { 0 };
+	char *from = NULL;
 	struct totals t0, t1, t2, t3;
 	int c, ret = ONLIST_EXIT_OK, nscanned = 0, nfailed = 0;
 	long nbranch = 0;
@@ -323,6 +334,7 @@ int cmd_update(struct onlist_cli *cli, int argc, char **argv)
 	}
 	if (!branches.n && strs_add(&branches, "HEAD"))
 		goto nomem;
+	from = onlist_cli_config(NULL, "onlist.scanFrom");
 	if (read_totals(cli, &t0)) {
 		ret = ONLIST_EXIT_FAIL;
 		goto out;
@@ -364,7 +376,7 @@ int cmd_update(struct onlist_cli *cli, int argc, char **argv)
 	}
 	for (size_t i = 0; i < repos.n; i++)
 		for (size_t j = 0; j < branches.n; j++) {
-			int k = scan_branch(cli, repos.v[i], branches.v[j]);
+			int k = scan_branch(cli, repos.v[i], branches.v[j], from);
 
 			nbranch++;
 			nscanned += k == 0;
@@ -415,6 +427,7 @@ nomem:
 	onlist_err("update: out of memory");
 	ret = ONLIST_EXIT_FAIL;
 out:
+	free(from);
 	strs_free(&repos);
 	strs_free(&branches);
 	return ret;
