@@ -94,6 +94,7 @@ onlist_status onlist_mailout_write(const struct onlist_mailout *m, char **out,
 	GMimePart *part = NULL;
 	GMimeStream *body = NULL, *o = NULL;
 	GMimeDataWrapper *w = NULL;
+	GMimeContentEncoding enc;
 	GDateTime *dt = NULL;
 	GTimeZone *tz = NULL;
 	GByteArray *ba;
@@ -168,9 +169,13 @@ onlist_status onlist_mailout_write(const struct onlist_mailout *m, char **out,
 	g_mime_part_set_content(part, w);
 	/* 7bit when it is ASCII in short lines, else quoted-printable (or
 	 * base64 for text that is mostly not ASCII) */
-	g_mime_part_set_content_encoding(part,
-		g_mime_part_get_best_content_encoding(part,
-						      GMIME_ENCODING_CONSTRAINT_7BIT));
+	enc = g_mime_part_get_best_content_encoding(part,
+						     GMIME_ENCODING_CONSTRAINT_7BIT);
+	/* GMime answers "default" for plain ASCII in short lines: say 7bit,
+	 * a reader need not know the default */
+	if (enc == GMIME_CONTENT_ENCODING_DEFAULT)
+		enc = GMIME_CONTENT_ENCODING_7BIT;
+	g_mime_part_set_content_encoding(part, enc);
 	g_mime_message_set_mime_part(msg, GMIME_OBJECT(part));
 
 	o = g_mime_stream_mem_new();
