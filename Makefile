@@ -11,6 +11,8 @@
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+SYSTEMDUSERDIR ?= $(PREFIX)/lib/systemd/user
 PKGS    = gmime-3.0 sqlite3 openssl zlib libcurl
 CFLAGS ?= -g -O2
 override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude -MMD -MP \
@@ -128,11 +130,20 @@ install: onlist
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 onlist $(DESTDIR)$(BINDIR)/onlist
 	install -m 644 docs/onlist.1 $(DESTDIR)$(MANDIR)/man1/onlist.1
+	install -d $(DESTDIR)$(COMPLETIONDIR) $(DESTDIR)$(SYSTEMDUSERDIR)
+	install -m 644 contrib/completion/onlist.bash $(DESTDIR)$(COMPLETIONDIR)/onlist
+	install -m 644 contrib/onlist-weekly.service contrib/onlist-weekly.timer \
+		$(DESTDIR)$(SYSTEMDUSERDIR)/
+
+# The Debian package from a clean copy of HEAD, installed and checked
+# (as root: it installs the package; CI's last step)
+deb:
+	@sh scripts/deb-check.sh
 
 clean:
 	rm -f onlist libonlist.a src/*.o src/*.d src/cmd/*.o src/cmd/*.d tests/*.d $(UNIT_BIN) $(REPLAY_BIN) \
 		fuzz/replay.o fuzz/replay.d
 	rm -rf fuzz/build
 
-.PHONY: all deps demo check sanitize valgrind fuzz fuzz-build bench install clean
+.PHONY: all deps demo check sanitize valgrind fuzz fuzz-build bench install deb clean
 -include $(wildcard src/*.d src/cmd/*.d tests/*.d fuzz/*.d fuzz/build/*.d)

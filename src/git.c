@@ -772,7 +772,13 @@ onlist_status onlist_git_check_range(const char *repo, const char *range,
 onlist_status onlist_git_config_get(const char *repo_dir, const char *key,
 				    char **out, char **errmsg)
 {
-	const char *args[] = { "config", "--get", key, NULL };
+	return onlist_git_config_get_all(repo_dir, key, 0, out, errmsg);
+}
+
+onlist_status onlist_git_config_get_all(const char *repo_dir, const char *key,
+					int all, char **out, char **errmsg)
+{
+	const char *args[] = { "config", all ? "--get-all" : "--get", key, NULL };
 	char *val = NULL, *msg = NULL;
 	size_t len;
 	int status;

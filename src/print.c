@@ -19,6 +19,7 @@ static const char *const fmt_names[] = {
 	[ONLIST_FMT_TEXT] = "text", [ONLIST_FMT_JSON] = "json",
 	[ONLIST_FMT_JSONL] = "jsonl", [ONLIST_FMT_MD] = "md",
 	[ONLIST_FMT_HTML] = "html", [ONLIST_FMT_CSV] = "csv",
+	[ONLIST_FMT_MAIL] = "mail",
 };
 
 const char *onlist_fmt_name(enum onlist_fmt f)

@@ -217,6 +217,11 @@ onlist_status onlist_git_check_range(const char *repo, const char *range,
  * ONLIST_ENOMEM. */
 onlist_status onlist_git_config_get(const char *repo_dir, const char *key,
 				    char **out, char **errmsg);
+/* The same with all != 0: every value of a key set more than once
+ * (`git config --get-all`), in git's order, one a line (the last newline
+ * dropped). */
+onlist_status onlist_git_config_get_all(const char *repo_dir, const char *key,
+					int all, char **out, char **errmsg);
 
 /* A link template for a commit of the repository cloned from remote_url:
  * an https URL with exactly one "%s" where the full commit id goes, and no

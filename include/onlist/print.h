@@ -29,6 +29,7 @@ enum onlist_fmt {
 	ONLIST_FMT_MD,		/* Markdown */
 	ONLIST_FMT_HTML,	/* one self-contained HTML page */
 	ONLIST_FMT_CSV,		/* RFC 4180 */
+	ONLIST_FMT_MAIL,	/* one RFC 5322 message (report) */
 };
 
 /* "text", "json", ...; never NULL. */

@@ -331,27 +331,37 @@ void onlist_progress_done(struct onlist_progress *p)
 /* "CMD: " for a command's messages; nothing before the command's name */
 #define CMD(cli) ((cli)->cmd ? (cli)->cmd : ""), ((cli)->cmd ? ": " : "")
 
-/* Levenshtein distance, capped: enough to rank a few dozen names. */
+/* Edit distance, capped: enough to rank a few dozen names.  Two adjacent
+ * letters swapped count as one edit (optimal string alignment), so that
+ * --fromat is nearer --format than --from. */
 static size_t distance(const char *a, const char *b)
 {
-	size_t la = strlen(a), lb = strlen(b), row[64], prev, tmp;
+	size_t la = strlen(a), lb = strlen(b), r0[64], r1[64], r2[64], *pp = r0,
+	       *p = r1, *c = r2, *t, best;
 
 	if (la >= 63 || lb >= 63)
 		return 64;
 	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
+		p[j] = j;
 	for (size_t i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
+		c[0] = i;
 		for (size_t j = 1; j <= lb; j++) {
-			tmp = row[j];
-			row[j] = a[i - 1] == b[j - 1] ? prev :
-				 1 + (prev < row[j] ? (prev < row[j - 1] ? prev : row[j - 1])
-						    : (row[j] < row[j - 1] ? row[j] : row[j - 1]));
-			prev = tmp;
+			best = p[j - 1] + (a[i - 1] != b[j - 1]);
+			if (p[j] + 1 < best)
+				best = p[j] + 1;
+			if (c[j - 1] + 1 < best)
+				best = c[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && pp[j - 2] + 1 < best)
+				best = pp[j - 2] + 1;
+			c[j] = best;
 		}
+		t = pp;
+		pp = p;
+		p = c;
+		c = t;
 	}
-	return row[lb];
+	return p[lb];
 }
 
 const char *onlist_cli_nearest(const char *w, const char *const *words)
@@ -409,6 +419,8 @@ int onlist_cli_getopt(struct onlist_cli *cli, int argc, char **argv,
 	 * unknown option */
 	if (!shortopts)
 		shortopts = "";
+	if (onlist_complete_opts(cli, argc, argv, shortopts, longopts))
+		return ONLIST_OPT_HELP;
 	if (*shortopts == '+')
 		snprintf(so, sizeof(so), "+:%sqh", shortopts + 1);
 	else

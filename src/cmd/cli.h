@@ -126,6 +126,15 @@ int cmd_skipped(struct onlist_cli *cli, int argc, char **argv);
 int cmd_report(struct onlist_cli *cli, int argc, char **argv);
 int cmd_stats(struct onlist_cli *cli, int argc, char **argv);
 int cmd_export(struct onlist_cli *cli, int argc, char **argv);
+int cmd_update(struct onlist_cli *cli, int argc, char **argv);
+
+/* complete.c: for contrib/completion/onlist.bash.  When argv is the
+ * command's name and --list-opts (or --list-formats), print its options
+ * (or formats) and return 1; else 0. */
+int onlist_complete_opts(struct onlist_cli *cli, int argc, char **argv,
+			 const char *shortopts, const struct option *longopts);
+/* The list names of the database, one a line: an exit code. */
+int onlist_complete_lists(struct onlist_cli *cli);
 
 /* Print "onlist: <fmt>\n" to stderr, the message through the terminal
  * escaper (line ends kept). */

@@ -32,6 +32,7 @@ static const struct {
 	{ "report", cmd_report, "what landed in a week that bypassed the lists (md, html, json)" },
 	{ "stats", cmd_stats, "changelog statistics: empty explanations, signoffs, tags" },
 	{ "patch-id", cmd_patch_id, "a drop-in for `git patch-id --stable`, mail-aware" },
+	{ "update", cmd_update, "fetch every source, scan the configured branches, match" },
 };
 
 /* Whether a message said the database is damaged (main() says it once
@@ -115,12 +116,15 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "version", no_argument, NULL, 'V' },
+		/* for the completion script (complete.c), not in the help */
+		{ "list-cmds", no_argument, NULL, 'C' },
+		{ "list-lists", no_argument, NULL, 'L' },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	enum { NCMD = sizeof(commands) / sizeof(commands[0]) };
 	struct onlist_cli cli = { .db_path = NULL, .cmd = NULL };
 	const char *names[NCMD + 1], *near;
-	int c;
+	int c, list_lists = 0;
 
 	/* Past a file size limit (ulimit -f) the kernel's default is to kill
 	 * the process without a word; ignored, the write fails with EFBIG,
@@ -132,7 +136,16 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("onlist %s\n", ONLIST_VERSION);
 			return flushed(ONLIST_EXIT_OK);
+		case 'C':
+			for (size_t i = 0; i < NCMD; i++)
+				printf("%s\n", commands[i].name);
+			return flushed(ONLIST_EXIT_OK);
+		case 'L':
+			list_lists = 1;	/* once --db is known */
+			break;
 		case ONLIST_OPT_HELP:
+			if (argc == 2 && !strcmp(argv[1], "--list-opts"))
+				return flushed(ONLIST_EXIT_OK);
 			usage(stdout);
 			return flushed(ONLIST_EXIT_OK);
 		default:
@@ -140,6 +153,8 @@ int main(int argc, char **argv)
 			return ONLIST_EXIT_USAGE;
 		}
 	}
+	if (list_lists)
+		return done(&cli, onlist_complete_lists(&cli));
 	if (optind >= argc) {
 		usage(stderr);
 		return ONLIST_EXIT_USAGE;

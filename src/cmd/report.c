@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "onlist/vocab.h"
+#include "report_mail.h"
 #include "onlist/buf.h"
 #include "onlist/git.h"
 #include "onlist/report.h"
@@ -26,7 +27,7 @@
 
 static const char help[] =
 	"usage: onlist [--db PATH] report [--week YYYY-Www | --since DATE --until DATE | RANGE]\n"
-	"                     [--format md|text|html|json] [--json] [-o FILE] [--repo PATH]\n"
+	"                     [--format md|text|html|json|mail] [--json] [-o FILE] [--repo PATH]\n"
 	"                     [--mailmap FILE] [--commit-url TEMPLATE] [--posting-url TEMPLATE]\n"
 	"                     [--weeks N] [--subsystem-depth N]\n"
 	"       onlist [--db PATH] report --site DIR [--weeks N] [...]\n\n"
@@ -42,12 +43,14 @@ static const char help[] =
 	"before merge\"; review trailers in git nobody gave on the list are\n"
 	"shown.  Then totals per committer and per subsystem (MAINTAINERS at\n"
 	"HEAD, else the top directory), the largest never-posted share first.\n\n"
-	"  --week 2013-W27       an ISO week (Monday 00:00 UTC, seven days)\n"
+	"  --week 2013-W27       an ISO week (Monday 00:00 UTC, seven days);\n"
+	"                        `last`: the last whole week before now\n"
 	"  --since/--until DATE  YYYY-MM-DD, UTC; UNTIL itself is not included\n"
 	"  --format              md (default), text (a plain mail body: 72\n"
 	"                        columns, links as numbered references at the\n"
 	"                        end), html (one self-contained file), json\n"
 	"                        (schema " REPORT_SCHEMA ", docs/schema.md)\n"
+	ONLIST_REPORT_MAIL_HELP
 	"  --json                --format json\n"
 	"  -o FILE               write FILE, replaced only by a complete report:\n"
 	"                        a failed run leaves the previous one (default\n"
@@ -1974,7 +1977,7 @@ out:
 enum {
 	OPT_WEEK = ONLIST_OPT_FIRST_LONG, OPT_SINCE, OPT_UNTIL, OPT_REPO,
 	OPT_MAILMAP, OPT_COMMIT_URL, OPT_POSTING_URL, OPT_WEEKS, OPT_SITE,
-	OPT_DEPTH,
+	OPT_DEPTH, OPT_MAIL,	/* OPT_MAIL: ONLIST_REPORT_MAIL_NOPT of them */
 };
 
 /* A number of at least 1 and at most max, or -1. */
@@ -1999,10 +2002,13 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		{ "weeks", required_argument, NULL, OPT_WEEKS },
 		{ "site", required_argument, NULL, OPT_SITE },
 		{ "subsystem-depth", required_argument, NULL, OPT_DEPTH },
+		ONLIST_REPORT_MAIL_OPTIONS(OPT_MAIL),
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "md", "text", "html", "json",
-					       NULL };
+					       "mail", NULL };
+	struct onlist_report_mail mail = { 0 };
+	char prev_title[64];
 	const char *week = NULL, *since_s = NULL, *until_s = NULL, *range = NULL,
 		   *ofile = NULL, *repo_opt = NULL, *site = NULL;
 	struct report r = { 0 };
@@ -2043,12 +2049,33 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 				return ONLIST_EXIT_USAGE;
 			}
 			break;
-		default:	/* --help, or a usage error: said already */
+		default:
+			if (c >= OPT_MAIL && c < OPT_MAIL + ONLIST_REPORT_MAIL_NOPT) {
+				if (onlist_report_mail_opt(&mail, c - OPT_MAIL, optarg))
+					goto out_mail;
+				break;
+			}
+			/* --help, or a usage error: said already */
+			onlist_report_mail_release(&mail);
 			return onlist_cli_stop(c);
 		}
 	}
-	if (onlist_cli_operand(cli, argc, argv, &range, help))
-		return ONLIST_EXIT_USAGE;
+	if ((mail.given && r.fmt != ONLIST_FMT_MAIL) ||
+	    (r.fmt == ONLIST_FMT_MAIL && (since_s || until_s || site || range))) {
+		onlist_err("report: --from, --to, --cc and --send go with "
+			   "--format mail, the report of a week (--week or none)");
+		ret = ONLIST_EXIT_USAGE;
+		goto out_mail;
+	}
+	if (mail.send && ofile) {
+		onlist_err("report: --send or -o, not both");
+		ret = ONLIST_EXIT_USAGE;
+		goto out_mail;
+	}
+	if (onlist_cli_operand(cli, argc, argv, &range, help)) {
+		ret = ONLIST_EXIT_USAGE;
+		goto out_mail;
+	}
 	if ((week != NULL) + (since_s || until_s) + (range != NULL) +
 	    (site != NULL) > 1) {
 		onlist_err("report: give one of --week, --since/--until, RANGE, "
@@ -2060,7 +2087,10 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 			   "no -o or --format with it");
 		return ONLIST_EXIT_USAGE;
 	}
-	if (week && parse_week(week, &r.since)) {
+	if (week && !strcmp(week, "last")) {
+		/* the timer's: the last whole week, whatever landed since */
+		r.since = week_start((int64_t)time(NULL)) - WEEK;
+	} else if (week && parse_week(week, &r.since)) {
 		onlist_err("report: --week wants YYYY-Www (2013-W27), not '%s'", week);
 		return ONLIST_EXIT_USAGE;
 	}
@@ -2178,19 +2208,35 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		onlist_err("report: %s", oerr ? oerr : "out of memory");
 		goto out;
 	}
-	if (r.fmt == ONLIST_FMT_TEXT) {
+	if (r.fmt == ONLIST_FMT_TEXT || r.fmt == ONLIST_FMT_MAIL) {
 		/* folded to TEXT_COLS once complete (wrap_text) */
-		char *tbuf = NULL;
-		size_t tlen = 0;
-		int bad;
+		char *tbuf = NULL, *mbuf = NULL;
+		size_t tlen = 0, mlen = 0;
+		FILE *dst = out.f;
+		int bad, mail_fmt = r.fmt == ONLIST_FMT_MAIL;
 
-		if (!(r.f = open_memstream(&tbuf, &tlen)))
+		if (mail_fmt && !(dst = open_memstream(&mbuf, &mlen)))
 			goto nomem;
-		bad = render(&r);
-		bad |= fclose(r.f) != 0;
+		r.fmt = ONLIST_FMT_TEXT;	/* the mail's body is the text */
+		if (!(r.f = open_memstream(&tbuf, &tlen)))
+			bad = 1;
+		else
+			bad = render(&r) | (fclose(r.f) != 0);
 		if (!bad)
-			wrap_text(out.f, tbuf, tlen);
+			wrap_text(dst, tbuf, tlen);
 		free(tbuf);
+		if (mail_fmt) {
+			bad |= fclose(dst) != 0;
+			week_name(r.since - WEEK, prev_title, sizeof prev_title);
+			if (!bad)
+				ret = onlist_report_mail_write(cli, &mail, title,
+							       prev_title, repo, mbuf,
+							       mlen, out.f);
+			free(mbuf);
+			if (!bad && ret != ONLIST_EXIT_OK)
+				goto out;
+			ret = ONLIST_EXIT_FAIL;
+		}
 		if (bad)
 			goto nomem;
 	} else {
@@ -2218,5 +2264,7 @@ out:
 	if (have_rel > 0)
 		regfree(&rel);
 	onlist_store_close(cx.db);
+out_mail:
+	onlist_report_mail_release(&mail);
 	return ret;
 }
