@@ -63,7 +63,7 @@ commit() {	# commit DATE SUBJECT FILE [BODY]
 	mkdir -p "$R/$(dirname "$3")"
 	echo "$2 $1" >>"$R/$3"
 	git -C "$R" add -A
-	git -C "$R" commit -q -m "$2" ${4:+-m "$4"} || fail "commit $2"
+	git -C "$R" commit -q -s -m "$2" ${4:+-m "$4"} || fail "commit $2"
 }
 merge() {	# merge DATE BRANCH MESSAGE [BODY]
 	at "$1"
@@ -339,6 +339,20 @@ for s, w in want.items():
     if got != w:
         print(s, got, "expected", w); ok = False
 sys.exit(0 if ok else 1)
+EOF
+
+# stats: the single-signoff commits by path.  Every commit is signed off;
+# all but "sec: syzbot fix" (Reported-by) have no other -by tag: 4 came in
+# pull requests (sub: 2, sub2: 2), 2 in unannounced merges, 5 through a
+# forge, 1 from a local branch, 8 directly.
+run stats "$ONLIST" --db "$DB" stats --format json v0..main
+expect_rc stats 0
+python3 - "$TMP/out" <<'EOF' || bad "stats: single-signoff commits by path"
+import json, sys
+s = json.load(open(sys.argv[1]))["single_signoff_no_tags"]
+want = {"direct": 8, "local_merge": 1, "pull": 4, "unannounced": 2, "forge": 5, "unknown": 0}
+if s["count"] != 20 or s.get("paths") != want:
+    print(s["count"], s.get("paths")); sys.exit(1)
 EOF
 
 # an embargo line without a text is refused

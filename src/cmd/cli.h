@@ -222,8 +222,8 @@ int onlist_cli_lookup_path(FILE *out, struct onlist_store *s, const char *sha,
 			   const struct onlist_verdict *v);
 /* report: the section "Fixes that bypassed review" (text, md or html),
  * before every other: item(i, 0, data) says whether row i of n belongs
- * there, item(i, 1, data) prints it.  Nothing when no row does.  -1 on a
- * write error. */
+ * there, item(i, 1, data) prints it.  Nothing when no row does.  0 (a
+ * write error is found when f is closed). */
 int onlist_cli_report_security(FILE *f, enum onlist_fmt fmt, size_t n,
 			       int (*item)(size_t i, int print, void *data),
 			       void *data);
