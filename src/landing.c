@@ -10,6 +10,7 @@
 #include "onlist/buf.h"
 #include "onlist/git.h"
 #include "onlist/landing.h"
+#include "onlist/paths.h"
 
 struct lnode {
 	char sha[41];
@@ -28,6 +29,8 @@ struct lgraph {
 		char sha[41];
 		int64_t date;
 		char *subject;
+		char tip[41];		/* second parent, "" for none */
+		char *request;		/* GitLab merge request, or NULL */
 	} *main;
 	size_t nmain, amain;
 };
@@ -71,15 +74,18 @@ static onlist_status add_node(char *rec, size_t len, void *data)
 	return ONLIST_OK;
 }
 
+/* One mainline commit: "SHA\x1fDATE\x1fPARENTS\x1fSUBJECT\x1fBODY". */
 static onlist_status add_main(char *rec, size_t len, void *data)
 {
 	struct lgraph *g = data;
 	struct mainline *m;
-	char *date, *subj;
+	char *date, *par, *subj, *body;
 
 	(void)len;
-	if (!(date = strchr(rec, '\x1f')) || !(subj = strchr(date + 1, '\x1f')))
+	if (!(date = strchr(rec, '\x1f')) || !(par = strchr(date + 1, '\x1f')) ||
+	    !(subj = strchr(par + 1, '\x1f')) || !(body = strchr(subj + 1, '\x1f')))
 		return ONLIST_EGIT;
+	*body++ = '\0';
 	if (g->nmain == g->amain) {
 		struct mainline *nv = onlist_grow(g->main, &g->amain,
 						  sizeof *nv, 256);
@@ -93,8 +99,20 @@ static onlist_status add_main(char *rec, size_t len, void *data)
 	memcpy(m->sha, rec, 40);
 	m->sha[40] = '\0';
 	m->date = strtoll(date + 1, NULL, 10);
+	m->tip[0] = '\0';
+	/* "P1 P2 ...": the second parent is what the merge took in */
+	if (subj - par >= 82 && par[41] == ' ' &&
+	    onlist_git_is_hex(par + 42, 40)) {
+		memcpy(m->tip, par + 42, 40);
+		m->tip[40] = '\0';
+	}
+	m->request = NULL;
 	if (!(m->subject = strdup(subj + 1)))
 		return ONLIST_ENOMEM;
+	if (m->tip[0] && onlist_merge_request_line(body, &m->request) < 0) {
+		free(m->subject);
+		return ONLIST_ENOMEM;
+	}
 	g->nmain++;
 	return ONLIST_OK;
 }
@@ -112,7 +130,7 @@ static void *mainline_job(void *arg)
 	struct mainline_job *j = arg;
 
 	j->st = onlist_git_records(j->repo, j->args, ONLIST_GIT_CLEAN, NULL, 0,
-				   '\n', add_main, j->g, &j->err);
+				   '\0', add_main, j->g, &j->err);
 	return NULL;
 }
 
@@ -142,7 +160,8 @@ onlist_status onlist_repo_landings(const char *repo, const char *range,
 	 * the reader's records and a field separator both. */
 	const char *main_args[] = {
 		"-c", "log.showSignature=false", "log", "--first-parent",
-		"--no-color", "--format=%H%x1f%ct%x1f%s", "--end-of-options",
+		"-z", "--no-color", "--format=%H%x1f%ct%x1f%P%x1f%s%x1f%b",
+		"--end-of-options",
 		range, "--", NULL
 	};
 	struct lgraph g = { 0 };
@@ -165,7 +184,7 @@ onlist_status onlist_repo_landings(const char *repo, const char *range,
 	started = !pthread_create(&tid, NULL, mainline_job, &ml);
 	if (!started)
 		ml.st = onlist_git_records(repo, main_args, ONLIST_GIT_CLEAN,
-					   NULL, 0, '\n', add_main, &g,
+					   NULL, 0, '\0', add_main, &g,
 					   &ml.err);
 	st = onlist_git_records(repo, graph_args, ONLIST_GIT_CLEAN, NULL, 0,
 				'\n', add_node, &g, errmsg);
@@ -242,6 +261,8 @@ onlist_status onlist_repo_landings(const char *repo, const char *range,
 		l.merge_sha = m->sha;
 		l.landed_date = m->date;
 		l.merge_subject = m->subject;
+		l.merge_tip = strcmp(m->sha, l.sha) && m->tip[0] ? m->tip : NULL;
+		l.merge_request = l.merge_tip ? m->request : NULL;
 		if (cb(&l, data))
 			break;
 	}
@@ -249,8 +270,10 @@ out:
 	free(stack);
 	free(g.v);
 	free(g.pars);
-	for (i = 0; i < g.nmain; i++)
+	for (i = 0; i < g.nmain; i++) {
 		free(g.main[i].subject);
+		free(g.main[i].request);
+	}
 	free(g.main);
 	return st;
 }

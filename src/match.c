@@ -109,6 +109,12 @@ onlist_status onlist_match_read_rules(const char *path,
 			ok = !strcmp(field, "subject");
 		} else if (!strcmp(kind, "notice")) {
 			ok = !strcmp(field, "text");
+		} else if (!strcmp(kind, "embargo")) {
+			/* FIELD SHA|GLOB TEXT: the verdicts read them
+			 * (verdict.h); a text is needed */
+			ok = (!strcmp(field, "commit") || !strcmp(field, "subject")) &&
+			     strpbrk(pat, " \t") &&
+			     pat[strspn(pat, " \t") + strcspn(pat + strspn(pat, " \t"), " \t")];
 		} else if (strcmp(kind, "echo") && strcmp(kind, "bot")) {
 			ok = 0;
 		} else {
@@ -118,8 +124,9 @@ onlist_status onlist_match_read_rules(const char *path,
 		if (!ok) {
 			onlist_set_err(errmsg, "%s:%zu: expected \"echo|bot "
 				       "list|from|subject|mailer|patchwork|upstream "
-				       "PATTERN\", \"release subject PATTERN\" or "
-				       "\"notice text PATTERN\"",
+				       "PATTERN\", \"release subject PATTERN\", "
+				       "\"notice text PATTERN\" or \"embargo "
+				       "commit|subject SHA|GLOB TEXT\"",
 				       path, lineno);
 			free(line);
 			fclose(f);
@@ -137,7 +144,9 @@ onlist_status onlist_match_read_rules(const char *path,
 			*rules = more;
 			have = 2 * (have + 4);
 		}
-		char *p = g_utf8_strdown(pat, -1), *e = p + strlen(p);
+		/* an embargo's text is shown as written */
+		char *p = strcmp(kind, "embargo") ? g_utf8_strdown(pat, -1) :
+			  g_strdup(pat), *e = p + strlen(p);
 		while (e > p && isspace((unsigned char)e[-1]))
 			*--e = '\0';
 		(*rules)[*n].kind = strdup(kind);
@@ -973,7 +982,8 @@ static void compile_rules(const struct onlist_match_opts *o, struct rules *rs,
 			&o->rules[i - onlist_match_ndefault_rules];
 		char *low;
 
-		if (!strcmp(r->kind, "release") || !strcmp(r->kind, "notice"))
+		if (!strcmp(r->kind, "release") || !strcmp(r->kind, "notice") ||
+		    !strcmp(r->kind, "embargo"))
 			continue;	/* for the verdicts (release_rules), the
 					 * review (build_reviews) */
 		low = g_utf8_strdown(r->pattern, -1);
@@ -1451,6 +1461,14 @@ static onlist_status keep_release_rules(struct onlist_store *s,
 			g_string_append_printf(g, "%s%s", g->len ? "\n" : "",
 					       o->rules[i].pattern);
 	st = onlist_store_set_meta(s, "release_rules", g->str);
+	g_string_truncate(g, 0);
+	for (size_t i = 0; i < o->nrules; i++)
+		if (!strcmp(o->rules[i].kind, "embargo"))
+			g_string_append_printf(g, "%s%s %s", g->len ? "\n" : "",
+					       o->rules[i].field,
+					       o->rules[i].pattern);
+	if (st == ONLIST_OK)
+		st = onlist_store_set_meta(s, "embargo_rules", g->str);
 	g_string_free(g, TRUE);
 	return st;
 }

@@ -15,6 +15,10 @@ static const char *const names[ONLIST_NREASONS] = {
 	[ONLIST_REASON_REVERT] = "revert",
 	[ONLIST_REASON_TRANSLATION] = "translation",
 	[ONLIST_REASON_NEAR_MISS] = "near_miss",
+	[ONLIST_REASON_PULLED] = "pulled",
+	[ONLIST_REASON_PULLED_UNANNOUNCED] = "pulled_unannounced",
+	[ONLIST_REASON_FORGE_REVIEW] = "forge_review",
+	[ONLIST_REASON_EMBARGOED] = "embargoed",
 };
 
 const char *onlist_reason_name(enum onlist_reason r)

@@ -11,14 +11,16 @@
 
 static const char put_landing_sql[] =
 	"INSERT OR REPLACE INTO landing(sha, landed_date, merge_sha,"
-	" merge_subject) VALUES(?1, ?2, ?3, ?4)";
+	" merge_subject, merge_tip, merge_request)"
+	" VALUES(?1, ?2, ?3, ?4, ?5, ?6)";
 
 onlist_status onlist_store_put_landing(struct onlist_store *s,
 				       const struct onlist_landing *l)
 {
 	return onlist__store_step(s, onlist__store_prepare(s, put_landing_sql),
-				  "insert landing", "tItt", l->sha,
-				  l->landed_date, l->merge_sha, l->merge_subject);
+				  "insert landing", "tItttt", l->sha,
+				  l->landed_date, l->merge_sha, l->merge_subject,
+				  l->merge_tip, l->merge_request);
 }
 
 /* What makes a commit posted (store_int.h). */
@@ -398,10 +400,13 @@ static const struct {
 	"   AND " POSTED "),"
 	" coalesce(r.state, CASE WHEN NOT EXISTS (SELECT 1 FROM matches x"
 	"   WHERE x.commit_sha = c.sha AND " POSTED ") THEN 'never_posted' END),"
-	" r.off_list_tags, NULL"	/* reason: the command fills it in */
+	" r.off_list_tags, NULL,"	/* reason: the command fills it in */
+	/* path, pull_request, via, security_relevant, security: so does
+	 * it (paths.h) */
+	" NULL, NULL, NULL, NULL, NULL"
 	" FROM commits c LEFT JOIN landing l ON l.sha = c.sha"
 	" LEFT JOIN commit_review r ON r.sha = c.sha"
-	" ORDER BY c.commit_date, c.sha", "tttittititiiittittt" },
+	" ORDER BY c.commit_date, c.sha", "tttittititiiittittttttit" },
 	[ONLIST_EXPORT_POSTINGS] = {
 	"SELECT m.msgid, m.list, m.date, m.from_name, m.from_addr, m.subject,"
 	" m.in_reply_to, m.has_patch, m.patch_id, m.patch_source"
@@ -430,14 +435,15 @@ static const struct {
 	"titt" },
 };
 
-#define EXPORT_MAXCOL 20
+#define EXPORT_MAXCOL 25
 
 static const char *const export_names[][EXPORT_MAXCOL] = {
 	[ONLIST_EXPORT_COMMITS] = { "sha", "author_name", "author_email",
 		"author_date", "committer_name", "committer_email",
 		"commit_date", "subject", "body_empty", "patch_id", "trailers",
 		"signoffs", "landed_date", "merge_sha", "merge_subject",
-		"postings", "review_state", "off_list_tags", "reason", NULL },
+		"postings", "review_state", "off_list_tags", "reason", "path",
+		"pull_request", "via", "security_relevant", "security", NULL },
 	[ONLIST_EXPORT_POSTINGS] = { "msgid", "list", "date", "from_name",
 		"from_addr", "subject", "in_reply_to", "has_patch", "patch_id",
 		"patch_source", NULL },

@@ -293,11 +293,25 @@ static const struct {
 	{ 12, "messages", "received", "INTEGER" },
 	{ 12, "messages", "received_how", "TEXT" },
 	{ 12, "messages", "content_hash", "TEXT" },
+	/* merge_tip: the landing merge's second parent (what a pull
+	 * request's tip is compared with); merge_request: the "g/p!N" of a
+	 * GitLab "See merge request" line in its message (paths.h).  NULL
+	 * for a direct landing, and for rows scanned before: the next scan
+	 * fills them. */
+	{ 13, "landing", "merge_tip", "TEXT" },
+	{ 13, "landing", "merge_request", "TEXT" },
 };
 
 static const char v12_sql[] =
 	/* mails of one Message-ID: a new rule, build threads whole */
 	"DELETE FROM meta WHERE key = 'threads_base';\n";
+
+/* ---- version 13: the path a merge took ------------------------------- */
+
+static const char v13_sql[] =
+	/* pull requests by the tag or branch they name: a merge's title
+	 * names them when its second parent is not the mail's tip */
+	"CREATE INDEX IF NOT EXISTS pulls_ref ON pulls(ref);\n";
 
 /* Step N (index N - 1) brings a database to version N. */
 static const char *const steps[][2] = {
@@ -313,6 +327,7 @@ static const char *const steps[][2] = {
 	{ v10_sql },
 	{ v11_sql },
 	{ v12_sql },
+	{ v13_sql },
 };
 #define SCHEMA_VERSION ((int)(sizeof(steps) / sizeof(*steps)))
 

@@ -19,6 +19,11 @@ struct onlist_landing {
 	const char *merge_sha;		/* == sha when applied directly */
 	int64_t landed_date;		/* merge_sha's commit date, UTC */
 	const char *merge_subject;	/* "Merge tag 'x' of git://..." */
+	const char *merge_tip;		/* merge_sha's second parent, or NULL
+					 * when applied directly */
+	const char *merge_request;	/* "g/p!N" of a GitLab "See merge
+					 * request g/p!N" line in merge_sha's
+					 * message, or NULL (paths.h) */
 };
 /* Strings valid during the call only.  Non-zero stops the walk. */
 typedef int (*onlist_landing_cb)(const struct onlist_landing *l, void *data);

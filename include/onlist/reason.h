@@ -7,6 +7,13 @@
  *   revert       "This reverts commit X." where X was posted
  *   translation  only translation files (po/, *.po, ...) changed
  *   near_miss    something on the list comes close (named by the caller)
+ *   pulled       came in a merge that answers a pull request posted to a
+ *                list (named), never posted as a patch (paths.h)
+ *   pulled_unannounced  came in a merge of another tree, and no pull
+ *                request for it was posted
+ *   forge_review came through a forge's pull/merge request (GitHub,
+ *                GitLab) or a merge of a contributor's fork there
+ *   embargoed    a rules line (`embargo commit|subject ...`) says so
  *   no_trace     nothing
  * The functions here read text and file lists only; whether a reverted
  * commit was posted, and what comes close on the list, the caller asks
@@ -23,8 +30,12 @@ enum onlist_reason {
 	ONLIST_REASON_REVERT,
 	ONLIST_REASON_TRANSLATION,
 	ONLIST_REASON_NEAR_MISS,
+	ONLIST_REASON_PULLED,
+	ONLIST_REASON_PULLED_UNANNOUNCED,
+	ONLIST_REASON_FORGE_REVIEW,
+	ONLIST_REASON_EMBARGOED,
 };
-#define ONLIST_NREASONS 5
+#define ONLIST_NREASONS 9
 
 /* "no_trace", "release", ...; never NULL. */
 const char *onlist_reason_name(enum onlist_reason r);

@@ -208,6 +208,35 @@ int onlist_cli_remote_run(struct onlist_cli *cli, struct onlist_store *s,
 			  int n, char (*shas)[41]);
 void onlist_cli_why_release(struct onlist_cli_why *w);
 
+/* path_show.c: the path a commit took (paths.h), as the commands show it.
+ * The tree, fork or request a path went through (NULL: none named). */
+const char *onlist_cli_path_via(const struct onlist_path *p);
+/* The words after a reason: an embargo's text, a forge request, the tree
+ * of an unannounced merge; NULL when the reason has none (a message-id is
+ * v->msgid). */
+const char *onlist_cli_reason_detail(const struct onlist_verdict *v);
+/* JSON keys path, merge, pull_request, pull_list, via (null when none). */
+void onlist_cli_emit_path(struct onlist_emit *e, const struct onlist_path *p);
+/* "INDENTpath: pulled in <id> on LIST (DAY) from URL, then merged DAY in
+ * SHA SUBJECT" and the like, one line; nothing when no landing is
+ * known. */
+void onlist_cli_put_path(FILE *f, const struct onlist_path *p,
+			 const char *indent);
+/* lookup's path and security lines (text) or members (JSON: path, merge,
+ * pull_request, pull_list, via, security_relevant, security) for one
+ * commit; v is its verdict when it was not posted.  -1 after saying why
+ * it failed. */
+int onlist_cli_lookup_path(FILE *out, struct onlist_store *s, const char *sha,
+			   int json, int posted,
+			   const struct onlist_verdict *v);
+/* report: the section "Fixes that bypassed review" (text, md or html),
+ * before every other: item(i, 0, data) says whether row i of n belongs
+ * there, item(i, 1, data) prints it.  Nothing when no row does.  0 (a
+ * write error is found when f is closed). */
+int onlist_cli_report_security(FILE *f, enum onlist_fmt fmt, size_t n,
+			       int (*item)(size_t i, int print, void *data),
+			       void *data);
+
 /* The database's path (see struct onlist_cli); never NULL. */
 const char *onlist_cli_db(struct onlist_cli *cli);
 

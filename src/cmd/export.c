@@ -5,12 +5,14 @@
 #include <string.h>
 
 #include "cli.h"
+#include "onlist/paths.h"
 #include "onlist/report.h"
 #include "onlist/store.h"
+#include "onlist/store_paths.h"
 
 /* Bump with any change to a column list in store_report.c, and say what
  * changed in docs/schema.md. */
-#define EXPORT_SCHEMA 2
+#define EXPORT_SCHEMA 3
 
 static const char help[] =
 	"usage: onlist [--db PATH] export [--format csv|jsonl|json] [--json] [-o FILE]\n"
@@ -20,7 +22,7 @@ static const char help[] =
 	"one's review state on the list and its off-list review tags),\n"
 	"postings, matches, reviews (one row per review tag given on the\n"
 	"list), replies (replies to matched postings) or trailers.  The\n"
-	"columns and their meaning are in docs/schema.md (export schema 2).\n\n"
+	"columns and their meaning are in docs/schema.md (export schema 3).\n\n"
 	"  csv    a header line, then one line per row (RFC 4180: text quoted,\n"
 	"         \"\" inside; NULL is an empty unquoted field).  Text that a\n"
 	"         spreadsheet would run as a formula (starting with = + - @,\n"
@@ -66,26 +68,73 @@ struct exp {
 	long rows;
 	struct onlist_cli_why *why;	/* commits: never posted, and why */
 	int failed;			/* ... could not be told (said) */
+	struct onlist_path path;	/* of the posted row being written */
+	char *mark;			/* ... its security mark */
 };
 
 /* commits: review_state "never_posted" becomes "unknown" for a commit
- * outside the archive's span; else `reason` says why (verdict.h). */
-enum { COL_SHA = 0, COL_STATE = 16, COL_REASON = 18 };
+ * outside the archive's span; else `reason` says why (verdict.h); every
+ * commit gets its path and security mark (paths.h).  A posted commit is
+ * security relevant only without review on the list. */
+enum { COL_SHA = 0, COL_STATE = 16, COL_REASON = 18, COL_PATH, COL_PULL,
+       COL_VIA, COL_SECURE, COL_SECURITY };
+
+static void path_cols(const struct onlist_path *p, const char **out)
+{
+	out[COL_PATH] = p->kind == ONLIST_PATH_UNKNOWN ? NULL :
+			onlist_path_kind_name(p->kind);
+	out[COL_PULL] = p->pull_msgid;
+	out[COL_VIA] = p->kind == ONLIST_PATH_PULL ? p->url :
+		       onlist_cli_path_via(p);
+}
 
 static int with_reason(struct exp *e, int ncol, const char *const *vals,
 		       const char **out)
 {
+	const char *st = vals[COL_STATE];
+	char *body = NULL;
+
 	for (int i = 0; i < ncol; i++)
 		out[i] = vals[i];
-	if (ncol <= COL_REASON || !vals[COL_STATE] ||
-	    strcmp(vals[COL_STATE], "never_posted"))
+	if (ncol <= COL_SECURITY)
 		return 0;
-	if (onlist_cli_why(e->why, vals[COL_SHA]) < 0)
+	onlist_path_clear(&e->path);
+	free(e->mark);
+	e->mark = NULL;
+	if (st && !strcmp(st, "never_posted")) {
+		if (onlist_cli_why(e->why, vals[COL_SHA]) < 0)
+			return -1;
+		if (e->why->v.unknown) {
+			out[COL_STATE] = "unknown";
+		} else {
+			out[COL_REASON] = onlist_reason_name(e->why->v.reason);
+			out[COL_SECURE] = e->why->v.security ? "1" : "0";
+			out[COL_SECURITY] = e->why->v.security;
+		}
+		path_cols(&e->why->v.path, out);
+		return 0;
+	}
+	if (onlist_store_commit_body(e->why->s, vals[COL_SHA], &body) != ONLIST_OK ||
+	    onlist_path_of(e->why->s, vals[COL_SHA], body, &e->path) != ONLIST_OK) {
+		free(body);
+		onlist_err("export: %s", onlist_store_errmsg(e->why->s));
 		return -1;
-	if (e->why->v.unknown)
-		out[COL_STATE] = "unknown";
-	else
-		out[COL_REASON] = onlist_reason_name(e->why->v.reason);
+	}
+	path_cols(&e->path, out);
+	/* no review state: match has not run since the upgrade */
+	if (st) {
+		int reviewed = !strcmp(st, "reviewed") ||
+			       !strcmp(st, "reviewed_series");
+
+		if (onlist_verdict_security_posted(body, reviewed, &e->mark) < 0) {
+			free(body);
+			onlist_err("export: out of memory");
+			return -1;
+		}
+		out[COL_SECURE] = e->mark ? "1" : "0";
+		out[COL_SECURITY] = e->mark;
+	}
+	free(body);
 	return 0;
 }
 
@@ -164,7 +213,7 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "csv", "jsonl", "json", NULL };
-	struct exp e = { stdout, ONLIST_FMT_CSV, NULL, 0, NULL, 0 };
+	struct exp e = { stdout, ONLIST_FMT_CSV, NULL, 0, NULL, 0, { 0 }, NULL };
 	struct onlist_cli_why why = { 0 };
 	char *repo = NULL;
 	struct onlist_out out = ONLIST_OUT_INIT;
@@ -232,6 +281,8 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 	}
 	free(oerr);
 	onlist_cli_why_release(&why);
+	onlist_path_clear(&e.path);
+	free(e.mark);
 	free(repo);
 	onlist_store_close(db);
 	return ret;

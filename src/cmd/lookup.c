@@ -719,6 +719,7 @@ static void print_why(FILE *out, const struct onlist_cli_why *w, int json)
 		if (v->why)
 			onlist_put_json_field(out, 0, "why", v->why);
 		onlist_put_json_field(out, 0, "reverted", v->reverted);
+		onlist_put_json_field(out, 0, "note", v->note);
 		if (w->span.last && !w->remote)
 			fprintf(out, ", \"archive\": {\"first\": \"%s\", "
 				"\"last\": \"%s\"}", first, last);
@@ -744,13 +745,23 @@ static void print_why(FILE *out, const struct onlist_cli_why *w, int json)
 		fputs(", reverts ", out);
 		onlist_put_text(out, v->reverted);
 		fputs(" posted as", out);
+	} else if (v->reason == ONLIST_REASON_PULLED) {
+		fputs(", came in the pull request", out);
 	} else if (v->msgid) {
 		fputs(", a mail with this subject and no patch:", out);
+	} else if (onlist_cli_reason_detail(v)) {
+		fputs(": ", out);
+		onlist_put_text(out, onlist_cli_reason_detail(v));
 	}
 	if (v->msgid) {
 		fputs(" <", out);
 		onlist_put_text(out, v->msgid);
 		fputc('>', out);
+	}
+	if (v->reason == ONLIST_REASON_PULLED) {
+		fputs(" on ", out);
+		onlist_put_text(out, v->path.pull_list ? v->path.pull_list : "?");
+		fputs(", never posted as a patch", out);
 	}
 	fputc('\n', out);
 }
@@ -792,14 +803,20 @@ static int print_commit(FILE *out, struct onlist_store *s,
 			print_commit_review(out, s, f->sha, 1);
 		else
 			print_why(out, w, 1);
+		if (onlist_cli_lookup_path(out, s, f->sha, 1, nposted, &w->v) < 0)
+			return -2;
 		fputc('}', out);
 	} else if (nposted) {
 		print_commit_review(out, s, f->sha, 0);
+		if (onlist_cli_lookup_path(out, s, f->sha, 0, 1, &w->v) < 0)
+			return -2;
 	} else {
 		if (!w->v.unknown)
 			fputs(po.n ? "  never posted (only the mails above carried it)\n"
 				   : "  never posted\n", out);
 		print_why(out, w, 0);
+		if (onlist_cli_lookup_path(out, s, f->sha, 0, 0, &w->v) < 0)
+			return -2;
 	}
 	return nposted ? nposted : w->v.unknown ? -1 : 0;
 }

@@ -329,6 +329,10 @@ static int rules_help(FILE *f)
 	      "#         with a few short lines around it and nothing that asks or\n"
 	      "#         objects, the reply is an applied notice, neither review\n"
 	      "#         nor discussion\n"
+	      "#   embargo commit SHA TEXT, embargo subject GLOB TEXT: a known\n"
+	      "#         embargoed fix (GLOB one word; * and ? special): a\n"
+	      "#         never-posted commit it names gets the reason `embargoed`\n"
+	      "#         with TEXT\n"
 	      "# Give a file with --rules FILE, or name it in git config onlist.rules;\n"
 	      "# it adds to the rules below, which are built in.\n\n", f);
 	for (size_t i = 0; i < onlist_match_ndefault_rules; i++) {

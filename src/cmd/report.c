@@ -660,6 +660,23 @@ static void put_commit(struct report *r, const struct layout *l,
 			l->put(f, x->list);
 		}
 	}
+	if (x->v.security) {
+		fputs(l->line, f);
+		fputs("security relevant: ", f);
+		l->put(f, x->v.security);
+	}
+	if (x->cat == C_NEVER && !x->v.msgid && onlist_cli_reason_detail(&x->v)) {
+		fputs(l->line, f);
+		fputs(x->v.reason == ONLIST_REASON_EMBARGOED ? "embargoed: " :
+		      x->v.reason == ONLIST_REASON_FORGE_REVIEW ? "through " :
+		      "from ", f);
+		l->put(f, onlist_cli_reason_detail(&x->v));
+	}
+	if (x->cat != C_NEVER && x->v.path.pull_msgid) {
+		fputs(l->line, f);
+		fputs("pulled in ", f);
+		l->posting(r, x->v.path.pull_msgid);
+	}
 	if (x->cat == C_NEVER && x->v.msgid) {
 		fputs(l->line, f);
 		if (x->v.reason == ONLIST_REASON_REVERT) {
@@ -667,6 +684,8 @@ static void put_commit(struct report *r, const struct layout *l,
 			l->sha(r, x->v.reverted);
 			fputs(l->merge, f);
 			fputs("which was ", f);
+		} else if (x->v.reason == ONLIST_REASON_PULLED) {
+			fputs("came in the pull request ", f);
 		} else {
 			fputs("near miss: a mail with this subject and no patch: ", f);
 		}
@@ -788,6 +807,15 @@ static void json_commit(struct report *r, const struct rrow *x, int first)
 	} else {
 		fputs(", \"reason\": null", f);
 	}
+	onlist_put_json_field(f, 0, "note", x->v.note);
+	onlist_put_json_field(f, 0, "path", x->v.path.kind == ONLIST_PATH_UNKNOWN ?
+			      NULL : onlist_path_kind_name(x->v.path.kind));
+	onlist_put_json_field(f, 0, "pull_request", x->v.path.pull_msgid);
+	onlist_put_json_field(f, 0, "via", x->v.path.kind == ONLIST_PATH_PULL ?
+			      x->v.path.url : onlist_cli_path_via(&x->v.path));
+	fprintf(f, ", \"security_relevant\": %s", x->cat == C_UNKNOWN ? "null" :
+		x->v.security ? "true" : "false");
+	onlist_put_json_field(f, 0, "security", x->v.security);
 	fputs(", \"review\": ", f);
 	if (x->cat == C_NEVER || x->cat == C_UNKNOWN) {
 		fputs("null", f);
@@ -1174,11 +1202,18 @@ static int put_commits(struct report *r, enum cat c, int reason)
 static int never_section(struct report *r)
 {
 	static const enum onlist_reason order[] = {
-		ONLIST_REASON_NO_TRACE, ONLIST_REASON_NEAR_MISS,
-		ONLIST_REASON_REVERT, ONLIST_REASON_TRANSLATION,
+		ONLIST_REASON_NO_TRACE, ONLIST_REASON_PULLED_UNANNOUNCED,
+		ONLIST_REASON_PULLED, ONLIST_REASON_FORGE_REVIEW,
+		ONLIST_REASON_NEAR_MISS, ONLIST_REASON_REVERT,
+		ONLIST_REASON_EMBARGOED, ONLIST_REASON_TRANSLATION,
 	};
 	static const char *const title[] = {
 		[ONLIST_REASON_NO_TRACE] = "No trace on the list",
+		[ONLIST_REASON_PULLED_UNANNOUNCED] =
+			"Merged from a tree nobody announced",
+		[ONLIST_REASON_PULLED] = "Pulled without a posting",
+		[ONLIST_REASON_FORGE_REVIEW] = "Through a forge",
+		[ONLIST_REASON_EMBARGOED] = "Embargoed",
 		[ONLIST_REASON_NEAR_MISS] = "Near misses: only a mail without a patch",
 		[ONLIST_REASON_REVERT] = "Reverts of posted commits",
 		[ONLIST_REASON_TRANSLATION] = "Translations",
@@ -1227,6 +1262,22 @@ static int never_section(struct report *r)
 		any = 1;
 	}
 	return any;
+}
+
+/* onlist_cli_report_security(): row i when it is a fix that bypassed
+ * review, printed (print) or only counted; 1 when it is one. */
+static int security_item(size_t i, int print, void *data)
+{
+	struct report *r = data;
+	const struct rrow *x = &r->rows.v[i];
+
+	if (!x->v.security || x->cat == C_UNKNOWN || x->cat == C_REVIEWED ||
+	    x->cat == C_SERIES)
+		return 0;
+	if (print)
+		put_commit(r, r->fmt == ONLIST_FMT_HTML ? &html_layout :
+			   r->fmt == ONLIST_FMT_TEXT ? &txt_layout : &md_layout, x);
+	return 1;
 }
 
 static void underline(FILE *f, int c, size_t n)
@@ -1400,6 +1451,9 @@ static int render(struct report *r)
 			fputs("<p><small>Made by onlist.</small></p>\n</body></html>\n", f);
 		return 0;
 	}
+	if (onlist_cli_report_security(r->f, r->fmt, r->rows.n,
+				       security_item, r) < 0)
+		return -1;
 	/* reviewed commits are counted above, not listed */
 	for (int c = C_NEVER; c < C_REVIEWED; c++) {
 		int any = 0;
@@ -1637,6 +1691,12 @@ static int classify(const struct ctx *cx, struct rrow *x)
 		x->cat = C_DISCUSSED;
 	else
 		x->cat = C_NOREPLY;
+	/* the path it took, and whether it bypassed review (paths.h) */
+	if (onlist_path_of(cx->db, x->sha, x->body, &x->v.path) != ONLIST_OK ||
+	    onlist_verdict_security_posted(x->body, x->cat == C_REVIEWED ||
+					   x->cat == C_SERIES,
+					   &x->v.security) < 0)
+		return -1;
 	return 0;
 }
 

@@ -14,6 +14,8 @@
 #include "onlist/report.h"
 #include "onlist/store.h"
 #include "onlist/store_review.h"
+#include "onlist/paths.h"
+#include "onlist/store_paths.h"
 
 #define STATS_SCHEMA 1
 
@@ -301,6 +303,31 @@ static int count_state(struct onlist_store *db, const struct srow *r, long *n)
 	return 0;
 }
 
+/* The path a commit took (paths.h), counted by kind in n[]. */
+static int count_path(struct onlist_store *db, const struct srow *r, long *n)
+{
+	struct onlist_path p;
+	char *body = NULL;
+
+	if (onlist_store_commit_body(db, r->sha, &body) != ONLIST_OK ||
+	    onlist_path_of(db, r->sha, body, &p) != ONLIST_OK) {
+		free(body);
+		onlist_err("stats: %s", onlist_store_errmsg(db));
+		return -1;
+	}
+	n[p.kind]++;
+	onlist_path_clear(&p);
+	free(body);
+	return 0;
+}
+
+/* The kinds of paths.h in the order stats prints them. */
+static const enum onlist_path_kind path_order[] = {
+	ONLIST_PATH_DIRECT, ONLIST_PATH_LOCAL, ONLIST_PATH_PULL,
+	ONLIST_PATH_UNANNOUNCED, ONLIST_PATH_FORGE, ONLIST_PATH_UNKNOWN,
+};
+#define NPATH (sizeof path_order / sizeof *path_order)
+
 int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -324,7 +351,8 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 	struct onlist_tally empty = ONLIST_TALLY_INIT, single = ONLIST_TALLY_INIT,
 			    tags = ONLIST_TALLY_INIT;
 	long nempty = 0, nnosob = 0, nbump = 0, nsingle = 0, nposted = 0,
-	     nreplied = 0, nreviewed = 0, nstate[NSTATE] = { 0 };
+	     nreplied = 0, nreviewed = 0, nstate[NSTATE] = { 0 },
+	     npath[NPATH] = { 0 };
 	int reviews_known = 0;
 	int *nosob = NULL, ret = ONLIST_EXIT_FAIL;
 	struct onlist_out out = ONLIST_OUT_INIT;
@@ -440,7 +468,7 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 			nposted += r->posted;
 			nreplied += r->replied;
 			nreviewed += r->review_tags > 0;
-			if (count_state(db, r, nstate))
+			if (count_state(db, r, nstate) || count_path(db, r, npath))
 				goto out;
 			if (onlist_tally_add(&single, committer))
 				goto nomem;
@@ -505,6 +533,11 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		for (int k = 0; k < NSTATE; k++)
 			fprintf(o.f, "%s\"%s\": %ld", k ? ", " : "", state_name[k],
 				nstate[k]);
+		fputs("},\n  \"paths\": {", o.f);
+		for (size_t k = 0; k < NPATH; k++)
+			fprintf(o.f, "%s\"%s\": %ld", k ? ", " : "",
+				onlist_path_kind_name(path_order[k]),
+				npath[path_order[k]]);
 		fputs("},\n  ", o.f);
 		person_table(&o, "by_committer", NULL, NULL, &single, 1);
 		fputs("},\n  \"tags\": [", o.f);
@@ -534,6 +567,10 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		for (int k = 0; k < NSTATE; k++)
 			fprintf(o.f, "single_signoff_no_tags_review_state,%s,%ld,\n",
 				state_name[k], nstate[k]);
+		for (size_t k = 0; k < NPATH; k++)
+			fprintf(o.f, "single_signoff_no_tags_path,%s,%ld,\n",
+				onlist_path_kind_name(path_order[k]),
+				npath[path_order[k]]);
 		person_table(&o, "single_signoff_no_tags_committer", NULL, NULL,
 			     &single, 1);
 		for (size_t i = 0; i < tags.n; i++) {
@@ -590,6 +627,13 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 			"%ld discussed without a review tag, %ld reviewed only on "
 			"the series, %ld reviewed\n", md ? "\n" : "  ",
 			nstate[1], nstate[2], nstate[3], nstate[4]);
+		fprintf(o.f, "%spath to the mainline: %ld applied directly, %ld "
+			"merged from a local branch, %ld in a pull request posted "
+			"to a list, %ld in a merge nobody announced, %ld through "
+			"a forge, %ld unknown\n", md ? "\n" : "  ",
+			npath[ONLIST_PATH_DIRECT], npath[ONLIST_PATH_LOCAL],
+			npath[ONLIST_PATH_PULL], npath[ONLIST_PATH_UNANNOUNCED],
+			npath[ONLIST_PATH_FORGE], npath[ONLIST_PATH_UNKNOWN]);
 		person_table(&o, NULL, md ? "Most frequent committers:" :
 			     "Most frequent committers", "Committer", &single, 1);
 		fprintf(o.f, "\n%sTags\n", h);

@@ -16,7 +16,8 @@
 #include "onlist/verdict.h"
 
 static const char unposted_help[] =
-	"usage: onlist [--db PATH] unposted [--repo PATH] [--reason R] [--include-unknown]\n"
+	"usage: onlist [--db PATH] unposted [--repo PATH] [--reason R] [--security]\n"
+	"                                   [--include-unknown]\n"
 	"                                   [--format text|json | --json] [RANGE]\n\n"
 	"List the scanned commits that match no posting, oldest first.  With a\n"
 	"RANGE, only the commits of that range (asked of git, in the repository\n"
@@ -28,17 +29,26 @@ static const char unposted_help[] =
 	"its subject, onlist.releasePattern, or a diff of version files and\n"
 	"changelogs only), revert (of a commit that was posted), translation\n"
 	"(only translation files), near_miss (a mail with its subject but no\n"
-	"patch, named), no_trace.  A commit that landed after the archive's\n"
+	"patch, named), pulled (in a merge answering a pull request posted to\n"
+	"a list, named), forge_review (a GitHub/GitLab request or a fork),\n"
+	"pulled_unannounced (a merge of another tree, no pull request posted),\n"
+	"embargoed (an `embargo` rules line, with its text), no_trace.  A\n"
+	"commit carrying a CVE id, Fixes:, a fuzzing bot's Reported-by: or a\n"
+	"stable Cc: is security relevant.  A commit that landed after the archive's\n"
 	"last message (plus a day) or before its first was not looked for: it\n"
 	"is unknown, counted at the end and not listed; so is one a server\n"
 	"searched by lookup or match --remote could not be asked every tier.\n\n"
 	"  --reason R         only the never-posted commits with reason R\n"
+	"  --security         only the security-relevant ones\n"
 	"  --include-unknown  list the unknown commits too, after the others\n"
 	"  text: one line per commit: short sha, commit date, author, subject,\n"
-	"        [not diffed], and (reason[: message-id])\n"
+	"        [not diffed], (reason[: message-id, tree, request or text])\n"
+	"        and [security: MARK]\n"
 	"  json: an array of {commit, subject, author, email, date, not_diffed,\n"
 	"        category (never_posted or unknown), reason, why (unknown:\n"
-	"        why), message_id, reverted} (not_diffed: git's reason, or null)\n";
+	"        why), message_id, reverted, note, path, merge, pull_list, via,\n"
+	"        security_relevant, security} (not_diffed: git's reason, or\n"
+	"        null)\n";
 
 struct unposted {
 	struct onlist_cli_rows rows;	/* first: the row printer gets it */
@@ -47,6 +57,7 @@ struct unposted {
 	const regex_t *release;
 	int include_unknown;
 	int only;			/* a reason, or -1 */
+	int security;			/* --security */
 	long unknown;			/* unknown commits seen */
 	long unknown_remote;		/* of these, unknown for a server's
 					 * reason (verdict why) */
@@ -100,6 +111,16 @@ static void print_unposted(struct onlist_cli_rows *o, int ncol,
 				 u->v.why ? u->v.why : why);
 		onlist_emit_kstr(o->e, "message_id", u->v.msgid);
 		onlist_emit_kstr(o->e, "reverted", u->v.reverted);
+		onlist_emit_kstr(o->e, "note", u->v.note);
+		onlist_cli_emit_path(o->e, &u->v.path);
+		if (u->v.unknown) {
+			onlist_emit_key(o->e, "security_relevant");
+			onlist_emit_null(o->e);
+		} else {
+			onlist_emit_kbool(o->e, "security_relevant",
+					  u->v.security != NULL);
+		}
+		onlist_emit_kstr(o->e, "security", u->v.security);
 		onlist_emit_end(o->e);
 	} else {
 		onlist_fmt_date(c[1], date, sizeof(date), 0);
@@ -112,17 +133,27 @@ static void print_unposted(struct onlist_cli_rows *o, int ncol,
 		if (ncol > 5 && c[5])
 			fputs(" [not diffed]", o->f);
 		if (reason) {
+			const char *what = onlist_cli_reason_detail(&u->v);
+
 			fprintf(o->f, " (%s", reason);
 			if (u->v.msgid) {
 				fputs(": <", o->f);
 				onlist_put_text(o->f, u->v.msgid);
 				fputc('>', o->f);
+			} else if (what) {
+				fputs(": ", o->f);
+				onlist_put_text(o->f, what);
 			}
 			fputc(')', o->f);
 		} else if (u->v.why) {
 			fputs(" (unknown: ", o->f);
 			onlist_put_text(o->f, u->v.why);
 			fputc(')', o->f);
+		}
+		if (!u->v.unknown && u->v.security) {
+			fputs(" [security: ", o->f);
+			onlist_put_text(o->f, u->v.security);
+			fputc(']', o->f);
 		}
 		fputc('\n', o->f);
 	}
@@ -144,14 +175,15 @@ static int unposted_row(int ncol, const char *const *c, void *data)
 	if (u->v.unknown) {
 		u->unknown++;
 		u->unknown_remote += u->v.why != NULL;
-		if (!u->include_unknown || u->only >= 0)
+		if (!u->include_unknown || u->only >= 0 || u->security)
 			return 0;
 		if (!u->rows.json) {	/* apart, after the others */
 			g_ptr_array_add(u->later, g_strdup(c[0]));
 			g_ptr_array_add(u->later_why, g_strdup(u->v.why));
 			return 0;
 		}
-	} else if (u->only >= 0 && (int)u->v.reason != u->only) {
+	} else if ((u->only >= 0 && (int)u->v.reason != u->only) ||
+		   (u->security && !u->v.security)) {
 		return 0;
 	}
 	return onlist_cli_row(ncol, c, &u->rows);
@@ -195,7 +227,7 @@ static void print_later(struct unposted *u)
 			"be asked every tier (lookup --remote)",
 			u->unknown > u->unknown_remote ? ";\n" : "\n",
 			u->unknown_remote);
-	if (!u->include_unknown || u->only >= 0) {
+	if (!u->include_unknown || u->only >= 0 || u->security) {
 		fputs("; --include-unknown lists them\n", u->rows.f);
 		return;
 	}
@@ -214,11 +246,13 @@ static void print_later(struct unposted *u)
 
 int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 {
-	enum { OPT_REPO = ONLIST_OPT_FIRST_LONG, OPT_REASON, OPT_UNKNOWN };
+	enum { OPT_REPO = ONLIST_OPT_FIRST_LONG, OPT_REASON, OPT_UNKNOWN,
+	       OPT_SECURITY };
 	static const struct option opts[] = {
 		{ "repo", required_argument, NULL, OPT_REPO },
 		{ "reason", required_argument, NULL, OPT_REASON },
 		{ "include-unknown", no_argument, NULL, OPT_UNKNOWN },
+		{ "security", no_argument, NULL, OPT_SECURITY },
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "text", "json", NULL };
@@ -244,7 +278,9 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 			if (onlist_reason_parse(optarg, &r)) {
 				onlist_err("unposted: --reason: no reason '%s' "
 					   "(release, revert, translation, "
-					   "near_miss, no_trace)", optarg);
+					   "near_miss, pulled, pulled_unannounced, "
+					   "forge_review, embargoed, no_trace)",
+					   optarg);
 				return ONLIST_EXIT_USAGE;
 			}
 			u.only = (int)r;
@@ -252,6 +288,9 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 		}
 		case OPT_UNKNOWN:
 			u.include_unknown = 1;
+			break;
+		case OPT_SECURITY:
+			u.security = 1;
 			break;
 		default:	/* --help, or a usage error: said already */
 			return onlist_cli_stop(c);
