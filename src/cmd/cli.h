@@ -116,6 +116,7 @@ int cmd_import(struct onlist_cli *cli, int argc, char **argv);
 int cmd_scan(struct onlist_cli *cli, int argc, char **argv);
 int cmd_match(struct onlist_cli *cli, int argc, char **argv);
 int cmd_unposted(struct onlist_cli *cli, int argc, char **argv);
+int cmd_ignored(struct onlist_cli *cli, int argc, char **argv);
 int cmd_lookup(struct onlist_cli *cli, int argc, char **argv);
 int cmd_status(struct onlist_cli *cli, int argc, char **argv);
 int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv);

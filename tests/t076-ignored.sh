@@ -1,0 +1,208 @@
+#!/bin/sh
+# onlist ignored: the series posted to the list that nobody answered and
+# nobody applied.  A scratch history and a list written here; expectations
+# by hand.  The project's files are README, src/ and lib/; the newest
+# commit is dated 2024-06-01, the newest mail 2024-07-01, so the line is
+# 2024-06-01 less four weeks (2024-05-04).
+#
+#   ign      Ian's 2-patch series with a cover letter, 2024-02-01; his own
+#            "ping?" is the only reply                        -> ignored
+#   bot      Bea's patch, 2024-02-05; only the kernel test robot answers
+#                                                             -> ignored
+#   notice   Nat's patch, 2024-02-10; the maintainer says "Thanks,
+#            applied." but no commit has it: applied elsewhere, or in a
+#            branch not scanned: not ignored (README says why)
+#   talk     Dan's patch, 2024-02-03, that Rev answers       -> answered
+#   silent   Sam's patch: v1 2024-02-15 nobody answers, v2 2024-02-20,
+#            applied as posted                               -> applied
+#   other    Kay's patch to io_uring/io_uring.c, a file the project does
+#            not have (a kernel patch on a shared list)      -> not counted
+#   eve      "=Eve Evil"'s patch, 2024-03-01, unanswered        -> ignored
+#            (her name would be a formula in a spreadsheet: CSV quotes it)
+#   recent   Rita's patch, 2024-05-20: under four weeks before the line
+#                                                            -> too recent
+#   late     Lou's patch, 2024-07-01: after the newest commit -> unknown
+. tests/lib.sh
+need_cmd git
+need_cmd python3
+need_onlist
+make_tmp
+isolate_git
+
+R=$TMP/repo
+git init -q -b main "$R" || fail "git init"
+at() { GIT_AUTHOR_DATE="$1 +0000" GIT_COMMITTER_DATE="$1 +0000"; export GIT_AUTHOR_DATE GIT_COMMITTER_DATE; }
+who() { GIT_AUTHOR_NAME="$1" GIT_AUTHOR_EMAIL="$2"; export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL; }
+export GIT_COMMITTER_NAME=Maint GIT_COMMITTER_EMAIL=maint@example.org
+commit() {	# commit DATE FILE TEXT SUBJECT
+	at "$1"; mkdir -p "$R/$(dirname "$2")"; printf '%s\n' "$3" >>"$R/$2"
+	git -C "$R" add -A && git -C "$R" commit -q -m "$4" || fail "commit $4"
+}
+# body NAME: the last commit as git format-patch mails it, headers off;
+# then the commit is dropped (a patch nobody applied) unless KEEP is set
+body() {
+	git -C "$R" format-patch -q -1 --stdout HEAD | sed '1,/^$/d' >"$TMP/$1.body"
+	[ -n "$KEEP" ] || git -C "$R" reset -q --hard HEAD~1
+}
+who Maint maint@example.org
+commit 2024-01-02T10:00:00 README base "base"
+commit 2024-01-03T10:00:00 src/a.c a "a: start"
+commit 2024-01-03T11:00:00 src/b.c b "b: start"
+commit 2024-01-03T12:00:00 lib/x.c x "lib: start"
+base=$(git -C "$R" rev-parse HEAD)
+
+who Ian ian@example.org
+commit 2024-02-01T10:00:00 src/a.c frob1 "a: frob one"; body ign1
+commit 2024-02-01T10:00:00 src/a.c frob2 "a: frob two"; body ign2
+who Bea bea@example.org
+commit 2024-02-05T10:00:00 src/b.c tweak "b: tweak"; body bot
+who Nat nat@example.org
+commit 2024-02-10T10:00:00 lib/x.c fix "lib: fix x"; body notice
+who Dan dan@example.org
+commit 2024-02-03T10:00:00 src/a.c talk "a: talk"; body talk
+who Sam sam@example.org
+commit 2024-02-15T10:00:00 src/c.c c-draft "src: add c"; body silent1
+KEEP=1 commit 2024-02-20T10:00:00 src/c.c c "src: add c"
+KEEP=1 body silent2
+applied=$(git -C "$R" rev-parse HEAD)
+who Kay kay@example.org
+commit 2024-02-12T10:00:00 io_uring/io_uring.c ring "io_uring: ring"; body other
+who "=Eve Evil" eve@example.org
+commit 2024-03-01T10:00:00 src/b.c eve "b: eve"; body eve
+who Rita rita@example.org
+commit 2024-05-20T10:00:00 src/a.c recent "a: recent"; body recent
+who Lou lou@example.org
+commit 2024-07-01T10:00:00 src/b.c late "b: late"; body late
+who Maint maint@example.org
+commit 2024-06-01T10:00:00 README more "README: more"
+[ "$(git -C "$R" ls-files | tr '\n' ' ')" = "README lib/x.c src/a.c src/b.c src/c.c " ] ||
+	fail "the history is not what the test expects"
+
+mail() {	# mail BODYFILE FROM DATE MSGID SUBJECT [IN-REPLY-TO]
+	printf 'From x@example.org Mon Jan  1 00:00:00 2024\n'
+	printf 'From: %s\nDate: %s\nMessage-ID: <%s>\nSubject: %s\n' "$2" "$3" "$4" "$5"
+	[ -z "$6" ] || printf 'In-Reply-To: <%s>\nReferences: <%s>\n' "$6" "$6"
+	printf '\n'
+	cat "$1"
+	printf '\n'
+}
+text() { printf '%s\n' "$@" >"$TMP/text.body"; echo "$TMP/text.body"; }
+{
+	mail "$(text 'Two frobs.')" "Ian <ian@example.org>" \
+		"Thu, 01 Feb 2024 09:00:00 +0000" "ign0@x" "[PATCH 0/2] a: frob"
+	mail "$TMP/ign1.body" "Ian <ian@example.org>" \
+		"Thu, 01 Feb 2024 09:00:01 +0000" "ign1@x" "[PATCH 1/2] a: frob one" ign0@x
+	mail "$TMP/ign2.body" "Ian <ian@example.org>" \
+		"Thu, 01 Feb 2024 09:00:02 +0000" "ign2@x" "[PATCH 2/2] a: frob two" ign0@x
+	mail "$(text 'ping?')" "Ian <ian@example.org>" \
+		"Thu, 15 Feb 2024 09:00:00 +0000" "ign3@x" "Re: [PATCH 0/2] a: frob" ign0@x
+	mail "$TMP/bot.body" "Bea <bea@example.org>" \
+		"Mon, 05 Feb 2024 10:00:00 +0000" "bot1@x" "[PATCH] b: tweak"
+	mail "$(text 'Hi Bea,' '' 'kernel test robot noticed the following build warnings:')" \
+		"kernel test robot <lkp@intel.com>" \
+		"Tue, 06 Feb 2024 10:00:00 +0000" "bot2@x" "Re: [PATCH] b: tweak" bot1@x
+	mail "$TMP/notice.body" "Nat <nat@example.org>" \
+		"Sat, 10 Feb 2024 10:00:00 +0000" "nat1@x" "[PATCH] lib: fix x"
+	mail "$(text 'Thanks, applied.')" "Maint <maint@example.org>" \
+		"Sun, 11 Feb 2024 10:00:00 +0000" "nat2@x" "Re: [PATCH] lib: fix x" nat1@x
+	mail "$TMP/talk.body" "Dan <dan@example.org>" \
+		"Sat, 03 Feb 2024 10:00:00 +0000" "dan1@x" "[PATCH] a: talk"
+	mail "$(text 'Why would we want this?')" "Rev <rev@example.org>" \
+		"Sun, 04 Feb 2024 10:00:00 +0000" "dan2@x" "Re: [PATCH] a: talk" dan1@x
+	mail "$TMP/silent1.body" "Sam <sam@example.org>" \
+		"Thu, 15 Feb 2024 10:00:00 +0000" "sam1@x" "[PATCH] src: add c"
+	mail "$TMP/silent2.body" "Sam <sam@example.org>" \
+		"Tue, 20 Feb 2024 10:00:00 +0000" "sam2@x" "[PATCH v2] src: add c"
+	mail "$TMP/other.body" "Kay <kay@example.org>" \
+		"Mon, 12 Feb 2024 10:00:00 +0000" "kay1@x" "[PATCH] io_uring: ring"
+	mail "$TMP/eve.body" "=Eve Evil <eve@example.org>" \
+		"Fri, 01 Mar 2024 10:00:00 +0000" "eve1@x" "[PATCH] b: eve"
+	mail "$TMP/recent.body" "Rita <rita@example.org>" \
+		"Mon, 20 May 2024 10:00:00 +0000" "rita1@x" "[PATCH] a: recent"
+	mail "$TMP/late.body" "Lou <lou@example.org>" \
+		"Mon, 01 Jul 2024 10:00:00 +0000" "lou1@x" "[PATCH] b: late"
+} >"$TMP/list.mbox"
+
+DB=$TMP/o.db
+"$ONLIST" -q --db "$DB" import --list proj "$TMP/list.mbox" >/dev/null || fail "import"
+"$ONLIST" -q --db "$DB" scan --repo "$R" "$base~3..main" >/dev/null || fail "scan"
+"$ONLIST" -q --db "$DB" match >/dev/null || fail "match"
+
+# the list, by hand
+cat >"$TMP/want" <<'EOT'
+2024-02-01 proj Ian: [PATCH 0/2] a: frob (v1) <ign0@x>
+2024-02-05 proj Bea: [PATCH] b: tweak (v1) <bot1@x>
+2024-03-01 proj =Eve Evil: [PATCH] b: eve (v1) <eve1@x>
+
+3 ignored; also 1 applied, 1 answered, 1 answered only by an applied notice, 1 another project's, 1 too recent, 1 unknown (posted outside the scanned history)
+EOT
+run ignored "$ONLIST" --db "$DB" ignored
+expect_rc ignored 0
+sed '$d' "$TMP/out" >"$TMP/got"
+same_output "ignored" "$TMP/want" "$TMP/got" || bad "ignored: the list"
+tail -n 1 "$TMP/out" | grep -q "^judged: series posted 2024-01-03\.\.2024-05-04; 5 commits dated 2024-01-03\.\.2024-06-01 of .*repo, newest mail 2024-07-01$" ||
+	bad "ignored: the scope line"
+
+# every state, in JSON
+run json "$ONLIST" --db "$DB" ignored --state all --json
+expect_rc json 0
+python3 - "$TMP/out" >"$TMP/got" <<'EOT' || bad "json: not what the schema says"
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(sorted(d["counts"].items()))
+print(d["scope"]["first_commit"], d["scope"]["last_commit"], d["scope"]["last_mail"],
+      d["scope"]["line"], d["scope"]["age_days"], d["scope"]["commits"])
+for s in d["series"]:
+    print(s["state"], s["message_id"], s["date"], s["versions"], s["series"],
+          s["patches"], s["reply"], (s["commit"] or "")[:7], s["link"])
+EOT
+cat >"$TMP/want" <<EOT
+[('answered', 1), ('applied', 1), ('ignored', 3), ('notice_only', 1), ('other_project', 1), ('too_recent', 1), ('unknown_after', 1), ('unknown_before', 0)]
+2024-01-03T10:00:00Z 2024-06-01T10:00:00Z 2024-07-01T10:00:00Z 2024-05-04T10:00:00Z 28 5
+ignored ign0@x 2024-02-01T09:00:02Z [1] 1 2 None  https://lore.kernel.org/r/ign0@x
+answered dan1@x 2024-02-03T10:00:00Z [1] 1 1 dan2@x  https://lore.kernel.org/r/dan1@x
+ignored bot1@x 2024-02-05T10:00:00Z [1] 1 1 None  https://lore.kernel.org/r/bot1@x
+notice_only nat1@x 2024-02-10T10:00:00Z [1] 1 1 nat2@x  https://lore.kernel.org/r/nat1@x
+other_project kay1@x 2024-02-12T10:00:00Z [1] 1 1 None  https://lore.kernel.org/r/kay1@x
+applied sam2@x 2024-02-20T10:00:00Z [1, 2] 2 1 None $(echo "$applied" | cut -c1-7) https://lore.kernel.org/r/sam2@x
+ignored eve1@x 2024-03-01T10:00:00Z [1] 1 1 None  https://lore.kernel.org/r/eve1@x
+too_recent rita1@x 2024-05-20T10:00:00Z [1] 1 1 None  https://lore.kernel.org/r/rita1@x
+unknown_after lou1@x 2024-07-01T10:00:00Z [1] 1 1 None  https://lore.kernel.org/r/lou1@x
+EOT
+same_output "json" "$TMP/want" "$TMP/got" || bad "json: the states"
+
+# the filters
+only() {	# only LABEL EXPECTED-MSGIDS ARGS...
+	l=$1 w=$2; shift 2
+	got=$("$ONLIST" --db "$DB" ignored --json "$@" | python3 -c '
+import json, sys
+print(" ".join(s["message_id"] for s in json.load(sys.stdin)["series"]))')
+	echo "$l: $got"
+	[ "$got" = "$w" ] || bad "$l: got '$got', expected '$w'"
+}
+only since "bot1@x eve1@x" --since 2024-02-02
+only until "ign0@x" --until 2024-02-02
+only sender "bot1@x" --sender BEA
+only list-none "" --list other
+only list "ign0@x bot1@x eve1@x" --list proj
+only paths-src "ign0@x bot1@x eve1@x" --paths src
+only paths-b "bot1@x eve1@x" --paths ./src/b.c
+only paths-lib "" --paths lib/
+only age "ign0@x bot1@x eve1@x rita1@x" --age 1w
+only age-days "ign0@x bot1@x" --age 93d
+
+# CSV: quoted, and a name that a spreadsheet would run is defused
+run csv "$ONLIST" --db "$DB" ignored --format csv
+expect_rc csv 0
+grep -q "^\"ignored\",\"2024-03-01T10:00:00Z\",\"proj\",\"'=Eve Evil\",\"eve@example.org\",\"\[PATCH\] b: eve\",\"v1\",1,1,\"eve1@x\"," "$TMP/out" ||
+	bad "csv: Eve's row"
+[ "$(wc -l <"$TMP/out")" -eq 4 ] || bad "csv: a header and three rows"
+
+# bad arguments
+for a in "--age soon" "--age -1" "--since 2024-13-01" "--state nosuch" "extra"; do
+	run "usage $a" "$ONLIST" --db "$DB" ignored $a
+	expect_rc "usage $a" 2
+done
+
+[ $nfail -eq 0 ] && echo "all checks passed"
+[ $nfail -eq 0 ]
