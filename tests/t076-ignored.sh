@@ -198,6 +198,28 @@ grep -q "^\"ignored\",\"2024-03-01T10:00:00Z\",\"proj\",\"'=Eve Evil\",\"eve@exa
 	bad "csv: Eve's row"
 [ "$(wc -l <"$TMP/out")" -eq 4 ] || bad "csv: a header and three rows"
 
+# lookup MESSAGE-ID: applied (which commit), answered, or ignored
+look() {	# look LABEL ARG RC FIRST-LINE
+	run "lookup $1" "$ONLIST" --db "$DB" lookup "$2"
+	expect_rc "lookup $1" "$3"
+	[ "$(head -n 1 "$TMP/out")" = "$4" ] || bad "lookup $1: '$(head -n 1 "$TMP/out")'"
+}
+look ignored ign1@x 1 "<ign1@x>: ignored: nobody but its authors and bots answered any version, and no scanned commit has one"
+look bot "<bot1@x>" 1 "<bot1@x>: ignored: nobody but its authors and bots answered any version, and no scanned commit has one"
+look reply dan2@x 0 "<dan2@x>: answered: by Rev on 2024-02-04 <dan2@x>"
+look url https://lore.kernel.org/proj/nat1@x/T/ 0 "<nat1@x>: notice_only: only an applied notice, and no scanned commit has it: Maint on 2024-02-11 <nat2@x>"
+look silent-v1 https://lore.kernel.org/r/sam1%40x 0 "<sam1@x>: applied: commit $applied"
+look other kay1@x 0 "<kay1@x>: other_project: touches no file of the scanned repository"
+look recent rita1@x 3 "<rita1@x>: too_recent: posted less than the age before the newest commit and mail"
+look late lou1@x 3 "<lou1@x>: unknown_after: posted outside the scanned history (2024-01-03..2024-06-01)"
+look none nosuch@x 1 ""
+run "lookup json" "$ONLIST" --db "$DB" lookup --json sam1@x ign0@x "$applied"
+got=$(python3 -c '
+import json, sys
+print(" ".join(x.get("state") or ("posted" if x["posted"] else "not posted")
+               for x in json.load(open(sys.argv[1]))))' "$TMP/out")
+[ "$got" = "applied ignored posted" ] || bad "lookup json: '$got'"
+
 # bad arguments
 for a in "--age soon" "--age -1" "--since 2024-13-01" "--state nosuch" "extra"; do
 	run "usage $a" "$ONLIST" --db "$DB" ignored $a

@@ -128,6 +128,18 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv);
 int cmd_stats(struct onlist_cli *cli, int argc, char **argv);
 int cmd_export(struct onlist_cli *cli, int argc, char **argv);
 
+/* lookup MESSAGE-ID (ignored.c): whether an argument names a posting
+ * (<id>, id@host, a public-inbox URL) rather than a commit */
+int onlist_cli_is_posting_arg(const char *arg);
+/* Say whether the posting was applied (which commit), answered, or
+ * ignored (ignored.h), as text or one JSON object (after a "," unless
+ * first).  The exit code lookup gives it: 0 applied, answered, another
+ * project's; 1 ignored or not in the database; 3 not judged yet
+ * (outside the scanned history, too recent); -1 when the database
+ * failed (said). */
+int onlist_cli_lookup_posting(struct onlist_cli *cli, struct onlist_store *s,
+			      FILE *f, const char *arg, int json, int first);
+
 /* Print "onlist: <fmt>\n" to stderr, the message through the terminal
  * escaper (line ends kept). */
 void onlist_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -295,6 +295,199 @@ static void print_csv(FILE *f, const struct ign *x)
 	}
 }
 
+/* ---- lookup MESSAGE-ID -------------------------------------------------- */
+
+int onlist_cli_is_posting_arg(const char *arg)
+{
+	const char *at = strchr(arg, '@');
+
+	if (!strncmp(arg, "https://", 8) || !strncmp(arg, "http://", 7))
+		return 1;
+	/* not a git name: HEAD@{1}, @~2, main@{upstream} */
+	return at && at > arg && at[1] && !strpbrk(arg, "{}~^:");
+}
+
+/* The Message-ID an argument names: <id>, id, or a public-inbox URL
+ * (https://lore.kernel.org/LIST/ID/, .../ID/T/, .../r/ID).  malloc'd, or
+ * NULL when a URL holds none. */
+static char *posting_msgid(const char *arg)
+{
+	char *id, *v;
+
+	if (!strncmp(arg, "https://", 8) || !strncmp(arg, "http://", 7)) {
+		const char *p = strchr(arg + 8, '/');	/* after the host */
+		char **parts;
+
+		if (!p)
+			return NULL;
+		parts = g_strsplit(p + 1, "/", -1);
+		id = NULL;
+		/* the first segment after the inbox's that holds an '@' */
+		for (char **q = parts; *q && *q[0] && !id; q++) {
+			char *u = q == parts ? NULL :
+				  g_uri_unescape_string(*q, NULL);
+
+			if (u && strchr(u, '@'))
+				id = u;
+			else
+				g_free(u);
+		}
+		g_strfreev(parts);
+	} else {
+		id = g_strdup(arg);
+	}
+	if (!id)
+		return NULL;
+	v = id + (*id == '<');
+	v[strcspn(v, ">")] = 0;
+	v = strdup(v);
+	g_free(id);
+	return v;
+}
+
+struct one {
+	FILE *f;
+	int json, first;
+	const char *msgid, *url;
+	const struct onlist_ignored_ctx *ctx;
+	int state;			/* -1: not judged */
+};
+
+static int one_row(const struct onlist_ignored_msg *msgs, size_t n,
+		   const struct onlist_ignored_reply *replies, size_t nr,
+		   const struct onlist_ignored_out *out, void *data)
+{
+	struct one *o = data;
+	const struct onlist_ignored_msg *h = &msgs[out->head];
+	const struct onlist_ignored_reply *r = out->reply >= 0 ?
+		&replies[out->reply] : NULL;
+	const char *commit = out->msg >= 0 ? msgs[out->msg].commit : NULL;
+	char d[32], rd[32], a[32], b[32], v[128];
+	struct row vr;
+
+	(void)n;
+	(void)nr;
+	o->state = out->state;
+	vr.nversions = out->nversions;
+	memcpy(vr.versions, out->versions, sizeof(vr.versions));
+	versions_text(&vr, v, sizeof(v));
+	day(out->date, d, sizeof(d), o->json);
+	day(r ? r->date : 0, rd, sizeof(rd), o->json);
+	day(o->ctx->scope.first_commit, a, sizeof(a), o->json);
+	day(o->ctx->scope.last_commit, b, sizeof(b), o->json);
+	if (o->json) {
+		struct onlist_emit *e = onlist_emit_new(o->f, ONLIST_FMT_JSON);
+		char *link = link_of(o->url, h->msgid);
+
+		fputs(o->first ? "\n  " : ",\n  ", o->f);
+		onlist_emit_begin_map(e, 0);
+		onlist_emit_kstr(e, "message_id", o->msgid);
+		onlist_emit_kstr(e, "state", onlist_ignored_state_name(out->state));
+		onlist_emit_kstr(e, "commit", commit);
+		onlist_emit_kstr(e, "reply", r ? r->msgid : NULL);
+		onlist_emit_kstr(e, "reply_from", r ? r->from : NULL);
+		onlist_emit_kstr(e, "series", h->msgid);
+		onlist_emit_kstr(e, "subject", h->subject);
+		onlist_emit_kstr(e, "date", d);
+		onlist_emit_key(e, "versions");
+		onlist_emit_begin_list(e, 0);
+		for (int k = 0; k < out->nversions; k++)
+			onlist_emit_int(e, out->versions[k]);
+		onlist_emit_end(e);
+		onlist_emit_kstr(e, "link", link);
+		onlist_emit_end(e);
+		onlist_emit_free(e);
+		g_free(link);
+		return 0;
+	}
+	fputc('<', o->f);
+	onlist_put_text(o->f, o->msgid);
+	fprintf(o->f, ">: %s", onlist_ignored_state_name(out->state));
+	switch (out->state) {
+	case ONLIST_IGN_APPLIED:
+		fputs(": commit ", o->f);
+		onlist_put_text(o->f, commit);
+		break;
+	case ONLIST_IGN_ANSWERED:
+	case ONLIST_IGN_NOTICE:
+		fputs(out->state == ONLIST_IGN_NOTICE ?
+		      ": only an applied notice, and no scanned commit has it: " :
+		      ": by ", o->f);
+		onlist_put_text(o->f, *r->from_name ? r->from_name : r->from);
+		fprintf(o->f, " on %s <", rd);
+		onlist_put_text(o->f, r->msgid);
+		fputc('>', o->f);
+		break;
+	case ONLIST_IGN_OTHER:
+		fputs(": touches no file of the scanned repository", o->f);
+		break;
+	case ONLIST_IGN_BEFORE:
+	case ONLIST_IGN_AFTER:
+		fprintf(o->f, ": posted outside the scanned history (%s..%s)",
+			a, b);
+		break;
+	case ONLIST_IGN_RECENT:
+		fputs(": posted less than the age before the newest commit "
+		      "and mail", o->f);
+		break;
+	default:
+		fputs(": nobody but its authors and bots answered any "
+		      "version, and no scanned commit has one", o->f);
+		break;
+	}
+	fprintf(o->f, "\n  series %s, %s: ", v, d);
+	onlist_put_text(o->f, h->subject);
+	fputs(" <", o->f);
+	onlist_put_text(o->f, h->msgid);
+	fputs(">\n", o->f);
+	return 0;
+}
+
+int onlist_cli_lookup_posting(struct onlist_cli *cli, struct onlist_store *s,
+			      FILE *f, const char *arg, int json, int first)
+{
+	struct onlist_ignored_ctx ctx;
+	struct one o = { f, json, first, NULL, NULL, NULL, -1 };
+	char *msgid = posting_msgid(arg), *url = NULL;
+	onlist_status st;
+	int ret;
+
+	(void)cli;
+	if (!msgid) {
+		onlist_err("lookup: %s: no Message-ID in this URL", arg);
+		return ONLIST_EXIT_FAIL;
+	}
+	if ((st = onlist_ignored_ctx_init(&ctx, s, NULL, 0, -1)) != ONLIST_OK)
+		goto fail;
+	url = onlist_cli_config(ctx.repo, "onlist.postingUrl");
+	o.url = url ? url : "https://lore.kernel.org/r/%s";
+	o.msgid = msgid;
+	o.ctx = &ctx;
+	st = onlist_ignored_run(&ctx, s, msgid, one_row, &o);
+	if (st == ONLIST_ENOTFOUND) {
+		onlist_err("lookup: <%s>: no patch, cover letter or reply to "
+			   "one by that Message-ID in the database", msgid);
+		ret = ONLIST_EXIT_FAIL;
+		goto out;
+	}
+	if (st != ONLIST_OK)
+		goto fail;
+	/* what lookup says of a commit: never posted is 1, unknown 3 */
+	ret = o.state == ONLIST_IGN_IGNORED ? ONLIST_EXIT_FAIL :
+	      o.state == ONLIST_IGN_BEFORE || o.state == ONLIST_IGN_AFTER ||
+	      o.state == ONLIST_IGN_RECENT ? ONLIST_EXIT_UNKNOWN : ONLIST_EXIT_OK;
+	goto out;
+fail:
+	onlist_err("lookup: %s", st == ONLIST_EDB ? onlist_store_errmsg(s) :
+		   onlist_status_str(st));
+	ret = -1;
+out:
+	onlist_ignored_ctx_release(&ctx);
+	free(url);
+	free(msgid);
+	return ret;
+}
+
 static int parse_day(const char *s, int64_t *out)
 {
 	struct tm tm = { 0 };
