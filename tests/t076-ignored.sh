@@ -220,6 +220,28 @@ print(" ".join(x.get("state") or ("posted" if x["posted"] else "not posted")
                for x in json.load(open(sys.argv[1]))))' "$TMP/out")
 [ "$got" = "applied ignored posted" ] || bad "lookup json: '$got'"
 
+# the weekly report: the series whose four weeks ended in its week
+week() {	# week LABEL WEEK COUNT MSGIDS
+	got=$("$ONLIST" --db "$DB" report --week "$2" --format json | python3 -c '
+import json, sys
+u = json.load(sys.stdin)["still_unanswered"]
+print(u["count"], u["age_days"], " ".join(s["message_id"] for s in u["series"]))')
+	echo "report $1: $got"
+	[ "$got" = "$3 28 $4" ] || bad "report $1: got '$got', expected '$3 28 $4'"
+}
+week W09 2024-W09 1 "ign0@x"
+week W10 2024-W10 1 "bot1@x"
+week W13 2024-W13 1 "eve1@x"
+week W08 2024-W08 0 ""
+week W25 2024-W25 0 ""	# Rita's four weeks end then, but after the line
+run "report text" "$ONLIST" --db "$DB" report --week 2024-W09 --format text
+grep -q "^Posted 4 weeks ago, still unanswered (1)$" "$TMP/out" || bad "report text: the section"
+grep -q "^2024-02-01 Ian: \[PATCH 0/2\] a: frob <ign0@x>$" "$TMP/out" || bad "report text: the series"
+run "report html" "$ONLIST" --db "$DB" report --week 2024-W10 --format html
+grep -q "<p class=\"lg\">This week also: 1 series posted 4 weeks before, still unanswered</p>" "$TMP/out" ||
+	bad "report html: the chart's totals line"
+grep -q "<h2>Posted 4 weeks ago, still unanswered (1)</h2>" "$TMP/out" || bad "report html: the section"
+
 # bad arguments
 for a in "--age soon" "--age -1" "--since 2024-13-01" "--state nosuch" "extra"; do
 	run "usage $a" "$ONLIST" --db "$DB" ignored $a

@@ -140,6 +140,26 @@ int onlist_cli_is_posting_arg(const char *arg);
 int onlist_cli_lookup_posting(struct onlist_cli *cli, struct onlist_store *s,
 			      FILE *f, const char *arg, int json, int first);
 
+/* The report's "Posted N weeks ago, still unanswered" (ignored.c): the
+ * series ignored.h calls ignored, read once (NULL after saying why it
+ * failed); then, for a period [since, until), those whose age line fell
+ * in it: counted, written as a section in fmt (JSON: the member
+ * "still_unanswered": {count, age_days, series} and a ",\n  " after;
+ * -1 when out of memory), or as the line under the chart.  url: the
+ * posting link's template, or NULL.  Free accepts NULL; the others do
+ * nothing for NULL. */
+struct onlist_cli_unanswered;
+struct onlist_cli_unanswered *onlist_cli_unanswered_load(struct onlist_store *s,
+							 const char *repo);
+void onlist_cli_unanswered_free(struct onlist_cli_unanswered *u);
+long onlist_cli_unanswered_count(const struct onlist_cli_unanswered *u,
+				 int64_t since, int64_t until);
+int onlist_cli_unanswered_put(const struct onlist_cli_unanswered *u, FILE *f,
+			      enum onlist_fmt fmt, int64_t since, int64_t until,
+			      const char *url);
+void onlist_cli_unanswered_chart_line(const struct onlist_cli_unanswered *u,
+				      FILE *f, int64_t since, int64_t until);
+
 /* Print "onlist: <fmt>\n" to stderr, the message through the terminal
  * escaper (line ends kept). */
 void onlist_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -488,6 +488,204 @@ out:
 	return ret;
 }
 
+/* ---- the report's "Posted N weeks ago, still unanswered" ---------------- */
+
+struct onlist_cli_unanswered {
+	int64_t age;
+	struct ign x;		/* the ignored series, oldest first */
+};
+
+struct onlist_cli_unanswered *onlist_cli_unanswered_load(struct onlist_store *s,
+							 const char *repo)
+{
+	struct onlist_cli_unanswered *u = g_new0(struct onlist_cli_unanswered, 1);
+	struct onlist_ignored_ctx ctx;
+	char *url = NULL;
+	onlist_status st;
+
+	u->x.state = ONLIST_IGN_IGNORED;
+	u->x.rows = g_ptr_array_new_with_free_func(row_free);
+	if ((st = onlist_ignored_ctx_init(&ctx, s, NULL, 0, -1)) == ONLIST_OK) {
+		url = onlist_cli_config(repo ? repo : ctx.repo, "onlist.postingUrl");
+		u->x.url = url ? url : "https://lore.kernel.org/r/%s";
+		u->age = ctx.scope.age;
+		st = onlist_ignored_run(&ctx, s, NULL, topic_row, &u->x);
+	}
+	onlist_ignored_ctx_release(&ctx);
+	free(url);
+	u->x.url = NULL;
+	if (st != ONLIST_OK) {
+		onlist_err("report: still unanswered: %s", st == ONLIST_EDB ?
+			   onlist_store_errmsg(s) : onlist_status_str(st));
+		onlist_cli_unanswered_free(u);
+		return NULL;
+	}
+	g_ptr_array_sort(u->x.rows, by_date);
+	return u;
+}
+
+void onlist_cli_unanswered_free(struct onlist_cli_unanswered *u)
+{
+	if (!u)
+		return;
+	g_ptr_array_free(u->x.rows, TRUE);
+	g_free(u);
+}
+
+/* Whether a series crossed the age line in [since, until). */
+static int crossed(const struct onlist_cli_unanswered *u, const struct row *r,
+		   int64_t since, int64_t until)
+{
+	return r->date + u->age >= since && r->date + u->age < until;
+}
+
+long onlist_cli_unanswered_count(const struct onlist_cli_unanswered *u,
+				 int64_t since, int64_t until)
+{
+	long n = 0;
+
+	for (guint i = 0; u && i < u->x.rows->len; i++)
+		n += crossed(u, g_ptr_array_index(u->x.rows, i), since, until);
+	return n;
+}
+
+int onlist_cli_unanswered_put(const struct onlist_cli_unanswered *u, FILE *f,
+			      enum onlist_fmt fmt, int64_t since, int64_t until,
+			      const char *url)
+{
+	long n = onlist_cli_unanswered_count(u, since, until), weeks;
+	char title[96], d[32];
+	int html = fmt == ONLIST_FMT_HTML;
+
+	if (!u)
+		return 0;
+	weeks = (long)(u->age / (7 * 86400));
+	snprintf(title, sizeof(title), "Posted %ld weeks ago, still unanswered "
+		 "(%ld)", weeks, n);
+	if (fmt == ONLIST_FMT_JSON) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		struct onlist_emit *e = m ? onlist_emit_new(m, fmt) : NULL;
+
+		if (!e) {
+			if (m)
+				fclose(m);
+			free(buf);
+			return -1;
+		}
+		onlist_emit_begin_map(e, 0);
+		onlist_emit_kint(e, "count", n);
+		onlist_emit_kint(e, "age_days", u->age / 86400);
+		onlist_emit_key(e, "series");
+		onlist_emit_begin_list(e, 0);
+		for (guint i = 0; i < u->x.rows->len; i++) {
+			const struct row *r = g_ptr_array_index(u->x.rows, i);
+			char *link;
+
+			if (!crossed(u, r, since, until))
+				continue;
+			day(r->date, d, sizeof(d), 1);
+			link = url ? link_of(url, r->msgid) : NULL;
+			onlist_emit_begin_map(e, 0);
+			onlist_emit_kstr(e, "date", d);
+			onlist_emit_kstr(e, "list", r->list);
+			onlist_emit_kstr(e, "name", r->name);
+			onlist_emit_kstr(e, "address", r->addr);
+			onlist_emit_kstr(e, "subject", r->subject);
+			onlist_emit_kstr(e, "message_id", r->msgid);
+			onlist_emit_kstr(e, "link", link);
+			onlist_emit_end(e);
+			g_free(link);
+		}
+		onlist_emit_end(e);
+		onlist_emit_end(e);
+		onlist_emit_free(e);
+		if (fclose(m)) {
+			free(buf);
+			return -1;
+		}
+		/* a member of the report's object: no line end of its own */
+		while (len && buf[len - 1] == '\n')
+			len--;
+		fputs("\"still_unanswered\": ", f);
+		fwrite(buf, 1, len, f);
+		fputs(",\n  ", f);
+		free(buf);
+		return 0;
+	}
+	if (html)
+		fprintf(f, "<h2>%s</h2>\n", title);
+	else if (fmt == ONLIST_FMT_TEXT) {
+		fprintf(f, "\n%s\n", title);
+		for (size_t i = strlen(title); i > 0; i--)
+			fputc('-', f);
+		fputs("\n\n", f);
+	} else
+		fprintf(f, "\n## %s\n\n", title);
+	fprintf(f, html ? "<p><small>%s</small></p>\n" : "%s\n\n",
+		"Series that nobody but their authors and bots answered and no "
+		"commit has, in any version, posted that long before this "
+		"period (onlist ignored).");
+	if (!n)
+		fputs(html ? "<p>None.</p>\n" : "None.\n", f);
+	if (n && html)
+		fputs("<ul>\n", f);
+	for (guint i = 0; i < u->x.rows->len; i++) {
+		const struct row *r = g_ptr_array_index(u->x.rows, i);
+		const char *who = *r->name ? r->name : r->addr;
+		char *link;
+
+		if (!crossed(u, r, since, until))
+			continue;
+		day(r->date, d, sizeof(d), 0);
+		link = url ? link_of(url, r->msgid) : NULL;
+		if (html) {
+			fprintf(f, "<li>%s ", d);
+			onlist_put_html(f, who);
+			fputs(": ", f);
+			if (link) {
+				fputs("<a href=\"", f);
+				onlist_put_html_attr(f, link);
+				fputs("\">", f);
+			}
+			onlist_put_html(f, r->subject);
+			fputs(link ? "</a></li>\n" : "</li>\n", f);
+		} else if (fmt == ONLIST_FMT_TEXT) {
+			fprintf(f, "%s ", d);
+			onlist_put_text(f, who);
+			fputs(": ", f);
+			onlist_put_text(f, r->subject);
+			fputs(" <", f);
+			onlist_put_text(f, r->msgid);
+			fputs(">\n", f);
+		} else {
+			fprintf(f, "- %s ", d);
+			onlist_put_md(f, who);
+			fputs(": ", f);
+			onlist_put_md(f, r->subject);
+			fputs(" (", f);
+			onlist_put_md(f, link ? link : r->msgid);
+			fputs(")\n", f);
+		}
+		g_free(link);
+	}
+	if (n && html)
+		fputs("</ul>\n", f);
+	return 0;
+}
+
+void onlist_cli_unanswered_chart_line(const struct onlist_cli_unanswered *u,
+				      FILE *f, int64_t since, int64_t until)
+{
+	if (!u)
+		return;
+	fprintf(f, "<p class=\"lg\">This week also: %ld series posted %ld "
+		"weeks before, still unanswered</p>\n",
+		onlist_cli_unanswered_count(u, since, until),
+		(long)(u->age / (7 * 86400)));
+}
+
 static int parse_day(const char *s, int64_t *out)
 {
 	struct tm tm = { 0 };

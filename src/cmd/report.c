@@ -327,6 +327,7 @@ struct report {
 	struct onlist_people *people;	/* the names of rows */
 	int maintainers;		/* subsystems from MAINTAINERS */
 	int reviews_known;		/* review tags in replies are recorded */
+	struct onlist_cli_unanswered *ua;	/* still unanswered (ignored.c) */
 	long with_review_tags;		/* commits with some */
 	char **refs;			/* Markdown link targets of a section */
 	size_t nrefs, refs_base;
@@ -1302,6 +1303,9 @@ static int render(struct report *r)
 			free(w);
 		}
 		fputs("],\n  ", f);
+		if (r->windowed && onlist_cli_unanswered_put(r->ua, f, r->fmt,
+				r->since, r->until, r->posting_url))
+			return -1;
 		if (group_table(r, 0))
 			return -1;
 		fputs(",\n  ", f);
@@ -1364,6 +1368,7 @@ static int render(struct report *r)
 		if (r->windowed && r->nwk) {
 			fputs("<h2>Per week</h2>\n", f);
 			chart(r);
+			onlist_cli_unanswered_chart_line(r->ua, f, r->since, r->until);
 		}
 	} else {
 		if (r->fmt == ONLIST_FMT_TEXT) {
@@ -1410,6 +1415,9 @@ static int render(struct report *r)
 			free(w);
 		}
 	}
+	if (r->windowed)
+		onlist_cli_unanswered_put(r->ua, f, r->fmt, r->since, r->until,
+					  r->posting_url);
 	/* an empty period: one line above says so, not every section
 	 * "None" */
 	if (!n) {
@@ -2109,6 +2117,8 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 	}
 	r.span = cx.span;
 	r.latest_landing = onlist_store_latest_landing(cx.db);
+	if (!range && !(r.ua = onlist_cli_unanswered_load(cx.db, repo)))
+		goto out;
 	/* names would silently stay unmapped: say so */
 	if (!repo)
 		onlist_err("%s: no repository known (give --repo): names are "
@@ -2225,6 +2235,7 @@ out:
 	onlist_out_close(&out, 0, NULL);
 	free(oerr);
 	report_release(&r);
+	onlist_cli_unanswered_free(r.ua);
 	free(w);
 	onlist_maintainers_free(cx.maint);
 	free(text);
