@@ -242,6 +242,17 @@ grep -q "<p class=\"lg\">This week also: 1 series posted 4 weeks before, still u
 	bad "report html: the chart's totals line"
 grep -q "<h2>Posted 4 weeks ago, still unanswered (1)</h2>" "$TMP/out" || bad "report html: the section"
 
+# status says what the judgement uses
+run status "$ONLIST" --db "$DB" status
+grep -q "^ignored:  judged against .*repo (5 commits dated 2024-01-03\.\.2024-06-01, 5 paths) and the mail up to 2024-07-01: series posted 2024-01-03\.\.2024-05-04 are judged$" "$TMP/out" ||
+	bad "status: the ignored line"
+run "status json" "$ONLIST" --db "$DB" status --json
+python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["ignored_scope"]
+assert (s["commits"], s["paths"], s["line"], s["last_mail"]) == \
+    (5, 5, "2024-05-04T10:00:00Z", "2024-07-01T10:00:00Z"), s' "$TMP/out" || bad "status json: ignored_scope"
+
 # bad arguments
 for a in "--age soon" "--age -1" "--since 2024-13-01" "--state nosuch" "extra"; do
 	run "usage $a" "$ONLIST" --db "$DB" ignored $a

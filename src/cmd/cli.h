@@ -140,6 +140,12 @@ int onlist_cli_is_posting_arg(const char *arg);
 int onlist_cli_lookup_posting(struct onlist_cli *cli, struct onlist_store *s,
 			      FILE *f, const char *arg, int json, int first);
 
+/* status (ignored.c): what onlist ignored judges against, a line of
+ * text to f, or the member "ignored_scope" through e (JSON) when e is
+ * not NULL.  0, or -1 after saying why. */
+int onlist_cli_ignored_status(struct onlist_store *s, FILE *f,
+			      struct onlist_emit *e);
+
 /* The report's "Posted N weeks ago, still unanswered" (ignored.c): the
  * series ignored.h calls ignored, read once (NULL after saying why it
  * failed); then, for a period [since, until), those whose age line fell

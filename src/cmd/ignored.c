@@ -488,6 +488,53 @@ out:
 	return ret;
 }
 
+/* ---- status: what the judgement uses ----------------------------------- */
+
+int onlist_cli_ignored_status(struct onlist_store *s, FILE *f,
+			      struct onlist_emit *e)
+{
+	struct onlist_ignored_ctx ctx;
+	char a[32], b[32], c[32], line[32];
+	int json = e != NULL;
+	onlist_status st = onlist_ignored_ctx_init(&ctx, s, NULL, 0, -1);
+
+	if (st != ONLIST_OK) {
+		onlist_err("status: %s", st == ONLIST_EDB ?
+			   onlist_store_errmsg(s) : onlist_status_str(st));
+		onlist_ignored_ctx_release(&ctx);
+		return -1;
+	}
+	day(ctx.scope.first_commit, a, sizeof(a), json);
+	day(ctx.scope.last_commit, b, sizeof(b), json);
+	day(ctx.scope.last_mail, c, sizeof(c), json);
+	day(onlist_ignored_line(&ctx.scope), line, sizeof(line), json);
+	if (json) {
+		onlist_emit_key(e, "ignored_scope");
+		onlist_emit_begin_map(e, 0);
+		onlist_emit_kstr(e, "repository", ctx.repo);
+		onlist_emit_kint(e, "commits", ctx.commits);
+		onlist_emit_kint(e, "paths", ctx.paths);
+		onlist_emit_kstr(e, "first_commit", ctx.scope.first_commit ? a : NULL);
+		onlist_emit_kstr(e, "last_commit", ctx.scope.last_commit ? b : NULL);
+		onlist_emit_kstr(e, "last_mail", ctx.scope.last_mail ? c : NULL);
+		onlist_emit_kint(e, "age_days", ctx.scope.age / 86400);
+		onlist_emit_kstr(e, "line", onlist_ignored_line(&ctx.scope) ?
+				 line : NULL);
+		onlist_emit_end(e);
+	} else if (!ctx.commits) {
+		fputs("ignored:  nothing judged yet: no commit scanned\n", f);
+	} else {
+		fputs("ignored:  judged against ", f);
+		onlist_put_text(f, ctx.repo ? ctx.repo : "?");
+		fprintf(f, " (%ld commits dated %s..%s, %ld paths) and the mail "
+			"up to %s: series posted %s..%s are judged\n",
+			ctx.commits, a, b, ctx.paths, c, a,
+			onlist_ignored_line(&ctx.scope) ? line : "(none)");
+	}
+	onlist_ignored_ctx_release(&ctx);
+	return 0;
+}
+
 /* ---- the report's "Posted N weeks ago, still unanswered" ---------------- */
 
 struct onlist_cli_unanswered {
@@ -614,6 +661,10 @@ int onlist_cli_unanswered_put(const struct onlist_cli_unanswered *u, FILE *f,
 		free(buf);
 		return 0;
 	}
+	/* no "None." section: an empty week says so once, and the count
+	 * is in the JSON and under the chart */
+	if (!n)
+		return 0;
 	if (html)
 		fprintf(f, "<h2>%s</h2>\n", title);
 	else if (fmt == ONLIST_FMT_TEXT) {
@@ -627,9 +678,7 @@ int onlist_cli_unanswered_put(const struct onlist_cli_unanswered *u, FILE *f,
 		"Series that nobody but their authors and bots answered and no "
 		"commit has, in any version, posted that long before this "
 		"period (onlist ignored).");
-	if (!n)
-		fputs(html ? "<p>None.</p>\n" : "None.\n", f);
-	if (n && html)
+	if (html)
 		fputs("<ul>\n", f);
 	for (guint i = 0; i < u->x.rows->len; i++) {
 		const struct row *r = g_ptr_array_index(u->x.rows, i);
@@ -670,7 +719,7 @@ int onlist_cli_unanswered_put(const struct onlist_cli_unanswered *u, FILE *f,
 		}
 		g_free(link);
 	}
-	if (n && html)
+	if (html)
 		fputs("</ul>\n", f);
 	return 0;
 }
