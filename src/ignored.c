@@ -18,6 +18,7 @@ static const char *const state_names[ONLIST_IGN_NSTATES] = {
 	[ONLIST_IGN_BEFORE] = "unknown_before",
 	[ONLIST_IGN_AFTER] = "unknown_after",
 	[ONLIST_IGN_RECENT] = "too_recent",
+	[ONLIST_IGN_SUPERSEDED] = "superseded",
 };
 
 const char *onlist_ignored_state_name(enum onlist_ignored_state s)
@@ -358,6 +359,7 @@ void onlist_ignored_ctx_release(struct onlist_ignored_ctx *ctx)
 /* A topic whose answer the replies decide: its messages, then replies. */
 struct cand {
 	GArray *msgs, *replies;
+	struct onlist_ignored_out out;
 };
 
 struct walk {
@@ -373,7 +375,162 @@ struct walk {
 	GHashTable *cands;		/* topic -> struct cand */
 	GPtrArray *order;		/* the topics, as read */
 	GStringChunk *keep;
+	/* sender -> GArray of struct prior: the patches of topics applied,
+	 * answered or noticed, that may supersede an ignored one */
+	GHashTable *priors;
+	const char *only;		/* call cb for this topic only */
 };
+
+struct prior {
+	int64_t date;
+	const char *files, *subject;
+};
+
+static const char *in(GStringChunk *c, const char *s);
+
+static void add_prior(struct walk *w, const char *who,
+		      const struct onlist_ignored_msg *m)
+{
+	struct prior p = { m->date, in(w->keep, m->files), in(w->keep, m->subject) };
+	GArray *a;
+
+	if (!*who)
+		return;
+	if (!(a = g_hash_table_lookup(w->priors, who))) {
+		a = g_array_new(FALSE, FALSE, sizeof(struct prior));
+		g_hash_table_insert(w->priors, (gpointer)in(w->keep, who), a);
+	}
+	g_array_append_val(a, p);
+}
+
+/* The patches of a topic that may supersede an ignored one. */
+static void add_priors(struct walk *w, const struct onlist_ignored_msg *msgs,
+		       size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (msgs[i].cover)
+			continue;
+		add_prior(w, msgs[i].from, &msgs[i]);
+		if (strcmp(msgs[i].author, msgs[i].from))
+			add_prior(w, msgs[i].author, &msgs[i]);
+	}
+}
+
+/* Words in the subjects of any project's patches: two subjects that
+ * share only these are not one piece of work ("tests: add test for X"). */
+static const char *const common_words[] = {
+	"add", "adds", "added", "fix", "fixes", "fixed", "test", "tests",
+	"the", "and", "for", "with", "from", "into", "use", "when", "not",
+	"support", "update", "remove", "make", "new", "patch", NULL
+};
+
+/* The words of a subject that say what it is about: lower case, three
+ * letters or more, none of the common ones, without the [PATCH ...]
+ * prefixes and "Re:". */
+static GHashTable *subject_words(const char *subject)
+{
+	GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					      NULL);
+	const char *p = subject;
+
+	for (;;) {	/* leading "[...]" groups and "Re:" */
+		while (*p == ' ')
+			p++;
+		if (*p == '[' && strchr(p, ']'))
+			p = strchr(p, ']') + 1;
+		else if (!g_ascii_strncasecmp(p, "re:", 3))
+			p += 3;
+		else
+			break;
+	}
+	while (*p) {
+		const char *b = p;
+
+		while (*p && (g_ascii_isalnum(*p) || *p == '_'))
+			p++;
+		if (p - b >= 3) {
+			char *word = g_ascii_strdown(b, p - b);
+
+			if (g_strv_contains(common_words, word))
+				g_free(word);
+			else
+				g_hash_table_add(h, word);
+		}
+		while (*p && !(g_ascii_isalnum(*p) || *p == '_'))
+			p++;
+	}
+	return h;
+}
+
+/* Whether two subjects share half their words or more (Jaccard). */
+static int similar(const char *a, const char *b)
+{
+	GHashTable *x = subject_words(a), *y = subject_words(b);
+	GHashTableIter it;
+	gpointer k;
+	guint both = 0, all;
+
+	g_hash_table_iter_init(&it, x);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		both += g_hash_table_contains(y, k);
+	all = g_hash_table_size(x) + g_hash_table_size(y) - both;
+	g_hash_table_destroy(x);
+	g_hash_table_destroy(y);
+	return all && 2 * both >= all;
+}
+
+/* Files that every patch adding something touches (the list of tests
+ * or objects): sharing one says nothing. */
+static int hub_file(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strncmp(base, "Makefile", 8) || !strncmp(base, "Kconfig", 7) ||
+	       !strcmp(base, "Kbuild") || !strcmp(base, "meson.build") ||
+	       !strcmp(base, "CMakeLists.txt") || !strcmp(base, "MAINTAINERS") ||
+	       !strcmp(base, ".gitignore");
+}
+
+/* Whether two lists of paths (one a line) name one path both, hub files
+ * aside. */
+static int share_file(const char *a, const char *b)
+{
+	char *copy = g_strdup(a), *save = NULL;
+	int yes = 0;
+
+	for (char *p = strtok_r(copy, "\n", &save); p && !yes;
+	     p = strtok_r(NULL, "\n", &save))
+		yes = !hub_file(p) && has_line(b, p);
+	g_free(copy);
+	return yes;
+}
+
+/* A later version of an ignored topic that thread.h did not link. */
+static int superseded(struct walk *w, const struct onlist_ignored_msg *msgs,
+		      size_t n, int64_t date)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *who[2] = { msgs[i].from, msgs[i].author };
+
+		if (msgs[i].cover)
+			continue;
+		for (int k = 0; k < 2; k++) {
+			GArray *a = g_hash_table_lookup(w->priors, who[k]);
+
+			for (guint j = 0; a && j < a->len; j++) {
+				const struct prior *p = &g_array_index(a,
+							struct prior, j);
+
+				if (p->date > date && p->date - date < 365 * 86400LL &&
+				    share_file(msgs[i].files, p->files) &&
+				    similar(msgs[i].subject, p->subject))
+					return 1;
+			}
+		}
+	}
+	return 0;
+}
 
 static const char *in(GStringChunk *c, const char *s)
 {
@@ -418,8 +575,13 @@ static void flush(struct walk *w)
 	onlist_ignored_judge(&w->ctx->scope, (struct onlist_ignored_msg *)
 			     w->msgs->data, w->msgs->len, NULL, 0, &out);
 	if (out.state == ONLIST_IGN_APPLIED || out.state == ONLIST_IGN_OTHER) {
-		w->stop = w->cb((struct onlist_ignored_msg *)w->msgs->data,
-				w->msgs->len, NULL, 0, &out, w->data) != 0;
+		if (out.state == ONLIST_IGN_APPLIED)
+			add_priors(w, (struct onlist_ignored_msg *)w->msgs->data,
+				   w->msgs->len);
+		if (!w->only || !strcmp(w->only, w->topic))
+			w->stop = w->cb((struct onlist_ignored_msg *)w->msgs->data,
+					w->msgs->len, NULL, 0, &out,
+					w->data) != 0;
 		goto out;
 	}
 	c = g_new0(struct cand, 1);
@@ -501,35 +663,56 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 		if (!topic)
 			return ONLIST_ENOTFOUND;
 	}
+	w.only = topic;
 	w.msgs = g_array_new(FALSE, FALSE, sizeof(struct onlist_ignored_msg));
 	w.scratch = g_string_chunk_new(4096);
 	w.keep = g_string_chunk_new(1 << 16);
 	w.cands = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, cand_free);
 	w.order = g_ptr_array_new();
-	st = onlist_store_ignored_members(s, topic, member_row, &w);
+	w.priors = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+					 (GDestroyNotify)g_array_unref);
+	/* every topic, even for one: a later one may supersede it */
+	st = onlist_store_ignored_members(s, NULL, member_row, &w);
 	if (st == ONLIST_OK)
 		flush(&w);
 	if (st == ONLIST_OK && !w.stop && w.order->len)
-		st = onlist_store_ignored_replies(s, topic, reply_row, &w);
-	for (guint i = 0; st == ONLIST_OK && !w.stop && i < w.order->len; i++) {
+		st = onlist_store_ignored_replies(s, NULL, reply_row, &w);
+	/* judged first, all of them: an answered topic may supersede an
+	 * ignored one read before it */
+	for (guint i = 0; st == ONLIST_OK && i < w.order->len; i++) {
 		struct cand *c = g_hash_table_lookup(w.cands,
 						     g_ptr_array_index(w.order, i));
-		struct onlist_ignored_out out;
 
 		onlist_ignored_judge(&ctx->scope, (struct onlist_ignored_msg *)
 				     c->msgs->data, c->msgs->len,
 				     (struct onlist_ignored_reply *)c->replies->data,
-				     c->replies->len, &out);
+				     c->replies->len, &c->out);
+		if (c->out.state == ONLIST_IGN_ANSWERED ||
+		    c->out.state == ONLIST_IGN_NOTICE)
+			add_priors(&w, (struct onlist_ignored_msg *)c->msgs->data,
+				   c->msgs->len);
+	}
+	for (guint i = 0; st == ONLIST_OK && !w.stop && i < w.order->len; i++) {
+		const char *t = g_ptr_array_index(w.order, i);
+		struct cand *c = g_hash_table_lookup(w.cands, t);
+
+		if (topic && strcmp(topic, t))
+			continue;
+		if (c->out.state == ONLIST_IGN_IGNORED &&
+		    superseded(&w, (struct onlist_ignored_msg *)c->msgs->data,
+			       c->msgs->len, c->out.date))
+			c->out.state = ONLIST_IGN_SUPERSEDED;
 		w.stop = cb((struct onlist_ignored_msg *)c->msgs->data,
 			    c->msgs->len,
 			    (struct onlist_ignored_reply *)c->replies->data,
-			    c->replies->len, &out, data) != 0;
+			    c->replies->len, &c->out, data) != 0;
 	}
 	g_free(w.topic);
 	g_array_free(w.msgs, TRUE);
 	g_string_chunk_free(w.scratch);
 	g_hash_table_destroy(w.cands);
 	g_ptr_array_free(w.order, TRUE);
+	g_hash_table_destroy(w.priors);
 	g_string_chunk_free(w.keep);
 	free(topic);
 	return st;

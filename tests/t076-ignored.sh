@@ -15,6 +15,9 @@
 #   talk     Dan's patch, 2024-02-03, that Rev answers       -> answered
 #   silent   Sam's patch: v1 2024-02-15 nobody answers, v2 2024-02-20,
 #            applied as posted                               -> applied
+#   reword   Hal's "b: add a helper to batch requests", 2024-02-06, unanswered;
+#            his v2 "b: add a helper to batch reqs" (a new subject: another
+#            topic), 2024-02-08, applied                  -> superseded
 #   other    Kay's patch to io_uring/io_uring.c, a file the project does
 #            not have (a kernel patch on a shared list)      -> not counted
 #   eve      "=Eve Evil"'s patch, 2024-03-01, unanswered        -> ignored
@@ -65,6 +68,11 @@ commit 2024-02-15T10:00:00 src/c.c c-draft "src: add c"; body silent1
 KEEP=1 commit 2024-02-20T10:00:00 src/c.c c "src: add c"
 KEEP=1 body silent2
 applied=$(git -C "$R" rev-parse HEAD)
+who Hal hal@example.org
+commit 2024-02-06T10:00:00 src/h.c helper-draft "b: add a helper to batch requests"; body reword1
+KEEP=1 commit 2024-02-08T10:00:00 src/h.c helper "b: add a helper to batch reqs"
+KEEP=1 body reword2
+hal=$(git -C "$R" rev-parse HEAD)
 who Kay kay@example.org
 commit 2024-02-12T10:00:00 io_uring/io_uring.c ring "io_uring: ring"; body other
 who "=Eve Evil" eve@example.org
@@ -75,7 +83,7 @@ who Lou lou@example.org
 commit 2024-07-01T10:00:00 src/b.c late "b: late"; body late
 who Maint maint@example.org
 commit 2024-06-01T10:00:00 README more "README: more"
-[ "$(git -C "$R" ls-files | tr '\n' ' ')" = "README lib/x.c src/a.c src/b.c src/c.c " ] ||
+[ "$(git -C "$R" ls-files | tr '\n' ' ')" = "README lib/x.c src/a.c src/b.c src/c.c src/h.c " ] ||
 	fail "the history is not what the test expects"
 
 mail() {	# mail BODYFILE FROM DATE MSGID SUBJECT [IN-REPLY-TO]
@@ -113,6 +121,10 @@ text() { printf '%s\n' "$@" >"$TMP/text.body"; echo "$TMP/text.body"; }
 		"Thu, 15 Feb 2024 10:00:00 +0000" "sam1@x" "[PATCH] src: add c"
 	mail "$TMP/silent2.body" "Sam <sam@example.org>" \
 		"Tue, 20 Feb 2024 10:00:00 +0000" "sam2@x" "[PATCH v2] src: add c"
+	mail "$TMP/reword1.body" "Hal <hal@example.org>" \
+		"Tue, 06 Feb 2024 10:00:00 +0000" "hal1@x" "[PATCH] b: add a helper to batch requests"
+	mail "$TMP/reword2.body" "Hal <hal@example.org>" \
+		"Thu, 08 Feb 2024 10:00:00 +0000" "hal2@x" "[PATCH v2] b: add a helper to batch reqs"
 	mail "$TMP/other.body" "Kay <kay@example.org>" \
 		"Mon, 12 Feb 2024 10:00:00 +0000" "kay1@x" "[PATCH] io_uring: ring"
 	mail "$TMP/eve.body" "=Eve Evil <eve@example.org>" \
@@ -134,13 +146,13 @@ cat >"$TMP/want" <<'EOT'
 2024-02-05 proj Bea: [PATCH] b: tweak (v1) <bot1@x>
 2024-03-01 proj =Eve Evil: [PATCH] b: eve (v1) <eve1@x>
 
-3 ignored; also 1 applied, 1 answered, 1 answered only by an applied notice, 1 another project's, 1 too recent, 1 unknown (posted outside the scanned history)
+3 ignored; also 2 applied, 1 answered, 1 answered only by an applied notice, 1 superseded by a later version, 1 another project's, 1 too recent, 1 unknown (posted outside the scanned history)
 EOT
 run ignored "$ONLIST" --db "$DB" ignored
 expect_rc ignored 0
 sed '$d' "$TMP/out" >"$TMP/got"
 same_output "ignored" "$TMP/want" "$TMP/got" || bad "ignored: the list"
-tail -n 1 "$TMP/out" | grep -q "^judged: series posted 2024-01-03\.\.2024-05-04; 5 commits dated 2024-01-03\.\.2024-06-01 of .*repo, newest mail 2024-07-01$" ||
+tail -n 1 "$TMP/out" | grep -q "^judged: series posted 2024-01-03\.\.2024-05-04; 6 commits dated 2024-01-03\.\.2024-06-01 of .*repo, newest mail 2024-07-01$" ||
 	bad "ignored: the scope line"
 
 # every state, in JSON
@@ -157,11 +169,13 @@ for s in d["series"]:
           s["patches"], s["reply"], (s["commit"] or "")[:7], s["link"])
 EOT
 cat >"$TMP/want" <<EOT
-[('answered', 1), ('applied', 1), ('ignored', 3), ('notice_only', 1), ('other_project', 1), ('too_recent', 1), ('unknown_after', 1), ('unknown_before', 0)]
-2024-01-03T10:00:00Z 2024-06-01T10:00:00Z 2024-07-01T10:00:00Z 2024-05-04T10:00:00Z 28 5
+[('answered', 1), ('applied', 2), ('ignored', 3), ('notice_only', 1), ('other_project', 1), ('superseded', 1), ('too_recent', 1), ('unknown_after', 1), ('unknown_before', 0)]
+2024-01-03T10:00:00Z 2024-06-01T10:00:00Z 2024-07-01T10:00:00Z 2024-05-04T10:00:00Z 28 6
 ignored ign0@x 2024-02-01T09:00:02Z [1] 1 2 None  https://lore.kernel.org/r/ign0@x
 answered dan1@x 2024-02-03T10:00:00Z [1] 1 1 dan2@x  https://lore.kernel.org/r/dan1@x
 ignored bot1@x 2024-02-05T10:00:00Z [1] 1 1 None  https://lore.kernel.org/r/bot1@x
+superseded hal1@x 2024-02-06T10:00:00Z [1] 1 1 None  https://lore.kernel.org/r/hal1@x
+applied hal2@x 2024-02-08T10:00:00Z [2] 1 1 None $(echo "$hal" | cut -c1-7) https://lore.kernel.org/r/hal2@x
 notice_only nat1@x 2024-02-10T10:00:00Z [1] 1 1 nat2@x  https://lore.kernel.org/r/nat1@x
 other_project kay1@x 2024-02-12T10:00:00Z [1] 1 1 None  https://lore.kernel.org/r/kay1@x
 applied sam2@x 2024-02-20T10:00:00Z [1, 2] 2 1 None $(echo "$applied" | cut -c1-7) https://lore.kernel.org/r/sam2@x
@@ -209,6 +223,7 @@ look bot "<bot1@x>" 1 "<bot1@x>: ignored: nobody but its authors and bots answer
 look reply dan2@x 0 "<dan2@x>: answered: by Rev on 2024-02-04 <dan2@x>"
 look url https://lore.kernel.org/proj/nat1@x/T/ 0 "<nat1@x>: notice_only: only an applied notice, and no scanned commit has it: Maint on 2024-02-11 <nat2@x>"
 look silent-v1 https://lore.kernel.org/r/sam1%40x 0 "<sam1@x>: applied: commit $applied"
+look reword hal1@x 0 "<hal1@x>: superseded: unanswered, but a later series of its sender, changing the same files under much the same subject, was applied or answered"
 look other kay1@x 0 "<kay1@x>: other_project: touches no file of the scanned repository"
 look recent rita1@x 3 "<rita1@x>: too_recent: posted less than the age before the newest commit and mail"
 look late lou1@x 3 "<lou1@x>: unknown_after: posted outside the scanned history (2024-01-03..2024-06-01)"
@@ -244,14 +259,14 @@ grep -q "<h2>Posted 4 weeks ago, still unanswered (1)</h2>" "$TMP/out" || bad "r
 
 # status says what the judgement uses
 run status "$ONLIST" --db "$DB" status
-grep -q "^ignored:  judged against .*repo (5 commits dated 2024-01-03\.\.2024-06-01, 5 paths) and the mail up to 2024-07-01: series posted 2024-01-03\.\.2024-05-04 are judged$" "$TMP/out" ||
+grep -q "^ignored:  judged against .*repo (6 commits dated 2024-01-03\.\.2024-06-01, 6 paths) and the mail up to 2024-07-01: series posted 2024-01-03\.\.2024-05-04 are judged$" "$TMP/out" ||
 	bad "status: the ignored line"
 run "status json" "$ONLIST" --db "$DB" status --json
 python3 -c '
 import json, sys
 s = json.load(open(sys.argv[1]))["ignored_scope"]
 assert (s["commits"], s["paths"], s["line"], s["last_mail"]) == \
-    (5, 5, "2024-05-04T10:00:00Z", "2024-07-01T10:00:00Z"), s' "$TMP/out" || bad "status json: ignored_scope"
+    (6, 6, "2024-05-04T10:00:00Z", "2024-07-01T10:00:00Z"), s' "$TMP/out" || bad "status json: ignored_scope"
 
 # bad arguments
 for a in "--age soon" "--age -1" "--since 2024-13-01" "--state nosuch" "extra"; do

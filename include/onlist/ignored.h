@@ -25,10 +25,18 @@
  *   after the newest (a newer patch cannot be judged yet);
  * - recent: posted less than `age` before the line, the earlier of the
  *   newest scanned commit and the newest mail;
+ * - superseded: it would be ignored, but a later topic of the same
+ *   sender (or in-body author), posted within a year after it, was
+ *   applied, answered or noticed, and a patch of each changes a file
+ *   the other does with subjects of mostly the same words (half of
+ *   their words of three letters or more, at least): a new version
+ *   that thread.h did not link, its subject reworded ("requests" ->
+ *   "reqs");
  * - ignored: all the rest.
  *
- * "Not superseded by a later answered or applied version" follows: every
- * version is looked at for an answer and a commit.
+ * Versions thread.h links are one topic: every version is looked at for
+ * an answer and a commit, so a topic with an answered or applied
+ * version is never listed.
  *
  * No database here: store_ignored.h reads the rows; onlist_ignored_run()
  * joins them.
@@ -49,10 +57,11 @@ enum onlist_ignored_state {
 	ONLIST_IGN_BEFORE,
 	ONLIST_IGN_AFTER,
 	ONLIST_IGN_RECENT,
+	ONLIST_IGN_SUPERSEDED,
 	ONLIST_IGN_NSTATES
 };
 /* "ignored", "applied", "other_project", "answered", "notice_only",
- * "unknown_before", "unknown_after", "too_recent". */
+ * "unknown_before", "unknown_after", "too_recent", "superseded". */
 const char *onlist_ignored_state_name(enum onlist_ignored_state s);
 
 /* A patch or cover letter of a topic.  Strings are borrowed, never NULL
@@ -119,8 +128,9 @@ struct onlist_ignored_out {
 };
 
 /* Judge one topic: msgs[0..n) its patches and cover letters (n > 0),
- * replies[0..nr) the replies below them.  ONLIST_OK, or ONLIST_EUSAGE
- * when n is 0. */
+ * replies[0..nr) the replies below them.  Never "superseded": that
+ * needs the other topics (onlist_ignored_run()).  ONLIST_OK, or
+ * ONLIST_EUSAGE when n is 0. */
 onlist_status onlist_ignored_judge(const struct onlist_ignored_scope *sc,
 				   const struct onlist_ignored_msg *msgs,
 				   size_t n,
@@ -164,9 +174,10 @@ typedef int (*onlist_ignored_cb)(const struct onlist_ignored_msg *msgs,
 				 const struct onlist_ignored_out *out,
 				 void *data);
 
-/* Judge every topic of the database (topic NULL), or the one topic of
+/* Judge every topic of the database (msgid NULL), or the one topic of
  * the patch, cover letter or reply `msgid` (then ONLIST_ENOTFOUND when
- * it belongs to none: not a posting).  Pull requests, echo and bot mails,
+ * it belongs to none: not a posting; the later topics that may supersede
+ * it are read all the same).  Pull requests, echo and bot mails,
  * stable backports and reviewers' diffs ("Re:" with a patch) head no
  * topic of their own.  ONLIST_EDB, ONLIST_ENOMEM (the store's message
  * set for EDB). */

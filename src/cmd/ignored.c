@@ -32,8 +32,8 @@ static const char ignored_help[] =
 	"  --sender TEXT   only series a sender of which has TEXT in name or address\n"
 	"  --paths P,...   only series touching a file under one of these folders\n"
 	"  --state STATE   list the series in another state instead: applied,\n"
-	"                  answered, notice_only, other_project, too_recent,\n"
-	"                  unknown_before, unknown_after, or all\n"
+	"                  answered, notice_only, superseded, other_project,\n"
+	"                  too_recent, unknown_before, unknown_after, or all\n"
 	"  text: one line per series: date, list, sender, subject, versions,\n"
 	"        <message-id>; then the counts and the dates judged\n"
 	"  json: {scope, counts, series: [...]} (docs/schema.md)\n"
@@ -193,12 +193,13 @@ static void print_text(FILE *f, const struct ign *x,
 	day(ctx->scope.last_mail, c, sizeof(c), 0);
 	day(onlist_ignored_line(&ctx->scope), line, sizeof(line), 0);
 	fprintf(f, "\n%ld ignored; also %ld applied, %ld answered, %ld answered "
-		"only by an applied notice, %ld another project's, %ld too "
-		"recent, %ld unknown (posted outside the scanned history)\n",
+		"only by an applied notice, %ld superseded by a later version, "
+		"%ld another project's, %ld too recent, %ld unknown (posted "
+		"outside the scanned history)\n",
 		x->counts[ONLIST_IGN_IGNORED], x->counts[ONLIST_IGN_APPLIED],
 		x->counts[ONLIST_IGN_ANSWERED], x->counts[ONLIST_IGN_NOTICE],
-		x->counts[ONLIST_IGN_OTHER], x->counts[ONLIST_IGN_RECENT],
-		unknown);
+		x->counts[ONLIST_IGN_SUPERSEDED], x->counts[ONLIST_IGN_OTHER],
+		x->counts[ONLIST_IGN_RECENT], unknown);
 	fprintf(f, "judged: series posted %s..%s; %ld commits dated %s..%s",
 		a, line, ctx->commits, a, b);
 	if (ctx->repo) {
@@ -425,6 +426,11 @@ static int one_row(const struct onlist_ignored_msg *msgs, size_t n,
 	case ONLIST_IGN_AFTER:
 		fprintf(o->f, ": posted outside the scanned history (%s..%s)",
 			a, b);
+		break;
+	case ONLIST_IGN_SUPERSEDED:
+		fputs(": unanswered, but a later series of its sender, "
+		      "changing the same files under much the same subject, "
+		      "was applied or answered", o->f);
 		break;
 	case ONLIST_IGN_RECENT:
 		fputs(": posted less than the age before the newest commit "
