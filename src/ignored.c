@@ -378,8 +378,45 @@ struct walk {
 	/* sender -> GArray of struct prior: the patches of topics applied,
 	 * answered or noticed, that may supersede an ignored one */
 	GHashTable *priors;
+	/* path -> struct file_use: how many topics change it */
+	GHashTable *files;
 	const char *only;		/* call cb for this topic only */
 };
+
+struct file_use {
+	guint topics;
+	char *last;			/* the last topic counted */
+};
+
+static void file_use_free(gpointer p)
+{
+	struct file_use *u = p;
+
+	g_free(u->last);
+	g_free(u);
+}
+
+/* Count the topic once for each path its message changes. */
+static void count_files(struct walk *w, const char *topic, const char *files)
+{
+	char *copy = g_strdup(files), *save = NULL;
+
+	for (char *f = strtok_r(copy, "\n", &save); f;
+	     f = strtok_r(NULL, "\n", &save)) {
+		struct file_use *u = g_hash_table_lookup(w->files, f);
+
+		if (!u) {
+			u = g_new0(struct file_use, 1);
+			g_hash_table_insert(w->files, g_strdup(f), u);
+		}
+		if (u->last && !strcmp(u->last, topic))
+			continue;
+		u->topics++;
+		g_free(u->last);
+		u->last = g_strdup(topic);
+	}
+	g_free(copy);
+}
 
 struct prior {
 	int64_t date;
@@ -492,16 +529,27 @@ static int hub_file(const char *path)
 	       !strcmp(base, ".gitignore");
 }
 
-/* Whether two lists of paths (one a line) name one path both, hub files
- * aside. */
-static int share_file(const char *a, const char *b)
+/* A file so few topics change (three at most, in the whole archive)
+ * that two patches of one sender to it are one piece of work: a test
+ * or driver of its own, sent again later under another subject. */
+#define RARE_FILE 3
+
+/* 0: the lists of paths (one a line) share no path but hub files; 1:
+ * they do; 2: one of the shared paths is a rare one. */
+static int share_file(struct walk *w, const char *a, const char *b)
 {
 	char *copy = g_strdup(a), *save = NULL;
 	int yes = 0;
 
-	for (char *p = strtok_r(copy, "\n", &save); p && !yes;
-	     p = strtok_r(NULL, "\n", &save))
-		yes = !hub_file(p) && has_line(b, p);
+	for (char *p = strtok_r(copy, "\n", &save); p && yes < 2;
+	     p = strtok_r(NULL, "\n", &save)) {
+		struct file_use *u;
+
+		if (hub_file(p) || !has_line(b, p))
+			continue;
+		u = g_hash_table_lookup(w->files, p);
+		yes = u && u->topics <= RARE_FILE ? 2 : 1;
+	}
 	g_free(copy);
 	return yes;
 }
@@ -522,9 +570,13 @@ static int superseded(struct walk *w, const struct onlist_ignored_msg *msgs,
 				const struct prior *p = &g_array_index(a,
 							struct prior, j);
 
-				if (p->date > date && p->date - date < 365 * 86400LL &&
-				    share_file(msgs[i].files, p->files) &&
-				    similar(msgs[i].subject, p->subject))
+				int shared;
+
+				if (p->date <= date || p->date - date >= 365 * 86400LL)
+					continue;
+				shared = share_file(w, msgs[i].files, p->files);
+				if (shared == 2 || (shared &&
+				    similar(msgs[i].subject, p->subject)))
 					return 1;
 			}
 		}
@@ -618,6 +670,8 @@ static int member_row(const struct onlist_store_ignored_msg *r, void *data)
 	}
 	if (r->skip)
 		return w->stop;
+	if (!r->m.cover)
+		count_files(w, r->topic, r->m.files);
 	copy_msg(w->scratch, &d, &r->m);
 	g_array_append_val(w->msgs, d);
 	return w->stop;
@@ -671,6 +725,8 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 	w.order = g_ptr_array_new();
 	w.priors = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
 					 (GDestroyNotify)g_array_unref);
+	w.files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					file_use_free);
 	/* every topic, even for one: a later one may supersede it */
 	st = onlist_store_ignored_members(s, NULL, member_row, &w);
 	if (st == ONLIST_OK)
@@ -713,6 +769,7 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 	g_hash_table_destroy(w.cands);
 	g_ptr_array_free(w.order, TRUE);
 	g_hash_table_destroy(w.priors);
+	g_hash_table_destroy(w.files);
 	g_string_chunk_free(w.keep);
 	free(topic);
 	return st;

@@ -28,10 +28,12 @@
  * - superseded: it would be ignored, but a later topic of the same
  *   sender (or in-body author), posted within a year after it, was
  *   applied, answered or noticed, and a patch of each changes a file
- *   the other does with subjects of mostly the same words (half of
- *   their words of three letters or more, at least): a new version
- *   that thread.h did not link, its subject reworded ("requests" ->
- *   "reqs");
+ *   the other does, either one that three topics at most change in the
+ *   whole archive (a test of its own), or with subjects of mostly the
+ *   same words (half of their words of three letters or more, at
+ *   least): a new version that thread.h did not link, its subject
+ *   reworded ("requests" -> "reqs", "test CQE skipping" -> "add tests
+ *   for IOSQE_CQE_SKIP_SUCCESS");
  * - ignored: all the rest.
  *
  * Versions thread.h links are one topic: every version is looked at for
