@@ -120,7 +120,8 @@ onlist_status onlist_store_ignored_members(struct onlist_store *s,
 	" JOIN message_info i ON i.msgid = th.msgid AND" ANSWERING("i") \
 	" JOIN messages m ON m.msgid = th.msgid" \
 	" LEFT JOIN message_reply r ON r.msgid = th.msgid" where
-static const char sql_replies_all[] = REPLIES(" ORDER BY s.topic");
+/* in no order: the caller finds each one's topic in a table */
+static const char sql_replies_all[] = REPLIES("");
 static const char sql_replies_one[] = REPLIES(" WHERE s.topic = ?1");
 
 onlist_status onlist_store_ignored_replies(struct onlist_store *s,

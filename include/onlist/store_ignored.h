@@ -48,8 +48,8 @@ struct onlist_store_ignored_reply {
 	const char *kind, *text;
 };
 /* Every reply to a patch or cover letter of a topic (thread.h's
- * `answers`), grouped by topic as above; only topic `topic` when not
- * NULL.  ONLIST_EDB. */
+ * `answers`), in no promised order; only topic `topic` when not NULL.
+ * ONLIST_EDB. */
 onlist_status onlist_store_ignored_replies(struct onlist_store *s,
 					   const char *topic,
 					   int (*cb)(const struct onlist_store_ignored_reply *r,
