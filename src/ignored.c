@@ -373,6 +373,7 @@ struct walk {
 	GStringChunk *scratch;
 	/* the topics kept for the replies, and their strings */
 	GHashTable *cands;		/* topic -> struct cand */
+	GHashTable *by_msg;		/* their messages' msgids -> cand */
 	GPtrArray *order;		/* the topics, as read */
 	GStringChunk *keep;
 	/* sender -> GArray of struct prior: the patches of topics applied,
@@ -648,6 +649,7 @@ static void flush(struct walk *w)
 		copy_msg(w->keep, &d, &g_array_index(w->msgs,
 					struct onlist_ignored_msg, i));
 		g_array_append_val(c->msgs, d);
+		g_hash_table_insert(w->by_msg, (gpointer)d.msgid, c);
 	}
 	topic = in(w->keep, w->topic);
 	g_hash_table_insert(w->cands, (gpointer)topic, c);
@@ -681,7 +683,7 @@ static int reply_row(const struct onlist_store_ignored_reply *r, void *data)
 {
 	struct walk *w = data;
 	struct priv *p = w->ctx->priv;
-	struct cand *c = g_hash_table_lookup(w->cands, r->topic);
+	struct cand *c = g_hash_table_lookup(w->by_msg, r->r.target);
 	struct onlist_ignored_reply d;
 
 	if (!c)
@@ -723,6 +725,7 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 	w.keep = g_string_chunk_new(1 << 16);
 	w.cands = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, cand_free);
 	w.order = g_ptr_array_new();
+	w.by_msg = g_hash_table_new(g_str_hash, g_str_equal);
 	w.priors = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
 					 (GDestroyNotify)g_array_unref);
 	w.files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
@@ -731,8 +734,15 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 	st = onlist_store_ignored_members(s, NULL, member_row, &w);
 	if (st == ONLIST_OK)
 		flush(&w);
-	if (st == ONLIST_OK && !w.stop && w.order->len)
-		st = onlist_store_ignored_replies(s, NULL, reply_row, &w);
+	if (st == ONLIST_OK && !w.stop && w.order->len) {
+		/* the replies to the topics they can decide, only */
+		guint n = 0;
+		gpointer *ids = g_hash_table_get_keys_as_array(w.by_msg, &n);
+
+		st = onlist_store_ignored_replies_to(s, (const char *const *)ids,
+						     n, reply_row, &w);
+		g_free(ids);
+	}
 	/* judged first, all of them: an answered topic may supersede an
 	 * ignored one read before it */
 	for (guint i = 0; st == ONLIST_OK && i < w.order->len; i++) {
@@ -766,6 +776,7 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 	g_free(w.topic);
 	g_array_free(w.msgs, TRUE);
 	g_string_chunk_free(w.scratch);
+	g_hash_table_destroy(w.by_msg);
 	g_hash_table_destroy(w.cands);
 	g_ptr_array_free(w.order, TRUE);
 	g_hash_table_destroy(w.priors);

@@ -159,6 +159,72 @@ onlist_status onlist_store_ignored_replies(struct onlist_store *s,
 	       fail(s, "read the replies");
 }
 
+/* The replies to the messages of temp.ignored_targets only: on a real
+ * list most topics are applied or another project's, and the replies
+ * to them (most of the mail) need not be read. */
+static const char sql_targets_make[] =
+	"CREATE TEMP TABLE IF NOT EXISTS ignored_targets(msgid TEXT PRIMARY KEY)"
+	" WITHOUT ROWID; DELETE FROM temp.ignored_targets;";
+static const char sql_target_put[] =
+	"INSERT OR IGNORE INTO temp.ignored_targets(msgid) VALUES(?1)";
+static const char sql_targets_drop[] = "DROP TABLE IF EXISTS temp.ignored_targets";
+static const char sql_replies_targets[] =
+	"SELECT '', th.msgid, th.answers, coalesce(m.date, 0),"
+	" coalesce(lower(m.from_addr), ''), coalesce(m.from_name, ''),"
+	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = th.msgid),"
+	" coalesce(r.kind, ''), coalesce(r.text, '')"
+	" FROM temp.ignored_targets t JOIN thread th ON th.answers = t.msgid"
+	" JOIN message_info i ON i.msgid = th.msgid AND" ANSWERING("i")
+	" JOIN messages m ON m.msgid = th.msgid"
+	" LEFT JOIN message_reply r ON r.msgid = th.msgid";
+
+onlist_status onlist_store_ignored_replies_to(struct onlist_store *s,
+					      const char *const *msgids, size_t n,
+					      int (*cb)(const struct onlist_store_ignored_reply *r,
+							void *data),
+					      void *data)
+{
+	sqlite3_stmt *st;
+	onlist_status ret = ONLIST_OK;
+	int rc;
+
+	if (sqlite3_exec(s->db, sql_targets_make, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, "make a temporary table");
+	for (size_t i = 0; i < n && ret == ONLIST_OK; i++)
+		ret = onlist__store_step(s, onlist__store_prepare(s, sql_target_put),
+					 "insert a target", "t", msgids[i]);
+	if (ret != ONLIST_OK)
+		goto out;
+	if (!(st = onlist__store_prepare(s, sql_replies_targets))) {
+		ret = fail(s, "prepare");
+		goto out;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct onlist_store_ignored_reply r;
+
+		r.topic = "";
+		r.r.msgid = col(st, 1);
+		r.r.target = col(st, 2);
+		r.r.date = sqlite3_column_int64(st, 3);
+		r.r.from = col(st, 4);
+		r.r.from_name = col(st, 5);
+		r.r.bot = sqlite3_column_int(st, 6);
+		r.r.notice = 0;
+		r.kind = col(st, 7);
+		r.text = col(st, 8);
+		if (cb(&r, data))
+			break;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		ret = fail(s, "read the replies");
+out:
+	/* the statements that name it go before it does */
+	sqlite3_reset(onlist__store_prepare(s, sql_target_put));
+	sqlite3_exec(s->db, sql_targets_drop, NULL, NULL, NULL);
+	return ret;
+}
+
 static const char sql_topic[] =
 	"SELECT coalesce((SELECT topic FROM series WHERE msgid = ?1),"
 	" (SELECT s.topic FROM thread th JOIN series s ON s.msgid = th.answers"

@@ -56,6 +56,16 @@ onlist_status onlist_store_ignored_replies(struct onlist_store *s,
 						     void *data),
 					   void *data);
 
+/* The same for the replies to msgids[0..n) only (patches and cover
+ * letters), in no order; r.topic is "" (the caller knows it by
+ * r.target).  Uses, and drops, the temporary table ignored_targets.
+ * ONLIST_EDB. */
+onlist_status onlist_store_ignored_replies_to(struct onlist_store *s,
+					      const char *const *msgids, size_t n,
+					      int (*cb)(const struct onlist_store_ignored_reply *r,
+							void *data),
+					      void *data);
+
 /* The topic of a patch or cover letter, or of the one a reply answers:
  * *topic malloc'd (NULL when msgid is in none).  ONLIST_EDB,
  * ONLIST_ENOMEM. */
