@@ -627,6 +627,14 @@ static void flush(struct walk *w)
 		goto out;
 	onlist_ignored_judge(&w->ctx->scope, (struct onlist_ignored_msg *)
 			     w->msgs->data, w->msgs->len, NULL, 0, &out);
+	/* outside the caller's window: read for what it supersedes only */
+	if ((w->ctx->since && out.date < w->ctx->since) ||
+	    (w->ctx->until && out.date >= w->ctx->until)) {
+		if (out.state == ONLIST_IGN_APPLIED)
+			add_priors(w, (struct onlist_ignored_msg *)w->msgs->data,
+				   w->msgs->len);
+		goto out;
+	}
 	if (out.state == ONLIST_IGN_APPLIED || out.state == ONLIST_IGN_OTHER) {
 		if (out.state == ONLIST_IGN_APPLIED)
 			add_priors(w, (struct onlist_ignored_msg *)w->msgs->data,

@@ -151,6 +151,11 @@ struct onlist_ignored_ctx {
 	char *repo;
 	long commits, paths;
 	int64_t first_mail;
+	/* set by the caller after init, 0: open: onlist_ignored_run()
+	 * calls back only for topics whose latest message is dated in
+	 * [since, until) (the others are read all the same: they may
+	 * supersede one), and reads replies only for those */
+	int64_t since, until;
 	/* private */
 	void *priv;
 };

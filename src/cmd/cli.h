@@ -147,8 +147,8 @@ int onlist_cli_ignored_status(struct onlist_store *s, FILE *f,
 			      struct onlist_emit *e);
 
 /* The report's "Posted N weeks ago, still unanswered" (ignored.c): the
- * series ignored.h calls ignored, read once (NULL after saying why it
- * failed); then, for a period [since, until), those whose age line fell
+ * series ignored.h calls ignored whose age line falls in [since, until)
+ * (0: open), read once (NULL after saying why it failed); then, for a period [since, until), those whose age line fell
  * in it: counted, written as a section in fmt (JSON: the member
  * "still_unanswered": {count, age_days, series} and a ",\n  " after;
  * -1 when out of memory), or as the line under the chart.  url: the
@@ -156,7 +156,9 @@ int onlist_cli_ignored_status(struct onlist_store *s, FILE *f,
  * nothing for NULL. */
 struct onlist_cli_unanswered;
 struct onlist_cli_unanswered *onlist_cli_unanswered_load(struct onlist_store *s,
-							 const char *repo);
+							 const char *repo,
+							 int64_t since,
+							 int64_t until);
 void onlist_cli_unanswered_free(struct onlist_cli_unanswered *u);
 long onlist_cli_unanswered_count(const struct onlist_cli_unanswered *u,
 				 int64_t since, int64_t until);

@@ -549,7 +549,9 @@ struct onlist_cli_unanswered {
 };
 
 struct onlist_cli_unanswered *onlist_cli_unanswered_load(struct onlist_store *s,
-							 const char *repo)
+							 const char *repo,
+							 int64_t since,
+							 int64_t until)
 {
 	struct onlist_cli_unanswered *u = g_new0(struct onlist_cli_unanswered, 1);
 	struct onlist_ignored_ctx ctx;
@@ -562,6 +564,9 @@ struct onlist_cli_unanswered *onlist_cli_unanswered_load(struct onlist_store *s,
 		url = onlist_cli_config(repo ? repo : ctx.repo, "onlist.postingUrl");
 		u->x.url = url ? url : "https://lore.kernel.org/r/%s";
 		u->age = ctx.scope.age;
+		/* those whose age line falls in the period, only */
+		ctx.since = since ? since - u->age : 0;
+		ctx.until = until ? until - u->age : 0;
 		st = onlist_ignored_run(&ctx, s, NULL, topic_row, &u->x);
 	}
 	onlist_ignored_ctx_release(&ctx);
@@ -863,6 +868,8 @@ int cmd_ignored(struct onlist_cli *cli, int argc, char **argv)
 	url = onlist_cli_config(ctx.repo, "onlist.postingUrl");
 	x.url = url ? url : "https://lore.kernel.org/r/%s";
 	x.rows = g_ptr_array_new_with_free_func(row_free);
+	ctx.since = x.since;	/* the same dates as topic_row's */
+	ctx.until = x.until;
 	if ((st = onlist_ignored_run(&ctx, s, NULL, topic_row, &x)) != ONLIST_OK) {
 		onlist_err("ignored: %s", st == ONLIST_EDB ?
 			   onlist_store_errmsg(s) : onlist_status_str(st));

@@ -2117,8 +2117,6 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 	}
 	r.span = cx.span;
 	r.latest_landing = onlist_store_latest_landing(cx.db);
-	if (!range && !(r.ua = onlist_cli_unanswered_load(cx.db, repo)))
-		goto out;
 	/* names would silently stay unmapped: say so */
 	if (!repo)
 		onlist_err("%s: no repository known (give --repo): names are "
@@ -2140,6 +2138,8 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		}
 		r.fmt = ONLIST_FMT_HTML;
 		r.windowed = 1;
+		if (!(r.ua = onlist_cli_unanswered_load(cx.db, repo, 0, 0)))
+			goto out;
 		ret = write_site(&cx, &r, site, nweeks, r.latest_landing);
 		goto out;
 	}
@@ -2196,6 +2196,9 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		if (week_counts(&cx, r.wk_since, nweeks, w))
 			goto out;
 	}
+	if (r.windowed && !(r.ua = onlist_cli_unanswered_load(cx.db, repo,
+							       r.since, r.until)))
+		goto out;
 	if (r.rows.failed || prepare(&cx, &r))
 		goto out;
 	if (onlist_out_open(&out, ofile, &oerr) != ONLIST_OK) {
