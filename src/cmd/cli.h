@@ -116,6 +116,7 @@ int cmd_import(struct onlist_cli *cli, int argc, char **argv);
 int cmd_scan(struct onlist_cli *cli, int argc, char **argv);
 int cmd_match(struct onlist_cli *cli, int argc, char **argv);
 int cmd_unposted(struct onlist_cli *cli, int argc, char **argv);
+int cmd_ignored(struct onlist_cli *cli, int argc, char **argv);
 int cmd_lookup(struct onlist_cli *cli, int argc, char **argv);
 int cmd_status(struct onlist_cli *cli, int argc, char **argv);
 int cmd_patch_id(struct onlist_cli *cli, int argc, char **argv);
@@ -135,6 +136,46 @@ int onlist_complete_opts(struct onlist_cli *cli, int argc, char **argv,
 			 const char *shortopts, const struct option *longopts);
 /* The list names of the database, one a line: an exit code. */
 int onlist_complete_lists(struct onlist_cli *cli);
+
+/* lookup MESSAGE-ID (ignored.c): whether an argument names a posting
+ * (<id>, id@host, a public-inbox URL) rather than a commit */
+int onlist_cli_is_posting_arg(const char *arg);
+/* Say whether the posting was applied (which commit), answered, or
+ * ignored (ignored.h), as text or one JSON object (after a "," unless
+ * first).  The exit code lookup gives it: 0 applied, answered, another
+ * project's; 1 ignored or not in the database; 3 not judged yet
+ * (outside the scanned history, too recent); -1 when the database
+ * failed (said). */
+int onlist_cli_lookup_posting(struct onlist_cli *cli, struct onlist_store *s,
+			      FILE *f, const char *arg, int json, int first);
+
+/* status (ignored.c): what onlist ignored judges against, a line of
+ * text to f, or the member "ignored_scope" through e (JSON) when e is
+ * not NULL.  0, or -1 after saying why. */
+int onlist_cli_ignored_status(struct onlist_store *s, FILE *f,
+			      struct onlist_emit *e);
+
+/* The report's "Posted N weeks ago, still unanswered" (ignored.c): the
+ * series ignored.h calls ignored whose age line falls in [since, until)
+ * (0: open), read once (NULL after saying why it failed); then, for a period [since, until), those whose age line fell
+ * in it: counted, written as a section in fmt (JSON: the member
+ * "still_unanswered": {count, age_days, series} and a ",\n  " after;
+ * -1 when out of memory), or as the line under the chart.  url: the
+ * posting link's template, or NULL.  Free accepts NULL; the others do
+ * nothing for NULL. */
+struct onlist_cli_unanswered;
+struct onlist_cli_unanswered *onlist_cli_unanswered_load(struct onlist_store *s,
+							 const char *repo,
+							 int64_t since,
+							 int64_t until);
+void onlist_cli_unanswered_free(struct onlist_cli_unanswered *u);
+long onlist_cli_unanswered_count(const struct onlist_cli_unanswered *u,
+				 int64_t since, int64_t until);
+int onlist_cli_unanswered_put(const struct onlist_cli_unanswered *u, FILE *f,
+			      enum onlist_fmt fmt, int64_t since, int64_t until,
+			      const char *url);
+void onlist_cli_unanswered_chart_line(const struct onlist_cli_unanswered *u,
+				      FILE *f, int64_t since, int64_t until);
 
 /* Print "onlist: <fmt>\n" to stderr, the message through the terminal
  * escaper (line ends kept). */

@@ -21,7 +21,7 @@
 #include "onlist/fetch.h"
 
 static const char lookup_help[] =
-	"usage: onlist [--db PATH] lookup [--format text|json | --json] COMMIT...\n"
+	"usage: onlist [--db PATH] lookup [--format text|json | --json] COMMIT|MESSAGE-ID...\n"
 	"       onlist [--db PATH] lookup [--format text|json | --json] --patch FILE\n"
 	"       onlist [--db PATH] lookup --remote URL [--repo PATH] [--refresh]\n"
 	"                                 [--pace SECONDS] COMMIT...\n\n"
@@ -39,6 +39,10 @@ static const char lookup_help[] =
 	"versions were posted, the latest is marked as the version applied.\n"
 	"Echoes (commit notices, stable backports) and postings sent more\n"
 	"than a day after the commit landed are shown but do not count.\n\n"
+	"A MESSAGE-ID (<id>, id@host, or a public-inbox URL such as\n"
+	"https://lore.kernel.org/LIST/ID/) names a posting instead: whether a\n"
+	"commit has it (which), someone answered it, or it is ignored (see\n"
+	"`onlist ignored --help`); exit 1 when ignored, 3 when not judged yet.\n\n"
 	"--patch FILE (a diff, or a mail carrying one; - for standard input)\n"
 	"looks up a patch that is not in git yet, by its patch-id and by the\n"
 	"repaired patch-id of the mails.\n\n"
@@ -1067,6 +1071,21 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 	for (int i = optind; i < argc; i++) {
 		struct found f = { "", NULL, NULL, NULL, 0 };
 
+		if (!shas && onlist_cli_is_posting_arg(argv[i])) {
+			/* a posting: applied, answered or ignored? */
+			int n = onlist_cli_lookup_posting(cli, s, out.f, argv[i],
+							  json, first);
+
+			if (n < 0)
+				break;
+			if (n == ONLIST_EXIT_UNKNOWN)
+				unknown = 1;
+			else if (n != ONLIST_EXIT_OK)
+				ret = ONLIST_EXIT_FAIL;
+			any = 1;
+			first = 0;
+			continue;
+		}
 		if (shas && !shas[i - optind][0]) {
 			ret = ONLIST_EXIT_FAIL;	/* said already */
 			continue;

@@ -24,6 +24,7 @@ static const struct {
 	{ "scan", cmd_scan, "read the commits of a git range into the database" },
 	{ "match", cmd_match, "join commits to postings by patch-id" },
 	{ "unposted", cmd_unposted, "list commits that match no posting" },
+	{ "ignored", cmd_ignored, "list patch series nobody answered and nobody applied" },
 	{ "lookup", cmd_lookup, "show where a commit was posted, or that it never was" },
 	{ "thread", cmd_thread, "show the thread of a message, with the review given" },
 	{ "skipped", cmd_skipped, "list the messages that could not be read, and why" },

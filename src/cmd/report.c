@@ -320,6 +320,7 @@ struct report {
 	struct onlist_people *people;	/* the names of rows */
 	int maintainers;		/* subsystems from MAINTAINERS */
 	int reviews_known;		/* review tags in replies are recorded */
+	struct onlist_cli_unanswered *ua;	/* still unanswered (ignored.c) */
 	long with_review_tags;		/* commits with some */
 	char **refs;			/* Markdown link targets of a section */
 	size_t nrefs, refs_base;
@@ -1336,6 +1337,9 @@ static int render(struct report *r)
 			free(w);
 		}
 		fputs("],\n  ", f);
+		if (r->windowed && onlist_cli_unanswered_put(r->ua, f, r->fmt,
+				r->since, r->until, r->posting_url))
+			return -1;
 		if (group_table(r, 0))
 			return -1;
 		fputs(",\n  ", f);
@@ -1398,6 +1402,7 @@ static int render(struct report *r)
 		if (r->windowed && r->nwk) {
 			fputs("<h2>Per week</h2>\n", f);
 			chart(r);
+			onlist_cli_unanswered_chart_line(r->ua, f, r->since, r->until);
 		}
 	} else {
 		if (r->fmt == ONLIST_FMT_TEXT) {
@@ -1444,6 +1449,9 @@ static int render(struct report *r)
 			free(w);
 		}
 	}
+	if (r->windowed)
+		onlist_cli_unanswered_put(r->ua, f, r->fmt, r->since, r->until,
+					  r->posting_url);
 	/* an empty period: one line above says so, not every section
 	 * "None" */
 	if (!n) {
@@ -2206,6 +2214,8 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		}
 		r.fmt = ONLIST_FMT_HTML;
 		r.windowed = 1;
+		if (!(r.ua = onlist_cli_unanswered_load(cx.db, repo, 0, 0)))
+			goto out;
 		ret = write_site(&cx, &r, site, nweeks, r.latest_landing);
 		goto out;
 	}
@@ -2262,6 +2272,9 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		if (week_counts(&cx, r.wk_since, nweeks, w))
 			goto out;
 	}
+	if (r.windowed && !(r.ua = onlist_cli_unanswered_load(cx.db, repo,
+							       r.since, r.until)))
+		goto out;
 	if (r.rows.failed || prepare(&cx, &r))
 		goto out;
 	if (onlist_out_open(&out, ofile, &oerr) != ONLIST_OK) {
@@ -2317,6 +2330,7 @@ out:
 	onlist_out_close(&out, 0, NULL);
 	free(oerr);
 	report_release(&r);
+	onlist_cli_unanswered_free(r.ua);
 	free(w);
 	onlist_maintainers_free(cx.maint);
 	free(text);

@@ -12,7 +12,9 @@ static const char status_help[] =
 	"the dates of the first and last message and when a fetch last\n"
 	"brought the list up to date (\"?\" when it never did: an import);\n"
 	"messages skipped by reason, commits, and matches.  A commit that\n"
-	"landed after the last message of every list was not looked for.\n";
+	"landed after the last message of every list was not looked for.\n"
+	"Then what `onlist ignored` judges against: the repository, the dates\n"
+	"of its commits, the last mail, and the series posted when.\n";
 
 struct status_ctx {
 	FILE *f;
@@ -137,6 +139,8 @@ int cmd_status(struct onlist_cli *cli, int argc, char **argv)
 		onlist_emit_begin_map(x.e, 0);
 		onlist_store_query(s, ONLIST_Q_COUNT_SKIPPED, NULL, 0, skip_row, &x);
 		onlist_emit_end(x.e);
+		if (onlist_cli_ignored_status(s, x.f, x.e))
+			ret = ONLIST_EXIT_FAIL;
 		onlist_emit_end(x.e);
 		onlist_emit_free(x.e);
 	} else {
@@ -150,6 +154,8 @@ int cmd_status(struct onlist_cli *cli, int argc, char **argv)
 		fprintf(x.f, "commits:  %ld\n", x.t[3]);
 		fprintf(x.f, "matches:  %ld (%ld commits matched, %ld never posted)\n",
 			x.t[4], x.t[5], x.t[3] - x.t[5]);
+		if (onlist_cli_ignored_status(s, x.f, NULL))
+			ret = ONLIST_EXIT_FAIL;
 	}
 	onlist_store_close(s);
 	ret = onlist_cli_out_close(cli, &out, ret);

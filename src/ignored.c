@@ -1,0 +1,795 @@
+/* ignored.c - the series nobody answered and nobody applied (ignored.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <glib.h>
+
+#include "onlist/ignored.h"
+#include "onlist/msgmeta.h"
+#include "onlist/report.h"	/* onlist_store_span */
+#include "onlist/store.h"
+#include "onlist/store_ignored.h"
+
+static const char *const state_names[ONLIST_IGN_NSTATES] = {
+	[ONLIST_IGN_IGNORED] = "ignored",
+	[ONLIST_IGN_APPLIED] = "applied",
+	[ONLIST_IGN_OTHER] = "other_project",
+	[ONLIST_IGN_ANSWERED] = "answered",
+	[ONLIST_IGN_NOTICE] = "notice_only",
+	[ONLIST_IGN_BEFORE] = "unknown_before",
+	[ONLIST_IGN_AFTER] = "unknown_after",
+	[ONLIST_IGN_RECENT] = "too_recent",
+	[ONLIST_IGN_SUPERSEDED] = "superseded",
+};
+
+const char *onlist_ignored_state_name(enum onlist_ignored_state s)
+{
+	return (unsigned)s < ONLIST_IGN_NSTATES ? state_names[s] : "?";
+}
+
+int64_t onlist_ignored_line(const struct onlist_ignored_scope *sc)
+{
+	int64_t end;
+
+	if (!sc->last_commit || !sc->last_mail)
+		return 0;
+	end = sc->last_commit < sc->last_mail ? sc->last_commit : sc->last_mail;
+	return end - (sc->age >= 0 ? sc->age : ONLIST_IGNORED_AGE);
+}
+
+/* A display name as thread.h compares them: case and runs of white space
+ * aside; NULL when it has fewer than two words (one name is too common
+ * to be one person's).  The caller frees. */
+static char *two_word_name(const char *name)
+{
+	GString *g = g_string_new(NULL);
+	int words = 0, space = 1;
+
+	for (const char *p = name; *p; p++) {
+		if (*p == ' ' || *p == '\t' || *p == '"') {
+			space = 1;
+			continue;
+		}
+		if (space && g->len)
+			g_string_append_c(g, ' ');
+		if (space)
+			words++;
+		space = 0;
+		g_string_append_c(g, g_ascii_tolower(*p));
+	}
+	if (words < 2) {
+		g_string_free(g, TRUE);
+		return NULL;
+	}
+	return g_string_free(g, FALSE);
+}
+
+/* Whether a line of `lines` (one a line) is `s`. */
+static int has_line(const char *lines, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n)
+		return 0;
+	for (const char *p = lines; *p; ) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (len == n && !memcmp(p, s, n))
+			return 1;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return 0;
+}
+
+/* Whether the reply is from one of the topic's authors. */
+static int by_author(const struct onlist_ignored_msg *msgs, size_t n,
+		     const struct onlist_ignored_reply *r)
+{
+	char *name = two_word_name(r->from_name);
+	int yes = 0;
+
+	for (size_t i = 0; i < n && !yes; i++) {
+		const struct onlist_ignored_msg *m = &msgs[i];
+
+		if (*r->from && (!strcmp(r->from, m->from) ||
+				 !strcmp(r->from, m->author) ||
+				 has_line(m->codev, r->from)))
+			yes = 1;
+		else if (name) {
+			char *mn = two_word_name(m->from_name);
+
+			yes = mn && !strcmp(mn, name);
+			g_free(mn);
+		}
+	}
+	g_free(name);
+	return yes;
+}
+
+/* Whether a patch touches a path of the scope. */
+static int touches(const struct onlist_ignored_scope *sc, const char *files)
+{
+	char *copy = g_strdup(files), *save = NULL;
+	int yes = 0;
+
+	for (char *p = strtok_r(copy, "\n", &save); p && !yes;
+	     p = strtok_r(NULL, "\n", &save))
+		yes = sc->known_path && sc->known_path(p, sc->path_data);
+	g_free(copy);
+	return yes;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+onlist_status onlist_ignored_judge(const struct onlist_ignored_scope *sc,
+				   const struct onlist_ignored_msg *msgs,
+				   size_t n,
+				   const struct onlist_ignored_reply *replies,
+				   size_t nr, struct onlist_ignored_out *out)
+{
+	size_t latest = 0;
+	long answer = -1, notice = -1;
+	int touched = 0;
+	int64_t line = onlist_ignored_line(sc);
+	GHashTable *series;
+
+	memset(out, 0, sizeof(*out));
+	out->msg = out->reply = -1;
+	if (!n)
+		return ONLIST_EUSAGE;
+	series = g_hash_table_new(g_str_hash, g_str_equal);
+	/* the latest series: the highest version, then the latest posted */
+	for (size_t i = 0; i < n; i++) {
+		const struct onlist_ignored_msg *m = &msgs[i], *l = &msgs[latest];
+		int seen = 0;
+
+		g_hash_table_add(series, (gpointer)m->series);
+		if (m->version > l->version ||
+		    (m->version == l->version && strcmp(m->series, l->series) &&
+		     m->date > l->date))
+			latest = i;
+		if (m->date > out->date)
+			out->date = m->date;
+		for (int k = 0; k < out->nversions; k++)
+			seen |= out->versions[k] == m->version;
+		if (!seen && out->nversions < (int)G_N_ELEMENTS(out->versions))
+			out->versions[out->nversions++] = m->version;
+		if (*m->commit && out->msg < 0)
+			out->msg = (long)i;
+		if (!m->cover && !touched)
+			touched = touches(sc, m->files);
+	}
+	out->series = g_hash_table_size(series);
+	g_hash_table_destroy(series);
+	qsort(out->versions, (size_t)out->nversions, sizeof(int), cmp_int);
+	/* its head: the message the series is named by, else its first */
+	out->head = latest;
+	for (size_t i = 0; i < n; i++) {
+		const struct onlist_ignored_msg *m = &msgs[i];
+
+		if (strcmp(m->series, msgs[latest].series))
+			continue;
+		if (!m->cover)
+			out->patches++;
+		if (!strcmp(m->msgid, m->series) ||
+		    (strcmp(msgs[out->head].msgid, msgs[out->head].series) &&
+		     m->date < msgs[out->head].date))
+			out->head = i;
+	}
+	if (out->msg >= 0) {
+		out->state = ONLIST_IGN_APPLIED;
+		return ONLIST_OK;
+	}
+	if (!touched) {
+		out->state = ONLIST_IGN_OTHER;
+		return ONLIST_OK;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		const struct onlist_ignored_reply *r = &replies[i];
+		long *first = r->notice ? &notice : &answer;
+
+		/* a notice from anyone, a robot's (patchwork-bot) and the
+		 * author's own too: the patch went somewhere */
+		if (!r->notice && (r->bot || by_author(msgs, n, r)))
+			continue;
+		if (*first < 0 || r->date < replies[*first].date)
+			*first = (long)i;
+	}
+	if (answer >= 0 || notice >= 0) {
+		out->reply = answer >= 0 ? answer : notice;
+		out->state = answer >= 0 ? ONLIST_IGN_ANSWERED : ONLIST_IGN_NOTICE;
+		return ONLIST_OK;
+	}
+	/* a newer patch cannot be judged yet; an older one may have landed
+	 * before the scanned history starts */
+	if (!sc->first_commit || out->date < sc->first_commit)
+		out->state = ONLIST_IGN_BEFORE;
+	else if (out->date > sc->last_commit)
+		out->state = ONLIST_IGN_AFTER;
+	else if (!line || out->date > line)
+		out->state = ONLIST_IGN_RECENT;
+	else
+		out->state = ONLIST_IGN_IGNORED;
+	return ONLIST_OK;
+}
+
+/* ---- the scope ---------------------------------------------------------- */
+
+struct priv {
+	GHashTable *paths, *dirs;	/* the commits' paths, their folders */
+	char **prefixes;		/* --paths */
+	size_t nprefixes;
+	GPtrArray *notice;		/* the rules file's notice patterns */
+};
+
+/* The folder of a path ("" for a top-level file), in place. */
+static char *parent(char *path)
+{
+	char *slash = strrchr(path, '/');
+
+	if (slash)
+		*slash = 0;
+	else
+		*path = 0;
+	return path;
+}
+
+static int known_path(const char *path, void *data)
+{
+	struct priv *p = data;
+	int ok;
+
+	if (p->nprefixes) {
+		ok = 0;
+		for (size_t i = 0; i < p->nprefixes && !ok; i++) {
+			size_t n = strlen(p->prefixes[i]);
+
+			ok = !strncmp(path, p->prefixes[i], n) &&
+			     (path[n] == '/' || !path[n] || !n ||
+			      p->prefixes[i][n - 1] == '/');
+		}
+		if (!ok)
+			return 0;
+	}
+	if (g_hash_table_contains(p->paths, path))
+		return 1;
+	/* a new file, in a folder the project has */
+	{
+		char *dir = parent(g_strdup(path));
+
+		ok = *dir && g_hash_table_contains(p->dirs, dir);
+		g_free(dir);
+	}
+	return ok;
+}
+
+static int commit_row(int64_t date, const char *files, void *data)
+{
+	struct onlist_ignored_ctx *ctx = data;
+	struct priv *p = ctx->priv;
+	char *copy, *save = NULL;
+
+	ctx->commits++;
+	if (date && (!ctx->scope.first_commit || date < ctx->scope.first_commit))
+		ctx->scope.first_commit = date;
+	if (date > ctx->scope.last_commit)
+		ctx->scope.last_commit = date;
+	copy = g_strdup(files);
+	for (char *f = strtok_r(copy, "\n", &save); f;
+	     f = strtok_r(NULL, "\n", &save)) {
+		if (g_hash_table_contains(p->paths, f))
+			continue;
+		g_hash_table_add(p->paths, g_strdup(f));
+		g_hash_table_add(p->dirs, parent(g_strdup(f)));
+	}
+	g_free(copy);
+	return 0;
+}
+
+onlist_status onlist_ignored_ctx_init(struct onlist_ignored_ctx *ctx,
+				      struct onlist_store *s,
+				      const char *const *paths, size_t npaths,
+				      int64_t age)
+{
+	struct priv *p = g_new0(struct priv, 1);
+	char *canon;
+	onlist_status st;
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->priv = p;
+	p->paths = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	p->dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	p->notice = g_ptr_array_new_with_free_func(g_free);
+	p->prefixes = g_new0(char *, npaths + 1);
+	for (size_t i = 0; i < npaths; i++) {
+		const char *v = paths[i];
+
+		while (v[0] == '.' && v[1] == '/')	/* "./src" is src */
+			v += 2;
+		p->prefixes[p->nprefixes++] = g_strdup(v);
+	}
+	ctx->scope.age = age >= 0 ? age : ONLIST_IGNORED_AGE;
+	ctx->scope.known_path = known_path;
+	ctx->scope.path_data = p;
+	ctx->repo = onlist_store_get_meta(s, "repo");
+	if ((st = onlist_store_ignored_commits(s, commit_row, ctx)) != ONLIST_OK)
+		return st;
+	ctx->paths = g_hash_table_size(p->paths);
+	if ((st = onlist_store_span(s, &ctx->first_mail,
+				    &ctx->scope.last_mail)) != ONLIST_OK)
+		return st;
+	/* the notice patterns of the rules file the last match read, as
+	 * store_review.c keeps them in its key ("\x1fnotice PATTERN") */
+	if ((canon = onlist_store_get_meta(s, "review_canon"))) {
+		char **parts = g_strsplit(canon, "\x1f", -1);
+
+		for (char **q = parts; *q; q++)
+			if (!strncmp(*q, "notice ", 7))
+				g_ptr_array_add(p->notice, g_strdup(*q + 7));
+		g_strfreev(parts);
+		free(canon);
+	}
+	return ONLIST_OK;
+}
+
+void onlist_ignored_ctx_release(struct onlist_ignored_ctx *ctx)
+{
+	struct priv *p = ctx->priv;
+
+	if (p) {
+		g_hash_table_destroy(p->paths);
+		g_hash_table_destroy(p->dirs);
+		g_strfreev(p->prefixes);
+		g_ptr_array_free(p->notice, TRUE);
+		g_free(p);
+	}
+	free(ctx->repo);
+	memset(ctx, 0, sizeof(*ctx));
+}
+
+/* ---- the walk ----------------------------------------------------------- */
+
+/* A topic whose answer the replies decide: its messages, then replies. */
+struct cand {
+	GArray *msgs, *replies;
+	struct onlist_ignored_out out;
+};
+
+struct walk {
+	struct onlist_ignored_ctx *ctx;
+	onlist_ignored_cb cb;
+	void *data;
+	int stop;
+	/* the topic being read */
+	char *topic;
+	GArray *msgs;
+	GStringChunk *scratch;
+	/* the topics kept for the replies, and their strings */
+	GHashTable *cands;		/* topic -> struct cand */
+	GHashTable *by_msg;		/* their messages' msgids -> cand */
+	GPtrArray *order;		/* the topics, as read */
+	GStringChunk *keep;
+	/* sender -> GArray of struct prior: the patches of topics applied,
+	 * answered or noticed, that may supersede an ignored one */
+	GHashTable *priors;
+	/* path -> struct file_use: how many topics change it */
+	GHashTable *files;
+	const char *only;		/* call cb for this topic only */
+};
+
+struct file_use {
+	guint topics;
+	char *last;			/* the last topic counted */
+};
+
+static void file_use_free(gpointer p)
+{
+	struct file_use *u = p;
+
+	g_free(u->last);
+	g_free(u);
+}
+
+/* Count the topic once for each path its message changes. */
+static void count_files(struct walk *w, const char *topic, const char *files)
+{
+	char *copy = g_strdup(files), *save = NULL;
+
+	for (char *f = strtok_r(copy, "\n", &save); f;
+	     f = strtok_r(NULL, "\n", &save)) {
+		struct file_use *u = g_hash_table_lookup(w->files, f);
+
+		if (!u) {
+			u = g_new0(struct file_use, 1);
+			g_hash_table_insert(w->files, g_strdup(f), u);
+		}
+		if (u->last && !strcmp(u->last, topic))
+			continue;
+		u->topics++;
+		g_free(u->last);
+		u->last = g_strdup(topic);
+	}
+	g_free(copy);
+}
+
+struct prior {
+	int64_t date;
+	const char *files, *subject;
+};
+
+static const char *in(GStringChunk *c, const char *s);
+
+static void add_prior(struct walk *w, const char *who,
+		      const struct onlist_ignored_msg *m)
+{
+	struct prior p = { m->date, in(w->keep, m->files), in(w->keep, m->subject) };
+	GArray *a;
+
+	if (!*who)
+		return;
+	if (!(a = g_hash_table_lookup(w->priors, who))) {
+		a = g_array_new(FALSE, FALSE, sizeof(struct prior));
+		g_hash_table_insert(w->priors, (gpointer)in(w->keep, who), a);
+	}
+	g_array_append_val(a, p);
+}
+
+/* The patches of a topic that may supersede an ignored one. */
+static void add_priors(struct walk *w, const struct onlist_ignored_msg *msgs,
+		       size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (msgs[i].cover)
+			continue;
+		add_prior(w, msgs[i].from, &msgs[i]);
+		if (strcmp(msgs[i].author, msgs[i].from))
+			add_prior(w, msgs[i].author, &msgs[i]);
+	}
+}
+
+/* Words in the subjects of any project's patches: two subjects that
+ * share only these are not one piece of work ("tests: add test for X"). */
+static const char *const common_words[] = {
+	"add", "adds", "added", "fix", "fixes", "fixed", "test", "tests",
+	"the", "and", "for", "with", "from", "into", "use", "when", "not",
+	"support", "update", "remove", "make", "new", "patch", NULL
+};
+
+/* The words of a subject that say what it is about: lower case, three
+ * letters or more, none of the common ones, without the [PATCH ...]
+ * prefixes and "Re:". */
+static GHashTable *subject_words(const char *subject)
+{
+	GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					      NULL);
+	const char *p = subject;
+
+	for (;;) {	/* leading "[...]" groups and "Re:" */
+		while (*p == ' ')
+			p++;
+		if (*p == '[' && strchr(p, ']'))
+			p = strchr(p, ']') + 1;
+		else if (!g_ascii_strncasecmp(p, "re:", 3))
+			p += 3;
+		else
+			break;
+	}
+	while (*p) {
+		const char *b = p;
+
+		while (*p && (g_ascii_isalnum(*p) || *p == '_'))
+			p++;
+		if (p - b >= 3) {
+			char *word = g_ascii_strdown(b, p - b);
+
+			if (g_strv_contains(common_words, word))
+				g_free(word);
+			else
+				g_hash_table_add(h, word);
+		}
+		while (*p && !(g_ascii_isalnum(*p) || *p == '_'))
+			p++;
+	}
+	return h;
+}
+
+/* Whether two subjects share half their words or more (Jaccard). */
+static int similar(const char *a, const char *b)
+{
+	GHashTable *x = subject_words(a), *y = subject_words(b);
+	GHashTableIter it;
+	gpointer k;
+	guint both = 0, all;
+
+	g_hash_table_iter_init(&it, x);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		both += g_hash_table_contains(y, k);
+	all = g_hash_table_size(x) + g_hash_table_size(y) - both;
+	g_hash_table_destroy(x);
+	g_hash_table_destroy(y);
+	return all && 2 * both >= all;
+}
+
+/* Files that every patch adding something touches (the list of tests
+ * or objects): sharing one says nothing. */
+static int hub_file(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strncmp(base, "Makefile", 8) || !strncmp(base, "Kconfig", 7) ||
+	       !strcmp(base, "Kbuild") || !strcmp(base, "meson.build") ||
+	       !strcmp(base, "CMakeLists.txt") || !strcmp(base, "MAINTAINERS") ||
+	       !strcmp(base, ".gitignore");
+}
+
+/* A file so few topics change (three at most, in the whole archive)
+ * that two patches of one sender to it are one piece of work: a test
+ * or driver of its own, sent again later under another subject. */
+#define RARE_FILE 3
+
+/* 0: the lists of paths (one a line) share no path but hub files; 1:
+ * they do; 2: one of the shared paths is a rare one. */
+static int share_file(struct walk *w, const char *a, const char *b)
+{
+	char *copy = g_strdup(a), *save = NULL;
+	int yes = 0;
+
+	for (char *p = strtok_r(copy, "\n", &save); p && yes < 2;
+	     p = strtok_r(NULL, "\n", &save)) {
+		struct file_use *u;
+
+		if (hub_file(p) || !has_line(b, p))
+			continue;
+		u = g_hash_table_lookup(w->files, p);
+		yes = u && u->topics <= RARE_FILE ? 2 : 1;
+	}
+	g_free(copy);
+	return yes;
+}
+
+/* A later version of an ignored topic that thread.h did not link. */
+static int superseded(struct walk *w, const struct onlist_ignored_msg *msgs,
+		      size_t n, int64_t date)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *who[2] = { msgs[i].from, msgs[i].author };
+
+		if (msgs[i].cover)
+			continue;
+		for (int k = 0; k < 2; k++) {
+			GArray *a = g_hash_table_lookup(w->priors, who[k]);
+
+			for (guint j = 0; a && j < a->len; j++) {
+				const struct prior *p = &g_array_index(a,
+							struct prior, j);
+
+				int shared;
+
+				if (p->date <= date || p->date - date >= 365 * 86400LL)
+					continue;
+				shared = share_file(w, msgs[i].files, p->files);
+				if (shared == 2 || (shared &&
+				    similar(msgs[i].subject, p->subject)))
+					return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+static const char *in(GStringChunk *c, const char *s)
+{
+	return g_string_chunk_insert_const(c, s);
+}
+
+static void copy_msg(GStringChunk *c, struct onlist_ignored_msg *d,
+		     const struct onlist_ignored_msg *m)
+{
+	*d = *m;
+	d->msgid = in(c, m->msgid);
+	d->series = in(c, m->series);
+	d->list = in(c, m->list);
+	d->from = in(c, m->from);
+	d->from_name = in(c, m->from_name);
+	d->subject = in(c, m->subject);
+	d->author = in(c, m->author);
+	d->codev = in(c, m->codev);
+	d->files = in(c, m->files);
+	d->commit = in(c, m->commit);
+}
+
+static void cand_free(gpointer p)
+{
+	struct cand *c = p;
+
+	g_array_free(c->msgs, TRUE);
+	g_array_free(c->replies, TRUE);
+	g_free(c);
+}
+
+/* The topic read so far: judged at once when replies cannot change its
+ * answer (applied, another project's), else kept for them. */
+static void flush(struct walk *w)
+{
+	struct onlist_ignored_out out;
+	struct cand *c;
+	const char *topic;
+
+	if (!w->topic || !w->msgs->len || w->stop)
+		goto out;
+	onlist_ignored_judge(&w->ctx->scope, (struct onlist_ignored_msg *)
+			     w->msgs->data, w->msgs->len, NULL, 0, &out);
+	/* outside the caller's window: read for what it supersedes only */
+	if ((w->ctx->since && out.date < w->ctx->since) ||
+	    (w->ctx->until && out.date >= w->ctx->until)) {
+		if (out.state == ONLIST_IGN_APPLIED)
+			add_priors(w, (struct onlist_ignored_msg *)w->msgs->data,
+				   w->msgs->len);
+		goto out;
+	}
+	if (out.state == ONLIST_IGN_APPLIED || out.state == ONLIST_IGN_OTHER) {
+		if (out.state == ONLIST_IGN_APPLIED)
+			add_priors(w, (struct onlist_ignored_msg *)w->msgs->data,
+				   w->msgs->len);
+		if (!w->only || !strcmp(w->only, w->topic))
+			w->stop = w->cb((struct onlist_ignored_msg *)w->msgs->data,
+					w->msgs->len, NULL, 0, &out,
+					w->data) != 0;
+		goto out;
+	}
+	c = g_new0(struct cand, 1);
+	c->msgs = g_array_sized_new(FALSE, FALSE,
+				    sizeof(struct onlist_ignored_msg),
+				    w->msgs->len);
+	c->replies = g_array_new(FALSE, FALSE,
+				 sizeof(struct onlist_ignored_reply));
+	for (guint i = 0; i < w->msgs->len; i++) {
+		struct onlist_ignored_msg d;
+
+		copy_msg(w->keep, &d, &g_array_index(w->msgs,
+					struct onlist_ignored_msg, i));
+		g_array_append_val(c->msgs, d);
+		g_hash_table_insert(w->by_msg, (gpointer)d.msgid, c);
+	}
+	topic = in(w->keep, w->topic);
+	g_hash_table_insert(w->cands, (gpointer)topic, c);
+	g_ptr_array_add(w->order, (gpointer)topic);
+out:
+	g_array_set_size(w->msgs, 0);
+	g_string_chunk_clear(w->scratch);
+	g_free(w->topic);
+	w->topic = NULL;
+}
+
+static int member_row(const struct onlist_store_ignored_msg *r, void *data)
+{
+	struct walk *w = data;
+	struct onlist_ignored_msg d;
+
+	if (!w->topic || strcmp(w->topic, r->topic)) {
+		flush(w);
+		w->topic = g_strdup(r->topic);
+	}
+	if (r->skip)
+		return w->stop;
+	if (!r->m.cover)
+		count_files(w, r->topic, r->m.files);
+	copy_msg(w->scratch, &d, &r->m);
+	g_array_append_val(w->msgs, d);
+	return w->stop;
+}
+
+static int reply_row(const struct onlist_store_ignored_reply *r, void *data)
+{
+	struct walk *w = data;
+	struct priv *p = w->ctx->priv;
+	struct cand *c = g_hash_table_lookup(w->by_msg, r->r.target);
+	struct onlist_ignored_reply d;
+
+	if (!c)
+		return 0;
+	d = r->r;
+	d.msgid = in(w->keep, r->r.msgid);
+	d.target = in(w->keep, r->r.target);
+	d.from = in(w->keep, r->r.from);
+	d.from_name = in(w->keep, r->r.from_name);
+	/* the built-in patterns decided at import; a robot's notice and the
+	 * rules file's patterns need the text (store_review.c's rule) */
+	d.notice = !strcmp(r->kind, "notice") ||
+		   (!strcmp(r->kind, "discussion") && *r->text &&
+		    (p->notice->len || d.bot) &&
+		    onlist_reply_is_notice(r->text,
+					   (const char *const *)p->notice->pdata,
+					   p->notice->len, d.bot));
+	g_array_append_val(c->replies, d);
+	return 0;
+}
+
+onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
+				 struct onlist_store *s, const char *msgid,
+				 onlist_ignored_cb cb, void *data)
+{
+	struct walk w = { .ctx = ctx, .cb = cb, .data = data };
+	char *topic = NULL;
+	onlist_status st;
+
+	if (msgid) {
+		if ((st = onlist_store_ignored_topic(s, msgid, &topic)) != ONLIST_OK)
+			return st;
+		if (!topic)
+			return ONLIST_ENOTFOUND;
+	}
+	w.only = topic;
+	w.msgs = g_array_new(FALSE, FALSE, sizeof(struct onlist_ignored_msg));
+	w.scratch = g_string_chunk_new(4096);
+	w.keep = g_string_chunk_new(1 << 16);
+	w.cands = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, cand_free);
+	w.order = g_ptr_array_new();
+	w.by_msg = g_hash_table_new(g_str_hash, g_str_equal);
+	w.priors = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+					 (GDestroyNotify)g_array_unref);
+	w.files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					file_use_free);
+	/* every topic, even for one: a later one may supersede it */
+	st = onlist_store_ignored_members(s, NULL, member_row, &w);
+	if (st == ONLIST_OK)
+		flush(&w);
+	if (st == ONLIST_OK && !w.stop && w.order->len) {
+		/* the replies to the topics they can decide, only */
+		guint n = 0;
+		gpointer *ids = g_hash_table_get_keys_as_array(w.by_msg, &n);
+
+		st = onlist_store_ignored_replies_to(s, (const char *const *)ids,
+						     n, reply_row, &w);
+		g_free(ids);
+	}
+	/* judged first, all of them: an answered topic may supersede an
+	 * ignored one read before it */
+	for (guint i = 0; st == ONLIST_OK && i < w.order->len; i++) {
+		struct cand *c = g_hash_table_lookup(w.cands,
+						     g_ptr_array_index(w.order, i));
+
+		onlist_ignored_judge(&ctx->scope, (struct onlist_ignored_msg *)
+				     c->msgs->data, c->msgs->len,
+				     (struct onlist_ignored_reply *)c->replies->data,
+				     c->replies->len, &c->out);
+		if (c->out.state == ONLIST_IGN_ANSWERED ||
+		    c->out.state == ONLIST_IGN_NOTICE)
+			add_priors(&w, (struct onlist_ignored_msg *)c->msgs->data,
+				   c->msgs->len);
+	}
+	for (guint i = 0; st == ONLIST_OK && !w.stop && i < w.order->len; i++) {
+		const char *t = g_ptr_array_index(w.order, i);
+		struct cand *c = g_hash_table_lookup(w.cands, t);
+
+		if (topic && strcmp(topic, t))
+			continue;
+		if (c->out.state == ONLIST_IGN_IGNORED &&
+		    superseded(&w, (struct onlist_ignored_msg *)c->msgs->data,
+			       c->msgs->len, c->out.date))
+			c->out.state = ONLIST_IGN_SUPERSEDED;
+		w.stop = cb((struct onlist_ignored_msg *)c->msgs->data,
+			    c->msgs->len,
+			    (struct onlist_ignored_reply *)c->replies->data,
+			    c->replies->len, &c->out, data) != 0;
+	}
+	g_free(w.topic);
+	g_array_free(w.msgs, TRUE);
+	g_string_chunk_free(w.scratch);
+	g_hash_table_destroy(w.by_msg);
+	g_hash_table_destroy(w.cands);
+	g_ptr_array_free(w.order, TRUE);
+	g_hash_table_destroy(w.priors);
+	g_hash_table_destroy(w.files);
+	g_string_chunk_free(w.keep);
+	free(topic);
+	return st;
+}
