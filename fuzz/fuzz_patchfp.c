@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sim = onlist_patchfp_similarity(fp.h, fp.n, fp.h, fp.n / 2);
 		if (sim < 0.0 || sim > 1.0)
 			abort();
-		onlist_patchfp_clear(&fp);
+		onlist_patchfp_release(&fp);
 	}
 	onlist_patch_repaired_id((const char *)data, size, hex);
 	if (!(text = malloc(size + 1)))

@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (onlist_subject_parse(&sj, text) == 0) {
 		if (strlen(sj.stripped) > strlen(text) || !sj.prefix)
 			abort();
-		onlist_subject_clear(&sj);
+		onlist_subject_release(&sj);
 	}
 	sp.lo = text;
 	sp.hi = text + strlen(text);

@@ -172,7 +172,7 @@ static onlist_status put_patch(struct onlist_store *s, struct onlist_mail *m,
 		return ONLIST_ENOMEM;
 	if (asprintf(&text, "%s\n%s", stripped, onlist_mail_body(m)) < 0 ||
 	    onlist_words_fp(text, &words, &nwords)) {
-		onlist_patchfp_clear(&fp);
+		onlist_patchfp_release(&fp);
 		return ONLIST_ENOMEM;
 	}
 	free(text);
@@ -187,7 +187,7 @@ static onlist_status put_patch(struct onlist_store *s, struct onlist_mail *m,
 	r.added = (long)fp.added;
 	r.removed = (long)fp.removed;
 	st = onlist_store_put_message_patch(s, &r);
-	onlist_patchfp_clear(&fp);
+	onlist_patchfp_release(&fp);
 	free(words);
 	return st;
 }
@@ -217,7 +217,7 @@ static void derived_clear(struct derived *d)
 	free(d->author_name);
 	free(d->author_addr);
 	free(d->own);
-	onlist_subject_clear(&d->sj);
+	onlist_subject_release(&d->sj);
 }
 
 /* What a reply says (msgmeta.h): a review tag, a NAK, an applied notice
@@ -836,7 +836,7 @@ static onlist_status from_headers(struct onlist_store *s,
 	if (st == ONLIST_OK && r->has_patch &&
 	    strcmp(info.cls, ONLIST_CLASS_PATCH))
 		st = onlist_store_set_message_patch(s, r->msgid, 0, NULL, NULL);
-	onlist_subject_clear(&sj);
+	onlist_subject_release(&sj);
 	return st;
 }
 

@@ -218,7 +218,7 @@ static void free_cpatch(gpointer p)
 
 	for (int i = 0; i < 3; i++)
 		free(c->alt[i]);
-	onlist_patchfp_clear(&c->fp);
+	onlist_patchfp_release(&c->fp);
 	g_free(c);
 }
 
@@ -472,10 +472,10 @@ static int fuzzy_prepare(struct fuzzy_ctx *f, const struct onlist_fuzzy_commit *
 		return -1;
 	f->stripped = g_ascii_strdown(sj.stripped, -1);	/* as SQLite's lower() */
 	if (asprintf(&text, "%s\n%s", sj.stripped, c->body) < 0) {
-		onlist_subject_clear(&sj);
+		onlist_subject_release(&sj);
 		return -1;
 	}
-	onlist_subject_clear(&sj);
+	onlist_subject_release(&sj);
 	if (onlist_words_fp(text, &f->words, &f->nwords)) {
 		free(text);
 		return -1;
@@ -601,7 +601,7 @@ static int fuzzy_skip(const char *sha, const char *email, const char *subject,
 	/* as fuzzy_prepare() makes them */
 	f->addr = g_ascii_strdown(email ? email : "", -1);
 	f->stripped = g_ascii_strdown(sj.stripped, -1);
-	onlist_subject_clear(&sj);
+	onlist_subject_release(&sj);
 	c.sha = sha;
 	kept = keep_old(f, &c);
 	g_free(f->addr);
@@ -1100,7 +1100,7 @@ static int same_subject_key(const char *commit_subject, const char *stripped)
 		return -1;
 	a = onlist_subject_key(sj.stripped);
 	b = onlist_subject_key(stripped ? stripped : "");
-	onlist_subject_clear(&sj);
+	onlist_subject_release(&sj);
 	same = a && b ? *a && !strcmp(a, b) : -1;
 	free(a);
 	free(b);
@@ -1269,7 +1269,7 @@ static int subj_commit_row(int ncol, const char *const *c, void *data)
 		return 1;
 	}
 	hk = subj_hash_key(c[2], sj.stripped);
-	onlist_subject_clear(&sj);
+	onlist_subject_release(&sj);
 	if (!hk)
 		return 0;
 	sc = g_new0(struct subj_commit, 1);
@@ -1700,7 +1700,7 @@ onlist_status onlist_match_explain(struct onlist_store *s,
 	return st;
 }
 
-void onlist_explain_clear(struct onlist_explain *x)
+void onlist_explain_release(struct onlist_explain *x)
 {
 	for (size_t i = 0; i < x->nlinks; i++) {
 		g_free(x->links[i].msgid);

@@ -351,7 +351,7 @@ int onlist_patchfp_compute_id(const char *buf, size_t len,
 	fp->removed = w.removed;
 	walk_release(&w);
 	if (!fp->h || !fp->files) {
-		onlist_patchfp_clear(fp);
+		onlist_patchfp_release(fp);
 		return -1;
 	}
 	return 0;
@@ -362,7 +362,7 @@ int onlist_patchfp_compute(const char *buf, size_t len, struct onlist_patchfp *f
 	return onlist_patchfp_compute_id(buf, len, fp, NULL, NULL);
 }
 
-void onlist_patchfp_clear(struct onlist_patchfp *fp)
+void onlist_patchfp_release(struct onlist_patchfp *fp)
 {
 	free(fp->h);
 	free(fp->files);

@@ -447,7 +447,7 @@ const char *onlist_path_kind_name(enum onlist_path_kind k)
 	       names[0];
 }
 
-void onlist_path_clear(struct onlist_path *p)
+void onlist_path_release(struct onlist_path *p)
 {
 	free(p->merge_sha);
 	free(p->merge_subject);
@@ -548,6 +548,6 @@ out:
 	onlist_merge_title_release(&t);
 	onlist_landing_row_release(&l);
 	if (st != ONLIST_OK)
-		onlist_path_clear(out);
+		onlist_path_release(out);
 	return st;
 }

@@ -445,7 +445,7 @@ static onlist_status import_file(struct onlist_remote *r, const char *file,
 
 			if (!onlist_subject_parse(&sj, onlist_mail_subject(m))) {
 				h.patch = sj.patch && !sj.reply && sj.part == 0;
-				onlist_subject_clear(&sj);
+				onlist_subject_release(&sj);
 			}
 		}
 		if (ids)
@@ -649,7 +649,7 @@ static char *stripped(const char *subject)
 	if (onlist_subject_parse(&sj, subject))
 		return NULL;
 	out = g_strdup(sj.stripped ? sj.stripped : subject);
-	onlist_subject_clear(&sj);
+	onlist_subject_release(&sj);
 	return out;
 }
 
@@ -996,7 +996,7 @@ onlist_status onlist_remote_probe(struct onlist_remote *r, char **errmsg)
 		if (onlist_subject_parse(&sj, g_ptr_array_index(a.titles, i)))
 			continue;
 		patch = sj.patch && !sj.reply && sj.part != 0;
-		onlist_subject_clear(&sj);
+		onlist_subject_release(&sj);
 		if (!patch)
 			continue;
 		p = mid_path(mid);

@@ -220,11 +220,11 @@ int onlist_subject_parse(struct onlist_subject *out, const char *subject)
 		goto oom;
 	return 0;
 oom:
-	onlist_subject_clear(out);
+	onlist_subject_release(out);
 	return -1;
 }
 
-void onlist_subject_clear(struct onlist_subject *s)
+void onlist_subject_release(struct onlist_subject *s)
 {
 	free(s->prefix);
 	free(s->stripped);

@@ -23,14 +23,14 @@ int onlist_span_misses(const struct onlist_span *sp, int64_t landed)
 	       (landed > 0 && landed + ONLIST_SPAN_BEFORE < sp->first);
 }
 
-void onlist_verdict_clear(struct onlist_verdict *v)
+void onlist_verdict_release(struct onlist_verdict *v)
 {
 	free(v->msgid);
 	free(v->reverted);
 	free(v->why);
 	free(v->note);
 	free(v->security);
-	onlist_path_clear(&v->path);
+	onlist_path_release(&v->path);
 	memset(v, 0, sizeof(*v));
 }
 

@@ -93,8 +93,8 @@ static void fingerprint_case(unsigned lines)
 			eq += a.h[i - 1] == a.h[i];
 		assert_true(eq > 0);
 	}
-	onlist_patchfp_clear(&a);
-	onlist_patchfp_clear(&b);
+	onlist_patchfp_release(&a);
+	onlist_patchfp_release(&b);
 }
 
 static void test_fingerprint_large(void **state)

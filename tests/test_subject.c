@@ -71,12 +71,12 @@ static void test_subjects(void **state)
 		assert_int_equal(s.pull, cases[i].pull);
 		assert_string_equal(s.prefix, cases[i].prefix);
 		assert_string_equal(s.stripped, cases[i].stripped);
-		onlist_subject_clear(&s);
+		onlist_subject_release(&s);
 	}
 	struct onlist_subject s;
 	assert_int_equal(onlist_subject_parse(&s, NULL), 0);
 	assert_string_equal(s.stripped, "");
-	onlist_subject_clear(&s);
+	onlist_subject_release(&s);
 }
 
 static void test_stable(void **state)
@@ -100,7 +100,7 @@ static void test_stable(void **state)
 	struct onlist_subject s;
 	assert_int_equal(onlist_subject_parse(&s, "[PATCH 5.15 012/123] Bluetooth: fix"), 0);
 	assert_true(onlist_subject_stable(s.prefix));
-	onlist_subject_clear(&s);
+	onlist_subject_release(&s);
 }
 
 struct got {

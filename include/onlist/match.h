@@ -130,12 +130,12 @@ struct onlist_explain {
 /* Find, for one commit, the linked patches the link tier refuses and
  * why, what the subject tier saw, every fuzzy candidate and its scores,
  * and why it was or was not taken (after onlist_match_run).  *x is
- * filled (onlist_explain_clear() frees it, also after an error). */
+ * filled (onlist_explain_release() frees it, also after an error). */
 onlist_status onlist_match_explain(struct onlist_store *s,
 				   const struct onlist_match_opts *o,
 				   const char *sha, struct onlist_explain *x,
 				   char **errmsg);
-void onlist_explain_clear(struct onlist_explain *x);
+void onlist_explain_release(struct onlist_explain *x);
 
 /* The built-in echo and bot rules. */
 extern const struct onlist_echo_rule onlist_match_default_rules[];

@@ -31,10 +31,10 @@ struct onlist_patchfp {
 };
 
 /* Fingerprint of the diff in buf.  0, or -1 when out of memory (a text
- * without a diff gives n == 0).  Free with onlist_patchfp_clear(). */
+ * without a diff gives n == 0).  Free with onlist_patchfp_release(). */
 int onlist_patchfp_compute(const char *buf, size_t len,
 			   struct onlist_patchfp *fp);
-void onlist_patchfp_clear(struct onlist_patchfp *fp);
+void onlist_patchfp_release(struct onlist_patchfp *fp);
 /* Both of one diff in one reading: onlist_patchfp_compute() into fp, and
  * what onlist_patch_repaired_id() returns into *has_id (hex filled when
  * 1).  0, or -1 when out of memory (*has_id is set either way). */

@@ -100,9 +100,9 @@ struct onlist_path {
  * pull request counts when its tip is the merge's second parent or its URL
  * and ref are the ones the merge's title names, and it was sent no later
  * than the merge was committed; of several, the tip's, then the latest.
- * *out is cleared first (onlist_path_clear).  ONLIST_EDB, ONLIST_ENOMEM. */
+ * *out is cleared first (onlist_path_release).  ONLIST_EDB, ONLIST_ENOMEM. */
 onlist_status onlist_path_of(struct onlist_store *s, const char *sha,
 			     const char *body, struct onlist_path *out);
-void onlist_path_clear(struct onlist_path *p);
+void onlist_path_release(struct onlist_path *p);
 
 #endif

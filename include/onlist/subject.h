@@ -25,9 +25,9 @@ struct onlist_subject {
 };
 
 /* Parse `subject` (UTF-8).  Returns 0, or -1 when out of memory.  Free
- * the strings with onlist_subject_clear(). */
+ * the strings with onlist_subject_release(). */
 int onlist_subject_parse(struct onlist_subject *out, const char *subject);
-void onlist_subject_clear(struct onlist_subject *s);
+void onlist_subject_release(struct onlist_subject *s);
 
 /* 1 when the prefix words (struct onlist_subject's prefix) mark a stable
  * backport: a kernel version ("5.15", "6.1.y", "4.19.123", "5.10-stable"),

@@ -59,14 +59,14 @@ struct onlist_verdict {
 /* The verdict on one unposted commit.  `release` is the project's
  * onlist.releasePattern (REG_EXTENDED | REG_NOSUB) or NULL; `files` the
  * commit's paths one per line.  *out is cleared first; release it with
- * onlist_verdict_clear().  ONLIST_EDB or ONLIST_ENOMEM on failure. */
+ * onlist_verdict_release().  ONLIST_EDB or ONLIST_ENOMEM on failure. */
 onlist_status onlist_verdict_unposted(struct onlist_store *s,
 				      const struct onlist_span *sp,
 				      const regex_t *release,
 				      const char *sha, const char *subject,
 				      const char *body, const char *files,
 				      int64_t landed, struct onlist_verdict *out);
-void onlist_verdict_clear(struct onlist_verdict *v);
+void onlist_verdict_release(struct onlist_verdict *v);
 
 /* security_relevant for a commit that was posted: its mark (as above) when
  * no review was given on the list (`reviewed` 0: the review states

@@ -569,7 +569,7 @@ int onlist_cli_why(struct onlist_cli_why *w, const char *sha)
 {
 	const char *p[1] = { sha };
 
-	onlist_verdict_clear(&w->v);
+	onlist_verdict_release(&w->v);
 	if (!w->ready) {
 		w->ready = 1;
 		if ((w->have_rel = onlist_cli_release_pattern(w->cmd, w->s,
@@ -590,7 +590,7 @@ int onlist_cli_why(struct onlist_cli_why *w, const char *sha)
 
 void onlist_cli_why_release(struct onlist_cli_why *w)
 {
-	onlist_verdict_clear(&w->v);
+	onlist_verdict_release(&w->v);
 	if (w->have_rel > 0)
 		regfree(&w->rel);
 	w->have_rel = 0;

@@ -98,7 +98,7 @@ static int with_reason(struct exp *e, int ncol, const char *const *vals,
 		out[i] = vals[i];
 	if (ncol <= COL_SECURITY)
 		return 0;
-	onlist_path_clear(&e->path);
+	onlist_path_release(&e->path);
 	free(e->mark);
 	e->mark = NULL;
 	if (st && !strcmp(st, "never_posted")) {
@@ -281,7 +281,7 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 	}
 	free(oerr);
 	onlist_cli_why_release(&why);
-	onlist_path_clear(&e.path);
+	onlist_path_release(&e.path);
 	free(e.mark);
 	free(repo);
 	onlist_store_close(db);

@@ -248,7 +248,7 @@ static int explain(struct onlist_store *s, const struct onlist_match_opts *o,
 	if (!e.n)
 		fputs("  none: never posted\n", f);
 	if (onlist_match_explain(s, o, sha, &x, &err) != ONLIST_OK) {
-		onlist_explain_clear(&x);
+		onlist_explain_release(&x);
 		fputs("onlist: match: ", stderr);
 		onlist_put_text(stderr, err ? err : "explain failed");
 		fputc('\n', stderr);
@@ -256,7 +256,7 @@ static int explain(struct onlist_store *s, const struct onlist_match_opts *o,
 		return ONLIST_EXIT_FAIL;
 	}
 	print_explain(f, &x, all);
-	onlist_explain_clear(&x);
+	onlist_explain_release(&x);
 	return ONLIST_EXIT_OK;
 }
 

@@ -151,7 +151,7 @@ out:
 	free(body);
 	free(mark);
 	onlist_commit_review_release(&rv);
-	onlist_path_clear(&own);
+	onlist_path_release(&own);
 	return ret;
 }
 

@@ -161,7 +161,7 @@ static void free_rows(struct rows *r)
 		free(x->list);
 		free(x->body);
 		onlist_commit_review_release(&x->rv);
-		onlist_verdict_clear(&x->v);
+		onlist_verdict_release(&x->v);
 		for (int k = 0; k < x->npost; k++)
 			free(x->post[k].msgid);
 		free(x->post);

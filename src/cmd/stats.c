@@ -316,7 +316,7 @@ static int count_path(struct onlist_store *db, const struct srow *r, long *n)
 		return -1;
 	}
 	n[p.kind]++;
-	onlist_path_clear(&p);
+	onlist_path_release(&p);
 	free(body);
 	return 0;
 }

@@ -166,7 +166,7 @@ static int unposted_row(int ncol, const char *const *c, void *data)
 	struct unposted *u = data;
 	int64_t landed = ncol > 8 && c[8] ? g_ascii_strtoll(c[8], NULL, 10) : 0;
 
-	onlist_verdict_clear(&u->v);
+	onlist_verdict_release(&u->v);
 	if ((u->st = onlist_verdict_unposted(u->s, &u->span, u->release,
 					     c[0], c[4], ncol > 6 ? c[6] : NULL,
 					     ncol > 7 ? c[7] : NULL, landed,
@@ -232,7 +232,7 @@ static void print_later(struct unposted *u)
 		return;
 	}
 	fputs(":\n", u->rows.f);
-	onlist_verdict_clear(&u->v);
+	onlist_verdict_release(&u->v);
 	u->v.unknown = 1;
 	for (guint i = 0; i < u->later->len; i++) {
 		const char *p[1] = { g_ptr_array_index(u->later, i) };
@@ -336,7 +336,7 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 	/* said; the list is not the whole answer, in any format */
 	if (ret == ONLIST_EXIT_OK && u.unscanned)
 		ret = ONLIST_EXIT_FAIL;
-	onlist_verdict_clear(&u.v);
+	onlist_verdict_release(&u.v);
 	g_ptr_array_free(u.later, TRUE);
 	g_ptr_array_free(u.later_why, TRUE);
 	ret = onlist_cli_rows_close(cli, &u.rows, ret);
