@@ -250,7 +250,8 @@ static onlist_status reply_kind(struct derived *d, struct onlist_mail *m)
 		return ONLIST_ENOMEM;
 	for (const char *p = d->own; *p; p++)
 		lines += *p == '\n';
-	info->reply_kind = tag ? "tag" : nak ? "nak" :
+	info->reply_kind = tag ? (onlist_reply_series_scope(onlist_mail_body(m)) ?
+				  "series-tag" : "tag") : nak ? "nak" :
 			   onlist_reply_is_notice(d->own, NULL, 0, 0) ? "notice" :
 			   "discussion";
 	if (!more && lines < 8 && strlen(d->own) <= REPLY_TEXT_KEEP)

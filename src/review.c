@@ -191,7 +191,9 @@ onlist_status onlist_review_commit(const struct onlist_review_in *in,
 					best = (long)k;
 					best_posting = on_posting;
 				}
-			} else if (g_hash_table_contains(series, m->series)) {
+			} else if ((m->cover || t->series_scope) &&
+				   g_hash_table_contains(series, m->series)) {
+				/* a sibling patch's own tag is its own */
 				if (best_series < 0 ||
 				    (on_posting && !best_series_posting)) {
 					best_series = (long)k;
@@ -216,19 +218,20 @@ onlist_status onlist_review_commit(const struct onlist_review_in *in,
 		gpointer v = g_hash_table_lookup(idx, x->target);
 		int yes = 0;
 
-		if (v && x->notice) {
-			const struct onlist_review_msg *m =
-				&in->msgs[GPOINTER_TO_SIZE(v) - 1];
-			/* on a version of the patch, or the cover letter of
-			 * one of its series, first */
-			int near = version[GPOINTER_TO_SIZE(v) - 1] ||
-				   (m->cover && g_hash_table_contains(series, m->series));
+		const struct onlist_review_msg *m =
+			v ? &in->msgs[GPOINTER_TO_SIZE(v) - 1] : NULL;
+		/* on a version of the patch, or the cover letter of one of
+		 * its series: a reply to a sibling patch is about that one */
+		int near = m && (version[GPOINTER_TO_SIZE(v) - 1] ||
+				 (m->cover && g_hash_table_contains(series, m->series)));
 
+		if (v && x->notice) {
+			/* those near first */
 			if (out->notice < 0 || (near && !notice_near)) {
 				out->notice = (long)r;
 				notice_near = near;
 			}
-		} else if (v && !x->bot && counts(who, x->sender)) {
+		} else if (near && !x->bot && counts(who, x->sender)) {
 			yes = 1;
 			if (out->state == ONLIST_REVIEW_NO_REPLY)
 				out->state = ONLIST_REVIEW_DISCUSSED;

@@ -103,7 +103,9 @@ static const char sql_tags[] =
 	"   WHERE c.msgid = th.answers AND lower(c.key) = 'co-developed-by'),"
 	" s.series, s.topic, ai.version, ai.part, ai.total,"
 	" (SELECT coalesce(lower(au.addr), '') FROM message_author au"
-	"   WHERE au.msgid = th.answers)"
+	"   WHERE au.msgid = th.answers),"
+	" (SELECT r.kind = 'series-tag' FROM message_reply r"
+	"   WHERE r.msgid = t.msgid)"
 	" FROM message_trailers t"
 	" JOIN message_info mi ON mi.msgid = t.msgid AND" ANSWERING("mi")
 	" JOIN thread th ON th.msgid = t.msgid AND th.answers IS NOT NULL"
@@ -316,6 +318,7 @@ static onlist_status load_tags(struct build *b, struct onlist_review_counts *c)
 		t.target_from = canon(b, intern(b, st, 11));
 		t.target_codev = canon_lines(b, intern(b, st, 12));
 		t.target_author = canon(b, intern(b, st, 18));
+		t.series_scope = sqlite3_column_int(st, 19);
 		onlist_review_judge(&t);
 		c->tags++;
 		c->reviews += !t.why_not &&

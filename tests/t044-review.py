@@ -275,7 +275,7 @@ patch("unthr-2", s_un2, "[PATCH 2/2] unthr: add the second helper")
 mail("unthr-r", gina, "Re: [PATCH 0/2] unthr: two helpers",
      "Reviewed-by: Gina Glance <gina@example.org>\n", irt=c, refs=[c])
 
-# v2 sent as a reply to v1; Hank reviews v2's first patch
+# v2 sent as a reply to v1; Hank reviews v2's first patch (only)
 old1 = mail("rv-v1-0", ann, "[PATCH 0/2] rv: two helpers", "First try.\n")
 patch("rv-v1-1", old_rv, "[PATCH 1/2] rv: add the first helper", irt=old1, refs=[old1])
 c2 = mail("rv-v2-0", ann, "[PATCH v2 0/2] rv: two helpers", "Second try.\n",
@@ -299,18 +299,19 @@ mail("norefs-r", gina, "Re: [PATCH] norefs: add the helper",
      "Reviewed-by: Gina Glance <gina@example.org>\n")
 
 # the cover letter renamed between v1 and v2 (not threaded to each other);
-# Carol acked v1's first patch only
+# Carol acked v1's first patch, for the whole series
 c1 = mail("ren-v1-0", ann, "[PATCH 0/2] ren: two helpers", "First try.\n")
 r1 = patch("ren-v1-1", old_ren1, "[PATCH 1/2] ren: add the first helper", irt=c1, refs=[c1])
 patch("ren-v1-2", old_ren2, "[PATCH 2/2] ren: add the second helper", irt=c1, refs=[c1])
 mail("ren-r", carol, "Re: [PATCH 1/2] ren: add the first helper",
-     "Acked-by: Carol Acker <carol@example.org>\n", irt=r1, refs=[c1, r1])
+     "For the series:\nAcked-by: Carol Acker <carol@example.org>\n", irt=r1, refs=[c1, r1])
 c2 = mail("ren-v2-0", ann, "[PATCH v2 0/2] ren: the helpers, reworked", "Second try.\n")
 patch("ren-v2-1", s_ren1, "[PATCH v2 1/2] ren: add the first helper", irt=c2, refs=[c2])
 patch("ren-v2-2", s_ren2, "[PATCH v2 2/2] ren: add the second helper", irt=c2, refs=[c2])
 
 # v2 sent by Jack, who took the series over, as a reply to Ann's v1, under
-# another cover subject; Bob reviewed v1's first patch only
+# another cover subject; Bob reviewed v1's first patch only (not the
+# second: a sibling's own tag is no review of the series)
 c1 = mail("tko-v1-0", ann, "[PATCH 0/2] tko: two helpers", "First try.\n")
 r1 = patch("tko-v1-1", old_tko1, "[PATCH 1/2] tko: add the first helper", irt=c1, refs=[c1])
 patch("tko-v1-2", old_tko2, "[PATCH 2/2] tko: add the second helper", irt=c1, refs=[c1])

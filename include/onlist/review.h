@@ -24,10 +24,14 @@
  *   and every patch of the same topic with the same stripped subject
  *   (lower case); its series: the series of those;
  * - state: `reviewed` when a tag that counts answers a version of the
- *   patch; else `reviewed_series` when one answers the cover letter or
- *   another patch of one of its series; else `discussed` when anyone but
- *   the non-reviewers replied anywhere in the topic with something else
- *   than a notice; else `no_reply`;
+ *   patch; else `reviewed_series` when one answers the cover letter of
+ *   one of its series, or another patch of one when its reply says it is
+ *   for the whole series ("For the series: Reviewed-by: ...", msgmeta.h:
+ *   a sibling's own tag reviews the sibling only); else `discussed` when
+ *   anyone but the non-reviewers replied with something else than a
+ *   notice to a version of the patch (an older RFC version too: it is
+ *   the same change) or to the cover letter of one of its series (not to
+ *   a sibling patch only); else `no_reply`;
  * - off the list: a Reviewed/Acked/Tested-by trailer of the commit whose
  *   person (address after .mailmap; the name when the trailer has no
  *   address) gave no review trailer anywhere in the topic.
@@ -71,6 +75,8 @@ struct onlist_review_tag {
 	const char *target_author;	/* its in-body From, canonical; "" */
 	const char *target_codev;	/* its Co-developed-by addresses,
 					 * canonical, one per line */
+	int series_scope;		/* the reply says the tag is for the
+					 * whole series (msgmeta.h) */
 	/* out (onlist_review_judge) */
 	const char *why_not;		/* NULL: review by someone else; else
 					 * "bot", "sender", "author" (the
