@@ -123,7 +123,7 @@ s_st = case("stable-backport", "stab.c", "stab: add the helper")
 # issue 27: applied notices, who is no reviewer, cover letters by structure
 mo = "Mo Maintainer <mo@example.org>"
 s_ntc = {}
-for k in ("applied", "queued", "fornext", "merged", "committed", "rule", "para"):
+for k in ("applied", "queued", "fornext", "merged", "committed", "rule", "para", "long"):
     s_ntc[k] = case("notice-" + k, "ntc%s.c" % k, "ntc%s: add the helper" % k)
 s_ntc_au = case("notice-by-author", "ntcau.c", "ntcau: add the helper", author=mo)
 s_cred = case("credited-ack", "cred.c", "cred: add the helper",
@@ -137,6 +137,10 @@ s_rfc2 = case("cover-rfc-2", "rfc2.c", "rfcc: add the second helper")
 s_ovt1 = case("cover-old-thread-1", "ovt1.c", "ovt: add the first helper")
 s_ovt2 = case("cover-old-thread-2", "ovt2.c", "ovt: add the second helper")
 s_lost = case("lost-patch", "lost.c", "lost: add the helper")
+s_mid = case("midline-tag", "midtag.c", "midtag: add the helper")
+s_ska = case("sketch-ack", "ska.c", "ska: add the helper")
+s_sib1 = case("sibling-disc-1", "sib1.c", "sib: add the first helper")
+s_sib2 = case("sibling-disc-2", "sib2.c", "sib: add the second helper")
 
 # ---- mails ----------------------------------------------------------------
 alpha, beta, ids = [], [], []
@@ -412,6 +416,9 @@ notices = {
     "para": "Applied, but please split such changes next time: the rename\n"
             "and the fix would have been easier to review apart, and the\n"
             "changelog should say why the old name was wrong.\n",
+    # one long sentence, its verb up front (ltp): a notice all the same
+    "long": "Hi Ann,\n\nI merged this patch, as well as all the others related to "
+            "tests description in RST format.\n\nKind regards,\nMo\n",
 }
 for k, text in notices.items():
     p = patch("ntc-" + k, s_ntc[k], "[PATCH] ntc%s: add the helper" % k)
@@ -475,6 +482,26 @@ mail("lost-r", mo, "Re: [PATCH] lost: add the helper",
      "On Mon, 1 Mar 2021, Ann Author wrote:\n" + quoted +
      "\nCommitted... (tag: liblost-1-0-0)\n", irt="lost@example.org",
      refs=["lost@example.org"])
+# the tag follows the reviewer's comment on the same line (ltp)
+p = patch("midtag", s_mid, "[PATCH] midtag: add the helper")
+mail("midtag-r", gina, "Re: [PATCH] midtag: add the helper",
+     "> +int midtag(void)\n\nThis one can be static.\n\n"
+     "Otherwise: Reviewed-by: Gina Glance <gina@example.org>\n", irt=p, refs=[p])
+# the maintainer proposes a change as a "Re:" with a diff; Gina's tag
+# answers it, and is given to the patch (ltp: "Yes. Feel free to add:")
+p = patch("ska", s_ska, "[PATCH] ska: add the helper")
+r = mail("ska-s", mo, "Re: [PATCH] ska: add the helper",
+         "I'd merge it with this on top:\n\n" + sketch("ska_fix.c", 3), irt=p, refs=[p])
+mail("ska-r", gina, "Re: [PATCH] ska: add the helper",
+     "Yes. Feel free to add:\nReviewed-by: Gina Glance <gina@example.org>\n",
+     irt=r, refs=[p, r])
+# Ivan asks about the first patch of a series only: the second one got
+# no reply
+c = mail("sib-0", ann, "[PATCH 0/2] sib: two helpers", "Two helpers.\n")
+p = patch("sib-1", s_sib1, "[PATCH 1/2] sib: add the first helper", irt=c, refs=[c])
+patch("sib-2", s_sib2, "[PATCH 2/2] sib: add the second helper", irt=c, refs=[c])
+mail("sib-r", ivan, "Re: [PATCH 1/2] sib: add the first helper", "Why not inline it?\n",
+     irt=p, refs=[c, p])
 
 open(os.path.join(out, "alpha.mbox"), "wb").write(b"".join(alpha))
 open(os.path.join(out, "beta.mbox"), "wb").write(b"".join(beta))

@@ -59,6 +59,11 @@ cover-rfc-2      reviewed_series  rfc-r                 0     -
 cover-old-thread-1 reviewed_series ovt-r                0     -
 cover-old-thread-2 reviewed_series ovt-r                0     -
 lost-patch       no_reply         -                     0     -
+notice-long      no_reply         -                     0     -
+midline-tag      reviewed         midtag-r              0     -
+sketch-ack       reviewed         ska-r                 0     -
+sibling-disc-1   discussed        -                     0     -
+sibling-disc-2   no_reply         -                     0     -
 '
 # tag-patch: Bob's Reviewed-by in git names his work address, which the
 # repository's .mailmap maps to the one he reviewed from: not off the list.
@@ -143,7 +148,7 @@ echo "$expect" | while read -r c state ev naks off; do
 done >"$TMP/states"
 cat "$TMP/states"
 [ ! -s "$TMP/states" ] || bad "commit states (above)"
-[ "$(q "SELECT count(*) FROM commit_review")" = 54 ] || bad "not every posted commit has a state"
+[ "$(q "SELECT count(*) FROM commit_review")" = 59 ] || bad "not every posted commit has a state"
 got=$(q "SELECT method || ' ' || message_id FROM matches WHERE commit_sha = '$(sha_of lost-patch)'")
 [ "$got" = "quoted lost-r@example.org" ] || bad "the lost patch is matched as '$got'"
 
@@ -318,7 +323,7 @@ for c in r["commits"]:
 t = r["totals"]
 n = [c for c in r["commits"] if case[c["sha"]] == "notice-merged"][0]["review"]["notice"]
 if not n or n["from"] != "Mo Maintainer" or n["msgid"] != "ntc-merged-r@example.org": print("notice", n); ok = False
-if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (19, 7, 15, 13): print("totals", t); ok = False
+if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (21, 8, 15, 15): print("totals", t); ok = False
 sys.exit(0 if ok else 1)
 PY
 run "report md" "$ONLIST" --db "$DB" report base..main
@@ -335,13 +340,13 @@ evidence "Acked-by Carol Acker on the cover letter, for the series" cover-r@exam
 	bad "report md: the cover letter evidence is not quoted"
 grep -qF -- '  - in git, not on the list: Reviewed-by: Frank Offlist \<frank@example.org\> Acked-by: Quinn Quoted \<quinn@example.org\>' "$TMP/out" ||
 	bad "report md: off-list tags not shown"
-grep -q "^## Posted, no reply (19)$" "$TMP/out" || bad "report md: no-reply section"
+grep -q "^## Posted, no reply (21)$" "$TMP/out" || bad "report md: no-reply section"
 # an applied notice is the evidence of a no_reply commit, linked
 ref=$(grep -A5 "^- $(sha_of notice-by-author | cut -c1-12) " "$TMP/out" |
       sed -n 's/^  - applied notice from Mo Maintainer, 2021-03-01 (\[mail\]\[\([0-9]*\)\])$/\1/p')
 [ -n "$ref" ] && grep -qF "[$ref]: https://lore.kernel.org/r/ntc-au-r@example.org" "$TMP/out" ||
 	bad "report md: the applied notice of notice-by-author is not shown"
-grep -q "^## Posted, discussed without a review tag (7)$" "$TMP/out" || bad "report md: discussed section"
+grep -q "^## Posted, discussed without a review tag (8)$" "$TMP/out" || bad "report md: discussed section"
 ! grep -q "$(sha_of tag-patch | cut -c1-12)" "$TMP/out" || bad "report md: a reviewed commit is listed"
 
 # ---- export: the state per commit, one row per tag given ---------------------
@@ -360,8 +365,8 @@ sys.exit(0 if ok else 1)
 PY
 run "export reviews" "$ONLIST" --db "$DB" export --format csv reviews
 tr -d '\r' <"$TMP/out" >"$TMP/reviews.csv"; mv "$TMP/reviews.csv" "$TMP/out"
-[ "$(tail -n +2 "$TMP/out" | wc -l)" = 28 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 28"
-[ "$(grep -c ',1,$' "$TMP/out")" = 21 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 21"
+[ "$(tail -n +2 "$TMP/out" | wc -l)" = 30 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 30"
+[ "$(grep -c ',1,$' "$TMP/out")" = 23 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 23"
 grep -q '^"cross-r@example.org",0,"Reviewed-by",.*,"beta","cross@example.org","patch",1,-1,-1,' "$TMP/out" ||
 	bad "export reviews: the cross-posted review is not on beta"
 grep -q '^"rv-r@example.org",.*,"rv-v2-1@example.org","patch",2,1,2,"rv-v2-0@example.org",' "$TMP/out" ||
@@ -372,8 +377,8 @@ run "stats json" "$ONLIST" --db "$DB" stats --format json base..main
 python3 -c '
 import json, sys
 g = json.load(open(sys.argv[1]))["single_signoff_no_tags"]
-want = {"never_posted": 0, "no_reply": 18, "discussed": 6, "reviewed_series": 15, "reviewed": 12}
-if g["count"] != 51 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
+want = {"never_posted": 0, "no_reply": 20, "discussed": 7, "reviewed_series": 15, "reviewed": 14}
+if g["count"] != 56 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
 ' "$TMP/out" || bad "stats: review states of the single-signoff commits"
 
 # ---- no repository known: no .mailmap, Bob's work address is off the list --
