@@ -128,6 +128,7 @@ python3 tests/t044-review.py "$W" || fail "the test mails could not be built"
 "$ONLIST" -q --db "$DB" import --list beta "$W/beta.mbox" >/dev/null || fail "import beta"
 "$ONLIST" -q --db "$DB" scan --repo "$W/repo" base..main >/dev/null || fail "scan"
 run match "$ONLIST" --db "$DB" match --rules "$W/rules"
+grep -q " 1 quoted, " "$TMP/out" || bad "match: the summary does not count the quoted match"
 expect_rc match 0
 
 q() { sqlite3 "$DB" "$1"; }
