@@ -161,8 +161,13 @@ onlist_status onlist_review_commit(const struct onlist_review_in *in,
 
 		if (m->cover)
 			continue;
-		if (m->posting ||
-		    (*m->stripped && g_hash_table_contains(stripped, m->stripped))) {
+		/* an earlier version under the commit's subject, from its
+		 * author (the commit named after v1, v2 renamed) */
+		if (m->posting || m->linked ||
+		    (*m->stripped && g_hash_table_contains(stripped, m->stripped)) ||
+		    (in->subject && *in->subject && !m->reply &&
+		     !strcmp(m->stripped, in->subject) &&
+		     (same(m->from, in->author) || same(m->author, in->author)))) {
 			version[i] = 1;
 			g_hash_table_add(series, (gpointer)m->series);
 		}

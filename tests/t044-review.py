@@ -70,6 +70,8 @@ old_2a = commit("twoaddr.c", "int twoaddr(void) { return 0; }\n", "twoaddr: add 
 old_1w = commit("oneword.c", "int oneword(void) { return 0; }\n", "oneword: add the helper",
                 author="Kim <kim@example.com>")
 old_ovt = commit("ovt1.c", "int ovt1(void) { return 0; }\n", "ovt: add the first helper")
+old_rnv = commit("rnv.c", "int rnv(void) { return 0; }\n", "rnv: add the helper")
+old_fvn = commit("fvn.c", "int fvn(void) { return 0; }\n", "fvn: add the helper")
 git("checkout", "-q", "main")
 
 cases = []
@@ -139,6 +141,8 @@ s_ovt2 = case("cover-old-thread-2", "ovt2.c", "ovt: add the second helper")
 s_lost = case("lost-patch", "lost.c", "lost: add the helper")
 s_mid = case("midline-tag", "midtag.c", "midtag: add the helper")
 s_ska = case("sketch-ack", "ska.c", "ska: add the helper")
+s_rnv = case("renamed-version-subject", "rnv.c", "rnv: add the helper")
+s_fvn = case("renamed-version-files", "fvn.c", "fvn: add the helper and its test")
 s_sib1 = case("sibling-disc-1", "sib1.c", "sib: add the first helper")
 s_sib2 = case("sibling-disc-2", "sib2.c", "sib: add the second helper")
 
@@ -495,6 +499,18 @@ r = mail("ska-s", mo, "Re: [PATCH] ska: add the helper",
 mail("ska-r", gina, "Re: [PATCH] ska: add the helper",
      "Yes. Feel free to add:\nReviewed-by: Gina Glance <gina@example.org>\n",
      irt=r, refs=[p, r])
+# v2 went out under another subject, in a thread of its own; Bob reviewed
+# v1, whose subject the commit keeps (ltp 253c7f...)
+p = patch("rnv-v1", old_rnv, "[PATCH] rnv: add the helper")
+mail("rnv-r", bob, "Re: [PATCH] rnv: add the helper",
+     "Reviewed-by: Bob Reviewer <bob@example.org>\n", irt=p, refs=[p])
+patch("rnv-v2", s_rnv, "[PATCH v2] rnv: join the helper to the others")
+# likewise, the commit named after v2: linked by author, files and the
+# subject's "fvn:" part
+p = patch("fvn-v1", old_fvn, "[PATCH] fvn: add the helper")
+mail("fvn-r", carol, "Re: [PATCH] fvn: add the helper",
+     "Acked-by: Carol Acker <carol@example.org>\n", irt=p, refs=[p])
+patch("fvn-v2", s_fvn, "[PATCH v2] fvn: add the helper and its test")
 # Ivan asks about the first patch of a series only: the second one got
 # no reply
 c = mail("sib-0", ann, "[PATCH 0/2] sib: two helpers", "Two helpers.\n")

@@ -22,7 +22,10 @@
  *   when nothing else decides it;
  * - the versions of a commit's patch: its postings (matches that count)
  *   and every patch of the same topic with the same stripped subject
- *   (lower case); its series: the series of those;
+ *   (lower case), or with the commit's subject from its author (sender
+ *   or in-body From); its series: the series of those.  The topics read
+ *   are those of the postings and those where the store found an
+ *   earlier version under another subject (store_review.c);
  * - state: `reviewed` when a tag that counts answers a version of the
  *   patch; else `reviewed_series` when one answers the cover letter of
  *   one of its series, or another patch of one when its reply says it is
@@ -95,6 +98,9 @@ struct onlist_review_msg {
 	const char *author;		/* in-body From, canonical; "" none */
 	const char *codev;		/* its Co-developed-by addresses,
 					 * canonical, one per line; "" none */
+	int linked;			/* an earlier version under another
+					 * subject, by the commit's author
+					 * (store_review.c) */
 	int reply;			/* a "Re:" carrying a diff: a
 					 * reviewer's sketch, whose sender
 					 * is no author of the patch */
@@ -116,6 +122,8 @@ struct onlist_review_trailer {
 
 struct onlist_review_in {
 	const char *author;		/* the commit's author, canonical */
+	const char *subject;		/* the commit's subject, lower case;
+					 * "" when unknown */
 	const struct onlist_review_trailer *trailers;	/* all of them */
 	size_t ntrailers;
 	const struct onlist_review_msg *msgs;
