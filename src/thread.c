@@ -177,9 +177,12 @@ static void resolve(struct graph *g)
 				 * "Re:" with a diff): about the patch it
 				 * answers ("Yes. Feel free to add:
 				 * Reviewed-by: ..." to the maintainer's
-				 * proposed change) */
+				 * proposed change); a new patch sent there
+				 * keeps answering it, as topics are linked
+				 * by what patches answer */
 				if (g->cls[p] == C_PATCH && g->n[p].reply &&
-				    g->n[p].answers >= 0)
+				    g->n[p].answers >= 0 &&
+				    (g->cls[xi] != C_PATCH || x->reply))
 					x->answers = g->n[p].answers;
 			}
 			g->state[xi] = 2;
