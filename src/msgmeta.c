@@ -283,23 +283,31 @@ char *onlist_find_change_id(const char *text)
 
 /* ---- what a reply says --------------------------------------------------- */
 
-/* A phrase that makes a tag the whole series' */
+/* A phrase that makes a tag the whole series' ("For these six patches:",
+ * "For all 12:", "For every patch except for patch 4.", "For patches 1-9,
+ * 11-20 and 47") */
 static int says_series(const char *p, size_t n)
 {
-	static const char *const phrases[] = {
-		"series", "patchset", "patch set", "patch-set", "all patches",
-		"all the patches", "all of the patches", "all of them",
-		"both patches", "both of them", "the rest", "whole set",
-		"these patches", "this set", "entire set", "for all",
-		"all three", "all four", "all five", "all 3", "all 4",
-		"all 5", "these two", "these three", "these four",
-		"these five", "these 2", "these 3", "these 4", "these 5",
-	};
-	char *l = g_ascii_strdown(p, (gssize)n);
-	int hit = 0;
+	static GRegex *re;
+	char *l;
+	int hit;
 
-	for (size_t i = 0; i < G_N_ELEMENTS(phrases) && !hit; i++)
-		hit = strstr(l, phrases[i]) != NULL;
+	if (g_once_init_enter(&re)) {
+		GRegex *r = g_regex_new(
+			"\\b(series|patch ?set|patch-set|patches \\d"
+			"|every (single )?patch|each patch|the rest"
+			"|all (the |of the |of these |these )?patches"
+			"|these (\\w+ )?patches|all of (them|these)|both (of them|patches)"
+			"|all \\d+|all (two|three|four|five|six|seven|eight|nine|ten)"
+			"|(whole|entire|this) set|for all)\\b",
+			G_REGEX_CASELESS | G_REGEX_OPTIMIZE, 0, NULL);
+
+		g_once_init_leave(&re, r);
+	}
+	if (!re)
+		return 0;
+	l = g_strndup(p, n);
+	hit = g_regex_match(re, l, 0, NULL);
 	g_free(l);
 	return hit;
 }

@@ -200,6 +200,14 @@ static void test_series_scope(void **state)
 		{ "Reviewed-by: Avinesh Kumar <akumar@suse.de> (for all patches in the series)\n", 1 },
 		{ "For the rest also from me: Reviewed-by: Cyril Hrubis <chrubis@suse.cz>\n", 1 },
 		{ "For these three patches:\n\nTested-by: Dave <dave@example.org>\n", 1 },
+		/* selinux: James Carter's phrasings */
+		{ "For these six patches:\nAcked-by: James Carter <jwcart2@gmail.com>\n", 1 },
+		{ "For these 11 patches:\nAcked-by: James Carter <jwcart2@gmail.com>\n", 1 },
+		{ "For every patch except for patch 4.\n"
+		  "Acked-by: James Carter <jwcart2@gmail.com>\n", 1 },
+		{ "For patches 1-9, 11-20, 22-34, 36-39, 45, and 47\n"
+		  "Acked-by: James Carter <jwcart2@gmail.com>\n", 1 },
+		{ "For all 12:\nAcked-by: Petr Lautrbach <lautrbach@redhat.com>\n", 1 },
 		/* a tag for this patch only */
 		{ "Looks good.\n\nReviewed-by: Ann <ann@example.org>\n", 0 },
 		{ "> [PATCH 0/3] a series\nReviewed-by: Ann <ann@example.org>\n", 0 },
