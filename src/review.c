@@ -196,9 +196,12 @@ onlist_status onlist_review_commit(const struct onlist_review_in *in,
 					best = (long)k;
 					best_posting = on_posting;
 				}
-			} else if ((m->cover || t->series_scope) &&
+			} else if ((m->cover || !strcmp(m->msgid, m->series) ||
+				    t->series_scope) &&
 				   g_hash_table_contains(series, m->series)) {
-				/* a sibling patch's own tag is its own */
+				/* a sibling patch's own tag is its own; the
+				 * patch the others answer, in a series
+				 * without a cover letter, stands for one */
 				if (best_series < 0 ||
 				    (on_posting && !best_series_posting)) {
 					best_series = (long)k;
@@ -228,7 +231,8 @@ onlist_status onlist_review_commit(const struct onlist_review_in *in,
 		/* on a version of the patch, or the cover letter of one of
 		 * its series: a reply to a sibling patch is about that one */
 		int near = m && (version[GPOINTER_TO_SIZE(v) - 1] ||
-				 (m->cover && g_hash_table_contains(series, m->series)));
+				 ((m->cover || !strcmp(m->msgid, m->series)) &&
+				  g_hash_table_contains(series, m->series)));
 
 		if (v && x->notice) {
 			/* those near first */

@@ -143,6 +143,10 @@ s_mid = case("midline-tag", "midtag.c", "midtag: add the helper")
 s_ska = case("sketch-ack", "ska.c", "ska: add the helper")
 s_rnv = case("renamed-version-subject", "rnv.c", "rnv: add the helper")
 s_fvn = case("renamed-version-files", "fvn.c", "fvn: add the helper and its test")
+s_hd1 = case("head-1n-1", "headn1.c", "headn: add the first helper")
+s_hd2 = case("head-1n-2", "headn2.c", "headn: add the second helper")
+s_sks1 = case("sketch-scope-1", "sks1.c", "sks: add the first helper")
+s_sks2 = case("sketch-scope-2", "sks2.c", "sks: add the second helper")
 s_sib1 = case("sibling-disc-1", "sib1.c", "sib: add the first helper")
 s_sib2 = case("sibling-disc-2", "sib2.c", "sib: add the second helper")
 
@@ -511,6 +515,23 @@ p = patch("fvn-v1", old_fvn, "[PATCH] fvn: add the helper")
 mail("fvn-r", carol, "Re: [PATCH] fvn: add the helper",
      "Acked-by: Carol Acker <carol@example.org>\n", irt=p, refs=[p])
 patch("fvn-v2", s_fvn, "[PATCH v2] fvn: add the helper and its test")
+# no cover letter: 2/2 answers 1/2, which stands for the cover; Gina
+# acks 1/2 (selinux: "The code looks fine. ... Acked-by:" on v2 1/6)
+# (sent by Jack: from Ann, the sks cover letter below, minutes later,
+# would be taken for its unthreaded cover)
+p = patch("headn-1", s_hd1, "[PATCH 1/2] headn: add the first helper", frm=jack)
+patch("headn-2", s_hd2, "[PATCH 2/2] headn: add the second helper", irt=p, refs=[p], frm=jack)
+mail("headn-r", gina, "Re: [PATCH 1/2] headn: add the first helper",
+     "The code looks fine.\n\nAcked-by: Gina Glance <gina@example.org>\n",
+     irt=p, refs=[p])
+# Hank answers 2/2 with a diff and an ack "for all 2" (selinux: Petr's
+# "For all 12:" above a fix): the series' review
+c = mail("sks-0", ann, "[PATCH 0/2] sks: two helpers", "Two helpers.\n")
+patch("sks-1", s_sks1, "[PATCH 1/2] sks: add the first helper", irt=c, refs=[c])
+p = patch("sks-2", s_sks2, "[PATCH 2/2] sks: add the second helper", irt=c, refs=[c])
+mail("sks-r", hank, "Re: [PATCH 2/2] sks: add the second helper",
+     "For all 2:\nAcked-by: Hank Helper <hank@example.org>\n\nAnd on top:\n\n" +
+     sketch("sks_fix.c", 4), irt=p, refs=[c, p])
 # Ivan asks about the first patch of a series only: the second one got
 # no reply
 c = mail("sib-0", ann, "[PATCH 0/2] sib: two helpers", "Two helpers.\n")

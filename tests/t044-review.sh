@@ -64,6 +64,10 @@ midline-tag      reviewed         midtag-r              0     -
 sketch-ack       reviewed         ska-r                 0     -
 renamed-version-subject reviewed rnv-r                 0     -
 renamed-version-files reviewed   fvn-r                 0     -
+head-1n-1        reviewed         headn-r               0     -
+head-1n-2        reviewed_series  headn-r               0     -
+sketch-scope-1   reviewed_series  sks-r                 0     -
+sketch-scope-2   reviewed         sks-r                 0     -
 sibling-disc-1   discussed        -                     0     -
 sibling-disc-2   no_reply         -                     0     -
 '
@@ -151,7 +155,7 @@ echo "$expect" | while read -r c state ev naks off; do
 done >"$TMP/states"
 cat "$TMP/states"
 [ ! -s "$TMP/states" ] || bad "commit states (above)"
-[ "$(q "SELECT count(*) FROM commit_review")" = 61 ] || bad "not every posted commit has a state"
+[ "$(q "SELECT count(*) FROM commit_review")" = 65 ] || bad "not every posted commit has a state"
 got=$(q "SELECT method || ' ' || message_id FROM matches WHERE commit_sha = '$(sha_of lost-patch)'")
 [ "$got" = "quoted lost-r@example.org" ] || bad "the lost patch is matched as '$got'"
 
@@ -326,11 +330,11 @@ for c in r["commits"]:
 t = r["totals"]
 n = [c for c in r["commits"] if case[c["sha"]] == "notice-merged"][0]["review"]["notice"]
 if not n or n["from"] != "Mo Maintainer" or n["msgid"] != "ntc-merged-r@example.org": print("notice", n); ok = False
-if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (21, 8, 15, 17): print("totals", t); ok = False
+if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (21, 8, 17, 19): print("totals", t); ok = False
 sys.exit(0 if ok else 1)
 PY
 run "report md" "$ONLIST" --db "$DB" report base..main
-grep -q "^## Reviewed only on the series (15)$" "$TMP/out" || bad "report md: no series section of 15"
+grep -q "^## Reviewed only on the series (17)$" "$TMP/out" || bad "report md: no series section of 17"
 # (Markdown: the characters it acts on are backslashed)
 # the evidence in one line, the mail that gave it linked
 evidence() {	# LINE-PATTERN MSGID
@@ -368,8 +372,8 @@ sys.exit(0 if ok else 1)
 PY
 run "export reviews" "$ONLIST" --db "$DB" export --format csv reviews
 tr -d '\r' <"$TMP/out" >"$TMP/reviews.csv"; mv "$TMP/reviews.csv" "$TMP/out"
-[ "$(tail -n +2 "$TMP/out" | wc -l)" = 32 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 32"
-[ "$(grep -c ',1,$' "$TMP/out")" = 25 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 25"
+[ "$(tail -n +2 "$TMP/out" | wc -l)" = 34 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 34"
+[ "$(grep -c ',1,$' "$TMP/out")" = 27 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 27"
 grep -q '^"cross-r@example.org",0,"Reviewed-by",.*,"beta","cross@example.org","patch",1,-1,-1,' "$TMP/out" ||
 	bad "export reviews: the cross-posted review is not on beta"
 grep -q '^"rv-r@example.org",.*,"rv-v2-1@example.org","patch",2,1,2,"rv-v2-0@example.org",' "$TMP/out" ||
@@ -380,8 +384,8 @@ run "stats json" "$ONLIST" --db "$DB" stats --format json base..main
 python3 -c '
 import json, sys
 g = json.load(open(sys.argv[1]))["single_signoff_no_tags"]
-want = {"never_posted": 0, "no_reply": 20, "discussed": 7, "reviewed_series": 15, "reviewed": 16}
-if g["count"] != 58 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
+want = {"never_posted": 0, "no_reply": 20, "discussed": 7, "reviewed_series": 17, "reviewed": 18}
+if g["count"] != 62 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
 ' "$TMP/out" || bad "stats: review states of the single-signoff commits"
 
 # ---- no repository known: no .mailmap, Bob's work address is off the list --

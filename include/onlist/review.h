@@ -28,12 +28,14 @@
  *   earlier version under another subject (store_review.c);
  * - state: `reviewed` when a tag that counts answers a version of the
  *   patch; else `reviewed_series` when one answers the cover letter of
- *   one of its series, or another patch of one when its reply says it is
+ *   one of its series (in a series without one, the patch the others
+ *   answer stands for it), or another patch of one when its reply says it is
  *   for the whole series ("For the series: Reviewed-by: ...", msgmeta.h:
  *   a sibling's own tag reviews the sibling only); else `discussed` when
  *   anyone but the non-reviewers replied with something else than a
  *   notice to a version of the patch (an older RFC version too: it is
- *   the same change) or to the cover letter of one of its series (not to
+ *   the same change) or to the cover letter of one of its series (or the
+ *   patch standing for it; not to
  *   a sibling patch only); else `no_reply`;
  * - off the list: a Reviewed/Acked/Tested-by trailer of the commit whose
  *   person (address after .mailmap; the name when the trailer has no
