@@ -230,7 +230,12 @@ static onlist_status reply_kind(struct derived *d, struct onlist_mail *m)
 	int more = 0, nak = 0, tag = 0, lines = 0, nomem = 0;
 	char *q;
 
-	if (strcmp(info->cls, ONLIST_CLASS_REPLY) && strcmp(info->cls, ONLIST_CLASS_OTHER))
+	/* a "Re:" with a diff ("how about this") gets a row only for its
+	 * tags: whether they are for the whole series ("For all 12:") */
+	int sketch = !strcmp(info->cls, ONLIST_CLASS_PATCH) && info->reply;
+
+	if (strcmp(info->cls, ONLIST_CLASS_REPLY) && strcmp(info->cls, ONLIST_CLASS_OTHER) &&
+	    !sketch)
 		return ONLIST_OK;
 	for (int k = 0; k < d->tr.n; k++) {
 		const char *key = d->tr.t[k].key;
@@ -240,11 +245,19 @@ static onlist_status reply_kind(struct derived *d, struct onlist_mail *m)
 		else if (onlist_trailer_is_review(key, strlen(key)))
 			tag = 1;
 	}
+	if (sketch) {
+		if (tag || nak)
+			info->reply_kind = !tag ? "nak" :
+				onlist_reply_series_scope(onlist_mail_body(m)) ?
+				"series-tag" : "tag";
+		return ONLIST_OK;
+	}
 	if (!(d->own = onlist_reply_own_text(onlist_mail_body(m), &more)))
 		return ONLIST_ENOMEM;
 	for (const char *p = d->own; *p; p++)
 		lines += *p == '\n';
-	info->reply_kind = tag ? "tag" : nak ? "nak" :
+	info->reply_kind = tag ? (onlist_reply_series_scope(onlist_mail_body(m)) ?
+				  "series-tag" : "tag") : nak ? "nak" :
 			   onlist_reply_is_notice(d->own, NULL, 0, 0) ? "notice" :
 			   "discussion";
 	if (!more && lines < 8 && strlen(d->own) <= REPLY_TEXT_KEEP)

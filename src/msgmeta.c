@@ -27,6 +27,48 @@ static int is_key_char(int c)
 	return isalnum(c) || c == '-' || c == '_';
 }
 
+/* A review tag given inside a line: "Otherwise: Reviewed-by: Ann
+ * <ann@example.org>", "Feel free to add my RBT: Acked-by: ...".  Only
+ * the review keys, after a ':', ',', '.', ';', '!' or ')' or the word
+ * "add" (not "I dropped the Reviewed-by: ..."), with a value "Name
+ * <addr@host>".  Returns the key's start and sets *keylen, or NULL. */
+static const char *midline_tag(const char *k, const char *end, size_t *keylen)
+{
+	static const char *const keys[] = {
+		"reviewed-by:", "acked-by:", "tested-by:", "nacked-by:",
+	};
+
+	for (const char *p = k + 1; p < end; p++) {
+		const char *b = p;
+
+		if (p[-1] != ' ' && p[-1] != '\t')
+			continue;
+		for (size_t i = 0; i < G_N_ELEMENTS(keys); i++) {
+			size_t n = strlen(keys[i]);
+			const char *lt, *at, *gt;
+
+			if ((size_t)(end - p) <= n || strncasecmp(p, keys[i], n))
+				continue;
+			while (b > k && (b[-1] == ' ' || b[-1] == '\t'))
+				b--;
+			if (b == k)
+				continue;
+			if (!strchr(":,.;!)", b[-1]) &&
+			    !(b - k >= 3 && !strncasecmp(b - 3, "add", 3) &&
+			      (b - k == 3 || b[-4] == ' ')))
+				continue;
+			lt = memchr(p + n, '<', (size_t)(end - p - n));
+			at = lt ? memchr(lt, '@', (size_t)(end - lt)) : NULL;
+			gt = at ? memchr(at, '>', (size_t)(end - at)) : NULL;
+			if (!gt)
+				continue;
+			*keylen = n - 1;
+			return p;
+		}
+	}
+	return NULL;
+}
+
 int onlist_find_trailers(const char *text, onlist_trailer_cb cb, void *data)
 {
 	const char *p = text ? text : "";
@@ -53,7 +95,22 @@ int onlist_find_trailers(const char *text, onlist_trailer_cb cb, void *data)
 		q = k;
 		while (q < p + n && is_key_char((unsigned char)*q))
 			q++;
-		if (q - k >= 4 && isalpha((unsigned char)*k) &&
+		if (!(q - k >= 4 && isalpha((unsigned char)*k) &&
+		      !strncasecmp(q - 3, "-by", 3)) &&
+		    k < p + n && *k != '>' && *k != '|') {
+			size_t kl;
+			const char *t = midline_tag(k, p + n, &kl);
+
+			if (t) {
+				const char *v = t + kl + 1;
+				int r;
+
+				while (v < p + n && isspace((unsigned char)*v))
+					v++;
+				if ((r = cb(t, kl, v, (size_t)(p + n - v), data)))
+					return r;
+			}
+		} else if (q - k >= 4 && isalpha((unsigned char)*k) &&
 		    !strncasecmp(q - 3, "-by", 3)) {
 			const char *key_end = q, *v;
 
@@ -225,6 +282,85 @@ char *onlist_find_change_id(const char *text)
 }
 
 /* ---- what a reply says --------------------------------------------------- */
+
+/* A phrase that makes a tag the whole series' ("For these six patches:",
+ * "For all 12:", "For every patch except for patch 4.", "For patches 1-9,
+ * 11-20 and 47") */
+static int says_series(const char *p, size_t n)
+{
+	static GRegex *re;
+	char *l;
+	int hit;
+
+	if (g_once_init_enter(&re)) {
+		GRegex *r = g_regex_new(
+			"\\b(series|patch ?set|patch-set|patches \\d"
+			"|every (single )?patch|each patch|the rest"
+			"|all (the |of the |of these |these )?patches"
+			"|these (\\w+ )?patches|all of (them|these)|both (of them|patches)"
+			"|all \\d+|all (two|three|four|five|six|seven|eight|nine|ten)"
+			"|(whole|entire|this) set|for all)\\b",
+			G_REGEX_CASELESS | G_REGEX_OPTIMIZE, 0, NULL);
+
+		g_once_init_leave(&re, r);
+	}
+	if (!re)
+		return 0;
+	l = g_strndup(p, n);
+	hit = g_regex_match(re, l, 0, NULL);
+	g_free(l);
+	return hit;
+}
+
+int onlist_reply_series_scope(const char *body)
+{
+	const char *p = body ? body : "", *prev[2] = { NULL, NULL };
+	size_t prevn[2] = { 0, 0 };
+	int after = 0;			/* the line above was a tag */
+
+	while (*p) {
+		const char *e = line_end(p), *k = p, *q;
+		size_t n = trimmed_len(p, e), kl;
+
+		if ((n == 2 && !strncmp(p, "--", 2) && p[2] == ' ') ||
+		    (n >= 26 && !strncmp(p, "-----Original Message-----", 26)))
+			break;
+		while (k < p + n && (*k == ' ' || *k == '\t'))
+			k++;
+		if (k == p + n) {		/* blank: the lines above stay */
+			p = *e ? e + 1 : e;
+			continue;
+		}
+		if (*k == '>' || *k == '|') {	/* a quote: none above count */
+			prev[0] = prev[1] = NULL;
+			after = 0;
+			p = *e ? e + 1 : e;
+			continue;
+		}
+		q = k;
+		while (q < p + n && is_key_char((unsigned char)*q))
+			q++;
+		if ((q < p + n && *q == ':' && onlist_trailer_is_review(k, (size_t)(q - k))) ||
+		    midline_tag(k, p + n, &kl)) {
+			if (says_series(k, (size_t)(p + n - k)) ||
+			    (prev[1] && says_series(prev[1], prevn[1])) ||
+			    (prev[0] && says_series(prev[0], prevn[0])))
+				return 1;
+			after = 1;
+		} else if (after && (*k == '(' || !strncasecmp(k, "for ", 4)) &&
+			   says_series(k, (size_t)(p + n - k))) {
+			return 1;	/* "(for all patches in the series)" */
+		} else {
+			after = 0;
+			prev[0] = prev[1];
+			prevn[0] = prevn[1];
+			prev[1] = k;
+			prevn[1] = (size_t)(p + n - k);
+		}
+		p = *e ? e + 1 : e;
+	}
+	return 0;
+}
 
 static int ends_with(const char *p, size_t n, const char *tail)
 {
@@ -458,11 +594,68 @@ static int matches(const char *line, const char *const *extra, size_t nextra)
 	return 0;
 }
 
+/* The place (1-based) of the first word that names a notice verb, 0 when
+ * none does */
+static int verb_place(const char *sentence)
+{
+	gchar **w = g_strsplit(sentence, " ", -1);
+	int at = 0;
+
+	for (int i = 0; w[i] && !at; i++)
+		if (has_stem(w[i]))
+			at = i + 1;
+	g_strfreev(w);
+	return at;
+}
+
+/* The sentences of lines[0..n): a line that does not end a sentence
+ * (".", "!", "?", ":") runs on into the next, as a mailer wraps one;
+ * a sentence ends at ".", "!", "?" or ";" before a blank.  Each is
+ * appended to out. */
+static void sentences(gchar **lines, int n, GPtrArray *out)
+{
+	GString *cur = g_string_new(NULL);
+
+	for (int i = 0; i < n; i++) {
+		const char *p = lines[i];
+		size_t len = strlen(p);
+
+		if (!len)
+			continue;
+		if (cur->len)
+			g_string_append_c(cur, ' ');
+		for (const char *c = p; *c; c++) {
+			g_string_append_c(cur, *c);
+			if (strchr(".!?;", *c) && c[1] == ' ') {
+				g_ptr_array_add(out, g_string_free(cur, FALSE));
+				cur = g_string_new(NULL);
+				c++;	/* the blank */
+			}
+		}
+		if (strchr(".!?:", p[len - 1]) && cur->len) {
+			g_ptr_array_add(out, g_string_free(cur, FALSE));
+			cur = g_string_new(NULL);
+		}
+	}
+	if (cur->len)
+		g_ptr_array_add(out, g_string_free(cur, FALSE));
+	else
+		g_string_free(cur, TRUE);
+}
+
+/* A notice sentence says it in its main clause: the verb among the
+ * first words ("I merged this patch, as well as all the others ...",
+ * "This and previous patch as obvious fixes merged."), not at the end of
+ * a long sentence that is about something else */
+#define NOTICE_VERB_PLACE 8
+#define NOTICE_SENTENCE_WORDS 30
+
 int onlist_reply_is_notice(const char *own, const char *const *extra,
 			   size_t nextra, int bot)
 {
 	gchar **l;
-	int n, hits = 0, others = 0, ok = 1, end;
+	GPtrArray *sv;
+	int n, hits = 0, others = 0, ok = 1, end, first = 0;
 
 	if (!own || !*own)
 		return 0;
@@ -473,19 +666,30 @@ int onlist_reply_is_notice(const char *own, const char *const *extra,
 	while (end > 0 && n - end < 3 && nwords(l[end - 1]) <= 3 &&
 	       !matches(l[end - 1], extra, nextra) && !guarded(l[end - 1]))
 		end--;
-	for (int i = 0; i < end && ok; i++) {
-		const char *x = l[i];
+	if (end > 0 && is_greeting(l[0]))
+		first = 1;
+	/* by sentence, not by line: a notice wrapped over two lines is one,
+	 * and "Merged, thanks. The test failed on my box, so ..." is two */
+	sv = g_ptr_array_new_with_free_func(g_free);
+	sentences(l + first, end - first, sv);
+	for (guint i = 0; i < sv->len && ok; i++) {
+		const char *x = g_ptr_array_index(sv, i);
+		int at;
 
+		if (is_courtesy(x))
+			continue;
 		if (matches(x, extra, nextra)) {
 			hits++;
-			ok = (bot || nwords(x) <= 15) && !guarded(x);
-		} else if ((i == 0 && is_greeting(x)) || is_courtesy(x)) {
-			continue;
+			at = verb_place(x);
+			ok = !guarded(x) && (bot ||
+			     (nwords(x) <= NOTICE_SENTENCE_WORDS &&
+			      at <= NOTICE_VERB_PLACE));
 		} else if (!bot) {
 			others++;
 			ok = others <= 2 && nwords(x) <= 6 && !guarded(x);
 		}
 	}
+	g_ptr_array_free(sv, TRUE);
 	g_strfreev(l);
 	return ok && hits > 0;
 }

@@ -161,8 +161,13 @@ onlist_status onlist_review_commit(const struct onlist_review_in *in,
 
 		if (m->cover)
 			continue;
-		if (m->posting ||
-		    (*m->stripped && g_hash_table_contains(stripped, m->stripped))) {
+		/* an earlier version under the commit's subject, from its
+		 * author (the commit named after v1, v2 renamed) */
+		if (m->posting || m->linked ||
+		    (*m->stripped && g_hash_table_contains(stripped, m->stripped)) ||
+		    (in->subject && *in->subject && !m->reply &&
+		     !strcmp(m->stripped, in->subject) &&
+		     (same(m->from, in->author) || same(m->author, in->author)))) {
 			version[i] = 1;
 			g_hash_table_add(series, (gpointer)m->series);
 		}
@@ -191,7 +196,12 @@ onlist_status onlist_review_commit(const struct onlist_review_in *in,
 					best = (long)k;
 					best_posting = on_posting;
 				}
-			} else if (g_hash_table_contains(series, m->series)) {
+			} else if ((m->cover || !strcmp(m->msgid, m->series) ||
+				    t->series_scope) &&
+				   g_hash_table_contains(series, m->series)) {
+				/* a sibling patch's own tag is its own; the
+				 * patch the others answer, in a series
+				 * without a cover letter, stands for one */
 				if (best_series < 0 ||
 				    (on_posting && !best_series_posting)) {
 					best_series = (long)k;
@@ -216,19 +226,21 @@ onlist_status onlist_review_commit(const struct onlist_review_in *in,
 		gpointer v = g_hash_table_lookup(idx, x->target);
 		int yes = 0;
 
-		if (v && x->notice) {
-			const struct onlist_review_msg *m =
-				&in->msgs[GPOINTER_TO_SIZE(v) - 1];
-			/* on a version of the patch, or the cover letter of
-			 * one of its series, first */
-			int near = version[GPOINTER_TO_SIZE(v) - 1] ||
-				   (m->cover && g_hash_table_contains(series, m->series));
+		const struct onlist_review_msg *m =
+			v ? &in->msgs[GPOINTER_TO_SIZE(v) - 1] : NULL;
+		/* on a version of the patch, or the cover letter of one of
+		 * its series: a reply to a sibling patch is about that one */
+		int near = m && (version[GPOINTER_TO_SIZE(v) - 1] ||
+				 ((m->cover || !strcmp(m->msgid, m->series)) &&
+				  g_hash_table_contains(series, m->series)));
 
+		if (v && x->notice) {
+			/* those near first */
 			if (out->notice < 0 || (near && !notice_near)) {
 				out->notice = (long)r;
 				notice_near = near;
 			}
-		} else if (v && !x->bot && counts(who, x->sender)) {
+		} else if (near && !x->bot && counts(who, x->sender)) {
 			yes = 1;
 			if (out->state == ONLIST_REVIEW_NO_REPLY)
 				out->state = ONLIST_REVIEW_DISCUSSED;

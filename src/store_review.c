@@ -103,7 +103,9 @@ static const char sql_tags[] =
 	"   WHERE c.msgid = th.answers AND lower(c.key) = 'co-developed-by'),"
 	" s.series, s.topic, ai.version, ai.part, ai.total,"
 	" (SELECT coalesce(lower(au.addr), '') FROM message_author au"
-	"   WHERE au.msgid = th.answers)"
+	"   WHERE au.msgid = th.answers),"
+	" (SELECT r.kind = 'series-tag' FROM message_reply r"
+	"   WHERE r.msgid = t.msgid)"
 	" FROM message_trailers t"
 	" JOIN message_info mi ON mi.msgid = t.msgid AND" ANSWERING("mi")
 	" JOIN thread th ON th.msgid = t.msgid AND th.answers IS NOT NULL"
@@ -118,11 +120,53 @@ static const char sql_put_tag[] =
 	" sender, date, target, target_class, series, topic, version, part,"
 	" total, why_not)"
 	" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)";
-/* The topics some commit was posted in (ONLY: some commit to be
- * computed again). */
+/* The topics each posted commit was posted in, and those where an
+ * earlier version of it went out under another subject, outside the
+ * threads of its postings (ltp: v1 "Add backslash to ...", v2 "Join
+ * string to ...", the commit named as v1): a patch (not a "Re:") by its
+ * author (sender or in-body From; not a stable backport, which names
+ * its "commit ... upstream"), sent from 180 days before the author
+ * date to the commit, that is no posting of another commit, and has the
+ * commit's subject, or its files and the part of its subject before the
+ * first ':' ("controllers/cpuset:").  msgid: the posting or that
+ * version; posted: 1 for a posting. */
+#define LINK_WINDOW "15552000"
+#define LINK_PATCH(i, m) \
+	" " i ".class = 'patch' AND NOT coalesce(" i ".reply, 0)" \
+	" AND NOT coalesce(" i ".upstream, 0)" \
+	" AND " m ".date BETWEEN c.author_date - " LINK_WINDOW \
+	"   AND c.commit_date + 86400" \
+	" AND NOT EXISTS (SELECT 1 FROM matches y WHERE y.message_id = " i ".msgid" \
+	"   AND y.commit_sha <> c.sha AND " ONLIST__POSTED("y.method") ")"
+static const char sql_links[] =
+	"DROP TABLE IF EXISTS temp.review_links;"
+	"CREATE TEMP TABLE review_links(sha TEXT NOT NULL, msgid TEXT NOT NULL,"
+	" topic TEXT NOT NULL, posted INTEGER NOT NULL, PRIMARY KEY(sha, msgid))"
+	" WITHOUT ROWID;"
+	"INSERT OR IGNORE INTO temp.review_links SELECT x.commit_sha, x.message_id,"
+	" s.topic, 1"
+	" FROM matches x JOIN series s ON s.msgid = x.message_id WHERE " POSTED ";"
+	"INSERT OR IGNORE INTO temp.review_links SELECT c.sha, m.msgid, s.topic, 0"
+	" FROM commits c JOIN message_info i ON lower(i.stripped) = lower(c.subject)"
+	" JOIN messages m ON m.msgid = i.msgid JOIN series s ON s.msgid = i.msgid"
+	" WHERE c.sha IN (SELECT commit_sha FROM matches x WHERE " POSTED ")"
+	" AND" LINK_PATCH("i", "m") " AND (lower(m.from_addr) = lower(c.author_email)"
+	"  OR EXISTS (SELECT 1 FROM message_author au WHERE au.msgid = i.msgid"
+	"   AND lower(au.addr) = lower(c.author_email)));"
+	"INSERT OR IGNORE INTO temp.review_links SELECT c.sha, m.msgid, s.topic, 0"
+	" FROM commits c JOIN messages m ON lower(m.from_addr) = lower(c.author_email)"
+	" JOIN message_info i ON i.msgid = m.msgid"
+	" JOIN message_patch p ON p.msgid = m.msgid AND p.files = c.files"
+	" JOIN series s ON s.msgid = m.msgid"
+	" WHERE c.sha IN (SELECT commit_sha FROM matches x WHERE " POSTED ")"
+	" AND c.files <> '' AND instr(c.subject, ':') > 1"
+	" AND lower(substr(i.stripped, 1, instr(i.stripped, ':')))"
+	"  = lower(substr(c.subject, 1, instr(c.subject, ':')))"
+	" AND" LINK_PATCH("i", "m") ";";
+/* The topics of the commits (ONLY: some commit to be computed again). */
 #define POSTED_TOPICS(f) \
-	" (SELECT s2.topic FROM matches x JOIN series s2" \
-	"   ON s2.msgid = x.message_id WHERE " POSTED f ")"
+	" (SELECT l.topic FROM temp.review_links l WHERE 1" f ")"
+#define ONLY_L " AND l.sha IN (SELECT sha FROM temp.review_commits)"
 #define ONLY " AND x.commit_sha IN (SELECT sha FROM temp.review_commits)"
 #define SQL_MEMBERS(f) \
 	"SELECT s.msgid, s.series, s.topic, coalesce(i.class, 'patch')," \
@@ -146,18 +190,24 @@ static const char sql_put_tag[] =
 	" LEFT JOIN message_reply r ON r.msgid = th.msgid" \
 	" WHERE s.topic IN" POSTED_TOPICS(f) \
 	" ORDER BY m.date, th.msgid"
-#define SQL_COMMITS(f) \
+#define SQL_COMMITS(f, g) \
 	"SELECT x.commit_sha, x.message_id, coalesce(lower(c.author_email), '')," \
-	" s.topic FROM matches x JOIN commits c ON c.sha = x.commit_sha" \
+	" s.topic, coalesce(lower(c.subject), ''), 1" \
+	" FROM matches x JOIN commits c ON c.sha = x.commit_sha" \
 	" LEFT JOIN series s ON s.msgid = x.message_id" \
-	" WHERE " POSTED f " ORDER BY x.commit_sha"
+	" WHERE " POSTED f \
+	" UNION ALL SELECT l.sha, l.msgid, coalesce(lower(c.author_email), '')," \
+	" l.topic, coalesce(lower(c.subject), ''), 0" \
+	" FROM temp.review_links l JOIN commits c ON c.sha = l.sha" \
+	" WHERE NOT l.posted" g " ORDER BY 1"
 #define SQL_TRAILERS(f) \
 	"SELECT t.sha, t.key, t.value FROM trailers t" \
 	" WHERE t.sha IN (SELECT commit_sha FROM matches x WHERE " POSTED f ")" \
 	" ORDER BY t.sha, t.seq"
-static const char *const sql_members[] = { SQL_MEMBERS(""), SQL_MEMBERS(ONLY) };
-static const char *const sql_replies[] = { SQL_REPLIES(""), SQL_REPLIES(ONLY) };
-static const char *const sql_commits[] = { SQL_COMMITS(""), SQL_COMMITS(ONLY) };
+static const char *const sql_members[] = { SQL_MEMBERS(""), SQL_MEMBERS(ONLY_L) };
+static const char *const sql_replies[] = { SQL_REPLIES(""), SQL_REPLIES(ONLY_L) };
+static const char *const sql_commits[] = { SQL_COMMITS("", ""),
+					   SQL_COMMITS(ONLY, ONLY_L) };
 static const char *const sql_trailers[] = { SQL_TRAILERS(""),
 					    SQL_TRAILERS(ONLY) };
 
@@ -192,6 +242,8 @@ static const char sql_some_topics[] =
 	"INSERT OR IGNORE INTO temp.review_commits SELECT x.commit_sha"
 	" FROM matches x JOIN series s ON s.msgid = x.message_id"
 	" WHERE " POSTED " AND s.topic IN (SELECT topic FROM temp.review_topics);"
+	"INSERT OR IGNORE INTO temp.review_commits SELECT sha FROM temp.review_links"
+	" WHERE topic IN (SELECT topic FROM temp.review_topics);"
 	"DELETE FROM commit_review WHERE sha IN"
 	" (SELECT sha FROM temp.review_commits);"
 	"DELETE FROM commit_notice WHERE sha IN"
@@ -316,6 +368,7 @@ static onlist_status load_tags(struct build *b, struct onlist_review_counts *c)
 		t.target_from = canon(b, intern(b, st, 11));
 		t.target_codev = canon_lines(b, intern(b, st, 12));
 		t.target_author = canon(b, intern(b, st, 18));
+		t.series_scope = sqlite3_column_int(st, 19);
 		onlist_review_judge(&t);
 		c->tags++;
 		c->reviews += !t.why_not &&
@@ -370,6 +423,7 @@ static onlist_status load_topics(struct build *b)
 		m.from = canon(b, intern(b, st, 4));
 		m.stripped = intern(b, st, 5);
 		m.posting = 0;
+		m.linked = 0;
 		m.author = canon(b, intern(b, st, 6));
 		m.codev = canon_lines(b, intern(b, st, 7));
 		m.reply = sqlite3_column_int(st, 8);
@@ -434,7 +488,8 @@ static onlist_status load_topics(struct build *b)
 
 /* One commit: its postings' topics gathered, judged, written. */
 static onlist_status one_commit(struct build *b, const char *sha,
-				const char *author, GPtrArray *postings,
+				const char *author, const char *subject,
+				GPtrArray *postings, GPtrArray *linked,
 				GPtrArray *topics, struct onlist_review_counts *c)
 {
 	GArray *msgs = g_array_new(FALSE, FALSE, sizeof(struct onlist_review_msg));
@@ -473,11 +528,15 @@ static onlist_status one_commit(struct build *b, const char *sha,
 
 		for (guint k = 0; k < postings->len && !m->posting; k++)
 			m->posting = !strcmp(m->msgid, g_ptr_array_index(postings, k));
+		m->linked = 0;
+		for (guint k = 0; k < linked->len && !m->linked; k++)
+			m->linked = !strcmp(m->msgid, g_ptr_array_index(linked, k));
 	}
 	for (guint i = 0; gt && i < gt->len; i++)
 		g_array_append_val(trs, g_array_index(gt, struct gtrailer, i).t);
 	off = g_malloc0(trs->len ? trs->len : 1);
 	in.author = canon(b, author);
+	in.subject = subject;
 	in.trailers = (const struct onlist_review_trailer *)(void *)trs->data;
 	in.ntrailers = trs->len;
 	in.msgs = (const struct onlist_review_msg *)(void *)msgs->data;
@@ -614,7 +673,8 @@ static onlist_status each_commit(struct build *b, struct onlist_review_counts *c
 {
 	struct onlist_store *s = b->s;
 	GPtrArray *postings = g_ptr_array_new(), *topics = g_ptr_array_new();
-	const char *sha = NULL, *author = "";
+	GPtrArray *linked = g_ptr_array_new();
+	const char *sha = NULL, *author = "", *subject = "";
 	onlist_status ret = ONLIST_OK;
 	sqlite3_stmt *st;
 	int rc;
@@ -629,15 +689,18 @@ static onlist_status each_commit(struct build *b, struct onlist_review_counts *c
 		const char *x = intern(b, st, 0);
 
 		if (sha && strcmp(sha, x)) {
-			if ((ret = one_commit(b, sha, author, postings, topics,
-					      c)) != ONLIST_OK)
+			if ((ret = one_commit(b, sha, author, subject, postings,
+					      linked, topics, c)) != ONLIST_OK)
 				break;
 			g_ptr_array_set_size(postings, 0);
+			g_ptr_array_set_size(linked, 0);
 			g_ptr_array_set_size(topics, 0);
 		}
 		sha = x;
 		author = intern(b, st, 2);
-		g_ptr_array_add(postings, (gpointer)intern(b, st, 1));
+		subject = intern(b, st, 4);
+		g_ptr_array_add(sqlite3_column_int(st, 5) ? postings : linked,
+				(gpointer)intern(b, st, 1));
 		if (sqlite3_column_type(st, 3) != SQLITE_NULL)
 			add_unique(topics, intern(b, st, 3));
 	}
@@ -645,9 +708,11 @@ static onlist_status each_commit(struct build *b, struct onlist_review_counts *c
 		ret = fail(s, "load posted commits");
 	sqlite3_reset(st);
 	if (ret == ONLIST_OK && sha)
-		ret = one_commit(b, sha, author, postings, topics, c);
+		ret = one_commit(b, sha, author, subject, postings, linked,
+				 topics, c);
 out:
 	g_ptr_array_free(postings, TRUE);
+	g_ptr_array_free(linked, TRUE);
 	g_ptr_array_free(topics, TRUE);
 	return ret;
 }
@@ -799,7 +864,9 @@ onlist_status onlist_store_build_reviews(struct onlist_store *s,
 		 (!some && sqlite3_exec(s->db, sql_clear_commits, NULL, NULL,
 					NULL) != SQLITE_OK))
 		ret = fail(s, "clear reviews");
-	else if (b.some = some, (ret = load_tags(&b, c)) == ONLIST_OK &&
+	else if (b.some = some, (ret = exec(s, sql_links,
+				"link the versions of the commits")) == ONLIST_OK &&
+		 (ret = load_tags(&b, c)) == ONLIST_OK &&
 		 (!some || (ret = exec(s, sql_some_topics,
 				       "choose the commits to review")) == ONLIST_OK) &&
 		 (ret = load_topics(&b)) == ONLIST_OK &&

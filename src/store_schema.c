@@ -242,7 +242,8 @@ static const char v10_sql[] =
 
 static const char v11_sql[] =
 	/* Written at import (onlist_store_put_message_info) for each reply:
-	 * kind is 'tag' (an unquoted review trailer), 'nak', 'notice' (an
+	 * kind is 'tag' (an unquoted review trailer), 'series-tag' (one the
+	 * reply gives to the whole series, msgmeta.h), 'nak', 'notice' (an
 	 * applied notice by the built-in patterns, msgmeta.h) or
 	 * 'discussion'; text is the writer's own text (msgmeta.h) when it is
 	 * a few short lines, for the notice patterns of a rules file, else

@@ -173,6 +173,17 @@ static void resolve(struct graph *g)
 				x->answers = g->cls[p] == C_PATCH ||
 					     g->cls[p] == C_COVER ?
 					     p : g->n[p].answers;
+				/* below a reviewer's "how about this" (a
+				 * "Re:" with a diff): about the patch it
+				 * answers ("Yes. Feel free to add:
+				 * Reviewed-by: ..." to the maintainer's
+				 * proposed change); a new patch sent there
+				 * keeps answering it, as topics are linked
+				 * by what patches answer */
+				if (g->cls[p] == C_PATCH && g->n[p].reply &&
+				    g->n[p].answers >= 0 &&
+				    (g->cls[xi] != C_PATCH || x->reply))
+					x->answers = g->n[p].answers;
 			}
 			g->state[xi] = 2;
 		}

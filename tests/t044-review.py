@@ -70,6 +70,8 @@ old_2a = commit("twoaddr.c", "int twoaddr(void) { return 0; }\n", "twoaddr: add 
 old_1w = commit("oneword.c", "int oneword(void) { return 0; }\n", "oneword: add the helper",
                 author="Kim <kim@example.com>")
 old_ovt = commit("ovt1.c", "int ovt1(void) { return 0; }\n", "ovt: add the first helper")
+old_rnv = commit("rnv.c", "int rnv(void) { return 0; }\n", "rnv: add the helper")
+old_fvn = commit("fvn.c", "int fvn(void) { return 0; }\n", "fvn: add the helper")
 git("checkout", "-q", "main")
 
 cases = []
@@ -123,7 +125,7 @@ s_st = case("stable-backport", "stab.c", "stab: add the helper")
 # issue 27: applied notices, who is no reviewer, cover letters by structure
 mo = "Mo Maintainer <mo@example.org>"
 s_ntc = {}
-for k in ("applied", "queued", "fornext", "merged", "committed", "rule", "para"):
+for k in ("applied", "queued", "fornext", "merged", "committed", "rule", "para", "long"):
     s_ntc[k] = case("notice-" + k, "ntc%s.c" % k, "ntc%s: add the helper" % k)
 s_ntc_au = case("notice-by-author", "ntcau.c", "ntcau: add the helper", author=mo)
 s_cred = case("credited-ack", "cred.c", "cred: add the helper",
@@ -137,6 +139,16 @@ s_rfc2 = case("cover-rfc-2", "rfc2.c", "rfcc: add the second helper")
 s_ovt1 = case("cover-old-thread-1", "ovt1.c", "ovt: add the first helper")
 s_ovt2 = case("cover-old-thread-2", "ovt2.c", "ovt: add the second helper")
 s_lost = case("lost-patch", "lost.c", "lost: add the helper")
+s_mid = case("midline-tag", "midtag.c", "midtag: add the helper")
+s_ska = case("sketch-ack", "ska.c", "ska: add the helper")
+s_rnv = case("renamed-version-subject", "rnv.c", "rnv: add the helper")
+s_fvn = case("renamed-version-files", "fvn.c", "fvn: add the helper and its test")
+s_hd1 = case("head-1n-1", "headn1.c", "headn: add the first helper")
+s_hd2 = case("head-1n-2", "headn2.c", "headn: add the second helper")
+s_sks1 = case("sketch-scope-1", "sks1.c", "sks: add the first helper")
+s_sks2 = case("sketch-scope-2", "sks2.c", "sks: add the second helper")
+s_sib1 = case("sibling-disc-1", "sib1.c", "sib: add the first helper")
+s_sib2 = case("sibling-disc-2", "sib2.c", "sib: add the second helper")
 
 # ---- mails ----------------------------------------------------------------
 alpha, beta, ids = [], [], []
@@ -275,7 +287,7 @@ patch("unthr-2", s_un2, "[PATCH 2/2] unthr: add the second helper")
 mail("unthr-r", gina, "Re: [PATCH 0/2] unthr: two helpers",
      "Reviewed-by: Gina Glance <gina@example.org>\n", irt=c, refs=[c])
 
-# v2 sent as a reply to v1; Hank reviews v2's first patch
+# v2 sent as a reply to v1; Hank reviews v2's first patch (only)
 old1 = mail("rv-v1-0", ann, "[PATCH 0/2] rv: two helpers", "First try.\n")
 patch("rv-v1-1", old_rv, "[PATCH 1/2] rv: add the first helper", irt=old1, refs=[old1])
 c2 = mail("rv-v2-0", ann, "[PATCH v2 0/2] rv: two helpers", "Second try.\n",
@@ -299,18 +311,19 @@ mail("norefs-r", gina, "Re: [PATCH] norefs: add the helper",
      "Reviewed-by: Gina Glance <gina@example.org>\n")
 
 # the cover letter renamed between v1 and v2 (not threaded to each other);
-# Carol acked v1's first patch only
+# Carol acked v1's first patch, for the whole series
 c1 = mail("ren-v1-0", ann, "[PATCH 0/2] ren: two helpers", "First try.\n")
 r1 = patch("ren-v1-1", old_ren1, "[PATCH 1/2] ren: add the first helper", irt=c1, refs=[c1])
 patch("ren-v1-2", old_ren2, "[PATCH 2/2] ren: add the second helper", irt=c1, refs=[c1])
 mail("ren-r", carol, "Re: [PATCH 1/2] ren: add the first helper",
-     "Acked-by: Carol Acker <carol@example.org>\n", irt=r1, refs=[c1, r1])
+     "For the series:\nAcked-by: Carol Acker <carol@example.org>\n", irt=r1, refs=[c1, r1])
 c2 = mail("ren-v2-0", ann, "[PATCH v2 0/2] ren: the helpers, reworked", "Second try.\n")
 patch("ren-v2-1", s_ren1, "[PATCH v2 1/2] ren: add the first helper", irt=c2, refs=[c2])
 patch("ren-v2-2", s_ren2, "[PATCH v2 2/2] ren: add the second helper", irt=c2, refs=[c2])
 
 # v2 sent by Jack, who took the series over, as a reply to Ann's v1, under
-# another cover subject; Bob reviewed v1's first patch only
+# another cover subject; Bob reviewed v1's first patch only (not the
+# second: a sibling's own tag is no review of the series)
 c1 = mail("tko-v1-0", ann, "[PATCH 0/2] tko: two helpers", "First try.\n")
 r1 = patch("tko-v1-1", old_tko1, "[PATCH 1/2] tko: add the first helper", irt=c1, refs=[c1])
 patch("tko-v1-2", old_tko2, "[PATCH 2/2] tko: add the second helper", irt=c1, refs=[c1])
@@ -411,6 +424,9 @@ notices = {
     "para": "Applied, but please split such changes next time: the rename\n"
             "and the fix would have been easier to review apart, and the\n"
             "changelog should say why the old name was wrong.\n",
+    # one long sentence, its verb up front (ltp): a notice all the same
+    "long": "Hi Ann,\n\nI merged this patch, as well as all the others related to "
+            "tests description in RST format.\n\nKind regards,\nMo\n",
 }
 for k, text in notices.items():
     p = patch("ntc-" + k, s_ntc[k], "[PATCH] ntc%s: add the helper" % k)
@@ -474,6 +490,55 @@ mail("lost-r", mo, "Re: [PATCH] lost: add the helper",
      "On Mon, 1 Mar 2021, Ann Author wrote:\n" + quoted +
      "\nCommitted... (tag: liblost-1-0-0)\n", irt="lost@example.org",
      refs=["lost@example.org"])
+# the tag follows the reviewer's comment on the same line (ltp)
+p = patch("midtag", s_mid, "[PATCH] midtag: add the helper")
+mail("midtag-r", gina, "Re: [PATCH] midtag: add the helper",
+     "> +int midtag(void)\n\nThis one can be static.\n\n"
+     "Otherwise: Reviewed-by: Gina Glance <gina@example.org>\n", irt=p, refs=[p])
+# the maintainer proposes a change as a "Re:" with a diff; Gina's tag
+# answers it, and is given to the patch (ltp: "Yes. Feel free to add:")
+p = patch("ska", s_ska, "[PATCH] ska: add the helper")
+r = mail("ska-s", mo, "Re: [PATCH] ska: add the helper",
+         "I'd merge it with this on top:\n\n" + sketch("ska_fix.c", 3), irt=p, refs=[p])
+mail("ska-r", gina, "Re: [PATCH] ska: add the helper",
+     "Yes. Feel free to add:\nReviewed-by: Gina Glance <gina@example.org>\n",
+     irt=r, refs=[p, r])
+# v2 went out under another subject, in a thread of its own; Bob reviewed
+# v1, whose subject the commit keeps (ltp 253c7f...)
+p = patch("rnv-v1", old_rnv, "[PATCH] rnv: add the helper")
+mail("rnv-r", bob, "Re: [PATCH] rnv: add the helper",
+     "Reviewed-by: Bob Reviewer <bob@example.org>\n", irt=p, refs=[p])
+patch("rnv-v2", s_rnv, "[PATCH v2] rnv: join the helper to the others")
+# likewise, the commit named after v2: linked by author, files and the
+# subject's "fvn:" part
+p = patch("fvn-v1", old_fvn, "[PATCH] fvn: add the helper")
+mail("fvn-r", carol, "Re: [PATCH] fvn: add the helper",
+     "Acked-by: Carol Acker <carol@example.org>\n", irt=p, refs=[p])
+patch("fvn-v2", s_fvn, "[PATCH v2] fvn: add the helper and its test")
+# no cover letter: 2/2 answers 1/2, which stands for the cover; Gina
+# acks 1/2 (selinux: "The code looks fine. ... Acked-by:" on v2 1/6)
+# (sent by Jack: from Ann, the sks cover letter below, minutes later,
+# would be taken for its unthreaded cover)
+p = patch("headn-1", s_hd1, "[PATCH 1/2] headn: add the first helper", frm=jack)
+patch("headn-2", s_hd2, "[PATCH 2/2] headn: add the second helper", irt=p, refs=[p], frm=jack)
+mail("headn-r", gina, "Re: [PATCH 1/2] headn: add the first helper",
+     "The code looks fine.\n\nAcked-by: Gina Glance <gina@example.org>\n",
+     irt=p, refs=[p])
+# Hank answers 2/2 with a diff and an ack "for all 2" (selinux: Petr's
+# "For all 12:" above a fix): the series' review
+c = mail("sks-0", ann, "[PATCH 0/2] sks: two helpers", "Two helpers.\n")
+patch("sks-1", s_sks1, "[PATCH 1/2] sks: add the first helper", irt=c, refs=[c])
+p = patch("sks-2", s_sks2, "[PATCH 2/2] sks: add the second helper", irt=c, refs=[c])
+mail("sks-r", hank, "Re: [PATCH 2/2] sks: add the second helper",
+     "For all 2:\nAcked-by: Hank Helper <hank@example.org>\n\nAnd on top:\n\n" +
+     sketch("sks_fix.c", 4), irt=p, refs=[c, p])
+# Ivan asks about the first patch of a series only: the second one got
+# no reply
+c = mail("sib-0", ann, "[PATCH 0/2] sib: two helpers", "Two helpers.\n")
+p = patch("sib-1", s_sib1, "[PATCH 1/2] sib: add the first helper", irt=c, refs=[c])
+patch("sib-2", s_sib2, "[PATCH 2/2] sib: add the second helper", irt=c, refs=[c])
+mail("sib-r", ivan, "Re: [PATCH 1/2] sib: add the first helper", "Why not inline it?\n",
+     irt=p, refs=[c, p])
 
 open(os.path.join(out, "alpha.mbox"), "wb").write(b"".join(alpha))
 open(os.path.join(out, "beta.mbox"), "wb").write(b"".join(beta))

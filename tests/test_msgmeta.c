@@ -49,7 +49,19 @@ static const struct {
 	  "> foo\n\nHere is the summary with links:\n  - [net-next,1/2] foo: bar\n"
 	  "    https://git.kernel.org/netdev/net-next/c/0123456789ab\n\n"
 	  "You are awesome, thank you!\n-- \nDeet-doot-dot, I am a bot.\n", 1, 1 },
+	/* a notice by sentence, not by a word cap: the verb early in a
+	 * long sentence, a sentence wrapped over two lines (ltp) */
+	{ "Hi Ma,\n\nI merged this  patch, as well as all the others related to tests\n"
+	  "description in RST format.\n\nKind regards,\nAndrea Cervesato\n", 1, 0 },
+	{ "Hi Ma,\n\nI merged this patch, as well as all the others related to tests "
+	  "description in RST format.\n\nKind regards,\nAndrea Cervesato\n", 1, 0 },
+	{ "This and previous patch as obvious fixes merged. Thanks!\n", 1, 0 },
+	{ "Patchset merged with minor adjustments(code format), thanks!\n", 1, 0 },
 	/* discussion */
+	{ "Merged. The loop in the second hunk leaks the buffer on the error path\n"
+	  "and the test misses the case of an empty file.\n", 0, 0 },
+	{ "The documentation that describes how the test is run on older kernels got "
+	  "merged last week.\n", 0, 0 },
 	{ "Applied, but please fix the indentation next time:\nthe second hunk uses\n"
 	  "spaces where the file has tabs, and checkpatch says so.\n", 0, 0 },
 	{ "Thanks, applied.\n\nOne thing for the future: this subsystem wants the\n"
@@ -132,6 +144,83 @@ static void test_quoted_diff(void **state)
 	assert_null(onlist_quoted_diff("diff --git a/x b/x\n", NULL));
 }
 
+/* the review tags of a text, "key=value;" each */
+static int collect(const char *key, size_t keylen, const char *value,
+		   size_t valuelen, void *data)
+{
+	char *o = data;
+
+	snprintf(o + strlen(o), 512 - strlen(o), "%.*s=%.*s;", (int)keylen, key,
+		 (int)valuelen, value);
+	return 0;
+}
+
+static void test_midline_tags(void **state)
+{
+	static const struct {
+		const char *body, *tags;
+	} c[] = {
+		/* ltp: Cyril's "Otherwise: Reviewed-by:" under his comments */
+		{ "> -\tfoo();\n\nThis should be bar().\n\n"
+		  "Otherwise: Reviewed-by: Cyril Hrubis <chrubis@suse.cz>\n",
+		  "Reviewed-by=Cyril Hrubis <chrubis@suse.cz>;" },
+		{ "Feel free to add my RBT: Reviewed-by: Li Wang <liwang@redhat.com>\n",
+		  "Reviewed-by=Li Wang <liwang@redhat.com>;" },
+		{ "With that fixed, feel free to add Acked-by: Ann <ann@example.org>\n",
+		  "Acked-by=Ann <ann@example.org>;" },
+		{ "Reviewed-by: Ann <ann@example.org>\n", "Reviewed-by=Ann <ann@example.org>;" },
+		/* prose that names a tag is none */
+		{ "I dropped the Reviewed-by: Ann <ann@example.org> line.\n", "" },
+		{ "Otherwise: Reviewed-by: me\n", "" },
+		{ "> Otherwise: Reviewed-by: Ann <ann@example.org>\n", "" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(*c); i++) {
+		char got[512] = "";
+
+		onlist_find_trailers(c[i].body, collect, got);
+		if (strcmp(got, c[i].tags))
+			fail_msg("case %zu: \"%s\", expected \"%s\"", i, got, c[i].tags);
+	}
+}
+
+/* a tag given to the whole series by what its reply says */
+static void test_series_scope(void **state)
+{
+	static const struct {
+		const char *body;
+		int series;
+	} c[] = {
+		{ "For the series:\nReviewed-by: Li Wang <liwang@redhat.com>\n", 1 },
+		{ "The rest whole patch set looks good:\n\n"
+		  "Reviewed-by: Li Wang <liwang@redhat.com>\n", 1 },
+		{ "Reviewed-by: Avinesh Kumar <akumar@suse.de>\n"
+		  "(for all patches in the series)\n", 1 },
+		{ "Reviewed-by: Avinesh Kumar <akumar@suse.de> (for all patches in the series)\n", 1 },
+		{ "For the rest also from me: Reviewed-by: Cyril Hrubis <chrubis@suse.cz>\n", 1 },
+		{ "For these three patches:\n\nTested-by: Dave <dave@example.org>\n", 1 },
+		/* selinux: James Carter's phrasings */
+		{ "For these six patches:\nAcked-by: James Carter <jwcart2@gmail.com>\n", 1 },
+		{ "For these 11 patches:\nAcked-by: James Carter <jwcart2@gmail.com>\n", 1 },
+		{ "For every patch except for patch 4.\n"
+		  "Acked-by: James Carter <jwcart2@gmail.com>\n", 1 },
+		{ "For patches 1-9, 11-20, 22-34, 36-39, 45, and 47\n"
+		  "Acked-by: James Carter <jwcart2@gmail.com>\n", 1 },
+		{ "For all 12:\nAcked-by: Petr Lautrbach <lautrbach@redhat.com>\n", 1 },
+		/* a tag for this patch only */
+		{ "Looks good.\n\nReviewed-by: Ann <ann@example.org>\n", 0 },
+		{ "> [PATCH 0/3] a series\nReviewed-by: Ann <ann@example.org>\n", 0 },
+		{ "This series is fine, this patch is not.\n\nLooks good now.\n"
+		  "Well done.\nAcked-by: Ann <ann@example.org>\n", 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(*c); i++)
+		if (onlist_reply_series_scope(c[i].body) != c[i].series)
+			fail_msg("case %zu: expected %d", i, c[i].series);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -139,6 +228,8 @@ int main(void)
 		cmocka_unit_test(test_own_text),
 		cmocka_unit_test(test_extra_patterns),
 		cmocka_unit_test(test_quoted_diff),
+		cmocka_unit_test(test_midline_tags),
+		cmocka_unit_test(test_series_scope),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,8 +21,11 @@ typedef int (*onlist_trailer_cb)(const char *key, size_t keylen,
  * "| ").  Scanning stops at a signature separator ("-- ") and at an
  * unquoted "-----Original Message-----", below which a mailer pastes the
  * mail answered.  A bare "NAK" alone on a line (any case, not quoted) is
- * given as the key "NAK" with an empty value.  Returns what the last
- * callback returned, else 0. */
+ * given as the key "NAK" with an empty value.  A review key (Reviewed-by,
+ * Acked-by, Tested-by, Nacked-by) inside a line is given too when it
+ * follows a ':', ',', '.', ';', '!', ')' or the word "add" and its value
+ * holds "<addr@host>" ("Otherwise: Reviewed-by: Ann <ann@example.org>").
+ * Returns what the last callback returned, else 0. */
 int onlist_find_trailers(const char *text, onlist_trailer_cb cb, void *data);
 
 /* 1 for the keys that are review given on a list: Reviewed-by,
@@ -60,6 +63,14 @@ char *onlist_find_change_id(const char *text);
 #define ONLIST_OWN_TEXT_MAX 1024
 char *onlist_reply_own_text(const char *body, int *more);
 
+/* 1 when a review tag of body (unquoted, as onlist_find_trailers() finds
+ * it) is given to the whole series: its line, or one of the two unquoted
+ * lines above it (blank lines aside, no quote between), or the line
+ * below it when that starts with "(" or "for ", names the series
+ * ("For the series:", "for all patches", "the rest", "both patches",
+ * "patchset", ...); else 0. */
+int onlist_reply_series_scope(const char *body);
+
 /* The built-in notice patterns: globs (* and ? only, matched to a whole
  * line of own text) of a line that says a patch was applied, committed,
  * queued, pushed, merged, picked up or taken. */
@@ -67,13 +78,16 @@ extern const char *const onlist_notice_patterns[];
 extern const size_t onlist_notice_npatterns;
 
 /* Is own (as onlist_reply_own_text() gives it) an applied notice?  It is
- * when a line of it matches a built-in pattern or one of extra[0..nextra)
- * (lower-case globs), and what is left is a few short lines: the greeting
- * ("Hi Ann,") and a closing ("Thanks,", a name) aside, at most 2 other
- * lines of at most 6 words, the notice lines at most 15 words each, and
- * no line asks or objects (a '?', or "but", "please", "however", "not",
- * "n't", "should", "if", ...: "Applied, but please ..." is discussion).
- * bot: the mail is a robot's (b4 ty, patchwork-bot): a notice line
+ * read by sentence (a line that does not end one runs on into the next;
+ * ".", "!", "?", ";" end one): the greeting ("Hi Ann,"), a closing
+ * ("Thanks,", a name) and courtesies ("Thanks!") aside, a sentence that
+ * matches a built-in pattern or one of extra[0..nextra) (lower-case
+ * globs) with its verb among its first 8 words and at most 30 words ("I
+ * merged this patch, as well as all the others related to ..."), and at
+ * most 2 other sentences of at most 6 words; no sentence asks or objects
+ * (a '?', or "but", "please", "however", "not", "n't", "should", "if",
+ * ...: "Applied, but please ..." is discussion).  bot: the mail is a
+ * robot's (b4 ty, patchwork-bot): a notice sentence that does not object
  * suffices.  1 or 0. */
 int onlist_reply_is_notice(const char *own, const char *const *extra,
 			   size_t nextra, int bot);

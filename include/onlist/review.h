@@ -22,12 +22,21 @@
  *   when nothing else decides it;
  * - the versions of a commit's patch: its postings (matches that count)
  *   and every patch of the same topic with the same stripped subject
- *   (lower case); its series: the series of those;
+ *   (lower case), or with the commit's subject from its author (sender
+ *   or in-body From); its series: the series of those.  The topics read
+ *   are those of the postings and those where the store found an
+ *   earlier version under another subject (store_review.c);
  * - state: `reviewed` when a tag that counts answers a version of the
- *   patch; else `reviewed_series` when one answers the cover letter or
- *   another patch of one of its series; else `discussed` when anyone but
- *   the non-reviewers replied anywhere in the topic with something else
- *   than a notice; else `no_reply`;
+ *   patch; else `reviewed_series` when one answers the cover letter of
+ *   one of its series (in a series without one, the patch the others
+ *   answer stands for it), or another patch of one when its reply says it is
+ *   for the whole series ("For the series: Reviewed-by: ...", msgmeta.h:
+ *   a sibling's own tag reviews the sibling only); else `discussed` when
+ *   anyone but the non-reviewers replied with something else than a
+ *   notice to a version of the patch (an older RFC version too: it is
+ *   the same change) or to the cover letter of one of its series (or the
+ *   patch standing for it; not to
+ *   a sibling patch only); else `no_reply`;
  * - off the list: a Reviewed/Acked/Tested-by trailer of the commit whose
  *   person (address after .mailmap; the name when the trailer has no
  *   address) gave no review trailer anywhere in the topic.
@@ -71,6 +80,8 @@ struct onlist_review_tag {
 	const char *target_author;	/* its in-body From, canonical; "" */
 	const char *target_codev;	/* its Co-developed-by addresses,
 					 * canonical, one per line */
+	int series_scope;		/* the reply says the tag is for the
+					 * whole series (msgmeta.h) */
 	/* out (onlist_review_judge) */
 	const char *why_not;		/* NULL: review by someone else; else
 					 * "bot", "sender", "author" (the
@@ -89,6 +100,9 @@ struct onlist_review_msg {
 	const char *author;		/* in-body From, canonical; "" none */
 	const char *codev;		/* its Co-developed-by addresses,
 					 * canonical, one per line; "" none */
+	int linked;			/* an earlier version under another
+					 * subject, by the commit's author
+					 * (store_review.c) */
 	int reply;			/* a "Re:" carrying a diff: a
 					 * reviewer's sketch, whose sender
 					 * is no author of the patch */
@@ -110,6 +124,8 @@ struct onlist_review_trailer {
 
 struct onlist_review_in {
 	const char *author;		/* the commit's author, canonical */
+	const char *subject;		/* the commit's subject, lower case;
+					 * "" when unknown */
 	const struct onlist_review_trailer *trailers;	/* all of them */
 	size_t ntrailers;
 	const struct onlist_review_msg *msgs;

@@ -41,7 +41,9 @@
  *   patch of that series.  A patch whose subject is a reply ("Re: [PATCH]"
  *   with a diff: "how about this instead") is a reply too, to what it
  *   answers, besides a patch of its own: a reviewer who answers with a
- *   diff has answered.  It joins no series or topic of what it answers.
+ *   diff has answered.  It joins no series or topic of what it answers,
+ *   and a mail below it answers what it answers (a tag given to the
+ *   change it proposes is given to the patch).
  */
 #ifndef ONLIST_THREAD_H
 #define ONLIST_THREAD_H

@@ -291,21 +291,22 @@ static void print_counts(FILE *f, int json,
 		fprintf(f, "{\"threads\": %ld, \"series\": %ld, \"topics\": %ld, "
 			"\"replies\": %ld, \"echo_or_bot\": %ld, \"matches\": "
 			"{\"link\": %ld, \"patch-id\": %ld, \"patch-id-alg\": %ld, "
-			"\"repaired\": %ld, \"author-date\": %ld, \"subject\": %ld, "
+			"\"repaired\": %ld, \"quoted\": %ld, \"author-date\": %ld, \"subject\": %ld, "
 			"\"fuzzy\": %ld}, \"not_postings\": "
 			"{\"late\": %ld, \"echo\": %ld}, \"commits\": %ld, "
 			"\"commits_matched\": %ld}\n", tc->threads, tc->series,
 			tc->topics, tc->replies, c->classified, c->link,
-			c->patchid, c->alt, c->repaired, c->author_date,
+			c->patchid, c->alt, c->repaired, c->quoted, c->author_date,
 			c->subject, c->fuzzy, c->late, c->echo, t[3], t[5]);
 		return;
 	}
 	fprintf(f, "%ld threads, %ld series in %ld topics, %ld replies to "
 		"patches\n", tc->threads, tc->series, tc->topics, tc->replies);
 	fprintf(f, "%ld echo or bot mails; matches: %ld link, %ld patch-id, "
-		"%ld patch-id-alg, %ld repaired, %ld author-date, %ld subject, "
-		"%ld fuzzy; not postings: %ld late, %ld echo\n", c->classified,
-		c->link, c->patchid, c->alt, c->repaired, c->author_date,
+		"%ld patch-id-alg, %ld repaired, %ld quoted, %ld author-date, "
+		"%ld subject, %ld fuzzy; not postings: %ld late, %ld echo\n",
+		c->classified, c->link, c->patchid, c->alt, c->repaired, c->quoted,
+		c->author_date,
 		c->subject, c->fuzzy, c->late, c->echo);
 	fprintf(f, "%ld of %ld commits matched (%.1f%%)\n", t[5], t[3],
 		t[3] ? 100.0 * t[5] / t[3] : 0.0);
