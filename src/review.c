@@ -5,6 +5,7 @@
 #include <strings.h>
 #include <glib.h>
 
+#include "onlist/vocab.h"
 #include "onlist/review.h"
 
 const char *onlist_review_state_name(enum onlist_review_state s)
@@ -20,10 +21,9 @@ const char *onlist_review_state_name(enum onlist_review_state s)
 
 enum onlist_review_kind onlist_review_kind(const char *key)
 {
-	if (!strcasecmp(key, "reviewed-by") || !strcasecmp(key, "acked-by") ||
-	    !strcasecmp(key, "tested-by"))
+	if (onlist_is_review_key(key))
 		return ONLIST_TAG_REVIEW;
-	if (!strcasecmp(key, "nacked-by") || !strcasecmp(key, "nak"))
+	if (onlist_is_nak_key(key))
 		return ONLIST_TAG_NAK;
 	return ONLIST_TAG_NONE;
 }

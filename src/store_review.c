@@ -17,7 +17,7 @@
 #define POSTED ONLIST__POSTED("x.method")
 
 /* The keys review.h reads: review, NAK, and who co-developed. */
-#define REVIEW_KEYS "('reviewed-by', 'acked-by', 'tested-by', 'nacked-by', 'nak')"
+#define REVIEW_KEYS ONLIST_SQL_TAG_KEYS	/* vocab.h: a review or a NAK */
 #define PEOPLE_KEYS "('reviewed-by', 'acked-by', 'tested-by', 'nacked-by'," \
 	" 'co-developed-by')"
 

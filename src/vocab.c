@@ -48,9 +48,14 @@ int onlist_method_is_edited(const char *name)
 	return m != ONLIST_METHOD_UNKNOWN && methods[m].edited;
 }
 
+#define IS(k) (key && !strcasecmp(key, k)) ||
 int onlist_is_review_key(const char *key)
 {
-#define IS(k) (key && !strcasecmp(key, k)) ||
 	return ONLIST_REVIEW_KEYS(IS) 0;
-#undef IS
 }
+
+int onlist_is_nak_key(const char *key)
+{
+	return ONLIST_NAK_KEYS(IS) 0;
+}
+#undef IS

@@ -47,6 +47,9 @@ static void test_table(void **state)
 	assert_true(onlist_is_review_key("tested-by"));
 	assert_false(onlist_is_review_key("Signed-off-by"));
 	assert_false(onlist_is_review_key(NULL));
+	assert_true(onlist_is_nak_key("NAK"));
+	assert_true(onlist_is_nak_key("Nacked-by"));
+	assert_false(onlist_is_nak_key("acked-by"));
 }
 
 /* sqlite evaluates `cond` for method = w: 1 or 0 */
@@ -85,6 +88,11 @@ static void test_sql_agrees(void **state)
 	assert_int_equal(sql_says(db, "'acked-by' IN " ONLIST_SQL_REVIEW_KEYS,
 				  "x"), 1);
 	assert_int_equal(sql_says(db, "'nacked-by' IN " ONLIST_SQL_REVIEW_KEYS,
+				  "x"), 0);
+	assert_int_equal(sql_says(db, "'nak' IN " ONLIST_SQL_TAG_KEYS, "x"), 1);
+	assert_int_equal(sql_says(db, "'tested-by' IN " ONLIST_SQL_TAG_KEYS,
+				  "x"), 1);
+	assert_int_equal(sql_says(db, "'signed-off-by' IN " ONLIST_SQL_TAG_KEYS,
 				  "x"), 0);
 	sqlite3_close(db);
 }

@@ -79,4 +79,12 @@ int onlist_method_is_edited(const char *name);
 /* 1: key (any case) is a review trailer's. */
 int onlist_is_review_key(const char *key);
 
+/* The trailers that refuse a patch, lower case. */
+#define ONLIST_NAK_KEYS(X) X("nacked-by") X("nak")
+/* SQL: `lower(t.key) IN ONLIST_SQL_TAG_KEYS`: a review or a NAK. */
+#define ONLIST_SQL_TAG_KEYS \
+	"(''" ONLIST_REVIEW_KEYS(ONLIST__SQL_KEY) ONLIST_NAK_KEYS(ONLIST__SQL_KEY) ")"
+/* 1: key (any case) is a NAK trailer's. */
+int onlist_is_nak_key(const char *key);
+
 #endif
