@@ -596,3 +596,18 @@ void onlist_cli_why_release(struct onlist_cli_why *w)
 	w->have_rel = 0;
 }
 
+int onlist_cli_parse_day(const char *s, int64_t *out)
+{
+	struct tm tm = { 0 };
+	int y, m, d;
+	char c;
+
+	if (sscanf(s, "%4d-%2d-%2d%c", &y, &m, &d, &c) != 3 || m < 1 ||
+	    m > 12 || d < 1 || d > 31)
+		return -1;
+	tm.tm_year = y - 1900;
+	tm.tm_mon = m - 1;
+	tm.tm_mday = d;
+	*out = (int64_t)timegm(&tm);
+	return 0;
+}

@@ -372,4 +372,8 @@ int onlist_cli_range_report(struct onlist_cli *cli, struct onlist_store *s,
 			    onlist_report_cb cb, void *data);
 
 
+/* A date YYYY-MM-DD (nothing after it) as the Unix time of its 00:00
+ * UTC in *out: 0, or -1 when s is not one. */
+int onlist_cli_parse_day(const char *s, int64_t *out);
+
 #endif

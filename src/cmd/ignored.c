@@ -746,22 +746,6 @@ void onlist_cli_unanswered_chart_line(const struct onlist_cli_unanswered *u,
 		(long)(u->age / (7 * 86400)));
 }
 
-static int parse_day(const char *s, int64_t *out)
-{
-	struct tm tm = { 0 };
-	int y, m, d;
-	char c;
-
-	if (sscanf(s, "%4d-%2d-%2d%c", &y, &m, &d, &c) != 3 || m < 1 ||
-	    m > 12 || d < 1 || d > 31)
-		return -1;
-	tm.tm_year = y - 1900;
-	tm.tm_mon = m - 1;
-	tm.tm_mday = d;
-	*out = (int64_t)timegm(&tm);
-	return 0;
-}
-
 /* N, Nw (weeks) or Nd (days), 0 to 520 weeks: seconds, or -1. */
 static int64_t parse_age(const char *s)
 {
@@ -821,7 +805,7 @@ int cmd_ignored(struct onlist_cli *cli, int argc, char **argv)
 		case OPT_SENDER: x.sender = optarg; break;
 		case OPT_SINCE:
 		case OPT_UNTIL:
-			if (parse_day(optarg, c == OPT_SINCE ? &x.since : &x.until)) {
+			if (onlist_cli_parse_day(optarg, c == OPT_SINCE ? &x.since : &x.until)) {
 				onlist_err("ignored: dates are YYYY-MM-DD, not '%s'",
 					   optarg);
 				goto usage;

@@ -192,22 +192,6 @@ void rp_fmt_day(int64_t t, char *buf, size_t n)
 
 /* ---- dates ------------------------------------------------------------- */
 
-static int parse_day(const char *s, int64_t *out)
-{
-	struct tm tm = { 0 };
-	int y, m, d;
-	char c;
-
-	if (sscanf(s, "%4d-%2d-%2d%c", &y, &m, &d, &c) != 3 || m < 1 ||
-	    m > 12 || d < 1 || d > 31)
-		return -1;
-	tm.tm_year = y - 1900;
-	tm.tm_mon = m - 1;
-	tm.tm_mday = d;
-	*out = (int64_t)timegm(&tm);
-	return 0;
-}
-
 /* Monday 00:00 UTC of ISO week YYYY-Www. */
 static int parse_week(const char *s, int64_t *out)
 {
@@ -638,8 +622,8 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		onlist_err("report: --week wants YYYY-Www (2013-W27), not '%s'", week);
 		return ONLIST_EXIT_USAGE;
 	}
-	if ((since_s && parse_day(since_s, &r.since)) ||
-	    (until_s && parse_day(until_s, &r.until))) {
+	if ((since_s && onlist_cli_parse_day(since_s, &r.since)) ||
+	    (until_s && onlist_cli_parse_day(until_s, &r.until))) {
 		onlist_err("report: dates are YYYY-MM-DD");
 		return ONLIST_EXIT_USAGE;
 	}
