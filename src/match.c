@@ -15,50 +15,8 @@
 #include "onlist/store.h"
 #include "onlist/store_review.h"
 #include "onlist/subject.h"
+#include "match_int.h"
 
-const struct onlist_echo_rule onlist_match_default_rules[] = {
-	/* lists that only carry commits after they were applied */
-	{ "echo", "list", "linux-tip-commits" },
-	{ "echo", "list", "*tip-commits*" },
-	{ "echo", "list", "mm-commits" },
-	{ "echo", "list", "git-commits-head" },
-	{ "echo", "list", "stable-commits" },
-	{ "echo", "list", "stable" },
-	/* senders of commit notifications */
-	{ "echo", "from", "tip-bot*@*" },
-	{ "echo", "from", "tipbot@*" },
-	{ "echo", "from", "*commits-noreply@*" },
-	/* "patch added to ... tree", mm's "[merged mm-stable]", tip's
-	 * "[tip: x86/urgent]", stable's queue notices */
-	{ "echo", "subject", "*patch*added to*tree*" },
-	{ "echo", "subject", "*patch*has been added to the*" },
-	{ "echo", "subject", "+ *added to * branch" },
-	{ "echo", "subject", "*[merged*" },
-	{ "echo", "subject", "*[tip:*" },
-	{ "echo", "subject", "*[git commit*" },
-	{ "echo", "subject", "failed: patch*failed to apply*" },
-	{ "echo", "subject", "linux-next: manual merge of*" },
-	/* stable backports name the mainline commit they copy */
-	{ "echo", "upstream", "1" },
-	/* robots: reports and notices, never postings or review */
-	{ "bot", "from", "patchwork-bot*@*" },
-	{ "bot", "from", "lkp@intel.com" },
-	{ "bot", "from", "syzbot*@*" },
-	/* CI that answers every patch ("BlueZ Testbot <bluez.test.bot@...>":
-	 * 6,000 of linux-bluetooth's 48,000 mails), bug trackers, GitHub */
-	{ "bot", "from", "*.bot@*" },
-	{ "bot", "from", "*-bot@*" },
-	{ "bot", "from", "bugzilla-daemon@*" },
-	{ "bot", "from", "noreply@github.com" },
-	{ "bot", "patchwork", "1" },
-	/* b4's "Applied, thanks!" notice ("b4 ty"), made by the tool from
-	 * the applier's branch: a receipt, not review or discussion (on
-	 * io-uring it was the only other voice on 328 of 599 commits that
-	 * came out "discussed"); its Message-ID says what it is */
-	{ "bot", "msgid", "*.b4-ty@*" },
-};
-const size_t onlist_match_ndefault_rules =
-	sizeof(onlist_match_default_rules) / sizeof(onlist_match_default_rules[0]);
 
 static void phase(const struct onlist_match_opts *o, const char *name)
 {
@@ -67,7 +25,7 @@ static void phase(const struct onlist_match_opts *o, const char *name)
 }
 
 /* A warning that does not stop the match, to the caller's o->warn. */
-static void warn(const struct onlist_match_opts *o, const char *what,
+void onlist__match_warn(const struct onlist_match_opts *o, const char *what,
 		 const char *why)
 {
 	char *msg = NULL;
@@ -75,109 +33,6 @@ static void warn(const struct onlist_match_opts *o, const char *what,
 	if (o->warn && asprintf(&msg, "%s: %s", what, why) >= 0)
 		o->warn(msg, o->progress_data);
 	free(msg);
-}
-
-/* ---- rules files ---- */
-
-onlist_status onlist_match_read_rules(const char *path,
-				      struct onlist_echo_rule **rules,
-				      size_t *n, char **errmsg)
-{
-	static const char *const fields[] = {
-		"list", "from", "subject", "mailer", "patchwork", "upstream",
-		"msgid",
-	};
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0, lineno = 0, have = 0;
-
-	*rules = NULL;
-	*n = 0;
-	if (!f)
-		return onlist_fail(errmsg, ONLIST_EIO, "%s: cannot read rules",
-				   path);
-	while (getline(&line, &cap, f) > 0) {
-		char kind[16], field[16], pat[512];
-		int ok = 0;
-
-		lineno++;
-		line[strcspn(line, "#\r\n")] = '\0';
-		if (sscanf(line, "%15s %15s %511[^\n]", kind, field, pat) != 3) {
-			if (strspn(line, " \t") == strlen(line))
-				continue;
-		} else if (!strcmp(kind, "release")) {
-			ok = !strcmp(field, "subject");
-		} else if (!strcmp(kind, "notice")) {
-			ok = !strcmp(field, "text");
-		} else if (!strcmp(kind, "embargo")) {
-			/* FIELD SHA|GLOB TEXT: the verdicts read them
-			 * (verdict.h); a text is needed */
-			ok = (!strcmp(field, "commit") || !strcmp(field, "subject")) &&
-			     strpbrk(pat, " \t") &&
-			     pat[strspn(pat, " \t") + strcspn(pat + strspn(pat, " \t"), " \t")];
-		} else if (strcmp(kind, "echo") && strcmp(kind, "bot")) {
-			ok = 0;
-		} else {
-			for (size_t i = 0; i < sizeof(fields) / sizeof(*fields); i++)
-				ok |= !strcmp(field, fields[i]);
-		}
-		if (!ok) {
-			onlist_set_err(errmsg, "%s:%zu: expected \"echo|bot "
-				       "list|from|subject|mailer|patchwork|upstream "
-				       "PATTERN\", \"release subject PATTERN\", "
-				       "\"notice text PATTERN\" or \"embargo "
-				       "commit|subject SHA|GLOB TEXT\"",
-				       path, lineno);
-			free(line);
-			fclose(f);
-			onlist_match_free_rules(*rules, *n);
-			*rules = NULL;
-			*n = 0;
-			return ONLIST_EPARSE;
-		}
-		if (*n == have) {
-			struct onlist_echo_rule *more =
-				realloc(*rules, 2 * (have + 4) * sizeof(**rules));
-
-			if (!more)
-				goto nomem;
-			*rules = more;
-			have = 2 * (have + 4);
-		}
-		/* an embargo's text is shown as written */
-		char *p = strcmp(kind, "embargo") ? g_utf8_strdown(pat, -1) :
-			  g_strdup(pat), *e = p + strlen(p);
-		while (e > p && isspace((unsigned char)e[-1]))
-			*--e = '\0';
-		(*rules)[*n].kind = strdup(kind);
-		(*rules)[*n].field = strdup(field);
-		(*rules)[*n].pattern = strdup(p);
-		g_free(p);
-		(*n)++;
-		if (!(*rules)[*n - 1].kind || !(*rules)[*n - 1].field ||
-		    !(*rules)[*n - 1].pattern)
-			goto nomem;
-	}
-	free(line);
-	fclose(f);
-	return ONLIST_OK;
-nomem:
-	free(line);
-	fclose(f);
-	onlist_match_free_rules(*rules, *n);
-	*rules = NULL;
-	*n = 0;
-	return onlist_fail(errmsg, ONLIST_ENOMEM, "%s: out of memory", path);
-}
-
-void onlist_match_free_rules(struct onlist_echo_rule *rules, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free((char *)rules[i].kind);
-		free((char *)rules[i].field);
-		free((char *)rules[i].pattern);
-	}
-	free(rules);
 }
 
 /* ---- commit diffs under the other algorithms ---- */
@@ -724,171 +579,11 @@ static onlist_status tag_bounds(struct onlist_store *s,
 	if (n && onlist_repo_tag_dates(o->repo, (const char (*)[41])shas, n,
 				       take_bound, &b, &err) != ONLIST_OK) {
 		/* no tags to read is no bound, not a failure of the match */
-		warn(o, "no tag dates", err ? err : "git failed");
+		onlist__match_warn(o, "no tag dates", err ? err : "git failed");
 	}
 	free(err);
 	free(shas);
 	return b.st;
-}
-
-/* ---- one person, several addresses ---- */
-
-struct idlist {
-	GArray *ids;		/* struct onlist_ident */
-	GPtrArray *addrs;	/* the lower-case address of each */
-};
-
-static void idlist_clear(struct idlist *l)
-{
-	for (guint i = 0; i < l->ids->len; i++) {
-		struct onlist_ident *id = &g_array_index(l->ids, struct onlist_ident, i);
-
-		free(id->name);
-		free(id->email);
-	}
-	g_array_free(l->ids, TRUE);
-	g_ptr_array_free(l->addrs, TRUE);
-}
-
-static int take_ident(const char *name, const char *addr, void *data)
-{
-	struct idlist *l = data;
-	struct onlist_ident id = { g_strdup(name), g_strdup(addr) };
-
-	g_array_append_val(l->ids, id);
-	g_ptr_array_add(l->addrs, g_strdup(addr));
-	return 0;
-}
-
-/* Group addresses by what the repository's .mailmap (and the user's alias
- * file) makes of them.  Without a repository, or when git fails, every
- * address stands alone (f->canon stays NULL). */
-static void build_aliases(struct onlist_store *s,
-			  const struct onlist_match_opts *o,
-			  struct fuzzy_ctx *f)
-{
-	struct idlist l;
-	char *err = NULL;
-
-	if (!o->repo)
-		return;
-	l.ids = g_array_new(FALSE, FALSE, sizeof(struct onlist_ident));
-	l.addrs = g_ptr_array_new_with_free_func(g_free);
-	if (onlist_store_identities(s, take_ident, &l) == ONLIST_OK &&
-	    onlist_repo_mailmap(o->repo, o->aliases,
-				(struct onlist_ident *)(void *)l.ids->data,
-				l.ids->len, &err) == ONLIST_OK) {
-		f->canon = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-						 g_free);
-		f->aliases = g_hash_table_new_full(g_str_hash, g_str_equal,
-						   g_free, (GDestroyNotify)
-						   g_ptr_array_unref);
-		for (guint i = 0; i < l.ids->len; i++) {
-			struct onlist_ident *id =
-				&g_array_index(l.ids, struct onlist_ident, i);
-			const char *addr = g_ptr_array_index(l.addrs, i);
-			char *cn = g_ascii_strdown(id->email ? id->email : addr, -1);
-			GPtrArray *a;
-
-			if (g_hash_table_contains(f->canon, addr)) {
-				g_free(cn);
-				continue;
-			}
-			if (!(a = g_hash_table_lookup(f->aliases, cn))) {
-				a = g_ptr_array_new_with_free_func(g_free);
-				g_hash_table_insert(f->aliases, g_strdup(cn), a);
-			}
-			g_ptr_array_add(a, g_strdup(addr));
-			g_hash_table_insert(f->canon, g_strdup(addr), cn);
-		}
-	} else if (err) {
-		warn(o, "no .mailmap aliases", err);
-	}
-	free(err);
-	idlist_clear(&l);
-}
-
-/* ---- review: one person, several addresses ---- */
-
-static int take_person(const char *name, const char *addr, void *data)
-{
-	struct idlist *l = data;
-	struct onlist_ident id = { g_strdup(name), g_strdup(addr) };
-
-	g_array_append_val(l->ids, id);
-	g_ptr_array_add(l->addrs, g_strdup(addr));
-	return 0;
-}
-
-/* address -> the address .mailmap gives its person, for every person a
- * review compares; NULL without a repository or when git fails. */
-static GHashTable *review_canon(struct onlist_store *s,
-				const struct onlist_match_opts *o)
-{
-	struct idlist l;
-	GHashTable *canon = NULL;
-	char *err = NULL;
-
-	if (!o->repo)
-		return NULL;
-	l.ids = g_array_new(FALSE, FALSE, sizeof(struct onlist_ident));
-	l.addrs = g_ptr_array_new_with_free_func(g_free);
-	if (onlist_store_review_people(s, take_person, &l) == ONLIST_OK &&
-	    onlist_repo_mailmap(o->repo, o->aliases,
-				(struct onlist_ident *)(void *)l.ids->data,
-				l.ids->len, &err) == ONLIST_OK) {
-		canon = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					      g_free);
-		for (guint i = 0; i < l.ids->len; i++) {
-			struct onlist_ident *id =
-				&g_array_index(l.ids, struct onlist_ident, i);
-			const char *addr = g_ptr_array_index(l.addrs, i);
-
-			if (id->email && !g_hash_table_contains(canon, addr))
-				g_hash_table_insert(canon, g_strdup(addr),
-						    g_ascii_strdown(id->email, -1));
-		}
-	} else if (err) {
-		warn(o, "review without .mailmap", err);
-	}
-	free(err);
-	idlist_clear(&l);
-	return canon;
-}
-
-static const char *canon_addr(const char *addr, void *data)
-{
-	return g_hash_table_lookup(data, addr);
-}
-
-/* What the canonical forms do, as a digest of the addresses they change:
- * when it differs from the last run's, every commit's review is computed
- * again (store_review.h). */
-static char *canon_key(GHashTable *canon)
-{
-	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
-	GList *keys, *k;
-	char *key;
-
-	if (!canon) {
-		g_checksum_free(sum);
-		return g_strdup("none");
-	}
-	keys = g_list_sort(g_hash_table_get_keys(canon), (GCompareFunc)strcmp);
-	for (k = keys; k; k = k->next) {
-		const char *v = g_hash_table_lookup(canon, k->data);
-
-		if (!strcmp(v, k->data))
-			continue;	/* unchanged: new people change nothing */
-		g_checksum_update(sum, k->data, -1);
-		g_checksum_update(sum, (const guchar *)"\t", 1);
-		g_checksum_update(sum, (const guchar *)v, -1);
-		g_checksum_update(sum, (const guchar *)"\n", 1);
-	}
-	g_list_free(keys);
-	key = g_strdup_printf("mailmap:%s", g_checksum_get_string(sum));
-	g_checksum_free(sum);
-	return key;
 }
 
 /* ---- the run ---- */
@@ -1042,8 +737,8 @@ static onlist_status build_reviews(struct onlist_store *s,
 				   const struct onlist_match_opts *o,
 				   struct onlist_match_counts *c)
 {
-	GHashTable *canon = review_canon(s, o);
-	char *key = canon_key(canon);
+	GHashTable *canon = onlist__match_review_canon(s, o);
+	char *key = onlist__match_canon_key(canon);
 	struct onlist_review_counts rc;
 	struct rules rs;
 	onlist_status st;
@@ -1053,7 +748,7 @@ static onlist_status build_reviews(struct onlist_store *s,
 		if (!strcmp(o->rules[i].kind, "notice"))
 			g_ptr_array_add(notice, (gpointer)o->rules[i].pattern);
 	compile_rules(o, &rs, NULL);
-	st = onlist_store_build_reviews(s, canon ? canon_addr : NULL, canon,
+	st = onlist_store_build_reviews(s, canon ? onlist__match_canon_addr : NULL, canon,
 					key, bot_addr, &rs,
 					(const char *const *)notice->pdata,
 					notice->len, &rc);
@@ -1068,336 +763,6 @@ static onlist_status build_reviews(struct onlist_store *s,
 	return st;
 }
 
-/* ---- the link tier ---------------------------------------------------- */
-
-/* Whether two lists of paths, one a line, name one path both. */
-static int share_a_file(const char *a, const char *b)
-{
-	GHashTable *h = g_hash_table_new(g_str_hash, g_str_equal);
-	gchar **va = g_strsplit(a, "\n", -1), **vb = g_strsplit(b, "\n", -1);
-	int hit = 0;
-
-	for (gchar **p = va; *p; p++)
-		if (**p)
-			g_hash_table_add(h, *p);
-	for (gchar **p = vb; *p && !hit; p++)
-		hit = **p && g_hash_table_contains(h, *p);
-	g_hash_table_destroy(h);
-	g_strfreev(va);
-	g_strfreev(vb);
-	return hit;
-}
-
-/* Whether the commit's subject and the mail's are the same by the subject
- * tier's key; -1 when out of memory. */
-static int same_subject_key(const char *commit_subject, const char *stripped)
-{
-	struct onlist_subject sj;
-	char *a, *b;
-	int same;
-
-	if (onlist_subject_parse(&sj, commit_subject ? commit_subject : ""))
-		return -1;
-	a = onlist_subject_key(sj.stripped);
-	b = onlist_subject_key(stripped ? stripped : "");
-	onlist_subject_release(&sj);
-	same = a && b ? *a && !strcmp(a, b) : -1;
-	free(a);
-	free(b);
-	return same;
-}
-
-/* A Link: trailer names the commit's posting, or the cover letter of its
- * series; on a list that several projects share it may also name another
- * project's patch the commit follows (liburing commits link the kernel
- * patches whose feature they add).  A linked patch that touches none of
- * the commit's files and has another subject is no posting of it: the
- * commit goes on to the other tiers.  A cover letter touches no file and
- * names the series: taken as it is.  Without the files of both sides
- * nothing says the patch is another one: taken. */
-static int link_fits(const struct onlist_link_row *r, void *data)
-{
-	int *oom = data, same;
-
-	if (r->cover || !r->commit_files || !*r->commit_files ||
-	    !r->mail_files || !*r->mail_files ||
-	    share_a_file(r->commit_files, r->mail_files))
-		return 1;
-	if ((same = same_subject_key(r->commit_subject, r->mail_stripped)) < 0)
-		*oom = 1;
-	return same != 0;
-}
-
-/* The author-date tier's key (sender and Date to the second) is
- * the sender's word: anyone can post a mail From the author dated the
- * author date.  It is taken when the mail also shows something of the
- * commit: a file both change, or the subject.  git am keeps both, and
- * a rewrite on the way in seldom changes both. */
-static int author_date_fits(const struct onlist_link_row *r, void *data)
-{
-	int *oom = data, same;
-
-	if (r->commit_files && *r->commit_files && r->mail_files &&
-	    *r->mail_files && share_a_file(r->commit_files, r->mail_files))
-		return 1;
-	if ((same = same_subject_key(r->commit_subject, r->mail_stripped)) < 0)
-		*oom = 1;
-	return same > 0;
-}
-
-onlist_status onlist_match_link_taken(struct onlist_store *s, const char *sha,
-				      const char *msgid, int *taken,
-				      char **errmsg)
-{
-	int oom = 0;
-
-	*errmsg = NULL;
-	/* the link tier is bounded by landing: the landings and received
-	 * times as they are now (lookup --remote adds both as it goes) */
-	if (onlist_store_compute_bounds(s) != ONLIST_OK ||
-	    onlist_store_link_mail(s, sha, msgid, link_fits, &oom,
-				   taken) != ONLIST_OK)
-		return onlist_store_fail(s, errmsg);
-	if (oom) {
-		return onlist_fail(errmsg, ONLIST_ENOMEM, "out of memory");
-	}
-	return ONLIST_OK;
-}
-
-struct link_explain {
-	GArray *links;		/* struct onlist_explain_link */
-	int oom;
-};
-
-/* --explain: each linked patch the link tier refuses, and why. */
-static int explain_link(const struct onlist_link_row *r, void *data)
-{
-	struct link_explain *x = data;
-	struct onlist_explain_link l;
-	gchar **files;
-	guint n = 0;
-
-	if (link_fits(r, &x->oom) || x->oom)
-		return 0;
-	files = g_strsplit(r->mail_files, "\n", -1);
-	for (gchar **p = files; *p; p++)	/* drop the empty ones */
-		if (**p)
-			files[n++] = *p;
-		else
-			g_free(*p);
-	files[n] = NULL;
-	l.msgid = g_strdup(r->msgid);
-	l.subject = g_strdup(r->mail_stripped);
-	l.files = files;
-	g_array_append_val(x->links, l);
-	return 0;
-}
-
-static onlist_status explain_links(struct onlist_store *s, const char *sha,
-				   struct onlist_explain *out)
-{
-	struct link_explain x = {
-		g_array_new(FALSE, FALSE, sizeof(struct onlist_explain_link)), 0
-	};
-	onlist_status st = onlist_store_links_of(s, sha, explain_link, &x);
-
-	out->nlinks = x.links->len;
-	out->links = (struct onlist_explain_link *)g_array_free(x.links, FALSE);
-	return st == ONLIST_OK && x.oom ? ONLIST_ENOMEM : st;
-}
-
-/* ---- the subject tier ------------------------------------------------ */
-
-/* The same subject (onlist_subject_key) from the commit's author, on a
- * mail that carries a diff no commit has yet, sent within a year before
- * the commit's author date and no later than a day after it landed.  When
- * the mails that qualify carry different diffs, none is taken: two patches
- * under one subject are not told apart by their subject.  Both sides are
- * read once and joined here on "address NL key": no SQL function runs per
- * pair, and the cost is one pass over the unmatched commits and one over
- * the patch mails. */
-#define SUBJECT_BEFORE (365 * 86400)
-
-struct subj_commit {
-	char sha[41];
-	int64_t adate, bound;	/* bound 0: landing unknown */
-	GPtrArray *msgids;	/* the mails that qualify */
-	GPtrArray *diffs;	/* their distinct patch-ids */
-};
-
-struct subj_ctx {
-	GHashTable *by_key;	/* "addr\nkey" -> GPtrArray of subj_commit */
-	GHashTable *addrs;	/* the commits' author addresses: a mail from
-				 * anyone else is passed over unparsed */
-	GPtrArray *commits;	/* owns the subj_commits */
-	int oom;
-};
-
-static void subj_commit_free(void *p)
-{
-	struct subj_commit *c = p;
-
-	g_ptr_array_free(c->msgids, TRUE);
-	g_ptr_array_free(c->diffs, TRUE);
-	g_free(c);
-}
-
-/* "addr\nkey" for a stripped subject, or NULL (out of memory, or a
- * subject with nothing to compare: all punctuation or empty). */
-static char *subj_hash_key(const char *addr, const char *stripped)
-{
-	char *k = onlist_subject_key(stripped), *hk = NULL;
-
-	if (k && *k)
-		hk = g_strdup_printf("%s\n%s", addr, k);
-	free(k);
-	return hk;
-}
-
-static int subj_commit_row(int ncol, const char *const *c, void *data)
-{
-	struct subj_ctx *x = data;
-	struct onlist_subject sj;
-	struct subj_commit *sc;
-	GPtrArray *l;
-	char *hk;
-
-	if (ncol < 5 || !c[0] || !c[1] || !c[2] || strlen(c[0]) > 40)
-		return 0;
-	if (onlist_subject_parse(&sj, c[1])) {
-		x->oom = 1;
-		return 1;
-	}
-	hk = subj_hash_key(c[2], sj.stripped);
-	onlist_subject_release(&sj);
-	if (!hk)
-		return 0;
-	sc = g_new0(struct subj_commit, 1);
-	memcpy(sc->sha, c[0], strlen(c[0]) + 1);
-	sc->adate = c[3] ? g_ascii_strtoll(c[3], NULL, 10) : 0;
-	sc->bound = c[4] ? g_ascii_strtoll(c[4], NULL, 10) : 0;
-	sc->msgids = g_ptr_array_new_with_free_func(g_free);
-	sc->diffs = g_ptr_array_new_with_free_func(g_free);
-	g_ptr_array_add(x->commits, sc);
-	g_hash_table_add(x->addrs, g_strdup(c[2]));
-	if (!(l = g_hash_table_lookup(x->by_key, hk))) {
-		l = g_ptr_array_new();
-		g_hash_table_insert(x->by_key, hk, l);
-	} else {
-		g_free(hk);
-	}
-	g_ptr_array_add(l, sc);
-	return 0;
-}
-
-static int subj_mail_row(int ncol, const char *const *c, void *data)
-{
-	struct subj_ctx *x = data;
-	GPtrArray *l;
-	char *hk;
-	int64_t date;
-
-	if (ncol < 5 || !c[0] || !c[1] || !c[2] || !c[4])
-		return 0;
-	if (!g_hash_table_contains(x->addrs, c[2]) ||
-	    !(hk = subj_hash_key(c[2], c[1])))
-		return 0;
-	l = g_hash_table_lookup(x->by_key, hk);
-	g_free(hk);
-	date = c[3] ? g_ascii_strtoll(c[3], NULL, 10) : 0;
-	for (guint i = 0; l && i < l->len; i++) {
-		struct subj_commit *sc = g_ptr_array_index(l, i);
-		int64_t hi = sc->bound ? sc->bound + 86400 : sc->adate + SUBJECT_BEFORE;
-		guint k;
-
-		if (date <= 0 || date < sc->adate - SUBJECT_BEFORE || date > hi)
-			continue;
-		g_ptr_array_add(sc->msgids, g_strdup(c[0]));
-		for (k = 0; k < sc->diffs->len; k++)
-			if (!strcmp(g_ptr_array_index(sc->diffs, k), c[4]))
-				break;
-		if (k == sc->diffs->len)
-			g_ptr_array_add(sc->diffs, g_strdup(c[4]));
-	}
-	return 0;
-}
-
-/* Fill x for the unmatched commits (only `sha` when not NULL). */
-static onlist_status subj_collect(struct onlist_store *s, const char *sha,
-				  struct subj_ctx *x)
-{
-	x->by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					  (GDestroyNotify)g_ptr_array_unref);
-	x->addrs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	x->commits = g_ptr_array_new_with_free_func(subj_commit_free);
-	x->oom = 0;
-	if (onlist_store_subject_commits(s, sha, subj_commit_row, x) != ONLIST_OK)
-		return ONLIST_EDB;
-	if (x->commits->len &&
-	    onlist_store_subject_mails(s, subj_mail_row, x) != ONLIST_OK)
-		return ONLIST_EDB;
-	return x->oom ? ONLIST_ENOMEM : ONLIST_OK;
-}
-
-static void subj_done(struct subj_ctx *x)
-{
-	g_hash_table_destroy(x->by_key);
-	g_hash_table_destroy(x->addrs);
-	g_ptr_array_free(x->commits, TRUE);
-}
-
-static onlist_status match_subjects(struct onlist_store *s, long *added)
-{
-	struct subj_ctx x;
-	onlist_status st = subj_collect(s, NULL, &x);
-
-	for (guint i = 0; st == ONLIST_OK && i < x.commits->len; i++) {
-		struct subj_commit *sc = g_ptr_array_index(x.commits, i);
-
-		if (sc->diffs->len != 1)
-			continue;	/* none, or several different patches */
-		for (guint k = 0; st == ONLIST_OK && k < sc->msgids->len; k++)
-			if ((st = onlist_store_put_match(s, sc->sha,
-					g_ptr_array_index(sc->msgids, k),
-					"subject", 1.0)) == ONLIST_OK)
-				(*added)++;
-	}
-	subj_done(&x);
-	return st;
-}
-
-/* --explain: what the subject tier saw for one unmatched commit. */
-static onlist_status explain_subject(struct onlist_store *s, const char *sha,
-				     struct onlist_explain *out)
-{
-	struct subj_ctx x;
-	onlist_status st = subj_collect(s, sha, &x);
-
-	if (st == ONLIST_OK && x.commits->len) {
-		out->subjects = g_new0(struct onlist_explain_subject,
-				       x.commits->len);
-		out->nsubjects = x.commits->len;
-	}
-	for (guint i = 0; st == ONLIST_OK && i < x.commits->len; i++) {
-		struct subj_commit *sc = g_ptr_array_index(x.commits, i);
-		struct onlist_explain_subject *e = &out->subjects[i];
-
-		e->nmsgids = sc->msgids->len;
-		e->npatches = sc->diffs->len;
-		e->msgids = g_new0(char *, sc->msgids->len + 1);
-		for (guint k = 0; k < sc->msgids->len; k++)
-			e->msgids[k] = g_strdup(g_ptr_array_index(sc->msgids,
-								  k));
-	}
-	subj_done(&x);
-	return st;
-}
-
-/* The release rules of this run, kept for the commands that explain
- * never-posted commits (they read no rules file): meta release_rules,
- * one glob a line. */
-/* onlist_store_tier_stamp(), and no keeping when every message was
- * classified again (other rules: old mails' echo class may differ). */
 static char *tier_stamp(struct onlist_store *s, const char *name,
 			const char *key, int64_t *since)
 {
@@ -1416,7 +781,7 @@ static char *tier_stamp(struct onlist_store *s, const char *name,
 static onlist_status fuzzy_begin(struct onlist_store *s, struct fuzzy_ctx *f,
 				 char **stamp, long long *kept_since)
 {
-	char *canon = canon_key(f->canon), *key;
+	char *canon = onlist__match_canon_key(f->canon), *key;
 	int64_t since = -1;
 
 	key = g_strdup_printf("fz1:%.17g:%s", f->threshold, canon);
@@ -1533,7 +898,7 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	if (st != ONLIST_OK)
 		goto db;
 	phase(o, "match setup");
-	if (onlist_store_match_links(s, link_fits, &oom, &c->link) != ONLIST_OK)
+	if (onlist_store_match_links(s, onlist__match_link_fits, &oom, &c->link) != ONLIST_OK)
 		goto db;
 	if (oom) {
 		onlist_store_rollback(s);
@@ -1552,7 +917,7 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	if (onlist_store_match_quoted(s, &c->quoted) != ONLIST_OK)
 		goto db;
 	phase(o, "quoted tier");
-	if (onlist_store_match_author_date(s, author_date_fits, &oom,
+	if (onlist_store_match_author_date(s, onlist__match_author_date_fits, &oom,
 					   &c->author_date) != ONLIST_OK)
 		goto db;
 	if (oom) {
@@ -1560,7 +925,7 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		return onlist_fail(errmsg, ONLIST_ENOMEM, "out of memory");
 	}
 	phase(o, "author-date tier");
-	if ((st = match_subjects(s, &c->subject)) != ONLIST_OK) {
+	if ((st = onlist__match_subjects(s, &c->subject)) != ONLIST_OK) {
 		if (st == ONLIST_ENOMEM) {
 			onlist_store_rollback(s);
 			return onlist_fail(errmsg, st, "out of memory");
@@ -1575,7 +940,7 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		f.cache = g_array_new(FALSE, FALSE, sizeof(struct cand));
 		g_array_set_clear_func(f.cache, cand_clear);
 		f.index = g_array_new(FALSE, FALSE, sizeof(struct hit));
-		build_aliases(s, o, &f);
+		onlist__match_aliases(s, o, &f.canon, &f.aliases);
 		if ((st = fuzzy_begin(s, &f, &stamp, &c->fuzzy_since)) != ONLIST_OK)
 			f.st = st;
 		else if (onlist_store_fuzzy_commits(s, NULL, fuzzy_skip,
@@ -1690,8 +1055,8 @@ onlist_status onlist_match_explain(struct onlist_store *s,
 	e.f.threshold = o->threshold > 0 ? o->threshold : ONLIST_FUZZY_THRESHOLD;
 	if (onlist_store_compute_bounds(s) != ONLIST_OK ||
 	    tag_bounds(s, o) != ONLIST_OK ||
-	    explain_links(s, sha, x) != ONLIST_OK ||
-	    explain_subject(s, sha, x) != ONLIST_OK ||
+	    onlist__explain_links(s, sha, x) != ONLIST_OK ||
+	    onlist__explain_subject(s, sha, x) != ONLIST_OK ||
 	    onlist_store_fuzzy_commits(s, sha, NULL, explain_commit, &e) != ONLIST_OK ||
 	    e.f.st != ONLIST_OK)
 		st = onlist_store_fail(s, errmsg);

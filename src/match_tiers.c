@@ -1,0 +1,350 @@
+/* match_tiers.c - the link tier and the subject tier of onlist match
+ * (match.h), with what --explain shows of them (match_int.h). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdint.h>
+#include <time.h>
+#include <glib.h>
+
+#include "onlist/match.h"
+#include "onlist/print.h"
+#include "onlist/patchfp.h"
+#include "onlist/repo.h"
+#include "onlist/repo_diff.h"
+#include "onlist/store.h"
+#include "onlist/store_review.h"
+#include "onlist/subject.h"
+#include "match_int.h"
+
+/* ---- the link tier ---------------------------------------------------- */
+
+/* Whether two lists of paths, one a line, name one path both. */
+static int share_a_file(const char *a, const char *b)
+{
+	GHashTable *h = g_hash_table_new(g_str_hash, g_str_equal);
+	gchar **va = g_strsplit(a, "\n", -1), **vb = g_strsplit(b, "\n", -1);
+	int hit = 0;
+
+	for (gchar **p = va; *p; p++)
+		if (**p)
+			g_hash_table_add(h, *p);
+	for (gchar **p = vb; *p && !hit; p++)
+		hit = **p && g_hash_table_contains(h, *p);
+	g_hash_table_destroy(h);
+	g_strfreev(va);
+	g_strfreev(vb);
+	return hit;
+}
+
+/* Whether the commit's subject and the mail's are the same by the subject
+ * tier's key; -1 when out of memory. */
+static int same_subject_key(const char *commit_subject, const char *stripped)
+{
+	struct onlist_subject sj;
+	char *a, *b;
+	int same;
+
+	if (onlist_subject_parse(&sj, commit_subject ? commit_subject : ""))
+		return -1;
+	a = onlist_subject_key(sj.stripped);
+	b = onlist_subject_key(stripped ? stripped : "");
+	onlist_subject_release(&sj);
+	same = a && b ? *a && !strcmp(a, b) : -1;
+	free(a);
+	free(b);
+	return same;
+}
+
+/* A Link: trailer names the commit's posting, or the cover letter of its
+ * series; on a list that several projects share it may also name another
+ * project's patch the commit follows (liburing commits link the kernel
+ * patches whose feature they add).  A linked patch that touches none of
+ * the commit's files and has another subject is no posting of it: the
+ * commit goes on to the other tiers.  A cover letter touches no file and
+ * names the series: taken as it is.  Without the files of both sides
+ * nothing says the patch is another one: taken. */
+int onlist__match_link_fits(const struct onlist_link_row *r, void *data)
+{
+	int *oom = data, same;
+
+	if (r->cover || !r->commit_files || !*r->commit_files ||
+	    !r->mail_files || !*r->mail_files ||
+	    share_a_file(r->commit_files, r->mail_files))
+		return 1;
+	if ((same = same_subject_key(r->commit_subject, r->mail_stripped)) < 0)
+		*oom = 1;
+	return same != 0;
+}
+
+/* The author-date tier's key (sender and Date to the second) is
+ * the sender's word: anyone can post a mail From the author dated the
+ * author date.  It is taken when the mail also shows something of the
+ * commit: a file both change, or the subject.  git am keeps both, and
+ * a rewrite on the way in seldom changes both. */
+int onlist__match_author_date_fits(const struct onlist_link_row *r, void *data)
+{
+	int *oom = data, same;
+
+	if (r->commit_files && *r->commit_files && r->mail_files &&
+	    *r->mail_files && share_a_file(r->commit_files, r->mail_files))
+		return 1;
+	if ((same = same_subject_key(r->commit_subject, r->mail_stripped)) < 0)
+		*oom = 1;
+	return same > 0;
+}
+
+onlist_status onlist_match_link_taken(struct onlist_store *s, const char *sha,
+				      const char *msgid, int *taken,
+				      char **errmsg)
+{
+	int oom = 0;
+
+	*errmsg = NULL;
+	/* the link tier is bounded by landing: the landings and received
+	 * times as they are now (lookup --remote adds both as it goes) */
+	if (onlist_store_compute_bounds(s) != ONLIST_OK ||
+	    onlist_store_link_mail(s, sha, msgid, onlist__match_link_fits, &oom,
+				   taken) != ONLIST_OK)
+		return onlist_store_fail(s, errmsg);
+	if (oom) {
+		return onlist_fail(errmsg, ONLIST_ENOMEM, "out of memory");
+	}
+	return ONLIST_OK;
+}
+
+struct link_explain {
+	GArray *links;		/* struct onlist_explain_link */
+	int oom;
+};
+
+/* --explain: each linked patch the link tier refuses, and why. */
+static int explain_link(const struct onlist_link_row *r, void *data)
+{
+	struct link_explain *x = data;
+	struct onlist_explain_link l;
+	gchar **files;
+	guint n = 0;
+
+	if (onlist__match_link_fits(r, &x->oom) || x->oom)
+		return 0;
+	files = g_strsplit(r->mail_files, "\n", -1);
+	for (gchar **p = files; *p; p++)	/* drop the empty ones */
+		if (**p)
+			files[n++] = *p;
+		else
+			g_free(*p);
+	files[n] = NULL;
+	l.msgid = g_strdup(r->msgid);
+	l.subject = g_strdup(r->mail_stripped);
+	l.files = files;
+	g_array_append_val(x->links, l);
+	return 0;
+}
+
+onlist_status onlist__explain_links(struct onlist_store *s, const char *sha,
+				   struct onlist_explain *out)
+{
+	struct link_explain x = {
+		g_array_new(FALSE, FALSE, sizeof(struct onlist_explain_link)), 0
+	};
+	onlist_status st = onlist_store_links_of(s, sha, explain_link, &x);
+
+	out->nlinks = x.links->len;
+	out->links = (struct onlist_explain_link *)g_array_free(x.links, FALSE);
+	return st == ONLIST_OK && x.oom ? ONLIST_ENOMEM : st;
+}
+
+/* ---- the subject tier ------------------------------------------------ */
+
+/* The same subject (onlist_subject_key) from the commit's author, on a
+ * mail that carries a diff no commit has yet, sent within a year before
+ * the commit's author date and no later than a day after it landed.  When
+ * the mails that qualify carry different diffs, none is taken: two patches
+ * under one subject are not told apart by their subject.  Both sides are
+ * read once and joined here on "address NL key": no SQL function runs per
+ * pair, and the cost is one pass over the unmatched commits and one over
+ * the patch mails. */
+#define SUBJECT_BEFORE (365 * 86400)
+
+struct subj_commit {
+	char sha[41];
+	int64_t adate, bound;	/* bound 0: landing unknown */
+	GPtrArray *msgids;	/* the mails that qualify */
+	GPtrArray *diffs;	/* their distinct patch-ids */
+};
+
+struct subj_ctx {
+	GHashTable *by_key;	/* "addr\nkey" -> GPtrArray of subj_commit */
+	GHashTable *addrs;	/* the commits' author addresses: a mail from
+				 * anyone else is passed over unparsed */
+	GPtrArray *commits;	/* owns the subj_commits */
+	int oom;
+};
+
+static void subj_commit_free(void *p)
+{
+	struct subj_commit *c = p;
+
+	g_ptr_array_free(c->msgids, TRUE);
+	g_ptr_array_free(c->diffs, TRUE);
+	g_free(c);
+}
+
+/* "addr\nkey" for a stripped subject, or NULL (out of memory, or a
+ * subject with nothing to compare: all punctuation or empty). */
+static char *subj_hash_key(const char *addr, const char *stripped)
+{
+	char *k = onlist_subject_key(stripped), *hk = NULL;
+
+	if (k && *k)
+		hk = g_strdup_printf("%s\n%s", addr, k);
+	free(k);
+	return hk;
+}
+
+static int subj_commit_row(int ncol, const char *const *c, void *data)
+{
+	struct subj_ctx *x = data;
+	struct onlist_subject sj;
+	struct subj_commit *sc;
+	GPtrArray *l;
+	char *hk;
+
+	if (ncol < 5 || !c[0] || !c[1] || !c[2] || strlen(c[0]) > 40)
+		return 0;
+	if (onlist_subject_parse(&sj, c[1])) {
+		x->oom = 1;
+		return 1;
+	}
+	hk = subj_hash_key(c[2], sj.stripped);
+	onlist_subject_release(&sj);
+	if (!hk)
+		return 0;
+	sc = g_new0(struct subj_commit, 1);
+	memcpy(sc->sha, c[0], strlen(c[0]) + 1);
+	sc->adate = c[3] ? g_ascii_strtoll(c[3], NULL, 10) : 0;
+	sc->bound = c[4] ? g_ascii_strtoll(c[4], NULL, 10) : 0;
+	sc->msgids = g_ptr_array_new_with_free_func(g_free);
+	sc->diffs = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(x->commits, sc);
+	g_hash_table_add(x->addrs, g_strdup(c[2]));
+	if (!(l = g_hash_table_lookup(x->by_key, hk))) {
+		l = g_ptr_array_new();
+		g_hash_table_insert(x->by_key, hk, l);
+	} else {
+		g_free(hk);
+	}
+	g_ptr_array_add(l, sc);
+	return 0;
+}
+
+static int subj_mail_row(int ncol, const char *const *c, void *data)
+{
+	struct subj_ctx *x = data;
+	GPtrArray *l;
+	char *hk;
+	int64_t date;
+
+	if (ncol < 5 || !c[0] || !c[1] || !c[2] || !c[4])
+		return 0;
+	if (!g_hash_table_contains(x->addrs, c[2]) ||
+	    !(hk = subj_hash_key(c[2], c[1])))
+		return 0;
+	l = g_hash_table_lookup(x->by_key, hk);
+	g_free(hk);
+	date = c[3] ? g_ascii_strtoll(c[3], NULL, 10) : 0;
+	for (guint i = 0; l && i < l->len; i++) {
+		struct subj_commit *sc = g_ptr_array_index(l, i);
+		int64_t hi = sc->bound ? sc->bound + 86400 : sc->adate + SUBJECT_BEFORE;
+		guint k;
+
+		if (date <= 0 || date < sc->adate - SUBJECT_BEFORE || date > hi)
+			continue;
+		g_ptr_array_add(sc->msgids, g_strdup(c[0]));
+		for (k = 0; k < sc->diffs->len; k++)
+			if (!strcmp(g_ptr_array_index(sc->diffs, k), c[4]))
+				break;
+		if (k == sc->diffs->len)
+			g_ptr_array_add(sc->diffs, g_strdup(c[4]));
+	}
+	return 0;
+}
+
+/* Fill x for the unmatched commits (only `sha` when not NULL). */
+static onlist_status subj_collect(struct onlist_store *s, const char *sha,
+				  struct subj_ctx *x)
+{
+	x->by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					  (GDestroyNotify)g_ptr_array_unref);
+	x->addrs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	x->commits = g_ptr_array_new_with_free_func(subj_commit_free);
+	x->oom = 0;
+	if (onlist_store_subject_commits(s, sha, subj_commit_row, x) != ONLIST_OK)
+		return ONLIST_EDB;
+	if (x->commits->len &&
+	    onlist_store_subject_mails(s, subj_mail_row, x) != ONLIST_OK)
+		return ONLIST_EDB;
+	return x->oom ? ONLIST_ENOMEM : ONLIST_OK;
+}
+
+static void subj_done(struct subj_ctx *x)
+{
+	g_hash_table_destroy(x->by_key);
+	g_hash_table_destroy(x->addrs);
+	g_ptr_array_free(x->commits, TRUE);
+}
+
+onlist_status onlist__match_subjects(struct onlist_store *s, long *added)
+{
+	struct subj_ctx x;
+	onlist_status st = subj_collect(s, NULL, &x);
+
+	for (guint i = 0; st == ONLIST_OK && i < x.commits->len; i++) {
+		struct subj_commit *sc = g_ptr_array_index(x.commits, i);
+
+		if (sc->diffs->len != 1)
+			continue;	/* none, or several different patches */
+		for (guint k = 0; st == ONLIST_OK && k < sc->msgids->len; k++)
+			if ((st = onlist_store_put_match(s, sc->sha,
+					g_ptr_array_index(sc->msgids, k),
+					"subject", 1.0)) == ONLIST_OK)
+				(*added)++;
+	}
+	subj_done(&x);
+	return st;
+}
+
+/* --explain: what the subject tier saw for one unmatched commit. */
+onlist_status onlist__explain_subject(struct onlist_store *s, const char *sha,
+				     struct onlist_explain *out)
+{
+	struct subj_ctx x;
+	onlist_status st = subj_collect(s, sha, &x);
+
+	if (st == ONLIST_OK && x.commits->len) {
+		out->subjects = g_new0(struct onlist_explain_subject,
+				       x.commits->len);
+		out->nsubjects = x.commits->len;
+	}
+	for (guint i = 0; st == ONLIST_OK && i < x.commits->len; i++) {
+		struct subj_commit *sc = g_ptr_array_index(x.commits, i);
+		struct onlist_explain_subject *e = &out->subjects[i];
+
+		e->nmsgids = sc->msgids->len;
+		e->npatches = sc->diffs->len;
+		e->msgids = g_new0(char *, sc->msgids->len + 1);
+		for (guint k = 0; k < sc->msgids->len; k++)
+			e->msgids[k] = g_strdup(g_ptr_array_index(sc->msgids,
+								  k));
+	}
+	subj_done(&x);
+	return st;
+}
+
+/* The release rules of this run, kept for the commands that explain
+ * never-posted commits (they read no rules file): meta release_rules,
+ * one glob a line. */
+/* onlist_store_tier_stamp(), and no keeping when every message was
+ * classified again (other rules: old mails' echo class may differ). */
