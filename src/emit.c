@@ -1,5 +1,6 @@
 /* emit.c - the structured-output emitter (emit.h). */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "onlist/emit.h"
@@ -185,6 +186,17 @@ void onlist_emit_null(struct onlist_emit *e)
 	if (!before_value(e))
 		return;
 	fputs("null", e->f);
+	after_value(e);
+}
+
+void onlist_emit_fixed(struct onlist_emit *e, double v, int decimals)
+{
+	if (!before_value(e))
+		return;
+	if (isfinite(v))
+		fprintf(e->f, "%.*f", decimals, v);
+	else
+		fputs("null", e->f);
 	after_value(e);
 }
 

@@ -234,6 +234,10 @@ import json, sys
 print(" ".join(x.get("state") or ("posted" if x["posted"] else "not posted")
                for x in json.load(open(sys.argv[1]))))' "$TMP/out")
 [ "$got" = "applied ignored posted" ] || bad "lookup json: '$got'"
+# one entry a line, postings and commits alike: "[", three "  {...}", "]"
+got=$(awk 'NR == 1 && $0 != "[" || NR > 1 && NR < 5 && !/^  \{.*\},?$/ ||
+	   NR == 5 && $0 != "]" || NR > 5 { print NR ": " $0 }' "$TMP/out")
+[ -z "$got" ] || bad "lookup json layout: $got"
 
 # the weekly report: the series whose four weeks ended in its week
 week() {	# week LABEL WEEK COUNT MSGIDS

@@ -111,11 +111,37 @@ static void test_other_formats_refused(void **state)
 	assert_int_equal(onlist_emit_free(NULL), ONLIST_OK);
 }
 
+/* Fixed-point numbers: rounded to the digits asked, and null for what
+ * JSON cannot hold. */
+static void test_fixed(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct onlist_emit *e;
+
+	(void)state;
+	assert_non_null(f);
+	assert_non_null(e = onlist_emit_new(f, ONLIST_FMT_JSON));
+	onlist_emit_begin_list(e, 0);
+	onlist_emit_fixed(e, 0.875, 2);
+	onlist_emit_fixed(e, 1.0, 2);
+	onlist_emit_fixed(e, -2.5, 0);
+	onlist_emit_fixed(e, 0.0 / 0.0, 2);
+	onlist_emit_fixed(e, 1.0 / 0.0, 2);
+	onlist_emit_end(e);
+	assert_int_equal(onlist_emit_free(e), ONLIST_OK);
+	fclose(f);
+	assert_string_equal(buf, "[0.88, 1.00, -2, null, null]\n");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_other_formats_refused),
+		cmocka_unit_test(test_fixed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

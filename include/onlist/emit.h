@@ -68,6 +68,9 @@ void onlist_emit_str(struct onlist_emit *e, const char *s);
 void onlist_emit_int(struct onlist_emit *e, int64_t n);
 void onlist_emit_bool(struct onlist_emit *e, int b);
 void onlist_emit_null(struct onlist_emit *e);
+/* A number with `decimals` digits after the point ("%.*f"); null when it
+ * is not finite (JSON has no NaN or infinity). */
+void onlist_emit_fixed(struct onlist_emit *e, double v, int decimals);
 
 /* Shorthands for a key and its value. */
 void onlist_emit_kstr(struct onlist_emit *e, const char *key, const char *s);

@@ -147,7 +147,7 @@ int onlist_cli_is_posting_arg(const char *arg);
  * (outside the scanned history, too recent); -1 when the database
  * failed (said). */
 int onlist_cli_lookup_posting(struct onlist_cli *cli, struct onlist_store *s,
-			      FILE *f, const char *arg, int json, int first);
+			      FILE *f, const char *arg, struct onlist_emit *e);
 
 /* status (ignored.c): what onlist ignored judges against, a line of
  * text to f, or the member "ignored_scope" through e (JSON) when e is
@@ -267,8 +267,8 @@ void onlist_cli_put_path(FILE *f, const struct onlist_path *p,
  * pull_request, pull_list, via, security_relevant, security) for one
  * commit; v is its verdict when it was not posted.  -1 after saying why
  * it failed. */
-int onlist_cli_lookup_path(FILE *out, struct onlist_store *s, const char *sha,
-			   int json, int posted,
+int onlist_cli_lookup_path(FILE *out, struct onlist_emit *e,
+			   struct onlist_store *s, const char *sha, int posted,
 			   const struct onlist_verdict *v);
 /* report: the section "Fixes that bypassed review" (text, md or html),
  * before every other: item(i, 0, data) says whether row i of n belongs

@@ -348,7 +348,8 @@ static char *posting_msgid(const char *arg)
 
 struct one {
 	FILE *f;
-	int json, first;
+	struct onlist_emit *e;	/* JSON; NULL: text */
+	int json;
 	const char *msgid, *url;
 	const struct onlist_ignored_ctx *ctx;
 	int state;			/* -1: not judged */
@@ -377,10 +378,9 @@ static int one_row(const struct onlist_ignored_msg *msgs, size_t n,
 	day(o->ctx->scope.first_commit, a, sizeof(a), o->json);
 	day(o->ctx->scope.last_commit, b, sizeof(b), o->json);
 	if (o->json) {
-		struct onlist_emit *e = onlist_emit_new(o->f, ONLIST_FMT_JSON);
+		struct onlist_emit *e = o->e;
 		char *link = link_of(o->url, h->msgid);
 
-		fputs(o->first ? "\n  " : ",\n  ", o->f);
 		onlist_emit_begin_map(e, 0);
 		onlist_emit_kstr(e, "message_id", o->msgid);
 		onlist_emit_kstr(e, "state", onlist_ignored_state_name(out->state));
@@ -397,7 +397,6 @@ static int one_row(const struct onlist_ignored_msg *msgs, size_t n,
 		onlist_emit_end(e);
 		onlist_emit_kstr(e, "link", link);
 		onlist_emit_end(e);
-		onlist_emit_free(e);
 		g_free(link);
 		return 0;
 	}
@@ -450,10 +449,10 @@ static int one_row(const struct onlist_ignored_msg *msgs, size_t n,
 }
 
 int onlist_cli_lookup_posting(struct onlist_cli *cli, struct onlist_store *s,
-			      FILE *f, const char *arg, int json, int first)
+			      FILE *f, const char *arg, struct onlist_emit *e)
 {
 	struct onlist_ignored_ctx ctx;
-	struct one o = { f, json, first, NULL, NULL, NULL, -1 };
+	struct one o = { f, e, e != NULL, NULL, NULL, NULL, -1 };
 	char *msgid = posting_msgid(arg), *url = NULL;
 	onlist_status st;
 	int ret;

@@ -97,7 +97,7 @@ static int take_commit(int ncol, const char *const *c, void *data)
 
 struct postings {
 	FILE *f;
-	int json;
+	struct onlist_emit *e;	/* JSON; NULL: text */
 	int n;
 	struct onlist_store *s;
 	int nrev;
@@ -110,11 +110,14 @@ static int print_review(int ncol, const char *const *c, void *data)
 	FILE *f = p->f;
 
 	(void)ncol;
-	if (p->json) {
-		fputs(p->nrev ? ", " : "", f);
-		onlist_put_json_object(f, "key", c[0], "name", c[1],
-				       "addr", c[2], "in", c[3],
-				       "replier", c[5], (char *)NULL);
+	if (p->e) {
+		onlist_emit_begin_map(p->e, 0);
+		onlist_emit_kstr(p->e, "key", c[0]);
+		onlist_emit_kstr(p->e, "name", c[1]);
+		onlist_emit_kstr(p->e, "addr", c[2]);
+		onlist_emit_kstr(p->e, "in", c[3]);
+		onlist_emit_kstr(p->e, "replier", c[5]);
+		onlist_emit_end(p->e);
 	} else {
 		fputs("      ", f);
 		onlist_put_text(f, c[0]);
@@ -262,36 +265,42 @@ static void print_posting(struct postings *p, const struct prow *r,
 	FILE *f = p->f;
 
 	onlist_fmt_date(c[2], date, sizeof(date), 1);
-	if (p->json) {
-		fputs(p->n ? ", " : "", f);
-		onlist_put_json_field(f, 1, "list", c[0]);
-		onlist_put_json_field(f, 0, "message_id", c[1]);
-		onlist_put_json_field(f, 0, "date", date);
-		onlist_put_json_field(f, 0, "subject", c[3]);
-		onlist_put_json_field(f, 0, "method", c[4]);
+	if (p->e) {
+		struct onlist_emit *e = p->e;
+
+		onlist_emit_begin_map(e, 0);
+		onlist_emit_kstr(e, "list", c[0]);
+		onlist_emit_kstr(e, "message_id", c[1]);
+		onlist_emit_kstr(e, "date", date);
+		onlist_emit_kstr(e, "subject", c[3]);
+		onlist_emit_kstr(e, "method", c[4]);
 		if (r->also)
-			onlist_put_json_field(f, 0, "also", r->also->str);
-		fprintf(f, ", \"score\": %.2f, \"counts\": %s, \"applied\": %s",
-			score, counts(r) ? "true" : "false",
-			applied ? "true" : "false");
-		onlist_put_json_field(f, 0, "echo_rule", c[8]);
-		onlist_put_json_field(f, 0, "from", c[5]);
+			onlist_emit_kstr(e, "also", r->also->str);
+		onlist_emit_key(e, "score");
+		onlist_emit_fixed(e, score, 2);
+		onlist_emit_kbool(e, "counts", counts(r));
+		onlist_emit_kbool(e, "applied", applied);
+		onlist_emit_kstr(e, "echo_rule", c[8]);
+		onlist_emit_kstr(e, "from", c[5]);
 		if (received_apart(p, c[1], rcv, &how))
-			onlist_put_json_field(f, 0, "received", rcv);
+			onlist_emit_kstr(e, "received", rcv);
 		if (have) {
-			onlist_put_json_field(f, 0, "class", d.cls);
-			fprintf(f, ", \"version\": %d", d.version);
-			if (d.part >= 0)
-				fprintf(f, ", \"part\": %d, \"total\": %d",
-					d.part, d.total);
-			fprintf(f, ", \"replies\": %d, \"repliers\": %d",
-				d.replies, d.repliers);
+			onlist_emit_kstr(e, "class", d.cls);
+			onlist_emit_kint(e, "version", d.version);
+			if (d.part >= 0) {
+				onlist_emit_kint(e, "part", d.part);
+				onlist_emit_kint(e, "total", d.total);
+			}
+			onlist_emit_kint(e, "replies", d.replies);
+			onlist_emit_kint(e, "repliers", d.repliers);
 		}
-		fputs(", \"reviews\": [", f);
+		onlist_emit_key(e, "reviews");
+		onlist_emit_begin_list(e, 0);
 		p->nrev = 0;
 		if (p->s)
 			onlist_store_reviews(p->s, c[1], print_review, p);
-		fputs("]}", f);
+		onlist_emit_end(e);
+		onlist_emit_end(e);
 		p->n++;
 		return;
 	}
@@ -407,7 +416,7 @@ static int is_hex(const char *s)
 /* lookup --patch FILE: a diff, or a mail carrying one, not (yet) in git:
  * the postings with its patch-id, or whose repaired diff has it. */
 static int lookup_patch(struct onlist_cli *cli, FILE *f, const char *path,
-			int json)
+			struct onlist_emit *e)
 {
 	struct onlist_store *s;
 	struct onlist_mail *m = NULL;
@@ -447,14 +456,15 @@ static int lookup_patch(struct onlist_cli *cli, FILE *f, const char *path,
 		return ONLIST_EXIT_FAIL;
 	}
 	{
-		struct postings po = { f, json, 0, s, 0, NULL };
+		struct postings po = { f, e, 0, s, 0, NULL };
 		const char *ids[2] = { pid[0] ? pid : rid, rid[0] ? rid : pid };
 
-		if (json) {
-			fputs("{\"patch\": ", f);
-			onlist_put_json(f, path);
-			onlist_put_json_field(f, 0, "patch_id", pid[0] ? pid : NULL);
-			fputs(", \"postings\": [", f);
+		if (e) {
+			onlist_emit_begin_map(e, 0);
+			onlist_emit_kstr(e, "patch", path);
+			onlist_emit_kstr(e, "patch_id", pid[0] ? pid : NULL);
+			onlist_emit_key(e, "postings");
+			onlist_emit_begin_list(e, 0);
 		} else {
 			onlist_put_text(f, path);
 			fprintf(f, ": patch-id %s\n", pid[0] ? pid : "(none)");
@@ -465,9 +475,11 @@ static int lookup_patch(struct onlist_cli *cli, FILE *f, const char *path,
 			g_free(data);
 			return ONLIST_EXIT_FAIL;
 		}
-		if (json)
-			fprintf(f, "], \"posted\": %s}\n", n ? "true" : "false");
-		else if (!n)
+		if (e) {
+			onlist_emit_end(e);
+			onlist_emit_kbool(e, "posted", n > 0);
+			onlist_emit_end(e);
+		} else if (!n)
 			fputs("  never posted\n", f);
 	}
 	onlist_store_close(s);
@@ -516,23 +528,24 @@ static onlist_status find_commit(struct onlist_store *s, const char *repo,
 	return st;
 }
 
-/* Lines of "a\nb" as JSON strings in an array. */
-static void put_json_lines(FILE *f, const char *lines)
+/* The member `key`: the lines of "a\nb" as a list of strings. */
+static void emit_lines(struct onlist_emit *e, const char *key,
+		       const char *lines)
 {
-	fputc('[', f);
-	for (const char *p = lines ? lines : "", *nl; *p; p = *nl ? nl + 1 : nl) {
-		char *t;
+	gchar **l = g_strsplit(lines ? lines : "", "\n", -1);
+	int n = 0;
 
-		nl = strchr(p, '\n');
-		if (!nl)
-			nl = p + strlen(p);
-		t = strndup(p, (size_t)(nl - p));
-		if (p != lines)
-			fputs(", ", f);
-		onlist_put_json(f, t ? t : "");
-		free(t);
-	}
-	fputc(']', f);
+	while (l[n])
+		n++;
+	/* "a\n" is one line, and "" none */
+	if (n && !*l[n - 1])
+		n--;
+	onlist_emit_key(e, key);
+	onlist_emit_begin_list(e, 0);
+	for (int i = 0; i < n; i++)
+		onlist_emit_str(e, l[i]);
+	onlist_emit_end(e);
+	g_strfreev(l);
 }
 
 /* The lines of "a\nb", each indented, escaped. */
@@ -569,8 +582,8 @@ static int take_version(int ncol, const char *const *c, void *data)
 	return 0;
 }
 
-static void print_commit_review(FILE *f, struct onlist_store *s,
-				const char *sha, int json)
+static void print_commit_review(FILE *f, struct onlist_emit *e,
+				struct onlist_store *s, const char *sha)
 {
 	struct onlist_commit_review rv;
 	struct version_rows v = { g_ptr_array_new_with_free_func(free_prow) };
@@ -585,63 +598,64 @@ static void print_commit_review(FILE *f, struct onlist_store *s,
 		if (r->col[7] && atoi(r->col[7]))
 			applied = (int)i;
 	}
-	if (json) {
-		fputs(", \"review\": ", f);
+	if (e) {
+		onlist_emit_key(e, "review");
 		if (!rv.state) {
-			fputs("null", f);
+			onlist_emit_null(e);
 		} else {
-			onlist_put_json_field(f, 1, "state", rv.state);
-			fprintf(f, ", \"naks\": %d, \"evidence\": ", rv.naks);
+			onlist_emit_begin_map(e, 0);
+			onlist_emit_kstr(e, "state", rv.state);
+			onlist_emit_kint(e, "naks", rv.naks);
+			onlist_emit_key(e, "evidence");
 			if (rv.ev_key) {
-				onlist_put_json_field(f, 1, "key", rv.ev_key);
-				onlist_put_json_field(f, 0, "value", rv.ev_value);
-				onlist_put_json_field(f, 0, "from", rv.ev_from);
-				onlist_put_json_field(f, 0, "in", rv.ev_msgid);
-				onlist_put_json_field(f, 0, "on", rv.ev_target);
-				onlist_put_json_field(f, 0, "on_class",
-						      rv.ev_target_class);
-				onlist_put_json_field(f, 0, "on_subject",
-						      rv.ev_target_subject);
-				fputc('}', f);
+				onlist_emit_begin_map(e, 0);
+				onlist_emit_kstr(e, "key", rv.ev_key);
+				onlist_emit_kstr(e, "value", rv.ev_value);
+				onlist_emit_kstr(e, "from", rv.ev_from);
+				onlist_emit_kstr(e, "in", rv.ev_msgid);
+				onlist_emit_kstr(e, "on", rv.ev_target);
+				onlist_emit_kstr(e, "on_class", rv.ev_target_class);
+				onlist_emit_kstr(e, "on_subject",
+						 rv.ev_target_subject);
+				onlist_emit_end(e);
 			} else {
-				fputs("null", f);
+				onlist_emit_null(e);
 			}
-			fputs(", \"notice\": ", f);
+			onlist_emit_key(e, "notice");
 			if (rv.notice_msgid) {
 				char nd[32];
 
 				onlist_fmt_date(rv.notice_date, nd, sizeof(nd), 1);
-				onlist_put_json_field(f, 1, "from", rv.notice_name);
-				onlist_put_json_field(f, 0, "date", nd);
-				onlist_put_json_field(f, 0, "in", rv.notice_msgid);
-				fputc('}', f);
+				onlist_emit_begin_map(e, 0);
+				onlist_emit_kstr(e, "from", rv.notice_name);
+				onlist_emit_kstr(e, "date", nd);
+				onlist_emit_kstr(e, "in", rv.notice_msgid);
+				onlist_emit_end(e);
 			} else {
-				fputs("null", f);
+				onlist_emit_null(e);
 			}
-			fputs(", \"off_list_tags\": ", f);
-			put_json_lines(f, rv.off_list_tags);
-			fputc('}', f);
+			emit_lines(e, "off_list_tags", rv.off_list_tags);
+			onlist_emit_end(e);
 		}
-		fputs(", \"versions\": [", f);
+		onlist_emit_key(e, "versions");
+		onlist_emit_begin_list(e, 0);
 		for (guint i = 0; i < v.rows->len; i++) {
 			struct prow *r = g_ptr_array_index(v.rows, i);
 			char date[32];
 
 			onlist_fmt_date(r->col[2], date, sizeof(date), 1);
-			fputs(i ? ", " : "", f);
-			onlist_put_json_field(f, 1, "series", r->col[0]);
-			fprintf(f, ", \"version\": %d", r->col[1] ? atoi(r->col[1]) : 1);
-			onlist_put_json_field(f, 0, "date", date);
-			fputs(", \"lists\": ", f);
-			put_json_lines(f, r->col[3]);
-			onlist_put_json_field(f, 0, "subject", r->col[4]);
-			fprintf(f, ", \"replies\": %d, \"tags\": ",
-				r->col[5] ? atoi(r->col[5]) : 0);
-			put_json_lines(f, r->col[6]);
-			fprintf(f, ", \"applied\": %s}",
-				(int)i == applied ? "true" : "false");
+			onlist_emit_begin_map(e, 0);
+			onlist_emit_kstr(e, "series", r->col[0]);
+			onlist_emit_kint(e, "version", r->col[1] ? atoi(r->col[1]) : 1);
+			onlist_emit_kstr(e, "date", date);
+			emit_lines(e, "lists", r->col[3]);
+			onlist_emit_kstr(e, "subject", r->col[4]);
+			onlist_emit_kint(e, "replies", r->col[5] ? atoi(r->col[5]) : 0);
+			emit_lines(e, "tags", r->col[6]);
+			onlist_emit_kbool(e, "applied", (int)i == applied);
+			onlist_emit_end(e);
 		}
-		fputc(']', f);
+		onlist_emit_end(e);
 		goto out;
 	}
 	if (!rv.state)
@@ -705,30 +719,35 @@ out:
 	onlist_commit_review_release(&rv);
 }
 
-static void print_why(FILE *out, const struct onlist_cli_why *w, int json)
+static void print_why(FILE *out, struct onlist_emit *e,
+		      const struct onlist_cli_why *w)
 {
 	const struct onlist_verdict *v = &w->v;
 	char first[32], last[32], a[24], b[24];
 
 	snprintf(a, sizeof(a), "%lld", (long long)w->span.first);
 	snprintf(b, sizeof(b), "%lld", (long long)w->span.last);
-	onlist_fmt_date(a, first, sizeof(first), json);
-	onlist_fmt_date(b, last, sizeof(last), json);
-	if (json) {
-		onlist_put_json_field(out, 0, "category", v->unknown ? "unknown" :
-				      "never_posted");
-		onlist_put_json_field(out, 0, "reason", v->unknown ? NULL :
-				      onlist_reason_name(v->reason));
-		onlist_put_json_field(out, 0, "reason_msgid", v->msgid);
+	onlist_fmt_date(a, first, sizeof(first), e != NULL);
+	onlist_fmt_date(b, last, sizeof(last), e != NULL);
+	if (e) {
+		onlist_emit_kstr(e, "category", v->unknown ? "unknown" :
+				 "never_posted");
+		onlist_emit_kstr(e, "reason", v->unknown ? NULL :
+				 onlist_reason_name(v->reason));
+		onlist_emit_kstr(e, "reason_msgid", v->msgid);
 		if (v->why)
-			onlist_put_json_field(out, 0, "why", v->why);
-		onlist_put_json_field(out, 0, "reverted", v->reverted);
-		onlist_put_json_field(out, 0, "note", v->note);
-		if (w->span.last && !w->remote)
-			fprintf(out, ", \"archive\": {\"first\": \"%s\", "
-				"\"last\": \"%s\"}", first, last);
-		else
-			fputs(", \"archive\": null", out);
+			onlist_emit_kstr(e, "why", v->why);
+		onlist_emit_kstr(e, "reverted", v->reverted);
+		onlist_emit_kstr(e, "note", v->note);
+		onlist_emit_key(e, "archive");
+		if (w->span.last && !w->remote) {
+			onlist_emit_begin_map(e, 0);
+			onlist_emit_kstr(e, "first", first);
+			onlist_emit_kstr(e, "last", last);
+			onlist_emit_end(e);
+		} else {
+			onlist_emit_null(e);
+		}
 		return;
 	}
 	if (v->unknown) {
@@ -772,22 +791,22 @@ static void print_why(FILE *out, const struct onlist_cli_why *w, int json)
 
 /* One commit's entry; returns how many postings count, or -1 when it was
  * not looked for (unknown), -2 on failure. */
-static int print_commit(FILE *out, struct onlist_store *s,
-			const struct found *f, int json, int first,
-			struct onlist_cli_why *w)
+static int print_commit(FILE *out, struct onlist_emit *e,
+			struct onlist_store *s, const struct found *f,
+			int first, struct onlist_cli_why *w)
 {
-	struct postings po = { out, json, 0, s, 0, NULL };
+	struct postings po = { out, e, 0, s, 0, NULL };
 	int nposted;
 	char date[32], short_sha[13];
 
 	onlist_fmt_date(f->date, date, sizeof(date), 0);
-	if (json) {
-		fputs(first ? "\n  {" : ",\n  {", out);
-		fputs("\"commit\": ", out);
-		onlist_put_json(out, f->sha);
-		onlist_put_json_field(out, 0, "subject", f->subject);
-		onlist_put_json_field(out, 0, "author", f->author);
-		fputs(", \"postings\": [", out);
+	if (e) {
+		onlist_emit_begin_map(e, 0);
+		onlist_emit_kstr(e, "commit", f->sha);
+		onlist_emit_kstr(e, "subject", f->subject);
+		onlist_emit_kstr(e, "author", f->author);
+		onlist_emit_key(e, "postings");
+		onlist_emit_begin_list(e, 0);
 	} else {
 		snprintf(short_sha, sizeof(short_sha), "%s", f->sha);
 		fputs(first ? "" : "\n", out);
@@ -801,25 +820,26 @@ static int print_commit(FILE *out, struct onlist_store *s,
 	if ((nposted = print_postings(&po, f->sha, NULL)) < 0 ||
 	    (!nposted && onlist_cli_why(w, f->sha) < 0))
 		return -2;
-	if (json) {
-		fprintf(out, "], \"posted\": %s", nposted ? "true" : "false");
+	if (e) {
+		onlist_emit_end(e);
+		onlist_emit_kbool(e, "posted", nposted > 0);
 		if (nposted)
-			print_commit_review(out, s, f->sha, 1);
+			print_commit_review(out, e, s, f->sha);
 		else
-			print_why(out, w, 1);
-		if (onlist_cli_lookup_path(out, s, f->sha, 1, nposted, &w->v) < 0)
+			print_why(out, e, w);
+		if (onlist_cli_lookup_path(out, e, s, f->sha, nposted, &w->v) < 0)
 			return -2;
-		fputc('}', out);
+		onlist_emit_end(e);
 	} else if (nposted) {
-		print_commit_review(out, s, f->sha, 0);
-		if (onlist_cli_lookup_path(out, s, f->sha, 0, 1, &w->v) < 0)
+		print_commit_review(out, NULL, s, f->sha);
+		if (onlist_cli_lookup_path(out, NULL, s, f->sha, 1, &w->v) < 0)
 			return -2;
 	} else {
 		if (!w->v.unknown)
 			fputs(po.n ? "  never posted (only the mails above carried it)\n"
 				   : "  never posted\n", out);
-		print_why(out, w, 0);
-		if (onlist_cli_lookup_path(out, s, f->sha, 0, 0, &w->v) < 0)
+		print_why(out, NULL, w);
+		if (onlist_cli_lookup_path(out, NULL, s, f->sha, 0, &w->v) < 0)
 			return -2;
 	}
 	return nposted ? nposted : w->v.unknown ? -1 : 0;
@@ -972,7 +992,8 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 	struct onlist_out out = ONLIST_OUT_INIT;
 	struct onlist_store *s = NULL;
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
-	int json, ret = ONLIST_EXIT_OK, first = 1, any = 0, c, unknown = 0;
+	int ret = ONLIST_EXIT_OK, first = 1, c, unknown = 0;
+	struct onlist_emit *e = NULL;
 	const char *patch_file = NULL;
 	struct onlist_cli_why w = { 0 };
 	char *repo = NULL;
@@ -1011,7 +1032,6 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 			return onlist_cli_stop(c);
 		}
 	}
-	json = fmt == ONLIST_FMT_JSON;
 	if (patch_file && optind < argc) {
 		onlist_err("lookup: --patch takes no commits as well");
 		return ONLIST_EXIT_USAGE;
@@ -1029,8 +1049,13 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 		return ONLIST_EXIT_USAGE;
 	}
 	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
+	if (fmt == ONLIST_FMT_JSON && !(e = onlist_emit_new(out.f, fmt))) {
+		onlist_err("lookup: out of memory");
+		ret = ONLIST_EXIT_FAIL;
+		goto out;
+	}
 	if (patch_file) {
-		ret = lookup_patch(cli, out.f, patch_file, json);
+		ret = lookup_patch(cli, out.f, patch_file, e);
 		goto out;
 	}
 	if (!(s = ro.url ? onlist_cli_open_store(cli) :
@@ -1066,15 +1091,15 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 	w.s = s;
 	w.repo = repo;
 	w.cmd = "lookup";
-	if (json)
-		fputs("[", out.f);
+	if (e)
+		onlist_emit_begin_list(e, ONLIST_EMIT_LINES);
 	for (int i = optind; i < argc; i++) {
 		struct found f = { "", NULL, NULL, NULL, 0 };
 
 		if (!shas && onlist_cli_is_posting_arg(argv[i])) {
 			/* a posting: applied, answered or ignored? */
 			int n = onlist_cli_lookup_posting(cli, s, out.f, argv[i],
-							  json, first);
+							  e);
 
 			if (n < 0)
 				break;
@@ -1082,7 +1107,6 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 				unknown = 1;
 			else if (n != ONLIST_EXIT_OK)
 				ret = ONLIST_EXIT_FAIL;
-			any = 1;
 			first = 0;
 			continue;
 		}
@@ -1101,9 +1125,8 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 				   "(scan its range first)", argv[i]);
 			ret = ONLIST_EXIT_FAIL;
 		} else {
-			int n = print_commit(out.f, s, &f, json, first, &w);
+			int n = print_commit(out.f, e, s, &f, first, &w);
 
-			any = 1;
 			if (n == 0 || n == -2)
 				ret = ONLIST_EXIT_FAIL;
 			else if (n == -1)
@@ -1114,12 +1137,14 @@ int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
 		free(f.author);
 		free(f.subject);
 	}
-	if (json)
-		fputs(any ? "\n]\n" : "]\n", out.f);
+	if (e)
+		onlist_emit_end(e);
 	if (ret == ONLIST_EXIT_OK && unknown)
 		ret = ONLIST_EXIT_UNKNOWN;
 	onlist_cli_why_release(&w);
 out:
+	if (onlist_emit_free(e) != ONLIST_OK && ret == ONLIST_EXIT_OK)
+		ret = ONLIST_EXIT_FAIL;	/* a JSON left unclosed is not an answer */
 	free(shas);
 	free(repo);
 	if (s)

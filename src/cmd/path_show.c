@@ -91,8 +91,9 @@ void onlist_cli_put_path(FILE *f, const struct onlist_path *p,
 /* lookup: the path of one commit and whether it matters for security:
  * from the verdict when it was never posted, else asked here (a posted
  * commit is security relevant when no review was given on the list). */
-int onlist_cli_lookup_path(FILE *out, struct onlist_store *s, const char *sha,
-			   int json, int posted, const struct onlist_verdict *v)
+int onlist_cli_lookup_path(FILE *out, struct onlist_emit *e,
+			   struct onlist_store *s, const char *sha, int posted,
+			   const struct onlist_verdict *v)
 {
 	struct onlist_path own = { 0 };
 	const struct onlist_path *p = &own;
@@ -126,18 +127,20 @@ int onlist_cli_lookup_path(FILE *out, struct onlist_store *s, const char *sha,
 		}
 		security = mark;
 	}
-	if (json) {
-		onlist_put_json_field(out, 0, "path",
-				      p->kind == ONLIST_PATH_UNKNOWN ? NULL :
-				      onlist_path_kind_name(p->kind));
-		onlist_put_json_field(out, 0, "merge", p->merge_sha);
-		onlist_put_json_field(out, 0, "pull_request", p->pull_msgid);
-		onlist_put_json_field(out, 0, "pull_list", p->pull_list);
-		onlist_put_json_field(out, 0, "via", p->kind == ONLIST_PATH_PULL ?
-				      p->url : onlist_cli_path_via(p));
-		fprintf(out, ", \"security_relevant\": %s", !looked ? "null" :
-			security ? "true" : "false");
-		onlist_put_json_field(out, 0, "security", security);
+	if (e) {
+		onlist_emit_kstr(e, "path", p->kind == ONLIST_PATH_UNKNOWN ? NULL :
+				 onlist_path_kind_name(p->kind));
+		onlist_emit_kstr(e, "merge", p->merge_sha);
+		onlist_emit_kstr(e, "pull_request", p->pull_msgid);
+		onlist_emit_kstr(e, "pull_list", p->pull_list);
+		onlist_emit_kstr(e, "via", p->kind == ONLIST_PATH_PULL ?
+				 p->url : onlist_cli_path_via(p));
+		onlist_emit_key(e, "security_relevant");
+		if (looked)
+			onlist_emit_bool(e, security != NULL);
+		else
+			onlist_emit_null(e);
+		onlist_emit_kstr(e, "security", security);
 		goto out;
 	}
 	onlist_cli_put_path(out, p, "  ");
