@@ -170,6 +170,7 @@ struct out {
 	FILE *f;
 	enum onlist_fmt fmt;
 	long top;
+	struct onlist_emit *e;	/* JSON */
 };
 
 static void person_table(struct out *o, const char *section,
@@ -179,17 +180,18 @@ static void person_table(struct out *o, const char *section,
 	size_t n = o->top && (size_t)o->top < t->n ? (size_t)o->top : t->n;
 	FILE *f = o->f;
 
-	if (o->fmt == ONLIST_FMT_JSON) {
-		fprintf(f, "\"%s\": [", section);
+	if (o->e) {
+		onlist_emit_key(o->e, section);
+		onlist_emit_begin_list(o->e, ONLIST_EMIT_LINES);
 		for (size_t i = 0; i < n; i++) {
-			fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
-			onlist_put_json(f, t->v[i].name);
-			fprintf(f, ", \"count\": %ld", t->v[i].count);
+			onlist_emit_begin_map(o->e, 0);
+			onlist_emit_kstr(o->e, "name", t->v[i].name);
+			onlist_emit_kint(o->e, "count", t->v[i].count);
 			if (extras)
-				fprintf(f, ", \"posted\": %ld", t->v[i].extra);
-			fputc('}', f);
+				onlist_emit_kint(o->e, "posted", t->v[i].extra);
+			onlist_emit_end(o->e);
 		}
-		fputs(n ? "\n  ]" : "]", f);
+		onlist_emit_end(o->e);
 		return;
 	}
 	if (o->fmt == ONLIST_FMT_CSV) {
@@ -236,16 +238,17 @@ static void sha_list(struct out *o, const char *key, struct stats *s,
 		     const int *pick, int want)
 {
 	FILE *f = o->f;
-	int first = 1;
 
-	if (o->fmt == ONLIST_FMT_JSON)
-		fprintf(f, "\"%s\": [", key);
+	if (o->e) {
+		onlist_emit_key(o->e, key);
+		onlist_emit_begin_list(o->e, 0);
+	}
 	for (size_t i = 0; i < s->n; i++) {
 		if (want ? pick[i] != want : !pick[i])
 			continue;
 		switch (o->fmt) {
 		case ONLIST_FMT_JSON:
-			fprintf(f, "%s\"%s\"", first ? "" : ", ", s->v[i].sha);
+			onlist_emit_str(o->e, s->v[i].sha);
 			break;
 		case ONLIST_FMT_CSV:
 			fprintf(f, "%s,%s,,\n", key, s->v[i].sha);
@@ -264,10 +267,9 @@ static void sha_list(struct out *o, const char *key, struct stats *s,
 			onlist_put_text(f, s->v[i].an);
 			fputs(")\n", f);
 		}
-		first = 0;
 	}
-	if (o->fmt == ONLIST_FMT_JSON)
-		fputc(']', f);
+	if (o->e)
+		onlist_emit_end(o->e);
 }
 
 enum {
@@ -345,7 +347,7 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 	const char *rel_author = "Linus Torvalds", *rel_subject_opt = NULL;
 	char *rel_cfg = NULL;
 	struct stats s = { 0 };
-	struct out o = { stdout, ONLIST_FMT_TEXT, 20 };
+	struct out o = { stdout, ONLIST_FMT_TEXT, 20, NULL };
 	struct onlist_store *db = NULL;
 	struct onlist_people *people = NULL;
 	struct onlist_tally empty = ONLIST_TALLY_INIT, single = ONLIST_TALLY_INIT,
@@ -511,43 +513,72 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 	o.f = out.f;
 	switch (o.fmt) {
 	case ONLIST_FMT_JSON:
-		fprintf(o.f, "{\n  \"schema\": %d,\n  \"range\": ", STATS_SCHEMA);
-		onlist_put_json(o.f, range);
-		fprintf(o.f, ",\n  \"commits\": %zu,\n", s.n);
-		fprintf(o.f, "  \"empty_explanation\": {\"count\": %ld, "
-			"\"share\": %.2f,\n  ", nempty, share(nempty, (long)s.n));
+		if (!(o.e = onlist_emit_new(o.f, o.fmt)))
+			goto nomem;
+		onlist_emit_begin_map(o.e, ONLIST_EMIT_LINES);
+		onlist_emit_kint(o.e, "schema", STATS_SCHEMA);
+		onlist_emit_kstr(o.e, "range", range);
+		onlist_emit_kint(o.e, "commits", (int64_t)s.n);
+		onlist_emit_key(o.e, "empty_explanation");
+		onlist_emit_begin_map(o.e, 0);
+		onlist_emit_kint(o.e, "count", nempty);
+		onlist_emit_key(o.e, "share");
+		onlist_emit_fixed(o.e, share(nempty, (long)s.n), 2);
 		person_table(&o, "by_author", NULL, NULL, &empty, 0);
-		fprintf(o.f, "},\n  \"no_signoff\": {\"count\": %ld, ", nnosob);
+		onlist_emit_end(o.e);
+		onlist_emit_key(o.e, "no_signoff");
+		onlist_emit_begin_map(o.e, 0);
+		onlist_emit_kint(o.e, "count", nnosob);
 		sha_list(&o, "commits", &s, nosob, 0);
-		fprintf(o.f, ",\n    \"version_bumps\": {\"count\": %ld, ", nbump);
+		onlist_emit_key(o.e, "version_bumps");
+		onlist_emit_begin_map(o.e, 0);
+		onlist_emit_kint(o.e, "count", nbump);
 		sha_list(&o, "commits", &s, nosob, 2);
-		fprintf(o.f, "}},\n  \"single_signoff_no_tags\": {\"count\": %ld, "
-			"\"share\": %.2f, \"posted\": %ld, \"replied_on_list\": %ld, "
-			"\"review_tags_on_list\": ", nsingle,
-			share(nsingle, (long)s.n), nposted, nreplied);
+		onlist_emit_end(o.e);
+		onlist_emit_end(o.e);
+		onlist_emit_key(o.e, "single_signoff_no_tags");
+		onlist_emit_begin_map(o.e, 0);
+		onlist_emit_kint(o.e, "count", nsingle);
+		onlist_emit_key(o.e, "share");
+		onlist_emit_fixed(o.e, share(nsingle, (long)s.n), 2);
+		onlist_emit_kint(o.e, "posted", nposted);
+		onlist_emit_kint(o.e, "replied_on_list", nreplied);
+		onlist_emit_key(o.e, "review_tags_on_list");
 		if (reviews_known)
-			fprintf(o.f, "%ld,\n  ", nreviewed);
+			onlist_emit_int(o.e, nreviewed);
 		else
-			fputs("null,\n  ", o.f);
-		fputs("\"review_states\": {", o.f);
+			onlist_emit_null(o.e);
+		onlist_emit_key(o.e, "review_states");
+		onlist_emit_begin_map(o.e, 0);
 		for (int k = 0; k < NSTATE; k++)
-			fprintf(o.f, "%s\"%s\": %ld", k ? ", " : "", state_name[k],
-				nstate[k]);
-		fputs("},\n  \"paths\": {", o.f);
+			onlist_emit_kint(o.e, state_name[k], nstate[k]);
+		onlist_emit_end(o.e);
+		onlist_emit_key(o.e, "paths");
+		onlist_emit_begin_map(o.e, 0);
 		for (size_t k = 0; k < NPATH; k++)
-			fprintf(o.f, "%s\"%s\": %ld", k ? ", " : "",
-				onlist_path_kind_name(path_order[k]),
-				npath[path_order[k]]);
-		fputs("},\n  ", o.f);
+			onlist_emit_kint(o.e, onlist_path_kind_name(path_order[k]),
+					 npath[path_order[k]]);
+		onlist_emit_end(o.e);
 		person_table(&o, "by_committer", NULL, NULL, &single, 1);
-		fputs("},\n  \"tags\": [", o.f);
+		onlist_emit_end(o.e);
+		onlist_emit_key(o.e, "tags");
+		onlist_emit_begin_list(o.e, ONLIST_EMIT_LINES);
 		for (size_t i = 0; i < tags.n; i++) {
-			fputs(i ? ",\n    {\"tag\": " : "\n    {\"tag\": ", o.f);
-			onlist_put_json(o.f, tags.v[i].name);
-			fprintf(o.f, ", \"commits\": %ld, \"share\": %.2f}",
-				tags.v[i].count, share(tags.v[i].count, (long)s.n));
+			onlist_emit_begin_map(o.e, 0);
+			onlist_emit_kstr(o.e, "tag", tags.v[i].name);
+			onlist_emit_kint(o.e, "commits", tags.v[i].count);
+			onlist_emit_key(o.e, "share");
+			onlist_emit_fixed(o.e, share(tags.v[i].count, (long)s.n), 2);
+			onlist_emit_end(o.e);
 		}
-		fputs(tags.n ? "\n  ]\n}\n" : "]\n}\n", o.f);
+		onlist_emit_end(o.e);
+		onlist_emit_end(o.e);
+		if (onlist_emit_free(o.e) != ONLIST_OK) {
+			o.e = NULL;
+			onlist_err("stats: the JSON did not nest");
+			goto out;
+		}
+		o.e = NULL;
 		break;
 	case ONLIST_FMT_CSV:
 		fputs("section,name,count,extra\n", o.f);
