@@ -200,6 +200,47 @@ void onlist_emit_fixed(struct onlist_emit *e, double v, int decimals)
 	after_value(e);
 }
 
+/* RFC 8259: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
+static int json_number(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (*s == '0')
+		s++;
+	else if (*s >= '1' && *s <= '9')
+		while (*s >= '0' && *s <= '9')
+			s++;
+	else
+		return 0;
+	if (*s == '.') {
+		if (*++s < '0' || *s > '9')
+			return 0;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	if (*s == 'e' || *s == 'E') {
+		if (*++s == '+' || *s == '-')
+			s++;
+		if (*s < '0' || *s > '9')
+			return 0;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return !*s;
+}
+
+void onlist_emit_number(struct onlist_emit *e, const char *literal)
+{
+	if (!literal || !json_number(literal)) {
+		onlist_emit_str(e, literal);
+		return;
+	}
+	if (!before_value(e))
+		return;
+	fputs(literal, e->f);
+	after_value(e);
+}
+
 void onlist_emit_kstr(struct onlist_emit *e, const char *key, const char *s)
 {
 	onlist_emit_key(e, key);

@@ -75,6 +75,27 @@ done
 # the example queries run
 sed -n '/^```sql$/,/^```$/p' docs/schema.md | grep -v '^```' >"$TMP/examples.sql"
 sqlite3 "$DB" <"$TMP/examples.sql" >"$TMP/examples.out" 2>&1 || { cat "$TMP/examples.out"; bad "docs/schema.md example queries fail"; }
+# a number column holding text (a tampered database): still JSON
+cp "$DB" "$TMP/tampered.db"
+sqlite3 "$TMP/tampered.db" "
+UPDATE matches SET score = 'nan' WHERE (commit_sha, message_id, method) =
+	(SELECT commit_sha, message_id, method FROM matches
+	 ORDER BY commit_sha, message_id, method LIMIT 1);
+UPDATE matches SET score = '0x1f' WHERE (commit_sha, message_id, method) =
+	(SELECT commit_sha, message_id, method FROM matches
+	 ORDER BY commit_sha DESC, message_id, method LIMIT 1)" ||
+	bad "could not tamper with the database"
+for f in json jsonl; do
+	run "tampered $f" "$ONLIST" --db "$TMP/tampered.db" export --format $f matches
+	expect_rc "tampered $f" 0
+	python3 -c '
+import json, sys
+t = open(sys.argv[1]).read()
+rows = json.loads(t) if sys.argv[2] == "json" else [json.loads(l) for l in t.splitlines()]
+s = sorted(str(r["score"]) for r in rows if isinstance(r["score"], str))
+sys.exit(0 if s == ["0x1f", "nan"] else 1)' "$TMP/out" $f ||
+		bad "export $f: a tampered number column breaks the JSON"
+done
 run "bad table" "$ONLIST" --db "$DB" export nothing
 expect_rc "bad table" 2
 [ $nfail -eq 0 ]

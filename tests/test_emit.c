@@ -136,12 +136,40 @@ static void test_fixed(void **state)
 	free(buf);
 }
 
+/* Numbers from text: JSON's grammar decides, anything else is a string. */
+static void test_number(void **state)
+{
+	static const char *const in[] = {
+		"0", "-12", "3.25", "1e5", "-0.5E-3", "nan", "inf", "0x1f",
+		" 12", "012", "1.", ".5", "-", "1e", "+1", "", NULL,
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct onlist_emit *e;
+
+	(void)state;
+	assert_non_null(f);
+	assert_non_null(e = onlist_emit_new(f, ONLIST_FMT_JSON));
+	onlist_emit_begin_list(e, 0);
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		onlist_emit_number(e, in[i]);
+	onlist_emit_end(e);
+	assert_int_equal(onlist_emit_free(e), ONLIST_OK);
+	fclose(f);
+	assert_string_equal(buf, "[0, -12, 3.25, 1e5, -0.5E-3, \"nan\", \"inf\", "
+			    "\"0x1f\", \" 12\", \"012\", \"1.\", \".5\", \"-\", "
+			    "\"1e\", \"+1\", \"\", null]\n");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_other_formats_refused),
 		cmocka_unit_test(test_fixed),
+		cmocka_unit_test(test_number),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -71,6 +71,11 @@ void onlist_emit_null(struct onlist_emit *e);
 /* A number with `decimals` digits after the point ("%.*f"); null when it
  * is not finite (JSON has no NaN or infinity). */
 void onlist_emit_fixed(struct onlist_emit *e, double v, int decimals);
+/* A number given as text (a database column's): written as it is when it
+ * is a JSON number by RFC 8259's grammar, else as a string, so that
+ * "nan", "0x1f" or " 12" from a tampered database cannot break the
+ * document. */
+void onlist_emit_number(struct onlist_emit *e, const char *literal);
 
 /* Shorthands for a key and its value. */
 void onlist_emit_kstr(struct onlist_emit *e, const char *key, const char *s);

@@ -70,6 +70,7 @@ struct exp {
 	int failed;			/* ... could not be told (said) */
 	struct onlist_path path;	/* of the posted row being written */
 	char *mark;			/* ... its security mark */
+	struct onlist_emit *em;		/* JSON and JSONL */
 };
 
 /* commits: review_state "never_posted" becomes "unknown" for a commit
@@ -149,7 +150,7 @@ static int row(int ncol, const char *const *names, const char *const *vals,
 
 	if (!vals) {
 		if (e->fmt == ONLIST_FMT_JSON)
-			putc('[', e->f);
+			onlist_emit_begin_list(e->em, ONLIST_EMIT_LINES);
 		if (!csv)
 			return 0;
 		for (int i = 0; i < ncol; i++)
@@ -172,34 +173,31 @@ static int row(int ncol, const char *const *names, const char *const *vals,
 static int put_row(struct exp *e, int ncol, const char *const *names,
 		   const char *const *vals)
 {
-	int csv = e->fmt == ONLIST_FMT_CSV;
-
-	if (e->fmt == ONLIST_FMT_JSON)
-		fputs(e->rows ? ",\n" : "\n", e->f);
-	if (!csv)
-		fputc('{', e->f);
+	if (e->em) {
+		onlist_emit_begin_map(e->em, 0);
+		for (int i = 0; i < ncol; i++) {
+			onlist_emit_key(e->em, names[i]);
+			if (e->types[i] == 't')
+				onlist_emit_str(e->em, vals[i]);
+			else	/* a number, else (a tampered row) a string */
+				onlist_emit_number(e->em, vals[i]);
+		}
+		onlist_emit_end(e->em);
+		e->rows++;
+		return ferror(e->f) != 0;
+	}
 	for (int i = 0; i < ncol; i++) {
 		char t = e->types[i];
 		if (vals[i] && t != 't' && !is_number(vals[i]))
 			t = 't';
-		if (!csv) {
-			fprintf(e->f, "%s\"%s\": ", i ? ", " : "", names[i]);
-			if (!vals[i])
-				fputs("null", e->f);
-			else if (t == 't')
-				onlist_put_json(e->f, vals[i]);
-			else
-				fputs(vals[i], e->f);
-		} else {
-			if (i)
-				fputc(',', e->f);
-			if (vals[i] && t == 't')
-				onlist_put_csv(e->f, vals[i]);
-			else if (vals[i])
-				fputs(vals[i], e->f);
-		}
+		if (i)
+			fputc(',', e->f);
+		if (vals[i] && t == 't')
+			onlist_put_csv(e->f, vals[i]);
+		else if (vals[i])
+			fputs(vals[i], e->f);
 	}
-	fputs(csv ? "\r\n" : e->fmt == ONLIST_FMT_JSONL ? "}\n" : "}", e->f);
+	fputs("\r\n", e->f);
 	e->rows++;
 	return ferror(e->f) != 0;
 }
@@ -213,7 +211,8 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "csv", "jsonl", "json", NULL };
-	struct exp e = { stdout, ONLIST_FMT_CSV, NULL, 0, NULL, 0, { 0 }, NULL };
+	struct exp e = { stdout, ONLIST_FMT_CSV, NULL, 0, NULL, 0, { 0 }, NULL,
+			 NULL };
 	struct onlist_cli_why why = { 0 };
 	char *repo = NULL;
 	struct onlist_out out = ONLIST_OUT_INIT;
@@ -260,6 +259,11 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 		return ONLIST_EXIT_FAIL;
 	}
 	e.f = out.f;
+	if (e.fmt != ONLIST_FMT_CSV && !(e.em = onlist_emit_new(e.f, e.fmt))) {
+		onlist_err("export: out of memory");
+		ret = ONLIST_EXIT_FAIL;
+		goto done;
+	}
 	if (what == ONLIST_EXPORT_COMMITS) {
 		why.s = db;
 		why.cmd = "export";
@@ -271,8 +275,14 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 		ret = ONLIST_EXIT_FAIL;
 	} else if (e.failed) {
 		ret = ONLIST_EXIT_FAIL;
-	} else if (e.fmt == ONLIST_FMT_JSON)
-		fputs(e.rows ? "\n]\n" : "]\n", e.f);
+	} else if (e.fmt == ONLIST_FMT_JSON) {
+		onlist_emit_end(e.em);
+	}
+	if (onlist_emit_free(e.em) != ONLIST_OK && ret == ONLIST_EXIT_OK) {
+		onlist_err("export: the JSON did not nest");
+		ret = ONLIST_EXIT_FAIL;
+	}
+done:
 	/* half a table is worse than the previous export: keep the file
 	 * only when every row was written */
 	if (onlist_out_close(&out, ret == ONLIST_EXIT_OK, &oerr) != ONLIST_OK) {
