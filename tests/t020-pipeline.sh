@@ -56,6 +56,31 @@ expect_rc scan 0
 run match "$ONLIST" --db "$DB" match
 expect_rc match 0
 
+# match's own summary as JSON: a second run matches the same commits, and
+# its counts agree with the database
+run "match json" "$ONLIST" --db "$DB" match --format json -q
+expect_rc "match json" 0
+python3 - "$TMP/out" "$DB" <<'EOF' || bad "match --format json (see above)"
+import json, sqlite3, sys
+m = json.load(open(sys.argv[1]))
+db = sqlite3.connect(sys.argv[2])
+q = lambda sql: db.execute(sql).fetchone()[0]
+ok = True
+want = {
+    'commits': q("select count(*) from commits"),
+    'commits_matched': q("select count(distinct commit_sha) from matches"
+                         " where method not in ('late', 'echo')"),
+}
+for k, v in want.items():
+    if m.get(k) != v:
+        print('match --format json: %s is %r, expected %d' % (k, m.get(k), v))
+        ok = False
+pid = q("select count(*) from matches where method = 'patch-id'")
+if m['matches']['patch-id'] != pid:
+    print('match --format json: matches.patch-id is', m['matches']['patch-id'], 'not', pid)
+    ok = False
+sys.exit(0 if ok else 1)
+EOF
 run status "$ONLIST" --db "$DB" status --json
 expect_rc status 0
 cp "$TMP/out" "$TMP/status.json"

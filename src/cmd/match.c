@@ -288,16 +288,36 @@ static void print_counts(FILE *f, int json,
 			 const struct onlist_match_counts *c, const long *t)
 {
 	if (json) {
-		fprintf(f, "{\"threads\": %ld, \"series\": %ld, \"topics\": %ld, "
-			"\"replies\": %ld, \"echo_or_bot\": %ld, \"matches\": "
-			"{\"link\": %ld, \"patch-id\": %ld, \"patch-id-alg\": %ld, "
-			"\"repaired\": %ld, \"quoted\": %ld, \"author-date\": %ld, \"subject\": %ld, "
-			"\"fuzzy\": %ld}, \"not_postings\": "
-			"{\"late\": %ld, \"echo\": %ld}, \"commits\": %ld, "
-			"\"commits_matched\": %ld}\n", tc->threads, tc->series,
-			tc->topics, tc->replies, c->classified, c->link,
-			c->patchid, c->alt, c->repaired, c->quoted, c->author_date,
-			c->subject, c->fuzzy, c->late, c->echo, t[3], t[5]);
+		struct onlist_emit *e = onlist_emit_new(f, ONLIST_FMT_JSON);
+
+		if (!e)
+			return;
+		onlist_emit_begin_map(e, 0);
+		onlist_emit_kint(e, "threads", tc->threads);
+		onlist_emit_kint(e, "series", tc->series);
+		onlist_emit_kint(e, "topics", tc->topics);
+		onlist_emit_kint(e, "replies", tc->replies);
+		onlist_emit_kint(e, "echo_or_bot", c->classified);
+		onlist_emit_key(e, "matches");
+		onlist_emit_begin_map(e, 0);
+		onlist_emit_kint(e, "link", c->link);
+		onlist_emit_kint(e, "patch-id", c->patchid);
+		onlist_emit_kint(e, "patch-id-alg", c->alt);
+		onlist_emit_kint(e, "repaired", c->repaired);
+		onlist_emit_kint(e, "quoted", c->quoted);
+		onlist_emit_kint(e, "author-date", c->author_date);
+		onlist_emit_kint(e, "subject", c->subject);
+		onlist_emit_kint(e, "fuzzy", c->fuzzy);
+		onlist_emit_end(e);
+		onlist_emit_key(e, "not_postings");
+		onlist_emit_begin_map(e, 0);
+		onlist_emit_kint(e, "late", c->late);
+		onlist_emit_kint(e, "echo", c->echo);
+		onlist_emit_end(e);
+		onlist_emit_kint(e, "commits", t[3]);
+		onlist_emit_kint(e, "commits_matched", t[5]);
+		onlist_emit_end(e);
+		onlist_emit_free(e);
 		return;
 	}
 	fprintf(f, "%ld threads, %ld series in %ld topics, %ld replies to "
