@@ -731,6 +731,21 @@ static int undo_list_from(struct onlist_mail *m, const char *orig,
 	return 0;
 }
 
+/* From: the first address's name and mailbox (none when from is NULL or
+ * empty, so that the defaults below apply). */
+static void take_from(struct onlist_mail *m, InternetAddressList *from)
+{
+	InternetAddress *a;
+
+	if (!from || internet_address_list_length(from) <= 0)
+		return;
+	a = internet_address_list_get_address(from, 0);
+	m->from_name = utf8_dup(internet_address_get_name(a));
+	if (INTERNET_ADDRESS_IS_MAILBOX(a))
+		m->from_addr = utf8_dup(internet_address_mailbox_get_addr(
+			INTERNET_ADDRESS_MAILBOX(a)));
+}
+
 /* read_headers() for a clean block without building a GMimeMessage: the
  * same GMime functions on the same values, in GMimeMessage's order of
  * precedence (gmime-message.c, process_header: the last Subject, Date,
@@ -776,14 +791,7 @@ static int read_clean_headers(struct onlist_mail *m, const char *buf,
 			g_mime_parser_options_get_default(), raw);
 
 		g_free(raw);
-		if (from && internet_address_list_length(from) > 0) {
-			InternetAddress *a = internet_address_list_get_address(from, 0);
-
-			m->from_name = utf8_dup(internet_address_get_name(a));
-			if (INTERNET_ADDRESS_IS_MAILBOX(a))
-				m->from_addr = utf8_dup(internet_address_mailbox_get_addr(
-					INTERNET_ADDRESS_MAILBOX(a)));
-		}
+		take_from(m, from);
 		if (from)
 			g_object_unref(from);
 	}
@@ -891,13 +899,7 @@ static onlist_status read_headers(struct onlist_mail *m, const char *text,
 	if (date)
 		m->date = g_date_time_to_unix(date);
 	from = g_mime_message_get_from(msg);
-	if (from && internet_address_list_length(from) > 0) {
-		InternetAddress *a = internet_address_list_get_address(from, 0);
-		m->from_name = utf8_dup(internet_address_get_name(a));
-		if (INTERNET_ADDRESS_IS_MAILBOX(a))
-			m->from_addr = utf8_dup(internet_address_mailbox_get_addr(
-				INTERNET_ADDRESS_MAILBOX(a)));
-	}
+	take_from(m, from);
 	if (!m->from_name)
 		m->from_name = strdup("");
 	if (!m->from_addr)

@@ -303,6 +303,30 @@ sqlite3_stmt *onlist__store_prepare(struct onlist_store *s, const char *sql)
 	return c->st;
 }
 
+onlist_status onlist__store_first_text(struct onlist_store *s, const char *sql,
+				       const char *param, const char *what,
+				       char **out)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql);
+	const char *v;
+	int rc;
+
+	*out = NULL;
+	if (!st)
+		return ONLIST_EDB;
+	if (param)
+		sqlite3_bind_text(st, 1, param, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && (v = (const char *)sqlite3_column_text(st, 0)) &&
+	    !(*out = strdup(v)))
+		rc = SQLITE_NOMEM;
+	sqlite3_reset(st);
+	if (rc == SQLITE_NOMEM)
+		return ONLIST_ENOMEM;
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
+	       onlist__store_fail(s, what);
+}
+
 static sqlite3_stmt *stmt(struct onlist_store *s, enum stmt_id id)
 {
 	if (!s->stmt[id] &&

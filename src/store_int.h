@@ -92,6 +92,14 @@ int onlist__store_schema_check(struct onlist_store *s);
 extern const char onlist__thread_index_drop[];
 extern const char onlist__thread_index_create[];
 
+/* The text in the first column of sql's first row (param, when not NULL,
+ * bound to ?1) into *out: malloc'd, NULL when there is no row or the
+ * value is SQL NULL.  ONLIST_EDB (message set, naming `what`),
+ * ONLIST_ENOMEM. */
+onlist_status onlist__store_first_text(struct onlist_store *s, const char *sql,
+				       const char *param, const char *what,
+				       char **out);
+
 /* Bind params (text) to st, call row for each result row with its columns
  * as text (non-zero stops), count them in *count (may be NULL), reset st.
  * The loop behind onlist_store_query() and the store_*.c readers. */

@@ -123,25 +123,14 @@ static const char embargo_sql[] =
 
 onlist_status onlist_store_embargo_rules(struct onlist_store *s, char **out)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, embargo_sql);
-	int rc;
+	onlist_status st = onlist__store_first_text(s, embargo_sql, NULL,
+						    "embargo rules", out);
 
-	*out = NULL;
-	if (!st)
-		return ONLIST_EDB;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW && dup_col(st, 0, out))
-		rc = SQLITE_NOMEM;
-	sqlite3_reset(st);
-	if (rc == SQLITE_NOMEM)
-		return ONLIST_ENOMEM;
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return onlist__store_fail(s, "embargo rules");
-	if (*out && !**out) {
+	if (st == ONLIST_OK && *out && !**out) {
 		free(*out);
 		*out = NULL;
 	}
-	return ONLIST_OK;
+	return st;
 }
 
 static const char body_sql[] = "SELECT body FROM commits WHERE sha = ?1";
@@ -149,19 +138,5 @@ static const char body_sql[] = "SELECT body FROM commits WHERE sha = ?1";
 onlist_status onlist_store_commit_body(struct onlist_store *s, const char *sha,
 				       char **out)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, body_sql);
-	int rc;
-
-	*out = NULL;
-	if (!st)
-		return ONLIST_EDB;
-	onlist__bind_text(st, 1, sha);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW && dup_col(st, 0, out))
-		rc = SQLITE_NOMEM;
-	sqlite3_reset(st);
-	if (rc == SQLITE_NOMEM)
-		return ONLIST_ENOMEM;
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
-	       onlist__store_fail(s, "commit message");
+	return onlist__store_first_text(s, body_sql, sha, "commit message", out);
 }

@@ -283,39 +283,54 @@ static void warn(const char *msg, void *data)
 	onlist_err("match: %s", msg);
 }
 
+struct count {
+	const char *key;
+	long n;
+};
+
+/* The members key: n of c[0..n), in a map of their own under `in`. */
+static void emit_counts(struct onlist_emit *e, const char *in,
+			const struct count *c, size_t n)
+{
+	if (in) {
+		onlist_emit_key(e, in);
+		onlist_emit_begin_map(e, 0);
+	}
+	for (size_t i = 0; i < n; i++)
+		onlist_emit_kint(e, c[i].key, c[i].n);
+	if (in)
+		onlist_emit_end(e);
+}
+
 static void print_counts(FILE *f, int json,
 			 const struct onlist_thread_counts *tc,
 			 const struct onlist_match_counts *c, const long *t)
 {
 	if (json) {
+		const struct count head[] = {
+			{ "threads", tc->threads }, { "series", tc->series },
+			{ "topics", tc->topics }, { "replies", tc->replies },
+			{ "echo_or_bot", c->classified },
+		}, tiers[] = {
+			{ "link", c->link }, { "patch-id", c->patchid },
+			{ "patch-id-alg", c->alt }, { "repaired", c->repaired },
+			{ "quoted", c->quoted }, { "author-date", c->author_date },
+			{ "subject", c->subject }, { "fuzzy", c->fuzzy },
+		}, not_postings[] = {
+			{ "late", c->late }, { "echo", c->echo },
+		}, tail[] = {
+			{ "commits", t[3] }, { "commits_matched", t[5] },
+		};
 		struct onlist_emit *e = onlist_emit_new(f, ONLIST_FMT_JSON);
 
 		if (!e)
 			return;
 		onlist_emit_begin_map(e, 0);
-		onlist_emit_kint(e, "threads", tc->threads);
-		onlist_emit_kint(e, "series", tc->series);
-		onlist_emit_kint(e, "topics", tc->topics);
-		onlist_emit_kint(e, "replies", tc->replies);
-		onlist_emit_kint(e, "echo_or_bot", c->classified);
-		onlist_emit_key(e, "matches");
-		onlist_emit_begin_map(e, 0);
-		onlist_emit_kint(e, "link", c->link);
-		onlist_emit_kint(e, "patch-id", c->patchid);
-		onlist_emit_kint(e, "patch-id-alg", c->alt);
-		onlist_emit_kint(e, "repaired", c->repaired);
-		onlist_emit_kint(e, "quoted", c->quoted);
-		onlist_emit_kint(e, "author-date", c->author_date);
-		onlist_emit_kint(e, "subject", c->subject);
-		onlist_emit_kint(e, "fuzzy", c->fuzzy);
-		onlist_emit_end(e);
-		onlist_emit_key(e, "not_postings");
-		onlist_emit_begin_map(e, 0);
-		onlist_emit_kint(e, "late", c->late);
-		onlist_emit_kint(e, "echo", c->echo);
-		onlist_emit_end(e);
-		onlist_emit_kint(e, "commits", t[3]);
-		onlist_emit_kint(e, "commits_matched", t[5]);
+		emit_counts(e, NULL, head, sizeof(head) / sizeof(head[0]));
+		emit_counts(e, "matches", tiers, sizeof(tiers) / sizeof(tiers[0]));
+		emit_counts(e, "not_postings", not_postings,
+			    sizeof(not_postings) / sizeof(not_postings[0]));
+		emit_counts(e, NULL, tail, sizeof(tail) / sizeof(tail[0]));
 		onlist_emit_end(e);
 		onlist_emit_free(e);
 		return;
