@@ -1,5 +1,6 @@
 /* store.c - the SQLite database.  The only file that speaks SQL. */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -437,6 +438,9 @@ void onlist__store_columns(sqlite3_stmt *st, void *out,
 			break;
 		case 'I':
 			*(int64_t *)field = sqlite3_column_int64(st, i);
+			break;
+		case 'd':
+			*(double *)field = sqlite3_column_double(st, i);
 			break;
 		}
 	}
@@ -1119,4 +1123,45 @@ onlist_status onlist_store_query(struct onlist_store *s, enum onlist_query q,
 	ret = onlist__store_rows(s, st, params, nparams, row, data, NULL);
 	sqlite3_finalize(st);
 	return ret;
+}
+
+onlist_status onlist_store_postings(struct onlist_store *s, const char *sha,
+				    const char *patch_id, const char *repaired,
+				    onlist_posting_row_cb cb, void *data)
+{
+#define COL(t, f) { t, offsetof(struct onlist_posting_row, f) }
+	static const struct onlist__column cols[] = {
+		COL('t', lists), COL('t', msgid), COL('t', date),
+		COL('t', subject), COL('t', method), COL('t', from_name),
+		COL('t', from_addr), COL('d', score), COL('t', echo_rule),
+		{ 0, 0 },
+	};
+#undef COL
+	sqlite3_stmt *st = onlist__store_prepare(s, sha ?
+		query_sql[ONLIST_Q_POSTINGS] : query_sql[ONLIST_Q_POSTINGS_BY_PATCH]);
+	int rc;
+
+	if (!st)
+		return ONLIST_EDB;
+	if (sha) {
+		sqlite3_bind_text(st, 1, sha, -1, SQLITE_TRANSIENT);
+	} else {
+		sqlite3_bind_text(st, 1, patch_id, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 2, repaired, -1, SQLITE_TRANSIENT);
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct onlist_posting_row r;
+
+		onlist__store_columns(st, &r, cols);
+		if (cb(&r, data))
+			break;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		onlist_status ret = fail(s, "postings");
+
+		sqlite3_reset(st);
+		return ret;
+	}
+	sqlite3_reset(st);
+	return ONLIST_OK;
 }

@@ -43,6 +43,7 @@ void onlist__bind_text(sqlite3_stmt *st, int i, const char *v);
  *   't'  const char *: text, NULL binds SQL NULL (must outlive the step)
  *   'i'  int
  *   'I'  int64_t
+ *   'd'  double (0.0 for SQL NULL)
  *   'D'  int64_t, a date: 0 (unknown) binds SQL NULL
  *   'f'  double
  *   'u'  const uint32_t *, size_t: a blob of that many (0: an empty blob,
@@ -63,6 +64,7 @@ onlist_status onlist__store_step(struct onlist_store *s, sqlite3_stmt *st,
  *   'e'  const char *: the same, but "" for SQL NULL
  *   'i'  int
  *   'I'  int64_t
+ *   'd'  double (0.0 for SQL NULL)
  * The strings are sqlite's, valid until the next step or reset. */
 struct onlist__column {
 	char type;

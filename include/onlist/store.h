@@ -168,6 +168,29 @@ char *onlist_store_get_state(struct onlist_store *s, const char *url,
 
 /* ---- queries ---------------------------------------------------------- */
 
+/* A mail matched to a commit (or, for lookup --patch, carrying a patch)
+ * as lookup and match --explain show it.  The strings are the store's,
+ * valid during the call. */
+struct onlist_posting_row {
+	const char *lists;	/* the lists it reached, "a,b"; NULL: none */
+	const char *msgid;
+	const char *date;	/* epoch seconds; NULL: no usable Date */
+	const char *subject;
+	const char *method;	/* vocab.h's name; "echo" for an echo */
+	const char *from_name, *from_addr;
+	double score;		/* 1.0 but for the fuzzy tier */
+	const char *echo_rule;	/* "KIND rule: RULE" of an echo, else NULL */
+};
+typedef int (*onlist_posting_row_cb)(const struct onlist_posting_row *r,
+				     void *data);
+/* Each match row of the stored commit sha, oldest mail first (then by
+ * Message-ID); or, sha NULL, each mail whose patch-id is patch_id or
+ * whose repaired id is repaired (lookup --patch), its method "patch-id",
+ * "repaired" or "echo".  cb returns non-zero to stop.  ONLIST_EDB. */
+onlist_status onlist_store_postings(struct onlist_store *s, const char *sha,
+				    const char *patch_id, const char *repaired,
+				    onlist_posting_row_cb cb, void *data);
+
 /* The read queries the commands need, named so the SQL stays in store.c.
  * Parameters and columns (all passed as strings; NULL for SQL NULL):
  *   UNPOSTED_ALL      ()           -> sha, commit_date, author_name, author_email, subject,

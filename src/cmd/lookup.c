@@ -139,20 +139,29 @@ static int print_review(int ncol, const char *const *c, void *data)
 	return 0;
 }
 
-/* One posting row of ONLIST_Q_POSTINGS, kept until all are read: the
- * latest one that counts is the version applied. */
+/* One posting (store.h onlist_posting_row, copied), kept until all are
+ * read: the latest one that counts is the version applied. */
 struct prow {
-	char *col[9];
+	char *lists, *msgid, *date, *subject, *method, *from_name, *from_addr,
+	     *echo_rule;
+	double score;
 	GString *also;	/* the other methods that matched the same mail */
 };
 
-static int take_posting(int ncol, const char *const *c, void *data)
+static int take_posting(const struct onlist_posting_row *c, void *data)
 {
 	GPtrArray *rows = data;
 	struct prow *r = g_new0(struct prow, 1);
 
-	for (int i = 0; i < 9 && i < ncol; i++)
-		r->col[i] = g_strdup(c[i]);
+	r->lists = g_strdup(c->lists);
+	r->msgid = g_strdup(c->msgid);
+	r->date = g_strdup(c->date);
+	r->subject = g_strdup(c->subject);
+	r->method = g_strdup(c->method);
+	r->from_name = g_strdup(c->from_name);
+	r->from_addr = g_strdup(c->from_addr);
+	r->echo_rule = g_strdup(c->echo_rule);
+	r->score = c->score;
 	g_ptr_array_add(rows, r);
 	return 0;
 }
@@ -161,8 +170,14 @@ static void free_prow(gpointer p)
 {
 	struct prow *r = p;
 
-	for (int i = 0; i < 9; i++)
-		g_free(r->col[i]);
+	g_free(r->lists);
+	g_free(r->msgid);
+	g_free(r->date);
+	g_free(r->subject);
+	g_free(r->method);
+	g_free(r->from_name);
+	g_free(r->from_addr);
+	g_free(r->echo_rule);
 	if (r->also)
 		g_string_free(r->also, TRUE);
 	g_free(r);
@@ -171,7 +186,7 @@ static void free_prow(gpointer p)
 /* echo and late rows name a mail but are not postings */
 static int counts(const struct prow *r)
 {
-	return onlist_method_is_posting(r->col[4]);
+	return onlist_method_is_posting(r->method);
 }
 
 /* One mail matched by two tiers (a Link: and its patch-id) is one
@@ -185,24 +200,21 @@ static void merge_methods(GPtrArray *rows)
 		struct prow *b = g_ptr_array_index(rows, i + 1);
 		struct prow *keep, *drop;
 
-		if (!a->col[1] || !b->col[1] || strcmp(a->col[1], b->col[1]) ||
+		if (!a->msgid || !b->msgid || strcmp(a->msgid, b->msgid) ||
 		    !counts(a) || !counts(b)) {
 			i++;
 			continue;
 		}
-		keep = onlist_method_rank(a->col[4]) <= onlist_method_rank(b->col[4]) ? a : b;
+		keep = onlist_method_rank(a->method) <= onlist_method_rank(b->method) ? a : b;
 		drop = keep == a ? b : a;
 		if (!keep->also)
 			keep->also = g_string_new(NULL);
 		g_string_append_printf(keep->also, "%s%s", keep->also->len ? "," : "",
-				       drop->col[4]);
+				       drop->method);
 		if (drop->also)
 			g_string_append_printf(keep->also, ",%s", drop->also->str);
-		if (drop->col[7] && (!keep->col[7] ||
-				     atof(drop->col[7]) > atof(keep->col[7]))) {
-			g_free(keep->col[7]);
-			keep->col[7] = g_strdup(drop->col[7]);
-		}
+		if (drop->score > keep->score)
+			keep->score = drop->score;
 		/* keep's place is i: the rows are swapped when b is kept */
 		rows->pdata[i] = keep;
 		rows->pdata[i + 1] = drop;
@@ -245,44 +257,43 @@ static int64_t received_apart(struct postings *p, const char *msgid,
 static void print_posting(struct postings *p, const struct prow *r,
 			  int applied, int several)
 {
-	const char *const *c = (const char *const *)r->col;
-	const char *method = c[4] ? c[4] : "?";
+	const char *method = r->method ? r->method : "?";
 	struct onlist_posting_detail d;
-	int have = p->s && onlist_store_posting_detail(p->s, c[1], &d) == ONLIST_OK;
+	int have = p->s && onlist_store_posting_detail(p->s, r->msgid, &d) == ONLIST_OK;
 	int nr, np;
 
 	/* the replies that count, by the rule of the review state: the
 	 * commit's author, the patch's credited author and co-developers,
 	 * bots and notices are no one's reply (review.h) */
 	if (have && p->sha &&
-	    onlist_store_posting_replies(p->s, p->sha, c[1], &nr, &np) == ONLIST_OK) {
+	    onlist_store_posting_replies(p->s, p->sha, r->msgid, &nr, &np) == ONLIST_OK) {
 		d.replies = nr;
 		d.repliers = np;
 	}
 	char date[32], rcv[32];
 	const char *how = NULL;
-	double score = c[7] ? atof(c[7]) : 1.0;
+	double score = r->score;
 	FILE *f = p->f;
 
-	onlist_fmt_date(c[2], date, sizeof(date), 1);
+	onlist_fmt_date(r->date, date, sizeof(date), 1);
 	if (p->e) {
 		struct onlist_emit *e = p->e;
 
 		onlist_emit_begin_map(e, 0);
-		onlist_emit_kstr(e, "list", c[0]);
-		onlist_emit_kstr(e, "message_id", c[1]);
+		onlist_emit_kstr(e, "list", r->lists);
+		onlist_emit_kstr(e, "message_id", r->msgid);
 		onlist_emit_kstr(e, "date", date);
-		onlist_emit_kstr(e, "subject", c[3]);
-		onlist_emit_kstr(e, "method", c[4]);
+		onlist_emit_kstr(e, "subject", r->subject);
+		onlist_emit_kstr(e, "method", r->method);
 		if (r->also)
 			onlist_emit_kstr(e, "also", r->also->str);
 		onlist_emit_key(e, "score");
 		onlist_emit_fixed(e, score, 2);
 		onlist_emit_kbool(e, "counts", counts(r));
 		onlist_emit_kbool(e, "applied", applied);
-		onlist_emit_kstr(e, "echo_rule", c[8]);
-		onlist_emit_kstr(e, "from", c[5]);
-		if (received_apart(p, c[1], rcv, &how))
+		onlist_emit_kstr(e, "echo_rule", r->echo_rule);
+		onlist_emit_kstr(e, "from", r->from_name);
+		if (received_apart(p, r->msgid, rcv, &how))
 			onlist_emit_kstr(e, "received", rcv);
 		if (have) {
 			onlist_emit_kstr(e, "class", d.cls);
@@ -298,7 +309,7 @@ static void print_posting(struct postings *p, const struct prow *r,
 		onlist_emit_begin_list(e, 0);
 		p->nrev = 0;
 		if (p->s)
-			onlist_store_reviews(p->s, c[1], print_review, p);
+			onlist_store_reviews(p->s, r->msgid, print_review, p);
 		onlist_emit_end(e);
 		onlist_emit_end(e);
 		p->n++;
@@ -306,40 +317,40 @@ static void print_posting(struct postings *p, const struct prow *r,
 	}
 	if (!strcmp(method, "echo")) {
 		fputs("  echoed on ", f);
-		onlist_put_text(f, c[0] ? c[0] : "?");
+		onlist_put_text(f, r->lists ? r->lists : "?");
 		fprintf(f, " on %s by ", date);
-		put_sender(f, c[5], c[6]);
+		put_sender(f, r->from_name, r->from_addr);
 		fputs(" (", f);
-		onlist_put_text(f, c[8] ? c[8] : "echo");
+		onlist_put_text(f, r->echo_rule ? r->echo_rule : "echo");
 		fputs("): not a posting\n", f);
 	} else if (!strcmp(method, "quoted")) {
 		fputs("  posted; the mail itself is missing from the archive, quoted in <", f);
-		onlist_put_text(f, c[1]);
+		onlist_put_text(f, r->msgid);
 		fputs(">\n    (on ", f);
-		onlist_put_text(f, c[0] ? c[0] : "?");
+		onlist_put_text(f, r->lists ? r->lists : "?");
 		fprintf(f, " on %s by ", date);
-		put_sender(f, c[5], c[6]);
+		put_sender(f, r->from_name, r->from_addr);
 		fputs(")\n", f);
 	} else {
 		fputs("  posted to ", f);
-		onlist_put_text(f, c[0] ? c[0] : "?");
+		onlist_put_text(f, r->lists ? r->lists : "?");
 		fprintf(f, " on %s by ", date);
-		put_sender(f, c[5], c[6]);
+		put_sender(f, r->from_name, r->from_addr);
 		if (strcmp(method, "late"))
 			fputc('\n', f);
-		else if (c[2] && atoll(c[2]) > 0)
+		else if (r->date && atoll(r->date) > 0)
 			fputs(", more than a day after the commit landed: not "
 			      "counted\n", f);
 		else
 			fputs(", with no usable date: not counted\n", f);
 	}
-	if (received_apart(p, c[1], rcv, &how))
+	if (received_apart(p, r->msgid, rcv, &how))
 		fprintf(f, "    archived %s (by %s), its Date: says %s\n", rcv,
 			how, date);
 	fputs("    ", f);
-	onlist_put_text(f, c[3]);
+	onlist_put_text(f, r->subject);
 	fputs("\n    <", f);
-	onlist_put_text(f, c[1]);
+	onlist_put_text(f, r->msgid);
 	fputs("> (", f);
 	onlist_put_text(f, method);
 	if (r->also) {
@@ -359,7 +370,7 @@ static void print_posting(struct postings *p, const struct prow *r,
 			d.replies == 1 ? "reply" : "replies", d.repliers,
 			d.repliers == 1 ? "person" : "people");
 		p->nrev = 0;
-		onlist_store_reviews(p->s, c[1], print_review, p);
+		onlist_store_reviews(p->s, r->msgid, print_review, p);
 		if (!p->nrev)
 			fputs("      no review trailers given on the list\n", f);
 	}
@@ -373,17 +384,12 @@ static int print_postings(struct postings *p, const char *sha,
 			  const char *const *by_patch)
 {
 	GPtrArray *rows = g_ptr_array_new_with_free_func(free_prow);
-	const char *param[1] = { sha };
 	int last = -1, n = 0;
 	onlist_status st;
 
 	p->sha = sha;
-	if (sha)
-		st = onlist_store_query(p->s, ONLIST_Q_POSTINGS, param, 1,
-					take_posting, rows);
-	else
-		st = onlist_store_query(p->s, ONLIST_Q_POSTINGS_BY_PATCH,
-					by_patch, 2, take_posting, rows);
+	st = onlist_store_postings(p->s, sha, sha ? NULL : by_patch[0],
+				   sha ? NULL : by_patch[1], take_posting, rows);
 	if (st != ONLIST_OK) {
 		onlist_err("lookup: %s", onlist_store_errmsg(p->s));
 		g_ptr_array_free(rows, TRUE);
@@ -571,31 +577,57 @@ struct version_rows {
 	GPtrArray *rows;
 };
 
+struct vrow {
+	char *series, *date, *lists, *subject, *tags;
+	int version, replies, posted;
+};
+
+/* The store's columns, named once here (store_review.h gives them in
+ * this order). */
 static int take_version(int ncol, const char *const *c, void *data)
 {
 	struct version_rows *v = data;
-	struct prow *r = g_new0(struct prow, 1);
+	struct vrow *r = g_new0(struct vrow, 1);
 
-	for (int i = 0; i < 8 && i < ncol; i++)
-		r->col[i] = g_strdup(c[i]);
+	(void)ncol;
+	r->series = g_strdup(c[0]);
+	r->version = c[1] ? atoi(c[1]) : 1;
+	r->date = g_strdup(c[2]);
+	r->lists = g_strdup(c[3]);
+	r->subject = g_strdup(c[4]);
+	r->replies = c[5] ? atoi(c[5]) : 0;
+	r->tags = g_strdup(c[6]);
+	r->posted = c[7] && atoi(c[7]);
 	g_ptr_array_add(v->rows, r);
 	return 0;
+}
+
+static void free_vrow(gpointer p)
+{
+	struct vrow *r = p;
+
+	g_free(r->series);
+	g_free(r->date);
+	g_free(r->lists);
+	g_free(r->subject);
+	g_free(r->tags);
+	g_free(r);
 }
 
 static void print_commit_review(FILE *f, struct onlist_emit *e,
 				struct onlist_store *s, const char *sha)
 {
 	struct onlist_commit_review rv;
-	struct version_rows v = { g_ptr_array_new_with_free_func(free_prow) };
+	struct version_rows v = { g_ptr_array_new_with_free_func(free_vrow) };
 	int applied = -1;
 
 	if (onlist_store_commit_review(s, sha, &rv) != ONLIST_OK)
 		rv = (struct onlist_commit_review)ONLIST_COMMIT_REVIEW_INIT;
 	onlist_store_topic_versions(s, sha, take_version, &v);
 	for (guint i = 0; i < v.rows->len; i++) {
-		struct prow *r = g_ptr_array_index(v.rows, i);
+		struct vrow *r = g_ptr_array_index(v.rows, i);
 
-		if (r->col[7] && atoi(r->col[7]))
+		if (r->posted)
 			applied = (int)i;
 	}
 	if (e) {
@@ -640,18 +672,18 @@ static void print_commit_review(FILE *f, struct onlist_emit *e,
 		onlist_emit_key(e, "versions");
 		onlist_emit_begin_list(e, 0);
 		for (guint i = 0; i < v.rows->len; i++) {
-			struct prow *r = g_ptr_array_index(v.rows, i);
+			struct vrow *r = g_ptr_array_index(v.rows, i);
 			char date[32];
 
-			onlist_fmt_date(r->col[2], date, sizeof(date), 1);
+			onlist_fmt_date(r->date, date, sizeof(date), 1);
 			onlist_emit_begin_map(e, 0);
-			onlist_emit_kstr(e, "series", r->col[0]);
-			onlist_emit_kint(e, "version", r->col[1] ? atoi(r->col[1]) : 1);
+			onlist_emit_kstr(e, "series", r->series);
+			onlist_emit_kint(e, "version", r->version);
 			onlist_emit_kstr(e, "date", date);
-			emit_lines(e, "lists", r->col[3]);
-			onlist_emit_kstr(e, "subject", r->col[4]);
-			onlist_emit_kint(e, "replies", r->col[5] ? atoi(r->col[5]) : 0);
-			emit_lines(e, "tags", r->col[6]);
+			emit_lines(e, "lists", r->lists);
+			onlist_emit_kstr(e, "subject", r->subject);
+			onlist_emit_kint(e, "replies", r->replies);
+			emit_lines(e, "tags", r->tags);
 			onlist_emit_kbool(e, "applied", (int)i == applied);
 			onlist_emit_end(e);
 		}
@@ -694,14 +726,14 @@ static void print_commit_review(FILE *f, struct onlist_emit *e,
 	if (v.rows->len)
 		fputs("  versions of the topic:\n", f);
 	for (guint i = 0; i < v.rows->len; i++) {
-		struct prow *r = g_ptr_array_index(v.rows, i);
+		struct vrow *r = g_ptr_array_index(v.rows, i);
 		char date[32];
-		int n = r->col[5] ? atoi(r->col[5]) : 0;
+		int n = r->replies;
 
-		onlist_fmt_date(r->col[2], date, sizeof(date), 0);
-		fprintf(f, "    v%d %s to ", r->col[1] ? atoi(r->col[1]) : 1, date);
+		onlist_fmt_date(r->date, date, sizeof(date), 0);
+		fprintf(f, "    v%d %s to ", r->version, date);
 		{
-			gchar **l = g_strsplit(r->col[3] ? r->col[3] : "?", "\n", -1);
+			gchar **l = g_strsplit(r->lists ? r->lists : "?", "\n", -1);
 			gchar *j = g_strjoinv(", ", l);
 
 			onlist_put_text(f, j);
@@ -710,9 +742,9 @@ static void print_commit_review(FILE *f, struct onlist_emit *e,
 		}
 		fprintf(f, ": %d %s%s\n      ", n, n == 1 ? "reply" : "replies",
 			(int)i == applied ? ", the version applied" : "");
-		onlist_put_text(f, r->col[4]);
+		onlist_put_text(f, r->subject);
 		fputc('\n', f);
-		put_text_lines(f, "      ", r->col[6]);
+		put_text_lines(f, "      ", r->tags);
 	}
 out:
 	g_ptr_array_free(v.rows, TRUE);
