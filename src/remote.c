@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include <glib.h>
 
-#include "onlist/fetch.h"
+#include "onlist/http.h"
 #include "onlist/import.h"
 #include "onlist/landing.h"
 #include "onlist/mail.h"

@@ -43,7 +43,7 @@ for fault in drop reset fail-once flaky/2 429 trickle truncgz norange nolength r
 	echo "$fault: ok ($out)"
 done
 
-# On a terminal a download shows its progress (fetch.h's callback, drawn by
+# On a terminal a download shows its progress (http.h's callback, drawn by
 # the command): size so far, rate, on stderr; `script` gives it a terminal.
 if command -v script >/dev/null 2>&1; then
 	script -qec "'$top/onlist' --db '$tmp/tty.db' fetch --pace 0 --data '$tmp/ttydata' --list L '$base/trickle/list.mbox.gz?t=tty'" \

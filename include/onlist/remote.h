@@ -34,13 +34,13 @@
  * would try to mirror it), and its messages are left out of the archive's
  * span.  Every answer is kept there too with the time it was asked
  * ("q:QUERY", "raw:MSGID", "t:MSGID"): asking again costs nothing unless
- * refresh is set.  One request at a time, through fetch.h (pace, 429 and
+ * refresh is set.  One request at a time, through http.h (pace, 429 and
  * Retry-After, gzip, User-Agent).
  */
 #ifndef ONLIST_REMOTE_H
 #define ONLIST_REMOTE_H
 
-#include "onlist/fetch.h"
+#include "onlist/http.h"
 #include "onlist/status.h"
 
 struct onlist_store;

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "onlist/fetch.h"
+#include "onlist/http.h"
 #include "onlist/git.h"
 #include "onlist/import.h"
 #include "onlist/mail.h"
@@ -344,7 +344,7 @@ static void human(char *buf, size_t sz, double bytes)
 }
 
 /* A download's progress line: "all.mbox.gz: 3.1 MiB of 9.0 MiB, 1.2 MiB/s,
- * ETA 0:05"; the library calls it (fetch.h), have < 0 clears it. */
+ * ETA 0:05"; the library calls it (http.h), have < 0 clears it. */
 static void http_progress(const char *label, double have, double total,
 			  double rate, void *data)
 {

@@ -18,7 +18,7 @@
 #include "onlist/verdict.h"
 #include "onlist/match.h"
 #include "onlist/remote.h"
-#include "onlist/fetch.h"
+#include "onlist/http.h"
 
 static const char lookup_help[] =
 	"usage: onlist [--db PATH] lookup [--format text|json | --json] COMMIT|MESSAGE-ID...\n"

@@ -1,13 +1,13 @@
-/* fetch.h - downloads over HTTP(S).  The only header that knows libcurl
- * exists (and only src/fetch.c includes curl).
+/* http.h - downloads over HTTP(S).  The only header that knows libcurl
+ * exists (and only src/http.c includes curl).
  *
  * A download goes to a file, never to memory: DEST.part while it runs
  * (resumed with a Range request when a previous run left one), renamed to
  * DEST only when whole and, for gzip content, only when the gzip stream
  * checks out to its end.
  */
-#ifndef ONLIST_FETCH_H
-#define ONLIST_FETCH_H
+#ifndef ONLIST_HTTP_H
+#define ONLIST_HTTP_H
 
 #include <stdint.h>
 #include "onlist/status.h"

@@ -1,4 +1,4 @@
-/* test_fetch.c - downloads against tests/faultserver.py on 127.0.0.1.
+/* test_http.c - downloads against tests/faultserver.py on 127.0.0.1.
  *
  * Every case that injects a fault asks the server afterwards (GET /_stats)
  * whether the retry, the Range request or the restart really happened.
@@ -27,9 +27,9 @@
 #include <zlib.h>
 #include <cmocka.h>
 
-#include "onlist/fetch.h"
+#include "onlist/http.h"
 
-static char tmpdir[] = "/tmp/onlist-test-fetch-XXXXXX";
+static char tmpdir[] = "/tmp/onlist-test-http-XXXXXX";
 static char *www;		/* what the server serves */
 static char *big_txt, *big_gz;	/* fixtures, paths in www */
 static size_t big_len;

@@ -1,4 +1,4 @@
-/* fetch.c - downloads over HTTP(S) with libcurl: to DEST.part, resumed,
+/* http.c - downloads over HTTP(S) with libcurl: to DEST.part, resumed,
  * retried with backoff, checked (length, gzip to its end), then renamed. */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +15,7 @@
 #include <curl/curl.h>
 #include <zlib.h>
 
-#include "onlist/fetch.h"
+#include "onlist/http.h"
 #include "onlist/gzipcheck.h"
 
 #define USER_AGENT	"onlist/0.1 (mailing-list archive reader)"
