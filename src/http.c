@@ -977,9 +977,8 @@ onlist_status onlist_http_get(const char *url, const char *dest, int post,
 		set_msg(&r, "%s (gave up after %d attempts)",
 			r.msg ? r.msg : "failed", attempts);
 out:
-	if (r.st != ONLIST_OK &&
-	    asprintf(errmsg, "%s: %s", url, r.msg ? r.msg : "failed") < 0)
-		*errmsg = NULL;
+	if (r.st != ONLIST_OK)
+		onlist_fail(errmsg, r.st, "%s: %s", url, r.msg ? r.msg : "failed");
 	free(r.msg);
 	free(r.strong_etag);
 	free(x.etag);
