@@ -1,1011 +1,928 @@
-/* fetch.c - downloads over HTTP(S) with libcurl: to DEST.part, resumed,
- * retried with backoff, checked (length, gzip to its end), then renamed. */
+/* fetch.c - the fetch stage (fetch.h): public-inbox mirrors walked epoch
+ * by epoch, downloads, local archives, and the lock that keeps one fetch
+ * per database.  Says nothing itself: errors go back in *errmsg. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <stdarg.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <curl/curl.h>
-#include <zlib.h>
-
 #include "onlist/fetch.h"
-#include "onlist/gzipcheck.h"
+#include "onlist/pi_epoch.h"
+#include "onlist/print.h"
+#include "onlist/source.h"
+#include "onlist/store.h"
 
-#define USER_AGENT	"onlist/0.1 (mailing-list archive reader)"
-#define DEFAULT_CAP	(UINT64_C(4) << 30)
-#define RETRY_AFTER_MAX	60.0
-/* Restarts from zero caused by a stale DEST.part (range ignored or out of
- * place, resumed result invalid) that do not use up a retry. */
-#define FREE_RESTARTS	3
-#define PACE_HOSTS	16
+/* ---- small helpers ------------------------------------------------------ */
 
-static double now_mono(void);
-
-double onlist_http_now(void)
+static int is_url(const char *s)
 {
-	return now_mono();
+	return !strncmp(s, "http://", 7) || !strncmp(s, "https://", 8);
 }
 
-/* ---- per-host pace ------------------------------------------------- */
-
-static pthread_mutex_t pace_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct pace_slot {
-	char host[256];
-	double next;		/* monotonic time the host may be asked again */
-} pace_tab[PACE_HOSTS];
-
-/* Header values kept to be sent back (ETag, Last-Modified): short and
- * printable, or not at all. */
-#define VALIDATOR_MAX 1024
-static int sane_validator(const char *v, size_t n)
+static int ends_with(const char *s, const char *suffix)
 {
-	if (n == 0 || n > VALIDATOR_MAX)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f)
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static int is_dir(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int mkdirs(const char *path)
+{
+	char buf[PATH_MAX];
+	size_t n = strlen(path);
+
+	if (n >= sizeof(buf))
+		return -1;
+	memcpy(buf, path, n + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* Whoever can write in the data directory can plant a mirror (with its
+ * config) or a download there: a directory of onlist's must be its
+ * user's.  dir is checked with stat() (it may be a link the user made). */
+static onlist_status owned(const char *path, const struct stat *st,
+			   char **errmsg)
+{
+	if (st->st_uid == geteuid())
+		return ONLIST_OK;
+	return onlist_fail(errmsg, ONLIST_EIO, "fetch: %s belongs to user %ld, "
+			   "not to you (%ld): refusing to use it (another user "
+			   "could have planted a repository or a file there); "
+			   "remove it or give another --data", path,
+			   (long)st->st_uid, (long)geteuid());
+}
+
+/* Make DATA/REL (each component of REL a real directory, never a link,
+ * owned by the user running onlist; DATA itself created with its parents
+ * and owned too) and put its path in out. */
+static onlist_status data_dir(const char *data, const char *rel, char *out,
+			      size_t outsz, char **errmsg)
+{
+	struct stat st;
+	size_t n;
+
+	if (mkdirs(data) < 0 || stat(data, &st) < 0)
+		return onlist_fail(errmsg, ONLIST_EIO, "%s: %s", data,
+				   strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return onlist_fail(errmsg, ONLIST_EIO, "%s: not a directory",
+				   data);
+	if (owned(data, &st, errmsg) != ONLIST_OK)
+		return ONLIST_EIO;
+	if ((size_t)snprintf(out, outsz, "%s/%s", data, rel) >= outsz)
+		return onlist_fail(errmsg, ONLIST_EIO, "%s: path too long", data);
+	n = strlen(data) + 1;
+	for (char *p = out + n;; p++) {
+		char c = *p;
+
+		if (c != '/' && c != '\0')
+			continue;
+		*p = '\0';
+		if ((mkdir(out, 0777) < 0 && errno != EEXIST) ||
+		    lstat(out, &st) < 0)
+			return onlist_fail(errmsg, ONLIST_EIO, "%s: %s", out,
+					   strerror(errno));
+		if (!S_ISDIR(st.st_mode))
+			return onlist_fail(errmsg, ONLIST_EIO, "%s: not a "
+					   "directory (a link?): refusing to "
+					   "use it", out);
+		if (owned(out, &st, errmsg) != ONLIST_OK)
+			return ONLIST_EIO;
+		*p = c;
+		if (!c)
+			break;
+	}
+	return ONLIST_OK;
+}
+
+/* A mirror that exists must be the user's, and so must its config (what
+ * git reads there could otherwise name programs to run).  1 when it
+ * exists and is fine, 0 when it does not exist, -1 with *errmsg. */
+static int owned_mirror(const char *mirror, char **errmsg)
+{
+	char cfg[PATH_MAX + 16];
+	struct stat st;
+
+	if (lstat(mirror, &st) < 0) {
+		if (errno == ENOENT)
 			return 0;
+		onlist_fail(errmsg, ONLIST_EIO, "%s: %s", mirror,
+			    strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		onlist_fail(errmsg, ONLIST_EIO, "%s: not a directory (a link?): "
+			    "refusing to use it", mirror);
+		return -1;
+	}
+	if (owned(mirror, &st, errmsg) != ONLIST_OK)
+		return -1;
+	snprintf(cfg, sizeof(cfg), "%s/config", mirror);
+	if (lstat(cfg, &st) == 0 && owned(cfg, &st, errmsg) != ONLIST_OK)
+		return -1;
 	return 1;
 }
 
-static double now_mono(void)
+/* A file-system-safe name for a URL: host/path with odd bytes as '_'. */
+static char *url_dir(const char *url)
 {
-	struct timespec ts;
+	const char *p = strstr(url, "://");
+	char *out = strdup(p ? p + 3 : url);
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void sleep_for(double secs)
-{
-	struct timespec ts;
-
-	if (secs <= 0)
-		return;
-	ts.tv_sec = (time_t)secs;
-	ts.tv_nsec = (long)((secs - ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-/* Waits until `host` was last asked at least `pace` seconds ago.  The slot
- * is reserved before sleeping, so two threads cannot both go at once. */
-static void pace_wait(const char *host, double pace)
-{
-	struct pace_slot *slot = NULL, *oldest = &pace_tab[0];
-	double now, wait = 0;
-	int i;
-
-	pthread_mutex_lock(&pace_lock);
-	now = now_mono();
-	for (i = 0; i < PACE_HOSTS; i++) {
-		if (!strcmp(pace_tab[i].host, host)) {
-			slot = &pace_tab[i];
-			break;
-		}
-		if (pace_tab[i].next < oldest->next)
-			oldest = &pace_tab[i];
-	}
-	if (!slot) {
-		slot = oldest;
-		snprintf(slot->host, sizeof(slot->host), "%s", host);
-		slot->next = 0;
-	}
-	if (slot->next > now)
-		wait = slot->next - now;
-	slot->next = now + wait + (pace > 0 ? pace : 0);
-	pthread_mutex_unlock(&pace_lock);
-	sleep_for(wait);
-}
-
-/* ---- one transfer --------------------------------------------------- */
-
-struct xfer {
-	CURL *curl;
-	const char *part;
-	const char *label;	/* for the progress line */
-	int fd;			/* .part, opened at the first body byte */
-	uint64_t offset;	/* bytes of .part kept from before */
-	uint64_t written;	/* bytes written by this transfer */
-	uint64_t cap;
-	int started;		/* the write callback has decided */
-	int skip;		/* not a body we keep: transfer aborted */
-	int restart;		/* .part does not fit the response */
-	int too_big;
-	int disk_errno;
-	/* from the last response's headers */
-	long status;
-	char reason[64];
-	char *etag, *last_modified;
-	int64_t content_length;	/* -1: none */
-	int has_range;
-	uint64_t range_start;
-	int64_t range_total;	/* -1: unknown ('*') */
-	double retry_after;	/* seconds; -1: none */
-	int gzip_type;		/* Content-Type says gzip */
-	/* progress */
-	void (*progress)(const char *label, double have, double total,
-			 double rate, void *data);
-	void *progress_data;
-	int shown;
-	double t0, last_shown;
-};
-
-static void xfer_headers_reset(struct xfer *x)
-{
-	x->status = 0;
-	x->reason[0] = '\0';
-	free(x->etag);
-	free(x->last_modified);
-	x->etag = x->last_modified = NULL;
-	x->content_length = -1;
-	x->has_range = 0;
-	x->range_start = 0;
-	x->range_total = -1;
-	x->retry_after = -1;
-	x->gzip_type = 0;
-}
-
-static char *trim(char *s, size_t *len)
-{
-	while (*len && (s[*len - 1] == '\r' || s[*len - 1] == '\n' ||
-			s[*len - 1] == ' ' || s[*len - 1] == '\t'))
-		--*len;
-	while (*len && (*s == ' ' || *s == '\t')) {
-		s++;
-		--*len;
-	}
-	return s;
-}
-
-static char *strndup_or_null(const char *s, size_t n)
-{
-	return n ? strndup(s, n) : NULL;
-}
-
-/* Every header line of every response (redirects included) comes here; a
- * status line starts a new response, so what is kept is the final one's. */
-static size_t on_header(char *buf, size_t size, size_t n, void *data)
-{
-	struct xfer *x = data;
-	size_t len = size * n, vlen;
-	char line[1024], *colon, *v;
-
-	if (len >= 5 && !memcmp(buf, "HTTP/", 5) && len >= sizeof(line))
-		len = sizeof(line) - 1;	/* a long reason phrase: cut it */
-	else if (len >= sizeof(line))
-		return len;	/* no header we read is that long */
-	memcpy(line, buf, len);
-	line[len] = '\0';
-	len = size * n;
-	if (!strncmp(line, "HTTP/", 5)) {
-		char *sp = strchr(line, ' ');
-
-		xfer_headers_reset(x);
-		if (sp) {
-			x->status = strtol(sp + 1, &v, 10);
-			vlen = strlen(v);
-			v = trim(v, &vlen);
-			snprintf(x->reason, sizeof(x->reason), "%.*s",
-				 (int)vlen, v);
-		}
-		return len;
-	}
-	colon = strchr(line, ':');
-	if (!colon)
-		return len;
-	*colon = '\0';
-	v = colon + 1;
-	vlen = strlen(v);
-	v = trim(v, &vlen);
-	v[vlen] = '\0';
-	if (!strcasecmp(line, "ETag")) {
-		free(x->etag);
-		x->etag = sane_validator(v, vlen) ? strndup_or_null(v, vlen) : NULL;
-	} else if (!strcasecmp(line, "Last-Modified")) {
-		free(x->last_modified);
-		x->last_modified = sane_validator(v, vlen) ?
-				   strndup_or_null(v, vlen) : NULL;
-	} else if (!strcasecmp(line, "Content-Length")) {
-		char *end;
-		long long cl = strtoll(v, &end, 10);
-
-		if (end != v && !*end && cl >= 0)
-			x->content_length = cl;
-	} else if (!strcasecmp(line, "Content-Range")) {
-		unsigned long long a, b;
-		char total[32];
-
-		if (sscanf(v, "bytes %llu-%llu/%31s", &a, &b, total) == 3) {
-			x->has_range = 1;
-			x->range_start = a;
-			x->range_total = strcmp(total, "*") ?
-				strtoll(total, NULL, 10) : -1;
-		}
-	} else if (!strcasecmp(line, "Content-Type")) {
-		x->gzip_type = !strncasecmp(v, "application/gzip", 16) ||
-			       !strncasecmp(v, "application/x-gzip", 18);
-	} else if (!strcasecmp(line, "Retry-After")) {
-		char *end;
-		long secs = strtol(v, &end, 10);
-
-		if (end != v && !*end && secs >= 0) {
-			x->retry_after = secs;
-		} else {
-			time_t when = curl_getdate(v, NULL);
-
-			if (when != (time_t)-1)
-				x->retry_after = when > time(NULL) ?
-					(double)(when - time(NULL)) : 0;
-		}
-	}
-	return len;
-}
-
-/* .part, opened to write: never through a link, and never a file of
- * someone else's (in a downloads folder another user can write to, .part
- * may be a link to, or a hard link of, a file of the victim's).  With
- * offset 0 a new file (O_EXCL, whatever was there removed first); else
- * the file we left, to append to: a regular file of ours, one link,
- * `offset` bytes long.  The descriptor; -1 with *err set when it cannot
- * be made; -2 when what is there is not ours to resume. */
-static int open_part(const char *part, uint64_t offset, int *err)
-{
-	struct stat st;
-	int fd;
-
-	if (!offset) {
-		if (unlink(part) < 0 && errno != ENOENT) {
-			*err = errno;
-			return -1;
-		}
-		fd = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-			  O_CLOEXEC, 0666);
-		if (fd < 0)
-			*err = errno;
-		return fd;
-	}
-	fd = open(part, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT || errno == ELOOP ? -2 : (*err = errno, -1);
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_uid != geteuid() || st.st_nlink != 1 ||
-	    (uint64_t)st.st_size != offset) {
-		close(fd);
-		return -2;
-	}
-	return fd;
-}
-
-/* Decides, at the first body byte, what the body is for. */
-static int body_start(struct xfer *x)
-{
-	long code = 0;
-
-	x->started = 1;
-	curl_easy_getinfo(x->curl, CURLINFO_RESPONSE_CODE, &code);
-	if (code < 200 || code > 299) {
-		x->skip = 1;	/* an error page: not worth reading */
-		return -1;
-	}
-	if (code == 206) {
-		if (!x->has_range || x->range_start != x->offset) {
-			x->restart = 1;
-			return -1;
-		}
-	} else {
-		x->offset = 0;	/* the whole body: start .part over */
-	}
-	x->fd = open_part(x->part, x->offset, &x->disk_errno);
-	if (x->fd == -2) {
-		x->fd = -1;
-		x->restart = 1;	/* not what we left there: start over */
-	}
-	return x->fd < 0 ? -1 : 0;
-}
-
-static size_t on_body(char *buf, size_t size, size_t n, void *data)
-{
-	struct xfer *x = data;
-	size_t len = size * n, done = 0;
-
-	if (!x->started && body_start(x) < 0)
-		return 0;
-	if (x->fd < 0)
-		return 0;
-	if (x->offset + x->written + len > x->cap) {
-		x->too_big = 1;
-		return 0;
-	}
-	while (done < len) {
-		ssize_t w = write(x->fd, buf + done, len - done);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			x->disk_errno = errno;
-			return 0;
-		}
-		done += (size_t)w;
-	}
-	x->written += len;
-	return len;
-}
-
-static int on_progress(void *data, curl_off_t dltotal, curl_off_t dlnow,
-		       curl_off_t ultotal, curl_off_t ulnow)
-{
-	struct xfer *x = data;
-	double now = now_mono(), rate, have, total;
-
-	(void)ultotal;
-	(void)ulnow;
-	if (dlnow <= 0 || now - x->last_shown < 0.25)
-		return 0;
-	x->last_shown = now;
-	have = (double)(x->offset + (uint64_t)dlnow);
-	total = dltotal > 0 ? (double)(x->offset + (uint64_t)dltotal) : 0;
-	rate = now > x->t0 ? dlnow / (now - x->t0) : 0;
-	x->progress(x->label, have, total, rate, x->progress_data);
-	x->shown = 1;
-	return 0;
-}
-
-/* ---- checking the result ------------------------------------------- */
-
-/* ---- the retry loop -------------------------------------------------- */
-
-enum outcome {
-	DONE,		/* result decided, return ONLIST_OK */
-	RETRY,		/* transient: wait and try again */
-	RESTART,	/* drop .part and try again from zero at once */
-	FAIL,		/* permanent: return `st` with the message */
-};
-
-struct run {
-	const char *url, *dest, *part, *host;
-	const struct onlist_http_opts *opts;
-	uint64_t cap;
-	enum onlist_http_result result;
-	onlist_status st;
-	char *msg;		/* cause of the last failure, without the URL */
-	double wait_hint;	/* Retry-After */
-	int drop_part;		/* remove .part when giving up */
-	int no_resume;		/* the server ignores Range */
-	int gz_name;		/* the URL's path ends in .gz */
-	int if_range;		/* this attempt sent If-Range */
-	char *strong_etag;	/* from an earlier 2xx of this call */
-};
-
-static void set_msg(struct run *r, const char *fmt, ...)
-{
-	va_list ap;
-	char *m;
-
-	va_start(ap, fmt);
-	if (vasprintf(&m, fmt, ap) < 0)
-		m = NULL;
-	va_end(ap);
-	free(r->msg);
-	r->msg = m;
-}
-
-static const char *reason_phrase(long code, const char *given)
-{
-	if (given && *given)
-		return given;
-	switch (code) {
-	case 400: return "Bad Request";
-	case 401: return "Unauthorized";
-	case 403: return "Forbidden";
-	case 404: return "Not Found";
-	case 408: return "Request Timeout";
-	case 410: return "Gone";
-	case 416: return "Range Not Satisfiable";
-	case 429: return "Too Many Requests";
-	case 500: return "Internal Server Error";
-	case 501: return "Not Implemented";
-	case 502: return "Bad Gateway";
-	case 503: return "Service Unavailable";
-	case 504: return "Gateway Timeout";
-	}
-	return "";
-}
-
-static int is_tls_verify_error(CURLcode rc)
-{
-	switch (rc) {
-	case CURLE_PEER_FAILED_VERIFICATION:
-	case CURLE_SSL_CACERT_BADFILE:
-	case CURLE_SSL_ISSUER_ERROR:
-	case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
-	case CURLE_SSL_INVALIDCERTSTATUS:
-	case CURLE_SSL_CRL_BADFILE:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-static int is_transient(CURLcode rc)
-{
-	switch (rc) {
-	case CURLE_COULDNT_CONNECT:
-	case CURLE_OPERATION_TIMEDOUT:
-	case CURLE_PARTIAL_FILE:
-	case CURLE_RECV_ERROR:
-	case CURLE_SEND_ERROR:
-	case CURLE_GOT_NOTHING:
-	case CURLE_SSL_CONNECT_ERROR:
-	case CURLE_HTTP2:
-	case CURLE_HTTP2_STREAM:
-	case CURLE_HTTP3:
-	case CURLE_QUIC_CONNECT_ERROR:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-static uint64_t file_size(const char *path)
-{
-	struct stat sb;
-
-	/* lstat: a link is no body of ours (0: it is removed, not followed) */
-	return lstat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
-		sb.st_uid == geteuid() && sb.st_nlink == 1 ?
-		(uint64_t)sb.st_size : 0;
-}
-
-/* A complete 2xx transfer: is .part the whole body? */
-static enum outcome finish_body(struct run *r, struct xfer *x, int resumed)
-{
-	uint64_t have = file_size(r->part);
-	int64_t want = -1;
-	int err = 0;
-
-	if (x->status == 206) {
-		if (x->range_total >= 0)
-			want = x->range_total;
-		else if (x->content_length >= 0)
-			want = (int64_t)(x->offset + x->content_length);
-	} else {
-		want = x->content_length;
-	}
-	if (!x->started && x->fd < 0 && have == 0) {
-		/* An empty body never reaches the write callback. */
-		int e = 0, fd = open_part(r->part, 0, &e);
-
-		if (fd < 0 || close(fd) < 0) {
-			set_msg(r, "cannot write %s: %s", r->part,
-				strerror(e ? e : errno));
-			r->st = ONLIST_EIO;
-			r->drop_part = 1;
-			return FAIL;
-		}
-	}
-	if (want >= 0 && (uint64_t)want != have) {
-		set_msg(r, "got %llu bytes, expected %lld",
-			(unsigned long long)have, (long long)want);
-		if (have < (uint64_t)want && !resumed)
-			return RETRY;	/* resume what we have */
-		return RESTART;
-	}
-	/* A resumed body's first bytes are not the server's: judge by what
-	 * the server says it is. */
-	switch (onlist_gzip_check(r->part, resumed && (x->gzip_type || r->gz_name),
-			   &err)) {
-	case ONLIST_GZIP_OK:
-		break;
-	case ONLIST_GZIP_BOMB:
-		set_msg(r, "refused: the gzip body inflates more than %d:1 "
-			"(a gzip bomb?)", ONLIST_GZIP_BOMB_RATIO);
-		r->st = ONLIST_EHTTP;
-		r->drop_part = 1;
-		return FAIL;
-	case ONLIST_GZIP_IO:
-		set_msg(r, "cannot read %s: %s", r->part, strerror(err));
-		r->st = ONLIST_EIO;
-		r->drop_part = 1;
-		return FAIL;
-	case ONLIST_GZIP_BAD:
-		set_msg(r, "the gzip body is truncated or corrupt");
-		if (resumed)
-			return RESTART;
-		unlink(r->part);
-		r->drop_part = 1;
-		return RETRY;
-	}
-	if (rename(r->part, r->dest) < 0) {
-		set_msg(r, "cannot rename %s to %s: %s", r->part, r->dest,
-			strerror(errno));
-		r->st = ONLIST_EIO;
-		r->drop_part = 1;
-		return FAIL;
-	}
-	r->result = ONLIST_HTTP_NEW;
-	return DONE;
-}
-
-static enum outcome by_status(struct run *r, struct xfer *x, int resumed)
-{
-	long code = x->status;
-	const char *phrase = reason_phrase(code, x->reason);
-
-	if (code >= 200 && code <= 299)
-		return finish_body(r, x, resumed);
-	if (code == 304) {
-		/* What the caller has is current: a .part is stale. */
-		unlink(r->part);
-		r->result = ONLIST_HTTP_NOT_MODIFIED;
-		return DONE;
-	}
-	if (code == 404) {
-		unlink(r->part);
-		r->result = ONLIST_HTTP_NOT_FOUND;
-		return DONE;
-	}
-	set_msg(r, "HTTP %ld%s%s", code, *phrase ? " " : "", phrase);
-	r->st = ONLIST_EHTTP;
-	if (code == 416 && x->offset > 0)
-		return RESTART;	/* .part is as long as the file, or longer */
-	/* 501: the server lacks the feature (public-inbox search at index
-	 * level basic); asking again will not grow it */
-	if (code == 408 || code == 429 ||
-	    (code >= 500 && code <= 599 && code != 501)) {
-		if (x->retry_after >= 0)
-			r->wait_hint = x->retry_after < RETRY_AFTER_MAX ?
-				x->retry_after : RETRY_AFTER_MAX;
-		return RETRY;
-	}
-	r->drop_part = 1;
-	return FAIL;
-}
-
-static enum outcome by_curl(struct run *r, struct xfer *x, CURLcode rc,
-			    const char *errbuf)
-{
-	const char *detail = *errbuf ? errbuf : curl_easy_strerror(rc);
-	long oserr = 0;
-
-	r->st = ONLIST_EHTTP;
-	if (rc == CURLE_RANGE_ERROR && x->status == 200) {
-		/* The server ignores Range (unless If-Range said "changed"). */
-		if (!r->if_range)
-			r->no_resume = 1;
-		set_msg(r, "the server does not resume downloads");
-		return RESTART;
-	}
-	if (rc == CURLE_RANGE_ERROR && x->status)
-		return by_status(r, x, 1);
-	if (rc == CURLE_OUT_OF_MEMORY && !x->started) {
-		/* What curl says of a header line past its 100 KB limit
-		 * (CURL_MAX_HTTP_HEADER), before any body byte: the server's
-		 * doing, and asking again gets the same. */
-		set_msg(r, "refused: a response header line is longer than "
-			"curl accepts (100 KB)");
-		return FAIL;
-	}
-	if (rc == CURLE_COULDNT_RESOLVE_HOST) {
-		set_msg(r, "could not resolve host %s", r->host);
-		return FAIL;
-	}
-	if (rc == CURLE_COULDNT_RESOLVE_PROXY) {
-		set_msg(r, "could not resolve proxy (%s)", detail);
-		return FAIL;
-	}
-	if (is_tls_verify_error(rc)) {
-		set_msg(r, "TLS certificate verification failed (%s); use "
-			"--insecure only if you trust the server", detail);
-		return FAIL;
-	}
-	if (rc == CURLE_TOO_MANY_REDIRECTS) {
-		set_msg(r, "more than %d redirects", r->opts->max_redirects);
-		return FAIL;
-	}
-	if (rc == CURLE_UNSUPPORTED_PROTOCOL) {
-		if (!strncasecmp(r->url, "https:", 6))
-			set_msg(r, "refused a redirect to a URL that is not "
-				"https (from https, plain http is refused too: "
-				"%s)", detail);
-		else
-			set_msg(r, "redirected to a URL that is not http or "
-				"https (%s)", detail);
-		return FAIL;
-	}
-	if (rc == CURLE_COULDNT_CONNECT) {
-		curl_easy_getinfo(x->curl, CURLINFO_OS_ERRNO, &oserr);
-		if (oserr == ECONNREFUSED)
-			set_msg(r, "connection refused");
-		else
-			set_msg(r, "could not connect (%s)", detail);
-		return RETRY;
-	}
-	if (rc == CURLE_OPERATION_TIMEDOUT) {
-		set_msg(r, "timed out (%s)", detail);
-		return RETRY;
-	}
-	if (rc == CURLE_PARTIAL_FILE) {
-		set_msg(r, "connection closed before the end of the body (%s)",
-			detail);
-		return RETRY;
-	}
-	if (is_transient(rc)) {
-		set_msg(r, "%s", detail);
-		return RETRY;
-	}
-	set_msg(r, "%s", detail);
-	return FAIL;
-}
-
-static int add_header(struct curl_slist **list, const char *name,
-		      const char *value)
-{
-	struct curl_slist *l;
-	char *line;
-
-	if (asprintf(&line, "%s: %s", name, value) < 0)
-		return -1;
-	l = curl_slist_append(*list, line);
-	free(line);
-	if (!l)
-		return -1;
-	*list = l;
-	return 0;
-}
-
-static enum outcome attempt(struct run *r, CURL *curl, struct xfer *x,
-			    struct onlist_http_cache *cache)
-{
-	struct curl_slist *hdrs = NULL;
-	char errbuf[CURL_ERROR_SIZE] = "";
-	enum outcome out;
-	CURLcode rc;
-	int resumed, ok = 0;
-
-	x->curl = curl;
-	x->part = r->part;
-	x->fd = -1;
-	x->cap = r->cap;
-	x->offset = r->no_resume ? 0 : file_size(r->part);
-	if (x->offset >= r->cap)
-		x->offset = 0;	/* cannot be the start of a valid body */
-	if (!x->offset)
-		unlink(r->part);	/* an empty body must not find old bytes */
-	resumed = x->offset > 0;
-	r->if_range = 0;
-	r->wait_hint = -1;
-
-	/* Sent whether DEST exists or not: a caller may keep only the
-	 * validators of what it already imported. */
-	if (cache && cache->etag &&
-	    sane_validator(cache->etag, strlen(cache->etag)))
-		ok = add_header(&hdrs, "If-None-Match", cache->etag);
-	if (cache && cache->last_modified && ok == 0 &&
-	    sane_validator(cache->last_modified, strlen(cache->last_modified)))
-		ok = add_header(&hdrs, "If-Modified-Since",
-				cache->last_modified);
-	if (x->offset && r->strong_etag && ok == 0) {
-		/* Resuming what an earlier attempt of this call began: a
-		 * changed file must come whole, not spliced. */
-		ok = add_header(&hdrs, "If-Range", r->strong_etag);
-		r->if_range = 1;
-	}
-	if (ok < 0) {
-		curl_slist_free_all(hdrs);
-		set_msg(r, "out of memory");
-		r->st = ONLIST_ENOMEM;
-		return FAIL;
-	}
-
-	curl_easy_setopt(curl, CURLOPT_HTTPHEADER, hdrs);
-	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(curl, CURLOPT_RESUME_FROM_LARGE,
-			 (curl_off_t)x->offset);
-	curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE,
-			 (curl_off_t)(r->cap - x->offset));
-	curl_easy_setopt(curl, CURLOPT_HEADERDATA, x);
-	curl_easy_setopt(curl, CURLOPT_WRITEDATA, x);
-	curl_easy_setopt(curl, CURLOPT_XFERINFODATA, x);
-	curl_easy_setopt(curl, CURLOPT_NOPROGRESS, x->progress ? 0L : 1L);
-	x->t0 = x->last_shown = now_mono();
-
-	rc = curl_easy_perform(curl);
-
-	curl_easy_setopt(curl, CURLOPT_HTTPHEADER, NULL);
-	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, NULL);
-	if (x->status) {	/* curl's word on the final status */
-		long code = 0;
-
-		curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
-		if (code)
-			x->status = code;
-	}
-	curl_slist_free_all(hdrs);
-	if (x->shown) {
-		x->progress(x->label, -1, 0, 0, x->progress_data);
-		x->shown = 0;
-	}
-	if (x->fd >= 0) {
-		if (!x->disk_errno && (fdatasync(x->fd) < 0 && errno != EINVAL))
-			x->disk_errno = errno;
-		if (close(x->fd) < 0 && !x->disk_errno)
-			x->disk_errno = errno;
-		x->fd = -1;
-	}
-	if (x->status >= 200 && x->status <= 299 && x->etag &&
-	    strncmp(x->etag, "W/", 2)) {
-		free(r->strong_etag);
-		r->strong_etag = strdup(x->etag);
-	}
-
-	if (x->disk_errno) {
-		set_msg(r, "cannot write %s: %s", r->part,
-			strerror(x->disk_errno));
-		r->st = ONLIST_EIO;
-		r->drop_part = 1;
-		out = FAIL;
-	} else if (x->too_big || rc == CURLE_FILESIZE_EXCEEDED) {
-		set_msg(r, "larger than the %llu-byte cap",
-			(unsigned long long)r->cap);
-		r->st = ONLIST_EHTTP;
-		r->drop_part = 1;
-		out = FAIL;
-	} else if (x->restart) {
-		set_msg(r, "the server resumed at the wrong place");
-		out = RESTART;
-	} else if (rc == CURLE_OK || (rc == CURLE_WRITE_ERROR && x->skip)) {
-		out = by_status(r, x, resumed);
-	} else {
-		out = by_curl(r, x, rc, errbuf);
-	}
-	if (out == DONE && cache && x->status != 404) {
-		/* A 304 may leave out what did not change. */
-		if (x->status != 304 || x->etag) {
-			free(cache->etag);
-			cache->etag = x->etag;
-			x->etag = NULL;
-		}
-		if (x->status != 304 || x->last_modified) {
-			free(cache->last_modified);
-			cache->last_modified = x->last_modified;
-			x->last_modified = NULL;
-		}
-	}
+	if (!out)
+		return NULL;
+	for (char *q = out; *q; q++)
+		if (!isalnum((unsigned char)*q) && !strchr("-._/", *q))
+			*q = '_';
+	/* No "..", no empty components, no trailing slash. */
+	for (char *q = out; (q = strstr(q, "..")); )
+		q[0] = q[1] = '_';
+	while (*out && out[strlen(out) - 1] == '/')
+		out[strlen(out) - 1] = '\0';
 	return out;
 }
 
-static void set_common_opts(CURL *curl, const struct onlist_http_opts *o,
-			    const char *url, int post)
+/* 1 when the n bytes at s are "N.git" (an epoch's name). */
+static int is_epoch_name(const char *s, size_t n)
 {
-	curl_easy_setopt(curl, CURLOPT_URL, url);
-	curl_easy_setopt(curl, CURLOPT_USERAGENT, USER_AGENT);
-	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-	curl_easy_setopt(curl, CURLOPT_MAXREDIRS, (long)o->max_redirects);
-	/* what was asked for over https never comes over plain http: a
-	 * redirect may not downgrade it */
-	int tls = !strncasecmp(url, "https:", 6);
-#if LIBCURL_VERSION_NUM >= 0x075500	/* 7.85.0 */
-	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR,
-			 tls ? "https" : "http,https");
-#else
-	curl_easy_setopt(curl, CURLOPT_PROTOCOLS,
-			 (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-	curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS, tls ?
-			 (long)CURLPROTO_HTTPS :
-			 (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-#endif
-	curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, o->insecure ? 0L : 1L);
-	curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, o->insecure ? 0L : 2L);
-	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, o->connect_timeout);
-	/* curl's stall check: under min_rate bytes/s for stall_timeout s */
-	curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT,
-			 o->min_rate > 0 ? o->min_rate : 1L);
-	curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, o->stall_timeout);
-	curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
-	if (post) {
-		curl_easy_setopt(curl, CURLOPT_POST, 1L);
-		curl_easy_setopt(curl, CURLOPT_POSTFIELDS, "");
-		curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, 0L);
-	}
+	size_t d = 0;
+
+	while (d < n && isdigit((unsigned char)s[d]))
+		d++;
+	return d > 0 && n - d == 4 && !memcmp(s + d, ".git", 4);
 }
 
-/* RFC 6761 6.4: resolver APIs should fail names under .invalid at once;
- * glibc asks the DNS server anyway. */
-static int is_invalid_tld(const char *host)
+static char *default_list(const char *src)
 {
-	size_t n = strlen(host);
+	size_t n = strlen(src);
+	const char *end, *start;
+	char *name, *dot;
 
-	if (n && host[n - 1] == '.')
+	while (n > 1 && src[n - 1] == '/')
 		n--;
-	return (n == 7 && !strncasecmp(host, "invalid", 7)) ||
-	       (n > 8 && !strncasecmp(host + n - 8, ".invalid", 8));
+	end = src + n;
+	start = end;
+	while (start > src && start[-1] != '/')
+		start--;
+	if (is_epoch_name(start, (size_t)(end - start)) && start - src >= 5 &&
+	    !memcmp(start - 5, "/git/", 5)) {
+		/* NAME/git/N.git: the component before "git" */
+		end = start - 5;
+		while (end > src + 1 && end[-1] == '/')
+			end--;
+		start = end;
+		while (start > src && start[-1] != '/')
+			start--;
+	} else if (end - start > 4 && !memcmp(end - 4, ".git", 4)) {
+		/* NAME-N.git */
+		const char *p = end - 4;
+
+		while (p > start && isdigit((unsigned char)p[-1]))
+			p--;
+		if (p < end - 4 && p - start > 1 && p[-1] == '-')
+			end = p - 1;
+	}
+	name = strndup(start, (size_t)(end - start));
+	if (name && (dot = strchr(name, '.')) && dot != name)
+		*dot = '\0';
+	return name;
 }
 
-/* The host part of an http(s) URL (caller frees), or NULL with a reason;
- * *gz: whether its path ends in .gz. */
-static char *url_host(const char *url, int *gz, const char **why)
+char *onlist_fetch_list_name(const char *source)
 {
-	CURLU *u = curl_url();
-	char *scheme = NULL, *host = NULL, *path = NULL, *ret = NULL;
-	size_t n;
+	char where[PATH_MAX];
 
-	*why = "out of memory";
-	if (!u)
-		return NULL;
-	*why = "not a valid URL";
-	if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_PATH, &path, 0) != CURLUE_OK)
-		goto out;
-	n = strlen(path);
-	*gz = n > 3 && !strcasecmp(path + n - 3, ".gz");
-	*why = "only http and https URLs are supported";
-	if (strcasecmp(scheme, "http") && strcasecmp(scheme, "https"))
-		goto out;
-	ret = strdup(host);
-	*why = "out of memory";
-out:
-	curl_free(scheme);
-	curl_free(host);
-	curl_free(path);
-	curl_url_cleanup(u);
+	/* a local path named as it is, "git/0.git" from inside NAME too */
+	return default_list(!is_url(source) && realpath(source, where) ?
+			    where : source);
+}
+
+/* ---- importing ---------------------------------------------------------- */
+
+/* Import a downloaded or local mbox/maildir file. */
+static onlist_status import_file(struct onlist_store *s, const char *path,
+				 const char *place, const char *list,
+				 struct onlist_import_counts *c, char **errmsg)
+{
+	struct onlist_source *src;
+	char *err = NULL;
+	onlist_status st;
+
+	if ((st = onlist_source_open(&src, path, &err)) != ONLIST_OK) {
+		onlist_fail(errmsg, st, "%s", err ? err : onlist_status_str(st));
+		free(err);
+		return st;
+	}
+	st = onlist_import_source(s, src, place, list, c, NULL, NULL, &err);
+	onlist_source_free(src);
+	if (st != ONLIST_OK)
+		onlist_fail(errmsg, st, "%s: %s", place,
+			    err ? err : onlist_status_str(st));
+	free(err);
+	return st;
+}
+
+struct epoch_ctx {
+	struct onlist_store *s;
+	const char *url;	/* the source, for the state table */
+	const char *key;	/* "epoch:N" */
+	const char *list;
+	const char *place;
+	struct onlist_import_counts *c;
+	const struct onlist_fetch_opts *o;
+	char **errmsg;
+	long in_batch;
+	onlist_status failed;	/* ONLIST_OK while it goes on */
+};
+
+static void progress(const struct epoch_ctx *e, enum onlist_fetch_step step)
+{
+	if (e->o->progress)
+		e->o->progress(step, e->url, e->key, e->c,
+			       e->o->progress_data);
+}
+
+/* One message of an epoch.  The epoch's position is saved in the same
+ * transaction as the messages, so a killed fetch resumes where its last
+ * batch ended and never skips one. */
+static int epoch_msg(const struct onlist_epoch_msg *m, void *data)
+{
+	struct epoch_ctx *e = data;
+	char *err = NULL;
+
+	if (!e->in_batch && onlist_store_begin(e->s) != ONLIST_OK)
+		goto db;
+	e->in_batch++;
+	if (m->missing) {
+		/* a damaged mirror: record the lost message and go on */
+		char *place = NULL, *why = NULL;
+		int added = 0;
+
+		if (asprintf(&place, "%s#%s", e->place, m->missing) < 0 ||
+		    asprintf(&why, "message blob %s is missing from the "
+			     "repository (after commit %s)", m->missing,
+			     m->commit) < 0) {
+			free(place);
+			e->failed = ONLIST_ENOMEM;
+			return 1;
+		}
+		if (onlist_store_put_skip(e->s, place, 0, why, &added) != ONLIST_OK) {
+			free(place);
+			free(why);
+			goto db;
+		}
+		free(place);
+		free(why);
+		e->c->messages++;
+		e->c->skipped++;
+	} else if (!m->deleted) {
+		/* Where it came from, for the skipped table: one commit of
+		 * one epoch. */
+		char *place = NULL;
+		onlist_status st;
+
+		if (asprintf(&place, "%s#%s", e->place, m->commit) < 0) {
+			e->failed = ONLIST_ENOMEM;
+			return 1;
+		}
+		if (m->len > ONLIST_MESSAGE_MAX) {
+			/* The same cap as for mbox and maildir sources (git
+			 * has already read it, but it goes no further). */
+			char why[80];
+
+			snprintf(why, sizeof(why), "message larger than %u "
+				 "bytes (%zu), not read", ONLIST_MESSAGE_MAX,
+				 m->len);
+			e->c->messages++;
+			st = onlist_store_put_skip(e->s, place, 0, why, NULL);
+			free(place);
+			if (st != ONLIST_OK)
+				goto db;
+			e->c->skipped++;
+			goto batch;
+		}
+		st = onlist_import_message_at(e->s, m->data, m->len, e->list,
+					      place, 0, m->time, "epoch", e->c,
+					      &err);
+		free(place);
+		if (st != ONLIST_OK) {
+			e->failed = onlist_fail(e->errmsg, st, "%s",
+						err ? err : "import failed");
+			free(err);
+			return 1;
+		}
+	}
+batch:
+	if (e->in_batch >= ONLIST_IMPORT_BATCH) {
+		if (onlist_store_set_state(e->s, e->url, e->key, m->commit)
+		    != ONLIST_OK || onlist_store_commit(e->s) != ONLIST_OK)
+			goto db;
+		e->in_batch = 0;
+		progress(e, ONLIST_FETCH_WALK_BATCH);
+	}
+	return 0;
+db:
+	e->failed = onlist_fail(e->errmsg, ONLIST_EDB, "%s",
+				onlist_store_errmsg(e->s));
+	return 1;
+}
+
+/* Import the new commits of one epoch repository. */
+static onlist_status walk_epoch(struct onlist_store *s,
+				const struct onlist_fetch_opts *o,
+				const char *url, const char *key,
+				const char *gitdir, const char *list,
+				struct onlist_import_counts *c, char **errmsg)
+{
+	struct epoch_ctx e = { s, url, key, list, gitdir, c, o, errmsg, 0,
+			       ONLIST_OK };
+	char *since = onlist_store_get_state(s, url, key), *last = NULL,
+	     *err = NULL;
+	onlist_status st;
+
+	progress(&e, ONLIST_FETCH_WALK_START);
+	st = onlist_repo_epoch_walk(gitdir, NULL, since, epoch_msg, &e, &last,
+				    &err);
+	if (st == ONLIST_ENOTFOUND && !e.failed) {
+		/* The commit we stopped at is gone: the history was rewritten
+		 * (public-inbox-purge).  Walk it all again; what we have is
+		 * skipped by Message-ID. */
+		free(err);
+		err = NULL;
+		st = onlist_repo_epoch_walk(gitdir, NULL, NULL, epoch_msg, &e,
+					    &last, &err);
+	}
+	progress(&e, ONLIST_FETCH_WALK_END);
+	free(since);
+	if (e.failed || st != ONLIST_OK) {
+		if (e.in_batch)
+			onlist_store_rollback(s);
+		if (st != ONLIST_OK)
+			onlist_fail(errmsg, st, "%s",
+				    err ? err : onlist_status_str(st));
+		free(err);
+		free(last);
+		return st != ONLIST_OK ? st : e.failed;
+	}
+	if (last) {
+		if (!e.in_batch && onlist_store_begin(s) != ONLIST_OK)
+			goto db;
+		e.in_batch = 1;
+		if (onlist_store_set_state(s, url, key, last) != ONLIST_OK)
+			goto db;
+	}
+	if (e.in_batch && onlist_store_commit(s) != ONLIST_OK)
+		goto db;
+	free(last);
+	return ONLIST_OK;
+db:
+	st = onlist_fail(errmsg, ONLIST_EDB, "%s", onlist_store_errmsg(s));
+	if (e.in_batch)
+		onlist_store_rollback(s);
+	free(last);
+	return st;
+}
+
+/* A public-inbox directory on disk: PATH/git/N.git (v2) or a bare
+ * repository (v1).  Returns the number of epochs, 0 when it is neither. */
+static int local_epochs(const char *path, int *v1)
+{
+	char p[PATH_MAX + 32];
+	int n = 0;
+
+	*v1 = 0;
+	for (;; n++) {
+		snprintf(p, sizeof(p), "%s/git/%d.git", path, n);
+		if (!is_dir(p))
+			break;
+	}
+	if (n)
+		return n;
+	snprintf(p, sizeof(p), "%s/objects", path);
+	if (is_dir(p)) {
+		snprintf(p, sizeof(p), "%s/HEAD", path);
+		if (access(p, R_OK) == 0) {
+			*v1 = 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static onlist_status fetch_local(struct onlist_store *s,
+				 const struct onlist_fetch_opts *o,
+				 const char *arg, const char *list,
+				 struct onlist_import_counts *c, char **errmsg)
+{
+	char path[PATH_MAX];
+	int v1, n;
+
+	if (!realpath(arg, path))
+		return onlist_fail(errmsg, ONLIST_EIO, "%s: %s", arg,
+				   strerror(errno));
+	if (!is_dir(path))
+		return import_file(s, path, path, list, c, errmsg);
+	n = local_epochs(path, &v1);
+	if (n == 0) {
+		char p[PATH_MAX + 32];
+		snprintf(p, sizeof(p), "%s/cur", path);
+		if (!is_dir(p)) {
+			snprintf(p, sizeof(p), "%s/new", path);
+			if (!is_dir(p))
+				return onlist_fail(errmsg, ONLIST_EPARSE, "%s: "
+						   "neither a maildir nor a "
+						   "public-inbox directory (no "
+						   "cur/, new/, git/0.git or "
+						   "objects/)", arg);
+		}
+		return import_file(s, path, path, list, c, errmsg);
+	}
+	for (int i = 0; i < n; i++) {
+		char key[32], gitdir[PATH_MAX + 32];
+		onlist_status st;
+
+		snprintf(key, sizeof(key), "epoch:%d", i);
+		if (v1)
+			snprintf(gitdir, sizeof(gitdir), "%s", path);
+		else
+			snprintf(gitdir, sizeof(gitdir), "%s/git/%d.git", path, i);
+		st = walk_epoch(s, o, path, key, gitdir, list, c, errmsg);
+		if (st != ONLIST_OK)
+			return st;
+	}
+	return ONLIST_OK;
+}
+
+/* How many epochs the inbox at base lists in its manifest.js.gz, or 0
+ * when it has no manifest or names none.  The file is kept under the data
+ * directory. */
+static int manifest_epochs(const char *base, const char *dir,
+			   const struct onlist_fetch_opts *o)
+{
+	enum onlist_http_result res;
+	char url[PATH_MAX], dest[PATH_MAX], *err = NULL;
+	int n;
+
+	snprintf(url, sizeof(url), "%smanifest.js.gz", base);
+	snprintf(dest, sizeof(dest), "%s/mirrors/%s", o->data, dir);
+	if (mkdirs(dest) < 0)
+		return 0;
+	strncat(dest, "/manifest.js.gz", sizeof(dest) - strlen(dest) - 1);
+	if (onlist_http_get(url, dest, 0, &o->http, NULL, &res, &err) != ONLIST_OK ||
+	    res == ONLIST_HTTP_NOT_FOUND) {
+		free(err);
+		return 0;
+	}
+	n = onlist_pi_manifest_epochs(dest);
+	return n > 0 ? n : 0;
+}
+
+/* A whole public-inbox over the network: mirror each epoch, then walk it.
+ * Epochs are found by trying 0.git, 1.git, ... until one is missing; an
+ * inbox without git/0.git is tried as a v1 repository at the URL. */
+static onlist_status fetch_inbox(struct onlist_store *s, const char *base,
+				 const struct onlist_fetch_opts *o,
+				 const char *list,
+				 struct onlist_import_counts *c, char **errmsg)
+{
+	char *dir = url_dir(base), *err = NULL;
+	char url[PATH_MAX], mirror[PATH_MAX], key[32], (*tips)[41], *since;
+	int n = 0, nlisted, fresh, added_in_walk = 0;
+	onlist_status ret = ONLIST_OK;
+	long read0, added0;
+
+	if (!dir)
+		return ONLIST_ENOMEM;
+	if (asprintf(&err, "mirrors/%s/git", dir) < 0) {
+		free(dir);
+		return ONLIST_ENOMEM;
+	}
+	ret = data_dir(o->data, err, mirror, sizeof(mirror), errmsg);
+	free(err);
+	err = NULL;
+	if (ret != ONLIST_OK) {
+		free(dir);
+		return ret;
+	}
+	/* The manifest says how many epochs there are; without one, epochs
+	 * are cloned until the first missing one, and never more than
+	 * --max-epochs. */
+	nlisted = manifest_epochs(base, dir, o);
+	if (!(tips = calloc((size_t)o->max_epochs, sizeof(*tips)))) {
+		free(dir);
+		return ONLIST_ENOMEM;
+	}
+	for (;; n++) {
+		/* the manifest is the server's word: it ends the walk early,
+		 * but never lets it go past --max-epochs */
+		if (nlisted && n >= nlisted && nlisted <= o->max_epochs)
+			break;
+		if (n >= o->max_epochs) {
+			if (nlisted)
+				ret = onlist_fail(errmsg, ONLIST_EHTTP, "fetch: "
+						  "%s: its manifest.js.gz lists "
+						  "%d epochs, more than %d: "
+						  "stopped (--max-epochs)", base,
+						  nlisted, o->max_epochs);
+			else
+				ret = onlist_fail(errmsg, ONLIST_EHTTP, "fetch: "
+						  "%s: more than %d epochs and no "
+						  "manifest.js.gz listing them: "
+						  "stopped (--max-epochs)", base,
+						  o->max_epochs);
+			break;
+		}
+		if (o->http.deadline > 0 && onlist_http_now() > o->http.deadline) {
+			ret = onlist_fail(errmsg, ONLIST_EHTTP, "fetch: %s: gave "
+					  "up after epoch %d: the time allowed "
+					  "(--timeout) ran out", base, n - 1);
+			break;
+		}
+		/* git talks to the same host for every epoch: keep the pace
+		 * onlist's own downloads keep. */
+		if (n > 0 && o->http.pace > 0)
+			usleep((useconds_t)(o->http.pace * 1e6));
+		snprintf(url, sizeof(url), "%sgit/%d.git", base, n);
+		snprintf(mirror, sizeof(mirror), "%s/mirrors/%s/git/%d.git",
+			 o->data, dir, n);
+		if (owned_mirror(mirror, errmsg) < 0) {
+			ret = ONLIST_EIO;
+			break;
+		}
+		if (onlist_repo_mirror_until(url, mirror, o->http.deadline, &err) != ONLIST_OK) {
+			/* Past the last epoch git says "not found"; an epoch
+			 * we already have that fails is a real error. */
+			int known = is_dir(mirror);
+			if (n > 0 && !known && err &&
+			    (strstr(err, "not found") || strstr(err, "404") ||
+			     strstr(err, "does not appear to be a git"))) {
+				/* Past the last epoch. */
+				free(err);
+				err = NULL;
+				break;
+			}
+			if (o->http.deadline > 0 &&
+			    onlist_http_now() > o->http.deadline) {
+				ret = onlist_fail(errmsg, ONLIST_EGIT, "%s: %s",
+						  url, err ? err : "git failed");
+				break;
+			}
+			if (n == 0 && !known) {
+				char *err1 = err;
+				/* v1: the inbox itself is the repository. */
+				snprintf(mirror, sizeof(mirror),
+					 "%s/mirrors/%s/v1.git", o->data, dir);
+				err = NULL;
+				if (owned_mirror(mirror, errmsg) < 0) {
+					free(err1);
+					ret = ONLIST_EIO;
+					break;
+				}
+				if (onlist_repo_mirror_until(base, mirror,
+							     o->http.deadline, &err) == ONLIST_OK) {
+					free(err1);
+					snprintf(key, sizeof(key), "epoch:0");
+					ret = walk_epoch(s, o, base, key, mirror,
+							 list, c, errmsg);
+					break;
+				}
+				ret = onlist_fail(errmsg, ONLIST_EGIT, "%s: not a "
+						  "public-inbox (no git/0.git and "
+						  "no v1 repository): %s", base,
+						  err1 ? err1 : "git failed");
+				free(err1);
+				break;
+			}
+			ret = onlist_fail(errmsg, ONLIST_EGIT, "%s: %s", url,
+					  err ? err : "git failed");
+			break;
+		}
+		/* A server that serves one epoch under every number would
+		 * keep fetch cloning until --max-epochs: an epoch whose tip
+		 * is an earlier one's ends the walk.  (public-inbox starts
+		 * every epoch with a commit of its own.) */
+		if (onlist_repo_epoch_tip(mirror, NULL, tips[n], &err) != ONLIST_OK) {
+			ret = onlist_fail(errmsg, ONLIST_EGIT, "%s: %s", mirror,
+					  err ? err : "git failed");
+			break;
+		}
+		for (int k = 0; tips[n][0] && k < n; k++) {
+			if (strcmp(tips[k], tips[n]))
+				continue;
+			ret = onlist_fail(errmsg, ONLIST_EHTTP, "fetch: %s: epoch "
+					  "%d is a copy of epoch %d (the same "
+					  "last commit): the server repeats "
+					  "itself; stopped", base, n, k);
+			break;
+		}
+		if (ret != ONLIST_OK)
+			break;
+		snprintf(key, sizeof(key), "epoch:%d", n);
+		fresh = !(since = onlist_store_get_state(s, base, key));
+		free(since);
+		read0 = c->messages;
+		added0 = c->added;
+		if ((ret = walk_epoch(s, o, base, key, mirror, list, c,
+				      errmsg)) != ONLIST_OK)
+			break;
+		/* The same messages re-committed under another tip get past
+		 * the check above: an epoch new to this database that adds
+		 * nothing, after epochs of this walk that did, holds only
+		 * what the server already sent, and ends the walk too.  (A
+		 * real epoch holds mail no earlier one has.) */
+		if (n > 0 && fresh && added_in_walk && c->messages > read0 &&
+		    c->added == added0) {
+			ret = onlist_fail(errmsg, ONLIST_EHTTP, "fetch: %s: epoch "
+					  "%d holds only messages of earlier "
+					  "epochs (under another last commit): "
+					  "the server repeats itself; stopped",
+					  base, n);
+			break;
+		}
+		added_in_walk |= c->added > added0;
+	}
+	free(tips);
+	free(err);
+	free(dir);
 	return ret;
 }
 
-onlist_status onlist_http_get(const char *url, const char *dest, int post,
-			      const struct onlist_http_opts *opts,
-			      struct onlist_http_cache *cache,
-			      enum onlist_http_result *result, char **errmsg)
+/* Download one URL into the data directory and import it. */
+static onlist_status fetch_download(struct onlist_store *s, const char *url,
+				    int post, int remember_cache,
+				    const struct onlist_fetch_opts *o,
+				    const char *list,
+				    struct onlist_import_counts *c,
+				    char **errmsg)
 {
-	static const struct onlist_http_opts defaults = ONLIST_HTTP_OPTS_INIT;
-	struct onlist_http_opts o = opts ? *opts : defaults;
-	struct run r;
-	struct xfer x;
-	const char *why, *slash;
-	char *host = NULL, *part = NULL;
-	CURL *curl = NULL;
-	int attempts = 0, free_restarts = FREE_RESTARTS;
-	double delay;
-	enum outcome out = FAIL;
+	struct onlist_http_cache cache = { NULL, NULL };
+	enum onlist_http_result res;
+	char *dir = url_dir(url), *err = NULL, path[PATH_MAX], parent[PATH_MAX];
+	const char *name;
+	onlist_status st;
 
-	*errmsg = NULL;
-	memset(&r, 0, sizeof(r));
-	memset(&x, 0, sizeof(x));
-	x.fd = -1;
-	xfer_headers_reset(&x);
-	if (o.retries < 0)
-		o.retries = 0;
-	if (o.max_redirects < 0)
-		o.max_redirects = 0;
-	r.url = url;
-	r.dest = dest;
-	r.opts = &o;
-	r.cap = o.max_bytes ? o.max_bytes : DEFAULT_CAP;
-	r.st = ONLIST_EHTTP;
-
-	host = url_host(url, &r.gz_name, &why);
-	if (!host) {
-		r.st = strcmp(why, "out of memory") ? ONLIST_EHTTP :
-			ONLIST_ENOMEM;
-		set_msg(&r, "%s", why);
-		goto out;
+	if (!dir)
+		return ONLIST_ENOMEM;
+	/* DATA/downloads/HOST/.../NAME: the directories checked as ours */
+	name = strrchr(dir, '/');
+	snprintf(path, sizeof(path), "downloads%s%.*s", name ? "/" : "",
+		 name ? (int)(name - dir) : 0, dir);
+	if ((st = data_dir(o->data, path, parent, sizeof(parent),
+			   errmsg)) != ONLIST_OK) {
+		free(dir);
+		return st;
 	}
-	if (asprintf(&part, "%s.part", dest) < 0 || !(curl = curl_easy_init())) {
-		part = NULL;
-		r.st = ONLIST_ENOMEM;
-		set_msg(&r, "out of memory");
-		goto out;
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s%s", parent,
+			     name ? name + 1 : dir,
+			     ends_with(dir, ".gz") ? "" : ".data") >= sizeof(path)) {
+		free(dir);
+		return onlist_fail(errmsg, ONLIST_EIO, "%s: path too long",
+				   parent);
 	}
-	r.part = part;
-	r.host = host;
-	if (is_invalid_tld(host)) {
-		set_msg(&r, "could not resolve host %s", host);
-		goto out;
+	free(dir);
+	if (remember_cache) {
+		cache.etag = onlist_store_get_state(s, url, "etag");
+		cache.last_modified = onlist_store_get_state(s, url, "last-modified");
 	}
-	/* POST answers are generated on the fly: nothing to resume. */
-	r.no_resume = post;
-	slash = strrchr(dest, '/');
-	x.label = slash ? slash + 1 : dest;
-	x.progress = o.progress;
-	x.progress_data = o.progress_data;
-	set_common_opts(curl, &o, url, post);
-
-	delay = o.backoff > 0 ? o.backoff : 0;
-	for (;;) {
-		if (o.deadline > 0) {
-			double left = o.deadline - now_mono();
-
-			if (left <= 0) {
-				/* keep what went wrong last, if anything */
-				set_msg(&r, "gave up: the time allowed (--timeout) "
-					"ran out%s%s", r.msg ? " after: " : "",
-					r.msg ? r.msg : "");
-				out = FAIL;
-				break;
-			}
-			/* curl's own limit for the whole transfer */
-			curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS,
-					 (long)(left * 1000) + 1);
-		}
-		pace_wait(host, o.pace);
-		x.started = x.skip = x.restart = x.too_big = x.disk_errno = 0;
-		x.written = 0;
-		free(r.msg);
-		r.msg = NULL;
-		r.st = ONLIST_EHTTP;
-		r.drop_part = 0;
-		out = attempt(&r, curl, &x, cache);
-		if (out == DONE || out == FAIL)
-			break;
-		if (out == RESTART) {
-			unlink(part);
-			if (free_restarts-- > 0)
-				continue;
-		}
-		if (++attempts > o.retries)
-			break;
-		if (out == RETRY) {
-			double wait = r.wait_hint > delay ? r.wait_hint : delay;
-
-			if (o.deadline > 0 && now_mono() + wait > o.deadline)
-				wait = o.deadline - now_mono();
-			if (wait > 0)
-				sleep_for(wait);
-		}
-		delay *= 2;
+	st = onlist_http_get(url, path, post, &o->http,
+			     remember_cache ? &cache : NULL, &res, &err);
+	if (st != ONLIST_OK) {
+		onlist_fail(errmsg, st, "%s", err ? err : onlist_status_str(st));
+		free(err);
+		onlist_http_cache_release(&cache);
+		return st;
 	}
-	if (out == DONE) {
-		*result = r.result;
-		r.st = ONLIST_OK;
-		goto out;
+	if (res == ONLIST_HTTP_NOT_FOUND) {
+		onlist_http_cache_release(&cache);
+		/* public-inbox answers 404 to a search that matches
+		 * nothing: an empty window, not an error. */
+		if (post)
+			return ONLIST_OK;
+		return onlist_fail(errmsg, ONLIST_EHTTP, "%s: HTTP 404 Not Found",
+				   url);
 	}
-	if (r.drop_part)
-		unlink(part);
-	if (attempts > 1 && out != FAIL)
-		set_msg(&r, "%s (gave up after %d attempts)",
-			r.msg ? r.msg : "failed", attempts);
-out:
-	if (r.st != ONLIST_OK &&
-	    asprintf(errmsg, "%s: %s", url, r.msg ? r.msg : "failed") < 0)
-		*errmsg = NULL;
-	free(r.msg);
-	free(r.strong_etag);
-	free(x.etag);
-	free(x.last_modified);
-	free(part);
-	free(host);
-	if (curl)
-		curl_easy_cleanup(curl);
-	return r.st;
+	if (res == ONLIST_HTTP_NEW) {
+		st = import_file(s, path, url, list, c, errmsg);
+		/* Remember the validators only once the body is imported, so
+		 * a failed import is downloaded again next time. */
+		if (st == ONLIST_OK && remember_cache &&
+		    (onlist_store_set_state(s, url, "etag", cache.etag) != ONLIST_OK ||
+		     onlist_store_set_state(s, url, "last-modified",
+					    cache.last_modified) != ONLIST_OK))
+			st = onlist_fail(errmsg, ONLIST_EDB, "%s",
+					 onlist_store_errmsg(s));
+		if (st == ONLIST_OK)
+			unlink(path);
+	}
+	onlist_http_cache_release(&cache);
+	return st;
 }
 
-void onlist_http_cache_release(struct onlist_http_cache *cache)
+/* An mbox to download rather than an inbox to mirror?  Judged by the
+ * path, without any query string. */
+static int is_mbox_url(const char *url)
 {
-	if (!cache)
+	size_t n = strcspn(url, "?#");
+	char *path = strndup(url, n);
+	int r;
+
+	if (!path)
+		return 0;
+	r = ends_with(path, ".gz") || ends_with(path, ".mbox") ||
+	    ends_with(path, ".txt") || ends_with(path, "/raw") ||
+	    ends_with(path, "/raw/") || strstr(url + n, "x=m") != NULL;
+	free(path);
+	return r;
+}
+
+static int is_one_off(const char *url)
+{
+	size_t n = strcspn(url, "?#");
+	char *path = strndup(url, n);
+	int r;
+
+	if (!path)
+		return 0;
+	r = is_url(url) && (ends_with(path, "/raw") || ends_with(path, "/raw/") ||
+			    ends_with(path, "/t.mbox.gz"));
+	free(path);
+	return r;
+}
+
+/* The window's search URL: SOURCE/?q=d:SINCE..UNTIL QUERY&x=m. */
+static char *window_url(const char *arg, const struct onlist_fetch_opts *o)
+{
+	char q[1024], *enc, *url;
+	size_t n = strlen(arg);
+
+	snprintf(q, sizeof(q), "%s%s%s%s%s",
+		 o->since || o->until ? "d:" : "",
+		 o->since ? o->since : "",
+		 o->since || o->until ? ".." : "",
+		 o->until ? o->until : "",
+		 o->query ? (o->since || o->until ? " " : "") : "");
+	if (o->query)
+		strncat(q, o->query, sizeof(q) - strlen(q) - 1);
+	enc = onlist_url_escape(q, ":");
+	if (!enc || asprintf(&url, "%s%s?q=%s&x=m", arg,
+			     n && arg[n - 1] == '/' ? "" : "/", enc) < 0)
+		url = NULL;
+	free(enc);
+	return url;
+}
+
+onlist_status onlist_fetch_source(struct onlist_store *s, const char *arg,
+				  const char *list,
+				  const struct onlist_fetch_opts *all,
+				  int remember, struct onlist_import_counts *c,
+				  char **errmsg)
+{
+	/* the timeout is per source: one stuck server leaves time for the
+	 * rest */
+	struct onlist_fetch_opts src = *all, *o = &src;
+	int window = o->since || o->until || o->query;
+	char *base = NULL;
+	onlist_status st;
+
+	if (o->timeout > 0)
+		o->http.deadline = onlist_http_now() + o->timeout;
+	if (is_url(arg)) {
+		if (window) {
+			char *url = window_url(arg, o);
+
+			if (!url)
+				return ONLIST_ENOMEM;
+			st = fetch_download(s, url, 1, 0, o, list, c, errmsg);
+			free(url);
+		} else if (is_mbox_url(arg)) {
+			st = fetch_download(s, arg, 0, 1, o, list, c, errmsg);
+		} else {
+			size_t n = strlen(arg);
+			if (asprintf(&base, "%s%s", arg,
+				     n && arg[n - 1] == '/' ? "" : "/") < 0)
+				return ONLIST_ENOMEM;
+			st = fetch_inbox(s, base, o, list, c, errmsg);
+		}
+	} else {
+		if (window)
+			return onlist_fail(errmsg, ONLIST_EUSAGE, "%s: --since, "
+					   "--until and --query need a "
+					   "public-inbox URL", arg);
+		st = fetch_local(s, o, arg, list, c, errmsg);
+	}
+	/* Remember what worked, except one-off windows, messages and
+	 * threads (public-inbox's /raw and /t.mbox.gz). */
+	if (st == ONLIST_OK && !window && !is_one_off(arg)) {
+		char resolved[PATH_MAX], now[32];
+		const char *key = base ? base : is_url(arg) ? arg :
+				  realpath(arg, resolved) ? resolved : arg;
+
+		/* when it was last brought up to date: `status` shows it
+		 * beside the list's span */
+		snprintf(now, sizeof(now), "%lld", (long long)time(NULL));
+		if ((remember && onlist_store_add_source(s, key, list) != ONLIST_OK) ||
+		    onlist_store_set_state(s, key, "fetched", now) != ONLIST_OK)
+			st = onlist_fail(errmsg, ONLIST_EDB, "%s",
+					 onlist_store_errmsg(s));
+	}
+	free(base);
+	return st;
+}
+
+/* ---- the lock ------------------------------------------------------------ */
+
+struct onlist_fetch_lock {
+	int fd;
+	char *path;
+};
+
+/* A lock taken on a file that was removed meanwhile (by the fetch that
+ * held it, as it ended) does not count: taken again on the new one. */
+onlist_status onlist_fetch_lock(struct onlist_fetch_lock **out,
+				const char *db, char **errmsg)
+{
+	struct stat st, now;
+	char *path = NULL;
+	int fd = -1, tries;
+
+	*out = NULL;
+	if (asprintf(&path, "%s.fetch-lock", db) < 0)
+		return ONLIST_ENOMEM;
+	for (tries = 0; tries < 10; tries++) {
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+			  O_CLOEXEC, 0666);
+		if (fd < 0 && errno == EEXIST)
+			fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT)
+			continue;	/* removed between the two opens */
+		if (fd < 0) {
+			onlist_fail(errmsg, ONLIST_EIO, "fetch: cannot open %s: "
+				    "%s%s", path, strerror(errno),
+				    errno == ELOOP ?
+				    " (a symbolic link: remove it)" : "");
+			goto fail;
+		}
+		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+		    st.st_uid != geteuid()) {
+			onlist_fail(errmsg, ONLIST_EIO, "fetch: %s is not a "
+				    "regular file of yours: refusing to use it "
+				    "as the lock (remove it)", path);
+			goto fail;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			onlist_fail(errmsg, ONLIST_EIO, "fetch: another onlist "
+				    "fetch is running on %s (lock %s held); try "
+				    "again when it is done", db, path);
+			goto fail;
+		}
+		if (stat(path, &now) == 0 && now.st_dev == st.st_dev &&
+		    now.st_ino == st.st_ino) {
+			if (!(*out = malloc(sizeof(**out))))
+				goto fail;
+			(*out)->fd = fd;
+			(*out)->path = path;
+			return ONLIST_OK;
+		}
+		close(fd);	/* the file we locked is gone: again */
+		fd = -1;
+	}
+	onlist_fail(errmsg, ONLIST_EIO, "fetch: cannot take the lock %s: it "
+		    "keeps changing", path);
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	return ONLIST_EIO;
+}
+
+/* Removed first, so no other fetch can take this file once we are done
+ * (onlist_fetch_lock() checks it is still there). */
+void onlist_fetch_unlock(struct onlist_fetch_lock *l)
+{
+	if (!l)
 		return;
-	free(cache->etag);
-	free(cache->last_modified);
-	cache->etag = cache->last_modified = NULL;
-}
-
-void onlist_http_init(void)
-{
-	curl_global_init(CURL_GLOBAL_DEFAULT);
-}
-
-void onlist_http_cleanup(void)
-{
-	curl_global_cleanup();
+	unlink(l->path);
+	close(l->fd);
+	free(l->path);
+	free(l);
 }

@@ -1,6 +1,6 @@
 /* gzipcheck.c - is a downloaded gzip file whole?  (See gzipcheck.h.)
- * Apart from fetch.c so that the fuzz harness reaches it without
- * including fetch.c, curl and all. */
+ * Apart from http.c so that the fuzz harness reaches it without
+ * including http.c, curl and all. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
-/* remote.c - a commit looked up on a public-inbox server (remote.h). */
-#include <stdarg.h>
+/* remote.c - a commit looked up on a public-inbox server (remote.h): the
+ * handle, requests and their cached answers, what the server can do. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,47 +7,14 @@
 #include <unistd.h>
 #include <glib.h>
 
-#include "onlist/fetch.h"
+#include "onlist/http.h"
 #include "onlist/import.h"
-#include "onlist/landing.h"
 #include "onlist/mail.h"
-#include "onlist/match.h"
-#include "onlist/msgid.h"
 #include "onlist/patchid.h"
 #include "onlist/pi_epoch.h"
-#include "onlist/remote.h"
-#include "onlist/report.h"
-#include "onlist/repo_diff.h"
-#include "onlist/repo_scan.h"
 #include "onlist/store.h"
 #include "onlist/subject.h"
-
-struct onlist_remote {
-	struct onlist_store *s;
-	char *url;		/* ends with '/' */
-	char *list;
-	char *repo;
-	char *tmpdir;
-	struct onlist_remote_opts o;
-	long requests;
-	long started;		/* time(NULL) at open: answers cached since
-				 * are this run's, even with refresh */
-	/* what the server's search can do (onlist_remote_probe): 1 yes,
-	 * 0 no, -1 not known (nothing to test it with) */
-	int search, phrase, words, patchid;
-	int probed;
-	int marked;		/* the partial source is recorded */
-};
-
-/* What the queries need of one commit. */
-struct want {
-	char sha[41];
-	char *addr, *subject, *files;
-	int64_t author_date, commit_date, landed;
-	GPtrArray *msgids;	/* named by its trailers */
-	GPtrArray *pids;	/* distinct patch-ids, myers first */
-	int stored;
-};
+#include "remote_int.h"
 
 const char *onlist_remote_tier_name(enum onlist_remote_tier t)
 {
@@ -59,19 +26,6 @@ const char *onlist_remote_tier_name(enum onlist_remote_tier t)
 	case ONLIST_REMOTE_FUZZY: return "fuzzy";
 	default: return "none";
 	}
-}
-
-static onlist_status fail(char **errmsg, onlist_status st, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static onlist_status fail(char **errmsg, onlist_status st, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(errmsg, fmt, ap) < 0)
-		*errmsg = NULL;
-	va_end(ap);
-	return st;
 }
 
 onlist_status onlist_remote_open(struct onlist_remote **out,
@@ -87,7 +41,7 @@ onlist_status onlist_remote_open(struct onlist_remote **out,
 	*out = NULL;
 	*errmsg = NULL;
 	if (strncmp(u, "http://", 7) && strncmp(u, "https://", 8))
-		return fail(errmsg, ONLIST_EPARSE, "--remote wants an http:// "
+		return onlist_fail(errmsg, ONLIST_EPARSE, "--remote wants an http:// "
 			    "or https:// inbox URL (https://lore.kernel.org/all/), "
 			    "not '%s'", u);
 	r = g_new0(struct onlist_remote, 1);
@@ -107,7 +61,7 @@ onlist_status onlist_remote_open(struct onlist_remote **out,
 	r->started = (long)time(NULL);
 	r->search = r->phrase = r->words = r->patchid = -1;
 	if (!(r->tmpdir = g_dir_make_tmp(tmpl, &gerr))) {
-		onlist_status st = fail(errmsg, ONLIST_EIO, "temporary directory: %s",
+		onlist_status st = onlist_fail(errmsg, ONLIST_EIO, "temporary directory: %s",
 					gerr->message);
 
 		g_error_free(gerr);
@@ -153,187 +107,6 @@ const char *onlist_remote_list(const struct onlist_remote *r)
 	return r->list;
 }
 
-/* ---- the commit ---------------------------------------------------------- */
-
-static void want_release(struct want *w)
-{
-	g_free(w->addr);
-	g_free(w->subject);
-	g_free(w->files);
-	if (w->msgids)
-		g_ptr_array_free(w->msgids, TRUE);
-	if (w->pids)
-		g_ptr_array_free(w->pids, TRUE);
-	memset(w, 0, sizeof(*w));
-}
-
-static int has_str(GPtrArray *a, const char *s)
-{
-	for (guint i = 0; i < a->len; i++)
-		if (!strcmp(g_ptr_array_index(a, i), s))
-			return 1;
-	return 0;
-}
-
-struct scan_one {
-	struct onlist_remote *r;
-	struct want *w;
-	int put;		/* store it */
-	onlist_status st;
-};
-
-static int take_commit(const struct onlist_commit *c, void *data)
-{
-	struct scan_one *x = data;
-	struct want *w = x->w;
-
-	snprintf(w->sha, sizeof(w->sha), "%s", c->sha);
-	w->addr = g_ascii_strdown(c->author_email ? c->author_email : "", -1);
-	w->subject = g_strdup(c->subject ? c->subject : "");
-	w->files = g_strdup(c->files ? c->files : "");
-	w->author_date = c->author_date;
-	w->commit_date = c->commit_date;
-	w->msgids = g_ptr_array_new_with_free_func(free);
-	w->pids = g_ptr_array_new_with_free_func(g_free);
-	for (size_t i = 0; i < c->ntrailers; i++) {
-		const char *k = c->trailers[i].key;
-		char *id = NULL;
-
-		if (g_ascii_strcasecmp(k, "Link") && g_ascii_strcasecmp(k, "Message-Id"))
-			continue;
-		if (onlist_msgid_parse(c->trailers[i].value, &id) == ONLIST_OK &&
-		    !has_str(w->msgids, id))
-			g_ptr_array_add(w->msgids, id);
-		else
-			free(id);
-	}
-	if (c->has_patchid)
-		g_ptr_array_add(w->pids, g_strdup(c->patchid));
-	if (x->put && onlist_store_put_commit(x->r->s, c) != ONLIST_OK)
-		x->st = ONLIST_EDB;
-	return 0;
-}
-
-static int take_landing(const struct onlist_landing *l, void *data)
-{
-	struct scan_one *x = data;
-
-	if (strcmp(l->sha, x->w->sha))
-		return 0;
-	x->w->landed = l->landed_date;
-	if (x->put && onlist_store_put_landing(x->r->s, l) != ONLIST_OK)
-		x->st = ONLIST_EDB;
-	return 1;
-}
-
-static int take_diff(const char *sha, const char *diff, size_t len, void *data)
-{
-	struct want *w = data;
-	unsigned char raw[ONLIST_PATCHID_RAWSZ];
-	char hex[ONLIST_PATCHID_HEXSZ + 1];
-
-	(void)sha;
-	if (onlist_patchid_buf(diff, len, raw)) {
-		onlist_patchid_hex(raw, hex);
-		if (!has_str(w->pids, hex))
-			g_ptr_array_add(w->pids, g_strdup(hex));
-	}
-	return 0;
-}
-
-/* Read sha (stored or not) into w; store it when put. */
-static onlist_status read_commit(struct onlist_remote *r, const char *sha,
-				 int put, struct want *w, char **errmsg)
-{
-	static const char *const algs[] = { "histogram", "patience", "minimal" };
-	struct onlist_scan_opts so = ONLIST_SCAN_OPTS_INIT;
-	struct scan_one x = { r, w, put, ONLIST_OK };
-	char *range = g_strdup_printf("%s^!", sha), *err = NULL;
-	char one[1][41];
-	onlist_status st;
-
-	so.jobs = 1;
-	so.each = take_commit;
-	so.each_data = &x;
-	if (put && onlist_store_begin(r->s) != ONLIST_OK) {
-		g_free(range);
-		return fail(errmsg, ONLIST_EDB, "%s", onlist_store_errmsg(r->s));
-	}
-	st = onlist_repo_scan(r->repo, range, &so, errmsg);
-	g_free(range);
-	if (st == ONLIST_OK && !w->msgids)
-		st = fail(errmsg, ONLIST_ENOTFOUND, "%s: not a commit git can "
-			  "scan", sha);
-	if (st == ONLIST_OK && put) {
-		/* where it landed: the first-parent line of HEAD; a commit
-		 * HEAD does not hold (or a root) keeps its commit date */
-		range = g_strdup_printf("%s^..HEAD", w->sha);
-		if (onlist_repo_landings(r->repo, range, take_landing, &x,
-					 &err) != ONLIST_OK)
-			w->landed = 0;
-		free(err);
-		g_free(range);
-	}
-	if (st == ONLIST_OK && x.st != ONLIST_OK)
-		st = fail(errmsg, x.st, "%s", onlist_store_errmsg(r->s));
-	if (put) {
-		if (st == ONLIST_OK && onlist_store_commit(r->s) != ONLIST_OK)
-			st = fail(errmsg, ONLIST_EDB, "%s", onlist_store_errmsg(r->s));
-		else if (st != ONLIST_OK)
-			onlist_store_rollback(r->s);
-	}
-	if (st != ONLIST_OK)
-		return st;
-	/* the patch-id a mail made with another diff algorithm has */
-	memcpy(one[0], w->sha, 41);
-	for (size_t i = 0; i < sizeof(algs) / sizeof(*algs); i++) {
-		err = NULL;
-		if (onlist_repo_diffs(r->repo, algs[i], (const char (*)[41])one, 1,
-				      take_diff, w, &err) != ONLIST_OK) {
-			free(err);	/* one algorithm fewer: not fatal */
-		}
-	}
-	return ONLIST_OK;
-}
-
-onlist_status onlist_remote_add_commit(struct onlist_remote *r,
-				       const char *name, char sha[41],
-				       char **errmsg)
-{
-	char (*shas)[41] = NULL, *spec;
-	size_t n = 0;
-	onlist_status st;
-	struct want w = { 0 };
-	int have;
-
-	*errmsg = NULL;
-	if (name[0] == '-')
-		return fail(errmsg, ONLIST_ENOTFOUND, "%s: not a commit", name);
-	spec = g_strdup_printf("%s^!", name);
-	st = onlist_repo_rev_list(r->repo, spec, &shas, &n, errmsg);
-	g_free(spec);
-	if (st != ONLIST_OK || n != 1) {
-		free(shas);
-		if (st == ONLIST_OK || st == ONLIST_EGIT) {
-			free(*errmsg);
-			*errmsg = NULL;
-			return fail(errmsg, ONLIST_ENOTFOUND, "%s: no such commit "
-				    "in %s (merges are not looked up)", name,
-				    r->repo);
-		}
-		return st;
-	}
-	memcpy(sha, shas[0], 41);
-	free(shas);
-	if ((have = onlist_store_has_commit(r->s, sha)) < 0)
-		return fail(errmsg, ONLIST_EDB, "%s", onlist_store_errmsg(r->s));
-	if (have)
-		return ONLIST_OK;
-	st = read_commit(r, sha, 1, &w, errmsg);
-	want_release(&w);
-	return st;
-}
-
 /* ---- requests and their cache ---------------------------------------------- */
 
 static void mark_partial(struct onlist_remote *r)
@@ -356,7 +129,7 @@ static void mark_partial(struct onlist_remote *r)
 
 /* The cached answer to key: 1 and *val (the lines after the time; caller
  * frees) when usable, else 0. */
-static int cached(struct onlist_remote *r, const char *key, char **val)
+int onlist__remote_cached(struct onlist_remote *r, const char *key, char **val)
 {
 	char *v = onlist_store_get_state(r->s, r->url, key), *nl;
 	long when;
@@ -402,16 +175,10 @@ static onlist_status request(struct onlist_remote *r, const char *url,
 }
 
 /* public-inbox's escaping of a Message-ID in a URL path */
-static char *mid_path(const char *mid)
+char *onlist__remote_mid_path(const char *mid)
 {
 	return g_uri_escape_string(mid, "!$&'()*+,;=:@", FALSE);
 }
-
-/* One message of a downloaded mbox: its id, and whether it has a patch */
-struct hit {
-	char *msgid;
-	int patch;
-};
 
 /* The messages of file (an mbox, gzip or not): ids into hits (NULL: not
  * wanted), then all of them imported under the inbox's list. */
@@ -490,7 +257,7 @@ static void hits_from_lines(GArray *hits, const char *lines)
 	g_strfreev(l);
 }
 
-static void hits_clear(GArray *hits)
+void onlist__remote_hits_clear(GArray *hits)
 {
 	for (guint i = 0; i < hits->len; i++)
 		g_free(g_array_index(hits, struct hit, i).msgid);
@@ -500,7 +267,7 @@ static void hits_clear(GArray *hits)
 /* GET or POST url, import what it answers and remember it under key.
  * *hits gets the messages.  ONLIST_ENOTFOUND when the server cannot
  * search (501). */
-static onlist_status ask(struct onlist_remote *r, const char *key,
+onlist_status onlist__remote_ask(struct onlist_remote *r, const char *key,
 			 const char *url, int post, GArray *hits, char **errmsg)
 {
 	char *lines, *dest;
@@ -508,7 +275,7 @@ static onlist_status ask(struct onlist_remote *r, const char *key,
 	onlist_status st;
 	GString *ids;
 
-	if (cached(r, key, &lines)) {
+	if (onlist__remote_cached(r, key, &lines)) {
 		hits_from_lines(hits, lines);
 		g_free(lines);
 		return ONLIST_OK;
@@ -532,22 +299,22 @@ static onlist_status ask(struct onlist_remote *r, const char *key,
 }
 
 /* The thread of msgid, unless a thread fetched before held it. */
-static onlist_status fetch_thread(struct onlist_remote *r, const char *msgid,
+onlist_status onlist__remote_thread(struct onlist_remote *r, const char *msgid,
 				  char **errmsg)
 {
 	char *key = g_strconcat("t:", msgid, NULL), *lines, *p, *url;
 	GArray *hits;
 	onlist_status st;
 
-	if (cached(r, key, &lines)) {
+	if (onlist__remote_cached(r, key, &lines)) {
 		g_free(lines);
 		g_free(key);
 		return ONLIST_OK;
 	}
-	p = mid_path(msgid);
+	p = onlist__remote_mid_path(msgid);
 	url = g_strconcat(r->url, p, "/t.mbox.gz", NULL);
 	hits = g_array_new(FALSE, FALSE, sizeof(struct hit));
-	st = ask(r, key, url, 0, hits, errmsg);
+	st = onlist__remote_ask(r, key, url, 0, hits, errmsg);
 	/* every message of the thread has its thread now */
 	for (guint i = 0; st == ONLIST_OK && i < hits->len; i++) {
 		char *k = g_strconcat("t:", g_array_index(hits, struct hit, i).msgid,
@@ -556,7 +323,7 @@ static onlist_status fetch_thread(struct onlist_remote *r, const char *msgid,
 		remember(r, k, "");
 		g_free(k);
 	}
-	hits_clear(hits);
+	onlist__remote_hits_clear(hits);
 	g_array_free(hits, TRUE);
 	g_free(url);
 	g_free(p);
@@ -565,7 +332,7 @@ static onlist_status fetch_thread(struct onlist_remote *r, const char *msgid,
 }
 
 /* One line for the user, "URL what": each kind once per run. */
-static void note(struct onlist_remote *r, const char *line)
+void onlist__remote_note(struct onlist_remote *r, const char *line)
 {
 	char *l;
 
@@ -576,14 +343,12 @@ static void note(struct onlist_remote *r, const char *line)
 	g_free(l);
 }
 
-static void caps_keep(struct onlist_remote *r);
-
 /* One search; the threads of the mails with a patch it found, unless
  * nothreads (tier 5: the fuzzy tier's pick is fetched after).  *any: one
  * such mail.  *refused: the server answered 4xx other than 404 (a query
  * it cannot parse): not answered, not an error.  A 501 (no search at
  * all) is said once and sets r->search to 0. */
-static onlist_status search(struct onlist_remote *r, const char *query,
+onlist_status onlist__remote_query(struct onlist_remote *r, const char *query,
 			    int nothreads, int *any, int *refused,
 			    char **errmsg)
 {
@@ -595,17 +360,17 @@ static onlist_status search(struct onlist_remote *r, const char *query,
 
 	*any = 0;
 	*refused = 0;
-	st = ask(r, key, url, 1, hits, errmsg);
+	st = onlist__remote_ask(r, key, url, 1, hits, errmsg);
 	if (st == ONLIST_ENOTFOUND) {
 		free(*errmsg);
 		*errmsg = NULL;
 		if (r->search != 0) {
-			note(r, "cannot search (HTTP 501: public-inbox index "
+			onlist__remote_note(r, "cannot search (HTTP 501: public-inbox index "
 			     "level basic): only the Message-IDs commits name "
 			     "are looked up; the rest is unknown");
 			/* it could once, the probe said: not any more */
 			r->search = r->phrase = r->words = r->patchid = 0;
-			caps_keep(r);
+			onlist__remote_caps_keep(r);
 		}
 		st = ONLIST_OK;
 	} else if (st == ONLIST_EHTTP && *errmsg && strstr(*errmsg, ": HTTP 4")) {
@@ -621,9 +386,9 @@ static onlist_status search(struct onlist_remote *r, const char *query,
 			continue;
 		*any = 1;
 		if (!nothreads)
-			st = fetch_thread(r, h->msgid, errmsg);
+			st = onlist__remote_thread(r, h->msgid, errmsg);
 	}
-	hits_clear(hits);
+	onlist__remote_hits_clear(hits);
 	g_array_free(hits, TRUE);
 	g_free(key);
 	g_free(url);
@@ -631,7 +396,7 @@ static onlist_status search(struct onlist_remote *r, const char *query,
 	return st;
 }
 
-static void fmt_time(char *buf, size_t n, int64_t t, const char *fmt)
+void onlist__remote_fmt_time(char *buf, size_t n, int64_t t, const char *fmt)
 {
 	time_t tt = (time_t)t;
 	struct tm tm;
@@ -661,7 +426,7 @@ static char *stripped(const char *subject)
  * is two terms no subject has).  Only a '"' would end the phrase: it
  * becomes a space, as it is no part of a term.  NULL when nothing is
  * left. */
-static char *phrase(const char *subject)
+char *onlist__remote_phrase(const char *subject)
 {
 	char *s = stripped(subject), *p;
 	GString *g = g_string_new("");
@@ -687,7 +452,7 @@ static char *phrase(const char *subject)
  * each word a run of letters, digits, non-ASCII bytes and '_', with an
  * apostrophe between letters kept (the terms the indexer made).  NULL
  * when it has no word. */
-static char *words(const char *subject)
+char *onlist__remote_words(const char *subject)
 {
 	char *s = stripped(subject);
 	GString *g = g_string_new("");
@@ -714,7 +479,7 @@ static char *words(const char *subject)
 }
 
 /* An address that is safe in a query: no spaces, quotes or brackets. */
-static int plain_addr(const char *a)
+int onlist__remote_plain_addr(const char *a)
 {
 	return *a && strchr(a, '@') && !strpbrk(a, " \t\"()<>");
 }
@@ -888,23 +653,23 @@ static char *inboxes(struct onlist_remote *r)
 static void caps_note(struct onlist_remote *r)
 {
 	if (r->search == 0)
-		note(r, "cannot search (HTTP 501: public-inbox index level "
+		onlist__remote_note(r, "cannot search (HTTP 501: public-inbox index level "
 		     "basic): only the Message-IDs commits name are looked "
 		     "up; the rest is unknown");
 	else if (r->search < 0)
-		note(r, "its search could not be tested (new.atom lists no "
+		onlist__remote_note(r, "its search could not be tested (new.atom lists no "
 		     "message): a commit it does not find is unknown");
 	if (r->search > 0 && r->phrase == 0)
-		note(r, r->words > 0 ?
+		onlist__remote_note(r, r->words > 0 ?
 		     "cannot search by phrase (public-inbox index level "
 		     "medium?): subjects are searched word by word" :
 		     "cannot search by phrase nor by subject words: the "
 		     "subject tier is not asked");
 	if (r->search > 0 && r->patchid == 0)
-		note(r, "has no patchid: search: the patch-id tier is not asked");
+		onlist__remote_note(r, "has no patchid: search: the patch-id tier is not asked");
 }
 
-static void caps_keep(struct onlist_remote *r)
+void onlist__remote_caps_keep(struct onlist_remote *r)
 {
 	char *v = g_strdup_printf("search=%d phrase=%d words=%d patchid=%d",
 				  r->search, r->phrase, r->words, r->patchid);
@@ -921,7 +686,7 @@ onlist_status onlist_remote_probe(struct onlist_remote *r, char **errmsg)
 	onlist_status st;
 
 	*errmsg = NULL;
-	if (cached(r, "caps", &v) &&
+	if (onlist__remote_cached(r, "caps", &v) &&
 	    sscanf(v, "search=%d phrase=%d words=%d patchid=%d", &r->search,
 		   &r->phrase, &r->words, &r->patchid) == 4) {
 		g_free(v);
@@ -942,7 +707,7 @@ onlist_status onlist_remote_probe(struct onlist_remote *r, char **errmsg)
 	if (!found) {
 		char *names = inboxes(r);
 
-		st = fail(errmsg, ONLIST_ENOTFOUND, "no inbox at %s (its new.atom "
+		st = onlist_fail(errmsg, ONLIST_ENOTFOUND, "no inbox at %s (its new.atom "
 			  "is a 404): %s%s", r->url,
 			  names && *names ? "the server lists " :
 			  "the server lists no inboxes (manifest.js.gz)",
@@ -953,7 +718,7 @@ onlist_status onlist_remote_probe(struct onlist_remote *r, char **errmsg)
 	atom_read(dest, &a);
 	/* search: the newest subject, by phrase, else word by word */
 	for (guint i = 0; i < a.titles->len && r->search < 0; i++) {
-		if (!(ph = phrase(g_ptr_array_index(a.titles, i))))
+		if (!(ph = onlist__remote_phrase(g_ptr_array_index(a.titles, i))))
 			continue;
 		q = g_strdup_printf("s:\"%s\"", ph);
 		g_free(ph);
@@ -970,7 +735,7 @@ onlist_status onlist_remote_probe(struct onlist_remote *r, char **errmsg)
 			break;
 		}
 		r->phrase = 0;
-		if (!(q = words(g_ptr_array_index(a.titles, i))))
+		if (!(q = onlist__remote_words(g_ptr_array_index(a.titles, i))))
 			continue;
 		st = probe_query(r, q, &res, errmsg);
 		g_free(q);
@@ -999,7 +764,7 @@ onlist_status onlist_remote_probe(struct onlist_remote *r, char **errmsg)
 		onlist_subject_release(&sj);
 		if (!patch)
 			continue;
-		p = mid_path(mid);
+		p = onlist__remote_mid_path(mid);
 		url = g_strconcat(r->url, p, "/raw", NULL);
 		g_free(p);
 		unlink(dest);
@@ -1031,255 +796,12 @@ onlist_status onlist_remote_probe(struct onlist_remote *r, char **errmsg)
 	if (r->search == 0)
 		r->phrase = r->words = r->patchid = 0;
 	r->probed = 1;
-	caps_keep(r);
+	onlist__remote_caps_keep(r);
 	caps_note(r);
 out:
 	if (a.title)
 		atom_release(&a);
 	unlink(dest);
 	g_free(dest);
-	return st;
-}
-
-/* ---- one commit --------------------------------------------------------------- */
-
-static void why_add(GString *why, const char *line)
-{
-	if (strstr(why->str, line))
-		return;
-	g_string_append_printf(why, "%s%s", why->len ? "; " : "", line);
-}
-
-onlist_status onlist_remote_search(struct onlist_remote *r, const char *sha,
-				   enum onlist_remote_tier *tier,
-				   char **errmsg)
-{
-	struct want w = { 0 };
-	onlist_status st;
-	char a[24], b[24], *q;
-	int any = 0, refused = 0;
-	GString *why = g_string_new("");
-
-	*errmsg = NULL;
-	*tier = ONLIST_REMOTE_NONE;
-	if ((st = read_commit(r, sha, 0, &w, errmsg)) != ONLIST_OK)
-		goto out;
-	/* 1: the Message-IDs the commit names */
-	for (guint i = 0; i < w.msgids->len && !*tier; i++) {
-		const char *mid = g_ptr_array_index(w.msgids, i);
-		char *p = mid_path(mid), *url = g_strconcat(r->url, p, "/raw", NULL);
-		char *key = g_strconcat("raw:", mid, NULL);
-		GArray *hits = g_array_new(FALSE, FALSE, sizeof(struct hit));
-
-		st = ask(r, key, url, 0, hits, errmsg);
-		if (st == ONLIST_ENOTFOUND) {
-			free(*errmsg);
-			*errmsg = NULL;
-			st = ONLIST_OK;
-		}
-		for (guint j = 0; st == ONLIST_OK && j < hits->len; j++) {
-			int taken;
-
-			if (!g_array_index(hits, struct hit, j).patch)
-				continue;
-			/* another project's patch on a shared list is not
-			 * this commit's posting: the rule of the link tier
-			 * (match.c) says, and the next tiers are asked */
-			st = onlist_match_link_taken(r->s, w.sha, mid, &taken,
-						     errmsg);
-			if (st == ONLIST_OK && taken) {
-				*tier = ONLIST_REMOTE_LINK;
-				st = fetch_thread(r, mid, errmsg);
-			}
-			break;
-		}
-		hits_clear(hits);
-		g_array_free(hits, TRUE);
-		g_free(key);
-		g_free(url);
-		g_free(p);
-		if (st != ONLIST_OK)
-			goto out;
-	}
-	/* 2: the patch-id under each diff algorithm */
-	if (r->search && !r->patchid && !*tier && w.pids->len)
-		why_add(why, "the server has no patchid: search: patch-id tier "
-			"not asked");
-	for (guint i = 0; i < w.pids->len && !*tier && r->search && r->patchid; i++) {
-		q = g_strconcat("patchid:", (char *)g_ptr_array_index(w.pids, i), NULL);
-		st = search(r, q, 0, &any, &refused, errmsg);
-		g_free(q);
-		if (st != ONLIST_OK)
-			goto out;
-		if (refused)
-			why_add(why, "the server refused a patchid: query: "
-				"patch-id tier not answered");
-		if (any)
-			*tier = ONLIST_REMOTE_PATCHID;
-	}
-	if (r->search && !plain_addr(w.addr))
-		why_add(why, "the author's address cannot be searched: "
-			"author-date, subject and fuzzy tiers not asked");
-	/* 3: a mail from the author dated the author date, as git am
-	 * would have made the commit of it */
-	if (!*tier && r->search && plain_addr(w.addr) && w.author_date > 0) {
-		fmt_time(a, sizeof(a), w.author_date, "%Y%m%d%H%M%S");
-		q = g_strdup_printf("f:%s AND dt:%s..%s", w.addr, a, a);
-		st = search(r, q, 0, &any, &refused, errmsg);
-		g_free(q);
-		if (st != ONLIST_OK)
-			goto out;
-		if (refused)
-			why_add(why, "the server refused the author-date query: "
-				"author-date tier not answered");
-		if (any)
-			*tier = ONLIST_REMOTE_AUTHOR_DATE;
-	}
-	/* 4: the subject from the author, sent before it landed; asked
-	 * also when found, for the other versions of the topic */
-	if (r->search && plain_addr(w.addr)) {
-		int64_t bound = (w.landed ? w.landed : w.commit_date) + 86400;
-		char *ph = r->phrase ? phrase(w.subject) : NULL;
-		char *wd = !ph && r->words ? words(w.subject) : NULL;
-
-		fmt_time(b, sizeof(b), bound, "%Y%m%d");
-		if (ph && *ph)
-			q = g_strdup_printf("s:\"%s\" AND f:%s AND d:..%s", ph,
-					    w.addr, b);
-		else if (wd)
-			q = g_strdup_printf("%s AND f:%s AND d:..%s", wd, w.addr, b);
-		else
-			q = NULL;
-		if (!q && !r->phrase && !r->words && !*tier)
-			why_add(why, "the server has no phrase search: subject "
-				"tier not asked");
-		if (q) {
-			st = search(r, q, 0, &any, &refused, errmsg);
-			if (st == ONLIST_OK && refused && ph) {
-				/* a server that refuses the phrase: by word */
-				r->phrase = 0;
-				caps_keep(r);
-				note(r, "cannot search by phrase: subjects are "
-				     "searched word by word");
-				g_free(q);
-				q = NULL;
-				if ((wd = words(w.subject)))
-					q = g_strdup_printf("%s AND f:%s AND d:..%s",
-							    wd, w.addr, b);
-				if (q)
-					st = search(r, q, 0, &any, &refused, errmsg);
-			}
-			if (st == ONLIST_OK && refused && !*tier)
-				why_add(why, "the server refused the subject "
-					"query: subject tier not answered");
-			if (st == ONLIST_OK && any && !*tier)
-				*tier = ONLIST_REMOTE_SUBJECT;
-		}
-		g_free(q);
-		g_free(ph);
-		g_free(wd);
-		if (st != ONLIST_OK)
-			goto out;
-	}
-	/* 5: the author's patches to the same files in a window around
-	 * the author date, for match's fuzzy tier to score */
-	if (!*tier && r->search && plain_addr(w.addr) && w.files && *w.files) {
-		gchar **f = g_strsplit(w.files, "\n", -1);
-		GString *fq = g_string_new("");
-		int n = 0;
-		int64_t from = w.author_date && w.author_date < w.commit_date ?
-			       w.author_date : w.commit_date;
-		int64_t bound = (w.landed ? w.landed : w.commit_date) + 86400;
-
-		for (gchar **p = f; *p && n < 4; p++) {
-			if (!**p || strpbrk(*p, "\"\\") || strlen(*p) > 200)
-				continue;
-			g_string_append_printf(fq, "%sdfn:\"%s\"", n ? " OR " : "", *p);
-			n++;
-		}
-		g_strfreev(f);
-		if (n) {
-			fmt_time(a, sizeof(a), from - 180 * 86400LL, "%Y%m%d");
-			fmt_time(b, sizeof(b), bound, "%Y%m%d");
-			q = g_strdup_printf("f:%s AND d:%s..%s AND (%s)", w.addr, a,
-					    b, fq->str);
-			st = search(r, q, 1, &any, &refused, errmsg);
-			g_free(q);
-			if (st == ONLIST_OK && refused)
-				why_add(why, "the server refused the fuzzy tier's "
-					"query: fuzzy tier not answered");
-			if (st == ONLIST_OK && any)
-				*tier = ONLIST_REMOTE_FUZZY;
-		}
-		g_string_free(fq, TRUE);
-		if (st != ONLIST_OK)
-			goto out;
-	}
-	if (r->search == 0)
-		why_add(why, "the server cannot search (index level basic): "
-			"patch-id, author-date, subject and fuzzy tiers not asked");
-	else if (r->search < 0)
-		why_add(why, "the server's search could not be tested (its "
-			"new.atom lists no message)");
-	/* what the verdict needs (verdict.c): a commit no mail was found
-	 * for is never_posted only when every tier was asked and answered */
-	if (*tier == ONLIST_REMOTE_FUZZY && why->len == 0) {
-		/* candidates only: match's scorer decides; the tiers were
-		 * all asked */
-	}
-	if (why->len && *tier != ONLIST_REMOTE_NONE && *tier != ONLIST_REMOTE_FUZZY)
-		g_string_truncate(why, 0);	/* found: nothing unknown */
-	onlist_store_set_state(r->s, ONLIST_REMOTE_ASKED, w.sha,
-			       why->len ? "" : r->url);
-	onlist_store_set_state(r->s, ONLIST_REMOTE_UNASKED, w.sha, why->str);
-out:
-	g_string_free(why, TRUE);
-	want_release(&w);
-	return st;
-}
-
-struct fuzzy_rows {
-	GPtrArray *msgids;
-};
-
-static int take_posting(int ncol, const char *const *c, void *data)
-{
-	struct fuzzy_rows *x = data;
-
-	/* lists, msgid, date, subject, method, ... */
-	if (ncol > 4 && c[1] && c[4] && !strcmp(c[4], "fuzzy"))
-		g_ptr_array_add(x->msgids, g_strdup(c[1]));
-	return 0;
-}
-
-onlist_status onlist_remote_fuzzy_threads(struct onlist_remote *r,
-					  const char *sha, int *fetched,
-					  char **errmsg)
-{
-	struct fuzzy_rows x = { g_ptr_array_new_with_free_func(g_free) };
-	const char *p[1] = { sha };
-	onlist_status st;
-
-	*errmsg = NULL;
-	*fetched = 0;
-	if (onlist_store_query(r->s, ONLIST_Q_POSTINGS, p, 1, take_posting, &x)
-	    != ONLIST_OK) {
-		g_ptr_array_free(x.msgids, TRUE);
-		return fail(errmsg, ONLIST_EDB, "%s", onlist_store_errmsg(r->s));
-	}
-	st = ONLIST_OK;
-	for (guint i = 0; st == ONLIST_OK && i < x.msgids->len; i++) {
-		const char *mid = g_ptr_array_index(x.msgids, i);
-		char *key = g_strconcat("t:", mid, NULL), *lines = NULL;
-
-		if (cached(r, key, &lines)) {
-			g_free(lines);
-		} else {
-			st = fetch_thread(r, mid, errmsg);
-			(*fetched)++;
-		}
-		g_free(key);
-	}
-	g_ptr_array_free(x.msgids, TRUE);
 	return st;
 }

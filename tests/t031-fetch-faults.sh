@@ -7,8 +7,11 @@
 # directory, and a second fetch while one holds the lock.
 set -u
 top=$(pwd)
-[ -x ./onlist ] || { echo "./onlist not built" >&2; exit 77; }
-./onlist fetch --help >/dev/null 2>&1 || { echo "onlist has no fetch" >&2; exit 77; }
+ONLIST=${ONLIST:-./onlist}	# override to test another build
+case $ONLIST in /*) ;; *) ONLIST=$top/$ONLIST ;; esac
+[ -x "$ONLIST" ] || { echo "$ONLIST not built" >&2; exit 77; }
+# a broken --help is a failure, not a reason to skip
+"$ONLIST" fetch --help >/dev/null 2>&1 || { echo "FAIL: $ONLIST fetch --help failed"; exit 1; }
 command -v python3 >/dev/null || { echo "needs python3" >&2; exit 77; }
 tmp=$(mktemp -d)
 srv_pid=
@@ -26,7 +29,7 @@ port=$(head -n 1 "$tmp/port")
 [ -n "$port" ] || { echo "fault server did not start"; exit 1; }
 base=http://127.0.0.1:$port
 
-./onlist -q --db "$tmp/ref.db" import --list L "$tmp/fx/list.mbox.gz" > "$tmp/ref.out" || exit 1
+"$ONLIST" -q --db "$tmp/ref.db" import --list L "$tmp/fx/list.mbox.gz" > "$tmp/ref.out" || exit 1
 sqlite3 "$tmp/ref.db" "SELECT msgid, patch_id FROM messages ORDER BY msgid" > "$tmp/ref.rows"
 want=$(wc -l < "$tmp/ref.rows")
 [ "$want" -gt 100 ] || { echo "fixture too small: $want"; exit 1; }
@@ -34,7 +37,7 @@ want=$(wc -l < "$tmp/ref.rows")
 for fault in drop reset fail-once flaky/2 429 trickle truncgz norange nolength redirect/2; do
 	db=$tmp/$(echo "$fault" | tr / _).db
 	url="$base/$fault/list.mbox.gz?t=$fault"
-	out=$("$top/onlist" -q --db "$db" fetch --pace 0 --retries 4 --data "$tmp/data" --list L "$url" 2>&1)
+	out=$("$ONLIST" -q --db "$db" fetch --pace 0 --retries 4 --data "$tmp/data" --list L "$url" 2>&1)
 	rc=$?
 	[ $rc -eq 0 ] || { bad "$fault: exit $rc: $out"; continue; }
 	sqlite3 "$db" "SELECT msgid, patch_id FROM messages ORDER BY msgid" > "$tmp/got.rows"
@@ -43,10 +46,10 @@ for fault in drop reset fail-once flaky/2 429 trickle truncgz norange nolength r
 	echo "$fault: ok ($out)"
 done
 
-# On a terminal a download shows its progress (fetch.h's callback, drawn by
+# On a terminal a download shows its progress (http.h's callback, drawn by
 # the command): size so far, rate, on stderr; `script` gives it a terminal.
 if command -v script >/dev/null 2>&1; then
-	script -qec "'$top/onlist' --db '$tmp/tty.db' fetch --pace 0 --data '$tmp/ttydata' --list L '$base/trickle/list.mbox.gz?t=tty'" \
+	script -qec "'$ONLIST' --db '$tmp/tty.db' fetch --pace 0 --data '$tmp/ttydata' --list L '$base/trickle/list.mbox.gz?t=tty'" \
 		/dev/null >"$tmp/tty.out" 2>&1 || bad "fetch on a terminal failed: $(tail -n 3 "$tmp/tty.out")"
 	grep -q 'list.mbox.gz[^:]*: [0-9.]* [KMG]*i*B of [0-9.]* KiB, .*/s' "$tmp/tty.out" ||
 		bad "fetch on a terminal: no progress line: $(cat -v "$tmp/tty.out" | head -c 300)"
@@ -56,19 +59,19 @@ fi
 
 # Conditional refetch: the second run sends the validators and imports nothing.
 db=$tmp/etag.db
-./onlist -q --db "$db" fetch --pace 0 --data "$tmp/data" --list L "$base/etag/list.mbox.gz" > "$tmp/e1" 2>&1 || bad "etag first fetch: $(cat "$tmp/e1")"
-./onlist -q --db "$db" fetch --pace 0 --data "$tmp/data" > "$tmp/e2" 2>&1 || bad "etag refetch: $(cat "$tmp/e2")"
+"$ONLIST" -q --db "$db" fetch --pace 0 --data "$tmp/data" --list L "$base/etag/list.mbox.gz" > "$tmp/e1" 2>&1 || bad "etag first fetch: $(cat "$tmp/e1")"
+"$ONLIST" -q --db "$db" fetch --pace 0 --data "$tmp/data" > "$tmp/e2" 2>&1 || bad "etag refetch: $(cat "$tmp/e2")"
 grep -q "0 messages, 0 new" "$tmp/e2" || bad "refetch of an unchanged file imported something: $(cat "$tmp/e2")"
 python3 - "$base/_stats?key=/etag/list.mbox.gz" <<'PY' || bad "no conditional request seen"
 import json, sys, urllib.request
 s = json.load(urllib.request.urlopen(sys.argv[1]))
 sys.exit(0 if s.get("conditional", 0) >= 1 and s.get("count", 0) == 2 else 1)
 PY
-./onlist --db "$db" sources | grep -q "etag/list.mbox.gz" || bad "source not remembered"
+"$ONLIST" --db "$db" sources | grep -q "etag/list.mbox.gz" || bad "source not remembered"
 
 # A 404: one line, exit 1, nothing imported.
 db=$tmp/404.db
-out=$(./onlist -q --db "$db" fetch --pace 0 --retries 1 --data "$tmp/data" "$base/status/404" 2>&1)
+out=$("$ONLIST" -q --db "$db" fetch --pace 0 --retries 1 --data "$tmp/data" "$base/status/404" 2>&1)
 rc=$?
 [ $rc -eq 1 ] || bad "404 exit $rc"
 echo "$out" | grep -q "404" || bad "404 message: $out"
@@ -76,7 +79,7 @@ echo "$out" | grep -q "404" || bad "404 message: $out"
 
 # A directory that is nothing onlist knows.
 mkdir "$tmp/nothing"
-out=$(./onlist -q --db "$tmp/n.db" fetch "$tmp/nothing" 2>&1)
+out=$("$ONLIST" -q --db "$tmp/n.db" fetch "$tmp/nothing" 2>&1)
 [ $? -eq 1 ] || bad "unknown directory did not fail"
 echo "$out" | grep -q "neither a maildir nor a public-inbox" || bad "unknown directory message: $out"
 
@@ -86,7 +89,7 @@ if command -v flock >/dev/null; then
 	flock "$db.fetch-lock" sleep 3 &
 	holder=$!
 	sleep 0.5
-	out=$(./onlist -q --db "$db" fetch "$tmp/fx/list.mbox.gz" 2>&1)
+	out=$("$ONLIST" -q --db "$db" fetch "$tmp/fx/list.mbox.gz" 2>&1)
 	rc=$?
 	[ $rc -eq 1 ] || bad "second fetch not refused (exit $rc)"
 	echo "$out" | grep -q "another onlist fetch is running" || bad "lock message: $out"
@@ -95,7 +98,7 @@ fi
 
 # A fetch leaves no lock behind.
 db=$tmp/nolock.db
-./onlist -q --db "$db" fetch --list L "$tmp/fx/list.mbox.gz" >/dev/null 2>&1 || bad "plain fetch failed"
+"$ONLIST" -q --db "$db" fetch --list L "$tmp/fx/list.mbox.gz" >/dev/null 2>&1 || bad "plain fetch failed"
 [ -e "$db.fetch-lock" ] && bad "the lock $db.fetch-lock stayed behind"
 
 # Links planted where fetch writes (someone else can write in the folder):
@@ -107,13 +110,13 @@ cp "$tmp/victim" "$tmp/victim.orig"
 mkdir -p "$tmp/data6/downloads/127.0.0.1_$port"
 ln -s "$tmp/victim" "$tmp/data6/downloads/127.0.0.1_$port/list.mbox.gz.part"
 db=$tmp/part.db
-out=$(./onlist -q --db "$db" fetch --pace 0 --data "$tmp/data6" --list L "$base/list.mbox.gz" 2>&1)
+out=$("$ONLIST" -q --db "$db" fetch --pace 0 --data "$tmp/data6" --list L "$base/list.mbox.gz" 2>&1)
 rc=$?
 cmp -s "$tmp/victim" "$tmp/victim.orig" || bad "a .part link: the victim's file was written to"
 [ $rc -eq 0 ] || bad "a .part link: exit $rc: $out"
 [ "$(sqlite3 "$db" 'SELECT count(*) FROM messages')" = "$want" ] || bad "a .part link: not all messages imported"
 ln -s "$tmp/made-by-lock" "$tmp/link.db.fetch-lock"
-out=$(./onlist -q --db "$tmp/link.db" fetch --list L "$tmp/fx/list.mbox.gz" 2>&1)
+out=$("$ONLIST" -q --db "$tmp/link.db" fetch --list L "$tmp/fx/list.mbox.gz" 2>&1)
 rc=$?
 [ -e "$tmp/made-by-lock" ] && bad "a lock link: fetch created the file it points to"
 [ $rc -eq 1 ] || bad "a lock link: exit $rc, expected 1: $out"
@@ -122,11 +125,11 @@ echo "$out" | grep -q "symbolic link" || bad "a lock link: not said why: $out"
 # A window's dates are dates; a password in a source URL is refused, and
 # neither printed, stored nor named in a folder.
 for d in abc 2024-13-01 2024-02-30 "2024-01-01 OR x" 20240101; do
-	out=$(./onlist -q --db "$tmp/since.db" fetch --since "$d" --data "$tmp/data8" "$base/x/" 2>&1)
+	out=$("$ONLIST" -q --db "$tmp/since.db" fetch --since "$d" --data "$tmp/data8" "$base/x/" 2>&1)
 	rc=$?
 	[ $rc -eq 2 ] || bad "--since '$d': exit $rc, expected 2: $out"
 done
-out=$(./onlist -q --db "$tmp/pw.db" fetch --data "$tmp/data9" --list L "http://user:s3cret@127.0.0.1:$port/list.mbox.gz" 2>&1)
+out=$("$ONLIST" -q --db "$tmp/pw.db" fetch --data "$tmp/data9" --list L "http://user:s3cret@127.0.0.1:$port/list.mbox.gz" 2>&1)
 rc=$?
 [ $rc -eq 2 ] || bad "password URL: exit $rc, expected 2: $out"
 echo "$out" | grep -q s3cret && bad "password URL: the password was printed"

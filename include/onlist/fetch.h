@@ -1,89 +1,111 @@
-/* fetch.h - downloads over HTTP(S).  The only header that knows libcurl
- * exists (and only src/fetch.c includes curl).
+/* fetch.h - the fetch stage: mail archives brought up to date,
+ * incrementally (`onlist fetch`).
  *
- * A download goes to a file, never to memory: DEST.part while it runs
- * (resumed with a Range request when a previous run left one), renamed to
- * DEST only when whole and, for gzip content, only when the gzip stream
- * checks out to its end.
+ * A source is one of
+ *   https://HOST/LIST/  a public-inbox inbox: its epoch repositories are
+ *                       mirrored under DATA/mirrors/ (git clone, then git
+ *                       fetch) and each epoch's new messages imported; with
+ *                       a window (since/until/query) only that window is
+ *                       downloaded, as the server's search export (mbox.gz)
+ *   URL of an mbox, mbox.gz or a public-inbox /raw or /t.mbox.gz
+ *                       downloaded under DATA/downloads/, conditionally
+ *                       (ETag / Last-Modified kept in the store)
+ *   PATH                an mbox, mbox.gz, maildir, or a public-inbox
+ *                       directory (v2: PATH/git/N.git; v1: a bare
+ *                       repository) read in place.
+ * An epoch's position is saved in the same transaction as its messages:
+ * a killed fetch resumes where its last batch ended.  Downloads go
+ * through http.h; git through pi_epoch.h.
+ *
+ * Nothing here prints: a source's failure comes back as a status and one
+ * message (status.h's rule: the first, most specific, wins), progress
+ * through a callback.
  */
 #ifndef ONLIST_FETCH_H
 #define ONLIST_FETCH_H
 
-#include <stdint.h>
+#include "onlist/http.h"
+#include "onlist/import.h"
 #include "onlist/status.h"
 
-struct onlist_http_opts {
-	int insecure;		/* skip TLS verification (--insecure) */
-	int retries;		/* attempts after the first; default 5 */
-	double backoff;		/* first retry delay in seconds, doubled each
-				 * time; default 1.0 */
-	double pace;		/* minimum seconds between two requests to the
-				 * same host; default 1.0 */
-	long connect_timeout;	/* seconds; default 30 */
-	long stall_timeout;	/* abort (and retry) when under min_rate for
-				 * this long; default 60 */
-	uint64_t max_bytes;	/* refuse a body larger than this; default
-				 * 4 GiB; 0 = default */
-	int max_redirects;	/* default 5; http and https only */
-	void (*progress)(const char *label, double have, double total,
-			 double rate, void *data);
-				/* while a body downloads, at most 4 times a
-				 * second: bytes so far, the whole size (0:
-				 * unknown) and bytes/s; once more with have
-				 * < 0 when that transfer ends.  label is
-				 * DEST's base name.  NULL: none */
+struct onlist_store;
+
+/* The epochs a server may make onlist clone, whatever its manifest says:
+ * lore's largest inbox (LKML) has about 20, and grows by about one a
+ * year; a server answering every git/N.git must not get the rest of the
+ * disk, nor keep fetch busy for long (64 tiny epochs at the default pace
+ * are about a minute). */
+#define ONLIST_FETCH_MAX_EPOCHS 64
+
+/* Where a walk over an epoch repository is (progress). */
+enum onlist_fetch_step {
+	ONLIST_FETCH_WALK_START,	/* before its first message */
+	ONLIST_FETCH_WALK_BATCH,	/* a batch of messages committed */
+	ONLIST_FETCH_WALK_END,		/* done, or given up */
+};
+
+struct onlist_fetch_opts {
+	const char *data;	/* mirrors and downloads: created (with its
+				 * parents) when missing; it and every folder
+				 * onlist makes in it must be the user's */
+	const char *since, *until;	/* a window, YYYY-MM-DD (checked by
+					 * the caller), or NULL */
+	const char *query;	/* a public-inbox search query, or NULL */
+	struct onlist_http_opts http;	/* its deadline is set per source
+					 * from timeout */
+	double timeout;		/* seconds one source may take, transfers and
+				 * git clones together; 0: no limit */
+	int max_epochs;		/* clone no more, whatever a manifest says */
+	/* Called while an epoch is walked: url is the source, key its
+	 * "epoch:N", c the source's counts so far.  NULL: none. */
+	void (*progress)(enum onlist_fetch_step step, const char *url,
+			 const char *key, const struct onlist_import_counts *c,
+			 void *data);
 	void *progress_data;
-	long min_rate;		/* bytes/s; slower for stall_timeout is a
-				 * stall (a server that trickles 3 bytes a
-				 * second is one); default 1024 */
-	double deadline;	/* onlist_http_now() past which the call gives
-				 * up, whatever it is doing; 0: none */
 };
-#define ONLIST_HTTP_OPTS_INIT {						\
-	.retries = 5, .backoff = 1.0, .pace = 1.0, .connect_timeout = 30,	\
-	.stall_timeout = 60, .max_redirects = 5, .min_rate = 1024 }
+/* http is ONLIST_HTTP_OPTS_INIT's, the timeout 6 hours (a whole mirror of
+ * a large list over a slow link). */
+#define ONLIST_FETCH_OPTS_INIT {					\
+	.http = ONLIST_HTTP_OPTS_INIT, .timeout = 6 * 3600,		\
+	.max_epochs = ONLIST_FETCH_MAX_EPOCHS }
 
-/* The monotonic clock the deadline is read against, in seconds. */
-double onlist_http_now(void);
+/* The list a source's mail is stored under when none is given:
+ * "https://lore.kernel.org/linux-fsdevel/" -> "linux-fsdevel",
+ * "/srv/lkml.mbox.gz" -> "lkml"; an epoch's path names its list, not the
+ * epoch ("NAME/git/0.git", "NAME-0.git" -> "NAME"); a local path is
+ * resolved first ("git/0.git" from inside NAME).  malloc'd; NULL when
+ * memory is short. */
+char *onlist_fetch_list_name(const char *source);
 
-/* What a conditional GET knew and learnt.  A validator from a response
- * that holds a control character or is longer than 1024 bytes is not
- * kept, and one handed in with a CR or LF is not sent: stored validators
- * go back into request headers, where a line break would split them. */
-struct onlist_http_cache {
-	char *etag;		/* malloc'd or NULL */
-	char *last_modified;	/* malloc'd or NULL */
-};
+/* Bring one source (above) up to date in s, its mail under `list`, adding
+ * to *c what was read, new, with a patch and skipped (also when it fails
+ * half-way: what was imported stays).  A source that worked is
+ * remembered as brought up to date (source_state "fetched"; with
+ * `remember`, also as a `sources` row), except a window and a one-off
+ * message or thread (/raw, /t.mbox.gz).  A public-inbox search that
+ * matches nothing (404) is an empty window, not an error.
+ *
+ * ONLIST_OK; ONLIST_EUSAGE when a window is asked of a source that is not
+ * a public-inbox URL; else ONLIST_EHTTP, ONLIST_EGIT, ONLIST_EIO,
+ * ONLIST_EDB, ONLIST_EPARSE or ONLIST_ENOMEM, with *errmsg (the caller
+ * frees; may stay NULL when memory ran short) saying where and why, on
+ * one line: "URL: HTTP 404 Not Found". */
+onlist_status onlist_fetch_source(struct onlist_store *s, const char *source,
+				  const char *list,
+				  const struct onlist_fetch_opts *o,
+				  int remember, struct onlist_import_counts *c,
+				  char **errmsg);
 
-enum onlist_http_result {
-	ONLIST_HTTP_NEW,		/* DEST holds a new body */
-	ONLIST_HTTP_NOT_MODIFIED,	/* 304: DEST untouched */
-	ONLIST_HTTP_NOT_FOUND,		/* 404 (public-inbox: no match) */
-};
-
-/* GET url (POST with an empty body when post is non-zero: public-inbox's
- * search export `?q=...&x=m` wants POST) into dest.  `cache` may be NULL;
- * when given, its values are sent as If-None-Match / If-Modified-Since
- * and replaced by the response's.  Retries with backoff on connection
- * errors, timeouts, 5xx, 429, short bodies and gzip bodies that do not
- * decompress to their end.  On failure *errmsg (caller frees) is one line
- * naming the URL and the cause: ONLIST_EHTTP (HTTP status, DNS, TLS,
- * connection), ONLIST_EIO (disk).  A 404 is not an error here: the
- * result is ONLIST_HTTP_NOT_FOUND and the call returns ONLIST_OK.  The
- * validators in `cache` are sent even when dest does not exist (callers
- * delete a body once imported).  After a transient failure (drop, timeout,
- * 5xx) DEST.part is kept for the next run to resume; after a permanent one
- * it is removed.  Host names under .invalid are refused without a DNS
- * query. */
-onlist_status onlist_http_get(const char *url, const char *dest, int post,
-			      const struct onlist_http_opts *opts,
-			      struct onlist_http_cache *cache,
-			      enum onlist_http_result *result, char **errmsg);
-
-void onlist_http_cache_release(struct onlist_http_cache *cache);
-
-/* Process-wide set-up and tear-down (curl_global_*). */
-void onlist_http_init(void);
-void onlist_http_cleanup(void);
+/* One fetch per database at a time: an advisory lock on DB.fetch-lock,
+ * held until onlist_fetch_unlock() or until the process ends (also when
+ * it is killed).  The file is never opened through a link (in a folder
+ * others can write to, it could point anywhere) and must be a regular
+ * file of the user's.  ONLIST_OK with *out, or ONLIST_EIO with *errmsg
+ * (another fetch holds it, or the file is not fit to be the lock). */
+struct onlist_fetch_lock;
+onlist_status onlist_fetch_lock(struct onlist_fetch_lock **out,
+				const char *db, char **errmsg);
+/* Remove the lock file, then let it go; accepts NULL. */
+void onlist_fetch_unlock(struct onlist_fetch_lock *l);
 
 #endif

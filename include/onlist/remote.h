@@ -34,13 +34,13 @@
  * would try to mirror it), and its messages are left out of the archive's
  * span.  Every answer is kept there too with the time it was asked
  * ("q:QUERY", "raw:MSGID", "t:MSGID"): asking again costs nothing unless
- * refresh is set.  One request at a time, through fetch.h (pace, 429 and
+ * refresh is set.  One request at a time, through http.h (pace, 429 and
  * Retry-After, gzip, User-Agent).
  */
 #ifndef ONLIST_REMOTE_H
 #define ONLIST_REMOTE_H
 
-#include "onlist/fetch.h"
+#include "onlist/http.h"
 #include "onlist/status.h"
 
 struct onlist_store;
@@ -127,5 +127,45 @@ long onlist_remote_requests(const struct onlist_remote *r);
 /* The list name the inbox's mails are stored under: its last path
  * component ("linux-fsdevel", "all"); valid while r lives. */
 const char *onlist_remote_list(const struct onlist_remote *r);
+
+/* ---- the whole run ---------------------------------------------------------
+ * lookup --remote and match --remote: open, probe, ask about each commit,
+ * then match what was stored, as a local run would. */
+struct onlist_remote_run_opts {
+	struct onlist_remote_opts remote;	/* its note also gets, a line
+						 * each, the names that name
+						 * no commit (skipped) */
+	const char *who;	/* the command, at the head of each message
+				 * ("lookup: ..."); NULL: none */
+	/* after each commit asked about, with the tier that found its
+	 * posting and the requests made so far (a trace); NULL: none */
+	void (*asked)(const char *sha, enum onlist_remote_tier tier,
+		      long requests, void *data);	/* remote.data */
+};
+
+struct onlist_remote_run_result {
+	long requests;		/* made to the server */
+	int probe_failed;	/* the inbox did not answer the probe (no
+				 * inbox at the URL, or its requests failed):
+				 * nothing was asked about a commit */
+};
+
+/* Probe the inbox o->remote.url, ask it about each of the n commits
+ * names[] (git names in o->remote.repo; onlist_remote_add_commit, then
+ * onlist_remote_search), import what it answers into s, then build the
+ * threads and run onlist_match_run() over the store (with the rules
+ * `git config onlist.rules` names in the repository), and once more
+ * after fetching the threads of the fuzzy tier's picks.  shas[i] gets
+ * each one's full id ("" when git knows no such commit: said through
+ * o->remote.note, and the others still asked).  *res is filled in every
+ * case.  ONLIST_OK; else the status of what failed first with *errmsg
+ * (the caller frees; "WHO: why", or "onlist.rules: why"): the probe
+ * (res->probe_failed), a request, the store, git, the rules file or the
+ * match. */
+onlist_status onlist_remote_run(struct onlist_store *s,
+				const struct onlist_remote_run_opts *o,
+				char *const *names, int n, char (*shas)[41],
+				struct onlist_remote_run_result *res,
+				char **errmsg);
 
 #endif

@@ -1,23 +1,17 @@
-/* cmd_fetch.c - onlist fetch [SOURCE...] and onlist sources */
+/* fetch.c - onlist fetch [SOURCE...]: the options, the sources to
+ * fetch, progress and what is printed; the stage itself is the library's
+ * (src/fetch.c, fetch.h). */
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "onlist/fetch.h"
 #include "onlist/git.h"
-#include "onlist/import.h"
-#include "onlist/mail.h"
-#include "onlist/repo.h"
 #include "onlist/store.h"
 
 static const char help[] =
@@ -60,227 +54,15 @@ static const char help[] =
 	"every source was brought up to date, 1 when one failed (the others\n"
 	"are still fetched), 2 on usage errors.\n";
 
-struct fetch_opts {
-	const char *list;
-	char *data;
-	const char *since, *until, *query;
-	struct onlist_http_opts http;
-	double timeout;		/* seconds a source may take; 0: no limit */
-	int max_epochs;		/* without a manifest, clone no more */
-};
-
-/* The epochs a server may make onlist clone, whatever its manifest says:
- * lore's largest inbox (LKML) has about 20, and grows by about one a
- * year; a server answering every git/N.git must not get the rest of the
- * disk, nor keep fetch busy for long (64 tiny epochs at the default pace
- * are about a minute). */
-#define MAX_EPOCHS_DEFAULT 64
-
-/* ---- small helpers ------------------------------------------------------ */
-
-static int is_url(const char *s)
-{
-	return !strncmp(s, "http://", 7) || !strncmp(s, "https://", 8);
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
-static int is_dir(const char *p)
-{
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static int mkdirs(const char *path)
-{
-	char buf[PATH_MAX];
-	size_t n = strlen(path);
-
-	if (n >= sizeof(buf))
-		return -1;
-	memcpy(buf, path, n + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
-}
-
-/* Whoever can write in the data directory can plant a mirror (with its
- * config) or a download there: a directory of onlist's must be its
- * user's.  dir is checked with stat() (it may be a link the user made),
- * `what` says what it is in the message.  0, or -1 after saying why. */
-static int owned(const char *path, const struct stat *st)
-{
-	if (st->st_uid == geteuid())
-		return 0;
-	fputs("onlist: fetch: ", stderr);
-	onlist_put_text(stderr, path);
-	fprintf(stderr, " belongs to user %ld, not to you (%ld): refusing to "
-		"use it (another user could have planted a repository or a "
-		"file there); remove it or give another --data\n",
-		(long)st->st_uid, (long)geteuid());
-	return -1;
-}
-
-/* Make DATA/REL (each component of REL a real directory, never a link,
- * owned by the user running onlist; DATA itself created with its parents
- * and owned too) and put its path in out.  0, or -1 after saying why. */
-static int data_dir(const char *data, const char *rel, char *out,
-		    size_t outsz)
-{
-	struct stat st;
-	size_t n;
-
-	if (mkdirs(data) < 0 || stat(data, &st) < 0) {
-		onlist_err_text(data, strerror(errno));
-		return -1;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		onlist_err_text(data, "not a directory");
-		return -1;
-	}
-	if (owned(data, &st) < 0)
-		return -1;
-	if ((size_t)snprintf(out, outsz, "%s/%s", data, rel) >= outsz) {
-		onlist_err_text(data, "path too long");
-		return -1;
-	}
-	n = strlen(data) + 1;
-	for (char *p = out + n;; p++) {
-		char c = *p;
-
-		if (c != '/' && c != '\0')
-			continue;
-		*p = '\0';
-		if ((mkdir(out, 0777) < 0 && errno != EEXIST) ||
-		    lstat(out, &st) < 0) {
-			onlist_err_text(out, strerror(errno));
-			return -1;
-		}
-		if (!S_ISDIR(st.st_mode)) {
-			onlist_err_text(out, "not a directory (a link?): "
-					"refusing to use it");
-			return -1;
-		}
-		if (owned(out, &st) < 0)
-			return -1;
-		*p = c;
-		if (!c)
-			break;
-	}
-	return 0;
-}
-
-/* A mirror that exists must be the user's, and so must its config (what
- * git reads there could otherwise name programs to run).  1 when it
- * exists and is fine, 0 when it does not exist, -1 after saying why. */
-static int owned_mirror(const char *mirror)
-{
-	char cfg[PATH_MAX + 16];
-	struct stat st;
-
-	if (lstat(mirror, &st) < 0)
-		return errno == ENOENT ? 0 : (onlist_err_text(mirror,
-			strerror(errno)), -1);
-	if (!S_ISDIR(st.st_mode)) {
-		onlist_err_text(mirror, "not a directory (a link?): refusing "
-				"to use it");
-		return -1;
-	}
-	if (owned(mirror, &st) < 0)
-		return -1;
-	snprintf(cfg, sizeof(cfg), "%s/config", mirror);
-	if (lstat(cfg, &st) == 0 && owned(cfg, &st) < 0)
-		return -1;
-	return 1;
-}
-
-/* A file-system-safe name for a URL: host/path with odd bytes as '_'. */
-static char *url_dir(const char *url)
-{
-	const char *p = strstr(url, "://");
-	char *out = strdup(p ? p + 3 : url);
-
-	if (!out)
-		return NULL;
-	for (char *q = out; *q; q++)
-		if (!isalnum((unsigned char)*q) && !strchr("-._/", *q))
-			*q = '_';
-	/* No "..", no empty components, no trailing slash. */
-	for (char *q = out; (q = strstr(q, "..")); )
-		q[0] = q[1] = '_';
-	while (*out && out[strlen(out) - 1] == '/')
-		out[strlen(out) - 1] = '\0';
-	return out;
-}
-
-/* 1 when the n bytes at s are "N.git" (an epoch's name). */
-static int is_epoch_name(const char *s, size_t n)
-{
-	size_t d = 0;
-
-	while (d < n && isdigit((unsigned char)s[d]))
-		d++;
-	return d > 0 && n - d == 4 && !memcmp(s + d, ".git", 4);
-}
-
-/* "https://lore.kernel.org/linux-fsdevel/" -> "linux-fsdevel";
- * "/srv/lkml.mbox.gz" -> "lkml".  An epoch's path names its list, not
- * the epoch: "NAME/git/0.git" and "NAME-0.git" -> "NAME", as an import
- * of the same mail from NAME.mbox would. */
-static char *default_list(const char *src)
-{
-	size_t n = strlen(src);
-	const char *end, *start;
-	char *name, *dot;
-
-	while (n > 1 && src[n - 1] == '/')
-		n--;
-	end = src + n;
-	start = end;
-	while (start > src && start[-1] != '/')
-		start--;
-	if (is_epoch_name(start, (size_t)(end - start)) && start - src >= 5 &&
-	    !memcmp(start - 5, "/git/", 5)) {
-		/* NAME/git/N.git: the component before "git" */
-		end = start - 5;
-		while (end > src + 1 && end[-1] == '/')
-			end--;
-		start = end;
-		while (start > src && start[-1] != '/')
-			start--;
-	} else if (end - start > 4 && !memcmp(end - 4, ".git", 4)) {
-		/* NAME-N.git */
-		const char *p = end - 4;
-
-		while (p > start && isdigit((unsigned char)p[-1]))
-			p--;
-		if (p < end - 4 && p - start > 1 && p[-1] == '-')
-			end = p - 1;
-	}
-	name = strndup(start, (size_t)(end - start));
-	if (name && (dot = strchr(name, '.')) && dot != name)
-		*dot = '\0';
-	return name;
-}
-
-/* ---- importing ---------------------------------------------------------- */
-
 /* What fetch prints on standard output: a line per source, or one JSON
- * object with an element per source and the totals. */
+ * object with an element per source and the totals:
+ *   {"sources": [
+ *     {"source": ..., "list": ..., "ok": true, "messages": N, ...}
+ *   ], "messages": N, "new": N, "patches": N, "skipped": N}
+ */
 struct fetch_report {
 	FILE *f;
-	int json;
-	int n;
+	struct onlist_emit *e;	/* JSON: the map, its "sources" list open */
 	struct onlist_import_counts total;
 };
 
@@ -292,45 +74,37 @@ static void report_source(struct fetch_report *r, const char *what,
 	r->total.added += c->added;
 	r->total.patches += c->patches;
 	r->total.skipped += c->skipped;
-	if (!r->json) {
+	if (!r->e) {
 		onlist_put_text(r->f, what);
 		fprintf(r->f, ": %ld messages, %ld new, %ld with patch, "
 			"%ld skipped\n", c->messages, c->added, c->patches,
 			c->skipped);
 		return;
 	}
-	fputs(r->n++ ? ",\n  {\"source\": " : "\n  {\"source\": ", r->f);
-	onlist_put_json(r->f, what);
-	onlist_put_json_field(r->f, 0, "list", list);
-	fprintf(r->f, ", \"ok\": %s, \"messages\": %ld, \"new\": %ld, "
-		"\"patches\": %ld, \"skipped\": %ld}", ok ? "true" : "false",
-		c->messages, c->added, c->patches, c->skipped);
+	onlist_emit_begin_map(r->e, 0);
+	onlist_emit_kstr(r->e, "source", what);
+	onlist_emit_kstr(r->e, "list", list);
+	onlist_emit_kbool(r->e, "ok", ok);
+	onlist_emit_kint(r->e, "messages", c->messages);
+	onlist_emit_kint(r->e, "new", c->added);
+	onlist_emit_kint(r->e, "patches", c->patches);
+	onlist_emit_kint(r->e, "skipped", c->skipped);
+	onlist_emit_end(r->e);
 }
 
-/* Import a downloaded or local mbox/maildir file. */
-static int import_file(struct onlist_store *s, const char *path,
-		       const char *place, const char *list,
-		       struct onlist_import_counts *c)
+/* The totals after the last source, and the object closed. */
+static void report_end(struct fetch_report *r)
 {
-	struct onlist_source *src;
-	char *err = NULL;
-	onlist_status st;
-
-	if ((st = onlist_source_open(&src, path, &err)) != ONLIST_OK) {
-		onlist_err_text(NULL, err ? err : onlist_status_str(st));
-		free(err);
-		return -1;
-	}
-	st = onlist_import_source(s, src, place, list, c, NULL, NULL, &err);
-	onlist_source_free(src);
-	if (st != ONLIST_OK) {
-		onlist_err_text(place, err ? err : onlist_status_str(st));
-		free(err);
-		return -1;
-	}
-	return 0;
+	if (!r->e)
+		return;
+	onlist_emit_end(r->e);
+	onlist_emit_kint(r->e, "messages", r->total.messages);
+	onlist_emit_kint(r->e, "new", r->total.added);
+	onlist_emit_kint(r->e, "patches", r->total.patches);
+	onlist_emit_kint(r->e, "skipped", r->total.skipped);
+	onlist_emit_end(r->e);
+	onlist_emit_free(r->e);
 }
-
 static void human(char *buf, size_t sz, double bytes)
 {
 	static const char *unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
@@ -344,7 +118,7 @@ static void human(char *buf, size_t sz, double bytes)
 }
 
 /* A download's progress line: "all.mbox.gz: 3.1 MiB of 9.0 MiB, 1.2 MiB/s,
- * ETA 0:05"; the library calls it (fetch.h), have < 0 clears it. */
+ * ETA 0:05"; the library calls it (http.h), have < 0 clears it. */
 static void http_progress(const char *label, double have, double total,
 			  double rate, void *data)
 {
@@ -372,535 +146,39 @@ static void http_progress(const char *label, double have, double total,
 	onlist_progress(p, "%s: %s%s, %s/s%s", label, h, t, r, eta);
 }
 
-struct epoch_ctx {
-	struct onlist_store *s;
-	const char *url;	/* the source, for the state table */
-	const char *key;	/* "epoch:N" */
-	const char *list;
-	const char *place;
-	struct onlist_import_counts *c;
-	struct onlist_progress *prog;
-	long in_batch;
-	int failed;
+/* The epoch walk's progress line (fetch.h): "fetch: URL epoch:N: 2000
+ * messages, 1990 new" */
+struct walk_progress {
+	struct onlist_cli *cli;
+	struct onlist_progress p;
 };
 
-/* One message of an epoch.  The epoch's position is saved in the same
- * transaction as the messages, so a killed fetch resumes where its last
- * batch ended and never skips one. */
-static int epoch_msg(const struct onlist_epoch_msg *m, void *data)
+static void walk_progress(enum onlist_fetch_step step, const char *url,
+			  const char *key, const struct onlist_import_counts *c,
+			  void *data)
 {
-	struct epoch_ctx *e = data;
-	char *err = NULL;
+	struct walk_progress *w = data;
 
-	if (!e->in_batch && onlist_store_begin(e->s) != ONLIST_OK)
-		goto db;
-	e->in_batch++;
-	if (m->missing) {
-		/* a damaged mirror: record the lost message and go on */
-		char *place = NULL, *why = NULL;
-		int added = 0;
-
-		if (asprintf(&place, "%s#%s", e->place, m->missing) < 0 ||
-		    asprintf(&why, "message blob %s is missing from the "
-			     "repository (after commit %s)", m->missing,
-			     m->commit) < 0) {
-			free(place);
-			e->failed = 1;
-			return 1;
-		}
-		if (onlist_store_put_skip(e->s, place, 0, why, &added) != ONLIST_OK) {
-			free(place);
-			free(why);
-			goto db;
-		}
-		free(place);
-		free(why);
-		e->c->messages++;
-		e->c->skipped++;
-	} else if (!m->deleted) {
-		/* Where it came from, for the skipped table: one commit of
-		 * one epoch. */
-		char *place = NULL;
-		onlist_status st;
-
-		if (asprintf(&place, "%s#%s", e->place, m->commit) < 0) {
-			e->failed = 1;
-			return 1;
-		}
-		if (m->len > ONLIST_MESSAGE_MAX) {
-			/* The same cap as for mbox and maildir sources (git
-			 * has already read it, but it goes no further). */
-			char why[80];
-
-			snprintf(why, sizeof(why), "message larger than %u "
-				 "bytes (%zu), not read", ONLIST_MESSAGE_MAX,
-				 m->len);
-			e->c->messages++;
-			st = onlist_store_put_skip(e->s, place, 0, why, NULL);
-			free(place);
-			if (st != ONLIST_OK)
-				goto db;
-			e->c->skipped++;
-			goto batch;
-		}
-		st = onlist_import_message_at(e->s, m->data, m->len, e->list,
-					      place, 0, m->time, "epoch", e->c,
-					      &err);
-		free(place);
-		if (st != ONLIST_OK) {
-			onlist_err_text(NULL, err ? err : "import failed");
-			free(err);
-			e->failed = 1;
-			return 1;
-		}
-	}
-batch:
-	if (e->in_batch >= ONLIST_IMPORT_BATCH) {
-		if (onlist_store_set_state(e->s, e->url, e->key, m->commit)
-		    != ONLIST_OK || onlist_store_commit(e->s) != ONLIST_OK)
-			goto db;
-		e->in_batch = 0;
-		onlist_progress(e->prog, "fetch: %s %s: %ld messages, %ld new",
-				e->url, e->key, e->c->messages, e->c->added);
-	}
-	return 0;
-db:
-	onlist_err("%s", onlist_store_errmsg(e->s));
-	e->failed = 1;
-	return 1;
+	if (step == ONLIST_FETCH_WALK_START)
+		onlist_progress_init(&w->p, w->cli);
+	else if (step == ONLIST_FETCH_WALK_BATCH)
+		onlist_progress(&w->p, "fetch: %s %s: %ld messages, %ld new",
+				url, key, c->messages, c->added);
+	else
+		onlist_progress_done(&w->p);
 }
 
-/* Import the new commits of one epoch repository. */
-static int walk_epoch(struct onlist_cli *cli, struct onlist_store *s,
-		      const char *url, const char *key, const char *gitdir,
-		      const char *list, struct onlist_import_counts *c)
+/* One source: 0, -1 when it failed, -2 when it was a usage error (a
+ * window on a local path); said, and reported on standard output. */
+static int fetch_one(struct onlist_store *s, const char *arg,
+		     const char *list_opt, const struct onlist_fetch_opts *o,
+		     int explicit, struct fetch_report *r)
 {
-	struct onlist_progress prog;
-	struct epoch_ctx e = { s, url, key, list, gitdir, c, &prog, 0, 0 };
-	char *since = onlist_store_get_state(s, url, key), *last = NULL,
+	struct onlist_import_counts c = { 0, 0, 0, 0 };
+	char *list = list_opt ? strdup(list_opt) : onlist_fetch_list_name(arg),
 	     *err = NULL;
 	onlist_status st;
 
-	onlist_progress_init(&prog, cli);
-	st = onlist_repo_epoch_walk(gitdir, NULL, since, epoch_msg, &e, &last,
-				    &err);
-	if (st == ONLIST_ENOTFOUND && !e.failed) {
-		/* The commit we stopped at is gone: the history was rewritten
-		 * (public-inbox-purge).  Walk it all again; what we have is
-		 * skipped by Message-ID. */
-		free(err);
-		err = NULL;
-		st = onlist_repo_epoch_walk(gitdir, NULL, NULL, epoch_msg, &e,
-					    &last, &err);
-	}
-	onlist_progress_done(&prog);
-	free(since);
-	if (e.failed || st != ONLIST_OK) {
-		if (e.in_batch)
-			onlist_store_rollback(s);
-		if (st != ONLIST_OK)
-			onlist_err_text(NULL, err ? err : onlist_status_str(st));
-		free(err);
-		free(last);
-		return -1;
-	}
-	if (last) {
-		if (!e.in_batch && onlist_store_begin(s) != ONLIST_OK)
-			goto db;
-		e.in_batch = 1;
-		if (onlist_store_set_state(s, url, key, last) != ONLIST_OK)
-			goto db;
-	}
-	if (e.in_batch && onlist_store_commit(s) != ONLIST_OK)
-		goto db;
-	free(last);
-	return 0;
-db:
-	onlist_err("%s", onlist_store_errmsg(s));
-	if (e.in_batch)
-		onlist_store_rollback(s);
-	free(last);
-	return -1;
-}
-
-/* A public-inbox directory on disk: PATH/git/N.git (v2) or a bare
- * repository (v1).  Returns the number of epochs, 0 when it is neither. */
-static int local_epochs(const char *path, int *v1)
-{
-	char p[PATH_MAX + 32];
-	int n = 0;
-
-	*v1 = 0;
-	for (;; n++) {
-		snprintf(p, sizeof(p), "%s/git/%d.git", path, n);
-		if (!is_dir(p))
-			break;
-	}
-	if (n)
-		return n;
-	snprintf(p, sizeof(p), "%s/objects", path);
-	if (is_dir(p)) {
-		snprintf(p, sizeof(p), "%s/HEAD", path);
-		if (access(p, R_OK) == 0) {
-			*v1 = 1;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static int fetch_local(struct onlist_cli *cli, struct onlist_store *s,
-		       const char *arg, const char *list,
-		       struct onlist_import_counts *c)
-{
-	char path[PATH_MAX];
-	int v1, n;
-
-	if (!realpath(arg, path)) {
-		onlist_err_text(arg, strerror(errno));
-		return -1;
-	}
-	if (!is_dir(path))
-		return import_file(s, path, path, list, c);
-	n = local_epochs(path, &v1);
-	if (n == 0) {
-		char p[PATH_MAX + 32];
-		snprintf(p, sizeof(p), "%s/cur", path);
-		if (!is_dir(p)) {
-			snprintf(p, sizeof(p), "%s/new", path);
-			if (!is_dir(p)) {
-				onlist_err_text(arg, "neither a maildir nor a "
-					   "public-inbox directory (no cur/, "
-					   "new/, git/0.git or objects/)");
-				return -1;
-			}
-		}
-		return import_file(s, path, path, list, c);
-	}
-	for (int i = 0; i < n; i++) {
-		char key[32], gitdir[PATH_MAX + 32];
-
-		snprintf(key, sizeof(key), "epoch:%d", i);
-		if (v1)
-			snprintf(gitdir, sizeof(gitdir), "%s", path);
-		else
-			snprintf(gitdir, sizeof(gitdir), "%s/git/%d.git", path, i);
-		if (walk_epoch(cli, s, path, key, gitdir, list, c) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* A whole public-inbox over the network: mirror each epoch, then walk it.
- * Epochs are found by trying 0.git, 1.git, ... until one is missing; an
- * inbox without git/0.git is tried as a v1 repository at the URL. */
-/* How many epochs the inbox at base lists in its manifest.js.gz, or 0
- * when it has no manifest or names none.  The file is kept under the data
- * directory. */
-static int manifest_epochs(const char *base, const char *dir,
-			   const struct fetch_opts *o)
-{
-	enum onlist_http_result res;
-	char url[PATH_MAX], dest[PATH_MAX], *err = NULL;
-	int n;
-
-	snprintf(url, sizeof(url), "%smanifest.js.gz", base);
-	snprintf(dest, sizeof(dest), "%s/mirrors/%s", o->data, dir);
-	if (mkdirs(dest) < 0)
-		return 0;
-	strncat(dest, "/manifest.js.gz", sizeof(dest) - strlen(dest) - 1);
-	if (onlist_http_get(url, dest, 0, &o->http, NULL, &res, &err) != ONLIST_OK ||
-	    res == ONLIST_HTTP_NOT_FOUND) {
-		free(err);
-		return 0;
-	}
-	n = onlist_pi_manifest_epochs(dest);
-	return n > 0 ? n : 0;
-}
-
-static int fetch_inbox(struct onlist_cli *cli, struct onlist_store *s,
-		       const char *base, const struct fetch_opts *o,
-		       const char *list, struct onlist_import_counts *c)
-{
-	char *dir = url_dir(base), *err = NULL;
-	char url[PATH_MAX], mirror[PATH_MAX], key[32], (*tips)[41], *since;
-	int n = 0, ret = 0, nlisted, fresh, added_in_walk = 0;
-	long read0, added0;
-
-	if (!dir)
-		return -1;
-	if (asprintf(&err, "mirrors/%s/git", dir) < 0 ||
-	    data_dir(o->data, err, mirror, sizeof(mirror)) < 0) {
-		free(err);
-		free(dir);
-		return -1;
-	}
-	free(err);
-	err = NULL;
-	/* The manifest says how many epochs there are; without one, epochs
-	 * are cloned until the first missing one, and never more than
-	 * --max-epochs. */
-	nlisted = manifest_epochs(base, dir, o);
-	if (!(tips = calloc((size_t)o->max_epochs, sizeof(*tips)))) {
-		free(dir);
-		return -1;
-	}
-	for (;; n++) {
-		/* the manifest is the server's word: it ends the walk early,
-		 * but never lets it go past --max-epochs */
-		if (nlisted && n >= nlisted && nlisted <= o->max_epochs)
-			break;
-		if (n >= o->max_epochs) {
-			if (nlisted)
-				onlist_err("fetch: %s: its manifest.js.gz lists %d "
-					   "epochs, more than %d: stopped "
-					   "(--max-epochs)", base, nlisted,
-					   o->max_epochs);
-			else
-				onlist_err("fetch: %s: more than %d epochs and no "
-					   "manifest.js.gz listing them: stopped "
-					   "(--max-epochs)", base, o->max_epochs);
-			ret = -1;
-			break;
-		}
-		if (o->http.deadline > 0 && onlist_http_now() > o->http.deadline) {
-			onlist_err("fetch: %s: gave up after epoch %d: the time "
-				   "allowed (--timeout) ran out", base, n - 1);
-			ret = -1;
-			break;
-		}
-		/* git talks to the same host for every epoch: keep the pace
-		 * onlist's own downloads keep. */
-		if (n > 0 && o->http.pace > 0)
-			usleep((useconds_t)(o->http.pace * 1e6));
-		snprintf(url, sizeof(url), "%sgit/%d.git", base, n);
-		snprintf(mirror, sizeof(mirror), "%s/mirrors/%s/git/%d.git",
-			 o->data, dir, n);
-		if (owned_mirror(mirror) < 0) {
-			ret = -1;
-			break;
-		}
-		if (onlist_repo_mirror_until(url, mirror, o->http.deadline, &err) != ONLIST_OK) {
-			/* Past the last epoch git says "not found"; an epoch
-			 * we already have that fails is a real error. */
-			int known = is_dir(mirror);
-			if (n > 0 && !known && err &&
-			    (strstr(err, "not found") || strstr(err, "404") ||
-			     strstr(err, "does not appear to be a git"))) {
-				/* Past the last epoch. */
-				free(err);
-				err = NULL;
-				break;
-			}
-			if (o->http.deadline > 0 &&
-			    onlist_http_now() > o->http.deadline) {
-				onlist_err_text(url, err ? err : "git failed");
-				ret = -1;
-				break;
-			}
-			if (n == 0 && !known) {
-				char *err1 = err;
-				/* v1: the inbox itself is the repository. */
-				snprintf(mirror, sizeof(mirror),
-					 "%s/mirrors/%s/v1.git", o->data, dir);
-				err = NULL;
-				if (owned_mirror(mirror) < 0) {
-					free(err1);
-					ret = -1;
-					break;
-				}
-				if (onlist_repo_mirror_until(base, mirror,
-							     o->http.deadline, &err) == ONLIST_OK) {
-					free(err1);
-					snprintf(key, sizeof(key), "epoch:0");
-					ret = walk_epoch(cli, s, base, key, mirror,
-							 list, c);
-					break;
-				}
-				fputs("onlist: ", stderr);
-				onlist_put_text(stderr, base);
-				fputs(": not a public-inbox (no git/0.git and "
-				      "no v1 repository): ", stderr);
-				onlist_put_text(stderr, err1 ? err1 : "git failed");
-				fputc('\n', stderr);
-				free(err1);
-				ret = -1;
-				break;
-			}
-			onlist_err_text(url, err ? err : "git failed");
-			ret = -1;
-			break;
-		}
-		/* A server that serves one epoch under every number would
-		 * keep fetch cloning until --max-epochs: an epoch whose tip
-		 * is an earlier one's ends the walk.  (public-inbox starts
-		 * every epoch with a commit of its own.) */
-		if (onlist_repo_epoch_tip(mirror, NULL, tips[n], &err) != ONLIST_OK) {
-			onlist_err_text(mirror, err ? err : "git failed");
-			ret = -1;
-			break;
-		}
-		for (int k = 0; tips[n][0] && k < n; k++) {
-			if (strcmp(tips[k], tips[n]))
-				continue;
-			onlist_err("fetch: %s: epoch %d is a copy of epoch %d (the "
-				   "same last commit): the server repeats "
-				   "itself; stopped", base, n, k);
-			ret = -1;
-			break;
-		}
-		if (ret < 0)
-			break;
-		snprintf(key, sizeof(key), "epoch:%d", n);
-		fresh = !(since = onlist_store_get_state(s, base, key));
-		free(since);
-		read0 = c->messages;
-		added0 = c->added;
-		if (walk_epoch(cli, s, base, key, mirror, list, c) < 0) {
-			ret = -1;
-			break;
-		}
-		/* The same messages re-committed under another tip get past
-		 * the check above: an epoch new to this database that adds
-		 * nothing, after epochs of this walk that did, holds only
-		 * what the server already sent, and ends the walk too.  (A
-		 * real epoch holds mail no earlier one has.) */
-		if (n > 0 && fresh && added_in_walk && c->messages > read0 &&
-		    c->added == added0) {
-			onlist_err("fetch: %s: epoch %d holds only messages of "
-				   "earlier epochs (under another last commit): "
-				   "the server repeats itself; stopped", base, n);
-			ret = -1;
-			break;
-		}
-		added_in_walk |= c->added > added0;
-	}
-	free(tips);
-	free(err);
-	free(dir);
-	return ret;
-}
-
-/* Download one URL into the data directory and import it. */
-static int fetch_download(struct onlist_store *s, const char *url,
-			  int post, int remember_cache,
-			  const struct fetch_opts *o, const char *list,
-			  struct onlist_import_counts *c)
-{
-	struct onlist_http_cache cache = { NULL, NULL };
-	enum onlist_http_result res;
-	char *dir = url_dir(url), *err = NULL, path[PATH_MAX], parent[PATH_MAX];
-	const char *name;
-	onlist_status st;
-	int ret = 0;
-
-	if (!dir)
-		return -1;
-	/* DATA/downloads/HOST/.../NAME: the directories checked as ours */
-	name = strrchr(dir, '/');
-	snprintf(path, sizeof(path), "downloads%s%.*s", name ? "/" : "",
-		 name ? (int)(name - dir) : 0, dir);
-	if (data_dir(o->data, path, parent, sizeof(parent)) < 0) {
-		free(dir);
-		return -1;
-	}
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s%s", parent,
-			     name ? name + 1 : dir,
-			     ends_with(dir, ".gz") ? "" : ".data") >= sizeof(path)) {
-		onlist_err_text(parent, "path too long");
-		free(dir);
-		return -1;
-	}
-	free(dir);
-	if (remember_cache) {
-		cache.etag = onlist_store_get_state(s, url, "etag");
-		cache.last_modified = onlist_store_get_state(s, url, "last-modified");
-	}
-	st = onlist_http_get(url, path, post, &o->http,
-			     remember_cache ? &cache : NULL, &res, &err);
-	if (st != ONLIST_OK) {
-		onlist_err_text(NULL, err ? err : onlist_status_str(st));
-		free(err);
-		onlist_http_cache_release(&cache);
-		return -1;
-	}
-	if (res == ONLIST_HTTP_NOT_FOUND) {
-		if (post) {
-			/* public-inbox answers 404 to a search that matches
-			 * nothing: an empty window, not an error. */
-			onlist_http_cache_release(&cache);
-			return 0;
-		}
-		onlist_err_text(url, "HTTP 404 Not Found");
-		onlist_http_cache_release(&cache);
-		return -1;
-	}
-	if (res == ONLIST_HTTP_NEW) {
-		ret = import_file(s, path, url, list, c);
-		/* Remember the validators only once the body is imported, so
-		 * a failed import is downloaded again next time. */
-		if (ret == 0 && remember_cache &&
-		    (onlist_store_set_state(s, url, "etag", cache.etag) != ONLIST_OK ||
-		     onlist_store_set_state(s, url, "last-modified",
-					    cache.last_modified) != ONLIST_OK)) {
-			onlist_err("%s", onlist_store_errmsg(s));
-			ret = -1;
-		}
-		if (ret == 0)
-			unlink(path);
-	}
-	onlist_http_cache_release(&cache);
-	return ret;
-}
-
-/* An mbox to download rather than an inbox to mirror?  Judged by the
- * path, without any query string. */
-static int is_mbox_url(const char *url)
-{
-	size_t n = strcspn(url, "?#");
-	char *path = strndup(url, n);
-	int r;
-
-	if (!path)
-		return 0;
-	r = ends_with(path, ".gz") || ends_with(path, ".mbox") ||
-	    ends_with(path, ".txt") || ends_with(path, "/raw") ||
-	    ends_with(path, "/raw/") || strstr(url + n, "x=m") != NULL;
-	free(path);
-	return r;
-}
-
-static int is_one_off(const char *url)
-{
-	size_t n = strcspn(url, "?#");
-	char *path = strndup(url, n);
-	int r;
-
-	if (!path)
-		return 0;
-	r = is_url(url) && (ends_with(path, "/raw") || ends_with(path, "/raw/") ||
-			    ends_with(path, "/t.mbox.gz"));
-	free(path);
-	return r;
-}
-
-static int fetch_one(struct onlist_cli *cli, struct onlist_store *s,
-		     const char *arg, const char *list_opt,
-		     const struct fetch_opts *all, int explicit,
-		     struct fetch_report *r)
-{
-	/* --timeout is per source: one stuck server leaves time for the rest */
-	struct fetch_opts src = *all, *o = &src;
-	struct onlist_import_counts c = { 0, 0, 0, 0 };
-	int window = o->since || o->until || o->query;
-	char *base = NULL, where[PATH_MAX];
-	/* a local path named as it is, "git/0.git" from inside NAME too */
-	char *list = list_opt ? strdup(list_opt) : default_list(
-		!is_url(arg) && realpath(arg, where) ? where : arg);
-	int ret;
-
-	if (o->timeout > 0)
-		o->http.deadline = onlist_http_now() + o->timeout;
 	if (onlist_cli_url_has_password(arg)) {
 		/* a source remembered by an older onlist */
 		onlist_err("fetch: a remembered source holds a password: "
@@ -910,72 +188,18 @@ static int fetch_one(struct onlist_cli *cli, struct onlist_store *s,
 	}
 	if (!list)
 		return -1;
-	if (is_url(arg)) {
-		if (window) {
-			char q[1024], *enc, *url;
-			size_t n = strlen(arg);
-
-			snprintf(q, sizeof(q), "%s%s%s%s%s",
-				 o->since || o->until ? "d:" : "",
-				 o->since ? o->since : "",
-				 o->since || o->until ? ".." : "",
-				 o->until ? o->until : "",
-				 o->query ? (o->since || o->until ? " " : "") : "");
-			if (o->query)
-				strncat(q, o->query, sizeof(q) - strlen(q) - 1);
-			enc = onlist_url_escape(q, ":");
-			if (!enc || asprintf(&url, "%s%s?q=%s&x=m", arg,
-					     n && arg[n - 1] == '/' ? "" : "/",
-					     enc) < 0) {
-				free(enc);
-				free(list);
-				return -1;
-			}
-			free(enc);
-			ret = fetch_download(s, url, 1, 0, o, list, &c);
-			free(url);
-		} else if (is_mbox_url(arg)) {
-			ret = fetch_download(s, arg, 0, 1, o, list, &c);
-		} else {
-			size_t n = strlen(arg);
-			if (asprintf(&base, "%s%s", arg,
-				     n && arg[n - 1] == '/' ? "" : "/") < 0) {
-				free(list);
-				return -1;
-			}
-			ret = fetch_inbox(cli, s, base, o, list, &c);
-		}
-	} else {
-		if (window) {
-			onlist_err_text(arg, "--since, --until and --query need a "
-				   "public-inbox URL");
-			free(list);
-			return -2;
-		}
-		ret = fetch_local(cli, s, arg, list, &c);
+	st = onlist_fetch_source(s, arg, list, o, explicit, &c, &err);
+	if (err)
+		onlist_err_text(NULL, err);
+	free(err);
+	if (st == ONLIST_EUSAGE) {
+		free(list);
+		return -2;
 	}
-	/* Remember what worked, except one-off windows, messages and
-	 * threads (public-inbox's /raw and /t.mbox.gz). */
-	if (ret == 0 && !window && !is_one_off(arg)) {
-		char resolved[PATH_MAX], now[32];
-		const char *key = base ? base : is_url(arg) ? arg :
-				  realpath(arg, resolved) ? resolved : arg;
-
-		/* when it was last brought up to date: `status` shows it
-		 * beside the list's span */
-		snprintf(now, sizeof(now), "%lld", (long long)time(NULL));
-		if ((explicit && onlist_store_add_source(s, key, list) != ONLIST_OK) ||
-		    onlist_store_set_state(s, key, "fetched", now) != ONLIST_OK) {
-			onlist_err("%s", onlist_store_errmsg(s));
-			ret = -1;
-		}
-	}
-	report_source(r, arg, list, ret == 0, &c);
-	free(base);
+	report_source(r, arg, list, st == ONLIST_OK, &c);
 	free(list);
-	return ret;
+	return st == ONLIST_OK ? 0 : -1;
 }
-
 struct source_list {
 	char **url, **list;
 	size_t n;
@@ -999,73 +223,6 @@ static int collect_source(int ncol, const char *const *c, void *data)
 	l->list[l->n] = strdup(c[1] ? c[1] : "");
 	l->n++;
 	return 0;
-}
-
-/* One fetch per database at a time: an advisory lock on DB.fetch-lock,
- * held until the process ends (also when it is killed) and removed when
- * fetch is done.  The file is never opened through a link (in a folder
- * others can write to, it could point anywhere) and must be a regular
- * file of the user's.  A lock taken on a file that was removed meanwhile
- * (by the fetch that held it, as it ended) does not count: taken again on
- * the new one.  The descriptor and *path (caller frees), or -1 after
- * saying why. */
-static int take_lock(const char *db, char **path)
-{
-	struct stat st, now;
-	int fd = -1, tries;
-
-	if (asprintf(path, "%s.fetch-lock", db) < 0) {
-		*path = NULL;
-		return -1;
-	}
-	for (tries = 0; tries < 10; tries++) {
-		fd = open(*path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
-			  O_CLOEXEC, 0666);
-		if (fd < 0 && errno == EEXIST)
-			fd = open(*path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0 && errno == ENOENT)
-			continue;	/* removed between the two opens */
-		if (fd < 0) {
-			onlist_err("fetch: cannot open %s: %s%s", *path,
-				   strerror(errno), errno == ELOOP ?
-				   " (a symbolic link: remove it)" : "");
-			goto fail;
-		}
-		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-		    st.st_uid != geteuid()) {
-			onlist_err("fetch: %s is not a regular file of yours: "
-				   "refusing to use it as the lock (remove it)",
-				   *path);
-			goto fail;
-		}
-		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-			onlist_err("fetch: another onlist fetch is running on %s "
-				   "(lock %s held); try again when it is done",
-				   db, *path);
-			goto fail;
-		}
-		if (stat(*path, &now) == 0 && now.st_dev == st.st_dev &&
-		    now.st_ino == st.st_ino)
-			return fd;
-		close(fd);	/* the file we locked is gone: again */
-		fd = -1;
-	}
-	onlist_err("fetch: cannot take the lock %s: it keeps changing", *path);
-fail:
-	if (fd >= 0)
-		close(fd);
-	free(*path);
-	*path = NULL;
-	return -1;
-}
-
-/* Remove the lock, then let it go: removed first, so no other fetch can
- * take this file once we are done (take_lock() checks it is still there). */
-static void drop_lock(int fd, char *path)
-{
-	unlink(path);
-	close(fd);
-	free(path);
 }
 
 /* A clone runs in a process group of its own (so that a deadline can
@@ -1157,27 +314,26 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 	};
 	static const char *const formats[] = { "text", "json", NULL };
 	struct onlist_out out = ONLIST_OUT_INIT;
-	struct fetch_report r = { NULL, 0, 0, { 0, 0, 0, 0 } };
-	struct fetch_opts o;
+	struct fetch_report r = { NULL, NULL, { 0, 0, 0, 0 } };
+	struct onlist_fetch_opts o = ONLIST_FETCH_OPTS_INIT;
+	struct onlist_fetch_lock *lock = NULL;
 	struct onlist_store *s;
-	struct onlist_http_opts http = ONLIST_HTTP_OPTS_INIT;
 	struct onlist_progress http_prog;
+	struct walk_progress walk = { cli, { 0, 0, 0, 0 } };
 	struct source_list l = { NULL, NULL, 0 };
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
-	const char *data_opt = NULL;
-	char *lock_path = NULL;
+	const char *data_opt = NULL, *list = NULL;
+	char *data = NULL, *err = NULL;
 	double x;
-	int c, ret = ONLIST_EXIT_OK, lock;
+	int c, ret = ONLIST_EXIT_OK;
 
-	memset(&o, 0, sizeof(o));
-	o.http = http;
-	o.timeout = 6 * 3600;	/* a whole mirror of a large list over a slow link */
-	o.max_epochs = MAX_EPOCHS_DEFAULT;
+	o.progress = walk_progress;
+	o.progress_data = &walk;
 	onlist_cli_formats(cli, formats, &fmt);
 	while ((c = onlist_cli_getopt(cli, argc, argv, "", opts, help)) != -1) {
 		switch (c) {
 		case OPT_LIST:
-			o.list = optarg;
+			list = optarg;
 			break;
 		case OPT_DATA:
 			data_opt = optarg;
@@ -1248,24 +404,27 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 		return ONLIST_EXIT_USAGE;
 	}
 	if (data_opt) {
-		o.data = strdup(data_opt);
+		data = strdup(data_opt);
 	} else {
 		/* Beside the database, so one database keeps one data dir. */
 		char *slash = strrchr(cli->db_path, '/');
-		if (asprintf(&o.data, "%.*sonlist-data",
+		if (asprintf(&data, "%.*sonlist-data",
 			     slash ? (int)(slash - cli->db_path + 1) : 0,
 			     cli->db_path) < 0)
-			o.data = NULL;
+			data = NULL;
 	}
-	if (!o.data)
+	if (!(o.data = data))
 		return ONLIST_EXIT_FAIL;
-	if ((lock = take_lock(cli->db_path, &lock_path)) < 0) {
-		free(o.data);
+	if (onlist_fetch_lock(&lock, cli->db_path, &err) != ONLIST_OK) {
+		if (err)
+			onlist_err_text(NULL, err);
+		free(err);
+		free(data);
 		return ONLIST_EXIT_FAIL;
 	}
 	if (!(s = onlist_cli_open_store(cli))) {
-		free(o.data);
-		drop_lock(lock, lock_path);
+		free(data);
+		onlist_fetch_unlock(lock);
 		return ONLIST_EXIT_FAIL;
 	}
 	onlist_store_stream_mode(s);
@@ -1277,9 +436,11 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 	onlist_http_init();
 	onlist_out_open(&out, NULL, NULL);	/* standard output: cannot fail */
 	r.f = out.f;
-	r.json = fmt == ONLIST_FMT_JSON;
-	if (r.json)
-		fputs("{\"sources\": [", r.f);
+	if (fmt == ONLIST_FMT_JSON && (r.e = onlist_emit_new(r.f, fmt))) {
+		onlist_emit_begin_map(r.e, 0);
+		onlist_emit_key(r.e, "sources");
+		onlist_emit_begin_list(r.e, ONLIST_EMIT_LINES);
+	}
 	if (optind == argc) {
 		if (onlist_store_query(s, ONLIST_Q_SOURCES, NULL, 0,
 					      collect_source, &l) != ONLIST_OK) {
@@ -1291,7 +452,7 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 			ret = ONLIST_EXIT_USAGE;
 		}
 		for (size_t k = 0; k < l.n; k++) {
-			if (fetch_one(cli, s, l.url[k], o.list ? o.list : l.list[k],
+			if (fetch_one(s, l.url[k], list ? list : l.list[k],
 				      &o, 0, &r) != 0)
 				ret = ONLIST_EXIT_FAIL;
 			free(l.url[k]);
@@ -1301,22 +462,18 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 		free(l.list);
 	} else {
 		for (int i = optind; i < argc; i++) {
-			int rc = fetch_one(cli, s, argv[i], o.list, &o, 1, &r);
+			int rc = fetch_one(s, argv[i], list, &o, 1, &r);
 			if (rc == -2)
 				ret = ONLIST_EXIT_USAGE;
 			else if (rc != 0 && ret == ONLIST_EXIT_OK)
 				ret = ONLIST_EXIT_FAIL;
 		}
 	}
-	if (r.json)
-		fprintf(r.f, "%s], \"messages\": %ld, \"new\": %ld, \"patches\": "
-			"%ld, \"skipped\": %ld}\n", r.n ? "\n" : "",
-			r.total.messages, r.total.added, r.total.patches,
-			r.total.skipped);
+	report_end(&r);
 	onlist_http_cleanup();
 	onlist_store_close(s);
-	free(o.data);
-	drop_lock(lock, lock_path);
+	free(data);
+	onlist_fetch_unlock(lock);
 	ret = onlist_cli_out_close(cli, &out, ret);
 	return ret;
 }

@@ -18,7 +18,7 @@
 #include "onlist/verdict.h"
 #include "onlist/match.h"
 #include "onlist/remote.h"
-#include "onlist/fetch.h"
+#include "onlist/http.h"
 
 static const char lookup_help[] =
 	"usage: onlist [--db PATH] lookup [--format text|json | --json] COMMIT|MESSAGE-ID...\n"
@@ -883,127 +883,43 @@ static void remote_note(const char *line, void *data)
 	onlist_err_text(NULL, line);
 }
 
+/* ONLIST_REMOTE_TRACE: which tier found each commit */
+static void remote_asked(const char *sha, enum onlist_remote_tier tier,
+			 long requests, void *data)
+{
+	struct onlist_cli *cli = data;
+
+	if (!cli->quiet && getenv("ONLIST_REMOTE_TRACE"))
+		fprintf(stderr, "remote: %.12s found by %s, %ld requests so far\n",
+			sha, onlist_remote_tier_name(tier), requests);
+}
+
+/* The run is the library's (onlist_remote_run); this says what it says. */
 int onlist_cli_remote_run(struct onlist_cli *cli, struct onlist_store *s,
 			  struct onlist_cli_remote *ro, char *const *names,
 			  int n, char (*shas)[41])
 {
-	struct onlist_remote_opts o = { 0 };
+	struct onlist_remote_run_opts o = { .who = cli->cmd,
+					    .asked = remote_asked };
 	struct onlist_http_opts http = ONLIST_HTTP_OPTS_INIT;
-	struct onlist_remote *r = NULL;
-	struct onlist_match_opts mo;
-	struct onlist_match_counts mc;
-	struct onlist_thread_counts tc;
-	struct onlist_echo_rule *rules = NULL;
-	size_t nrules = 0;
-	char *err = NULL, *rules_path;
-	int ret = 0, fuzzy = 0;
+	struct onlist_remote_run_result res;
+	char *err = NULL;
+	onlist_status st;
 
 	if (ro->pace >= 0)
 		http.pace = ro->pace;
-	o.url = ro->url;
-	o.repo = ro->repo;
-	o.http = http;
-	o.refresh = ro->refresh;
-	o.note = remote_note;
-	if (onlist_remote_open(&r, s, &o, &err) != ONLIST_OK) {
-		onlist_err_text(cli->cmd, err ? err : "--remote failed");
-		free(err);
-		return -1;
-	}
-	/* the inbox first: a mistyped name is an error, not a verdict of
-	 * "never posted" on every commit */
-	if (onlist_remote_probe(r, &err) != ONLIST_OK) {
-		onlist_err_text(cli->cmd, err ? err : "--remote failed");
-		free(err);
-		ro->requests = onlist_remote_requests(r);
-		onlist_remote_free(r);
-		return -2;
-	}
-	for (int i = 0; i < n; i++) {
-		enum onlist_remote_tier tier;
-		onlist_status st;
-
-		shas[i][0] = '\0';
-		st = onlist_remote_add_commit(r, names[i], shas[i], &err);
-		if (st == ONLIST_OK)
-			st = onlist_remote_search(r, shas[i], &tier, &err);
-		else
-			shas[i][0] = '\0';
-		if (st != ONLIST_OK) {
-			onlist_err_text(cli->cmd, err ? err : onlist_status_str(st));
-			free(err);
-			err = NULL;
-			if (st != ONLIST_ENOTFOUND) {
-				ret = -1;
-				break;
-			}
-		}
-		if (st == ONLIST_OK && tier == ONLIST_REMOTE_FUZZY)
-			fuzzy = 1;
-		if (!cli->quiet && getenv("ONLIST_REMOTE_TRACE") && shas[i][0])
-			fprintf(stderr, "remote: %.12s found by %s, %ld requests so far\n",
-				shas[i], onlist_remote_tier_name(tier),
-				onlist_remote_requests(r));
-	}
-	if (ret) {
-		ro->requests = onlist_remote_requests(r);
-		onlist_remote_free(r);
-		return ret;
-	}
-	/* the same match as a local run, over everything stored */
-	memset(&mo, 0, sizeof(mo));
-	mo.repo = ro->repo;
-	rules_path = onlist_cli_config(ro->repo, "onlist.rules");
-	if (rules_path && onlist_match_read_rules(rules_path, &rules, &nrules,
-						  &err) != ONLIST_OK) {
-		onlist_err_text("onlist.rules", err ? err : "bad rules file");
-		free(err);
-		free(rules_path);
-		ro->requests = onlist_remote_requests(r);
-		onlist_remote_free(r);
-		return -1;
-	}
-	free(rules_path);
-	mo.rules = rules;
-	mo.nrules = nrules;
-	if (onlist_store_build_threads(s, &tc) != ONLIST_OK) {
-		onlist_err("%s: %s", cli->cmd, onlist_store_errmsg(s));
-		ret = -1;
-	} else if (onlist_match_run(s, &mo, &mc, &err) != ONLIST_OK) {
-		onlist_err_text(cli->cmd, err ? err : "match failed");
-		free(err);
-		ret = -1;
-	}
-	/* the fuzzy tier's candidates came without their threads: those
-	 * the scorer took get theirs now (replies, versions, review), and
-	 * match runs again over them */
-	for (int i = 0, more = 0; !ret && fuzzy && i <= n; i++) {
-		int got = 0;
-
-		if (i == n) {
-			if (more && (onlist_store_build_threads(s, &tc) != ONLIST_OK ||
-				     onlist_match_run(s, &mo, &mc, &err) != ONLIST_OK)) {
-				onlist_err_text(cli->cmd, err ? err :
-						onlist_store_errmsg(s));
-				free(err);
-				ret = -1;
-			}
-			break;
-		}
-		if (!shas[i][0])
-			continue;
-		if (onlist_remote_fuzzy_threads(r, shas[i], &got, &err) != ONLIST_OK) {
-			onlist_err_text(cli->cmd, err ? err : "--remote failed");
-			free(err);
-			err = NULL;
-			ret = -1;
-		}
-		more += got;
-	}
-	ro->requests = onlist_remote_requests(r);
-	onlist_remote_free(r);
-	onlist_match_free_rules(rules, nrules);
-	return ret;
+	o.remote.url = ro->url;
+	o.remote.repo = ro->repo;
+	o.remote.http = http;
+	o.remote.refresh = ro->refresh;
+	o.remote.note = remote_note;
+	o.remote.data = cli;
+	st = onlist_remote_run(s, &o, names, n, shas, &res, &err);
+	if (err)
+		onlist_err_text(NULL, err);
+	free(err);
+	ro->requests = res.requests;
+	return st == ONLIST_OK ? 0 : res.probe_failed ? -2 : -1;
 }
 
 int cmd_lookup(struct onlist_cli *cli, int argc, char **argv)
