@@ -114,7 +114,43 @@ static const char sql_tags[] =
 	" JOIN message_info ai ON ai.msgid = th.answers"
 	" LEFT JOIN series s ON s.msgid = th.answers"
 	" WHERE lower(t.key) IN " REVIEW_KEYS
-	" ORDER BY m.date, t.msgid, t.seq";
+	/* and those a reply quotes from a mail the archive lost (issue 27):
+	 * its In-Reply-To names a mail the database does not have, or its
+	 * attribution line names another sender than the mail it answers;
+	 * not a trailer the patch answered carries (its history), nor one
+	 * given unquoted to it in a mail the database has (counted there).
+	 * seq 1000 up: apart from the reply's own trailers */
+	" UNION ALL SELECT q.msgid, 1000 + q.seq, q.key, coalesce(q.name, ''),"
+	" coalesce(lower(q.addr), ''), coalesce(q.value, ''),"
+	" coalesce(lower(m.from_addr), ''), m.date,"
+	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = q.msgid),"
+	" th.answers," TARGET_CLASS("ai") ", coalesce(lower(am.from_addr), ''),"
+	" (SELECT group_concat(lower(c.addr), char(10)) FROM message_trailers c"
+	"   WHERE c.msgid = th.answers AND lower(c.key) = 'co-developed-by'),"
+	" s.series, s.topic, ai.version, ai.part, ai.total,"
+	" (SELECT coalesce(lower(au.addr), '') FROM message_author au"
+	"   WHERE au.msgid = th.answers), 0"
+	" FROM quoted_tags q"
+	" JOIN message_info mi ON mi.msgid = q.msgid AND" ANSWERING("mi")
+	" JOIN thread th ON th.msgid = q.msgid AND th.answers IS NOT NULL"
+	" JOIN messages m ON m.msgid = q.msgid"
+	" JOIN messages am ON am.msgid = th.answers"
+	" JOIN message_info ai ON ai.msgid = th.answers"
+	" LEFT JOIN series s ON s.msgid = th.answers"
+	" WHERE lower(q.key) IN " REVIEW_KEYS
+	" AND ((coalesce(m.in_reply_to, '') <> '' AND NOT EXISTS"
+	"   (SELECT 1 FROM messages p WHERE p.msgid = m.in_reply_to))"
+	"  OR (q.attrib <> '' AND NOT EXISTS (SELECT 1 FROM messages p"
+	"   WHERE p.msgid = m.in_reply_to AND lower(p.from_addr) = q.attrib)))"
+	" AND NOT EXISTS (SELECT 1 FROM message_trailers o"
+	"  WHERE o.msgid = th.answers AND lower(o.key) = lower(q.key)"
+	"  AND coalesce(lower(o.addr), '') = coalesce(lower(q.addr), '')"
+	"  AND coalesce(lower(o.name), '') = coalesce(lower(q.name), ''))"
+	" AND NOT (coalesce(q.addr, '') <> '' AND EXISTS (SELECT 1"
+	"  FROM thread t2 JOIN message_trailers o ON o.msgid = t2.msgid"
+	"  WHERE t2.answers = th.answers AND o.msgid <> q.msgid"
+	"  AND lower(o.key) = lower(q.key) AND lower(o.addr) = lower(q.addr)))"
+	" ORDER BY 8, 1, 2";
 static const char sql_put_tag[] =
 	"INSERT OR IGNORE INTO review_tags(msgid, seq, key, name, addr, value,"
 	" sender, date, target, target_class, series, topic, version, part,"
@@ -888,6 +924,26 @@ onlist_status onlist_store_build_reviews(struct onlist_store *s,
 	g_string_chunk_free(b.str);
 	g_string_free(key, TRUE);
 	return ret;
+}
+
+/* ---- at import ----------------------------------------------------------- */
+
+static const char sql_put_quoted[] =
+	"INSERT OR IGNORE INTO quoted_tags(msgid, seq, key, name, addr, value,"
+	" attrib) VALUES(?1,?2,?3,?4,?5,?6,?7)";
+
+onlist_status onlist_store_put_quoted_tags(struct onlist_store *s,
+					   const char *msgid,
+					   const struct onlist_quoted_tag *t,
+					   size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (onlist__store_step(s, onlist__store_prepare(s, sql_put_quoted),
+				       "insert quoted tag", "tittttt", msgid,
+				       (int)k, t[k].key, t[k].name, t[k].addr,
+				       t[k].value, t[k].attrib) != ONLIST_OK)
+			return ONLIST_EDB;
+	return ONLIST_OK;
 }
 
 /* ---- reading ------------------------------------------------------------ */

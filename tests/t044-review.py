@@ -149,6 +149,10 @@ s_sks1 = case("sketch-scope-1", "sks1.c", "sks: add the first helper")
 s_sks2 = case("sketch-scope-2", "sks2.c", "sks: add the second helper")
 s_sib1 = case("sibling-disc-1", "sib1.c", "sib: add the first helper")
 s_sib2 = case("sibling-disc-2", "sib2.c", "sib: add the second helper")
+s_lack = case("lost-ack", "lack.c", "lack: add the helper")
+s_latt = case("lost-ack-attributed", "latt.c", "latt: add the helper")
+s_lcar = case("lost-carried", "lcar.c", "lcar: add the helper",
+              trailers=["Acked-by: Quinn Quoted <quinn@example.org>"])
 
 # ---- mails ----------------------------------------------------------------
 alpha, beta, ids = [], [], []
@@ -539,6 +543,28 @@ p = patch("sib-1", s_sib1, "[PATCH 1/2] sib: add the first helper", irt=c, refs=
 patch("sib-2", s_sib2, "[PATCH 2/2] sib: add the second helper", irt=c, refs=[c])
 mail("sib-r", ivan, "Re: [PATCH 1/2] sib: add the first helper", "Why not inline it?\n",
      irt=p, refs=[c, p])
+
+# the archive lost Carol's ack; Mo's "Merged." answers it and quotes it
+p = patch("lack", s_lack, "[PATCH] lack: add the helper")
+mail("lack-r", mo, "Re: [PATCH] lack: add the helper",
+     "On Mon, 1 Mar 2021, Carol Acker <carol@example.org> wrote:\n"
+     "> On Mon, 1 Mar 2021, Ann Author wrote:\n>> +int lack(void)\n>\n"
+     "> Acked-by: Carol Acker <carol@example.org>\n\nMerged. Thanks!\n",
+     irt="lack-c@example.org", refs=[p, "lack-c@example.org"])
+# Mo answers the patch itself, quoting Dave's test report the archive lost
+p = patch("latt", s_latt, "[PATCH] latt: add the helper")
+mail("latt-r", mo, "Re: [PATCH] latt: add the helper",
+     "On Mon, 1 Mar 2021 10:00, Dave Tester\n<dave@example.org> wrote:\n"
+     "> Tested-by: Dave Tester <dave@example.org>\n\nThanks, applied.\n",
+     irt=p, refs=[p])
+# the archive lost the patch, which carried an older ack; Mo's receipt
+# quotes it whole: the ack is the patch's history, not review given here
+body = git("format-patch", "--stdout", "-1", s_lcar).split("\n\n", 1)[1]
+quoted = "".join("> %s\n" % l if l else ">\n" for l in body.split("\n"))
+mail("lcar-r", mo, "Re: [PATCH] lcar: add the helper",
+     "On Mon, 1 Mar 2021, Ann Author wrote:\n" + quoted +
+     "\nCommitted... (tag: liblcar-1-0-0)\n", irt="lcar@example.org",
+     refs=["lcar@example.org"])
 
 open(os.path.join(out, "alpha.mbox"), "wb").write(b"".join(alpha))
 open(os.path.join(out, "beta.mbox"), "wb").write(b"".join(beta))
