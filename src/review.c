@@ -118,6 +118,85 @@ static int counts(GHashTable *who, const char *addr)
 	return !*addr || !g_hash_table_contains(who, addr);
 }
 
+/* The part of the patch of series ser stored with this stripped subject,
+ * or 0 */
+static int part_by_subject(const struct onlist_review_in *in, const char *ser,
+			   const char *stripped)
+{
+	for (size_t i = 0; i < in->nmsgs; i++) {
+		const struct onlist_review_msg *m = &in->msgs[i];
+
+		if (!m->cover && m->part > 0 && *stripped &&
+		    !strcmp(m->series, ser) && !strcmp(m->stripped, stripped))
+			return m->part;
+	}
+	return 0;
+}
+
+/* The part of series other that a neighbour (part j of the posting's
+ * series) matches by subject, or 0 */
+static int neighbour(const struct onlist_review_in *in, const char *ser, int j,
+		     const char *other)
+{
+	for (size_t i = 0; i < in->nmsgs; i++) {
+		const struct onlist_review_msg *m = &in->msgs[i];
+
+		if (!m->cover && m->part == j && !strcmp(m->series, ser))
+			return part_by_subject(in, other, m->stripped);
+	}
+	return 0;
+}
+
+/* Series other (another version of the topic, without a stored copy of
+ * the patch) had the patch in a part the archive lacks: a part of it is
+ * missing between the parts its subjects match to the nearest
+ * neighbours of a posting in the posting's own series (selinux: v1
+ * 9/12, too large for the list, split into v2 9/13 and 10/13; v1 8/12
+ * and 10/12 are v2 8/13 and 11/13).  A patch new in the later version
+ * and put in the same gap would be taken for it: the limit README
+ * names. */
+static int lost_in_gap(const struct onlist_review_in *in, const char *other)
+{
+	unsigned char *have;
+	int total = -1, missing = 0, yes = 0;
+
+	for (size_t i = 0; i < in->nmsgs && total < 1; i++)
+		if (!in->msgs[i].cover && in->msgs[i].part > 0 &&
+		    !strcmp(in->msgs[i].series, other))
+			total = in->msgs[i].total;
+	if (total < 2 || total > 999 || !(have = g_try_malloc0((gsize)total + 2)))
+		return 0;
+	for (size_t i = 0; i < in->nmsgs; i++) {
+		const struct onlist_review_msg *m = &in->msgs[i];
+
+		if (!m->cover && m->part >= 1 && m->part <= total &&
+		    !strcmp(m->series, other))
+			have[m->part] = 1;
+	}
+	for (int x = 1; x <= total; x++)
+		missing += !have[x];
+	for (size_t i = 0; i < in->nmsgs && missing && !yes; i++) {
+		const struct onlist_review_msg *p = &in->msgs[i];
+		int lo = 0, hi = total + 1;
+
+		if (!p->posting || p->cover || p->part < 1 ||
+		    !strcmp(p->series, other))
+			continue;
+		for (int j = p->part - 1; j >= 1 && !lo; j--)
+			lo = neighbour(in, p->series, j, other);
+		for (int j = p->part + 1; j <= p->total && hi == total + 1; j++) {
+			int b = neighbour(in, p->series, j, other);
+
+			if (b)
+				hi = b;
+		}
+		for (int x = lo + 1; x < hi && !yes; x++)
+			yes = !have[x];
+	}
+	g_free(have);
+	return yes;
+}
+
 onlist_status onlist_review_commit(const struct onlist_review_in *in,
 				   struct onlist_review_out *out)
 {
@@ -198,7 +277,8 @@ onlist_status onlist_review_commit(const struct onlist_review_in *in,
 				}
 			} else if ((m->cover || !strcmp(m->msgid, m->series) ||
 				    t->series_scope) &&
-				   g_hash_table_contains(series, m->series)) {
+				   (g_hash_table_contains(series, m->series) ||
+				    lost_in_gap(in, m->series))) {
 				/* a sibling patch's own tag is its own; the
 				 * patch the others answer, in a series
 				 * without a cover letter, stands for one */

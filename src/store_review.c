@@ -211,7 +211,7 @@ static const char sql_links[] =
 	" (SELECT group_concat(lower(c.addr), char(10)) FROM message_trailers c" \
 	"   WHERE c.msgid = s.msgid AND lower(c.key) = 'co-developed-by'" \
 	"   AND c.addr <> '')," \
-	" coalesce(i.reply, 0)" \
+	" coalesce(i.reply, 0), coalesce(i.part, -1), coalesce(i.total, -1)" \
 	" FROM series s JOIN messages m ON m.msgid = s.msgid" \
 	" LEFT JOIN message_info i ON i.msgid = s.msgid" \
 	" LEFT JOIN message_author au ON au.msgid = s.msgid" \
@@ -463,6 +463,8 @@ static onlist_status load_topics(struct build *b)
 		m.author = canon(b, intern(b, st, 6));
 		m.codev = canon_lines(b, intern(b, st, 7));
 		m.reply = sqlite3_column_int(st, 8);
+		m.part = sqlite3_column_int(st, 9);
+		m.total = sqlite3_column_int(st, 10);
 		g_array_append_val(bucket(b->members, intern(b, st, 2),
 					  sizeof m), m);
 	}

@@ -72,6 +72,8 @@ old_1w = commit("oneword.c", "int oneword(void) { return 0; }\n", "oneword: add 
 old_ovt = commit("ovt1.c", "int ovt1(void) { return 0; }\n", "ovt: add the first helper")
 old_rnv = commit("rnv.c", "int rnv(void) { return 0; }\n", "rnv: add the helper")
 old_fvn = commit("fvn.c", "int fvn(void) { return 0; }\n", "fvn: add the helper")
+old_gap1 = commit("gap1.c", "int gap1(void) { return 0; }\n", "gap: add the first helper")
+old_gap3 = commit("gap3.c", "int gap3(void) { return 0; }\n", "gap: add the last helper")
 git("checkout", "-q", "main")
 
 cases = []
@@ -149,6 +151,9 @@ s_sks1 = case("sketch-scope-1", "sks1.c", "sks: add the first helper")
 s_sks2 = case("sketch-scope-2", "sks2.c", "sks: add the second helper")
 s_sib1 = case("sibling-disc-1", "sib1.c", "sib: add the first helper")
 s_sib2 = case("sibling-disc-2", "sib2.c", "sib: add the second helper")
+s_gapa = case("gap-split-1", "gapa.c", "gap: add the python helper")
+s_gapb = case("gap-split-2", "gapb.c", "gap: add the python tests")
+s_gapn = case("gap-new", "gapn.c", "gap: add the docs")
 s_lack = case("lost-ack", "lack.c", "lack: add the helper")
 s_latt = case("lost-ack-attributed", "latt.c", "latt: add the helper")
 s_lcar = case("lost-carried", "lcar.c", "lcar: add the helper",
@@ -544,6 +549,19 @@ patch("sib-2", s_sib2, "[PATCH 2/2] sib: add the second helper", irt=c, refs=[c]
 mail("sib-r", ivan, "Re: [PATCH 1/2] sib: add the first helper", "Why not inline it?\n",
      irt=p, refs=[c, p])
 
+# v1's 2/3 never reached the list (too large); Hank acks v1 "For all 3";
+# v2 splits that patch in two (2/5, 3/5) and adds 5/5, the docs
+# (selinux cb0b5f3: v1 9/12 lost, "For all 12: Acked-by" on v1)
+p = patch("gap-v1-1", old_gap1, "[PATCH 1/3] gap: add the first helper")
+q = patch("gap-v1-3", old_gap3, "[PATCH 3/3] gap: add the last helper", irt=p, refs=[p])
+mail("gap-r", hank, "Re: [PATCH 3/3] gap: add the last helper",
+     "For all 3:\nAcked-by: Hank Helper <hank@example.org>\n", irt=q, refs=[p, q])
+c = mail("gap-v2-0", ann, "[PATCH 0/5 v2] gap: helpers", "v2: 2/3 split in two, docs.\n")
+patch("gap-v2-1", old_gap1, "[PATCH 1/5 v2] gap: add the first helper", irt=c, refs=[c])
+patch("gap-v2-2", s_gapa, "[PATCH 2/5 v2] gap: add the python helper", irt=c, refs=[c])
+patch("gap-v2-3", s_gapb, "[PATCH 3/5 v2] gap: add the python tests", irt=c, refs=[c])
+patch("gap-v2-4", old_gap3, "[PATCH 4/5 v2] gap: add the last helper", irt=c, refs=[c])
+patch("gap-v2-5", s_gapn, "[PATCH 5/5 v2] gap: add the docs", irt=c, refs=[c])
 # the archive lost Carol's ack; Mo's "Merged." answers it and quotes it
 p = patch("lack", s_lack, "[PATCH] lack: add the helper")
 mail("lack-r", mo, "Re: [PATCH] lack: add the helper",
