@@ -197,6 +197,34 @@ static int lost_in_gap(const struct onlist_review_in *in, const char *other)
 	return yes;
 }
 
+/* m (linked by author, files and subject prefix, store_review.c) is a
+ * sibling of a posting rather than an earlier version of it: it is in a
+ * posting's series, or that series has a patch of m's subject, its own
+ * later version (io-uring: v1 "examples/send-zc: add affinity" is v2's
+ * 2/5, not an earlier "add defer taskrun support", though all touch
+ * one file) */
+static int sibling_of_posting(const struct onlist_review_in *in,
+			      const struct onlist_review_msg *m)
+{
+	for (size_t i = 0; i < in->nmsgs; i++) {
+		const struct onlist_review_msg *p = &in->msgs[i];
+
+		if (!p->posting || p->cover)
+			continue;
+		if (!strcmp(p->series, m->series))
+			return 1;
+		for (size_t k = 0; k < in->nmsgs; k++) {
+			const struct onlist_review_msg *q = &in->msgs[k];
+
+			if (!q->cover && q != m && *m->stripped &&
+			    !strcmp(q->series, p->series) &&
+			    !strcmp(q->stripped, m->stripped))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 onlist_status onlist_review_commit(const struct onlist_review_in *in,
 				   struct onlist_review_out *out)
 {
@@ -242,7 +270,7 @@ onlist_status onlist_review_commit(const struct onlist_review_in *in,
 			continue;
 		/* an earlier version under the commit's subject, from its
 		 * author (the commit named after v1, v2 renamed) */
-		if (m->posting || m->linked ||
+		if (m->posting || (m->linked && !sibling_of_posting(in, m)) ||
 		    (*m->stripped && g_hash_table_contains(stripped, m->stripped)) ||
 		    (in->subject && *in->subject && !m->reply &&
 		     !strcmp(m->stripped, in->subject) &&

@@ -72,6 +72,7 @@ old_1w = commit("oneword.c", "int oneword(void) { return 0; }\n", "oneword: add 
 old_ovt = commit("ovt1.c", "int ovt1(void) { return 0; }\n", "ovt: add the first helper")
 old_rnv = commit("rnv.c", "int rnv(void) { return 0; }\n", "rnv: add the helper")
 old_fvn = commit("fvn.c", "int fvn(void) { return 0; }\n", "fvn: add the helper")
+old_fsib = commit("fsib.c", "int fsib(void) { return 0; }\n", "fsib: add the helper")
 old_gap1 = commit("gap1.c", "int gap1(void) { return 0; }\n", "gap: add the first helper")
 old_gap3 = commit("gap3.c", "int gap3(void) { return 0; }\n", "gap: add the last helper")
 git("checkout", "-q", "main")
@@ -151,6 +152,7 @@ s_sks1 = case("sketch-scope-1", "sks1.c", "sks: add the first helper")
 s_sks2 = case("sketch-scope-2", "sks2.c", "sks: add the second helper")
 s_sib1 = case("sibling-disc-1", "sib1.c", "sib: add the first helper")
 s_sib2 = case("sibling-disc-2", "sib2.c", "sib: add the second helper")
+s_fsib = case("files-sibling", "fsib.c", "fsib: add the option")
 s_gapa = case("gap-split-1", "gapa.c", "gap: add the python helper")
 s_gapb = case("gap-split-2", "gapb.c", "gap: add the python tests")
 s_gapn = case("gap-new", "gapn.c", "gap: add the docs")
@@ -549,6 +551,16 @@ patch("sib-2", s_sib2, "[PATCH 2/2] sib: add the second helper", irt=c, refs=[c]
 mail("sib-r", ivan, "Re: [PATCH 1/2] sib: add the first helper", "Why not inline it?\n",
      irt=p, refs=[c, p])
 
+# v1 (one patch) discussed on its cover; v2 adds "fsib: add the option"
+# before it, touching the same file under the same "fsib:" prefix: v1's
+# patch is v2's 2/2, not an earlier version of the option (io-uring
+# 209fb0e9b6a8)
+c = mail("fsib-v1-0", ann, "[PATCH 0/1] fsib: a helper", "A helper.\n")
+patch("fsib-v1-1", old_fsib, "[PATCH 1/1] fsib: add the helper", irt=c, refs=[c])
+mail("fsib-q", ivan, "Re: [PATCH 0/1] fsib: a helper", "Why a helper?\n", irt=c, refs=[c])
+c = mail("fsib-v2-0", ann, "[PATCH v2 0/2] fsib: a helper, an option", "And an option.\n")
+patch("fsib-v2-1", s_fsib, "[PATCH v2 1/2] fsib: add the option", irt=c, refs=[c])
+patch("fsib-v2-2", old_fsib, "[PATCH v2 2/2] fsib: add the helper", irt=c, refs=[c])
 # v1's 2/3 never reached the list (too large); Hank acks v1 "For all 3";
 # v2 splits that patch in two (2/5, 3/5) and adds 5/5, the docs
 # (selinux cb0b5f3: v1 9/12 lost, "For all 12: Acked-by" on v1)
