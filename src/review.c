@@ -383,3 +383,61 @@ onlist_status onlist_review_commit(const struct onlist_review_in *in,
 	g_string_chunk_free(keep);
 	return ONLIST_OK;
 }
+
+onlist_status onlist_review_tally(const struct onlist_review_in *in,
+				  const unsigned char *counted,
+				  struct onlist_review_tally *t)
+{
+	/* msgid -> its series; series -> index + 1 of its first message */
+	GHashTable *ser = g_hash_table_new(g_str_hash, g_str_equal);
+	GHashTable *first = g_hash_table_new(g_str_hash, g_str_equal);
+	GHashTable *people = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (size_t i = 0; i < in->nmsgs; i++) {
+		const struct onlist_review_msg *m = &in->msgs[i];
+
+		g_hash_table_insert(ser, (gpointer)m->msgid, (gpointer)m->series);
+		t->series_replies[i] = -1;
+		t->replies[i] = t->repliers[i] = 0;
+		if (!g_hash_table_contains(first, m->series)) {
+			g_hash_table_insert(first, (gpointer)m->series,
+					    GSIZE_TO_POINTER(i + 1));
+			t->series_replies[i] = 0;
+		}
+	}
+	/* each series' replies, for lookup's versions */
+	for (size_t r = 0; r < in->nreplies; r++) {
+		const char *h = g_hash_table_lookup(ser, in->replies[r].target);
+
+		if (counted[r] && h)
+			t->series_replies[GPOINTER_TO_SIZE(
+				g_hash_table_lookup(first, h)) - 1]++;
+	}
+	/* each posting's: those to it and to the cover letter of its
+	 * series */
+	for (size_t i = 0; i < in->nmsgs; i++) {
+		const struct onlist_review_msg *m = &in->msgs[i];
+		int cover = 0;
+
+		if (!m->posting)
+			continue;
+		for (size_t k = 0; k < in->nmsgs && !cover; k++)
+			cover = in->msgs[k].cover &&
+				!strcmp(in->msgs[k].msgid, m->series);
+		g_hash_table_remove_all(people);
+		for (size_t r = 0; r < in->nreplies; r++) {
+			const struct onlist_review_reply *x = &in->replies[r];
+
+			if (!counted[r] || (strcmp(x->target, m->msgid) &&
+					    (!cover || strcmp(x->target, m->series))))
+				continue;
+			t->replies[i]++;
+			g_hash_table_add(people, (gpointer)x->sender);
+		}
+		t->repliers[i] = (int)g_hash_table_size(people);
+	}
+	g_hash_table_destroy(ser);
+	g_hash_table_destroy(first);
+	g_hash_table_destroy(people);
+	return ONLIST_OK;
+}

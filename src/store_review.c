@@ -538,6 +538,7 @@ static onlist_status one_commit(struct build *b, const char *sha,
 	GArray *trs = g_array_new(FALSE, FALSE, sizeof(struct onlist_review_trailer));
 	struct onlist_review_in in;
 	struct onlist_review_out out;
+	struct onlist_review_tally tally = { NULL, NULL, NULL };
 	unsigned char *off, *counted = NULL;
 	GString *off_text = g_string_new(NULL);
 	onlist_status ret;
@@ -594,71 +595,27 @@ static onlist_status one_commit(struct build *b, const char *sha,
 				      g_array_index(reps, struct onlist_review_reply,
 						    out.notice).msgid)) != ONLIST_OK)
 		goto out;
-	/* each series' replies by the same rule, for lookup's versions */
-	{
-		GHashTable *ser = g_hash_table_new(g_str_hash, g_str_equal);
-		GHashTable *n = g_hash_table_new(g_str_hash, g_str_equal);
-		GHashTableIter it;
-		gpointer k, v;
-
-		for (guint i = 0; i < msgs->len; i++) {
-			const struct onlist_review_msg *m =
-				&g_array_index(msgs, struct onlist_review_msg, i);
-
-			g_hash_table_insert(ser, (gpointer)m->msgid, (gpointer)m->series);
-			if (!g_hash_table_contains(n, m->series))
-				g_hash_table_insert(n, (gpointer)m->series, GINT_TO_POINTER(0));
-		}
-		for (guint r = 0; r < reps->len; r++) {
-			const char *t = g_array_index(reps, struct onlist_review_reply, r).target;
-			const char *h = g_hash_table_lookup(ser, t);
-
-			if (counted[r] && h)
-				g_hash_table_insert(n, (gpointer)h, GINT_TO_POINTER(
-					GPOINTER_TO_INT(g_hash_table_lookup(n, h)) + 1));
-		}
-		g_hash_table_iter_init(&it, n);
-		while (ret == ONLIST_OK && g_hash_table_iter_next(&it, &k, &v))
-			ret = onlist__store_step(b->s, onlist__store_prepare(b->s,
-					sql_put_series_replies), "insert series replies",
-					"tti", sha, (const char *)k, GPOINTER_TO_INT(v));
-		g_hash_table_destroy(ser);
-		g_hash_table_destroy(n);
-		if (ret != ONLIST_OK)
-			goto out;
-	}
-	/* each posting's replies by the same rule, for lookup: those to it
-	 * and to the cover letter of its series */
+	/* the replies lookup shows, by the same rule (review.c) */
+	tally.replies = g_new0(int, msgs->len + 1);
+	tally.repliers = g_new0(int, msgs->len + 1);
+	tally.series_replies = g_new0(int, msgs->len + 1);
+	if ((ret = onlist_review_tally(&in, counted, &tally)) != ONLIST_OK)
+		goto out;
 	for (guint i = 0; i < msgs->len; i++) {
 		const struct onlist_review_msg *m =
 			&g_array_index(msgs, struct onlist_review_msg, i);
-		GHashTable *people;
-		int n = 0, cover = 0;
 
-		if (!m->posting)
-			continue;
-		for (guint k = 0; k < msgs->len && !cover; k++) {
-			const struct onlist_review_msg *h =
-				&g_array_index(msgs, struct onlist_review_msg, k);
-
-			cover = h->cover && !strcmp(h->msgid, m->series);
-		}
-		people = g_hash_table_new(g_str_hash, g_str_equal);
-		for (guint r = 0; r < reps->len; r++) {
-			const struct onlist_review_reply *x =
-				&g_array_index(reps, struct onlist_review_reply, r);
-
-			if (!counted[r] || (strcmp(x->target, m->msgid) &&
-					    (!cover || strcmp(x->target, m->series))))
-				continue;
-			n++;
-			g_hash_table_add(people, (gpointer)x->sender);
-		}
-		ret = onlist__store_step(b->s, onlist__store_prepare(b->s, sql_put_posting),
-					 "insert posting replies", "ttii", sha,
-					 m->msgid, n, (int)g_hash_table_size(people));
-		g_hash_table_destroy(people);
-		if (ret != ONLIST_OK)
+		if (tally.series_replies[i] >= 0 &&
+		    (ret = onlist__store_step(b->s, onlist__store_prepare(b->s,
+					sql_put_series_replies), "insert series replies",
+					"tti", sha, m->series,
+					tally.series_replies[i])) != ONLIST_OK)
+			goto out;
+		if (m->posting &&
+		    (ret = onlist__store_step(b->s, onlist__store_prepare(b->s,
+					sql_put_posting), "insert posting replies",
+					"ttii", sha, m->msgid, tally.replies[i],
+					tally.repliers[i])) != ONLIST_OK)
 			goto out;
 	}
 	for (guint i = 0; i < trs->len; i++)
@@ -688,6 +645,9 @@ static onlist_status one_commit(struct build *b, const char *sha,
 	c->commits++;
 	c->state[out.state]++;
 out:
+	g_free(tally.replies);
+	g_free(tally.repliers);
+	g_free(tally.series_replies);
 	g_free(off);
 	g_free(counted);
 	g_string_free(off_text, TRUE);

@@ -168,4 +168,22 @@ struct onlist_review_out {
 onlist_status onlist_review_commit(const struct onlist_review_in *in,
 				   struct onlist_review_out *out);
 
+/* The replies lookup counts, by the rule of the state: those
+ * onlist_review_commit() marked in counted[0..nreplies). */
+struct onlist_review_tally {
+	/* caller's arrays of nmsgs: for each posting msgs[i], the replies
+	 * that count to it or to the cover letter of its series, and
+	 * their distinct senders; 0 for other messages */
+	int *replies, *repliers;
+	/* caller's array of nmsgs: for the first message of each series
+	 * in msgs, the replies that count to any message of that series
+	 * (its row in lookup's versions); -1 for the others */
+	int *series_replies;
+};
+
+/* Fill t.  ONLIST_ENOMEM. */
+onlist_status onlist_review_tally(const struct onlist_review_in *in,
+				  const unsigned char *counted,
+				  struct onlist_review_tally *t);
+
 #endif
