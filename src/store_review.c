@@ -164,7 +164,7 @@ static const char sql_put_tag[] =
  * its "commit ... upstream"), sent from 180 days before the author
  * date to the commit, that is no posting of another commit, and has the
  * commit's subject, or its files and the part of its subject before the
- * first ':' ("controllers/cpuset:").  msgid: the posting or that
+ * first ':' ("controllers/cpuset:") and a lower version than a posting.  msgid: the posting or that
  * version; posted: 1 for a posting. */
 #define LINK_WINDOW "15552000"
 #define LINK_PATCH(i, m) \
@@ -196,6 +196,13 @@ static const char sql_links[] =
 	" JOIN series s ON s.msgid = m.msgid"
 	" WHERE c.sha IN (SELECT commit_sha FROM matches x WHERE " POSTED ")"
 	" AND c.files <> '' AND instr(c.subject, ':') > 1"
+	/* an earlier version has a lower version than a posting: a patch
+	 * of the same version is another change to those files (ltp
+	 * "tst_net.sh: Add more doc" is no v2 of "tst_net.sh: Filter
+	 * out tst_ns_exec TINFO messages") */
+	" AND coalesce(i.version, 1) < (SELECT max(coalesce(pi.version, 1))"
+	"  FROM matches x JOIN message_info pi ON pi.msgid = x.message_id"
+	"  WHERE x.commit_sha = c.sha AND " POSTED ")"
 	" AND lower(substr(i.stripped, 1, instr(i.stripped, ':')))"
 	"  = lower(substr(c.subject, 1, instr(c.subject, ':')))"
 	" AND" LINK_PATCH("i", "m") ";";

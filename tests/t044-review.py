@@ -73,6 +73,7 @@ old_ovt = commit("ovt1.c", "int ovt1(void) { return 0; }\n", "ovt: add the first
 old_rnv = commit("rnv.c", "int rnv(void) { return 0; }\n", "rnv: add the helper")
 old_fvn = commit("fvn.c", "int fvn(void) { return 0; }\n", "fvn: add the helper")
 old_fsib = commit("fsib.c", "int fsib(void) { return 0; }\n", "fsib: add the helper")
+old_fsame = commit("fsame.c", "int fsame(void) { return 0; }\n", "fsame: fix the limit")
 old_gap1 = commit("gap1.c", "int gap1(void) { return 0; }\n", "gap: add the first helper")
 old_gap3 = commit("gap3.c", "int gap3(void) { return 0; }\n", "gap: add the last helper")
 git("checkout", "-q", "main")
@@ -153,6 +154,7 @@ s_sks2 = case("sketch-scope-2", "sks2.c", "sks: add the second helper")
 s_sib1 = case("sibling-disc-1", "sib1.c", "sib: add the first helper")
 s_sib2 = case("sibling-disc-2", "sib2.c", "sib: add the second helper")
 s_fsib = case("files-sibling", "fsib.c", "fsib: add the option")
+s_fsame = case("files-same-version", "fsame.c", "fsame: add more doc")
 s_gapa = case("gap-split-1", "gapa.c", "gap: add the python helper")
 s_gapb = case("gap-split-2", "gapb.c", "gap: add the python tests")
 s_gapn = case("gap-new", "gapn.c", "gap: add the docs")
@@ -561,6 +563,13 @@ mail("fsib-q", ivan, "Re: [PATCH 0/1] fsib: a helper", "Why a helper?\n", irt=c,
 c = mail("fsib-v2-0", ann, "[PATCH v2 0/2] fsib: a helper, an option", "And an option.\n")
 patch("fsib-v2-1", s_fsib, "[PATCH v2 1/2] fsib: add the option", irt=c, refs=[c])
 patch("fsib-v2-2", old_fsib, "[PATCH v2 2/2] fsib: add the helper", irt=c, refs=[c])
+# Ann's other patch to fsame.c, never applied here, reviewed by Bob; then
+# her "fsame: add more doc", also a v1: another change to that file,
+# not a later version of the first (ltp 22fc4a913276)
+p = patch("fsame-o", old_fsame, "[PATCH] fsame: fix the limit")
+mail("fsame-r", bob, "Re: [PATCH] fsame: fix the limit",
+     "Reviewed-by: Bob Reviewer <bob@example.org>\n", irt=p, refs=[p])
+patch("fsame-d", s_fsame, "[PATCH] fsame: add more doc")
 # v1's 2/3 never reached the list (too large); Hank acks v1 "For all 3";
 # v2 splits that patch in two (2/5, 3/5) and adds 5/5, the docs
 # (selinux cb0b5f3: v1 9/12 lost, "For all 12: Acked-by" on v1)

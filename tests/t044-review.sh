@@ -71,6 +71,7 @@ sketch-scope-2   reviewed         sks-r                 0     -
 sibling-disc-1   discussed        -                     0     -
 sibling-disc-2   no_reply         -                     0     -
 files-sibling    no_reply         -                     0     -
+files-same-version no_reply       -                     0     -
 gap-split-1      reviewed_series  gap-r                 0     -
 gap-split-2      reviewed_series  gap-r                 0     -
 gap-new          no_reply         -                     0     -
@@ -127,6 +128,9 @@ lost-carried     no_reply         -                     0     Acked-by:_Quinn_Qu
 # files-sibling: v2 adds a patch before v1's only one, touching its file
 # under its "fsib:" prefix; v1's patch has its own v2 (2/2): it is no
 # earlier version of the new one, so Ivan's question on v1 is not its.
+# files-same-version: Ann's earlier, reviewed patch to the same file
+# under the same prefix is a v1 like the commit's posting: another
+# change, not an earlier version of it.
 # gap-split: v1's 2/3 never reached the list; Hank acked v1 "For all
 # 3"; v2 split that patch in two: both halves sit where v1 lacks its
 # part (between the parts matching their neighbours' subjects), so the
@@ -177,7 +181,7 @@ echo "$expect" | while read -r c state ev naks off; do
 done >"$TMP/states"
 cat "$TMP/states"
 [ ! -s "$TMP/states" ] || bad "commit states (above)"
-[ "$(q "SELECT count(*) FROM commit_review")" = 72 ] || bad "not every posted commit has a state"
+[ "$(q "SELECT count(*) FROM commit_review")" = 73 ] || bad "not every posted commit has a state"
 got=$(q "SELECT method || ' ' || message_id FROM matches WHERE commit_sha = '$(sha_of lost-patch)'")
 [ "$got" = "quoted lost-r@example.org" ] || bad "the lost patch is matched as '$got'"
 
@@ -355,7 +359,7 @@ for c in r["commits"]:
 t = r["totals"]
 n = [c for c in r["commits"] if case[c["sha"]] == "notice-merged"][0]["review"]["notice"]
 if not n or n["from"] != "Mo Maintainer" or n["msgid"] != "ntc-merged-r@example.org": print("notice", n); ok = False
-if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (24, 8, 19, 21): print("totals", t); ok = False
+if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (25, 8, 19, 21): print("totals", t); ok = False
 sys.exit(0 if ok else 1)
 PY
 run "report md" "$ONLIST" --db "$DB" report base..main
@@ -372,7 +376,7 @@ evidence "Acked-by Carol Acker on the cover letter, for the series" cover-r@exam
 	bad "report md: the cover letter evidence is not quoted"
 grep -qF -- '  - in git, not on the list: Reviewed-by: Frank Offlist \<frank@example.org\> Acked-by: Quinn Quoted \<quinn@example.org\>' "$TMP/out" ||
 	bad "report md: off-list tags not shown"
-grep -q "^## Posted, no reply (24)$" "$TMP/out" || bad "report md: no-reply section"
+grep -q "^## Posted, no reply (25)$" "$TMP/out" || bad "report md: no-reply section"
 # an applied notice is the evidence of a no_reply commit, linked
 ref=$(grep -A5 "^- $(sha_of notice-by-author | cut -c1-12) " "$TMP/out" |
       sed -n 's/^  - applied notice from Mo Maintainer, 2021-03-01 (\[mail\]\[\([0-9]*\)\])$/\1/p')
@@ -397,8 +401,8 @@ sys.exit(0 if ok else 1)
 PY
 run "export reviews" "$ONLIST" --db "$DB" export --format csv reviews
 tr -d '\r' <"$TMP/out" >"$TMP/reviews.csv"; mv "$TMP/reviews.csv" "$TMP/out"
-[ "$(tail -n +2 "$TMP/out" | wc -l)" = 37 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 37"
-[ "$(grep -c ',1,$' "$TMP/out")" = 30 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 30"
+[ "$(tail -n +2 "$TMP/out" | wc -l)" = 38 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 38"
+[ "$(grep -c ',1,$' "$TMP/out")" = 31 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 31"
 grep -q '^"cross-r@example.org",0,"Reviewed-by",.*,"beta","cross@example.org","patch",1,-1,-1,' "$TMP/out" ||
 	bad "export reviews: the cross-posted review is not on beta"
 grep -q '^"rv-r@example.org",.*,"rv-v2-1@example.org","patch",2,1,2,"rv-v2-0@example.org",' "$TMP/out" ||
@@ -409,8 +413,8 @@ run "stats json" "$ONLIST" --db "$DB" stats --format json base..main
 python3 -c '
 import json, sys
 g = json.load(open(sys.argv[1]))["single_signoff_no_tags"]
-want = {"never_posted": 0, "no_reply": 22, "discussed": 7, "reviewed_series": 19, "reviewed": 20}
-if g["count"] != 68 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
+want = {"never_posted": 0, "no_reply": 23, "discussed": 7, "reviewed_series": 19, "reviewed": 20}
+if g["count"] != 69 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
 ' "$TMP/out" || bad "stats: review states of the single-signoff commits"
 
 # ---- no repository known: no .mailmap, Bob's work address is off the list --
