@@ -162,7 +162,8 @@ static const char sql_put_tag[] =
  * string to ...", the commit named as v1): a patch (not a "Re:") by its
  * author (sender or in-body From; not a stable backport, which names
  * its "commit ... upstream"), sent from 180 days before the author
- * date to the commit, that is no posting of another commit, and has the
+ * date to the commit, that is no posting of another commit nor has a
+ * later version (same topic and subject) that is one, and has the
  * commit's subject, or its files and the part of its subject before the
  * first ':' ("controllers/cpuset:") and a lower version than a posting.  msgid: the posting or that
  * version; posted: 1 for a posting. */
@@ -173,7 +174,13 @@ static const char sql_put_tag[] =
 	" AND " m ".date BETWEEN c.author_date - " LINK_WINDOW \
 	"   AND c.commit_date + 86400" \
 	" AND NOT EXISTS (SELECT 1 FROM matches y WHERE y.message_id = " i ".msgid" \
-	"   AND y.commit_sha <> c.sha AND " ONLIST__POSTED("y.method") ")"
+	"   AND y.commit_sha <> c.sha AND " ONLIST__POSTED("y.method") ")" \
+	" AND NOT EXISTS (SELECT 1 FROM series sa JOIN series sb ON sb.topic = sa.topic" \
+	"   JOIN message_info ib ON ib.msgid = sb.msgid" \
+	"   AND lower(ib.stripped) = lower(" i ".stripped)" \
+	"   JOIN matches y ON y.message_id = sb.msgid" \
+	"   WHERE sa.msgid = " i ".msgid AND y.commit_sha <> c.sha" \
+	"   AND " ONLIST__POSTED("y.method") ")"
 static const char sql_links[] =
 	"DROP TABLE IF EXISTS temp.review_links;"
 	"CREATE TEMP TABLE review_links(sha TEXT NOT NULL, msgid TEXT NOT NULL,"

@@ -74,6 +74,7 @@ old_rnv = commit("rnv.c", "int rnv(void) { return 0; }\n", "rnv: add the helper"
 old_fvn = commit("fvn.c", "int fvn(void) { return 0; }\n", "fvn: add the helper")
 old_fsib = commit("fsib.c", "int fsib(void) { return 0; }\n", "fsib: add the helper")
 old_fsame = commit("fsame.c", "int fsame(void) { return 0; }\n", "fsame: fix the limit")
+old_fapp = commit("fapp.c", "int fapp(void) { return 0; }\n", "fapp: add notes")
 old_gap1 = commit("gap1.c", "int gap1(void) { return 0; }\n", "gap: add the first helper")
 old_gap3 = commit("gap3.c", "int gap3(void) { return 0; }\n", "gap: add the last helper")
 git("checkout", "-q", "main")
@@ -155,6 +156,9 @@ s_sib1 = case("sibling-disc-1", "sib1.c", "sib: add the first helper")
 s_sib2 = case("sibling-disc-2", "sib2.c", "sib: add the second helper")
 s_fsib = case("files-sibling", "fsib.c", "fsib: add the option")
 s_fsame = case("files-same-version", "fsame.c", "fsame: add more doc")
+s_fappa = case("files-applied-a", "fapp.c", "fapp: add notes")
+s_fappb = commit("fapp.c", "int fapp(void) { return 2; }\n", "fapp: update notes")
+cases.append(("files-applied-b", s_fappb))
 s_gapa = case("gap-split-1", "gapa.c", "gap: add the python helper")
 s_gapb = case("gap-split-2", "gapb.c", "gap: add the python tests")
 s_gapn = case("gap-new", "gapn.c", "gap: add the docs")
@@ -570,6 +574,14 @@ p = patch("fsame-o", old_fsame, "[PATCH] fsame: fix the limit")
 mail("fsame-r", bob, "Re: [PATCH] fsame: fix the limit",
      "Reviewed-by: Bob Reviewer <bob@example.org>\n", irt=p, refs=[p])
 patch("fsame-d", s_fsame, "[PATCH] fsame: add more doc")
+# Ann's "fapp: add notes" v1 (Ivan asks about it) and v2, applied; then
+# her "[PATCH v2] fapp: update notes", to the same file: v1 of "add
+# notes" is no earlier version of it, its own v2 being another commit
+# (io-uring 10a0f65c617e after bb75e12e)
+p = patch("fapp-v1", old_fapp, "[PATCH] fapp: add notes")
+mail("fapp-q", ivan, "Re: [PATCH] fapp: add notes", "Why notes?\n", irt=p, refs=[p])
+patch("fapp-v2", s_fappa, "[PATCH v2] fapp: add notes")
+patch("fapp-b", s_fappb, "[PATCH v2] fapp: update notes")
 # v1's 2/3 never reached the list (too large); Hank acks v1 "For all 3";
 # v2 splits that patch in two (2/5, 3/5) and adds 5/5, the docs
 # (selinux cb0b5f3: v1 9/12 lost, "For all 12: Acked-by" on v1)

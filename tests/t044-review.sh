@@ -72,6 +72,8 @@ sibling-disc-1   discussed        -                     0     -
 sibling-disc-2   no_reply         -                     0     -
 files-sibling    no_reply         -                     0     -
 files-same-version no_reply       -                     0     -
+files-applied-a  discussed        -                     0     -
+files-applied-b  no_reply         -                     0     -
 gap-split-1      reviewed_series  gap-r                 0     -
 gap-split-2      reviewed_series  gap-r                 0     -
 gap-new          no_reply         -                     0     -
@@ -131,6 +133,9 @@ lost-carried     no_reply         -                     0     Acked-by:_Quinn_Qu
 # files-same-version: Ann's earlier, reviewed patch to the same file
 # under the same prefix is a v1 like the commit's posting: another
 # change, not an earlier version of it.
+# files-applied: v1 of "fapp: add notes" is not an earlier version of
+# "[PATCH v2] fapp: update notes" (same file, prefix, author): its own v2
+# is the other commit; Ivan's question on it is not about the second.
 # gap-split: v1's 2/3 never reached the list; Hank acked v1 "For all
 # 3"; v2 split that patch in two: both halves sit where v1 lacks its
 # part (between the parts matching their neighbours' subjects), so the
@@ -181,7 +186,7 @@ echo "$expect" | while read -r c state ev naks off; do
 done >"$TMP/states"
 cat "$TMP/states"
 [ ! -s "$TMP/states" ] || bad "commit states (above)"
-[ "$(q "SELECT count(*) FROM commit_review")" = 73 ] || bad "not every posted commit has a state"
+[ "$(q "SELECT count(*) FROM commit_review")" = 75 ] || bad "not every posted commit has a state"
 got=$(q "SELECT method || ' ' || message_id FROM matches WHERE commit_sha = '$(sha_of lost-patch)'")
 [ "$got" = "quoted lost-r@example.org" ] || bad "the lost patch is matched as '$got'"
 
@@ -359,7 +364,7 @@ for c in r["commits"]:
 t = r["totals"]
 n = [c for c in r["commits"] if case[c["sha"]] == "notice-merged"][0]["review"]["notice"]
 if not n or n["from"] != "Mo Maintainer" or n["msgid"] != "ntc-merged-r@example.org": print("notice", n); ok = False
-if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (25, 8, 19, 21): print("totals", t); ok = False
+if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (26, 9, 19, 21): print("totals", t); ok = False
 sys.exit(0 if ok else 1)
 PY
 run "report md" "$ONLIST" --db "$DB" report base..main
@@ -376,13 +381,13 @@ evidence "Acked-by Carol Acker on the cover letter, for the series" cover-r@exam
 	bad "report md: the cover letter evidence is not quoted"
 grep -qF -- '  - in git, not on the list: Reviewed-by: Frank Offlist \<frank@example.org\> Acked-by: Quinn Quoted \<quinn@example.org\>' "$TMP/out" ||
 	bad "report md: off-list tags not shown"
-grep -q "^## Posted, no reply (25)$" "$TMP/out" || bad "report md: no-reply section"
+grep -q "^## Posted, no reply (26)$" "$TMP/out" || bad "report md: no-reply section"
 # an applied notice is the evidence of a no_reply commit, linked
 ref=$(grep -A5 "^- $(sha_of notice-by-author | cut -c1-12) " "$TMP/out" |
       sed -n 's/^  - applied notice from Mo Maintainer, 2021-03-01 (\[mail\]\[\([0-9]*\)\])$/\1/p')
 [ -n "$ref" ] && grep -qF "[$ref]: https://lore.kernel.org/r/ntc-au-r@example.org" "$TMP/out" ||
 	bad "report md: the applied notice of notice-by-author is not shown"
-grep -q "^## Posted, discussed without a review tag (8)$" "$TMP/out" || bad "report md: discussed section"
+grep -q "^## Posted, discussed without a review tag (9)$" "$TMP/out" || bad "report md: discussed section"
 ! grep -q "$(sha_of tag-patch | cut -c1-12)" "$TMP/out" || bad "report md: a reviewed commit is listed"
 
 # ---- export: the state per commit, one row per tag given ---------------------
@@ -413,8 +418,8 @@ run "stats json" "$ONLIST" --db "$DB" stats --format json base..main
 python3 -c '
 import json, sys
 g = json.load(open(sys.argv[1]))["single_signoff_no_tags"]
-want = {"never_posted": 0, "no_reply": 23, "discussed": 7, "reviewed_series": 19, "reviewed": 20}
-if g["count"] != 69 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
+want = {"never_posted": 0, "no_reply": 24, "discussed": 8, "reviewed_series": 19, "reviewed": 20}
+if g["count"] != 71 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
 ' "$TMP/out" || bad "stats: review states of the single-signoff commits"
 
 # ---- no repository known: no .mailmap, Bob's work address is off the list --
