@@ -165,8 +165,9 @@ static const char sql_put_tag[] =
  * date to the commit, that is no posting of another commit nor has a
  * later version (same topic and subject) that is one, and has the
  * commit's subject, or its files and the part of its subject before the
- * first ':' ("controllers/cpuset:") and a lower version than a posting.  msgid: the posting or that
- * version; posted: 1 for a posting. */
+ * first ':' ("controllers/cpuset:") and a lower version than a
+ * posting.  msgid: the posting or that version; posted: 1 for a
+ * posting. */
 #define LINK_WINDOW "15552000"
 #define LINK_PATCH(i, m) \
 	" " i ".class = 'patch' AND NOT coalesce(" i ".reply, 0)" \
