@@ -18,6 +18,7 @@
 #include "onlist/patchfp.h"
 #include "onlist/store_match.h"
 #include "onlist/store_schema.h"
+#include "onlist/store_review.h"
 
 #define MAX_TRAILERS 64	/* per message; the rest is noise */
 
@@ -68,6 +69,51 @@ static int add_trailer(const char *key, size_t keylen, const char *value,
 	tr->mem[3 * tr->n + 2] = NULL;
 	tr->n++;
 	return 0;
+}
+
+/* The review tags a reply quotes (msgmeta.h), for mail the archive lost */
+#define MAX_QUOTED 16
+struct quoted {
+	struct onlist_quoted_tag t[MAX_QUOTED];
+	int n, nomem;
+};
+
+static int add_quoted(const char *key, size_t keylen, const char *value,
+		      size_t valuelen, const char *attrib, void *data)
+{
+	struct quoted *q = data;
+	struct onlist_quoted_tag *t = &q->t[q->n];
+	char *name, *addr;
+
+	if (q->n == MAX_QUOTED)
+		return 1;
+	memset(t, 0, sizeof *t);
+	if (!(t->key = strndup(key, keylen)) ||
+	    !(t->value = strndup(value, valuelen)) ||
+	    !(t->attrib = strdup(attrib)) ||
+	    onlist_split_ident(value, valuelen, &name, &addr)) {
+		free((char *)t->key);
+		free((char *)t->value);
+		free((char *)t->attrib);
+		q->nomem = 1;
+		return 1;
+	}
+	t->name = name;
+	t->addr = addr;
+	q->n++;
+	return 0;
+}
+
+static void free_quoted(struct quoted *q)
+{
+	for (int i = 0; i < q->n; i++) {
+		free((char *)q->t[i].key);
+		free((char *)q->t[i].value);
+		free((char *)q->t[i].attrib);
+		free((char *)q->t[i].name);
+		free((char *)q->t[i].addr);
+	}
+	q->n = 0;
 }
 
 static void free_trailers(struct trailers *tr)
@@ -200,6 +246,7 @@ struct derived {
 	struct onlist_message_info info;
 	struct onlist_subject sj;
 	struct trailers tr;
+	struct quoted qt;
 	char pid[ONLIST_PATCHID_HEXSZ + 1];
 	char *url, *ref, *tip, *cid;
 	char *author_name, *author_addr;	/* in-body From */
@@ -210,6 +257,7 @@ struct derived {
 static void derived_clear(struct derived *d)
 {
 	free_trailers(&d->tr);
+	free_quoted(&d->qt);
 	free(d->url);
 	free(d->ref);
 	free(d->tip);
@@ -253,6 +301,10 @@ static onlist_status reply_kind(struct derived *d, struct onlist_mail *m)
 		return ONLIST_OK;
 	}
 	if (!(d->own = onlist_reply_own_text(onlist_mail_body(m), &more)))
+		return ONLIST_ENOMEM;
+	/* tags it quotes: review given in a mail the archive may have lost */
+	onlist_find_quoted_trailers(onlist_mail_body(m), add_quoted, &d->qt);
+	if (d->qt.nomem)
 		return ONLIST_ENOMEM;
 	for (const char *p = d->own; *p; p++)
 		lines += *p == '\n';
@@ -499,6 +551,9 @@ onlist_status onlist_import_message_at(struct onlist_store *s,
 		d.row.msgid = d.info.msgid = key;
 	if (st == ONLIST_OK)
 		st = onlist_store_put_message_info(s, &d.info);
+	if (st == ONLIST_OK && d.qt.n)
+		st = onlist_store_put_quoted_tags(s, d.info.msgid, d.qt.t,
+						  (size_t)d.qt.n);
 	if (st == ONLIST_OK && d.row.has_patch)
 		st = put_patch(s, m, d.row.msgid, d.sj.stripped);
 	if (st == ONLIST_OK && dup && added)
@@ -700,6 +755,9 @@ static onlist_status refill(struct onlist_store *s, struct onlist_mail *m,
 	 * onlist before schema 10 kept, is added either way */
 	if (st == ONLIST_OK)
 		st = onlist_store_put_message_info(s, &d.info);
+	if (st == ONLIST_OK && d.qt.n)
+		st = onlist_store_put_quoted_tags(s, d.info.msgid, d.qt.t,
+						  (size_t)d.qt.n);
 	/* Imported before classes: a cover letter or pull request may be
 	 * stored as a patch.  The row gets the patch columns import gives
 	 * it now. */

@@ -726,3 +726,133 @@ char *onlist_quoted_diff(const char *body, int *nomem)
 	}
 	return g_string_free(o, FALSE);
 }
+
+/* ---- review tags quoted from another mail -------------------------------- */
+
+/* The address an attribution line names ("On Mon, Ann <ann@x.org>
+ * wrote:", "ann@x.org writes:"), lower-cased into out (size n), or "". */
+static void attribution_addr(const char *p, const char *e, char *out, size_t n)
+{
+	const char *at = NULL, *b, *x;
+
+	*out = '\0';
+	for (const char *q = p; q < e; q++)
+		if (*q == '@')
+			at = q;
+	if (!at)
+		return;
+	for (b = at; b > p && !strchr(" \t<(\"'[,;", b[-1]); b--)
+		;
+	for (x = at; x < e && !strchr(" \t>)\"'],;", *x); x++)
+		;
+	if (x - b <= 3 || (size_t)(x - b) >= n)
+		return;
+	for (size_t i = 0; b + i < x; i++)
+		out[i] = (char)tolower((unsigned char)b[i]);
+	out[x - b] = '\0';
+}
+
+/* Does the line [p, e) end an attribution ("... wrote:", "... writes:")? */
+static int is_attribution(const char *p, const char *e)
+{
+	size_t n = trimmed_len(p, e);
+
+	return (n >= 6 && !strncasecmp(p + n - 6, "wrote:", 6)) ||
+	       (n >= 7 && !strncasecmp(p + n - 7, "writes:", 7));
+}
+
+struct qblock {
+	GString *text;			/* its lines, one "> " taken off */
+	char attrib[256];
+};
+
+struct qcall {
+	onlist_quoted_trailer_cb cb;
+	void *data;
+	const char *attrib;
+};
+
+static int quoted_review(const char *key, size_t keylen, const char *value,
+			 size_t valuelen, void *data)
+{
+	struct qcall *q = data;
+
+	if (!onlist_trailer_is_review(key, keylen))
+		return 0;
+	return q->cb(key, keylen, value, valuelen, q->attrib, q->data);
+}
+
+int onlist_find_quoted_trailers(const char *body, onlist_quoted_trailer_cb cb,
+				void *data)
+{
+	GArray *blocks;
+	struct qblock *cur = NULL;
+	const char *prev = NULL, *prev_e = NULL;	/* last unquoted line */
+	const char *prev2 = NULL, *prev2_e = NULL;	/* and the one before */
+	int diff = 0, minus = 0, r = 0;
+
+	if (!body || !strchr(body, '>'))
+		return 0;
+	blocks = g_array_new(FALSE, TRUE, sizeof(struct qblock));
+	for (const char *p = body; *p;) {
+		const char *e = line_end(p), *k = p + 1;
+		size_t n = trimmed_len(p, e);
+
+		if (*p != '>') {
+			/* the writer's own text: a signature or a pasted
+			 * mail ends what is read */
+			if ((n == 2 && !strncmp(p, "--", 2) && p[2] == ' ') ||
+			    (n >= 26 && !strncmp(p, "-----Original Message-----", 26)))
+				break;
+			if (n) {
+				cur = NULL;
+				prev2 = prev;
+				prev2_e = prev_e;
+				prev = p;
+				prev_e = e;
+			}
+			p = *e ? e + 1 : e;
+			continue;
+		}
+		if (!cur) {
+			struct qblock b;
+
+			memset(&b, 0, sizeof b);
+			b.text = g_string_new(NULL);
+			if (prev && is_attribution(prev, prev_e)) {
+				attribution_addr(prev, prev_e, b.attrib,
+						 sizeof b.attrib);
+				/* wrapped: "On ..., Ann Smith\n<ann@x> wrote:" */
+				if (!*b.attrib && prev2)
+					attribution_addr(prev2, prev2_e, b.attrib,
+							 sizeof b.attrib);
+			}
+			g_array_append_val(blocks, b);
+			cur = &g_array_index(blocks, struct qblock, blocks->len - 1);
+		}
+		if (k < e && *k == ' ')
+			k++;
+		/* one level only: what the quoted mail quoted is older */
+		if (!(k < e && *k == '>')) {
+			if (e - k >= 11 && !strncmp(k, "diff --git ", 11))
+				diff = 1;
+			else if (e - k >= 4 && !strncmp(k, "+++ ", 4) && minus)
+				diff = 1;
+			minus = e - k >= 4 && !strncmp(k, "--- ", 4);
+			g_string_append_len(cur->text, k, e - k);
+			g_string_append_c(cur->text, '\n');
+		}
+		p = *e ? e + 1 : e;
+	}
+	/* a quoted patch: its trailers are its history, not review given */
+	for (guint i = 0; i < blocks->len; i++) {
+		struct qblock *b = &g_array_index(blocks, struct qblock, i);
+		struct qcall q = { cb, data, b->attrib };
+
+		if (!diff && !r)
+			r = onlist_find_trailers(b->text->str, quoted_review, &q);
+		g_string_free(b->text, TRUE);
+	}
+	g_array_free(blocks, TRUE);
+	return r;
+}

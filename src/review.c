@@ -118,6 +118,113 @@ static int counts(GHashTable *who, const char *addr)
 	return !*addr || !g_hash_table_contains(who, addr);
 }
 
+/* The part of the patch of series ser stored with this stripped subject,
+ * or 0 */
+static int part_by_subject(const struct onlist_review_in *in, const char *ser,
+			   const char *stripped)
+{
+	for (size_t i = 0; i < in->nmsgs; i++) {
+		const struct onlist_review_msg *m = &in->msgs[i];
+
+		if (!m->cover && m->part > 0 && *stripped &&
+		    !strcmp(m->series, ser) && !strcmp(m->stripped, stripped))
+			return m->part;
+	}
+	return 0;
+}
+
+/* The part of series other that a neighbour (part j of the posting's
+ * series) matches by subject, or 0 */
+static int neighbour(const struct onlist_review_in *in, const char *ser, int j,
+		     const char *other)
+{
+	for (size_t i = 0; i < in->nmsgs; i++) {
+		const struct onlist_review_msg *m = &in->msgs[i];
+
+		if (!m->cover && m->part == j && !strcmp(m->series, ser))
+			return part_by_subject(in, other, m->stripped);
+	}
+	return 0;
+}
+
+/* Series other (another version of the topic, without a stored copy of
+ * the patch) had the patch in a part the archive lacks: a part of it is
+ * missing between the parts its subjects match to the nearest
+ * neighbours of a posting in the posting's own series (selinux: v1
+ * 9/12, too large for the list, split into v2 9/13 and 10/13; v1 8/12
+ * and 10/12 are v2 8/13 and 11/13).  A patch new in the later version
+ * and put in the same gap would be taken for it: the limit README
+ * names. */
+static int lost_in_gap(const struct onlist_review_in *in, const char *other)
+{
+	unsigned char *have;
+	int total = -1, missing = 0, yes = 0;
+
+	for (size_t i = 0; i < in->nmsgs && total < 1; i++)
+		if (!in->msgs[i].cover && in->msgs[i].part > 0 &&
+		    !strcmp(in->msgs[i].series, other))
+			total = in->msgs[i].total;
+	if (total < 2 || total > 999 || !(have = g_try_malloc0((gsize)total + 2)))
+		return 0;
+	for (size_t i = 0; i < in->nmsgs; i++) {
+		const struct onlist_review_msg *m = &in->msgs[i];
+
+		if (!m->cover && m->part >= 1 && m->part <= total &&
+		    !strcmp(m->series, other))
+			have[m->part] = 1;
+	}
+	for (int x = 1; x <= total; x++)
+		missing += !have[x];
+	for (size_t i = 0; i < in->nmsgs && missing && !yes; i++) {
+		const struct onlist_review_msg *p = &in->msgs[i];
+		int lo = 0, hi = total + 1;
+
+		if (!p->posting || p->cover || p->part < 1 ||
+		    !strcmp(p->series, other))
+			continue;
+		for (int j = p->part - 1; j >= 1 && !lo; j--)
+			lo = neighbour(in, p->series, j, other);
+		for (int j = p->part + 1; j <= p->total && hi == total + 1; j++) {
+			int b = neighbour(in, p->series, j, other);
+
+			if (b)
+				hi = b;
+		}
+		for (int x = lo + 1; x < hi && !yes; x++)
+			yes = !have[x];
+	}
+	g_free(have);
+	return yes;
+}
+
+/* m (linked by author, files and subject prefix, store_review.c) is a
+ * sibling of a posting rather than an earlier version of it: it is in a
+ * posting's series, or that series has a patch of m's subject, its own
+ * later version (io-uring: v1 "examples/send-zc: add affinity" is v2's
+ * 2/5, not an earlier "add defer taskrun support", though all touch
+ * one file) */
+static int sibling_of_posting(const struct onlist_review_in *in,
+			      const struct onlist_review_msg *m)
+{
+	for (size_t i = 0; i < in->nmsgs; i++) {
+		const struct onlist_review_msg *p = &in->msgs[i];
+
+		if (!p->posting || p->cover)
+			continue;
+		if (!strcmp(p->series, m->series))
+			return 1;
+		for (size_t k = 0; k < in->nmsgs; k++) {
+			const struct onlist_review_msg *q = &in->msgs[k];
+
+			if (!q->cover && q != m && *m->stripped &&
+			    !strcmp(q->series, p->series) &&
+			    !strcmp(q->stripped, m->stripped))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 onlist_status onlist_review_commit(const struct onlist_review_in *in,
 				   struct onlist_review_out *out)
 {
@@ -163,7 +270,7 @@ onlist_status onlist_review_commit(const struct onlist_review_in *in,
 			continue;
 		/* an earlier version under the commit's subject, from its
 		 * author (the commit named after v1, v2 renamed) */
-		if (m->posting || m->linked ||
+		if (m->posting || (m->linked && !sibling_of_posting(in, m)) ||
 		    (*m->stripped && g_hash_table_contains(stripped, m->stripped)) ||
 		    (in->subject && *in->subject && !m->reply &&
 		     !strcmp(m->stripped, in->subject) &&
@@ -198,7 +305,8 @@ onlist_status onlist_review_commit(const struct onlist_review_in *in,
 				}
 			} else if ((m->cover || !strcmp(m->msgid, m->series) ||
 				    t->series_scope) &&
-				   g_hash_table_contains(series, m->series)) {
+				   (g_hash_table_contains(series, m->series) ||
+				    lost_in_gap(in, m->series))) {
 				/* a sibling patch's own tag is its own; the
 				 * patch the others answer, in a series
 				 * without a cover letter, stands for one */
@@ -273,5 +381,63 @@ onlist_status onlist_review_commit(const struct onlist_review_in *in,
 	g_hash_table_destroy(series);
 	g_hash_table_destroy(who);
 	g_string_chunk_free(keep);
+	return ONLIST_OK;
+}
+
+onlist_status onlist_review_tally(const struct onlist_review_in *in,
+				  const unsigned char *counted,
+				  struct onlist_review_tally *t)
+{
+	/* msgid -> its series; series -> index + 1 of its first message */
+	GHashTable *ser = g_hash_table_new(g_str_hash, g_str_equal);
+	GHashTable *first = g_hash_table_new(g_str_hash, g_str_equal);
+	GHashTable *people = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (size_t i = 0; i < in->nmsgs; i++) {
+		const struct onlist_review_msg *m = &in->msgs[i];
+
+		g_hash_table_insert(ser, (gpointer)m->msgid, (gpointer)m->series);
+		t->series_replies[i] = -1;
+		t->replies[i] = t->repliers[i] = 0;
+		if (!g_hash_table_contains(first, m->series)) {
+			g_hash_table_insert(first, (gpointer)m->series,
+					    GSIZE_TO_POINTER(i + 1));
+			t->series_replies[i] = 0;
+		}
+	}
+	/* each series' replies, for lookup's versions */
+	for (size_t r = 0; r < in->nreplies; r++) {
+		const char *h = g_hash_table_lookup(ser, in->replies[r].target);
+
+		if (counted[r] && h)
+			t->series_replies[GPOINTER_TO_SIZE(
+				g_hash_table_lookup(first, h)) - 1]++;
+	}
+	/* each posting's: those to it and to the cover letter of its
+	 * series */
+	for (size_t i = 0; i < in->nmsgs; i++) {
+		const struct onlist_review_msg *m = &in->msgs[i];
+		int cover = 0;
+
+		if (!m->posting)
+			continue;
+		for (size_t k = 0; k < in->nmsgs && !cover; k++)
+			cover = in->msgs[k].cover &&
+				!strcmp(in->msgs[k].msgid, m->series);
+		g_hash_table_remove_all(people);
+		for (size_t r = 0; r < in->nreplies; r++) {
+			const struct onlist_review_reply *x = &in->replies[r];
+
+			if (!counted[r] || (strcmp(x->target, m->msgid) &&
+					    (!cover || strcmp(x->target, m->series))))
+				continue;
+			t->replies[i]++;
+			g_hash_table_add(people, (gpointer)x->sender);
+		}
+		t->repliers[i] = (int)g_hash_table_size(people);
+	}
+	g_hash_table_destroy(ser);
+	g_hash_table_destroy(first);
+	g_hash_table_destroy(people);
 	return ONLIST_OK;
 }

@@ -772,6 +772,7 @@ static const char *const key_columns[][2] = {
 	{ "message_info", "msgid" }, { "message_trailers", "msgid" },
 	{ "message_author", "msgid" }, { "pulls", "msgid" },
 	{ "message_patch", "msgid" }, { "message_reply", "msgid" },
+	{ "quoted_tags", "msgid" },
 	{ "matches", "message_id" },
 };
 

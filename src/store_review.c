@@ -114,7 +114,43 @@ static const char sql_tags[] =
 	" JOIN message_info ai ON ai.msgid = th.answers"
 	" LEFT JOIN series s ON s.msgid = th.answers"
 	" WHERE lower(t.key) IN " REVIEW_KEYS
-	" ORDER BY m.date, t.msgid, t.seq";
+	/* and those a reply quotes from a mail the archive lost (issue 27):
+	 * its In-Reply-To names a mail the database does not have, or its
+	 * attribution line names another sender than the mail it answers;
+	 * not a trailer the patch answered carries (its history), nor one
+	 * given unquoted to it in a mail the database has (counted there).
+	 * seq 1000 up: apart from the reply's own trailers */
+	" UNION ALL SELECT q.msgid, 1000 + q.seq, q.key, coalesce(q.name, ''),"
+	" coalesce(lower(q.addr), ''), coalesce(q.value, ''),"
+	" coalesce(lower(m.from_addr), ''), m.date,"
+	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = q.msgid),"
+	" th.answers," TARGET_CLASS("ai") ", coalesce(lower(am.from_addr), ''),"
+	" (SELECT group_concat(lower(c.addr), char(10)) FROM message_trailers c"
+	"   WHERE c.msgid = th.answers AND lower(c.key) = 'co-developed-by'),"
+	" s.series, s.topic, ai.version, ai.part, ai.total,"
+	" (SELECT coalesce(lower(au.addr), '') FROM message_author au"
+	"   WHERE au.msgid = th.answers), 0"
+	" FROM quoted_tags q"
+	" JOIN message_info mi ON mi.msgid = q.msgid AND" ANSWERING("mi")
+	" JOIN thread th ON th.msgid = q.msgid AND th.answers IS NOT NULL"
+	" JOIN messages m ON m.msgid = q.msgid"
+	" JOIN messages am ON am.msgid = th.answers"
+	" JOIN message_info ai ON ai.msgid = th.answers"
+	" LEFT JOIN series s ON s.msgid = th.answers"
+	" WHERE lower(q.key) IN " REVIEW_KEYS
+	" AND ((coalesce(m.in_reply_to, '') <> '' AND NOT EXISTS"
+	"   (SELECT 1 FROM messages p WHERE p.msgid = m.in_reply_to))"
+	"  OR (q.attrib <> '' AND NOT EXISTS (SELECT 1 FROM messages p"
+	"   WHERE p.msgid = m.in_reply_to AND lower(p.from_addr) = q.attrib)))"
+	" AND NOT EXISTS (SELECT 1 FROM message_trailers o"
+	"  WHERE o.msgid = th.answers AND lower(o.key) = lower(q.key)"
+	"  AND coalesce(lower(o.addr), '') = coalesce(lower(q.addr), '')"
+	"  AND coalesce(lower(o.name), '') = coalesce(lower(q.name), ''))"
+	" AND NOT (coalesce(q.addr, '') <> '' AND EXISTS (SELECT 1"
+	"  FROM thread t2 JOIN message_trailers o ON o.msgid = t2.msgid"
+	"  WHERE t2.answers = th.answers AND o.msgid <> q.msgid"
+	"  AND lower(o.key) = lower(q.key) AND lower(o.addr) = lower(q.addr)))"
+	" ORDER BY 8, 1, 2";
 static const char sql_put_tag[] =
 	"INSERT OR IGNORE INTO review_tags(msgid, seq, key, name, addr, value,"
 	" sender, date, target, target_class, series, topic, version, part,"
@@ -126,10 +162,12 @@ static const char sql_put_tag[] =
  * string to ...", the commit named as v1): a patch (not a "Re:") by its
  * author (sender or in-body From; not a stable backport, which names
  * its "commit ... upstream"), sent from 180 days before the author
- * date to the commit, that is no posting of another commit, and has the
+ * date to the commit, that is no posting of another commit nor has a
+ * later version (same topic and subject) that is one, and has the
  * commit's subject, or its files and the part of its subject before the
- * first ':' ("controllers/cpuset:").  msgid: the posting or that
- * version; posted: 1 for a posting. */
+ * first ':' ("controllers/cpuset:") and a lower version than a
+ * posting.  msgid: the posting or that version; posted: 1 for a
+ * posting. */
 #define LINK_WINDOW "15552000"
 #define LINK_PATCH(i, m) \
 	" " i ".class = 'patch' AND NOT coalesce(" i ".reply, 0)" \
@@ -137,7 +175,13 @@ static const char sql_put_tag[] =
 	" AND " m ".date BETWEEN c.author_date - " LINK_WINDOW \
 	"   AND c.commit_date + 86400" \
 	" AND NOT EXISTS (SELECT 1 FROM matches y WHERE y.message_id = " i ".msgid" \
-	"   AND y.commit_sha <> c.sha AND " ONLIST__POSTED("y.method") ")"
+	"   AND y.commit_sha <> c.sha AND " ONLIST__POSTED("y.method") ")" \
+	" AND NOT EXISTS (SELECT 1 FROM series sa JOIN series sb ON sb.topic = sa.topic" \
+	"   JOIN message_info ib ON ib.msgid = sb.msgid" \
+	"   AND lower(ib.stripped) = lower(" i ".stripped)" \
+	"   JOIN matches y ON y.message_id = sb.msgid" \
+	"   WHERE sa.msgid = " i ".msgid AND y.commit_sha <> c.sha" \
+	"   AND " ONLIST__POSTED("y.method") ")"
 static const char sql_links[] =
 	"DROP TABLE IF EXISTS temp.review_links;"
 	"CREATE TEMP TABLE review_links(sha TEXT NOT NULL, msgid TEXT NOT NULL,"
@@ -160,6 +204,13 @@ static const char sql_links[] =
 	" JOIN series s ON s.msgid = m.msgid"
 	" WHERE c.sha IN (SELECT commit_sha FROM matches x WHERE " POSTED ")"
 	" AND c.files <> '' AND instr(c.subject, ':') > 1"
+	/* an earlier version has a lower version than a posting: a patch
+	 * of the same version is another change to those files (ltp
+	 * "tst_net.sh: Add more doc" is no v2 of "tst_net.sh: Filter
+	 * out tst_ns_exec TINFO messages") */
+	" AND coalesce(i.version, 1) < (SELECT max(coalesce(pi.version, 1))"
+	"  FROM matches x JOIN message_info pi ON pi.msgid = x.message_id"
+	"  WHERE x.commit_sha = c.sha AND " POSTED ")"
 	" AND lower(substr(i.stripped, 1, instr(i.stripped, ':')))"
 	"  = lower(substr(c.subject, 1, instr(c.subject, ':')))"
 	" AND" LINK_PATCH("i", "m") ";";
@@ -175,7 +226,7 @@ static const char sql_links[] =
 	" (SELECT group_concat(lower(c.addr), char(10)) FROM message_trailers c" \
 	"   WHERE c.msgid = s.msgid AND lower(c.key) = 'co-developed-by'" \
 	"   AND c.addr <> '')," \
-	" coalesce(i.reply, 0)" \
+	" coalesce(i.reply, 0), coalesce(i.part, -1), coalesce(i.total, -1)" \
 	" FROM series s JOIN messages m ON m.msgid = s.msgid" \
 	" LEFT JOIN message_info i ON i.msgid = s.msgid" \
 	" LEFT JOIN message_author au ON au.msgid = s.msgid" \
@@ -427,6 +478,8 @@ static onlist_status load_topics(struct build *b)
 		m.author = canon(b, intern(b, st, 6));
 		m.codev = canon_lines(b, intern(b, st, 7));
 		m.reply = sqlite3_column_int(st, 8);
+		m.part = sqlite3_column_int(st, 9);
+		m.total = sqlite3_column_int(st, 10);
 		g_array_append_val(bucket(b->members, intern(b, st, 2),
 					  sizeof m), m);
 	}
@@ -500,6 +553,7 @@ static onlist_status one_commit(struct build *b, const char *sha,
 	GArray *trs = g_array_new(FALSE, FALSE, sizeof(struct onlist_review_trailer));
 	struct onlist_review_in in;
 	struct onlist_review_out out;
+	struct onlist_review_tally tally = { NULL, NULL, NULL };
 	unsigned char *off, *counted = NULL;
 	GString *off_text = g_string_new(NULL);
 	onlist_status ret;
@@ -556,71 +610,27 @@ static onlist_status one_commit(struct build *b, const char *sha,
 				      g_array_index(reps, struct onlist_review_reply,
 						    out.notice).msgid)) != ONLIST_OK)
 		goto out;
-	/* each series' replies by the same rule, for lookup's versions */
-	{
-		GHashTable *ser = g_hash_table_new(g_str_hash, g_str_equal);
-		GHashTable *n = g_hash_table_new(g_str_hash, g_str_equal);
-		GHashTableIter it;
-		gpointer k, v;
-
-		for (guint i = 0; i < msgs->len; i++) {
-			const struct onlist_review_msg *m =
-				&g_array_index(msgs, struct onlist_review_msg, i);
-
-			g_hash_table_insert(ser, (gpointer)m->msgid, (gpointer)m->series);
-			if (!g_hash_table_contains(n, m->series))
-				g_hash_table_insert(n, (gpointer)m->series, GINT_TO_POINTER(0));
-		}
-		for (guint r = 0; r < reps->len; r++) {
-			const char *t = g_array_index(reps, struct onlist_review_reply, r).target;
-			const char *h = g_hash_table_lookup(ser, t);
-
-			if (counted[r] && h)
-				g_hash_table_insert(n, (gpointer)h, GINT_TO_POINTER(
-					GPOINTER_TO_INT(g_hash_table_lookup(n, h)) + 1));
-		}
-		g_hash_table_iter_init(&it, n);
-		while (ret == ONLIST_OK && g_hash_table_iter_next(&it, &k, &v))
-			ret = onlist__store_step(b->s, onlist__store_prepare(b->s,
-					sql_put_series_replies), "insert series replies",
-					"tti", sha, (const char *)k, GPOINTER_TO_INT(v));
-		g_hash_table_destroy(ser);
-		g_hash_table_destroy(n);
-		if (ret != ONLIST_OK)
-			goto out;
-	}
-	/* each posting's replies by the same rule, for lookup: those to it
-	 * and to the cover letter of its series */
+	/* the replies lookup shows, by the same rule (review.c) */
+	tally.replies = g_new0(int, msgs->len + 1);
+	tally.repliers = g_new0(int, msgs->len + 1);
+	tally.series_replies = g_new0(int, msgs->len + 1);
+	if ((ret = onlist_review_tally(&in, counted, &tally)) != ONLIST_OK)
+		goto out;
 	for (guint i = 0; i < msgs->len; i++) {
 		const struct onlist_review_msg *m =
 			&g_array_index(msgs, struct onlist_review_msg, i);
-		GHashTable *people;
-		int n = 0, cover = 0;
 
-		if (!m->posting)
-			continue;
-		for (guint k = 0; k < msgs->len && !cover; k++) {
-			const struct onlist_review_msg *h =
-				&g_array_index(msgs, struct onlist_review_msg, k);
-
-			cover = h->cover && !strcmp(h->msgid, m->series);
-		}
-		people = g_hash_table_new(g_str_hash, g_str_equal);
-		for (guint r = 0; r < reps->len; r++) {
-			const struct onlist_review_reply *x =
-				&g_array_index(reps, struct onlist_review_reply, r);
-
-			if (!counted[r] || (strcmp(x->target, m->msgid) &&
-					    (!cover || strcmp(x->target, m->series))))
-				continue;
-			n++;
-			g_hash_table_add(people, (gpointer)x->sender);
-		}
-		ret = onlist__store_step(b->s, onlist__store_prepare(b->s, sql_put_posting),
-					 "insert posting replies", "ttii", sha,
-					 m->msgid, n, (int)g_hash_table_size(people));
-		g_hash_table_destroy(people);
-		if (ret != ONLIST_OK)
+		if (tally.series_replies[i] >= 0 &&
+		    (ret = onlist__store_step(b->s, onlist__store_prepare(b->s,
+					sql_put_series_replies), "insert series replies",
+					"tti", sha, m->series,
+					tally.series_replies[i])) != ONLIST_OK)
+			goto out;
+		if (m->posting &&
+		    (ret = onlist__store_step(b->s, onlist__store_prepare(b->s,
+					sql_put_posting), "insert posting replies",
+					"ttii", sha, m->msgid, tally.replies[i],
+					tally.repliers[i])) != ONLIST_OK)
 			goto out;
 	}
 	for (guint i = 0; i < trs->len; i++)
@@ -650,6 +660,9 @@ static onlist_status one_commit(struct build *b, const char *sha,
 	c->commits++;
 	c->state[out.state]++;
 out:
+	g_free(tally.replies);
+	g_free(tally.repliers);
+	g_free(tally.series_replies);
 	g_free(off);
 	g_free(counted);
 	g_string_free(off_text, TRUE);
@@ -888,6 +901,26 @@ onlist_status onlist_store_build_reviews(struct onlist_store *s,
 	g_string_chunk_free(b.str);
 	g_string_free(key, TRUE);
 	return ret;
+}
+
+/* ---- at import ----------------------------------------------------------- */
+
+static const char sql_put_quoted[] =
+	"INSERT OR IGNORE INTO quoted_tags(msgid, seq, key, name, addr, value,"
+	" attrib) VALUES(?1,?2,?3,?4,?5,?6,?7)";
+
+onlist_status onlist_store_put_quoted_tags(struct onlist_store *s,
+					   const char *msgid,
+					   const struct onlist_quoted_tag *t,
+					   size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (onlist__store_step(s, onlist__store_prepare(s, sql_put_quoted),
+				       "insert quoted tag", "tittttt", msgid,
+				       (int)k, t[k].key, t[k].name, t[k].addr,
+				       t[k].value, t[k].attrib) != ONLIST_OK)
+			return ONLIST_EDB;
+	return ONLIST_OK;
 }
 
 /* ---- reading ------------------------------------------------------------ */

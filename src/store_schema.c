@@ -314,6 +314,26 @@ static const char v13_sql[] =
 	 * names them when its second parent is not the mail's tip */
 	"CREATE INDEX IF NOT EXISTS pulls_ref ON pulls(ref);\n";
 
+/* ---- versions 14, 15: taken by other branches (renumbered at merge) ---- */
+
+static const char v14_sql[] = "";
+static const char v15_sql[] = "";
+
+/* ---- version 16: review tags quoted from mail the archive lost ---------- */
+
+static const char v16_sql[] =
+	/* Written at import for each reply (message_info class reply or
+	 * other): the review trailers it quotes one level deep ("> Acked-by:
+	 * ..."), none when its quote holds a diff (msgmeta.h); attrib: the
+	 * address its attribution line names ("On ..., Ann <ann@x> wrote:"),
+	 * or ''.  The review counts one when the mail quoted is not in the
+	 * database (review.h).  A reply stored before gets its rows when it
+	 * is imported again. */
+	"CREATE TABLE IF NOT EXISTS quoted_tags(\n"
+	"  msgid TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL,\n"
+	"  name TEXT, addr TEXT, value TEXT, attrib TEXT NOT NULL,\n"
+	"  PRIMARY KEY(msgid, seq)) WITHOUT ROWID;\n";
+
 /* Step N (index N - 1) brings a database to version N. */
 static const char *const steps[][2] = {
 	{ v1_sql },
@@ -329,6 +349,9 @@ static const char *const steps[][2] = {
 	{ v11_sql },
 	{ v12_sql },
 	{ v13_sql },
+	{ v14_sql },
+	{ v15_sql },
+	{ v16_sql },
 };
 #define SCHEMA_VERSION ((int)(sizeof(steps) / sizeof(*steps)))
 

@@ -72,6 +72,11 @@ old_1w = commit("oneword.c", "int oneword(void) { return 0; }\n", "oneword: add 
 old_ovt = commit("ovt1.c", "int ovt1(void) { return 0; }\n", "ovt: add the first helper")
 old_rnv = commit("rnv.c", "int rnv(void) { return 0; }\n", "rnv: add the helper")
 old_fvn = commit("fvn.c", "int fvn(void) { return 0; }\n", "fvn: add the helper")
+old_fsib = commit("fsib.c", "int fsib(void) { return 0; }\n", "fsib: add the helper")
+old_fsame = commit("fsame.c", "int fsame(void) { return 0; }\n", "fsame: fix the limit")
+old_fapp = commit("fapp.c", "int fapp(void) { return 0; }\n", "fapp: add notes")
+old_gap1 = commit("gap1.c", "int gap1(void) { return 0; }\n", "gap: add the first helper")
+old_gap3 = commit("gap3.c", "int gap3(void) { return 0; }\n", "gap: add the last helper")
 git("checkout", "-q", "main")
 
 cases = []
@@ -149,6 +154,18 @@ s_sks1 = case("sketch-scope-1", "sks1.c", "sks: add the first helper")
 s_sks2 = case("sketch-scope-2", "sks2.c", "sks: add the second helper")
 s_sib1 = case("sibling-disc-1", "sib1.c", "sib: add the first helper")
 s_sib2 = case("sibling-disc-2", "sib2.c", "sib: add the second helper")
+s_fsib = case("files-sibling", "fsib.c", "fsib: add the option")
+s_fsame = case("files-same-version", "fsame.c", "fsame: add more doc")
+s_fappa = case("files-applied-a", "fapp.c", "fapp: add notes")
+s_fappb = commit("fapp.c", "int fapp(void) { return 2; }\n", "fapp: update notes")
+cases.append(("files-applied-b", s_fappb))
+s_gapa = case("gap-split-1", "gapa.c", "gap: add the python helper")
+s_gapb = case("gap-split-2", "gapb.c", "gap: add the python tests")
+s_gapn = case("gap-new", "gapn.c", "gap: add the docs")
+s_lack = case("lost-ack", "lack.c", "lack: add the helper")
+s_latt = case("lost-ack-attributed", "latt.c", "latt: add the helper")
+s_lcar = case("lost-carried", "lcar.c", "lcar: add the helper",
+              trailers=["Acked-by: Quinn Quoted <quinn@example.org>"])
 
 # ---- mails ----------------------------------------------------------------
 alpha, beta, ids = [], [], []
@@ -539,6 +556,66 @@ p = patch("sib-1", s_sib1, "[PATCH 1/2] sib: add the first helper", irt=c, refs=
 patch("sib-2", s_sib2, "[PATCH 2/2] sib: add the second helper", irt=c, refs=[c])
 mail("sib-r", ivan, "Re: [PATCH 1/2] sib: add the first helper", "Why not inline it?\n",
      irt=p, refs=[c, p])
+
+# v1 (one patch) discussed on its cover; v2 adds "fsib: add the option"
+# before it, touching the same file under the same "fsib:" prefix: v1's
+# patch is v2's 2/2, not an earlier version of the option (io-uring
+# 209fb0e9b6a8)
+c = mail("fsib-v1-0", ann, "[PATCH 0/1] fsib: a helper", "A helper.\n")
+patch("fsib-v1-1", old_fsib, "[PATCH 1/1] fsib: add the helper", irt=c, refs=[c])
+mail("fsib-q", ivan, "Re: [PATCH 0/1] fsib: a helper", "Why a helper?\n", irt=c, refs=[c])
+c = mail("fsib-v2-0", ann, "[PATCH v2 0/2] fsib: a helper, an option", "And an option.\n")
+patch("fsib-v2-1", s_fsib, "[PATCH v2 1/2] fsib: add the option", irt=c, refs=[c])
+patch("fsib-v2-2", old_fsib, "[PATCH v2 2/2] fsib: add the helper", irt=c, refs=[c])
+# Ann's other patch to fsame.c, never applied here, reviewed by Bob; then
+# her "fsame: add more doc", also a v1: another change to that file,
+# not a later version of the first (ltp 22fc4a913276)
+p = patch("fsame-o", old_fsame, "[PATCH] fsame: fix the limit")
+mail("fsame-r", bob, "Re: [PATCH] fsame: fix the limit",
+     "Reviewed-by: Bob Reviewer <bob@example.org>\n", irt=p, refs=[p])
+patch("fsame-d", s_fsame, "[PATCH] fsame: add more doc")
+# Ann's "fapp: add notes" v1 (Ivan asks about it) and v2, applied; then
+# her "[PATCH v2] fapp: update notes", to the same file: v1 of "add
+# notes" is no earlier version of it, its own v2 being another commit
+# (io-uring 10a0f65c617e after bb75e12e)
+p = patch("fapp-v1", old_fapp, "[PATCH] fapp: add notes")
+mail("fapp-q", ivan, "Re: [PATCH] fapp: add notes", "Why notes?\n", irt=p, refs=[p])
+patch("fapp-v2", s_fappa, "[PATCH v2] fapp: add notes")
+patch("fapp-b", s_fappb, "[PATCH v2] fapp: update notes")
+# v1's 2/3 never reached the list (too large); Hank acks v1 "For all 3";
+# v2 splits that patch in two (2/5, 3/5) and adds 5/5, the docs
+# (selinux cb0b5f3: v1 9/12 lost, "For all 12: Acked-by" on v1)
+p = patch("gap-v1-1", old_gap1, "[PATCH 1/3] gap: add the first helper")
+q = patch("gap-v1-3", old_gap3, "[PATCH 3/3] gap: add the last helper", irt=p, refs=[p])
+mail("gap-r", hank, "Re: [PATCH 3/3] gap: add the last helper",
+     "For all 3:\nAcked-by: Hank Helper <hank@example.org>\n", irt=q, refs=[p, q])
+c = mail("gap-v2-0", ann, "[PATCH 0/5 v2] gap: helpers", "v2: 2/3 split in two, docs.\n")
+patch("gap-v2-1", old_gap1, "[PATCH 1/5 v2] gap: add the first helper", irt=c, refs=[c])
+patch("gap-v2-2", s_gapa, "[PATCH 2/5 v2] gap: add the python helper", irt=c, refs=[c])
+patch("gap-v2-3", s_gapb, "[PATCH 3/5 v2] gap: add the python tests", irt=c, refs=[c])
+patch("gap-v2-4", old_gap3, "[PATCH 4/5 v2] gap: add the last helper", irt=c, refs=[c])
+patch("gap-v2-5", s_gapn, "[PATCH 5/5 v2] gap: add the docs", irt=c, refs=[c])
+# the archive lost Carol's ack; Mo's "Merged." answers it and quotes it
+p = patch("lack", s_lack, "[PATCH] lack: add the helper")
+mail("lack-r", mo, "Re: [PATCH] lack: add the helper",
+     "On Mon, 1 Mar 2021, Carol Acker <carol@example.org> wrote:\n"
+     "> On Mon, 1 Mar 2021, Ann Author wrote:\n>> +int lack(void)\n>\n"
+     "> Acked-by: Carol Acker <carol@example.org>\n\nMerged. Thanks!\n",
+     irt="lack-c@example.org", refs=[p, "lack-c@example.org"])
+# Mo answers the patch itself, quoting Dave's test report the archive lost
+p = patch("latt", s_latt, "[PATCH] latt: add the helper")
+mail("latt-r", mo, "Re: [PATCH] latt: add the helper",
+     "On Mon, 1 Mar 2021 10:00, Dave Tester\n<dave@example.org> wrote:\n"
+     "> Tested-by: Dave Tester <dave@example.org>\n\nThanks, applied.\n",
+     irt=p, refs=[p])
+# the archive lost the patch, which carried an older ack; Mo's receipt
+# quotes it whole: the ack is the patch's history, not review given here
+body = git("format-patch", "--stdout", "-1", s_lcar).split("\n\n", 1)[1]
+quoted = "".join("> %s\n" % l if l else ">\n" for l in body.split("\n"))
+mail("lcar-r", mo, "Re: [PATCH] lcar: add the helper",
+     "On Mon, 1 Mar 2021, Ann Author wrote:\n" + quoted +
+     "\nCommitted... (tag: liblcar-1-0-0)\n", irt="lcar@example.org",
+     refs=["lcar@example.org"])
 
 open(os.path.join(out, "alpha.mbox"), "wb").write(b"".join(alpha))
 open(os.path.join(out, "beta.mbox"), "wb").write(b"".join(beta))

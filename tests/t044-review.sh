@@ -70,6 +70,16 @@ sketch-scope-1   reviewed_series  sks-r                 0     -
 sketch-scope-2   reviewed         sks-r                 0     -
 sibling-disc-1   discussed        -                     0     -
 sibling-disc-2   no_reply         -                     0     -
+files-sibling    no_reply         -                     0     -
+files-same-version no_reply       -                     0     -
+files-applied-a  discussed        -                     0     -
+files-applied-b  no_reply         -                     0     -
+gap-split-1      reviewed_series  gap-r                 0     -
+gap-split-2      reviewed_series  gap-r                 0     -
+gap-new          no_reply         -                     0     -
+lost-ack         reviewed         lack-r                0     -
+lost-ack-attributed reviewed      latt-r                0     -
+lost-carried     no_reply         -                     0     Acked-by:_Quinn_Quoted_<quinn@example.org>
 '
 # tag-patch: Bob's Reviewed-by in git names his work address, which the
 # repository's .mailmap maps to the one he reviewed from: not off the list.
@@ -117,6 +127,27 @@ sibling-disc-2   no_reply         -                     0     -
 # Carol's ack on it covers v2's patches, the second new in v2.
 # lost-patch: the archive lost Ann's patch; Mo's "Committed..." answers
 # its Message-ID and quotes it whole: posted (method quoted), no reply.
+# files-sibling: v2 adds a patch before v1's only one, touching its file
+# under its "fsib:" prefix; v1's patch has its own v2 (2/2): it is no
+# earlier version of the new one, so Ivan's question on v1 is not its.
+# files-same-version: Ann's earlier, reviewed patch to the same file
+# under the same prefix is a v1 like the commit's posting: another
+# change, not an earlier version of it.
+# files-applied: v1 of "fapp: add notes" is not an earlier version of
+# "[PATCH v2] fapp: update notes" (same file, prefix, author): its own v2
+# is the other commit; Ivan's question on it is not about the second.
+# gap-split: v1's 2/3 never reached the list; Hank acked v1 "For all
+# 3"; v2 split that patch in two: both halves sit where v1 lacks its
+# part (between the parts matching their neighbours' subjects), so the
+# ack covers them.  gap-new: 5/5 is new in v2, after the last part v1
+# had: not covered.
+# lost-ack: the archive lost Carol's ack; Mo's "Merged." answers its
+# Message-ID and quotes it: review given on the list, the evidence Mo's
+# mail.  lost-ack-attributed: Mo answers the patch, quoting Dave's
+# Tested-by from a mail the archive lost ("On ..., Dave <dave@...>
+# wrote:" names another sender than the patch's).  lost-carried: the
+# archive lost the patch, which carried Quinn's older ack; the receipt
+# quotes the whole patch: the ack is its history, not review.
 # stable-backport: Greg's 5.10 backport of the patch carries Ann's in-body
 # From: and "commit ... upstream."; Hank's test of it is no review of hers.
 . tests/lib.sh
@@ -134,7 +165,7 @@ python3 tests/t044-review.py "$W" || fail "the test mails could not be built"
 "$ONLIST" -q --db "$DB" import --list beta "$W/beta.mbox" >/dev/null || fail "import beta"
 "$ONLIST" -q --db "$DB" scan --repo "$W/repo" base..main >/dev/null || fail "scan"
 run match "$ONLIST" --db "$DB" match --rules "$W/rules"
-grep -q " 1 quoted, " "$TMP/out" || bad "match: the summary does not count the quoted match"
+grep -q " 2 quoted, " "$TMP/out" || bad "match: the summary does not count the quoted match"
 expect_rc match 0
 
 q() { sqlite3 "$DB" "$1"; }
@@ -155,7 +186,7 @@ echo "$expect" | while read -r c state ev naks off; do
 done >"$TMP/states"
 cat "$TMP/states"
 [ ! -s "$TMP/states" ] || bad "commit states (above)"
-[ "$(q "SELECT count(*) FROM commit_review")" = 65 ] || bad "not every posted commit has a state"
+[ "$(q "SELECT count(*) FROM commit_review")" = 75 ] || bad "not every posted commit has a state"
 got=$(q "SELECT method || ' ' || message_id FROM matches WHERE commit_sha = '$(sha_of lost-patch)'")
 [ "$got" = "quoted lost-r@example.org" ] || bad "the lost patch is matched as '$got'"
 
@@ -272,6 +303,9 @@ has notice-applied "; 0 replies from 0 other people"
 has notice-applied "    applied notice from Mo Maintainer, 2021-03-01"
 lk lost-patch
 has lost-patch "  posted; the mail itself is missing from the archive, quoted in <lost-r@example.org>"
+lk lost-ack
+has lost-ack "  review on the list: reviewed"
+has lost-ack "      in <lack-r@example.org>"
 lk credited-ack
 has credited-ack "  review on the list: no_reply"
 has credited-ack "; 0 replies from 0 other people"
@@ -330,11 +364,11 @@ for c in r["commits"]:
 t = r["totals"]
 n = [c for c in r["commits"] if case[c["sha"]] == "notice-merged"][0]["review"]["notice"]
 if not n or n["from"] != "Mo Maintainer" or n["msgid"] != "ntc-merged-r@example.org": print("notice", n); ok = False
-if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (21, 8, 17, 19): print("totals", t); ok = False
+if (t["no_reply"], t["discussed"], t["reviewed_series"], t["reviewed"]) != (26, 9, 19, 21): print("totals", t); ok = False
 sys.exit(0 if ok else 1)
 PY
 run "report md" "$ONLIST" --db "$DB" report base..main
-grep -q "^## Reviewed only on the series (17)$" "$TMP/out" || bad "report md: no series section of 17"
+grep -q "^## Reviewed only on the series (19)$" "$TMP/out" || bad "report md: no series section of 19"
 # (Markdown: the characters it acts on are backslashed)
 # the evidence in one line, the mail that gave it linked
 evidence() {	# LINE-PATTERN MSGID
@@ -347,13 +381,13 @@ evidence "Acked-by Carol Acker on the cover letter, for the series" cover-r@exam
 	bad "report md: the cover letter evidence is not quoted"
 grep -qF -- '  - in git, not on the list: Reviewed-by: Frank Offlist \<frank@example.org\> Acked-by: Quinn Quoted \<quinn@example.org\>' "$TMP/out" ||
 	bad "report md: off-list tags not shown"
-grep -q "^## Posted, no reply (21)$" "$TMP/out" || bad "report md: no-reply section"
+grep -q "^## Posted, no reply (26)$" "$TMP/out" || bad "report md: no-reply section"
 # an applied notice is the evidence of a no_reply commit, linked
 ref=$(grep -A5 "^- $(sha_of notice-by-author | cut -c1-12) " "$TMP/out" |
       sed -n 's/^  - applied notice from Mo Maintainer, 2021-03-01 (\[mail\]\[\([0-9]*\)\])$/\1/p')
 [ -n "$ref" ] && grep -qF "[$ref]: https://lore.kernel.org/r/ntc-au-r@example.org" "$TMP/out" ||
 	bad "report md: the applied notice of notice-by-author is not shown"
-grep -q "^## Posted, discussed without a review tag (8)$" "$TMP/out" || bad "report md: discussed section"
+grep -q "^## Posted, discussed without a review tag (9)$" "$TMP/out" || bad "report md: discussed section"
 ! grep -q "$(sha_of tag-patch | cut -c1-12)" "$TMP/out" || bad "report md: a reviewed commit is listed"
 
 # ---- export: the state per commit, one row per tag given ---------------------
@@ -367,13 +401,13 @@ for l in open(sys.argv[1]):
     c = json.loads(l)
     if c["sha"] not in case: continue	# the base commit
     if c["review_state"] != want[case[c["sha"]]]: print(case[c["sha"]], c["review_state"]); ok = False
-    if (c["off_list_tags"] is not None) != (case[c["sha"]] == "off-list"): print(case[c["sha"]], c["off_list_tags"]); ok = False
+    if (c["off_list_tags"] is not None) != (case[c["sha"]] in ("off-list", "lost-carried")): print(case[c["sha"]], c["off_list_tags"]); ok = False
 sys.exit(0 if ok else 1)
 PY
 run "export reviews" "$ONLIST" --db "$DB" export --format csv reviews
 tr -d '\r' <"$TMP/out" >"$TMP/reviews.csv"; mv "$TMP/reviews.csv" "$TMP/out"
-[ "$(tail -n +2 "$TMP/out" | wc -l)" = 34 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 34"
-[ "$(grep -c ',1,$' "$TMP/out")" = 27 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 27"
+[ "$(tail -n +2 "$TMP/out" | wc -l)" = 38 ] || bad "export reviews: $(tail -n +2 "$TMP/out" | wc -l) tags, expected 38"
+[ "$(grep -c ',1,$' "$TMP/out")" = 31 ] || bad "export reviews: $(grep -c ',1,$' "$TMP/out") count as review, expected 31"
 grep -q '^"cross-r@example.org",0,"Reviewed-by",.*,"beta","cross@example.org","patch",1,-1,-1,' "$TMP/out" ||
 	bad "export reviews: the cross-posted review is not on beta"
 grep -q '^"rv-r@example.org",.*,"rv-v2-1@example.org","patch",2,1,2,"rv-v2-0@example.org",' "$TMP/out" ||
@@ -384,8 +418,8 @@ run "stats json" "$ONLIST" --db "$DB" stats --format json base..main
 python3 -c '
 import json, sys
 g = json.load(open(sys.argv[1]))["single_signoff_no_tags"]
-want = {"never_posted": 0, "no_reply": 20, "discussed": 7, "reviewed_series": 17, "reviewed": 18}
-if g["count"] != 62 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
+want = {"never_posted": 0, "no_reply": 24, "discussed": 8, "reviewed_series": 19, "reviewed": 20}
+if g["count"] != 71 or g["review_states"] != want: print(g["count"], g["review_states"]); sys.exit(1)
 ' "$TMP/out" || bad "stats: review states of the single-signoff commits"
 
 # ---- no repository known: no .mailmap, Bob's work address is off the list --

@@ -221,6 +221,64 @@ static void test_series_scope(void **state)
 			fail_msg("case %zu: expected %d", i, c[i].series);
 }
 
+/* Review tags quoted one level deep, with the attribution's address:
+ * "key|value|attrib" lines, in order */
+static int take_quoted(const char *key, size_t keylen, const char *value,
+		       size_t valuelen, const char *attrib, void *data)
+{
+	char *o = data;
+	size_t n = strlen(o);
+
+	snprintf(o + n, 512 - n, "%.*s|%.*s|%s\n", (int)keylen, key,
+		 (int)valuelen, value, attrib);
+	return 0;
+}
+
+static void test_quoted_trailers(void **state)
+{
+	static const struct {
+		const char *body, *want;
+	} c[] = {
+		/* a lost ack, quoted by the maintainer's "Merged." */
+		{ "On Mon, 1 Mar 2021, Carol Acker <carol@example.org> wrote:\n"
+		  "> On Mon, Ann wrote:\n>> +int x(void)\n>\n"
+		  "> Acked-by: Carol Acker <carol@example.org>\n\nMerged. Thanks!\n",
+		  "Acked-by|Carol Acker <carol@example.org>|carol@example.org\n" },
+		/* the attribution wraps; the address is on its second line */
+		{ "On Mon, 1 Mar 2021 10:00, Dave Tester\n<Dave@Example.org> wrote:\n"
+		  "> Tested-by: Dave Tester <dave@example.org>\n\nApplied.\n",
+		  "Tested-by|Dave Tester <dave@example.org>|dave@example.org\n" },
+		/* no attribution line; no address in it */
+		{ "> Reviewed-by: Bob <bob@example.org>\n\nThanks.\n",
+		  "Reviewed-by|Bob <bob@example.org>|\n" },
+		{ "Bob wrote:\n> Reviewed-by: Bob <bob@example.org>\n",
+		  "Reviewed-by|Bob <bob@example.org>|\n" },
+		/* two quoted mails, each with its own attribution */
+		{ "Ann <ann@x.org> writes:\n> Acked-by: Ann <ann@x.org>\n\n"
+		  "On Tue, Bob <bob@y.org> wrote:\n> Tested-by: Bob <bob@y.org>\n",
+		  "Acked-by|Ann <ann@x.org>|ann@x.org\nTested-by|Bob <bob@y.org>|bob@y.org\n" },
+		/* deeper quotes are older mail; not a review key; the writer's
+		 * own tag is not quoted */
+		{ ">> Acked-by: Old <old@example.org>\n> Signed-off-by: A <a@b.c>\n"
+		  "Reviewed-by: Me <me@example.org>\n", "" },
+		/* a quoted patch: its tags are its history */
+		{ "On Mon, Ann <ann@example.org> wrote:\n> lost: add it\n>\n"
+		  "> Acked-by: Quinn <quinn@example.org>\n> ---\n"
+		  "> diff --git a/x.c b/x.c\n> --- a/x.c\n> +++ b/x.c\n\nCommitted.\n", "" },
+		/* below the writer's signature: not read */
+		{ "Thanks.\n-- \nMo\n> Acked-by: Sig <sig@example.org>\n", "" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(*c); i++) {
+		char got[512] = "";
+
+		onlist_find_quoted_trailers(c[i].body, take_quoted, got);
+		if (strcmp(got, c[i].want))
+			fail_msg("case %zu: got '%s', expected '%s'", i, got, c[i].want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_quoted_diff),
 		cmocka_unit_test(test_midline_tags),
 		cmocka_unit_test(test_series_scope),
+		cmocka_unit_test(test_quoted_trailers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

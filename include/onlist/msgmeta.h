@@ -99,4 +99,24 @@ int onlist_reply_is_notice(const char *own, const char *const *extra,
  * out of memory (*nomem set, may be NULL). */
 char *onlist_quoted_diff(const char *body, int *nomem);
 
+/* Called for each review tag quoted in a reply; key and value are not
+ * NUL-terminated, attrib is the lower-case address the attribution line
+ * above its quote names ("On ..., Ann <ann@x.org> wrote:"), or "".
+ * Return non-zero to stop. */
+typedef int (*onlist_quoted_trailer_cb)(const char *key, size_t keylen,
+					const char *value, size_t valuelen,
+					const char *attrib, void *data);
+
+/* The review tags (Reviewed-by, Acked-by, Tested-by, Nacked-by; as
+ * onlist_find_trailers() finds them) that body quotes one level deep
+ * ("> Acked-by: ..."): a tag given in the mail the reply answers or
+ * quotes, which may be a mail the archive lost (review.h).  Deeper
+ * quotes are older mail and are skipped; so is everything when the
+ * quote holds a diff (a quoted patch's trailers are its history, not
+ * review).  Reading stops at the writer's signature ("-- ") and at
+ * "-----Original Message-----".  Returns what the last callback
+ * returned, else 0. */
+int onlist_find_quoted_trailers(const char *body, onlist_quoted_trailer_cb cb,
+				void *data);
+
 #endif

@@ -31,7 +31,12 @@
  *   one of its series (in a series without one, the patch the others
  *   answer stands for it), or another patch of one when its reply says it is
  *   for the whole series ("For the series: Reviewed-by: ...", msgmeta.h:
- *   a sibling's own tag reviews the sibling only); else `discussed` when
+ *   a sibling's own tag reviews the sibling only); such a tag on another
+ *   version of the topic whose copy of the patch the archive lacks
+ *   counts too, when a part of that version is missing just where the
+ *   patch sits (between the parts matched by subject to its neighbours
+ *   in its own series: v1 9/12 lost, v2 split it into 9/13 and 10/13,
+ *   "For all 12: Acked-by" on v1); else `discussed` when
  *   anyone but the non-reviewers replied with something else than a
  *   notice to a version of the patch (an older RFC version too: it is
  *   the same change) or to the cover letter of one of its series (or the
@@ -106,6 +111,8 @@ struct onlist_review_msg {
 	int reply;			/* a "Re:" carrying a diff: a
 					 * reviewer's sketch, whose sender
 					 * is no author of the patch */
+	int part, total;		/* "[PATCH part/total]"; a cover
+					 * letter's part 0; -1: none */
 };
 
 /* A reply in those topics. */
@@ -160,5 +167,23 @@ struct onlist_review_out {
 /* The state of one posted commit.  ONLIST_ENOMEM. */
 onlist_status onlist_review_commit(const struct onlist_review_in *in,
 				   struct onlist_review_out *out);
+
+/* The replies lookup counts, by the rule of the state: those
+ * onlist_review_commit() marked in counted[0..nreplies). */
+struct onlist_review_tally {
+	/* caller's arrays of nmsgs: for each posting msgs[i], the replies
+	 * that count to it or to the cover letter of its series, and
+	 * their distinct senders; 0 for other messages */
+	int *replies, *repliers;
+	/* caller's array of nmsgs: for the first message of each series
+	 * in msgs, the replies that count to any message of that series
+	 * (its row in lookup's versions); -1 for the others */
+	int *series_replies;
+};
+
+/* Fill t.  ONLIST_ENOMEM. */
+onlist_status onlist_review_tally(const struct onlist_review_in *in,
+				  const unsigned char *counted,
+				  struct onlist_review_tally *t);
 
 #endif

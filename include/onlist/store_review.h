@@ -60,6 +60,20 @@ onlist_status onlist_store_build_reviews(struct onlist_store *s,
 					 size_t nnotice,
 					 struct onlist_review_counts *c);
 
+/* A review tag a reply quotes (msgmeta.h's onlist_find_quoted_trailers):
+ * strings borrowed, addr lower-case ("" none), attrib the address of the
+ * quote's attribution line or "". */
+struct onlist_quoted_tag {
+	const char *key, *name, *addr, *value, *attrib;
+};
+
+/* Store the tags reply msgid quotes (table quoted_tags), at import; a
+ * reply's rows are written once (the first import wins).  ONLIST_EDB. */
+onlist_status onlist_store_put_quoted_tags(struct onlist_store *s,
+					   const char *msgid,
+					   const struct onlist_quoted_tag *t,
+					   size_t n);
+
 /* ---- reading ------------------------------------------------------------ */
 
 /* The review of one commit.  Strings are malloc'd (NULL when absent);
