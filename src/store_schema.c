@@ -314,14 +314,9 @@ static const char v13_sql[] =
 	 * names them when its second parent is not the mail's tip */
 	"CREATE INDEX IF NOT EXISTS pulls_ref ON pulls(ref);\n";
 
-/* ---- versions 14, 15: taken by other branches (renumbered at merge) ---- */
+/* ---- version 14: review tags quoted from mail the archive lost ---------- */
 
-static const char v14_sql[] = "";
-static const char v15_sql[] = "";
-
-/* ---- version 16: review tags quoted from mail the archive lost ---------- */
-
-static const char v16_sql[] =
+static const char v14_sql[] =
 	/* Written at import for each reply (message_info class reply or
 	 * other): the review trailers it quotes one level deep ("> Acked-by:
 	 * ..."), none when its quote holds a diff (msgmeta.h); attrib: the
@@ -350,8 +345,6 @@ static const char *const steps[][2] = {
 	{ v12_sql },
 	{ v13_sql },
 	{ v14_sql },
-	{ v15_sql },
-	{ v16_sql },
 };
 #define SCHEMA_VERSION ((int)(sizeof(steps) / sizeof(*steps)))
 
