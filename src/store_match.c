@@ -525,20 +525,20 @@ static const char *const sql_dirty_new[] = {
 	"INSERT OR IGNORE INTO temp.new_ids SELECT r.quoted_repaired FROM messages m"
 	" JOIN message_reply r ON r.msgid = m.msgid"
 	" WHERE m.id > ?1 AND r.quoted_repaired IS NOT NULL",
-	/* ?1 is not used below: every statement gets it */
+};
+/* the commits of those ids, and those whose quoted match is gone: the
+ * mail its reply answers arrived */
+static const char sql_dirty_commits[] =
 	"INSERT OR IGNORE INTO temp.dirty_new SELECT c.sha FROM temp.new_ids n"
-	" JOIN commits c ON c.patch_id = n.id WHERE c.patch_id IS NOT NULL"
-	" AND ?1 IS NOT NULL",
+	" JOIN commits c ON c.patch_id = n.id WHERE c.patch_id IS NOT NULL;"
 	"INSERT OR IGNORE INTO temp.dirty_new SELECT c.sha FROM commit_patch c"
-	" WHERE (c.alt_histogram IN (SELECT id FROM temp.new_ids)"
+	" WHERE c.alt_histogram IN (SELECT id FROM temp.new_ids)"
 	" OR c.alt_patience IN (SELECT id FROM temp.new_ids)"
-	" OR c.alt_minimal IN (SELECT id FROM temp.new_ids)) AND ?1 IS NOT NULL",
-	/* a quoted match is gone when the mail its reply answers arrives */
+	" OR c.alt_minimal IN (SELECT id FROM temp.new_ids);"
 	"INSERT OR IGNORE INTO temp.dirty_new SELECT o.commit_sha"
 	" FROM temp.old_matches o JOIN messages m ON m.msgid = o.message_id"
-	" WHERE o.method = 'quoted' AND ?1 IS NOT NULL"
-	" AND EXISTS (SELECT 1 FROM messages p WHERE p.msgid = m.in_reply_to)",
-};
+	" WHERE o.method = 'quoted'"
+	" AND EXISTS (SELECT 1 FROM messages p WHERE p.msgid = m.in_reply_to);";
 
 onlist_status onlist_store_match_since(struct onlist_store *s, int64_t since)
 {
@@ -546,10 +546,15 @@ onlist_status onlist_store_match_since(struct onlist_store *s, int64_t since)
 
 	if (sqlite3_exec(s->db, sql_dirty_create, NULL, NULL, NULL) != SQLITE_OK)
 		return fail(s, "create temporary tables");
-	for (size_t i = 0; since >= 0 && st == ONLIST_OK &&
+	if (since < 0)
+		return ONLIST_OK;
+	for (size_t i = 0; st == ONLIST_OK &&
 	     i < sizeof(sql_dirty_new) / sizeof(*sql_dirty_new); i++)
 		st = step(s, prepare(s, sql_dirty_new[i]), "find what new mail changes",
 			  "I", since);
+	if (st == ONLIST_OK &&
+	    sqlite3_exec(s->db, sql_dirty_commits, NULL, NULL, NULL) != SQLITE_OK)
+		st = fail(s, "find what new mail changes");
 	return st;
 }
 
