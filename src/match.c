@@ -889,7 +889,7 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		return onlist_store_fail(s, errmsg);
 	if (tag_bounds(s, o) != ONLIST_OK)
 		goto db;
-	if (!(stamp = tier_stamp(s, "exact_stamp", "x1", &since)))
+	if (!(stamp = tier_stamp(s, "exact_stamp", "x2", &since)))
 		goto db;
 	c->exact_since = since;
 	st = onlist_store_set_meta(s, "exact_stamp", stamp);
@@ -905,19 +905,20 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		return onlist_fail(errmsg, ONLIST_ENOMEM, "out of memory");
 	}
 	phase(o, "link tier");
-	if (onlist_store_match_exact(s, since, &c->patchid) != ONLIST_OK)
+	if (onlist_store_match_exact(s, since, &c->patchid) != ONLIST_OK ||
+	    onlist_store_match_since(s, since) != ONLIST_OK)
 		goto db;
 	phase(o, "patch-id tier");
-	if (onlist_store_match_alt(s, &c->alt) != ONLIST_OK)
+	if (onlist_store_match_alt(s, since, &c->alt) != ONLIST_OK)
 		goto db;
 	phase(o, "other-algorithm tier");
-	if (onlist_store_match_repaired(s, &c->repaired) != ONLIST_OK)
+	if (onlist_store_match_repaired(s, since, &c->repaired) != ONLIST_OK)
 		goto db;
 	phase(o, "repaired tier");
-	if (onlist_store_match_quoted(s, &c->quoted) != ONLIST_OK)
+	if (onlist_store_match_quoted(s, since, &c->quoted) != ONLIST_OK)
 		goto db;
 	phase(o, "quoted tier");
-	if (onlist_store_match_author_date(s, onlist__match_author_date_fits, &oom,
+	if (onlist_store_match_author_date(s, since, onlist__match_author_date_fits, &oom,
 					   &c->author_date) != ONLIST_OK)
 		goto db;
 	if (oom) {
@@ -925,7 +926,7 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		return onlist_fail(errmsg, ONLIST_ENOMEM, "out of memory");
 	}
 	phase(o, "author-date tier");
-	if ((st = onlist__match_subjects(s, &c->subject)) != ONLIST_OK) {
+	if ((st = onlist__match_subjects(s, since, &c->subject)) != ONLIST_OK) {
 		if (st == ONLIST_ENOMEM) {
 			onlist_store_rollback(s);
 			return onlist_fail(errmsg, st, "out of memory");
@@ -968,9 +969,10 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		goto db;	/* the next run has no fuzzy matches to keep */
 	}
 	phase(o, "fuzzy tier");
-	if (onlist_store_match_late(s, &c->late) != ONLIST_OK ||
-	    onlist_store_match_echoes(s, &c->echo) != ONLIST_OK)
+	if (onlist_store_match_late(s, since, &c->late) != ONLIST_OK ||
+	    onlist_store_match_echoes(s, since, &c->echo) != ONLIST_OK)
 		goto db;
+	phase(o, "late and echo tiers");
 	/* 4. Review on the list, from the threads and these matches. */
 	if ((st = build_reviews(s, o, c)) != ONLIST_OK) {
 		if (st != ONLIST_EDB) {

@@ -16,8 +16,10 @@ int onlist__match_link_fits(const struct onlist_link_row *r, void *data);
 int onlist__match_author_date_fits(const struct onlist_link_row *r,
 				   void *data);
 /* The subject tier: the author's mails with the commit's subject that all
- * carry one patch; *added counts new matches. */
-onlist_status onlist__match_subjects(struct onlist_store *s, long *added);
+ * carry one patch; *added counts new matches.  since: as the tiers of
+ * store_match.h take it (-1: every unmatched commit). */
+onlist_status onlist__match_subjects(struct onlist_store *s, int64_t since,
+				     long *added);
 /* --explain: the linked patches the link tier refused, and what the
  * subject tier saw, into out. */
 onlist_status onlist__explain_links(struct onlist_store *s, const char *sha,

@@ -180,6 +180,10 @@ struct subj_ctx {
 	GHashTable *addrs;	/* the commits' author addresses: a mail from
 				 * anyone else is passed over unparsed */
 	GPtrArray *commits;	/* owns the subj_commits */
+	/* after new mail: the "addr\nkey" a new mail, or one an earlier
+	 * tier took or gave back, has; only the commits of these keys (or
+	 * marked by the store) are read, the others keep their matches */
+	GHashTable *dirty_keys;
 	int oom;
 };
 
@@ -212,7 +216,7 @@ static int subj_commit_row(int ncol, const char *const *c, void *data)
 	GPtrArray *l;
 	char *hk;
 
-	if (ncol < 5 || !c[0] || !c[1] || !c[2] || strlen(c[0]) > 40)
+	if (ncol < 6 || !c[0] || !c[1] || !c[2] || strlen(c[0]) > 40)
 		return 0;
 	if (onlist_subject_parse(&sj, c[1])) {
 		x->oom = 1;
@@ -222,6 +226,11 @@ static int subj_commit_row(int ncol, const char *const *c, void *data)
 	onlist_subject_release(&sj);
 	if (!hk)
 		return 0;
+	if (x->dirty_keys && !(c[5] && strcmp(c[5], "0")) &&
+	    !g_hash_table_contains(x->dirty_keys, hk)) {
+		g_free(hk);	/* keeps the last run's matches */
+		return 0;
+	}
 	sc = g_new0(struct subj_commit, 1);
 	memcpy(sc->sha, c[0], strlen(c[0]) + 1);
 	sc->adate = c[3] ? g_ascii_strtoll(c[3], NULL, 10) : 0;
@@ -272,20 +281,57 @@ static int subj_mail_row(int ncol, const char *const *c, void *data)
 	return 0;
 }
 
-/* Fill x for the unmatched commits (only `sha` when not NULL). */
-static onlist_status subj_collect(struct onlist_store *s, const char *sha,
-				  struct subj_ctx *x)
+static int subj_changed_row(int ncol, const char *const *c, void *data)
 {
+	struct subj_ctx *x = data;
+	char *hk;
+
+	if (ncol < 2 || !c[0] || !c[1])
+		return 0;
+	if ((hk = subj_hash_key(c[0], c[1])))
+		g_hash_table_add(x->dirty_keys, hk);
+	return 0;
+}
+
+/* Fill x for the unmatched commits (only `sha` when not NULL); after new
+ * mail (since >= 0) for those whose matches it can change, which go to
+ * temp.dirty, and with the mails of their authors only. */
+static onlist_status subj_collect(struct onlist_store *s, const char *sha,
+				  int64_t since, struct subj_ctx *x)
+{
+	GHashTableIter it;
+	gpointer addr;
+
 	x->by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					  (GDestroyNotify)g_ptr_array_unref);
 	x->addrs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	x->commits = g_ptr_array_new_with_free_func(subj_commit_free);
+	x->dirty_keys = NULL;
 	x->oom = 0;
+	if (since >= 0) {
+		x->dirty_keys = g_hash_table_new_full(g_str_hash, g_str_equal,
+						      g_free, NULL);
+		if (onlist_store_subject_changed(s, since, subj_changed_row, x)
+		    != ONLIST_OK)
+			return ONLIST_EDB;
+	}
 	if (onlist_store_subject_commits(s, sha, subj_commit_row, x) != ONLIST_OK)
 		return ONLIST_EDB;
-	if (x->commits->len &&
-	    onlist_store_subject_mails(s, subj_mail_row, x) != ONLIST_OK)
-		return ONLIST_EDB;
+	if (x->oom || !x->commits->len)
+		return x->oom ? ONLIST_ENOMEM : ONLIST_OK;
+	if (since < 0)
+		return onlist_store_subject_mails(s, NULL, subj_mail_row, x)
+		       != ONLIST_OK ? ONLIST_EDB :
+		       x->oom ? ONLIST_ENOMEM : ONLIST_OK;
+	for (guint i = 0; i < x->commits->len; i++)
+		if (onlist_store_dirty_add(s, ((struct subj_commit *)
+				g_ptr_array_index(x->commits, i))->sha) != ONLIST_OK)
+			return ONLIST_EDB;
+	g_hash_table_iter_init(&it, x->addrs);
+	while (g_hash_table_iter_next(&it, &addr, NULL))
+		if (onlist_store_subject_mails(s, addr, subj_mail_row, x)
+		    != ONLIST_OK)
+			return ONLIST_EDB;
 	return x->oom ? ONLIST_ENOMEM : ONLIST_OK;
 }
 
@@ -294,12 +340,20 @@ static void subj_done(struct subj_ctx *x)
 	g_hash_table_destroy(x->by_key);
 	g_hash_table_destroy(x->addrs);
 	g_ptr_array_free(x->commits, TRUE);
+	if (x->dirty_keys)
+		g_hash_table_destroy(x->dirty_keys);
 }
 
-onlist_status onlist__match_subjects(struct onlist_store *s, long *added)
+onlist_status onlist__match_subjects(struct onlist_store *s, int64_t since,
+				     long *added)
 {
 	struct subj_ctx x;
-	onlist_status st = subj_collect(s, NULL, &x);
+	onlist_status st = subj_collect(s, NULL, since, &x);
+
+	/* after the mails are read: a kept match does not hide its mail */
+	if (st == ONLIST_OK && since >= 0 &&
+	    onlist_store_subject_keep(s, added) != ONLIST_OK)
+		st = ONLIST_EDB;
 
 	for (guint i = 0; st == ONLIST_OK && i < x.commits->len; i++) {
 		struct subj_commit *sc = g_ptr_array_index(x.commits, i);
@@ -321,7 +375,7 @@ onlist_status onlist__explain_subject(struct onlist_store *s, const char *sha,
 				     struct onlist_explain *out)
 {
 	struct subj_ctx x;
-	onlist_status st = subj_collect(s, sha, &x);
+	onlist_status st = subj_collect(s, sha, -1, &x);
 
 	if (st == ONLIST_OK && x.commits->len) {
 		out->subjects = g_new0(struct onlist_explain_subject,

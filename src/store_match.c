@@ -139,6 +139,16 @@ onlist_status onlist_store_match_begin(struct onlist_store *s)
 			 "DROP TABLE IF EXISTS temp.old_patchid;"
 			 "CREATE TEMP TABLE old_patchid AS SELECT commit_sha,"
 			 " message_id FROM matches WHERE method = 'patch-id';"
+			 /* every match of the last run, for the tiers that
+			  * keep those of the commits new mail cannot change
+			  * (tier_keep()) */
+			 "DROP TABLE IF EXISTS temp.old_matches;"
+			 "CREATE TEMP TABLE old_matches(method TEXT NOT NULL,"
+			 " commit_sha TEXT NOT NULL, message_id TEXT NOT NULL,"
+			 " score REAL NOT NULL, PRIMARY KEY(method, commit_sha,"
+			 " message_id)) WITHOUT ROWID;"
+			 "INSERT INTO temp.old_matches SELECT method, commit_sha,"
+			 " message_id, score FROM matches;"
 			 "DROP TABLE IF EXISTS temp.old_tiered;"
 			 "CREATE TEMP TABLE old_tiered AS SELECT DISTINCT"
 			 " commit_sha FROM matches WHERE method NOT IN"
@@ -471,34 +481,170 @@ onlist_status onlist_store_match_exact(struct onlist_store *s, int64_t since,
 	return exec_count(s, sql_exact_new, p, 1, added, "match patch-id");
 }
 
-#define ALT_JOIN(col) \
-	" SELECT c.sha, m.msgid, 'patch-id-alg', 1.0 FROM commit_patch c" \
-	" JOIN messages m ON m.patch_id = c." col \
-	" WHERE" UNMATCHED("c.sha") " AND" NOT_ECHO("m.msgid") " AND" IN_TIME("c.sha", "m")
-static const char sql_alt[] =
-	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
-	ALT_JOIN("alt_histogram") " UNION" ALT_JOIN("alt_patience")
-	" UNION" ALT_JOIN("alt_minimal");
+/* ---- after new mail: the tiers keep what new mail cannot change ---- */
 
-onlist_status onlist_store_match_alt(struct onlist_store *s, long *added)
+/* The tiers in the order they run: a commit one of them matched is not
+ * looked at by the later ones (UNMATCHED). */
+#define BEFORE_ALT "'link', 'patch-id'"
+#define BEFORE_REPAIRED BEFORE_ALT ", 'patch-id-alg'"
+#define BEFORE_QUOTED BEFORE_REPAIRED ", 'repaired'"
+#define BEFORE_AUTHOR_DATE BEFORE_QUOTED ", 'quoted'"
+#define BEFORE_SUBJECT BEFORE_AUTHOR_DATE ", 'author-date'"
+#define BEFORE_LATE BEFORE_SUBJECT ", 'subject', 'fuzzy'"
+#define BEFORE_ECHO BEFORE_LATE ", 'late'"
+
+/* After new mail only (since >= 0: the same commits, bounds and classes
+ * of the old mails, onlist_store_tier_stamp()), a tier's rows for a
+ * commit are the last run's (temp.old_matches) unless
+ * - an earlier tier matched the commit last run and none has now: the
+ *   last run never got to this tier for it;
+ * - a new mail is one of its candidates: one that carries its patch-id or
+ *   one of its other ids, repaired or not, or quotes it
+ *   (temp.dirty_new, the same for every tier: computed once);
+ * - for the tiers that key on the author (author-date, subject), a mail
+ *   of its key was taken by an earlier tier last run and is not now, or
+ *   the other way round, and every commit of a DMARC-rewritten author
+ *   (whose address comes from the mail, temp.via_author).
+ * Those are computed again (temp.dirty); for every other commit still
+ * unmatched the last run's rows are kept. */
+static const char sql_dirty_create[] =
+	"CREATE TEMP TABLE IF NOT EXISTS dirty(sha TEXT PRIMARY KEY) WITHOUT ROWID;"
+	"CREATE TEMP TABLE IF NOT EXISTS dirty_new(sha TEXT PRIMARY KEY) WITHOUT ROWID;"
+	"CREATE TEMP TABLE IF NOT EXISTS new_ids(id TEXT PRIMARY KEY) WITHOUT ROWID;"
+	"DELETE FROM temp.dirty; DELETE FROM temp.dirty_new; DELETE FROM temp.new_ids;";
+/* ?1: the last message the last run saw */
+static const char *const sql_dirty_new[] = {
+	"INSERT OR IGNORE INTO temp.new_ids SELECT patch_id FROM messages"
+	" WHERE id > ?1 AND patch_id IS NOT NULL",
+	"INSERT OR IGNORE INTO temp.new_ids SELECT p.repaired_id FROM messages m"
+	" JOIN message_patch p ON p.msgid = m.msgid"
+	" WHERE m.id > ?1 AND p.repaired_id IS NOT NULL",
+	"INSERT OR IGNORE INTO temp.new_ids SELECT r.quoted_id FROM messages m"
+	" JOIN message_reply r ON r.msgid = m.msgid"
+	" WHERE m.id > ?1 AND r.quoted_id IS NOT NULL",
+	"INSERT OR IGNORE INTO temp.new_ids SELECT r.quoted_repaired FROM messages m"
+	" JOIN message_reply r ON r.msgid = m.msgid"
+	" WHERE m.id > ?1 AND r.quoted_repaired IS NOT NULL",
+};
+/* the commits of those ids, and those whose quoted match is gone: the
+ * mail its reply answers arrived */
+static const char sql_dirty_commits[] =
+	"INSERT OR IGNORE INTO temp.dirty_new SELECT c.sha FROM temp.new_ids n"
+	" JOIN commits c ON c.patch_id = n.id WHERE c.patch_id IS NOT NULL;"
+	"INSERT OR IGNORE INTO temp.dirty_new SELECT c.sha FROM commit_patch c"
+	" WHERE c.alt_histogram IN (SELECT id FROM temp.new_ids)"
+	" OR c.alt_patience IN (SELECT id FROM temp.new_ids)"
+	" OR c.alt_minimal IN (SELECT id FROM temp.new_ids);"
+	"INSERT OR IGNORE INTO temp.dirty_new SELECT o.commit_sha"
+	" FROM temp.old_matches o JOIN messages m ON m.msgid = o.message_id"
+	" WHERE o.method = 'quoted'"
+	" AND EXISTS (SELECT 1 FROM messages p WHERE p.msgid = m.in_reply_to);";
+
+onlist_status onlist_store_match_since(struct onlist_store *s, int64_t since)
 {
-	return exec_count(s, sql_alt, NULL, 0, added, "match other algorithms");
+	onlist_status st = ONLIST_OK;
+
+	if (sqlite3_exec(s->db, sql_dirty_create, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, "create temporary tables");
+	if (since < 0)
+		return ONLIST_OK;
+	for (size_t i = 0; st == ONLIST_OK &&
+	     i < sizeof(sql_dirty_new) / sizeof(*sql_dirty_new); i++)
+		st = step(s, prepare(s, sql_dirty_new[i]), "find what new mail changes",
+			  "I", since);
+	if (st == ONLIST_OK &&
+	    sqlite3_exec(s->db, sql_dirty_commits, NULL, NULL, NULL) != SQLITE_OK)
+		st = fail(s, "find what new mail changes");
+	return st;
 }
 
-#define REP_JOIN(tab, col) \
+/* temp.dirty for a tier: temp.dirty_new and the commits an earlier tier
+ * (before) matched last run that none has now */
+#define DIRTY_OF(before) \
+	"DELETE FROM temp.dirty;" \
+	"INSERT OR IGNORE INTO temp.dirty SELECT sha FROM temp.dirty_new;" \
+	"INSERT OR IGNORE INTO temp.dirty SELECT DISTINCT o.commit_sha" \
+	" FROM temp.old_matches o WHERE o.method IN (" before ") AND" \
+	UNMATCHED("o.commit_sha") ";"
+/* the mails an earlier tier (before) took last run and not now, or now
+ * and not last run */
+#define CHANGED_MAILS(before) \
+	" SELECT message_id FROM (SELECT message_id FROM temp.old_matches" \
+	"  WHERE method IN (" before ") EXCEPT SELECT message_id FROM matches)" \
+	" UNION SELECT message_id FROM (SELECT message_id FROM matches" \
+	"  EXCEPT SELECT message_id FROM temp.old_matches WHERE method IN (" before "))"
+/* the last run's rows of method for the commits not in temp.dirty */
+#define KEEP(method) \
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)" \
+	" SELECT o.commit_sha, o.message_id, o.method, o.score" \
+	" FROM temp.old_matches o WHERE o.method = '" method "'" \
+	" AND o.commit_sha NOT IN (SELECT sha FROM temp.dirty) AND" \
+	UNMATCHED("o.commit_sha")
+#define IN_DIRTY(c) " " c " IN (SELECT sha FROM temp.dirty) AND"
+
+struct tier {
+	const char *dirty;	/* fills temp.dirty */
+	const char *keep;	/* keeps the rows of the others */
+	const char *all, *some;	/* the tier for every commit, and for those
+				 * in temp.dirty */
+	const char *what;
+};
+
+static onlist_status run_tier(struct onlist_store *s, const struct tier *t,
+			      int64_t since, long *added)
+{
+	onlist_status st;
+
+	if (since < 0)
+		return exec_count(s, t->all, NULL, 0, added, t->what);
+	if (sqlite3_exec(s->db, t->dirty, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, t->what);
+	if ((st = exec_count(s, t->keep, NULL, 0, added, t->what)) != ONLIST_OK)
+		return st;
+	return exec_count(s, t->some, NULL, 0, added, t->what);
+}
+
+#define ALT_JOIN(col, f) \
+	" SELECT c.sha, m.msgid, 'patch-id-alg', 1.0 FROM commit_patch c" \
+	" JOIN messages m ON m.patch_id = c." col \
+	" WHERE" f UNMATCHED("c.sha") " AND" NOT_ECHO("m.msgid") " AND" IN_TIME("c.sha", "m")
+#define ALT(f) \
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)" \
+	ALT_JOIN("alt_histogram", f) " UNION" ALT_JOIN("alt_patience", f) \
+	" UNION" ALT_JOIN("alt_minimal", f)
+
+static const struct tier tier_alt = {
+	DIRTY_OF(BEFORE_ALT), KEEP("patch-id-alg"), ALT(""), ALT(IN_DIRTY("c.sha")),
+	"match other algorithms"
+};
+
+onlist_status onlist_store_match_alt(struct onlist_store *s, int64_t since,
+				     long *added)
+{
+	return run_tier(s, &tier_alt, since, added);
+}
+
+#define REP_JOIN(tab, col, f) \
 	" SELECT c.sha, p.msgid, 'repaired', 1.0 FROM " tab " c" \
 	" JOIN message_patch p ON p.repaired_id = c." col \
 	" JOIN messages m ON m.msgid = p.msgid" \
-	" WHERE" UNMATCHED("c.sha") " AND" NOT_ECHO("p.msgid") " AND" IN_TIME("c.sha", "m")
-static const char sql_repaired[] =
-	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
-	REP_JOIN("commits", "patch_id") " UNION" REP_JOIN("commit_patch", "alt_histogram")
-	" UNION" REP_JOIN("commit_patch", "alt_patience")
-	" UNION" REP_JOIN("commit_patch", "alt_minimal");
+	" WHERE" f UNMATCHED("c.sha") " AND" NOT_ECHO("p.msgid") " AND" IN_TIME("c.sha", "m")
+#define REPAIRED(f) \
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)" \
+	REP_JOIN("commits", "patch_id", f) \
+	" UNION" REP_JOIN("commit_patch", "alt_histogram", f) \
+	" UNION" REP_JOIN("commit_patch", "alt_patience", f) \
+	" UNION" REP_JOIN("commit_patch", "alt_minimal", f)
 
-onlist_status onlist_store_match_repaired(struct onlist_store *s, long *added)
+static const struct tier tier_repaired = {
+	DIRTY_OF(BEFORE_REPAIRED), KEEP("repaired"), REPAIRED(""),
+	REPAIRED(IN_DIRTY("c.sha")), "match repaired"
+};
+
+onlist_status onlist_store_match_repaired(struct onlist_store *s,
+					  int64_t since, long *added)
 {
-	return exec_count(s, sql_repaired, NULL, 0, added, "match repaired");
+	return run_tier(s, &tier_repaired, since, added);
 }
 
 /* ---- the quoted tier: mail the archive lost ---- */
@@ -507,21 +653,27 @@ onlist_status onlist_store_match_repaired(struct onlist_store *s, long *added)
  * quotes a diff whose patch-id (or repaired id) is a commit's: the mail
  * it answers was that commit's posting, lost from the archive (issue
  * 27).  The match names the quoting reply; unmatched commits only. */
-#define QUOTED_JOIN(col) \
+#define QUOTED_JOIN(col, f) \
 	" SELECT c.sha, r.msgid, 'quoted', 1.0 FROM commits c" \
 	" JOIN message_reply r ON r." col " = c.patch_id" \
 	" JOIN messages m ON m.msgid = r.msgid" \
-	" WHERE c.patch_id IS NOT NULL AND" UNMATCHED("c.sha") \
+	" WHERE" f " c.patch_id IS NOT NULL AND" UNMATCHED("c.sha") \
 	" AND coalesce(m.in_reply_to, '') <> ''" \
 	" AND NOT EXISTS (SELECT 1 FROM messages p WHERE p.msgid = m.in_reply_to)" \
 	" AND" NOT_ECHO("r.msgid") " AND" IN_TIME("c.sha", "m")
-static const char sql_quoted[] =
-	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
-	QUOTED_JOIN("quoted_id") " UNION" QUOTED_JOIN("quoted_repaired");
+#define QUOTED(f) \
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)" \
+	QUOTED_JOIN("quoted_id", f) " UNION" QUOTED_JOIN("quoted_repaired", f)
 
-onlist_status onlist_store_match_quoted(struct onlist_store *s, long *added)
+static const struct tier tier_quoted = {
+	DIRTY_OF(BEFORE_QUOTED), KEEP("quoted"), QUOTED(""),
+	QUOTED(IN_DIRTY("c.sha")), "match quoted"
+};
+
+onlist_status onlist_store_match_quoted(struct onlist_store *s, int64_t since,
+					long *added)
 {
-	return exec_count(s, sql_quoted, NULL, 0, added, "match quoted");
+	return run_tier(s, &tier_quoted, since, added);
 }
 
 /* ---- author-date and subject tiers ---- */
@@ -532,35 +684,56 @@ onlist_status onlist_store_match_quoted(struct onlist_store *s, long *added)
  * and the subject were rewritten on the way in (GitGitGadget links
  * git.git's commits to their mails by this key).  A mail another commit
  * already has is not taken. */
-static const char sql_author_date[] =
-	"SELECT c.sha, m.msgid, c.subject, c.files, i.stripped, p.files"
-	" FROM commits c"
-	/* commit first (CROSS JOIN keeps the order): a search of the
-	 * sender index per commit, not a scan of every message */
-	" CROSS JOIN messages m ON lower(m.from_addr) =" AUTHOR_EMAIL("c")
-	"  AND m.date = c.author_date"
-	" JOIN message_info i ON i.msgid = m.msgid"
-	" LEFT JOIN message_patch p ON p.msgid = m.msgid"
-	" WHERE" UNMATCHED("c.sha") " AND i.class = 'patch' AND m.has_patch"
-	" AND" NOT_ECHO("m.msgid") " AND" IN_TIME("c.sha", "m")
-	" AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.message_id = m.msgid)";
+#define AUTHOR_DATE(f) \
+	"SELECT c.sha, m.msgid, c.subject, c.files, i.stripped, p.files" \
+	" FROM commits c" \
+	/* commit first (CROSS JOIN keeps the order): a search of the \
+	 * sender index per commit, not a scan of every message */ \
+	" CROSS JOIN messages m ON lower(m.from_addr) =" AUTHOR_EMAIL("c") \
+	"  AND m.date = c.author_date" \
+	" JOIN message_info i ON i.msgid = m.msgid" \
+	" LEFT JOIN message_patch p ON p.msgid = m.msgid" \
+	" WHERE" f UNMATCHED("c.sha") " AND i.class = 'patch' AND m.has_patch" \
+	" AND" NOT_ECHO("m.msgid") " AND" IN_TIME("c.sha", "m") \
+	" AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.message_id = m.msgid)"
+static const char *const sql_author_date[] = {
+	AUTHOR_DATE(""), AUTHOR_DATE(IN_DIRTY("c.sha"))
+};
+/* After new mail: the commits of the author date of a new mail, or of a
+ * mail an earlier tier took or gave back (?1: the last message the last
+ * run saw). */
+static const char sql_author_date_dirty[] =
+	"INSERT OR IGNORE INTO temp.dirty SELECT c.sha FROM commits c"
+	" WHERE c.author_date IN (SELECT date FROM messages"
+	"  WHERE id > ?1 AND date IS NOT NULL"
+	"  UNION SELECT m.date FROM messages m WHERE m.msgid IN ("
+	CHANGED_MAILS(BEFORE_AUTHOR_DATE) "))"
+	" OR c.author_name LIKE '% via %'";
+static const char sql_author_date_dirty_of[] = DIRTY_OF(BEFORE_AUTHOR_DATE);
+static const char sql_author_date_keep[] = KEEP("author-date");
 static const char sql_put_author_date[] =
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
 	" VALUES(?1, ?2, 'author-date', 1.0)";
 
 onlist_status onlist_store_match_author_date(struct onlist_store *s,
+					     int64_t since,
 					     onlist_link_cb fits, void *data,
 					     long *added)
 {
-	sqlite3_stmt *st = prepare(s, sql_author_date);
-	GPtrArray *take = g_ptr_array_new_with_free_func(g_free);
+	sqlite3_stmt *st;
+	GPtrArray *take;
 	onlist_status r = ONLIST_OK;
 	int rc;
 
-	if (!st) {
-		g_ptr_array_free(take, TRUE);
+	if (since >= 0 &&
+	    (sqlite3_exec(s->db, sql_author_date_dirty_of, NULL, NULL, NULL)
+	     != SQLITE_OK ||
+	     step(s, prepare(s, sql_author_date_dirty), "match author date",
+		  "I", since) != ONLIST_OK))
+		return fail(s, "match author date");
+	if (!(st = prepare(s, sql_author_date[since >= 0])))
 		return fail(s, "prepare");
-	}
+	take = g_ptr_array_new_with_free_func(g_free);
 	/* all read before any is written: as one INSERT ... SELECT did, a
 	 * mail one commit takes here is not kept from another */
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -581,6 +754,9 @@ onlist_status onlist_store_match_author_date(struct onlist_store *s,
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
 		r = fail(s, "match author date");
+	if (r == ONLIST_OK && since >= 0)
+		r = exec_count(s, sql_author_date_keep, NULL, 0, added,
+			       "keep author-date matches");
 	for (guint i = 0; r == ONLIST_OK && i + 1 < take->len; i += 2) {
 		const char *p[2] = { take->pdata[i], take->pdata[i + 1] };
 
@@ -593,7 +769,8 @@ onlist_status onlist_store_match_author_date(struct onlist_store *s,
 
 static const char sql_subject_commits[] =
 	"SELECT c.sha, c.subject," AUTHOR_EMAIL("c") ", c.author_date,"
-	" (SELECT b.bound FROM temp.bound b WHERE b.sha = c.sha)"
+	" (SELECT b.bound FROM temp.bound b WHERE b.sha = c.sha),"
+	" c.sha IN (SELECT sha FROM temp.dirty) OR c.author_name LIKE '% via %'"
 	" FROM commits c WHERE c.author_email IS NOT NULL AND" UNMATCHED("c.sha")
 	" AND (?1 IS NULL OR c.sha = ?1)";
 /* Patch mails no commit has yet, not echoes, not replies: the subject
@@ -601,70 +778,133 @@ static const char sql_subject_commits[] =
  * discussion more often than a version of the patch (on bluez the one
  * such match was a reviewer's sketch, while the real posting came
  * through b4's web relay under another address). */
-static const char sql_subject_mails[] =
-	"SELECT m.msgid, i.stripped, lower(m.from_addr)," SENT("m") ","
-	" coalesce(m.patch_id, m.msgid)"
-	" FROM messages m JOIN message_info i ON i.msgid = m.msgid"
-	" WHERE i.class = 'patch' AND m.has_patch AND m.from_addr IS NOT NULL"
-	" AND NOT coalesce(i.reply, 0) AND" NOT_ECHO("m.msgid")
-	" AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.message_id = m.msgid)";
+#define SUBJECT_MAILS \
+	"SELECT m.msgid, i.stripped, lower(m.from_addr)," SENT("m") "," \
+	" coalesce(m.patch_id, m.msgid)" \
+	" FROM messages m JOIN message_info i ON i.msgid = m.msgid" \
+	" WHERE i.class = 'patch' AND m.has_patch AND m.from_addr IS NOT NULL" \
+	" AND NOT coalesce(i.reply, 0) AND" NOT_ECHO("m.msgid") \
+	" AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.message_id = m.msgid)"
+static const char sql_subject_mails[] = SUBJECT_MAILS;
+static const char sql_subject_mails_from[] =
+	SUBJECT_MAILS " AND lower(m.from_addr) = ?1";
+/* After new mail: the sender and subject of the new patch mails and of
+ * those an earlier tier took or gave back (?1: the last message the last
+ * run saw). */
+static const char sql_subject_dirty_of[] = DIRTY_OF(BEFORE_SUBJECT);
+static const char sql_subject_changed[] =
+	"SELECT lower(m.from_addr), i.stripped FROM messages m"
+	" JOIN message_info i ON i.msgid = m.msgid"
+	" WHERE m.id > CAST(?1 AS INTEGER) AND i.class = 'patch'"
+	" UNION SELECT lower(m.from_addr), i.stripped FROM messages m"
+	" JOIN message_info i ON i.msgid = m.msgid WHERE m.msgid IN ("
+	CHANGED_MAILS(BEFORE_SUBJECT) ")";
+static const char sql_subject_keep[] = KEEP("subject");
+static const char sql_dirty_add[] =
+	"INSERT OR IGNORE INTO temp.dirty(sha) VALUES(?1)";
 
 onlist_status onlist_store_subject_commits(struct onlist_store *s,
 					   const char *sha,
 					   onlist_row_cb cb, void *data)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_subject_commits);
+	sqlite3_stmt *st;
 	const char *p[1] = { sha };
 
-	if (!st)
+	/* --explain reads it without a match run */
+	if (sqlite3_exec(s->db, "CREATE TEMP TABLE IF NOT EXISTS dirty(sha TEXT"
+			 " PRIMARY KEY) WITHOUT ROWID", NULL, NULL, NULL)
+	    != SQLITE_OK)
+		return fail(s, "create a temporary table");
+	if (!(st = onlist__store_prepare(s, sql_subject_commits)))
 		return fail(s, "prepare");
 	return onlist__store_rows(s, st, p, 1, cb, data, NULL);
 }
 
 onlist_status onlist_store_subject_mails(struct onlist_store *s,
+					 const char *addr,
 					 onlist_row_cb cb, void *data)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_subject_mails);
+	sqlite3_stmt *st = onlist__store_prepare(s, addr ? sql_subject_mails_from :
+						 sql_subject_mails);
+	const char *p[1] = { addr };
 
 	if (!st)
 		return fail(s, "prepare");
-	return onlist__store_rows(s, st, NULL, 0, cb, data, NULL);
+	return onlist__store_rows(s, st, p, addr ? 1 : 0, cb, data, NULL);
+}
+
+onlist_status onlist_store_subject_changed(struct onlist_store *s,
+					   int64_t since, onlist_row_cb cb,
+					   void *data)
+{
+	sqlite3_stmt *st;
+	char arg[24];
+	const char *p[1] = { arg };
+
+	if (sqlite3_exec(s->db, sql_subject_dirty_of, NULL, NULL, NULL)
+	    != SQLITE_OK)
+		return fail(s, "match subjects");
+	snprintf(arg, sizeof(arg), "%" PRId64, since);
+	if (!(st = onlist__store_prepare(s, sql_subject_changed)))
+		return fail(s, "prepare");
+	return onlist__store_rows(s, st, p, 1, cb, data, NULL);
+}
+
+onlist_status onlist_store_dirty_add(struct onlist_store *s, const char *sha)
+{
+	return step(s, prepare(s, sql_dirty_add), "match subjects", "t", sha);
+}
+
+onlist_status onlist_store_subject_keep(struct onlist_store *s, long *added)
+{
+	return exec_count(s, sql_subject_keep, NULL, 0, added,
+			  "keep subject matches");
 }
 
 /* Commits nothing else matched, whose patch reached a list only as an
  * echo (the same patch-id, repaired or not, in an echo or bot mail). */
-#define ECHO_JOIN(on) \
+#define ECHO(f) \
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)" \
 	" SELECT c.sha, m.msgid, 'echo', 1.0 FROM commits c" \
-	" JOIN messages m ON " on " JOIN echoes e ON e.msgid = m.msgid" \
-	" WHERE" UNMATCHED("c.sha")
-static const char sql_echo[] =
-	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
-	ECHO_JOIN("m.patch_id = c.patch_id")
-	" UNION SELECT c.sha, p.msgid, 'echo', 1.0 FROM commits c"
-	" JOIN message_patch p ON p.repaired_id = c.patch_id"
-	" JOIN echoes e ON e.msgid = p.msgid WHERE" UNMATCHED("c.sha");
+	" JOIN messages m ON m.patch_id = c.patch_id JOIN echoes e ON e.msgid = m.msgid" \
+	" WHERE" f UNMATCHED("c.sha") \
+	" UNION SELECT c.sha, p.msgid, 'echo', 1.0 FROM commits c" \
+	" JOIN message_patch p ON p.repaired_id = c.patch_id" \
+	" JOIN echoes e ON e.msgid = p.msgid WHERE" f UNMATCHED("c.sha")
 
-onlist_status onlist_store_match_echoes(struct onlist_store *s, long *added)
+static const struct tier tier_echo = {
+	DIRTY_OF(BEFORE_ECHO), KEEP("echo"), ECHO(""), ECHO(IN_DIRTY("c.sha")),
+	"match echoes"
+};
+
+onlist_status onlist_store_match_echoes(struct onlist_store *s, int64_t since,
+					long *added)
 {
-	return exec_count(s, sql_echo, NULL, 0, added, "match echoes");
+	return run_tier(s, &tier_echo, since, added);
 }
 
 /* Commits nothing else matched whose patch was posted, but only more than
  * a day after the commit landed: a backport or a resend, not a posting
  * before merge. */
-static const char sql_late[] =
-	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
-	" SELECT c.sha, m.msgid, 'late', 1.0 FROM commits c"
-	" JOIN messages m ON m.patch_id = c.patch_id"
-	" WHERE" UNMATCHED("c.sha") " AND" NOT_ECHO("m.msgid") " AND" LATE("c.sha", "m")
-	" UNION SELECT c.sha, m.msgid, 'late', 1.0 FROM commits c"
-	" JOIN message_patch p ON p.repaired_id = c.patch_id"
-	" JOIN messages m ON m.msgid = p.msgid"
-	" WHERE" UNMATCHED("c.sha") " AND" NOT_ECHO("m.msgid") " AND" LATE("c.sha", "m");
+#define LATE_SQL(f) \
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)" \
+	" SELECT c.sha, m.msgid, 'late', 1.0 FROM commits c" \
+	" JOIN messages m ON m.patch_id = c.patch_id" \
+	" WHERE" f UNMATCHED("c.sha") " AND" NOT_ECHO("m.msgid") " AND" LATE("c.sha", "m") \
+	" UNION SELECT c.sha, m.msgid, 'late', 1.0 FROM commits c" \
+	" JOIN message_patch p ON p.repaired_id = c.patch_id" \
+	" JOIN messages m ON m.msgid = p.msgid" \
+	" WHERE" f UNMATCHED("c.sha") " AND" NOT_ECHO("m.msgid") " AND" LATE("c.sha", "m")
 
-onlist_status onlist_store_match_late(struct onlist_store *s, long *added)
+static const struct tier tier_late = {
+	DIRTY_OF(BEFORE_LATE), KEEP("late"), LATE_SQL(""),
+	LATE_SQL(IN_DIRTY("c.sha")), "match late postings"
+};
+
+onlist_status onlist_store_match_late(struct onlist_store *s, int64_t since,
+				      long *added)
 {
-	return exec_count(s, sql_late, NULL, 0, added, "match late postings");
+	return run_tier(s, &tier_late, since, added);
 }
 
 static const char sql_put_match[] =

@@ -207,6 +207,37 @@ for t in commit_review matches; do
 		bad "$t: commits scanned after their mail differ"
 done
 
+# The mail the archive lost arrives after all, without its diff (a copy
+# whose patch did not survive): the reply that quoted it answers a mail
+# the database has, so the quoted match is no more, though no other tier
+# takes the commit, and a match after the new mail alone (keeping the
+# other commits' matches) equals a match from scratch.
+lost=$(git -C "$W/repo" log --format=%H --grep='^lost: add the helper$' main)
+[ -n "$lost" ] || fail "no lost commit (test bug)"
+cat >"$TMP/lost.mbox" <<'EOF'
+From mboxrd@z Thu Jan  1 00:00:00 1970
+From: Ann Author <ann@example.org>
+Subject: [PATCH] lost: add the helper
+Message-ID: <lost@example.org>
+Date: Mon, 1 Mar 2021 10:00:00 +0000
+
+The diff of this one did not survive.
+EOF
+[ "$(sqlite3 "$TMP/parts7.db" "SELECT method FROM matches WHERE commit_sha = '$lost'")" = quoted ] ||
+	bad "the lost commit is not matched as quoted before its posting came (test bug)"
+"$ONLIST" -q --db "$TMP/parts7.db" import --list alpha "$TMP/lost.mbox" >/dev/null || fail "import the lost posting"
+match "$TMP/parts7.db" "with the lost posting"
+grep -q '^timing: patch-id since [0-9]' "$TMP/match.err" || bad "the lost posting: the tiers ran whole (test bug)"
+got=$(sqlite3 "$TMP/parts7.db" "SELECT method || ' ' || message_id FROM matches WHERE commit_sha = '$lost'")
+[ -z "$got" ] || bad "the lost commit is matched as '$got' once the mail it answered came"
+cp "$TMP/parts7.db" "$TMP/scratch.db"
+sqlite3 "$TMP/scratch.db" "DELETE FROM meta WHERE key IN ('exact_stamp', 'fuzzy_stamp')"
+match "$TMP/scratch.db" "from scratch with the lost posting"
+dump "$TMP/parts7.db" >"$TMP/lost-parts.dump"
+dump "$TMP/scratch.db" >"$TMP/lost-scratch.dump"
+same_output "tables with the lost posting" "$TMP/lost-scratch.dump" "$TMP/lost-parts.dump" ||
+	bad "the lost posting: a match after it differs from one from scratch"
+
 # A message cross-posted to alpha and beta is an echo while only alpha's
 # copy is in, and no more once beta's is: classes of old mail change too.
 RULES=$TMP/alpha-rules

@@ -111,31 +111,59 @@ onlist_status onlist_store_links_of(struct onlist_store *s, const char *sha,
  * messages after id since (onlist_store_tier_stamp()) */
 onlist_status onlist_store_match_exact(struct onlist_store *s, int64_t since,
 				       long *added);
-onlist_status onlist_store_match_alt(struct onlist_store *s, long *added);
-onlist_status onlist_store_match_repaired(struct onlist_store *s, long *added);
+/* After onlist_store_match_begin(), before the tiers below: what new
+ * mail (the messages after id since; none when since is -1) can change,
+ * for the tiers to keep the last run's rows of the other commits (since
+ * >= 0).  ONLIST_EDB. */
+onlist_status onlist_store_match_since(struct onlist_store *s, int64_t since);
+/* The tiers below take the same since: -1 runs them for every unmatched
+ * commit; otherwise a commit new mail cannot change keeps its rows of
+ * the last run (store_match.c says which can change). */
+onlist_status onlist_store_match_alt(struct onlist_store *s, int64_t since,
+				     long *added);
+onlist_status onlist_store_match_repaired(struct onlist_store *s,
+					  int64_t since, long *added);
 /* The quoted tier: an unmatched commit whose patch-id (or repaired id)
  * is that of the diff quoted by a reply whose In-Reply-To names a mail
  * the database does not have (the archive lost the posting); the match
  * (method `quoted`) names the reply.  ONLIST_EDB. */
-onlist_status onlist_store_match_quoted(struct onlist_store *s, long *added);
+onlist_status onlist_store_match_quoted(struct onlist_store *s, int64_t since,
+					long *added);
 /* author-date: a patch mail from the commit's author dated its author
  * date to the second (what git am makes), that fits() takes (NULL: all;
  * the row as the link tier's, cover 0).  *added counts new rows. */
 onlist_status onlist_store_match_author_date(struct onlist_store *s,
+					     int64_t since,
 					     onlist_link_cb fits, void *data,
 					     long *added);
 /* The subject tier's two sides, as text columns to cb: unmatched commits
- * (sha, subject, author address lower-cased, author date, bound or NULL;
- * only `sha` when not NULL), and patch mails no commit has that are not
- * echoes (msgid, stripped subject, sender lower-cased, date, patch-id or,
- * without one, the msgid). */
+ * (sha, subject, author address lower-cased, author date, bound or NULL,
+ * and 1 when the commit is to be computed again after new mail: in
+ * temp.dirty, or of a DMARC-rewritten author; only `sha` when not NULL),
+ * and patch mails no commit has that are not echoes (msgid, stripped
+ * subject, sender lower-cased, date, patch-id or, without one, the msgid;
+ * only those from addr, lower case, when not NULL). */
 onlist_status onlist_store_subject_commits(struct onlist_store *s,
 					   const char *sha,
 					   onlist_row_cb cb, void *data);
 onlist_status onlist_store_subject_mails(struct onlist_store *s,
+					 const char *addr,
 					 onlist_row_cb cb, void *data);
-onlist_status onlist_store_match_late(struct onlist_store *s, long *added);
-onlist_status onlist_store_match_echoes(struct onlist_store *s, long *added);
+/* After new mail (since >= 0): temp.dirty made for the subject tier, and
+ * the sender (lower case) and stripped subject of each patch mail whose
+ * arrival or change of hands (an earlier tier took it, or gave it back)
+ * can change the subject tier's answer, to cb.  onlist_store_dirty_add()
+ * adds a commit to compute again; onlist_store_subject_keep() keeps the
+ * last run's subject matches of the others.  ONLIST_EDB. */
+onlist_status onlist_store_subject_changed(struct onlist_store *s,
+					   int64_t since, onlist_row_cb cb,
+					   void *data);
+onlist_status onlist_store_dirty_add(struct onlist_store *s, const char *sha);
+onlist_status onlist_store_subject_keep(struct onlist_store *s, long *added);
+onlist_status onlist_store_match_late(struct onlist_store *s, int64_t since,
+				      long *added);
+onlist_status onlist_store_match_echoes(struct onlist_store *s, int64_t since,
+					long *added);
 onlist_status onlist_store_put_match(struct onlist_store *s, const char *sha,
 				     const char *msgid, const char *method,
 				     double score);
