@@ -400,6 +400,7 @@ struct walk {
 	GHashTable *files;
 	const char *only;		/* call cb for this topic only */
 	GPtrArray *lists;		/* word_list()'s */
+	int counted;			/* files holds the counts already */
 };
 
 struct file_use {
@@ -763,7 +764,7 @@ static int member_row(const struct onlist_store_ignored_msg *r, void *data)
 	}
 	if (r->skip)
 		return w->stop;
-	if (!r->m.cover)
+	if (!r->m.cover && !w->counted)
 		count_files(w, r->topic, r->m.files);
 	copy_msg(w->scratch, &d, &r->m);
 	g_array_append_val(w->msgs, d);
@@ -842,6 +843,83 @@ static int saved_current(struct onlist_store *s)
 	return yes;
 }
 
+static int add_topic(const char *topic, void *data)
+{
+	GHashTable *h = data;
+
+	if (!g_hash_table_contains(h, topic))
+		g_hash_table_add(h, g_strdup(topic));
+	return 0;
+}
+
+/* One topic from the saved tables, and the topics that may supersede it:
+ * those with a patch of one of its senders posted within a year after
+ * it (superseded()'s priors), with the counts of topics that change its
+ * files (share_file()'s, the only ones it asks). */
+static onlist_status load_one(struct walk *w, struct onlist_store *s,
+			      const char *topic)
+{
+	GHashTable *later = g_hash_table_new_full(g_str_hash, g_str_equal,
+						  g_free, NULL);
+	GHashTableIter it;
+	gpointer k;
+	struct cand *c;
+	onlist_status st;
+
+	w->counted = 1;
+	if ((st = onlist_store_ignored_saved(s, topic, member_row, w)) != ONLIST_OK)
+		goto out;
+	flush(w);
+	if ((c = g_hash_table_lookup(w->cands, topic))) {
+		const struct onlist_ignored_msg *m =
+			(const struct onlist_ignored_msg *)c->msgs->data;
+		int64_t date = 0;
+
+		for (guint i = 0; i < c->msgs->len; i++)
+			if (m[i].date > date)
+				date = m[i].date;
+		for (guint i = 0; i < c->msgs->len && st == ONLIST_OK; i++) {
+			const char *who[2] = { m[i].from, m[i].author };
+			char *copy, *save = NULL;
+
+			if (m[i].cover)
+				continue;
+			for (int j = 0; j < 2 && st == ONLIST_OK; j++)
+				if (*who[j])
+					st = onlist_store_ignored_later(s, who[j], date,
+									date + 365 * 86400LL,
+									add_topic, later);
+			copy = g_strdup(m[i].files);
+			for (char *f = strtok_r(copy, "\n", &save);
+			     f && st == ONLIST_OK; f = strtok_r(NULL, "\n", &save)) {
+				struct file_use *u;
+				long n;
+
+				if (g_hash_table_contains(w->files, f))
+					continue;
+				st = onlist_store_ignored_file_topics(s, f, RARE_FILE + 1, &n);
+				u = g_new0(struct file_use, 1);
+				u->topics = (guint)n;
+				g_hash_table_insert(w->files, g_strdup(f), u);
+			}
+			g_free(copy);
+		}
+		g_hash_table_remove(later, topic);
+		g_hash_table_iter_init(&it, later);
+		while (st == ONLIST_OK && g_hash_table_iter_next(&it, &k, NULL))
+			st = onlist_store_ignored_saved(s, k, member_row, w);
+		if (st == ONLIST_OK)
+			flush(w);
+	}
+	/* the answers of the topics kept for them */
+	for (guint i = 0; st == ONLIST_OK && i < w->order->len; i++)
+		st = onlist_store_ignored_answers(s, g_ptr_array_index(w->order, i),
+						  answer_row, w);
+out:
+	g_hash_table_destroy(later);
+	return st;
+}
+
 onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 				 struct onlist_store *s, const char *msgid,
 				 onlist_ignored_cb cb, void *data)
@@ -870,12 +948,18 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 					file_use_free);
 	w.lists = g_ptr_array_new_with_free_func(g_free);
 	saved = saved_current(s);
-	/* every topic, even for one: a later one may supersede it */
-	st = saved ? onlist_store_ignored_saved(s, NULL, member_row, &w) :
-		     onlist_store_ignored_members(s, NULL, member_row, &w);
+	/* every topic, even for one: a later one may supersede it; from the
+	 * saved tables, only those that can */
+	if (saved && topic)
+		st = load_one(&w, s, topic);
+	else
+		st = saved ? onlist_store_ignored_saved(s, NULL, member_row, &w) :
+			     onlist_store_ignored_members(s, NULL, member_row, &w);
 	if (st == ONLIST_OK)
 		flush(&w);
-	if (st == ONLIST_OK && !w.stop && w.order->len && saved) {
+	if (saved && topic) {
+		;	/* load_one() read the answers */
+	} else if (st == ONLIST_OK && !w.stop && w.order->len && saved) {
 		st = onlist_store_ignored_answers(s, NULL, answer_row, &w);
 	} else if (st == ONLIST_OK && !w.stop && w.order->len) {
 		/* the replies to the topics they can decide, only */

@@ -453,3 +453,53 @@ onlist_status onlist_store_ignored_answers(struct onlist_store *s,
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
 	       fail(s, "read the ignored topics");
 }
+
+static const char sql_later[] =
+	"SELECT DISTINCT topic FROM ignored_msgs WHERE from_addr = ?1"
+	" AND date > ?2 AND date < ?3 AND NOT cover"
+	" UNION SELECT topic FROM ignored_msgs WHERE author = ?1 AND author <> ''"
+	" AND date > ?2 AND date < ?3 AND NOT cover";
+
+onlist_status onlist_store_ignored_later(struct onlist_store *s, const char *who,
+					 int64_t after, int64_t before,
+					 int (*cb)(const char *topic, void *data),
+					 void *data)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_later);
+	int rc;
+
+	if (!st)
+		return fail(s, "prepare");
+	onlist__bind_text(st, 1, who);
+	sqlite3_bind_int64(st, 2, after);
+	sqlite3_bind_int64(st, 3, before);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (cb(col(st, 0), data))
+			break;
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
+	       fail(s, "read the later patches");
+}
+
+static const char sql_file_topics[] =
+	"SELECT count(*) FROM (SELECT DISTINCT topic FROM ignored_msgs"
+	" WHERE NOT cover AND instr(char(10) || files || char(10),"
+	" char(10) || ?1 || char(10)) > 0 LIMIT ?2)";
+
+onlist_status onlist_store_ignored_file_topics(struct onlist_store *s,
+					       const char *path, long limit,
+					       long *n)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_file_topics);
+	int rc;
+
+	*n = 0;
+	if (!st)
+		return fail(s, "prepare");
+	onlist__bind_text(st, 1, path);
+	sqlite3_bind_int64(st, 2, limit);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		*n = (long)sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW ? ONLIST_OK : fail(s, "count the topics of a file");
+}

@@ -330,6 +330,12 @@ static const char v14_sql[] =
 	"  files TEXT NOT NULL, commit_sha TEXT NOT NULL,\n"
 	"  PRIMARY KEY(topic, msgid)) WITHOUT ROWID;\n"
 	"CREATE INDEX IF NOT EXISTS ignored_msgs_msgid ON ignored_msgs(msgid);\n"
+	/* lookup: the later patches of a sender or in-body author, which
+	 * may supersede the topic looked up */
+	"CREATE INDEX IF NOT EXISTS ignored_msgs_from"
+	" ON ignored_msgs(from_addr, date);\n"
+	"CREATE INDEX IF NOT EXISTS ignored_msgs_author"
+	" ON ignored_msgs(author, date) WHERE author <> '';\n"
 	/* ... and what the replies decided: answer 0 (nobody but its authors
 	 * and bots), 1 (answered) or 2 (only an applied notice), by which
 	 * reply; for a topic a commit has, not read (0) */

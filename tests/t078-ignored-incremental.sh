@@ -11,6 +11,8 @@
 #   dee   Dee's "b: four", 2024-02-04, unanswered   -> ignored (stays so)
 #   fay   Fay's "b: six", 2024-02-05, Rev answers   -> answered (stays so)
 #   eli   Eli's "a: five", 2024-03-20               -> too recent
+#   hal   Hal's "b: add a helper to batch requests", a new file src/h.c,
+#         2024-02-06, unanswered                    -> ignored
 # Second round: new mail up to 2024-06-15, commits up to 2024-06-01.
 #   ann   Rev answers her (a new reply to an old patch) -> answered
 #   bob   a commit applies his patch (no new mail: the matches change)
@@ -18,6 +20,8 @@
 #   cid   v2, 2024-03-10, applied                   -> applied, both versions
 #   eli   the line moves past it                    -> ignored
 #   gus   Gus's "b: seven", 2024-06-10, new         -> unknown (after)
+#   hal   his "b: add a helper to batch reqs" (another topic), 2024-04-10,
+#         that Rev answers                          -> superseded
 . tests/lib.sh
 need_cmd git
 need_cmd python3
@@ -58,6 +62,9 @@ who Fay fay@example.org
 commit 2024-02-05T10:00:00 src/b.c six "b: six"; body fay
 who Eli eli@example.org
 commit 2024-03-20T10:00:00 src/a.c five "a: five"; body eli
+who Hal hal@example.org
+commit 2024-02-06T10:00:00 src/h.c helper-draft "b: add a helper to batch requests"; body hal1
+commit 2024-04-10T10:00:00 src/h.c helper "b: add a helper to batch reqs"; body hal2
 who Gus gus@example.org
 commit 2024-06-10T10:00:00 src/b.c seven "b: seven"; body gus
 who Maint maint@example.org
@@ -94,6 +101,8 @@ text() { printf '%s\n' "$@" >"$TMP/text.body"; echo "$TMP/text.body"; }
 		"Mon, 05 Feb 2024 10:00:00 +0000" "fay1@x" "[PATCH] b: six"
 	mail "$(text 'Looks wrong to me.')" "Rev <rev@example.org>" \
 		"Tue, 06 Feb 2024 10:00:00 +0000" "fay2@x" "Re: [PATCH] b: six" fay1@x
+	mail "$TMP/hal1.body" "Hal <hal@example.org>" \
+		"Tue, 06 Feb 2024 10:00:00 +0000" "hal1@x" "[PATCH] b: add a helper to batch requests"
 	mail "$TMP/eli.body" "Eli <eli@example.org>" \
 		"Wed, 20 Mar 2024 10:00:00 +0000" "eli1@x" "[PATCH] a: five"
 	mail "$(text 'Something else.')" "Zed <zed@example.org>" \
@@ -104,6 +113,10 @@ text() { printf '%s\n' "$@" >"$TMP/text.body"; echo "$TMP/text.body"; }
 		"Fri, 05 Apr 2024 10:00:00 +0000" "ann2@x" "Re: [PATCH] a: one" ann1@x
 	mail "$TMP/cid2.body" "Cid <cid@example.org>" \
 		"Sun, 10 Mar 2024 10:00:00 +0000" "cid2@x" "[PATCH v2] a: three"
+	mail "$TMP/hal2.body" "Hal <hal@example.org>" \
+		"Wed, 10 Apr 2024 10:00:00 +0000" "hal2@x" "[PATCH] b: add a helper to batch reqs"
+	mail "$(text 'Nice.')" "Rev <rev@example.org>" \
+		"Thu, 11 Apr 2024 10:00:00 +0000" "hal3@x" "Re: [PATCH] b: add a helper to batch reqs" hal2@x
 	mail "$TMP/gus.body" "Gus <gus@example.org>" \
 		"Mon, 10 Jun 2024 10:00:00 +0000" "gus1@x" "[PATCH] b: seven"
 	mail "$(text 'Later.')" "Zed <zed@example.org>" \
@@ -133,12 +146,13 @@ A=$TMP/a.db
 saved "$A" || bad "first round: ignored reads no saved table"
 states "$A" >"$TMP/got"
 cat >"$TMP/want" <<'EOT'
-[('answered', 1), ('ignored', 4), ('too_recent', 1)]
+[('answered', 1), ('ignored', 5), ('too_recent', 1)]
 ignored ann1@x 2024-02-01T10:00:00Z [1] 1 1 None 
 ignored bob1@x 2024-02-02T10:00:00Z [1] 1 1 None 
 ignored cid1@x 2024-02-03T10:00:00Z [1] 1 1 None 
 ignored dee1@x 2024-02-04T10:00:00Z [1] 1 1 None 
 answered fay1@x 2024-02-05T10:00:00Z [1] 1 1 fay2@x 
+ignored hal1@x 2024-02-06T10:00:00Z [1] 1 1 None 
 too_recent eli1@x 2024-03-20T10:00:00Z [1] 1 1 None 
 EOT
 same_output "first round" "$TMP/want" "$TMP/got" || bad "first round: the states"
@@ -160,13 +174,15 @@ states "$A" >"$TMP/a.states"
 cid2=$(git -C "$R" rev-parse main~1 | cut -c1-7)
 bob=$(git -C "$R" rev-parse main~2 | cut -c1-7)
 cat >"$TMP/want" <<EOT
-[('answered', 2), ('applied', 2), ('ignored', 2), ('unknown_after', 1)]
+[('answered', 3), ('applied', 2), ('ignored', 2), ('superseded', 1), ('unknown_after', 1)]
 answered ann1@x 2024-02-01T10:00:00Z [1] 1 1 ann2@x 
 applied bob1@x 2024-02-02T10:00:00Z [1] 1 1 None $bob
 ignored dee1@x 2024-02-04T10:00:00Z [1] 1 1 None 
 answered fay1@x 2024-02-05T10:00:00Z [1] 1 1 fay2@x 
+superseded hal1@x 2024-02-06T10:00:00Z [1] 1 1 None 
 applied cid2@x 2024-03-10T10:00:00Z [1, 2] 2 1 None $cid2
 ignored eli1@x 2024-03-20T10:00:00Z [1] 1 1 None 
+answered hal2@x 2024-04-10T10:00:00Z [1] 1 1 hal3@x 
 unknown_after gus1@x 2024-06-10T10:00:00Z [1] 1 1 None 
 EOT
 same_output "second round" "$TMP/want" "$TMP/a.states" || bad "second round: the states"
@@ -193,13 +209,14 @@ states "$C" >"$TMP/c.states"
 same_output "from the threads" "$TMP/a.states" "$TMP/c.states" ||
 	bad "saved and judged from the threads differ"
 for db in "$A" "$C"; do
-	for id in ann2@x bob1@x cid1@x dee1@x eli1@x gus1@x; do
+	for id in ann2@x bob1@x cid1@x dee1@x eli1@x gus1@x hal1@x hal3@x; do
 		"$ONLIST" --db "$db" lookup "$id" | head -n 1
 	done >"$db.lookup"
 done
 same_output "lookup" "$A.lookup" "$C.lookup" || bad "lookup: saved and from the threads differ"
 grep -q "^<ann2@x>: answered: by Rev on 2024-04-05 <ann2@x>$" "$A.lookup" ||
 	bad "lookup: Ann's reply"
+grep -q "^<hal1@x>: superseded: " "$A.lookup" || bad "lookup: Hal's first"
 
 # an older database (schema 13) gets the tables, and judges from the
 # threads until the next match fills them

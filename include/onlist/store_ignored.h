@@ -113,5 +113,17 @@ onlist_status onlist_store_ignored_answers(struct onlist_store *s,
 						     const struct onlist_ignored_reply *r,
 						     void *data),
 					   void *data);
+/* Each topic (once) with a saved patch (no cover letter) sent or
+ * written (in-body From:) by `who`, dated in (after, before).
+ * ONLIST_EDB. */
+onlist_status onlist_store_ignored_later(struct onlist_store *s, const char *who,
+					 int64_t after, int64_t before,
+					 int (*cb)(const char *topic, void *data),
+					 void *data);
+/* *n: how many topics have a saved patch changing `path`, counted up to
+ * limit.  ONLIST_EDB. */
+onlist_status onlist_store_ignored_file_topics(struct onlist_store *s,
+					       const char *path, long limit,
+					       long *n);
 
 #endif
