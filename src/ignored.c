@@ -1232,7 +1232,7 @@ onlist_status onlist_ignored_update(struct onlist_store *s,
 		if ((st = onlist_store_ignored_put(s, topic, m, t->msgs->len,
 						   a == ONLIST_IGN_ANSWERED ? 1 :
 						   a == ONLIST_IGN_NOTICE ? 2 : 0,
-						   k >= 0 ? &r[k] : NULL)) != ONLIST_OK)
+						   k >= 0 ? &r[k] : NULL, all)) != ONLIST_OK)
 			goto out;
 		(*recomputed)++;
 	}

@@ -318,12 +318,14 @@ static const char sql_del_msgid[] =
 onlist_status onlist_store_ignored_put(struct onlist_store *s, const char *topic,
 				       const struct onlist_ignored_msg *m,
 				       size_t n, int answer,
-				       const struct onlist_ignored_reply *r)
+				       const struct onlist_ignored_reply *r,
+				       int fresh)
 {
 	onlist_status st = ONLIST_OK;
 
 	for (size_t i = 0; i < n && st == ONLIST_OK; i++) {
-		if ((st = onlist__store_step(s, onlist__store_prepare(s, sql_del_msgid),
+		if (!fresh &&
+		    (st = onlist__store_step(s, onlist__store_prepare(s, sql_del_msgid),
 					     "save an ignored topic", "tt",
 					     m[i].msgid, topic)) != ONLIST_OK)
 			break;

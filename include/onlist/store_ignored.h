@@ -85,11 +85,13 @@ onlist_status onlist_store_ignored_clear(struct onlist_store *s,
 					 const char *topic);
 /* Save a topic: its messages m[0..n) (none: nothing saved) and what its
  * replies decided (answer 0, 1 answered or 2 notice; r the reply, or
- * NULL).  ONLIST_EDB. */
+ * NULL).  fresh: the tables were cleared (no message of it can be saved
+ * under another topic).  ONLIST_EDB. */
 onlist_status onlist_store_ignored_put(struct onlist_store *s, const char *topic,
 				       const struct onlist_ignored_msg *m,
 				       size_t n, int answer,
-				       const struct onlist_ignored_reply *r);
+				       const struct onlist_ignored_reply *r,
+				       int fresh);
 /* Each topic (once) a saved message of which has another commit than
  * the matches give it now.  ONLIST_EDB. */
 onlist_status onlist_store_ignored_commit_changed(struct onlist_store *s,
