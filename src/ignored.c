@@ -401,23 +401,23 @@ struct walk {
 	const char *only;		/* call cb for this topic only */
 	GPtrArray *lists;		/* word_list()'s */
 	int counted;			/* files holds the counts already */
+	guint topic_no;			/* topics read so far */
+	GStringChunk *words;		/* word_list()'s words, once each */
 };
 
 struct file_use {
 	guint topics;
-	char *last;			/* the last topic counted */
+	guint last;			/* the last topic counted (topic_no) */
 };
 
 static void file_use_free(gpointer p)
 {
-	struct file_use *u = p;
-
-	g_free(u->last);
-	g_free(u);
+	g_free(p);
 }
 
-/* Count the topic once for each path its message changes. */
-static void count_files(struct walk *w, const char *topic, const char *files)
+/* Count the topic being read (w->topic_no) once for each path its
+ * message changes. */
+static void count_files(struct walk *w, const char *files)
 {
 	char *copy = g_strdup(files), *save = NULL;
 
@@ -429,11 +429,10 @@ static void count_files(struct walk *w, const char *topic, const char *files)
 			u = g_new0(struct file_use, 1);
 			g_hash_table_insert(w->files, g_strdup(f), u);
 		}
-		if (u->last && !strcmp(u->last, topic))
+		if (u->last == w->topic_no)
 			continue;
 		u->topics++;
-		g_free(u->last);
-		u->last = g_strdup(topic);
+		u->last = w->topic_no;
 	}
 	g_free(copy);
 }
@@ -542,7 +541,7 @@ static const char **word_list(struct walk *w, const char *subject, int *n)
 
 	g_hash_table_iter_init(&it, h);
 	while (g_hash_table_iter_next(&it, &k, NULL))
-		v[i++] = in(w->keep, k);
+		v[i++] = g_string_chunk_insert_const(w->words, k);
 	g_hash_table_destroy(h);
 	qsort(v, (size_t)i, sizeof(*v), cmp_ptr);
 	g_ptr_array_add(w->lists, v);
@@ -671,7 +670,7 @@ static int superseded(struct walk *w, const struct onlist_ignored_msg *msgs,
 
 static const char *in(GStringChunk *c, const char *s)
 {
-	return g_string_chunk_insert_const(c, s);
+	return g_string_chunk_insert(c, s);
 }
 
 static void copy_msg(GStringChunk *c, struct onlist_ignored_msg *d,
@@ -761,11 +760,12 @@ static int member_row(const struct onlist_store_ignored_msg *r, void *data)
 	if (!w->topic || strcmp(w->topic, r->topic)) {
 		flush(w);
 		w->topic = g_strdup(r->topic);
+		w->topic_no++;
 	}
 	if (r->skip)
 		return w->stop;
 	if (!r->m.cover && !w->counted)
-		count_files(w, r->topic, r->m.files);
+		count_files(w, r->m.files);
 	copy_msg(w->scratch, &d, &r->m);
 	g_array_append_val(w->msgs, d);
 	return w->stop;
@@ -947,6 +947,7 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 	w.files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					file_use_free);
 	w.lists = g_ptr_array_new_with_free_func(g_free);
+	w.words = g_string_chunk_new(4096);
 	saved = saved_current(s);
 	/* every topic, even for one: a later one may supersede it; from the
 	 * saved tables, only those that can */
@@ -1010,6 +1011,7 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 	g_hash_table_destroy(w.priors);
 	g_hash_table_destroy(w.files);
 	g_ptr_array_free(w.lists, TRUE);
+	g_string_chunk_free(w.words);
 	g_string_chunk_free(w.keep);
 	free(topic);
 	return st;
