@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "onlist/ignored.h"
+#include "onlist/match.h"
 #include "onlist/msgmeta.h"
 #include "onlist/report.h"	/* onlist_store_span */
 #include "onlist/store.h"
@@ -121,6 +122,36 @@ static int touches(const struct onlist_ignored_scope *sc, const char *files)
 	return yes;
 }
 
+/* What the replies decide, whatever else holds: ONLIST_IGN_ANSWERED by
+ * the first answer, else ONLIST_IGN_NOTICE by the first notice (*reply
+ * its index), else ONLIST_IGN_IGNORED (*reply -1). */
+static enum onlist_ignored_state reply_verdict(const struct onlist_ignored_msg *msgs,
+					       size_t n,
+					       const struct onlist_ignored_reply *replies,
+					       size_t nr, long *reply)
+{
+	long answer = -1, notice = -1;
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct onlist_ignored_reply *r = &replies[i];
+		long *first = r->notice ? &notice : &answer;
+
+		/* a notice from anyone, a robot's (patchwork-bot) and the
+		 * author's own too: the patch went somewhere */
+		if (!r->notice && (r->bot || by_author(msgs, n, r)))
+			continue;
+		/* the first; of one date, the least Message-ID: the same
+		 * whatever order the rows came in */
+		if (*first < 0 || r->date < replies[*first].date ||
+		    (r->date == replies[*first].date &&
+		     strcmp(r->msgid, replies[*first].msgid) < 0))
+			*first = (long)i;
+	}
+	*reply = answer >= 0 ? answer : notice;
+	return answer >= 0 ? ONLIST_IGN_ANSWERED :
+	       notice >= 0 ? ONLIST_IGN_NOTICE : ONLIST_IGN_IGNORED;
+}
+
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
@@ -135,7 +166,6 @@ onlist_status onlist_ignored_judge(const struct onlist_ignored_scope *sc,
 				   size_t nr, struct onlist_ignored_out *out)
 {
 	size_t latest = 0;
-	long answer = -1, notice = -1;
 	int touched = 0;
 	int64_t line = onlist_ignored_line(sc);
 	GHashTable *series;
@@ -191,22 +221,9 @@ onlist_status onlist_ignored_judge(const struct onlist_ignored_scope *sc,
 		out->state = ONLIST_IGN_OTHER;
 		return ONLIST_OK;
 	}
-	for (size_t i = 0; i < nr; i++) {
-		const struct onlist_ignored_reply *r = &replies[i];
-		long *first = r->notice ? &notice : &answer;
-
-		/* a notice from anyone, a robot's (patchwork-bot) and the
-		 * author's own too: the patch went somewhere */
-		if (!r->notice && (r->bot || by_author(msgs, n, r)))
-			continue;
-		if (*first < 0 || r->date < replies[*first].date)
-			*first = (long)i;
-	}
-	if (answer >= 0 || notice >= 0) {
-		out->reply = answer >= 0 ? answer : notice;
-		out->state = answer >= 0 ? ONLIST_IGN_ANSWERED : ONLIST_IGN_NOTICE;
+	if ((out->state = reply_verdict(msgs, n, replies, nr, &out->reply)) !=
+	    ONLIST_IGN_IGNORED)
 		return ONLIST_OK;
-	}
 	/* a newer patch cannot be judged yet; an older one may have landed
 	 * before the scanned history starts */
 	if (!sc->first_commit || out->date < sc->first_commit)
@@ -382,23 +399,25 @@ struct walk {
 	/* path -> struct file_use: how many topics change it */
 	GHashTable *files;
 	const char *only;		/* call cb for this topic only */
+	GPtrArray *lists;		/* word_list()'s */
+	int counted;			/* files holds the counts already */
+	guint topic_no;			/* topics read so far */
+	GStringChunk *words;		/* word_list()'s words, once each */
 };
 
 struct file_use {
 	guint topics;
-	char *last;			/* the last topic counted */
+	guint last;			/* the last topic counted (topic_no) */
 };
 
 static void file_use_free(gpointer p)
 {
-	struct file_use *u = p;
-
-	g_free(u->last);
-	g_free(u);
+	g_free(p);
 }
 
-/* Count the topic once for each path its message changes. */
-static void count_files(struct walk *w, const char *topic, const char *files)
+/* Count the topic being read (w->topic_no) once for each path its
+ * message changes. */
+static void count_files(struct walk *w, const char *files)
 {
 	char *copy = g_strdup(files), *save = NULL;
 
@@ -410,11 +429,10 @@ static void count_files(struct walk *w, const char *topic, const char *files)
 			u = g_new0(struct file_use, 1);
 			g_hash_table_insert(w->files, g_strdup(f), u);
 		}
-		if (u->last && !strcmp(u->last, topic))
+		if (u->last == w->topic_no)
 			continue;
 		u->topics++;
-		g_free(u->last);
-		u->last = g_strdup(topic);
+		u->last = w->topic_no;
 	}
 	g_free(copy);
 }
@@ -422,6 +440,8 @@ static void count_files(struct walk *w, const char *topic, const char *files)
 struct prior {
 	int64_t date;
 	const char *files, *subject;
+	const char **words;		/* subject_words(), once needed */
+	int nwords;
 };
 
 static const char *in(GStringChunk *c, const char *s);
@@ -429,7 +449,8 @@ static const char *in(GStringChunk *c, const char *s);
 static void add_prior(struct walk *w, const char *who,
 		      const struct onlist_ignored_msg *m)
 {
-	struct prior p = { m->date, in(w->keep, m->files), in(w->keep, m->subject) };
+	struct prior p = { m->date, in(w->keep, m->files), in(w->keep, m->subject),
+			   NULL, -1 };
 	GArray *a;
 
 	if (!*who)
@@ -500,20 +521,47 @@ static GHashTable *subject_words(const char *subject)
 	return h;
 }
 
-/* Whether two subjects share half their words or more (Jaccard). */
-static int similar(const char *a, const char *b)
+static int cmp_ptr(const void *a, const void *b)
 {
-	GHashTable *x = subject_words(a), *y = subject_words(b);
+	uintptr_t x = (uintptr_t)*(const char *const *)a;
+	uintptr_t y = (uintptr_t)*(const char *const *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A subject's words (subject_words()) as one string each in w->keep,
+ * by address: computed once a subject, compared without hashing. */
+static const char **word_list(struct walk *w, const char *subject, int *n)
+{
+	GHashTable *h = subject_words(subject);
 	GHashTableIter it;
 	gpointer k;
-	guint both = 0, all;
+	const char **v = g_new(const char *, g_hash_table_size(h) + 1);
+	int i = 0;
 
-	g_hash_table_iter_init(&it, x);
+	g_hash_table_iter_init(&it, h);
 	while (g_hash_table_iter_next(&it, &k, NULL))
-		both += g_hash_table_contains(y, k);
-	all = g_hash_table_size(x) + g_hash_table_size(y) - both;
-	g_hash_table_destroy(x);
-	g_hash_table_destroy(y);
+		v[i++] = g_string_chunk_insert_const(w->words, k);
+	g_hash_table_destroy(h);
+	qsort(v, (size_t)i, sizeof(*v), cmp_ptr);
+	g_ptr_array_add(w->lists, v);
+	*n = i;
+	return v;
+}
+
+/* Whether two subjects share half their words or more (Jaccard). */
+static int similar(const char **a, int na, const char **b, int nb)
+{
+	int both = 0, all;
+
+	for (int i = 0, j = 0; i < na && j < nb; ) {
+		int c = cmp_ptr(&a[i], &b[j]);
+
+		both += !c;
+		i += c <= 0;
+		j += c >= 0;
+	}
+	all = na + nb - both;
 	return all && 2 * both >= all;
 }
 
@@ -555,29 +603,64 @@ static int share_file(struct walk *w, const char *a, const char *b)
 	return yes;
 }
 
-/* A later version of an ignored topic that thread.h did not link. */
+static gint by_prior_date(gconstpointer a, gconstpointer b)
+{
+	const struct prior *x = a, *y = b;
+
+	return (x->date > y->date) - (x->date < y->date);
+}
+
+/* Each sender's priors by date, for superseded() to bisect. */
+static void sort_priors(struct walk *w)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, w->priors);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		g_array_sort(v, by_prior_date);
+}
+
+/* A later version of an ignored topic that thread.h did not link: a
+ * prior (sort_priors()) of a sender of it posted within a year after. */
 static int superseded(struct walk *w, const struct onlist_ignored_msg *msgs,
 		      size_t n, int64_t date)
 {
 	for (size_t i = 0; i < n; i++) {
 		const char *who[2] = { msgs[i].from, msgs[i].author };
+		const char **words = NULL;
+		int nwords = 0;
 
 		if (msgs[i].cover)
 			continue;
 		for (int k = 0; k < 2; k++) {
 			GArray *a = g_hash_table_lookup(w->priors, who[k]);
+			guint lo = 0, hi = a ? a->len : 0;
 
-			for (guint j = 0; a && j < a->len; j++) {
-				const struct prior *p = &g_array_index(a,
-							struct prior, j);
+			while (lo < hi) {	/* the first one after date */
+				guint mid = lo + (hi - lo) / 2;
 
+				if (g_array_index(a, struct prior, mid).date <= date)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			for (guint j = lo; a && j < a->len; j++) {
+				struct prior *p = &g_array_index(a, struct prior, j);
 				int shared;
 
-				if (p->date <= date || p->date - date >= 365 * 86400LL)
-					continue;
+				if (p->date - date >= 365 * 86400LL)
+					break;
 				shared = share_file(w, msgs[i].files, p->files);
-				if (shared == 2 || (shared &&
-				    similar(msgs[i].subject, p->subject)))
+				if (shared == 2)
+					return 1;
+				if (!shared)
+					continue;
+				if (!words)
+					words = word_list(w, msgs[i].subject, &nwords);
+				if (p->nwords < 0)
+					p->words = word_list(w, p->subject, &p->nwords);
+				if (similar(words, nwords, p->words, p->nwords))
 					return 1;
 			}
 		}
@@ -587,7 +670,7 @@ static int superseded(struct walk *w, const struct onlist_ignored_msg *msgs,
 
 static const char *in(GStringChunk *c, const char *s)
 {
-	return g_string_chunk_insert_const(c, s);
+	return g_string_chunk_insert(c, s);
 }
 
 static void copy_msg(GStringChunk *c, struct onlist_ignored_msg *d,
@@ -677,14 +760,38 @@ static int member_row(const struct onlist_store_ignored_msg *r, void *data)
 	if (!w->topic || strcmp(w->topic, r->topic)) {
 		flush(w);
 		w->topic = g_strdup(r->topic);
+		w->topic_no++;
 	}
 	if (r->skip)
 		return w->stop;
-	if (!r->m.cover)
-		count_files(w, r->topic, r->m.files);
+	if (!r->m.cover && !w->counted)
+		count_files(w, r->m.files);
 	copy_msg(w->scratch, &d, &r->m);
 	g_array_append_val(w->msgs, d);
 	return w->stop;
+}
+
+/* A reply, its strings kept; notice decided.  notice: the rules
+ * file's patterns. */
+static struct onlist_ignored_reply keep_reply(GStringChunk *keep,
+					      const struct onlist_store_ignored_reply *r,
+					      GPtrArray *notice)
+{
+	struct onlist_ignored_reply d = r->r;
+
+	d.msgid = in(keep, r->r.msgid);
+	d.target = in(keep, r->r.target);
+	d.from = in(keep, r->r.from);
+	d.from_name = in(keep, r->r.from_name);
+	/* the built-in patterns decided at import; a robot's notice and the
+	 * rules file's patterns need the text (store_review.c's rule) */
+	d.notice = !strcmp(r->kind, "notice") ||
+		   (!strcmp(r->kind, "discussion") && *r->text &&
+		    (notice->len || d.bot) &&
+		    onlist_reply_is_notice(r->text,
+					   (const char *const *)notice->pdata,
+					   notice->len, d.bot));
+	return d;
 }
 
 static int reply_row(const struct onlist_store_ignored_reply *r, void *data)
@@ -696,21 +803,121 @@ static int reply_row(const struct onlist_store_ignored_reply *r, void *data)
 
 	if (!c)
 		return 0;
-	d = r->r;
-	d.msgid = in(w->keep, r->r.msgid);
-	d.target = in(w->keep, r->r.target);
-	d.from = in(w->keep, r->r.from);
-	d.from_name = in(w->keep, r->r.from_name);
-	/* the built-in patterns decided at import; a robot's notice and the
-	 * rules file's patterns need the text (store_review.c's rule) */
-	d.notice = !strcmp(r->kind, "notice") ||
-		   (!strcmp(r->kind, "discussion") && *r->text &&
-		    (p->notice->len || d.bot) &&
-		    onlist_reply_is_notice(r->text,
-					   (const char *const *)p->notice->pdata,
-					   p->notice->len, d.bot));
+	d = keep_reply(w->keep, r, p->notice);
 	g_array_append_val(c->replies, d);
 	return 0;
+}
+
+/* The saved answer of a topic (onlist_ignored_update()), as the one
+ * reply that decided it: the judgement finds the same. */
+static int answer_row(const char *topic, int answer,
+		      const struct onlist_ignored_reply *r, void *data)
+{
+	struct walk *w = data;
+	struct cand *c = g_hash_table_lookup(w->cands, topic);
+	struct onlist_ignored_reply d = *r;
+
+	(void)answer;
+	if (!c || !c->msgs->len)
+		return 0;
+	d.msgid = in(w->keep, r->msgid);
+	d.target = g_array_index(c->msgs, struct onlist_ignored_msg, 0).msgid;
+	d.from = in(w->keep, r->from);
+	d.from_name = in(w->keep, r->from_name);
+	g_array_append_val(c->replies, d);
+	return 0;
+}
+
+/* Whether the saved judgement is the one of the threads stored: made by
+ * the match that built them. */
+static int saved_current(struct onlist_store *s)
+{
+	char *stamp = onlist_store_get_meta(s, "ignored_stamp");
+	char *threads = onlist_store_get_meta(s, "threads_stamp");
+	char *made = onlist_store_get_meta(s, "ignored_threads");
+	int yes = stamp && threads && made && !strcmp(threads, made);
+
+	free(stamp);
+	free(threads);
+	free(made);
+	return yes;
+}
+
+static int add_topic(const char *topic, void *data)
+{
+	GHashTable *h = data;
+
+	if (!g_hash_table_contains(h, topic))
+		g_hash_table_add(h, g_strdup(topic));
+	return 0;
+}
+
+/* One topic from the saved tables, and the topics that may supersede it:
+ * those with a patch of one of its senders posted within a year after
+ * it (superseded()'s priors), with the counts of topics that change its
+ * files (share_file()'s, the only ones it asks). */
+static onlist_status load_one(struct walk *w, struct onlist_store *s,
+			      const char *topic)
+{
+	GHashTable *later = g_hash_table_new_full(g_str_hash, g_str_equal,
+						  g_free, NULL);
+	GHashTableIter it;
+	gpointer k;
+	struct cand *c;
+	onlist_status st;
+
+	w->counted = 1;
+	if ((st = onlist_store_ignored_saved(s, topic, member_row, w)) != ONLIST_OK)
+		goto out;
+	flush(w);
+	if ((c = g_hash_table_lookup(w->cands, topic))) {
+		const struct onlist_ignored_msg *m =
+			(const struct onlist_ignored_msg *)c->msgs->data;
+		int64_t date = 0;
+
+		for (guint i = 0; i < c->msgs->len; i++)
+			if (m[i].date > date)
+				date = m[i].date;
+		for (guint i = 0; i < c->msgs->len && st == ONLIST_OK; i++) {
+			const char *who[2] = { m[i].from, m[i].author };
+			char *copy, *save = NULL;
+
+			if (m[i].cover)
+				continue;
+			for (int j = 0; j < 2 && st == ONLIST_OK; j++)
+				if (*who[j])
+					st = onlist_store_ignored_later(s, who[j], date,
+									date + 365 * 86400LL,
+									add_topic, later);
+			copy = g_strdup(m[i].files);
+			for (char *f = strtok_r(copy, "\n", &save);
+			     f && st == ONLIST_OK; f = strtok_r(NULL, "\n", &save)) {
+				struct file_use *u;
+				long n;
+
+				if (g_hash_table_contains(w->files, f))
+					continue;
+				st = onlist_store_ignored_file_topics(s, f, RARE_FILE + 1, &n);
+				u = g_new0(struct file_use, 1);
+				u->topics = (guint)n;
+				g_hash_table_insert(w->files, g_strdup(f), u);
+			}
+			g_free(copy);
+		}
+		g_hash_table_remove(later, topic);
+		g_hash_table_iter_init(&it, later);
+		while (st == ONLIST_OK && g_hash_table_iter_next(&it, &k, NULL))
+			st = onlist_store_ignored_saved(s, k, member_row, w);
+		if (st == ONLIST_OK)
+			flush(w);
+	}
+	/* the answers of the topics kept for them */
+	for (guint i = 0; st == ONLIST_OK && i < w->order->len; i++)
+		st = onlist_store_ignored_answers(s, g_ptr_array_index(w->order, i),
+						  answer_row, w);
+out:
+	g_hash_table_destroy(later);
+	return st;
 }
 
 onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
@@ -720,6 +927,7 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 	struct walk w = { .ctx = ctx, .cb = cb, .data = data };
 	char *topic = NULL;
 	onlist_status st;
+	int saved;
 
 	if (msgid) {
 		if ((st = onlist_store_ignored_topic(s, msgid, &topic)) != ONLIST_OK)
@@ -738,11 +946,23 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 					 (GDestroyNotify)g_array_unref);
 	w.files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					file_use_free);
-	/* every topic, even for one: a later one may supersede it */
-	st = onlist_store_ignored_members(s, NULL, member_row, &w);
+	w.lists = g_ptr_array_new_with_free_func(g_free);
+	w.words = g_string_chunk_new(4096);
+	saved = saved_current(s);
+	/* every topic, even for one: a later one may supersede it; from the
+	 * saved tables, only those that can */
+	if (saved && topic)
+		st = load_one(&w, s, topic);
+	else
+		st = saved ? onlist_store_ignored_saved(s, NULL, member_row, &w) :
+			     onlist_store_ignored_members(s, NULL, member_row, &w);
 	if (st == ONLIST_OK)
 		flush(&w);
-	if (st == ONLIST_OK && !w.stop && w.order->len) {
+	if (saved && topic) {
+		;	/* load_one() read the answers */
+	} else if (st == ONLIST_OK && !w.stop && w.order->len && saved) {
+		st = onlist_store_ignored_answers(s, NULL, answer_row, &w);
+	} else if (st == ONLIST_OK && !w.stop && w.order->len) {
 		/* the replies to the topics they can decide, only */
 		guint n = 0;
 		gpointer *ids = g_hash_table_get_keys_as_array(w.by_msg, &n);
@@ -766,6 +986,7 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 			add_priors(&w, (struct onlist_ignored_msg *)c->msgs->data,
 				   c->msgs->len);
 	}
+	sort_priors(&w);
 	for (guint i = 0; st == ONLIST_OK && !w.stop && i < w.order->len; i++) {
 		const char *t = g_ptr_array_index(w.order, i);
 		struct cand *c = g_hash_table_lookup(w.cands, t);
@@ -789,7 +1010,250 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 	g_ptr_array_free(w.order, TRUE);
 	g_hash_table_destroy(w.priors);
 	g_hash_table_destroy(w.files);
+	g_ptr_array_free(w.lists, TRUE);
+	g_string_chunk_free(w.words);
 	g_string_chunk_free(w.keep);
 	free(topic);
+	return st;
+}
+
+/* ---- the saved judgement, written by onlist match ----------------------- */
+
+/* The topics read for saving: their messages, and the replies of those
+ * no commit has. */
+struct saver {
+	struct onlist_store *s;
+	GPtrArray *notice;		/* the rules file's patterns */
+	GHashTable *topics;		/* topic -> struct cand */
+	GHashTable *by_msg;		/* msgid -> struct cand */
+	GPtrArray *order;		/* the topics, as read */
+	GStringChunk *keep;
+	struct cand *cur;
+	const char *cur_topic;
+};
+
+static struct cand *saver_topic(struct saver *v, const char *topic)
+{
+	struct cand *c = g_hash_table_lookup(v->topics, topic);
+
+	if (!c) {
+		topic = in(v->keep, topic);
+		c = g_new0(struct cand, 1);
+		c->msgs = g_array_new(FALSE, FALSE,
+				      sizeof(struct onlist_ignored_msg));
+		c->replies = g_array_new(FALSE, FALSE,
+					 sizeof(struct onlist_ignored_reply));
+		g_hash_table_insert(v->topics, (gpointer)topic, c);
+		g_ptr_array_add(v->order, (gpointer)topic);
+	}
+	return c;
+}
+
+static int saver_member(const struct onlist_store_ignored_msg *r, void *data)
+{
+	struct saver *v = data;
+	struct onlist_ignored_msg d;
+
+	if (!v->cur || strcmp(v->cur_topic, r->topic)) {
+		v->cur = saver_topic(v, r->topic);
+		v->cur_topic = in(v->keep, r->topic);
+	}
+	if (r->skip)
+		return 0;
+	copy_msg(v->keep, &d, &r->m);
+	g_array_append_val(v->cur->msgs, d);
+	g_hash_table_insert(v->by_msg, (gpointer)d.msgid, v->cur);
+	return 0;
+}
+
+static int saver_reply(const struct onlist_store_ignored_reply *r, void *data)
+{
+	struct saver *v = data;
+	struct cand *c = g_hash_table_lookup(v->by_msg, r->r.target);
+	struct onlist_ignored_reply d;
+
+	if (!c)
+		return 0;
+	d = keep_reply(v->keep, r, v->notice);
+	g_array_append_val(c->replies, d);
+	return 0;
+}
+
+static int applied(const struct cand *c)
+{
+	for (guint i = 0; i < c->msgs->len; i++)
+		if (*g_array_index(c->msgs, struct onlist_ignored_msg, i).commit)
+			return 1;
+	return 0;
+}
+
+static int add_dirty(const char *topic, void *data)
+{
+	GHashTable *h = data;
+
+	if (!g_hash_table_contains(h, topic))
+		g_hash_table_add(h, g_strdup(topic));
+	return 0;
+}
+
+/* The stamp of what the saved rows were made from: the rules of this
+ * file (the "i1:"), the largest message id, the counts of the rows
+ * import writes beside a message that an old message may gain (mail
+ * imported again), and the notice patterns. */
+#define SAVED_RULES "i1"
+
+static char *make_stamp(const int64_t c[7], GPtrArray *notice)
+{
+	GString *g = g_string_new(NULL);
+
+	g_string_printf(g, SAVED_RULES ":%lld:%lld:%lld:%lld", (long long)c[0],
+			(long long)c[1], (long long)c[2], (long long)c[3]);
+	for (guint i = 0; i < notice->len; i++)
+		g_string_append_printf(g, "\x1fnotice %s",
+				       (const char *)g_ptr_array_index(notice, i));
+	return g_string_free(g, FALSE);
+}
+
+onlist_status onlist_ignored_update(struct onlist_store *s,
+				    const struct onlist_match_opts *o,
+				    long *recomputed)
+{
+	struct saver v = { .s = s };
+	char *old = onlist_store_get_meta(s, "ignored_stamp");
+	char *dirty = onlist_store_get_meta(s, "review_dirty");
+	char *threads = onlist_store_get_meta(s, "threads_stamp");
+	char *now = NULL, *rest;
+	GHashTable *some = NULL;
+	long long c0[4] = { 0 };
+	int64_t c[7];
+	int all = 1;
+	long dummy;
+	onlist_status st;
+
+	if (!recomputed)
+		recomputed = &dummy;
+	*recomputed = 0;
+	v.notice = g_ptr_array_new();
+	for (size_t i = 0; i < o->nrules; i++)
+		if (!strcmp(o->rules[i].kind, "notice"))
+			g_ptr_array_add(v.notice, (gpointer)o->rules[i].pattern);
+	if (old && sscanf(old, SAVED_RULES ":%lld:%lld:%lld:%lld", &c0[0],
+			  &c0[1], &c0[2], &c0[3]) != 4)
+		c0[0] = 0;
+	if ((st = onlist_store_ignored_counts(s, c0[0], c)) != ONLIST_OK)
+		goto out;
+	now = make_stamp(c, v.notice);
+	/* Only the topics the thread build changed (review_dirty, which the
+	 * review empties after this) and those whose matches changed are
+	 * judged again, when the rest is as it was: the same rules and
+	 * patterns, and no row beside an old message added since (mail
+	 * imported again): those rows are read only for the topics judged. */
+	rest = old ? strchr(old, '\x1f') : NULL;
+	if (old && c0[0] && dirty && strcmp(dirty, "*") &&
+	    !strcmp(rest ? rest : "", strchr(now, '\x1f') ? strchr(now, '\x1f') : "") &&
+	    c[1] - c0[1] == c[4] && c[2] - c0[2] == c[5] && c[3] - c0[3] == c[6])
+		all = 0;
+	v.topics = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, cand_free);
+	v.by_msg = g_hash_table_new(g_str_hash, g_str_equal);
+	v.order = g_ptr_array_new();
+	v.keep = g_string_chunk_new(1 << 16);
+	if (all) {
+		GPtrArray *ids = g_ptr_array_new();
+
+		if ((st = onlist_store_ignored_clear(s, NULL)) != ONLIST_OK ||
+		    (st = onlist_store_ignored_members(s, NULL, saver_member,
+						       &v)) != ONLIST_OK) {
+			g_ptr_array_free(ids, TRUE);
+			goto out;
+		}
+		/* replies decide nothing where a commit has the topic */
+		for (guint i = 0; i < v.order->len; i++) {
+			struct cand *t = g_hash_table_lookup(v.topics,
+					g_ptr_array_index(v.order, i));
+
+			if (applied(t))
+				continue;
+			for (guint k = 0; k < t->msgs->len; k++)
+				g_ptr_array_add(ids, (gpointer)g_array_index(t->msgs,
+						struct onlist_ignored_msg, k).msgid);
+		}
+		st = onlist_store_ignored_replies_to(s, (const char *const *)ids->pdata,
+						     ids->len, saver_reply, &v);
+		g_ptr_array_free(ids, TRUE);
+		if (st != ONLIST_OK)
+			goto out;
+	} else {
+		GHashTableIter it;
+		gpointer k;
+
+		some = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+		for (char *p = dirty; *p; ) {
+			char *e = strchr(p, '\n');
+
+			if (e)
+				*e = 0;
+			if (*p)
+				add_dirty(p, some);
+			if (!e)
+				break;
+			p = e + 1;
+		}
+		if ((st = onlist_store_ignored_commit_changed(s, add_dirty, some))
+		    != ONLIST_OK)
+			goto out;
+		g_hash_table_iter_init(&it, some);
+		while (g_hash_table_iter_next(&it, &k, NULL)) {
+			struct cand *t;
+
+			v.cur = NULL;
+			if ((st = onlist_store_ignored_clear(s, k)) != ONLIST_OK ||
+			    (st = onlist_store_ignored_members(s, k, saver_member,
+							       &v)) != ONLIST_OK)
+				goto out;
+			t = g_hash_table_lookup(v.topics, k);
+			if (t && t->msgs->len && !applied(t) &&
+			    (st = onlist_store_ignored_replies(s, k, saver_reply,
+							       &v)) != ONLIST_OK)
+				goto out;
+		}
+	}
+	for (guint i = 0; i < v.order->len; i++) {
+		const char *topic = g_ptr_array_index(v.order, i);
+		struct cand *t = g_hash_table_lookup(v.topics, topic);
+		const struct onlist_ignored_msg *m =
+			(const struct onlist_ignored_msg *)t->msgs->data;
+		const struct onlist_ignored_reply *r =
+			(const struct onlist_ignored_reply *)t->replies->data;
+		long k = -1;
+		enum onlist_ignored_state a = ONLIST_IGN_IGNORED;
+
+		if (!t->msgs->len)
+			continue;
+		if (!applied(t))
+			a = reply_verdict(m, t->msgs->len, r, t->replies->len, &k);
+		if ((st = onlist_store_ignored_put(s, topic, m, t->msgs->len,
+						   a == ONLIST_IGN_ANSWERED ? 1 :
+						   a == ONLIST_IGN_NOTICE ? 2 : 0,
+						   k >= 0 ? &r[k] : NULL, all)) != ONLIST_OK)
+			goto out;
+		(*recomputed)++;
+	}
+	if ((st = onlist_store_set_meta(s, "ignored_stamp", now)) == ONLIST_OK)
+		st = onlist_store_set_meta(s, "ignored_threads",
+					   threads ? threads : "");
+out:
+	if (v.topics) {
+		g_hash_table_destroy(v.by_msg);
+		g_hash_table_destroy(v.topics);
+		g_ptr_array_free(v.order, TRUE);
+		g_string_chunk_free(v.keep);
+	}
+	if (some)
+		g_hash_table_destroy(some);
+	g_ptr_array_free(v.notice, TRUE);
+	g_free(now);
+	free(old);
+	free(dirty);
+	free(threads);
 	return st;
 }

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <glib.h>
 
+#include "onlist/ignored.h"
 #include "onlist/match.h"
 #include "onlist/print.h"
 #include "onlist/patchfp.h"
@@ -973,7 +974,13 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	    onlist_store_match_echoes(s, since, &c->echo) != ONLIST_OK)
 		goto db;
 	phase(o, "late and echo tiers");
-	/* 4. Review on the list, from the threads and these matches. */
+	/* 4. What onlist ignored judges, again for the topics the thread
+	 * build and these matches changed (before the review takes the
+	 * thread build's list of them) */
+	if (onlist_ignored_update(s, o, NULL) != ONLIST_OK)
+		goto db;
+	phase(o, "ignored topics");
+	/* 5. Review on the list, from the threads and these matches. */
 	if ((st = build_reviews(s, o, c)) != ONLIST_OK) {
 		if (st != ONLIST_EDB) {
 			onlist_store_rollback(s);

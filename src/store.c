@@ -774,7 +774,7 @@ static const char *const key_columns[][2] = {
 	{ "message_author", "msgid" }, { "pulls", "msgid" },
 	{ "message_patch", "msgid" }, { "message_reply", "msgid" },
 	{ "quoted_tags", "msgid" },
-	{ "matches", "message_id" },
+	{ "matches", "message_id" }, { "ignored_msgs", "msgid" },
 };
 
 static onlist_status rename_key(struct onlist_store *s, const char *from,

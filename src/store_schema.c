@@ -329,6 +329,37 @@ static const char v14_sql[] =
 	"  name TEXT, addr TEXT, value TEXT, attrib TEXT NOT NULL,\n"
 	"  PRIMARY KEY(msgid, seq)) WITHOUT ROWID;\n";
 
+/* ---- version 15: each topic as onlist ignored judges it --------------- */
+
+static const char v15_sql[] =
+	/* Written by `onlist match` (ignored.h, onlist_ignored_update()),
+	 * again only for the topics the thread build or the matches changed:
+	 * each patch and cover letter of a topic as ignored.h reads it (no
+	 * pull request, echo, backport or reviewer's diff), with the commit
+	 * that matches it ('' none; the least sha of its matches) ... */
+	"CREATE TABLE IF NOT EXISTS ignored_msgs(\n"
+	"  topic TEXT NOT NULL, msgid TEXT NOT NULL, series TEXT NOT NULL,\n"
+	"  date INTEGER NOT NULL, list TEXT NOT NULL, from_addr TEXT NOT NULL,\n"
+	"  from_name TEXT NOT NULL, subject TEXT NOT NULL, author TEXT NOT NULL,\n"
+	"  codev TEXT NOT NULL, version INTEGER NOT NULL, cover INTEGER NOT NULL,\n"
+	"  files TEXT NOT NULL, commit_sha TEXT NOT NULL,\n"
+	"  PRIMARY KEY(topic, msgid)) WITHOUT ROWID;\n"
+	"CREATE INDEX IF NOT EXISTS ignored_msgs_msgid ON ignored_msgs(msgid);\n"
+	/* lookup: the later patches of a sender or in-body author, which
+	 * may supersede the topic looked up */
+	"CREATE INDEX IF NOT EXISTS ignored_msgs_from"
+	" ON ignored_msgs(from_addr, date);\n"
+	"CREATE INDEX IF NOT EXISTS ignored_msgs_author"
+	" ON ignored_msgs(author, date) WHERE author <> '';\n"
+	/* ... and what the replies decided: answer 0 (nobody but its authors
+	 * and bots), 1 (answered) or 2 (only an applied notice), by which
+	 * reply; for a topic a commit has, not read (0) */
+	"CREATE TABLE IF NOT EXISTS ignored_topics(\n"
+	"  topic TEXT PRIMARY KEY, answer INTEGER NOT NULL, reply TEXT,\n"
+	"  reply_date INTEGER, reply_from TEXT, reply_name TEXT) WITHOUT ROWID;\n"
+	/* the next match fills them whole */
+	"DELETE FROM meta WHERE key = 'ignored_stamp';\n";
+
 /* Step N (index N - 1) brings a database to version N. */
 static const char *const steps[][2] = {
 	{ v1_sql },
@@ -345,6 +376,7 @@ static const char *const steps[][2] = {
 	{ v12_sql },
 	{ v13_sql },
 	{ v14_sql },
+	{ v15_sql },
 };
 #define SCHEMA_VERSION ((int)(sizeof(steps) / sizeof(*steps)))
 

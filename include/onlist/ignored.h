@@ -192,4 +192,24 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 				 struct onlist_store *s, const char *msgid,
 				 onlist_ignored_cb cb, void *data);
 
+/* ---- the saved judgement ------------------------------------------------ */
+
+struct onlist_match_opts;
+
+/* Called by onlist_match_run() once the matches are made, inside its
+ * transaction, before the review (which empties meta review_dirty):
+ * save what ignored judges of each topic that does not depend on the
+ * scanned repository's paths and dates nor on other topics (its patches
+ * and cover letters with their commits, and what its replies decided) in
+ * the tables ignored_msgs and ignored_topics.  Only the topics the
+ * thread build changed (review_dirty) and those whose matches changed
+ * are judged again, unless the rules, the notice patterns of o or rows
+ * beside old messages changed (then all).  onlist_ignored_run() reads
+ * the tables while the threads are the ones this match built (meta
+ * ignored_threads), else judges from the threads as before.
+ * *recomputed (when not NULL): the topics written.  ONLIST_EDB. */
+onlist_status onlist_ignored_update(struct onlist_store *s,
+				    const struct onlist_match_opts *o,
+				    long *recomputed);
+
 #endif

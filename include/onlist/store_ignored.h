@@ -72,4 +72,60 @@ onlist_status onlist_store_ignored_replies_to(struct onlist_store *s,
 onlist_status onlist_store_ignored_topic(struct onlist_store *s,
 					 const char *msgid, char **topic);
 
+/* ---- the saved judgement: tables ignored_msgs and ignored_topics ------ */
+
+/* out[0]: the largest message id; out[1..3]: the rows of message_reply,
+ * message_trailers and message_patch; out[4..6]: of those, the rows of
+ * messages whose id is above `since`.  ONLIST_EDB. */
+onlist_status onlist_store_ignored_counts(struct onlist_store *s, int64_t since,
+					  int64_t out[7]);
+/* Delete the saved rows of one topic, or of all (topic NULL).
+ * ONLIST_EDB. */
+onlist_status onlist_store_ignored_clear(struct onlist_store *s,
+					 const char *topic);
+/* Save a topic: its messages m[0..n) (none: nothing saved) and what its
+ * replies decided (answer 0, 1 answered or 2 notice; r the reply, or
+ * NULL).  fresh: the tables were cleared (no message of it can be saved
+ * under another topic).  ONLIST_EDB. */
+onlist_status onlist_store_ignored_put(struct onlist_store *s, const char *topic,
+				       const struct onlist_ignored_msg *m,
+				       size_t n, int answer,
+				       const struct onlist_ignored_reply *r,
+				       int fresh);
+/* Each topic (once) a saved message of which has another commit than
+ * the matches give it now.  ONLIST_EDB. */
+onlist_status onlist_store_ignored_commit_changed(struct onlist_store *s,
+						  int (*cb)(const char *topic,
+							    void *data),
+						  void *data);
+/* The saved messages as onlist_store_ignored_members() gives them (skip
+ * always 0), of one topic or all, by topic and Message-ID.
+ * ONLIST_EDB. */
+onlist_status onlist_store_ignored_saved(struct onlist_store *s,
+					 const char *topic,
+					 int (*cb)(const struct onlist_store_ignored_msg *m,
+						   void *data),
+					 void *data);
+/* The saved topics that a reply decided (answer 1 or 2) and that reply
+ * (r->notice set for 2; r->target ""), of one topic or all.
+ * ONLIST_EDB. */
+onlist_status onlist_store_ignored_answers(struct onlist_store *s,
+					   const char *topic,
+					   int (*cb)(const char *topic, int answer,
+						     const struct onlist_ignored_reply *r,
+						     void *data),
+					   void *data);
+/* Each topic (once) with a saved patch (no cover letter) sent or
+ * written (in-body From:) by `who`, dated in (after, before).
+ * ONLIST_EDB. */
+onlist_status onlist_store_ignored_later(struct onlist_store *s, const char *who,
+					 int64_t after, int64_t before,
+					 int (*cb)(const char *topic, void *data),
+					 void *data);
+/* *n: how many topics have a saved patch changing `path`, counted up to
+ * limit.  ONLIST_EDB. */
+onlist_status onlist_store_ignored_file_topics(struct onlist_store *s,
+					       const char *path, long limit,
+					       long *n);
+
 #endif
