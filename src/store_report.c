@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sqlite3.h>
 
-#include "onlist/report.h"
+#include "onlist/store_report.h"
 #include "onlist/thread.h"	/* ONLIST_CLASS_* */
 #include "store_int.h"
 
