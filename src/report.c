@@ -241,17 +241,15 @@ static onlist_status classify(const struct onlist_report_ctx *cx,
 
 /* onlist_store_report_postings() into a row; npost -1 when out of
  * memory. */
-static int add_posting(const char *msgid, const char *list, int version,
-		       void *data)
+static int add_posting(const struct onlist_store_posting *p, void *data)
 {
 	struct onlist_report_row *x = data;
 	struct onlist_report_posting *nv;
 
-	(void)list;
 	nv = realloc(x->post, (size_t)(x->npost + 1) * sizeof *nv);
 	if (nv)
 		x->post = nv;
-	if (!nv || !(nv[x->npost].msgid = strdup(msgid ? msgid : ""))) {
+	if (!nv || !(nv[x->npost].msgid = strdup(p->msgid ? p->msgid : ""))) {
 		for (int k = 0; k < x->npost; k++)
 			free(x->post[k].msgid);
 		free(x->post);
@@ -259,7 +257,7 @@ static int add_posting(const char *msgid, const char *list, int version,
 		x->npost = -1;
 		return 1;
 	}
-	nv[x->npost++].version = version;
+	nv[x->npost++].version = p->version;
 	return 0;
 }
 

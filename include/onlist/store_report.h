@@ -61,19 +61,18 @@ onlist_status onlist_store_report_window(struct onlist_store *s,
 onlist_status onlist_store_report_all(struct onlist_store *s,
 				      onlist_report_cb cb, void *data);
 
-/* Per week of landing, starting at `since` (weeks of 7 days): counts[i]
- * and unposted[i] for week i < nweeks, zeroed first. */
-onlist_status onlist_store_report_weeks(struct onlist_store *s, int64_t since,
-					int nweeks, long *counts,
-					long *unposted);
-
 /* Every posting of commit `sha` (its matches but 'echo' and 'late'), the
- * oldest first: Message-ID, list (or NULL) and the version its subject
- * gives (1 when none; "[PATCH v3 1/4]" is 3).  The strings are valid
- * during the callback only; `cb` returning non-zero stops (still
- * ONLIST_OK).  ONLIST_EDB on a database error. */
-typedef int (*onlist_posting_cb)(const char *msgid, const char *list,
-				 int version, void *data);
+ * oldest first.  The strings are valid during the callback only; `cb`
+ * returning non-zero stops (still ONLIST_OK).  ONLIST_EDB on a database
+ * error. */
+struct onlist_store_posting {
+	const char *msgid;
+	const char *list;	/* or NULL */
+	int version;		/* the subject's (1 when none; "[PATCH v3
+				 * 1/4]" is 3) */
+};
+typedef int (*onlist_posting_cb)(const struct onlist_store_posting *p,
+				 void *data);
 onlist_status onlist_store_report_postings(struct onlist_store *s,
 					   const char *sha,
 					   onlist_posting_cb cb, void *data);
