@@ -11,6 +11,7 @@ struct level {
 	char close;		/* ']' or '}' */
 	char lines;		/* one member a line */
 	char want_key;		/* a map waiting for its next key */
+	char same_line;		/* the next member stays on this line */
 	long n;			/* members written so far */
 };
 
@@ -69,10 +70,11 @@ static int before_member(struct onlist_emit *e)
 	l = &e->lv[e->depth - 1];
 	if (l->n)
 		putc(',', e->f);
-	if (l->lines)
+	if (l->lines && !(l->n && l->same_line))
 		indent(e, e->depth);
 	else if (l->n)
 		putc(' ', e->f);
+	l->same_line = 0;
 	l->n++;
 	return 1;
 }
@@ -113,7 +115,7 @@ static void begin(struct onlist_emit *e, char open, char close, int flags)
 	}
 	putc(open, e->f);
 	e->lv[e->depth++] = (struct level){
-		close, (flags & ONLIST_EMIT_LINES) && !e->jsonl, 0, 0 };
+		close, (flags & ONLIST_EMIT_LINES) && !e->jsonl, 0, 0, 0 };
 }
 
 void onlist_emit_begin_map(struct onlist_emit *e, int flags)
@@ -257,4 +259,20 @@ void onlist_emit_kbool(struct onlist_emit *e, const char *key, int b)
 {
 	onlist_emit_key(e, key);
 	onlist_emit_bool(e, b);
+}
+
+void onlist_emit_same_line(struct onlist_emit *e)
+{
+	if (e->depth)
+		e->lv[e->depth - 1].same_line = 1;
+}
+
+void onlist_emit_raw(struct onlist_emit *e, const char *json, size_t len)
+{
+	while (len && (json[len - 1] == '\n' || json[len - 1] == '\r'))
+		len--;
+	if (!before_value(e))
+		return;
+	fwrite(json, 1, len, e->f);
+	after_value(e);
 }

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sqlite3.h>
 
-#include "onlist/report.h"
+#include "onlist/store_report.h"
 #include "onlist/thread.h"	/* ONLIST_CLASS_* */
 #include "store_int.h"
 
@@ -58,7 +58,7 @@ onlist_status onlist_store_put_landing(struct onlist_store *s,
 	"   WHERE x.commit_sha = c.sha AND " POSTED " ORDER BY m.date, m.msgid LIMIT 1)," \
 	" (SELECT m.list FROM matches x JOIN messages m ON m.msgid = x.message_id" \
 	"   WHERE x.commit_sha = c.sha AND " POSTED " ORDER BY m.date, m.msgid LIMIT 1)," \
-	REPLIES "," REVIEWS ", c.body" \
+	REPLIES "," REVIEWS ", c.body, l.sha IS NOT NULL" \
 	" FROM commits c LEFT JOIN landing l ON l.sha = c.sha "
 
 #define BY_SHA "WHERE c.sha = ?1"
@@ -70,9 +70,7 @@ static const char by_sha_sql[] = REPORT_COLS BY_SHA;
 static const char window_sql[] = REPORT_COLS WINDOW;
 static const char all_sql[] = REPORT_COLS ALL;
 
-/* REPORT_COLS, in its order.  Column 11 (landed_date) also says whether
- * the landing is known, and column 20 (review_tags) is -1 when NULL:
- * each_row() sets those two. */
+/* REPORT_COLS, in its order (review_tags is a count: never NULL). */
 #define RC(type, field) { type, offsetof(struct onlist_report_commit, field) }
 static const struct onlist__column report_cols[] = {
 	RC('t', sha), RC('t', subject), RC('t', author_name),
@@ -82,7 +80,7 @@ static const struct onlist__column report_cols[] = {
 	RC('t', merge_sha), RC('t', merge_subject),
 	RC('i', postings), RC('i', exact), RC('i', fuzzy),
 	RC('t', msgid), RC('t', list), RC('i', replies), RC('i', review_tags),
-	RC('t', body),
+	RC('t', body), RC('i', landed),
 	{ 0, 0 }
 };
 #undef RC
@@ -101,9 +99,6 @@ static onlist_status each_row(struct onlist_store *s, sqlite3_stmt *st,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		memset(&c, 0, sizeof c);
 		onlist__store_columns(st, &c, report_cols);
-		c.landed = sqlite3_column_type(st, 11) != SQLITE_NULL;
-		if (sqlite3_column_type(st, 20) == SQLITE_NULL)
-			c.review_tags = -1;
 		if (n)
 			(*n)++;
 		if (cb(&c, data))
@@ -153,38 +148,6 @@ onlist_status onlist_store_report_all(struct onlist_store *s,
 	return each_row(s, st, cb, data, NULL);
 }
 
-static const char weeks_sql[] =
-	"SELECT (l.landed_date - ?1) / 604800, count(*),"
-	" sum(NOT EXISTS (SELECT 1 FROM matches x WHERE x.commit_sha = l.sha"
-	"   AND " POSTED "))"
-	" FROM landing l JOIN commits c ON c.sha = l.sha"
-	" WHERE l.landed_date >= ?1 AND l.landed_date < ?2 GROUP BY 1";
-
-onlist_status onlist_store_report_weeks(struct onlist_store *s, int64_t since,
-					int nweeks, long *counts,
-					long *unposted)
-{
-	sqlite3_stmt *st = onlist__store_prepare(s, weeks_sql);
-	int rc;
-
-	for (int i = 0; i < nweeks; i++)
-		counts[i] = unposted[i] = 0;
-	if (!st)
-		return ONLIST_EDB;
-	onlist__store_bind(st, "II", since, since + (int64_t)nweeks * 604800);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t w = sqlite3_column_int64(st, 0);
-		if (w >= 0 && w < nweeks) {
-			counts[w] = sqlite3_column_int64(st, 1);
-			unposted[w] = sqlite3_column_int64(st, 2);
-		}
-	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return onlist__store_fail(s, "weekly counts");
-	return ONLIST_OK;
-}
-
 static const char postings_sql[] =
 	"SELECT x.message_id, m.list, coalesce(i.version, 1)"
 	" FROM matches x JOIN messages m ON m.msgid = x.message_id"
@@ -192,21 +155,29 @@ static const char postings_sql[] =
 	" WHERE x.commit_sha = ?1 AND " POSTED
 	" GROUP BY x.message_id ORDER BY m.date, x.message_id";
 
+#define PC(type, field) { type, offsetof(struct onlist_store_posting, field) }
+static const struct onlist__column posting_cols[] = {
+	PC('t', msgid), PC('t', list), PC('i', version), { 0, 0 }
+};
+#undef PC
+
 onlist_status onlist_store_report_postings(struct onlist_store *s,
 					   const char *sha,
 					   onlist_posting_cb cb, void *data)
 {
 	sqlite3_stmt *st = onlist__store_prepare(s, postings_sql);
+	struct onlist_store_posting p;
 	int rc;
 
 	if (!st)
 		return ONLIST_EDB;
 	onlist__bind_text(st, 1, sha);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (cb((const char *)sqlite3_column_text(st, 0),
-		       (const char *)sqlite3_column_text(st, 1),
-		       sqlite3_column_int(st, 2), data))
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		memset(&p, 0, sizeof p);
+		onlist__store_columns(st, &p, posting_cols);
+		if (cb(&p, data))
 			break;
+	}
 	sqlite3_reset(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return onlist__store_fail(s, "postings of a commit");

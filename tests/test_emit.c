@@ -16,7 +16,8 @@
 
 /* A case's calls, as a string of one-letter ops: { } [ ] open a map or
  * list inline, M L open with ONLIST_EMIT_LINES, ) closes, k takes the
- * next key, s/i/b/n write the next string, number, true, null. */
+ * next key, s/i/b/n write the next string, number, true, null; = keeps
+ * the next member on the line, r writes the next string raw. */
 struct emit_case {
 	const char *name;
 	enum onlist_fmt fmt;
@@ -58,6 +59,15 @@ static const struct emit_case cases[] = {
 	  "{\"a\": }\n", ONLIST_EPARSE },
 	{ "a container left open is reported", ONLIST_FMT_JSON, "[i", {0}, {0}, { 1 },
 	  "[1", ONLIST_EPARSE },
+	{ "a pair kept on one line of a lines map", ONLIST_FMT_JSON, "Mks ki=ki ki)",
+	  { "t", "since", "until", "n" }, { "w" }, { 1, 2, 3 },
+	  "{\n  \"t\": \"w\",\n  \"since\": 1, \"until\": 2,\n  \"n\": 3\n}\n",
+	  ONLIST_OK },
+	{ "same line changes nothing inline", ONLIST_FMT_JSON, "{ki=ki)", { "a", "b" }, {0},
+	  { 1, 2 }, "{\"a\": 1, \"b\": 2}\n", ONLIST_OK },
+	{ "a raw value is copied without its line end", ONLIST_FMT_JSON, "Mkr ki)",
+	  { "u", "n" }, { "{\"count\": 0, \"series\": []}\n" }, { 4 },
+	  "{\n  \"u\": {\"count\": 0, \"series\": []},\n  \"n\": 4\n}\n", ONLIST_OK },
 	{ "end with nothing open is refused", ONLIST_FMT_JSON, "i)", {0}, {0}, { 1 },
 	  "1\n", ONLIST_EPARSE },
 };
@@ -84,6 +94,9 @@ static void run_case(const struct emit_case *c)
 		case 'i': onlist_emit_int(e, c->ints[ni++]); break;
 		case 'b': onlist_emit_bool(e, 1); break;
 		case 'n': onlist_emit_null(e); break;
+		case '=': onlist_emit_same_line(e); break;
+		case 'r': onlist_emit_raw(e, c->strs[ns], strlen(c->strs[ns]));
+			  ns++; break;
 		case ' ': break;
 		default: fail_msg("bad op %c in %s", *op, c->name);
 		}

@@ -82,4 +82,14 @@ void onlist_emit_kstr(struct onlist_emit *e, const char *key, const char *s);
 void onlist_emit_kint(struct onlist_emit *e, const char *key, int64_t n);
 void onlist_emit_kbool(struct onlist_emit *e, const char *key, int b);
 
+/* The next member of the innermost container stays on the line of the one
+ * before it (", " instead of a new line), for a pair that reads as one:
+ * "since": A, "until": B.  Nothing changes in a one-line container. */
+void onlist_emit_same_line(struct onlist_emit *e);
+
+/* A value another emitter wrote (into a buffer): the `len` bytes at json,
+ * its line ends at the end dropped, copied as they are.  The caller
+ * vouches that they are one JSON value. */
+void onlist_emit_raw(struct onlist_emit *e, const char *json, size_t len);
+
 #endif

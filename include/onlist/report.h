@@ -1,133 +1,220 @@
-/* report.h - what `onlist report`, `stats` and `export` read from the
- * database, and where commits landed.
+/* report.h - `onlist report` as a model (src/report.c): the commits that
+ * landed in a window (or the commits of a range), each classified by the
+ * review it got on the list, the sections they fall in, the totals, the
+ * tables per committer and per subsystem, and the chart's weeks.
  *
- * The SQL is in src/store_report.c (its `landing` table is part of the
- * schema in store.c); the renderers are in the cmd_*.c files.
+ * The model holds no FILE and no prose: the renderers in src/cmd/
+ * (report_text.c, report_md.c, report_html.c, report_json.c, and the
+ * mail and the site built on them) print it.
+ *
+ *   struct onlist_report_ctx cx = { .db = db, .repo = repo, .depth = 1 };
+ *   struct onlist_report *r = NULL;
+ *   char *err = NULL;
+ *
+ *   if (onlist_report_ctx_load(&cx, &err) ||
+ *       onlist_report_new(&r, "2013-W27") ||
+ *       onlist_report_load_window(r, &cx, since, since + 7 * 86400, &err) ||
+ *       onlist_report_finish(r, &cx, &err))
+ *           ... say err ...
+ *   for (size_t i = 0; i < r->cat[ONLIST_REPORT_NOREPLY].n; i++)
+ *           puts(r->rows[r->cat[ONLIST_REPORT_NOREPLY].v[i]].subject);
+ *   onlist_report_free(r);
+ *   onlist_report_ctx_release(&cx);
+ *
+ * The SQL it reads through is store_report.h.
  */
 #ifndef ONLIST_REPORT_H
 #define ONLIST_REPORT_H
 
+#include <regex.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "onlist/status.h"
-#include "onlist/repo.h"
-#include "onlist/store.h"
+#include "onlist/store_report.h"
+#include "onlist/store_review.h"
+#include "onlist/verdict.h"
 /* for the commands that used to find these here */
 #include "onlist/subsys.h"
 #include "onlist/people.h"
 
-/* Record where a commit landed (`onlist scan` does, for its range).  A
- * later scan replaces an earlier answer: the last range scanned is taken
- * to be the mainline.  Call inside onlist_store_begin/commit. */
-onlist_status onlist_store_put_landing(struct onlist_store *s,
-				       const struct onlist_landing *l);
+/* What every report of one run shares. */
+struct onlist_report_ctx {
+	/* given */
+	struct onlist_store *db;
+	const char *repo;		/* for .mailmap and MAINTAINERS; NULL:
+					 * names stay as recorded, subsystems
+					 * from paths */
+	const char *mailmap;		/* an extra .mailmap file, or NULL */
+	const regex_t *release;		/* the project's release subjects
+					 * (onlist.releasePattern), or NULL */
+	int depth;			/* without MAINTAINERS: subsystems are
+					 * the top `depth` directories (>= 1) */
+	/* read by onlist_report_ctx_load() */
+	struct onlist_span span;	/* the archive's messages */
+	int64_t latest_landing;		/* -1: none recorded */
+	long edited_matches;		/* matches by the tiers that find an
+					 * edited posting; 0: they did not run,
+					 * and "modified before merge" is not
+					 * known */
+	struct onlist_maintainers *maint;	/* MAINTAINERS at HEAD of repo
+						 * (with sections), or NULL */
+};
 
-/* One commit as the reports see it.  Every pointer is valid during the
- * callback only. */
-struct onlist_report_commit {
-	const char *sha, *subject;
-	const char *author_name, *author_email;
-	const char *committer_name, *committer_email;
-	int64_t author_date, commit_date;
+/* Read the archive's span, the latest landing, the edited-form match
+ * count and MAINTAINERS into cx.  ONLIST_EDB (the store's message in
+ * *errmsg) or ONLIST_ENOMEM. */
+onlist_status onlist_report_ctx_load(struct onlist_report_ctx *cx,
+				      char **errmsg);
+/* Frees what onlist_report_ctx_load() read; the given fields stay. */
+void onlist_report_ctx_release(struct onlist_report_ctx *cx);
+
+/* The sections, by the review on the list over every version of a
+ * commit's topic (review.h): never posted; posted with no reply from
+ * anyone but the authors; discussed without a review tag; reviewed only on
+ * the series; reviewed; and not looked for (no posting, but it landed
+ * outside the archive). */
+enum onlist_report_cat {
+	ONLIST_REPORT_NEVER,
+	ONLIST_REPORT_NOREPLY,
+	ONLIST_REPORT_DISCUSSED,
+	ONLIST_REPORT_SERIES,
+	ONLIST_REPORT_REVIEWED,
+	ONLIST_REPORT_UNKNOWN,
+};
+#define ONLIST_REPORT_NCAT 6
+/* "never_posted", "no_reply", "discussed", "reviewed_series", "reviewed",
+ * "unknown" (the JSON's words); never NULL. */
+const char *onlist_report_cat_name(enum onlist_report_cat c);
+
+/* One posting of a commit: its Message-ID and the version its subject
+ * gives (1 when none). */
+struct onlist_report_posting {
+	char *msgid;
+	int version;
+};
+
+/* One commit of the report.  Every string is owned by the report; the
+ * ones from git or mail are as recorded (escape them to print). */
+struct onlist_report_row {
+	char sha[41];
+	char *subject, *author_name, *author_email, *committer_name,
+	     *committer_email;
+	char *trailers;			/* "Key: value" lines, or "" */
+	char *files;			/* touched paths, one per line */
+	char *body;			/* the message after its subject, or NULL */
+	int64_t commit_date;
 	int body_empty;			/* no explanation beyond the trailers */
-	const char *files;		/* touched paths, one per line */
-	const char *trailers;		/* "Key: value" lines, in order, or "" */
-	int landed;			/* landing known (else the next 3 unset) */
+	int landed;			/* landing known: */
 	int64_t landed_date;
-	const char *merge_sha, *merge_subject;
-	int postings;			/* postings: matches by any method but
-					 * 'echo' and 'late' */
-	int exact;			/* ... of them by a method other than
-					 * 'fuzzy' (patch-id, link, ...) */
-	int fuzzy;			/* matches of method 'fuzzy' */
-	const char *msgid, *list;	/* the earliest posting, or NULL */
-	int replies;			/* replies to a posting from anyone
-					 * but the author */
-	int review_tags;		/* Reviewed/Acked/Tested-by lines in
-					 * those replies (-1, "unknown", was
-					 * for databases without the thread
-					 * tables; every schema has them now) */
-	const char *body;		/* the commit message after its subject */
+	char *merge_sha, *merge_subject;	/* NULL when not known */
+	int postings, exact, fuzzy;	/* matches (store_report.h) */
+	char *msgid, *list;		/* the earliest posting, or NULL */
+	int replies, review_tags;	/* review_tags -1: not known */
+	int modified;			/* posted only in an edited form */
+	struct onlist_report_posting *post;	/* every posting, oldest first */
+	int npost;
+	/* set by onlist_report_finish() */
+	const char *author, *committer;	/* names through .mailmap */
+	char subsys[160];		/* MAINTAINERS section, or directory */
+	enum onlist_report_cat cat;
+	struct onlist_verdict v;	/* never posted: why (reason, msgid,
+					 * reverted, note); posted: the path it
+					 * took; both: the security mark */
+	struct onlist_commit_review rv;	/* posted: its review on the list */
+	int security;			/* a fix (v.security) that bypassed
+					 * review: never posted, or posted and
+					 * not reviewed */
 };
-typedef int (*onlist_report_cb)(const struct onlist_report_commit *c,
-				void *data);
 
-/* Call cb for the commit `sha`; ONLIST_ENOTFOUND when it is not stored. */
-onlist_status onlist_store_report_commit(struct onlist_store *s,
-					 const char *sha, onlist_report_cb cb,
-					 void *data);
-/* Every stored commit that landed in [since, until), by landing date then
- * commit date.  `cb` returning non-zero stops (still ONLIST_OK). */
-onlist_status onlist_store_report_window(struct onlist_store *s,
-					 int64_t since, int64_t until,
-					 onlist_report_cb cb, void *data);
-/* Every stored commit, by commit date. */
-onlist_status onlist_store_report_all(struct onlist_store *s,
-				      onlist_report_cb cb, void *data);
-
-/* Per week of landing, starting at `since` (weeks of 7 days): counts[i]
- * and unposted[i] for week i < nweeks, zeroed first. */
-onlist_status onlist_store_report_weeks(struct onlist_store *s, int64_t since,
-					int nweeks, long *counts,
-					long *unposted);
-
-/* Every posting of commit `sha` (its matches but 'echo' and 'late'), the
- * oldest first: Message-ID, list (or NULL) and the version its subject
- * gives (1 when none; "[PATCH v3 1/4]" is 3).  The strings are valid
- * during the callback only; `cb` returning non-zero stops (still
- * ONLIST_OK).  ONLIST_EDB on a database error. */
-typedef int (*onlist_posting_cb)(const char *msgid, const char *list,
-				 int version, void *data);
-onlist_status onlist_store_report_postings(struct onlist_store *s,
-					   const char *sha,
-					   onlist_posting_cb cb, void *data);
-
-/* The latest landing date recorded, or -1 when there is none (or on a
- * database error). */
-int64_t onlist_store_latest_landing(struct onlist_store *s);
-
-/* What a never-posted verdict needs (verdict.h).  The dates of the first
- * and last message (0 when there are none; a Date: of 0 or more than a
- * day ahead of now is not counted). */
-onlist_status onlist_store_span(struct onlist_store *s, int64_t *first,
-				int64_t *last);
-/* The stored commit an abbreviated sha names and its first posting
- * (both malloc'd; *sha NULL when none or several commits have the
- * prefix, *msgid NULL when it was not posted). */
-onlist_status onlist_store_posting_of_prefix(struct onlist_store *s,
-					     const char *prefix, char **sha,
-					     char **msgid);
-/* The first mail without a patch whose stripped subject is `subject`
- * (any case); *msgid malloc'd, or NULL. */
-onlist_status onlist_store_near_miss(struct onlist_store *s,
-				     const char *subject, char **msgid);
-/* The head of a series that the commit's siblings (landed by the same
- * merge, same author) were posted in and that misses a part; *msgid
- * malloc'd, or NULL. */
-onlist_status onlist_store_series_gap(struct onlist_store *s, const char *sha,
-				      char **msgid);
-
-/* How many matches of method 'fuzzy' exist at all (0: the fuzzy tier has
- * not run, and the report says so). */
-long onlist_store_count_method(struct onlist_store *s, const char *method);
-
-/* ---- export ------------------------------------------------------------ */
-
-enum onlist_export {
-	ONLIST_EXPORT_COMMITS,
-	ONLIST_EXPORT_POSTINGS,
-	ONLIST_EXPORT_MATCHES,
-	ONLIST_EXPORT_REVIEWS,		/* review tags given on the list */
-	ONLIST_EXPORT_TRAILERS,
-	ONLIST_EXPORT_REPLIES,		/* replies to postings */
+/* Row numbers (indices into rows), in the rows' order. */
+struct onlist_report_list {
+	size_t *v;
+	size_t n;
 };
-/* Called once with the column names (vals NULL), then once per row; a
- * value is NULL for SQL NULL.  Non-zero stops. */
-typedef int (*onlist_export_cb)(int ncol, const char *const *names,
-				const char *const *vals, void *data);
-/* Column types for the JSON writer: 'i' integer, 'n' number, 't' text. */
-const char *onlist_export_types(enum onlist_export what);
-onlist_status onlist_store_export(struct onlist_store *s,
-				  enum onlist_export what,
-				  onlist_export_cb cb, void *data);
+
+/* One line of the tables per committer and per subsystem. */
+struct onlist_report_group {
+	char *name;
+	long commits, never, modified, no_reply, discussed, series;
+};
+enum { ONLIST_REPORT_BY_COMMITTER, ONLIST_REPORT_BY_SUBSYSTEM };
+
+/* One week of the chart: its commits by category. */
+struct onlist_report_week {
+	int64_t start;
+	long n[ONLIST_REPORT_NCAT], total;
+};
+
+struct onlist_report {
+	char *title;			/* "2013-W27", "v3.10..v3.11" */
+	int windowed;			/* [since, until) by landing date; else
+					 * the commits of a range */
+	int64_t since, until;
+	struct onlist_span span;	/* copied from the context */
+	int64_t latest_landing;
+	int modified_known;		/* the edited-form tiers ran */
+	int maintainers;		/* subsystems from MAINTAINERS */
+
+	struct onlist_report_row *rows;
+	size_t nrows, alloc;
+	int failed;			/* a row could not be kept (memory) */
+
+	/* set by onlist_report_finish() */
+	long count[ONLIST_REPORT_NCAT];	/* commits per category */
+	long modified;			/* posted only modified before merge */
+	int reviews_known;		/* review tags in replies are recorded */
+	long with_review_tags;		/* commits with some */
+	struct onlist_report_list cat[ONLIST_REPORT_NCAT];
+	struct onlist_report_list never[ONLIST_NREASONS];	/* by reason */
+	struct onlist_report_list security;	/* fixes that bypassed review */
+	/* [ONLIST_REPORT_BY_COMMITTER] and [..._BY_SUBSYSTEM]: the largest
+	 * never-posted share first, then the most never posted, the most
+	 * commits, the name */
+	struct onlist_report_group *groups[2];
+	size_t ngroups[2];
+
+	/* the chart: nweeks weeks, the report's last */
+	struct onlist_report_week *weeks;
+	int nweeks;
+
+	struct onlist_people *people;	/* owns author and committer */
+};
+
+/* An empty report called `title` (copied).  ONLIST_ENOMEM. */
+onlist_status onlist_report_new(struct onlist_report **out, const char *title);
+void onlist_report_free(struct onlist_report *r);	/* NULL is fine */
+
+/* A store_report.h callback that adds row c to the report `data`; 1
+ * (stop) and r->failed set when out of memory.  For the commits of a
+ * range (the command walks it) or any other selection. */
+int onlist_report_keep(const struct onlist_report_commit *c, void *data);
+
+/* The commits that landed in [since, until), by landing date: r becomes
+ * windowed.  ONLIST_EDB (the store's message) or ONLIST_ENOMEM. */
+onlist_status onlist_report_load_window(struct onlist_report *r,
+					const struct onlist_report_ctx *cx,
+					int64_t since, int64_t until,
+					char **errmsg);
+
+/* Once the rows are in: names through .mailmap, subsystems, each commit's
+ * category and verdict, its postings, the totals, the sections and the
+ * tables.  ONLIST_EGIT (".mailmap: git's message"), ONLIST_EDB or
+ * ONLIST_ENOMEM (also when a row could not be kept). */
+onlist_status onlist_report_finish(struct onlist_report *r,
+				   const struct onlist_report_ctx *cx,
+				   char **errmsg);
+
+/* The chart's numbers: the commits that landed in each of nweeks weeks
+ * from `since` (w[0..nweeks-1], zeroed first), by the same categories as
+ * the sections (a commit outside the archive's span is "not looked for"
+ * here too).  ONLIST_EDB or ONLIST_ENOMEM. */
+onlist_status onlist_report_week_counts(const struct onlist_report_ctx *cx,
+					int64_t since, int nweeks,
+					struct onlist_report_week *w,
+					char **errmsg);
+/* Give r the chart: a copy of w[0..n-1].  ONLIST_ENOMEM. */
+onlist_status onlist_report_set_weeks(struct onlist_report *r,
+				      const struct onlist_report_week *w,
+				      int n);
 
 #endif

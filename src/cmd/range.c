@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "onlist/repo.h"
-#include "onlist/report.h"
+#include "onlist/store_report.h"
 #include "onlist/store.h"
 
 int onlist_cli_range(struct onlist_cli *cli, struct onlist_store *s,

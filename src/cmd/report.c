@@ -1,4 +1,4 @@
-/* cmd_report.c - onlist report: what landed in a window (a week by
+/* report.c - onlist report: what landed in a window (a week by
  * default) that was never posted, posted and changed, or posted and never
  * answered; per committer and per subsystem; plain text, Markdown, HTML or
  * JSON. */
@@ -44,78 +44,6 @@ static const char help[] =
 	"                        else the origin remote's host; else no links)\n"
 	"  --posting-url T       %s becomes the Message-ID\n"
 	"                        (default https://lore.kernel.org/r/%s)\n";
-
-/* The review state (review.h), never posted first; C_REVIEWED last of
- * those; C_UNKNOWN: no posting, but it landed outside the archive. */
-
-static char *dup0(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
-
-int rp_keep(const struct onlist_report_commit *c, void *data)
-{
-	struct rows *r = data;
-	struct rrow *x;
-
-	if (r->n == r->alloc) {
-		struct rrow *nv = onlist_grow(r->v, &r->alloc, sizeof *nv, 256);
-
-		if (!nv)
-			goto nomem;
-		r->v = nv;
-	}
-	x = &r->v[r->n++];
-	memset(x, 0, sizeof *x);
-	memcpy(x->sha, c->sha, 40);
-	x->subject = strdup(c->subject ? c->subject : "");
-	x->an = strdup(c->author_name ? c->author_name : "");
-	x->ae = strdup(c->author_email ? c->author_email : "");
-	x->cn = strdup(c->committer_name ? c->committer_name : "");
-	x->ce = strdup(c->committer_email ? c->committer_email : "");
-	x->trailers = strdup(c->trailers);
-	x->files = strdup(c->files);
-	x->merge_sha = dup0(c->merge_sha);
-	x->merge_subject = dup0(c->merge_subject);
-	x->msgid = dup0(c->msgid);
-	x->list = dup0(c->list);
-	x->body = dup0(c->body);
-	if (!x->subject || !x->an || !x->ae || !x->cn || !x->ce ||
-	    !x->trailers || !x->files)
-		goto nomem;
-	x->landed = c->landed;
-	x->landed_date = c->landed_date;
-	x->commit_date = c->commit_date;
-	x->empty = c->body_empty;
-	x->postings = c->postings;
-	x->exact = c->exact;
-	x->fuzzy = c->fuzzy;
-	x->replies = c->replies;
-	x->review_tags = c->review_tags;
-	return 0;
-nomem:
-	onlist_err("report: out of memory");
-	r->failed = 1;
-	return 1;
-}
-
-static void free_rows(struct rows *r)
-{
-	for (size_t i = 0; i < r->n; i++) {
-		struct rrow *x = &r->v[i];
-		free(x->subject); free(x->an); free(x->ae); free(x->cn);
-		free(x->ce); free(x->trailers); free(x->files);
-		free(x->merge_sha); free(x->merge_subject); free(x->msgid);
-		free(x->list);
-		free(x->body);
-		onlist_commit_review_release(&x->rv);
-		onlist_verdict_release(&x->v);
-		for (int k = 0; k < x->npost; k++)
-			free(x->post[k].msgid);
-		free(x->post);
-	}
-	free(r->v);
-}
 
 /* "Signed-off-by ×2, Acked-by" */
 void rp_tag_summary(const char *trailers, char *buf, size_t n)
@@ -240,15 +168,6 @@ const char *const rp_cat_title[] = {
 	[C_REVIEWED] = "Reviewed on the list",
 	[C_UNKNOWN] = "Not looked for",
 };
-/* The JSON category; the state names of review.h after never_posted. */
-const char *const rp_cat_key[] = {
-	[C_NEVER] = "never_posted",
-	[C_NOREPLY] = "no_reply",
-	[C_DISCUSSED] = "discussed",
-	[C_SERIES] = "reviewed_series",
-	[C_REVIEWED] = "reviewed",
-	[C_UNKNOWN] = "unknown",
-};
 const char *const rp_cat_note[] = {
 	[C_NOREPLY] = "Nobody but the authors (or a bot) wrote in any thread "
 		"of any version.",
@@ -257,15 +176,6 @@ const char *const rp_cat_note[] = {
 	[C_SERIES] = "No review tag on the patch itself; the one quoted was "
 		"given to the cover letter or another patch of its series.",
 };
-
-long rp_count_modified(const struct report *r)
-{
-	long n = 0;
-
-	for (size_t i = 0; i < r->rows.n; i++)
-		n += r->rows.v[i].modified;
-	return n;
-}
 
 /* The review a commit got on its series, in one line: "Acked-by Jane
  * Doe on 1/4 of v3, for the series" (the cover letter: "on the cover
@@ -295,211 +205,9 @@ char *rp_evidence(const struct onlist_commit_review *rv)
 	return t;
 }
 
-long rp_count_cat(const struct report *r, enum cat c)
-{
-	long n = 0;
-
-	for (size_t i = 0; i < r->rows.n; i++)
-		n += r->rows.v[i].cat == c;
-	return n;
-}
-
 double rp_pct(long k, long n)
 {
 	return n ? 100.0 * (double)k / (double)n : 0.0;
-}
-
-/* ---- loading and classifying ------------------------------------------ */
-
-
-/* Without MAINTAINERS: the top `depth` directories of the folder most of
- * the files are in ("drivers/net" at 2, "drivers" at 1); a file at the
- * top is "(top level)".  One directory by default: two gave a table of
- * twenty small rows on a repository without MAINTAINERS. */
-static int dir_name(const char *p, size_t len, char *name, size_t n,
-		    void *data)
-{
-	const char *nl = p + len, *base, *q, *end;
-	int depth = *(const int *)data, d = 0;
-
-	for (base = nl; base > p && base[-1] != '/'; base--)
-		;
-	if (base == p) {
-		snprintf(name, n, "(top level)");
-		return 1;
-	}
-	end = base - 1;		/* the last slash */
-	for (q = p; q < end; q++)
-		if (*q == '/' && ++d == depth) {
-			end = q;
-			break;
-		}
-	snprintf(name, n, "%.*s", (int)(end - p), p);
-	return 1;
-}
-
-static void path_subsys(const char *files, int depth, char *buf, size_t n)
-{
-	onlist_subsys_vote(files, dir_name, &depth, buf, n);
-}
-
-/* The category of one commit: never posted (and why) or not looked for;
- * else its review on the list.  -1 on a database error (not said). */
-static int classify(const struct ctx *cx, struct rrow *x)
-{
-	x->modified = x->postings && !x->exact && x->fuzzy;
-	if (!x->postings) {
-		if (onlist_verdict_unposted(cx->db, &cx->span, cx->rel, x->sha,
-					    x->subject, x->body, x->files,
-					    x->landed ? x->landed_date :
-					    x->commit_date, &x->v) != ONLIST_OK)
-			return -1;
-		x->cat = x->v.unknown ? C_UNKNOWN : C_NEVER;
-		return 0;
-	}
-	if (onlist_store_commit_review(cx->db, x->sha, &x->rv) != ONLIST_OK)
-		return -1;
-	if (!x->rv.state)	/* match has not run since an upgrade */
-		x->cat = x->review_tags > 0 ? C_REVIEWED :
-			 x->replies ? C_DISCUSSED : C_NOREPLY;
-	else if (!strcmp(x->rv.state, "reviewed"))
-		x->cat = C_REVIEWED;
-	else if (!strcmp(x->rv.state, "reviewed_series"))
-		x->cat = C_SERIES;
-	else if (!strcmp(x->rv.state, "discussed"))
-		x->cat = C_DISCUSSED;
-	else
-		x->cat = C_NOREPLY;
-	/* the path it took, and whether it bypassed review (paths.h) */
-	if (onlist_path_of(cx->db, x->sha, x->body, &x->v.path) != ONLIST_OK ||
-	    onlist_verdict_security_posted(x->body, x->cat == C_REVIEWED ||
-					   x->cat == C_SERIES,
-					   &x->v.security) < 0)
-		return -1;
-	return 0;
-}
-
-/* onlist_store_report_postings() into a row; npost -1 when out of
- * memory. */
-static int add_posting(const char *msgid, const char *list, int version,
-		       void *data)
-{
-	struct rrow *x = data;
-	struct posting *nv = realloc(x->post, (size_t)(x->npost + 1) * sizeof *nv);
-
-	(void)list;
-	if (nv)
-		x->post = nv;
-	if (!nv || !(nv[x->npost].msgid = strdup(msgid ? msgid : ""))) {
-		for (int k = 0; k < x->npost; k++)
-			free(x->post[k].msgid);
-		free(x->post);
-		x->post = NULL;
-		x->npost = -1;
-		return 1;
-	}
-	x->post = nv;
-	nv[x->npost++].version = version;
-	return 0;
-}
-
-/* People, subsystems and categories of r->rows.  0, or -1 said. */
-int rp_prepare(const struct ctx *cx, struct report *r)
-{
-	char *err = NULL;
-
-	if (onlist_people_new(&r->people) != ONLIST_OK)
-		goto nomem;
-	for (size_t i = 0; i < r->rows.n; i++)
-		if (onlist_people_add(r->people, r->rows.v[i].an, r->rows.v[i].ae) ||
-		    onlist_people_add(r->people, r->rows.v[i].cn, r->rows.v[i].ce))
-			goto nomem;
-	if (onlist_people_resolve(r->people, cx->repo, cx->alias, &err) != ONLIST_OK) {
-		onlist_err("report: .mailmap: %s", err ? err : "failed");
-		free(err);
-		return -1;
-	}
-	r->maintainers = cx->maint != NULL;
-	for (size_t i = 0; i < r->rows.n; i++) {
-		struct rrow *x = &r->rows.v[i];
-
-		if (x->review_tags >= 0)
-			r->reviews_known = 1;
-		r->with_review_tags += x->review_tags > 0;
-		x->author = onlist_people_name(r->people, x->an, x->ae);
-		x->committer = onlist_people_name(r->people, x->cn, x->ce);
-		if (cx->maint)
-			onlist_subsystem(cx->maint, x->files, x->subsys,
-					 sizeof x->subsys);
-		else
-			path_subsys(x->files, cx->depth, x->subsys,
-				    sizeof x->subsys);
-		if (classify(cx, x) ||
-		    (x->postings && onlist_store_report_postings(cx->db, x->sha,
-						add_posting, x) != ONLIST_OK)) {
-			onlist_err("report: %s", onlist_store_errmsg(cx->db));
-			return -1;
-		}
-		if (x->npost < 0)
-			goto nomem;
-	}
-	return 0;
-nomem:
-	onlist_err("report: out of memory");
-	return -1;
-}
-
-/* The chart's numbers: the commits that landed in each of nweeks weeks
- * from `since`, by the same categories as the report's sections (so a
- * commit outside the archive's span is "not looked for" here too, not
- * never posted).  0, or -1 said. */
-int rp_week_counts(const struct ctx *cx, int64_t since, int nweeks,
-		       struct wk *w)
-{
-	struct rows rows = { 0 };
-	int ret = -1;
-
-	memset(w, 0, (size_t)nweeks * sizeof *w);
-	if (onlist_store_report_window(cx->db, since, since + (int64_t)nweeks * WEEK,
-				       rp_keep, &rows) != ONLIST_OK) {
-		onlist_err("report: %s", onlist_store_errmsg(cx->db));
-		goto out;
-	}
-	if (rows.failed)
-		goto out;
-	for (size_t i = 0; i < rows.n; i++) {
-		struct rrow *x = &rows.v[i];
-		int64_t k = (x->landed_date - since) / WEEK;
-
-		if (classify(cx, x)) {
-			onlist_err("report: %s", onlist_store_errmsg(cx->db));
-			goto out;
-		}
-		if (x->landed_date >= since && k < nweeks) {
-			w[k].n[x->cat]++;
-			w[k].total++;
-		}
-	}
-	ret = 0;
-out:
-	free_rows(&rows);
-	return ret;
-}
-
-/* What one render() leaves behind, for the next window of a site. */
-void rp_report_release(struct report *r)
-{
-	free_rows(&r->rows);
-	memset(&r->rows, 0, sizeof r->rows);
-	for (size_t i = 0; i < r->nrefs; i++)
-		free(r->refs[i]);
-	free(r->refs);
-	r->refs = NULL;
-	r->nrefs = r->refs_base = 0;
-	onlist_people_free(r->people);
-	r->people = NULL;
-	r->reviews_known = 0;
-	r->with_review_tags = 0;
 }
 
 enum {
@@ -540,14 +248,15 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 	const char *week = NULL, *since_s = NULL, *until_s = NULL, *range = NULL,
 		   *ofile = NULL, *repo_opt = NULL, *site = NULL;
 	struct report r = { 0 };
-	struct ctx cx = { .depth = 1 };
+	struct onlist_report *m = NULL;
+	struct onlist_report_ctx cx = { .depth = 1 };
 	struct onlist_out out = ONLIST_OUT_INIT;
-	struct wk *w = NULL;
-	char *repo = NULL, *oerr = NULL, title[64], *text = NULL;
+	struct onlist_report_week *w = NULL;
+	char *repo = NULL, *oerr = NULL, *err = NULL, title[64];
 	regex_t rel;
 	int have_rel = 0, nweeks = CHART_WEEKS;
 	int ret = ONLIST_EXIT_FAIL, c;
-	size_t len;
+	int64_t since = 0, until = 0;
 
 	r.f = stdout;
 	r.fmt = ONLIST_FMT_MD;
@@ -559,7 +268,7 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		case OPT_UNTIL: until_s = optarg; break;
 		case 'o': ofile = optarg; break;
 		case OPT_REPO: repo_opt = optarg; break;
-		case OPT_MAILMAP: cx.alias = optarg; break;
+		case OPT_MAILMAP: cx.mailmap = optarg; break;
 		case OPT_COMMIT_URL: r.commit_url = optarg; break;
 		case OPT_POSTING_URL: r.posting_url = optarg; break;
 		case OPT_SITE: site = optarg; break;
@@ -617,13 +326,13 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 	}
 	if (week && !strcmp(week, "last")) {
 		/* the timer's: the last whole week, whatever landed since */
-		r.since = rp_week_start((int64_t)time(NULL)) - WEEK;
-	} else if (week && parse_week(week, &r.since)) {
+		since = rp_week_start((int64_t)time(NULL)) - WEEK;
+	} else if (week && parse_week(week, &since)) {
 		onlist_err("report: --week wants YYYY-Www (2013-W27), not '%s'", week);
 		return ONLIST_EXIT_USAGE;
 	}
-	if ((since_s && onlist_cli_parse_day(since_s, &r.since)) ||
-	    (until_s && onlist_cli_parse_day(until_s, &r.until))) {
+	if ((since_s && onlist_cli_parse_day(since_s, &since)) ||
+	    (until_s && onlist_cli_parse_day(until_s, &until))) {
 		onlist_err("report: dates are YYYY-MM-DD");
 		return ONLIST_EXIT_USAGE;
 	}
@@ -637,46 +346,27 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		ret = ONLIST_EXIT_USAGE;
 		goto out;
 	}
-	/* the tiers that find edited postings; none at all: they did not run */
-	for (int m = 0; m < ONLIST_METHOD_UNKNOWN; m++)
-		if (onlist_method_is_edited(onlist_method_name(m)))
-			r.fuzzy_total += onlist_store_count_method(cx.db,
-						onlist_method_name(m));
 	if ((have_rel = onlist_cli_release_pattern("report", cx.db, repo, &rel)) < 0) {
 		ret = ONLIST_EXIT_USAGE;
 		goto out;
 	}
-	cx.rel = have_rel > 0 ? &rel : NULL;
-	if (onlist_span_get(cx.db, &cx.span) != ONLIST_OK) {
-		onlist_err("report: %s", onlist_store_errmsg(cx.db));
-		goto out;
-	}
-	r.span = cx.span;
-	r.latest_landing = onlist_store_latest_landing(cx.db);
+	cx.release = have_rel > 0 ? &rel : NULL;
+	if (onlist_report_ctx_load(&cx, &err) != ONLIST_OK)
+		goto fail;
 	/* names would silently stay unmapped: say so */
 	if (!repo)
 		onlist_err("%s: no repository known (give --repo): names are "
 			   "not mapped through .mailmap", "report");
-	if (repo && onlist_repo_read_blob(repo, "HEAD", "MAINTAINERS", &text,
-					  &len, NULL) == ONLIST_OK) {
-		if (onlist_maintainers_parse(&cx.maint, text, len) != ONLIST_OK)
-			goto nomem;
-		if (!onlist_maintainers_count(cx.maint)) {
-			onlist_maintainers_free(cx.maint);
-			cx.maint = NULL;
-		}
-	}
 	if (site) {
-		if (r.latest_landing < 0) {
+		if (cx.latest_landing < 0) {
 			onlist_err("report: no landing dates recorded; run "
 				   "onlist scan first");
 			goto out;
 		}
 		r.fmt = ONLIST_FMT_HTML;
-		r.windowed = 1;
 		if (!(r.ua = onlist_cli_unanswered_load(cx.db, repo, 0, 0)))
 			goto out;
-		ret = rp_write_site(&cx, &r, site, nweeks, r.latest_landing);
+		ret = rp_write_site(&cx, &r, site, nweeks, cx.latest_landing);
 		goto out;
 	}
 	if (range) {
@@ -684,59 +374,62 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 			onlist_err("report: no repository scanned yet; give --repo");
 			goto out;
 		}
-		if ((ret = onlist_cli_range_report(cli, cx.db, repo, range, rp_keep,
-					    &r.rows)) != ONLIST_EXIT_OK || r.rows.failed) {
+		if (onlist_report_new(&m, range) != ONLIST_OK)
+			goto nomem;
+		if ((ret = onlist_cli_range_report(cli, cx.db, repo, range,
+						   onlist_report_keep, m)) !=
+		    ONLIST_EXIT_OK || m->failed) {
+			if (m->failed)
+				onlist_err("report: out of memory");
 			if (ret == ONLIST_EXIT_OK)
 				ret = ONLIST_EXIT_FAIL;
 			goto out;
 		}
 		ret = ONLIST_EXIT_FAIL;
-		r.title = range;
 	} else {
-		int64_t latest = r.latest_landing;
+		int64_t latest = cx.latest_landing;
 		if (latest < 0) {
 			onlist_err("report: no landing dates recorded; run "
 				   "onlist scan first");
 			goto out;
 		}
 		if (!week && !since_s && !until_s) {
-			r.since = rp_week_start(latest);
+			since = rp_week_start(latest);
 			week = "";
 		}
 		if (week) {
-			r.until = r.since + WEEK;
-			rp_week_name(r.since, title, sizeof title);
+			until = since + WEEK;
+			rp_week_name(since, title, sizeof title);
 		} else {
 			/* open-ended: up to the latest landing, or now */
 			if (!until_s)
-				r.until = (latest > (int64_t)time(NULL) ?
-					   latest : (int64_t)time(NULL)) + 1;
+				until = (latest > (int64_t)time(NULL) ?
+					 latest : (int64_t)time(NULL)) + 1;
 			if (!since_s)
-				r.since = 0;
+				since = 0;
 			snprintf(title, sizeof title, "%s to %s",
 				 since_s ? since_s : "start",
 				 until_s ? until_s : "now");
 		}
-		r.title = title;
-		r.windowed = 1;
-		if (onlist_store_report_window(cx.db, r.since, r.until, rp_keep, &r.rows)
-		    != ONLIST_OK) {
-			onlist_err("report: %s", onlist_store_errmsg(cx.db));
-			goto out;
-		}
+		if (onlist_report_new(&m, title) != ONLIST_OK)
+			goto nomem;
+		if (onlist_report_load_window(m, &cx, since, until, &err) != ONLIST_OK)
+			goto fail;
 		if (!(w = calloc((size_t)nweeks, sizeof *w)))
 			goto nomem;
-		r.wk = w;
-		r.nwk = nweeks;
-		r.wk_since = rp_week_start(r.until - 1) - (int64_t)(nweeks - 1) * WEEK;
-		if (rp_week_counts(&cx, r.wk_since, nweeks, w))
-			goto out;
+		if (onlist_report_week_counts(&cx, rp_week_start(until - 1) -
+					      (int64_t)(nweeks - 1) * WEEK,
+					      nweeks, w, &err) != ONLIST_OK)
+			goto fail;
+		if (onlist_report_set_weeks(m, w, nweeks) != ONLIST_OK)
+			goto nomem;
 	}
-	if (r.windowed && !(r.ua = onlist_cli_unanswered_load(cx.db, repo,
-							       r.since, r.until)))
+	if (m->windowed && !(r.ua = onlist_cli_unanswered_load(cx.db, repo,
+							       since, until)))
 		goto out;
-	if (r.rows.failed || rp_prepare(&cx, &r))
-		goto out;
+	if (onlist_report_finish(m, &cx, &err) != ONLIST_OK)
+		goto fail;
+	r.m = m;
 	if (onlist_out_open(&out, ofile, &oerr) != ONLIST_OK) {
 		onlist_err("report: %s", oerr ? oerr : "out of memory");
 		goto out;
@@ -760,9 +453,9 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 		free(tbuf);
 		if (mail_fmt) {
 			bad |= fclose(dst) != 0;
-			rp_week_name(r.since - WEEK, prev_title, sizeof prev_title);
+			rp_week_name(since - WEEK, prev_title, sizeof prev_title);
 			if (!bad)
-				ret = onlist_report_mail_write(cli, &mail, title,
+				ret = onlist_report_mail_write(cli, &mail, m->title,
 							       prev_title, repo, mbuf,
 							       mlen, out.f);
 			free(mbuf);
@@ -783,17 +476,23 @@ int cmd_report(struct onlist_cli *cli, int argc, char **argv)
 	}
 	ret = ONLIST_EXIT_OK;
 	goto out;
+fail:
+	onlist_err("report: %s", err ? err : "out of memory");
+	goto out;
 nomem:
 	onlist_err("report: out of memory");
 out:
 	/* a report that failed half-way never replaces the last good one */
 	onlist_out_close(&out, 0, NULL);
 	free(oerr);
-	rp_report_release(&r);
+	free(err);
+	onlist_report_free(m);
+	for (size_t i = 0; i < r.nrefs; i++)
+		free(r.refs[i]);
+	free(r.refs);
 	onlist_cli_unanswered_free(r.ua);
 	free(w);
-	onlist_maintainers_free(cx.maint);
-	free(text);
+	onlist_report_ctx_release(&cx);
 	free(repo);
 	if (have_rel > 0)
 		regfree(&rel);

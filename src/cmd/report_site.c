@@ -45,7 +45,7 @@ static int put_if_changed(const char *path, const char *buf, size_t len)
 	return 1;
 }
 
-/* render() into a string; NULL on failure (said). */
+/* rp_render() into a string; NULL on failure (said). */
 static char *render_string(struct report *r, size_t *len)
 {
 	char *buf = NULL;
@@ -66,33 +66,34 @@ static char *render_string(struct report *r, size_t *len)
 
 /* index.html: the chart of every week of the site and a table of them,
  * the newest first, each linking its page. */
-static char *site_index(struct report *r, const char *const *names,
-			size_t *len)
+static char *site_index(const struct onlist_span *span,
+			const struct onlist_report_week *w, int nweeks,
+			const char *const *names, size_t *len)
 {
 	char *buf = NULL;
 	FILE *f;
 
-	if (!(f = r->f = open_memstream(&buf, len)))
+	if (!(f = open_memstream(&buf, len)))
 		return NULL;
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		"<meta name=\"viewport\" content=\"width=device-width,"
 		"initial-scale=1\"><title>onlist: commits that bypassed the "
 		"lists, per week</title><style>%s</style></head><body>\n"
 		"<h1>Commits that bypassed the lists, per week</h1>\n", rp_css);
-	if (r->span.last) {
+	if (span->last) {
 		char a[16], b[16];
 
-		rp_fmt_day(r->span.first, a, sizeof a);
-		rp_fmt_day(r->span.last, b, sizeof b);
+		rp_fmt_day(span->first, a, sizeof a);
+		rp_fmt_day(span->last, b, sizeof b);
 		fprintf(f, "<p>The archive holds mail from %s to %s.</p>\n", a, b);
 	}
-	rp_chart(r);
+	rp_chart(f, w, nweeks, 1);
 	fputs("<h2>Weeks</h2>\n<div class=\"t\"><table><tr><th>Week</th>"
 	      "<th>Commits</th><th>Never posted</th><th>Share</th>"
 	      "<th>Not looked for</th><th>No reply</th><th>Discussed</th>"
 	      "<th>Series only</th><th>Reviewed</th></tr>\n", f);
-	for (int i = r->nwk - 1; i >= 0; i--) {
-		const struct wk *k = &r->wk[i];
+	for (int i = nweeks - 1; i >= 0; i--) {
+		const struct onlist_report_week *k = &w[i];
 
 		fprintf(f, "<tr><td><a href=\"%s.html\">%s</a></td><td>%ld</td>"
 			"<td>%ld</td><td>%s", names[i], names[i], k->total,
@@ -112,17 +113,49 @@ static char *site_index(struct report *r, const char *const *names,
 	return buf;
 }
 
+/* One week's page: its model, rendered.  NULL on failure (said). */
+static char *week_page(const struct onlist_report_ctx *cx,
+		       const struct report *base, const char *title,
+		       int64_t since, const struct onlist_report_week *w,
+		       int nweeks, size_t *len)
+{
+	struct report r = *base;
+	struct onlist_report *m = NULL;
+	char *err = NULL, *page = NULL;
+
+	if (onlist_report_new(&m, title) != ONLIST_OK ||
+	    onlist_report_set_weeks(m, w, nweeks) != ONLIST_OK) {
+		onlist_err("report: out of memory");
+		goto out;
+	}
+	if (onlist_report_load_window(m, cx, since, since + WEEK, &err) ||
+	    onlist_report_finish(m, cx, &err)) {
+		onlist_err("report: %s", err ? err : "out of memory");
+		goto out;
+	}
+	r.m = m;
+	r.site = 1;
+	page = render_string(&r, len);
+	for (size_t i = 0; i < r.nrefs; i++)
+		free(r.refs[i]);
+	free(r.refs);
+out:
+	free(err);
+	onlist_report_free(m);
+	return page;
+}
+
 /* --site DIR: a page per week of the last nweeks (each with the chart of
  * the nweeks ending at it) and index.html; only pages whose bytes change
  * are written. */
-int rp_write_site(const struct ctx *cx, struct report *base,
-		      const char *dir, int nweeks, int64_t latest)
+int rp_write_site(const struct onlist_report_ctx *cx, struct report *base,
+		  const char *dir, int nweeks, int64_t latest)
 {
 	int64_t last = rp_week_start(latest),
 		first = last - (int64_t)(nweeks - 1) * WEEK,
 		csince = first - (int64_t)(nweeks - 1) * WEEK;
-	struct wk *w = calloc((size_t)(2 * nweeks - 1), sizeof *w);
-	char **names = calloc((size_t)nweeks, sizeof *names);
+	struct onlist_report_week *w = calloc((size_t)(2 * nweeks - 1), sizeof *w);
+	char **names = calloc((size_t)nweeks, sizeof *names), *err = NULL;
 	int ret = ONLIST_EXIT_FAIL, written = 0;
 
 	if (!w || !names) {
@@ -133,62 +166,30 @@ int rp_write_site(const struct ctx *cx, struct report *base,
 		onlist_err("report: %s: %s", dir, strerror(errno));
 		goto out;
 	}
-	if (rp_week_counts(cx, csince, 2 * nweeks - 1, w))
+	if (onlist_report_week_counts(cx, csince, 2 * nweeks - 1, w, &err)) {
+		onlist_err("report: %s", err ? err : "out of memory");
 		goto out;
-	for (int i = 0; i < nweeks; i++) {
-		struct report r = *base;
+	}
+	for (int i = 0; i <= nweeks; i++) {
 		char title[16], *path = NULL, *page;
 		size_t len;
 		int k;
 
-		r.since = first + (int64_t)i * WEEK;
-		r.until = r.since + WEEK;
-		rp_week_name(r.since, title, sizeof title);
-		if (!(names[i] = strdup(title)))
-			goto nomem;
-		r.title = title;
-		r.wk = w + i;
-		r.nwk = nweeks;
-		r.wk_since = csince + (int64_t)i * WEEK;
-		r.site = 1;
-		if (onlist_store_report_window(cx->db, r.since, r.until, rp_keep,
-					       &r.rows) != ONLIST_OK) {
-			onlist_err("report: %s", onlist_store_errmsg(cx->db));
-			rp_report_release(&r);
-			goto out;
-		}
-		if (r.rows.failed || rp_prepare(cx, &r)) {
-			rp_report_release(&r);
-			goto out;
-		}
-		page = render_string(&r, &len);
-		rp_report_release(&r);
-		if (!page)
-			goto out;
-		if (asprintf(&path, "%s/%s.html", dir, title) < 0) {
-			free(page);
-			goto nomem;
-		}
-		k = put_if_changed(path, page, len);
-		free(path);
-		free(page);
-		if (k < 0)
-			goto out;
-		written += k;
-	}
-	{
-		struct report r = *base;
-		char *page, *path = NULL;
-		size_t len;
-		int k;
+		if (i < nweeks) {
+			int64_t since = first + (int64_t)i * WEEK;
 
-		r.wk = w + nweeks - 1;
-		r.nwk = nweeks;
-		r.wk_since = first;
-		r.week_links = 1;
-		if (!(page = site_index(&r, (const char *const *)names, &len)))
+			rp_week_name(since, title, sizeof title);
+			if (!(names[i] = strdup(title)))
+				goto nomem;
+			page = week_page(cx, base, title, since, w + i, nweeks,
+					 &len);
+			if (!page)
+				goto out;
+		} else if (!(page = site_index(&cx->span, w + nweeks - 1, nweeks,
+					       (const char *const *)names, &len)))
 			goto nomem;
-		if (asprintf(&path, "%s/index.html", dir) < 0) {
+		if (asprintf(&path, "%s/%s.html", dir, i < nweeks ? title :
+			     "index") < 0) {
 			free(page);
 			goto nomem;
 		}
@@ -210,5 +211,6 @@ out:
 		free(names[i]);
 	free(names);
 	free(w);
+	free(err);
 	return ret;
 }

@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "onlist/emit.h"
-#include "onlist/report.h"
+#include "onlist/store_report.h"
 #include "onlist/repo.h"
 #include "onlist/store.h"
 
