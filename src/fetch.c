@@ -361,7 +361,7 @@ static onlist_status walk_epoch(struct onlist_store *s,
 	onlist_status st;
 
 	progress(&e, ONLIST_FETCH_WALK_START);
-	st = onlist_repo_epoch_walk(gitdir, NULL, since, epoch_msg, &e, &last,
+	st = onlist_pi_epoch_walk(gitdir, NULL, since, epoch_msg, &e, &last,
 				    &err);
 	if (st == ONLIST_ENOTFOUND && !e.failed) {
 		/* The commit we stopped at is gone: the history was rewritten
@@ -369,7 +369,7 @@ static onlist_status walk_epoch(struct onlist_store *s,
 		 * skipped by Message-ID. */
 		free(err);
 		err = NULL;
-		st = onlist_repo_epoch_walk(gitdir, NULL, NULL, epoch_msg, &e,
+		st = onlist_pi_epoch_walk(gitdir, NULL, NULL, epoch_msg, &e,
 					    &last, &err);
 	}
 	progress(&e, ONLIST_FETCH_WALK_END);
@@ -569,7 +569,7 @@ static onlist_status fetch_inbox(struct onlist_store *s, const char *base,
 			ret = ONLIST_EIO;
 			break;
 		}
-		if (onlist_repo_mirror_until(url, mirror, o->http.deadline, &err) != ONLIST_OK) {
+		if (onlist_pi_epoch_mirror_until(url, mirror, o->http.deadline, &err) != ONLIST_OK) {
 			/* Past the last epoch git says "not found"; an epoch
 			 * we already have that fails is a real error. */
 			int known = is_dir(mirror);
@@ -598,7 +598,7 @@ static onlist_status fetch_inbox(struct onlist_store *s, const char *base,
 					ret = ONLIST_EIO;
 					break;
 				}
-				if (onlist_repo_mirror_until(base, mirror,
+				if (onlist_pi_epoch_mirror_until(base, mirror,
 							     o->http.deadline, &err) == ONLIST_OK) {
 					free(err1);
 					snprintf(key, sizeof(key), "epoch:0");
@@ -621,7 +621,7 @@ static onlist_status fetch_inbox(struct onlist_store *s, const char *base,
 		 * keep fetch cloning until --max-epochs: an epoch whose tip
 		 * is an earlier one's ends the walk.  (public-inbox starts
 		 * every epoch with a commit of its own.) */
-		if (onlist_repo_epoch_tip(mirror, NULL, tips[n], &err) != ONLIST_OK) {
+		if (onlist_pi_epoch_tip(mirror, NULL, tips[n], &err) != ONLIST_OK) {
 			ret = onlist_fail(errmsg, ONLIST_EGIT, "%s: %s", mirror,
 					  err ? err : "git failed");
 			break;

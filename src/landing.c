@@ -148,7 +148,7 @@ static struct lnode *find_node(struct lgraph *g, const char *sha)
 	return bsearch(&key, g->v, g->n, sizeof *g->v, cmp_node);
 }
 
-onlist_status onlist_repo_landings(const char *repo, const char *range,
+onlist_status onlist_landing_walk(const char *repo, const char *range,
 				   onlist_landing_cb cb, void *data,
 				   char **errmsg)
 {
@@ -339,7 +339,7 @@ static onlist_status take_mapped(char *rec, size_t len, void *data)
  * spend minutes starting processes.  The contacts go in as git's input
  * (git.c feeds it from a temporary file), so writing them cannot block on
  * git's output. */
-onlist_status onlist_repo_mailmap(const char *repo, const char *alias_file,
+onlist_status onlist_landing_mailmap(const char *repo, const char *alias_file,
 				  struct onlist_ident *ids, size_t n,
 				  char **errmsg)
 {
@@ -405,7 +405,7 @@ static onlist_status take_blob(char *rec, size_t len, void *data)
 	return ONLIST_OK;
 }
 
-onlist_status onlist_repo_read_blob(const char *repo, const char *rev,
+onlist_status onlist_landing_read_blob(const char *repo, const char *rev,
 				    const char *path, char **out, size_t *len,
 				    char **errmsg)
 {

@@ -106,7 +106,7 @@ static onlist_status commit_patches(struct onlist_store *s,
 					    g_new0(struct cpatch, 1));
 		for (int a = -1; a < 3 && st == ONLIST_OK; a++) {
 			d.algo = a;
-			st = onlist_repo_diffs(o->repo, a < 0 ? "myers" : algos[a],
+			st = onlist_repo_diff_each(o->repo, a < 0 ? "myers" : algos[a],
 					       (const char (*)[41])shas + at, k,
 					       take_diff, &d, errmsg);
 		}
@@ -261,7 +261,7 @@ static void score_one(const struct fuzzy_ctx *f,
 	char *ms = g_ascii_strdown(m->stripped, -1);
 
 	sc->diff = onlist_patchfp_similarity(f->c->fp, f->c->nfp, m->fp, m->nfp);
-	sc->msg = onlist_set_similarity(f->words, f->nwords, m->words,
+	sc->msg = onlist_patchfp_set_similarity(f->words, f->nwords, m->words,
 					m->nwords);
 	sc->subject = !strcmp(ms, f->stripped) && *ms;
 	sc->author = !g_ascii_strcasecmp(m->from_addr, f->addr);
@@ -577,7 +577,7 @@ static onlist_status tag_bounds(struct onlist_store *s,
 		return ONLIST_OK;
 	if ((st = onlist_store_commits_unbounded(s, &shas, &n)) != ONLIST_OK)
 		return st;
-	if (n && onlist_repo_tag_dates(o->repo, (const char (*)[41])shas, n,
+	if (n && onlist_repo_diff_tag_dates(o->repo, (const char (*)[41])shas, n,
 				       take_bound, &b, &err) != ONLIST_OK) {
 		/* no tags to read is no bound, not a failure of the match */
 		onlist__match_warn(o, "no tag dates", err ? err : "git failed");

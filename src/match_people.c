@@ -62,7 +62,7 @@ void onlist__match_aliases(struct onlist_store *s,
 	l.ids = g_array_new(FALSE, FALSE, sizeof(struct onlist_ident));
 	l.addrs = g_ptr_array_new_with_free_func(g_free);
 	if (onlist_store_identities(s, take_ident, &l) == ONLIST_OK &&
-	    onlist_repo_mailmap(o->repo, o->aliases,
+	    onlist_landing_mailmap(o->repo, o->aliases,
 				(struct onlist_ident *)(void *)l.ids->data,
 				l.ids->len, &err) == ONLIST_OK) {
 		(*canon) = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
@@ -121,7 +121,7 @@ GHashTable *onlist__match_review_canon(struct onlist_store *s,
 	l.ids = g_array_new(FALSE, FALSE, sizeof(struct onlist_ident));
 	l.addrs = g_ptr_array_new_with_free_func(g_free);
 	if (onlist_store_review_people(s, take_person, &l) == ONLIST_OK &&
-	    onlist_repo_mailmap(o->repo, o->aliases,
+	    onlist_landing_mailmap(o->repo, o->aliases,
 				(struct onlist_ident *)(void *)l.ids->data,
 				l.ids->len, &err) == ONLIST_OK) {
 		canon = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,

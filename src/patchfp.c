@@ -416,7 +416,7 @@ double onlist_patchfp_similarity(const uint32_t *a, size_t na,
 }
 
 /* For sets without sides (words): plain Jaccard. */
-double onlist_set_similarity(const uint32_t *a, size_t na, const uint32_t *b,
+double onlist_patchfp_set_similarity(const uint32_t *a, size_t na, const uint32_t *b,
 			     size_t nb)
 {
 	int present;

@@ -103,7 +103,7 @@ onlist_status onlist_people_resolve(struct onlist_people *p, const char *repo,
 				goto out;
 			}
 		}
-		if ((st = onlist_repo_mailmap(repo, alias_file, ids, p->n,
+		if ((st = onlist_landing_mailmap(repo, alias_file, ids, p->n,
 					      errmsg)) != ONLIST_OK)
 			goto out;
 		for (i = 0; i < p->n; i++) {

@@ -84,13 +84,13 @@ static void one_line(char **errmsg)
 	"-c", "protocol.ssh.allow=always", \
 	"-c", "http.lowSpeedLimit=1024", "-c", "http.lowSpeedTime=60"
 
-onlist_status onlist_repo_mirror(const char *url, const char *dir,
+onlist_status onlist_pi_epoch_mirror(const char *url, const char *dir,
 				 char **errmsg)
 {
-	return onlist_repo_mirror_until(url, dir, 0, errmsg);
+	return onlist_pi_epoch_mirror_until(url, dir, 0, errmsg);
 }
 
-onlist_status onlist_repo_mirror_until(const char *url, const char *dir,
+onlist_status onlist_pi_epoch_mirror_until(const char *url, const char *dir,
 				       double deadline, char **errmsg)
 {
 	struct stat sb;
@@ -384,7 +384,7 @@ static onlist_status resolve_commit(const char *gitdir, const char *rev,
 	return st;
 }
 
-onlist_status onlist_repo_epoch_tip(const char *gitdir, const char *branch,
+onlist_status onlist_pi_epoch_tip(const char *gitdir, const char *branch,
 				    char id[41], char **errmsg)
 {
 	return resolve_commit(gitdir, branch ? branch : "master", id, errmsg);
@@ -478,7 +478,7 @@ bad:
 	return ONLIST_EGIT;
 }
 
-onlist_status onlist_repo_epoch_walk(const char *gitdir, const char *branch,
+onlist_status onlist_pi_epoch_walk(const char *gitdir, const char *branch,
 				     const char *since, onlist_epoch_cb cb,
 				     void *data, char **last, char **errmsg)
 {

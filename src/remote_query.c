@@ -141,7 +141,7 @@ static onlist_status read_commit(struct onlist_remote *r, const char *sha,
 		/* where it landed: the first-parent line of HEAD; a commit
 		 * HEAD does not hold (or a root) keeps its commit date */
 		range = g_strdup_printf("%s^..HEAD", w->sha);
-		if (onlist_repo_landings(r->repo, range, take_landing, &x,
+		if (onlist_landing_walk(r->repo, range, take_landing, &x,
 					 &err) != ONLIST_OK)
 			w->landed = 0;
 		free(err);
@@ -161,7 +161,7 @@ static onlist_status read_commit(struct onlist_remote *r, const char *sha,
 	memcpy(one[0], w->sha, 41);
 	for (size_t i = 0; i < sizeof(algs) / sizeof(*algs); i++) {
 		err = NULL;
-		if (onlist_repo_diffs(r->repo, algs[i], (const char (*)[41])one, 1,
+		if (onlist_repo_diff_each(r->repo, algs[i], (const char (*)[41])one, 1,
 				      take_diff, w, &err) != ONLIST_OK) {
 			free(err);	/* one algorithm fewer: not fatal */
 		}
@@ -183,7 +183,7 @@ onlist_status onlist_remote_add_commit(struct onlist_remote *r,
 	if (name[0] == '-')
 		return onlist_fail(errmsg, ONLIST_ENOTFOUND, "%s: not a commit", name);
 	spec = g_strdup_printf("%s^!", name);
-	st = onlist_repo_rev_list(r->repo, spec, &shas, &n, errmsg);
+	st = onlist_repo_scan_rev_list(r->repo, spec, &shas, &n, errmsg);
 	g_free(spec);
 	if (st != ONLIST_OK || n != 1) {
 		free(shas);

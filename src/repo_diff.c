@@ -36,7 +36,7 @@ static char *sha_lines(const char (*shas)[41], size_t n, size_t *len)
 	return s;
 }
 
-onlist_status onlist_repo_diffs(const char *repo, const char *algorithm,
+onlist_status onlist_repo_diff_each(const char *repo, const char *algorithm,
 				const char (*shas)[41], size_t n,
 				onlist_diff_cb cb, void *data, char **errmsg)
 {
@@ -158,7 +158,7 @@ static onlist_status take_name(char *line, size_t len, void *data)
 	return ONLIST_OK;
 }
 
-onlist_status onlist_repo_tag_dates(const char *repo, const char (*shas)[41],
+onlist_status onlist_repo_diff_tag_dates(const char *repo, const char (*shas)[41],
 				    size_t n, onlist_tag_date_cb cb, void *data,
 				    char **errmsg)
 {

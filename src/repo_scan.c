@@ -146,7 +146,7 @@ static onlist_status add_hex(const char *hex, void *data)
 	return ONLIST_OK;
 }
 
-onlist_status onlist_repo_rev_list(const char *repo, const char *range,
+onlist_status onlist_repo_scan_rev_list(const char *repo, const char *range,
 				   char (**out)[41], size_t *n, char **errmsg)
 {
 	struct hexlist l = { 0 };
@@ -216,7 +216,7 @@ static onlist_status probe_line(char *rec, size_t len, void *data)
 	return ONLIST_OK;
 }
 
-onlist_status onlist_repo_looks_like_inbox(const char *repo, const char *range,
+onlist_status onlist_repo_scan_looks_like_inbox(const char *repo, const char *range,
 					   int *yes, char **errmsg)
 {
 	char n[16];

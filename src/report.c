@@ -50,7 +50,7 @@ onlist_status onlist_report_ctx_load(struct onlist_report_ctx *cx,
 	if (onlist_span_get(cx->db, &cx->span) != ONLIST_OK)
 		return store_fail(cx->db, ONLIST_EDB, errmsg);
 	cx->latest_landing = onlist_store_latest_landing(cx->db);
-	if (cx->repo && onlist_repo_read_blob(cx->repo, "HEAD", "MAINTAINERS",
+	if (cx->repo && onlist_landing_read_blob(cx->repo, "HEAD", "MAINTAINERS",
 					      &text, &len, NULL) == ONLIST_OK) {
 		if (onlist_maintainers_parse(&cx->maint, text, len) != ONLIST_OK)
 			st = onlist_fail(errmsg, ONLIST_ENOMEM, "out of memory");

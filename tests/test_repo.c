@@ -1,5 +1,5 @@
 /* test_repo.c - reading commits out of git: onlist_repo_scan and rev_list,
- * and public-inbox epochs: onlist_repo_epoch_walk and onlist_repo_mirror.
+ * and public-inbox epochs: onlist_pi_epoch_walk and onlist_pi_epoch_mirror.
  *
  * The setup builds a small repository with git itself; wherever git has an
  * answer (the patch-id of a commit's own format-patch mail, the rev-list
@@ -721,7 +721,7 @@ static void test_rev_list(void **state)
 	size_t len, i;
 
 	(void)state;
-	assert_int_equal(onlist_repo_rev_list(repo, "HEAD", &v, &len, &err),
+	assert_int_equal(onlist_repo_scan_rev_list(repo, "HEAD", &v, &len, &err),
 			 ONLIST_OK);
 	assert_null(err);
 	assert_int_equal(len, 8);
@@ -737,11 +737,11 @@ static void test_rev_list(void **state)
 	free(got);
 	free(want);
 
-	assert_int_equal(onlist_repo_rev_list(repo, "-n1", &v, &len, &err),
+	assert_int_equal(onlist_repo_scan_rev_list(repo, "-n1", &v, &len, &err),
 			 ONLIST_EUSAGE);
 	free(err);
 	err = NULL;
-	assert_int_equal(onlist_repo_rev_list(repo, "nosuchbranch", &v, &len,
+	assert_int_equal(onlist_repo_scan_rev_list(repo, "nosuchbranch", &v, &len,
 					      &err), ONLIST_EGIT);
 	assert_non_null(strstr(err, "bad revision 'nosuchbranch'"));
 	assert_null(v);
@@ -859,7 +859,7 @@ static void test_epoch_walk_all(void **state)
 	char *last = NULL, *err = NULL, *tip;
 
 	(void)state;
-	assert_int_equal(onlist_repo_epoch_walk(epoch, NULL, NULL, on_msg, &ev,
+	assert_int_equal(onlist_pi_epoch_walk(epoch, NULL, NULL, on_msg, &ev,
 						&last, &err), ONLIST_OK);
 	assert_null(err);
 	assert_int_equal(ev.n, 5);
@@ -876,7 +876,7 @@ static void test_epoch_walk_all(void **state)
 	events_release(&ev);
 
 	/* "" is "from the start" too, and "master" the default branch */
-	assert_int_equal(onlist_repo_epoch_walk(epoch, "master", "", on_msg,
+	assert_int_equal(onlist_pi_epoch_walk(epoch, "master", "", on_msg,
 						&ev, NULL, &err), ONLIST_OK);
 	assert_int_equal(ev.n, 5);
 	events_release(&ev);
@@ -890,7 +890,7 @@ static void test_epoch_walk_since(void **state)
 	(void)state;
 	second = commit_no("epoch", 2);
 	tip = commit_no("epoch", 5);
-	assert_int_equal(onlist_repo_epoch_walk(epoch, NULL, second, on_msg,
+	assert_int_equal(onlist_pi_epoch_walk(epoch, NULL, second, on_msg,
 						&ev, &last, &err), ONLIST_OK);
 	assert_int_equal(ev.n, 3);
 	assert_event(&ev, 0, "epoch", 3, 3);
@@ -902,7 +902,7 @@ static void test_epoch_walk_since(void **state)
 
 	/* nothing new since the tip: no call, and *last is set to NULL */
 	last = second;
-	assert_int_equal(onlist_repo_epoch_walk(epoch, NULL, tip, on_msg, &ev,
+	assert_int_equal(onlist_pi_epoch_walk(epoch, NULL, tip, on_msg, &ev,
 						&last, &err), ONLIST_OK);
 	assert_int_equal(ev.n, 0);
 	assert_null(last);
@@ -920,7 +920,7 @@ static void test_epoch_walk_stop(void **state)
 
 	(void)state;
 	ev.stop_after = 2;
-	assert_int_equal(onlist_repo_epoch_walk(epoch, NULL, NULL, on_msg, &ev,
+	assert_int_equal(onlist_pi_epoch_walk(epoch, NULL, NULL, on_msg, &ev,
 						&last, &err), ONLIST_OK);
 	assert_null(err);
 	assert_int_equal(ev.n, 2);
@@ -928,7 +928,7 @@ static void test_epoch_walk_stop(void **state)
 	assert_string_equal(last, second);
 	events_release(&ev);
 	ev.stop_after = 0;
-	assert_int_equal(onlist_repo_epoch_walk(epoch, NULL, last, on_msg, &ev,
+	assert_int_equal(onlist_pi_epoch_walk(epoch, NULL, last, on_msg, &ev,
 						NULL, &err), ONLIST_OK);
 	assert_int_equal(ev.n, 3);
 	assert_event(&ev, 0, "epoch", 3, 3);
@@ -945,7 +945,7 @@ static void test_epoch_walk_v1(void **state)
 	char *last = NULL, *err = NULL, *tip;
 
 	(void)state;
-	assert_int_equal(onlist_repo_epoch_walk(v1, NULL, NULL, on_msg, &ev,
+	assert_int_equal(onlist_pi_epoch_walk(v1, NULL, NULL, on_msg, &ev,
 						&last, &err), ONLIST_OK);
 	assert_null(err);
 	assert_int_equal(ev.n, 3);
@@ -969,7 +969,7 @@ static void test_epoch_walk_purged(void **state)
 
 	(void)state;
 	assert_true(asprintf(&dir, "%s/purged.git", tmpdir) > 0);
-	assert_int_equal(onlist_repo_epoch_walk(dir, NULL, NULL, on_msg, &ev,
+	assert_int_equal(onlist_pi_epoch_walk(dir, NULL, NULL, on_msg, &ev,
 						NULL, &err), ONLIST_OK);
 	assert_int_equal(ev.n, 3);
 	assert_event(&ev, 0, "purged", 1, 1);
@@ -986,7 +986,7 @@ static void test_epoch_walk_errors(void **state)
 
 	(void)state;
 	/* a since that is gone: the history was rewritten */
-	assert_int_equal(onlist_repo_epoch_walk(epoch, NULL,
+	assert_int_equal(onlist_pi_epoch_walk(epoch, NULL,
 			 "0123456789012345678901234567890123456789", on_msg,
 			 &ev, &last, &err), ONLIST_ENOTFOUND);
 	assert_non_null(err);
@@ -995,19 +995,19 @@ static void test_epoch_walk_errors(void **state)
 	err = NULL;
 
 	/* never handed to git, which would read an option */
-	assert_int_equal(onlist_repo_epoch_walk(epoch, "--all", NULL, on_msg,
+	assert_int_equal(onlist_pi_epoch_walk(epoch, "--all", NULL, on_msg,
 						&ev, &last, &err),
 			 ONLIST_EUSAGE);
 	free(err);
 	err = NULL;
-	assert_int_equal(onlist_repo_epoch_walk(epoch, NULL, "-n1", on_msg,
+	assert_int_equal(onlist_pi_epoch_walk(epoch, NULL, "-n1", on_msg,
 						&ev, &last, &err),
 			 ONLIST_EUSAGE);
 	free(err);
 	err = NULL;
 
 	/* no repository: git's message, naming the directory */
-	assert_int_equal(onlist_repo_epoch_walk(tmpdir, NULL, NULL, on_msg,
+	assert_int_equal(onlist_pi_epoch_walk(tmpdir, NULL, NULL, on_msg,
 						&ev, &last, &err), ONLIST_EGIT);
 	assert_non_null(err);
 	assert_non_null(strstr(err, "not a git repository"));
@@ -1019,7 +1019,7 @@ static void test_epoch_walk_errors(void **state)
 	/* an epoch nothing was written to yet has no branch: nothing new */
 	assert_true(asprintf(&empty, "%s/empty.git", tmpdir) > 0);
 	free(git_line("git init -q --bare '%s'", empty));
-	assert_int_equal(onlist_repo_epoch_walk(empty, NULL, NULL, on_msg, &ev,
+	assert_int_equal(onlist_pi_epoch_walk(empty, NULL, NULL, on_msg, &ev,
 						&last, &err), ONLIST_OK);
 	assert_int_equal(ev.n, 0);
 	assert_null(last);
@@ -1042,7 +1042,7 @@ static void test_epoch_walk_missing_blob(void **state)
 	free(git_line("cp -r '%s' '%s' && rm '%s/objects/%.2s/%s'", epoch,
 		      broken, broken, blob, blob + 2));
 	/* the walk goes on: the lost message is reported, not fatal */
-	assert_int_equal(onlist_repo_epoch_walk(broken, NULL, NULL, on_msg,
+	assert_int_equal(onlist_pi_epoch_walk(broken, NULL, NULL, on_msg,
 						&ev, &last, &err), ONLIST_OK);
 	assert_null(err);
 	assert_int_equal(ev.n, 5);
@@ -1082,7 +1082,7 @@ static void test_mailmap(void **state)
 	free(git_line("git init -q '%s' && printf 'Ann New <ann@new.example.org> "
 		      "<ann@old.example.net>\\n' > '%s/.mailmap' && echo ok",
 		      dir, dir));
-	assert_int_equal(onlist_repo_mailmap(dir, NULL, ids, 3, &err), ONLIST_OK);
+	assert_int_equal(onlist_landing_mailmap(dir, NULL, ids, 3, &err), ONLIST_OK);
 	assert_null(err);
 	assert_string_equal(ids[0].name, "Ann New");
 	assert_string_equal(ids[0].email, "ann@new.example.org");
@@ -1095,7 +1095,7 @@ static void test_mailmap(void **state)
 	}
 	/* a path that git would take as an option is refused */
 	struct onlist_ident one = { strdup("A"), strdup("a@example.org") };
-	assert_int_equal(onlist_repo_mailmap("-x", NULL, &one, 1, &err),
+	assert_int_equal(onlist_landing_mailmap("-x", NULL, &one, 1, &err),
 			 ONLIST_EUSAGE);
 	free(err);
 	/* an alias file is one more mailmap */
@@ -1104,13 +1104,13 @@ static void test_mailmap(void **state)
 	free(git_line("printf 'A Person <a@example.org>\\n' > '%s' && echo ok",
 		      alias));
 	err = NULL;
-	assert_int_equal(onlist_repo_mailmap(dir, alias, &one, 1, &err),
+	assert_int_equal(onlist_landing_mailmap(dir, alias, &one, 1, &err),
 			 ONLIST_OK);
 	assert_null(err);
 	assert_string_equal(one.name, "A Person");
 	free(alias);
 	/* when git fails, its own words, and the identity left alone */
-	assert_int_equal(onlist_repo_mailmap("/nonexistent/onlist", NULL, &one,
+	assert_int_equal(onlist_landing_mailmap("/nonexistent/onlist", NULL, &one,
 					     1, &err), ONLIST_EGIT);
 	assert_non_null(err);
 	assert_non_null(strstr(err, "cannot change to '/nonexistent/onlist'"));
@@ -1133,7 +1133,7 @@ static void test_mirror(void **state)
 	/* a killed clone left this behind */
 	free(git_line("mkdir -p '%s' && echo junk > '%s/junk'", tmp, tmp));
 
-	assert_int_equal(onlist_repo_mirror(src, dir, &err), ONLIST_OK);
+	assert_int_equal(onlist_pi_epoch_mirror(src, dir, &err), ONLIST_OK);
 	assert_null(err);
 	assert_int_equal(access(tmp, F_OK), -1);
 	a = git_line("git -C '%s' rev-parse master", src);
@@ -1147,7 +1147,7 @@ static void test_mirror(void **state)
 	free(git_line("cd '%s' && t=$(git mktree </dev/null) && "
 		      "c=$(git commit-tree -p master -m new $t) && "
 		      "git update-ref refs/heads/master $c", src));
-	assert_int_equal(onlist_repo_mirror(src, dir, &err), ONLIST_OK);
+	assert_int_equal(onlist_pi_epoch_mirror(src, dir, &err), ONLIST_OK);
 	assert_null(err);
 	a = git_line("git -C '%s' rev-parse master", src);
 	b = git_line("git -C '%s' rev-parse master", dir);
@@ -1161,7 +1161,7 @@ static void test_mirror(void **state)
 	/* a source that is not there: git's message, and nothing left */
 	assert_true(asprintf(&dir, "%s/mirrors/none.git", tmpdir) > 0);
 	assert_true(asprintf(&tmp, "%s.tmp", dir) > 0);
-	assert_int_equal(onlist_repo_mirror("/nonexistent/onlist.git", dir,
+	assert_int_equal(onlist_pi_epoch_mirror("/nonexistent/onlist.git", dir,
 					    &err), ONLIST_EGIT);
 	assert_non_null(err);
 	assert_non_null(strstr(err, "/nonexistent/onlist.git"));
@@ -1171,20 +1171,20 @@ static void test_mirror(void **state)
 	err = NULL;
 
 	/* never handed to git, which would read an option */
-	assert_int_equal(onlist_repo_mirror("--upload-pack=touch x", dir, &err),
+	assert_int_equal(onlist_pi_epoch_mirror("--upload-pack=touch x", dir, &err),
 			 ONLIST_EUSAGE);
 	assert_non_null(err);
 	free(err);
 	err = NULL;
 	/* a transport that runs a command */
-	assert_int_equal(onlist_repo_mirror("ext::sh -c false", dir, &err),
+	assert_int_equal(onlist_pi_epoch_mirror("ext::sh -c false", dir, &err),
 			 ONLIST_EGIT);
 	free(err);
 	err = NULL;
 
 	/* a directory that is no repository is not fetched into */
 	free(git_line("mkdir -p '%s'", dir));
-	assert_int_equal(onlist_repo_mirror(src, dir, &err), ONLIST_EGIT);
+	assert_int_equal(onlist_pi_epoch_mirror(src, dir, &err), ONLIST_EGIT);
 	assert_non_null(err);
 	assert_non_null(strstr(err, dir));
 	free(err);
@@ -1218,10 +1218,10 @@ static void test_repo_diffs(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(onlist_repo_rev_list(repo, "HEAD", &v, &n, &err),
+	assert_int_equal(onlist_repo_scan_rev_list(repo, "HEAD", &v, &n, &err),
 			 ONLIST_OK);
 	assert_true(n >= 3);
-	assert_int_equal(onlist_repo_diffs(repo, "histogram",
+	assert_int_equal(onlist_repo_diff_each(repo, "histogram",
 					   (const char (*)[41])v, 3, on_diff,
 					   &d, &err), ONLIST_OK);
 	assert_null(err);
@@ -1232,13 +1232,13 @@ static void test_repo_diffs(void **state)
 
 	memset(&d, 0, sizeof d);
 	d.stop_after = 1;
-	assert_int_equal(onlist_repo_diffs(repo, "myers", (const char (*)[41])v,
+	assert_int_equal(onlist_repo_diff_each(repo, "myers", (const char (*)[41])v,
 					   n, on_diff, &d, &err), ONLIST_OK);
 	assert_null(err);
 	assert_int_equal(d.n, 1);
 
 	memset(&d, 0, sizeof d);
-	assert_int_equal(onlist_repo_diffs("/nonexistent/onlist", "myers",
+	assert_int_equal(onlist_repo_diff_each("/nonexistent/onlist", "myers",
 					   (const char (*)[41])v, 1, on_diff,
 					   &d, &err), ONLIST_EGIT);
 	assert_non_null(err);

@@ -34,7 +34,7 @@ typedef int (*onlist_landing_cb)(const struct onlist_landing *l, void *data);
  * mainline.  Returns ONLIST_OK (also when cb stopped), ONLIST_EUSAGE for a
  * range starting with '-', ONLIST_EGIT with git's message in *errmsg
  * (caller frees), ONLIST_ENOMEM. */
-onlist_status onlist_repo_landings(const char *repo, const char *range,
+onlist_status onlist_landing_walk(const char *repo, const char *range,
 				   onlist_landing_cb cb, void *data,
 				   char **errmsg);
 
@@ -49,14 +49,14 @@ struct onlist_ident {
  * replaced in place (old strings freed); on error some may be mapped and
  * the others untouched.  Brackets in a name are replaced by spaces before
  * git sees it. */
-onlist_status onlist_repo_mailmap(const char *repo, const char *alias_file,
+onlist_status onlist_landing_mailmap(const char *repo, const char *alias_file,
 				  struct onlist_ident *ids, size_t n,
 				  char **errmsg);
 
 /* The file `path` at revision `rev` (`git cat-file blob REV:PATH`), NUL
  * terminated, in *out (caller frees).  ONLIST_ENOTFOUND when there is no
  * such file; ONLIST_EUSAGE for a rev starting with '-'. */
-onlist_status onlist_repo_read_blob(const char *repo, const char *rev,
+onlist_status onlist_landing_read_blob(const char *repo, const char *rev,
 				    const char *path, char **out, size_t *len,
 				    char **errmsg);
 

@@ -50,7 +50,7 @@ int onlist_patchfp_compute_id(const char *buf, size_t len,
 double onlist_patchfp_similarity(const uint32_t *a, size_t na,
 				 const uint32_t *b, size_t nb);
 /* Plain Jaccard index of two sorted sets (word fingerprints). */
-double onlist_set_similarity(const uint32_t *a, size_t na, const uint32_t *b,
+double onlist_patchfp_set_similarity(const uint32_t *a, size_t na, const uint32_t *b,
 			     size_t nb);
 
 /* The repaired patch-id of the diff in buf: 1 and hex filled, or 0 when

@@ -16,13 +16,13 @@
  * forced `git fetch` from `url` into it when it does).  `url` may be a
  * local path; one starting with '-' is ONLIST_EUSAGE.  *errmsg (caller
  * frees) holds git's one-line message on failure. */
-onlist_status onlist_repo_mirror(const char *url, const char *dir,
+onlist_status onlist_pi_epoch_mirror(const char *url, const char *dir,
 				 char **errmsg);
 
-/* onlist_repo_mirror() under a deadline (seconds on CLOCK_MONOTONIC, as
+/* onlist_pi_epoch_mirror() under a deadline (seconds on CLOCK_MONOTONIC, as
  * onlist_http_now(); 0: none): git and everything it started are killed
  * when it passes (onlist_git_run_until), and a clone's DIR.tmp removed. */
-onlist_status onlist_repo_mirror_until(const char *url, const char *dir,
+onlist_status onlist_pi_epoch_mirror_until(const char *url, const char *dir,
 				       double deadline, char **errmsg);
 
 /* One message of a public-inbox epoch: the blob `m` of a commit (v2) or
@@ -52,14 +52,14 @@ typedef int (*onlist_epoch_cb)(const struct onlist_epoch_msg *m, void *data);
  * empty epoch whose branch does not exist yet, and on error).
  * ONLIST_ENOTFOUND: `since` is not in the history any more (rewritten by
  * public-inbox-purge): walk again from the start. */
-onlist_status onlist_repo_epoch_walk(const char *gitdir, const char *branch,
+onlist_status onlist_pi_epoch_walk(const char *gitdir, const char *branch,
 				     const char *since, onlist_epoch_cb cb,
 				     void *data, char **last, char **errmsg);
 
 /* The commit the branch (NULL: "master") of the epoch repository gitdir
  * points at, in id (40 hex), or "" when there is none (an empty epoch).
  * ONLIST_EGIT (git's message) when git fails otherwise; ONLIST_ENOMEM. */
-onlist_status onlist_repo_epoch_tip(const char *gitdir, const char *branch,
+onlist_status onlist_pi_epoch_tip(const char *gitdir, const char *branch,
 				    char id[41], char **errmsg);
 
 /* How many epochs a public-inbox manifest (manifest.js.gz, as a file at

@@ -20,7 +20,7 @@ typedef int (*onlist_diff_cb)(const char *sha, const char *diff, size_t len,
 
 /* algorithm: "myers", "minimal", "patience" or "histogram".  shas: n full
  * ids.  ONLIST_EGIT with *errmsg (caller frees) when git fails. */
-onlist_status onlist_repo_diffs(const char *repo, const char *algorithm,
+onlist_status onlist_repo_diff_each(const char *repo, const char *algorithm,
 				const char (*shas)[41], size_t n,
 				onlist_diff_cb cb, void *data, char **errmsg);
 
@@ -29,7 +29,7 @@ onlist_status onlist_repo_diffs(const char *repo, const char *algorithm,
  * commit; the tag's date, or its commit's for a lightweight tag).  cb is
  * called for the commits that have one. */
 typedef void (*onlist_tag_date_cb)(const char *sha, int64_t date, void *data);
-onlist_status onlist_repo_tag_dates(const char *repo, const char (*shas)[41],
+onlist_status onlist_repo_diff_tag_dates(const char *repo, const char (*shas)[41],
 				    size_t n, onlist_tag_date_cb cb, void *data,
 				    char **errmsg);
 

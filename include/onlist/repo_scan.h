@@ -98,13 +98,13 @@ onlist_status onlist_repo_scan(const char *repo, const char *range,
  * project's history)?  *yes is 1 when each of its newest 20 non-merge
  * commits touches only public-inbox's message files: "m" or "d" (v2
  * epochs), "xx/<38 hex>" (v1).  ONLIST_OK, or git's error
- * (ONLIST_EGIT, with *errmsg) as onlist_repo_rev_list() gives it. */
-onlist_status onlist_repo_looks_like_inbox(const char *repo, const char *range,
+ * (ONLIST_EGIT, with *errmsg) as onlist_repo_scan_rev_list() gives it. */
+onlist_status onlist_repo_scan_looks_like_inbox(const char *repo, const char *range,
 					   int *yes, char **errmsg);
 
 /* The full shas of the non-merge commits in `range`, newest first, as a
  * malloc'd array of 41-byte strings (caller frees *out). */
-onlist_status onlist_repo_rev_list(const char *repo, const char *range,
+onlist_status onlist_repo_scan_rev_list(const char *repo, const char *range,
 				   char (**out)[41], size_t *n, char **errmsg);
 
 #endif

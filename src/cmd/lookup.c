@@ -520,7 +520,7 @@ static onlist_status find_commit(struct onlist_store *s, const char *repo,
 		size_t n = 0;
 
 		if (asprintf(&spec, "%s^!", name) >= 0) {
-			if (onlist_repo_rev_list(repo, spec, &shas, &n,
+			if (onlist_repo_scan_rev_list(repo, spec, &shas, &n,
 						 &err) == ONLIST_OK && n == 1) {
 				p[0] = shas[0];
 				st = onlist_store_query(s, ONLIST_Q_COMMIT_BY_PREFIX,

@@ -427,7 +427,7 @@ static int match_remote(struct onlist_cli *cli, struct onlist_cli_remote *ro,
 		goto out;
 	}
 	if (range) {
-		if (onlist_repo_rev_list(repo, range, &list, &n, &err) != ONLIST_OK) {
+		if (onlist_repo_scan_rev_list(repo, range, &list, &n, &err) != ONLIST_OK) {
 			onlist_err_text("match", err ? err : "git rev-list failed");
 			free(err);
 			ret = ONLIST_EXIT_FAIL;

@@ -24,7 +24,7 @@ int onlist_cli_range(struct onlist_cli *cli, struct onlist_store *s,
 			   cli->cmd);
 		return ONLIST_EXIT_FAIL;
 	}
-	if ((st = onlist_repo_rev_list(repo, range, &shas, &n, &err)) != ONLIST_OK) {
+	if ((st = onlist_repo_scan_rev_list(repo, range, &shas, &n, &err)) != ONLIST_OK) {
 		onlist_err("%s: %s", cli->cmd, err ? err : onlist_status_str(st));
 		ret = st == ONLIST_EUSAGE ? ONLIST_EXIT_USAGE : ONLIST_EXIT_FAIL;
 		goto out;

@@ -114,7 +114,7 @@ static onlist_status landings(struct scan_ctx *c, const char *repo,
 		c->failed = 1;
 		return ONLIST_OK;
 	}
-	st = onlist_repo_landings(repo, range, put_landing, c, err);
+	st = onlist_landing_walk(repo, range, put_landing, c, err);
 	if (st != ONLIST_OK || c->failed) {
 		onlist_store_rollback(c->s);
 		return st;
@@ -201,7 +201,7 @@ int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 	}
 	/* a mail archive's commits would go in as a project's (a git error
 	 * here is the scan's to report, below) */
-	if (onlist_repo_looks_like_inbox(resolved, range, &inbox, NULL) ==
+	if (onlist_repo_scan_looks_like_inbox(resolved, range, &inbox, NULL) ==
 	    ONLIST_OK && inbox) {
 		onlist_err("scan: %s looks like a public-inbox archive (every "
 			   "commit of %s holds one message file): that is mail, "
