@@ -282,33 +282,11 @@ static const char near_miss_sql[] =
 	" AND i.class IS NOT '" ONLIST_CLASS_REPLY "'"
 	" ORDER BY m.date, m.msgid LIMIT 1";
 
-/* The first column of the first row of sql with ?1 = param, malloc'd in
- * *out (NULL when there is no row or the value is NULL). */
-static onlist_status first_text(struct onlist_store *s, const char *sql,
-				const char *param, char **out, const char *what)
-{
-	sqlite3_stmt *st = onlist__store_prepare(s, sql);
-	int rc;
-
-	*out = NULL;
-	if (!st)
-		return onlist__store_fail(s, "prepare");
-	sqlite3_bind_text(st, 1, param, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW && sqlite3_column_text(st, 0) &&
-	    !(*out = strdup((const char *)sqlite3_column_text(st, 0))))
-		rc = SQLITE_NOMEM;
-	sqlite3_reset(st);
-	if (rc == SQLITE_NOMEM)
-		return ONLIST_ENOMEM;
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
-	       onlist__store_fail(s, what);
-}
-
 onlist_status onlist_store_near_miss(struct onlist_store *s,
 				     const char *subject, char **msgid)
 {
-	return first_text(s, near_miss_sql, subject, msgid, "near miss");
+	return onlist__store_first_text(s, near_miss_sql, subject, "near miss",
+					msgid);
 }
 
 /* A series the commit's siblings were posted in (same merge, same
@@ -333,7 +311,8 @@ static const char series_gap_sql[] =
 onlist_status onlist_store_series_gap(struct onlist_store *s, const char *sha,
 				      char **msgid)
 {
-	return first_text(s, series_gap_sql, sha, msgid, "series gap");
+	return onlist__store_first_text(s, series_gap_sql, sha, "series gap",
+					msgid);
 }
 
 static const char count_method_sql[] =
