@@ -69,14 +69,17 @@ static const char sql_members_all[] = MEMBERS(" ORDER BY s.topic, s.msgid");
 static const char sql_members_one[] = MEMBERS(" WHERE s.topic = ?1"
 					      " ORDER BY s.msgid");
 
-onlist_status onlist_store_ignored_members(struct onlist_store *s,
-					   const char *topic,
-					   int (*cb)(const struct onlist_store_ignored_msg *m,
-						     void *data),
-					   void *data)
+typedef int (*member_cb)(const struct onlist_store_ignored_msg *m, void *data);
+
+/* The rows of sql_all, or of sql_one for one topic: the fourteen columns
+ * of a member in the order of MEMBERS and SAVED, and a fifteenth, skip,
+ * when with_skip.  `what` names the read in an error. */
+static onlist_status each_member(struct onlist_store *s, const char *sql_all,
+				 const char *sql_one, const char *topic,
+				 int with_skip, const char *what, member_cb cb,
+				 void *data)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, topic ? sql_members_one :
-						 sql_members_all);
+	sqlite3_stmt *st = onlist__store_prepare(s, topic ? sql_one : sql_all);
 	int rc;
 
 	if (!st)
@@ -100,13 +103,22 @@ onlist_status onlist_store_ignored_members(struct onlist_store *s,
 		r.m.cover = sqlite3_column_int(st, 11);
 		r.m.files = col(st, 12);
 		r.m.commit = col(st, 13);
-		r.skip = sqlite3_column_int(st, 14);
+		r.skip = with_skip ? sqlite3_column_int(st, 14) : 0;
 		if (cb(&r, data))
 			break;
 	}
 	sqlite3_reset(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
-	       fail(s, "read the series");
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK : fail(s, what);
+}
+
+onlist_status onlist_store_ignored_members(struct onlist_store *s,
+					   const char *topic,
+					   int (*cb)(const struct onlist_store_ignored_msg *m,
+						     void *data),
+					   void *data)
+{
+	return each_member(s, sql_members_all, sql_members_one, topic, 1,
+			   "read the series", cb, data);
 }
 
 /* A message that answers (store_review.c's rule): a reply, or a "Re:"
@@ -383,38 +395,8 @@ onlist_status onlist_store_ignored_saved(struct onlist_store *s,
 						   void *data),
 					 void *data)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, topic ? sql_saved_one :
-						 sql_saved_all);
-	int rc;
-
-	if (!st)
-		return fail(s, "prepare");
-	if (topic)
-		onlist__bind_text(st, 1, topic);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct onlist_store_ignored_msg r;
-
-		r.topic = col(st, 0);
-		r.m.series = col(st, 1);
-		r.m.msgid = col(st, 2);
-		r.m.date = sqlite3_column_int64(st, 3);
-		r.m.list = col(st, 4);
-		r.m.from = col(st, 5);
-		r.m.from_name = col(st, 6);
-		r.m.subject = col(st, 7);
-		r.m.author = col(st, 8);
-		r.m.codev = col(st, 9);
-		r.m.version = sqlite3_column_int(st, 10);
-		r.m.cover = sqlite3_column_int(st, 11);
-		r.m.files = col(st, 12);
-		r.m.commit = col(st, 13);
-		r.skip = 0;
-		if (cb(&r, data))
-			break;
-	}
-	sqlite3_reset(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
-	       fail(s, "read the ignored topics");
+	return each_member(s, sql_saved_all, sql_saved_one, topic, 0,
+			   "read the ignored topics", cb, data);
 }
 
 #define ANSWERS(where) \
