@@ -1089,7 +1089,8 @@ onlist_status onlist__store_rows(struct onlist_store *s, sqlite3_stmt *st,
 				 const char *const *params, int nparams,
 				 onlist_row_cb row, void *data, long *count)
 {
-	const char *cols[16];
+	/* the widest row read through here: commit_review's 17 columns */
+	const char *cols[24];
 	int rc, n;
 
 	if (count)
@@ -1097,8 +1098,8 @@ onlist_status onlist__store_rows(struct onlist_store *s, sqlite3_stmt *st,
 	for (int i = 0; i < nparams; i++)
 		bind_text(st, i + 1, params[i]);
 	n = sqlite3_column_count(st);
-	if (n > 16)
-		n = 16;
+	if (n > 24)
+		n = 24;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		for (int i = 0; i < n; i++)
 			cols[i] = (const char *)sqlite3_column_text(st, i);
