@@ -13,6 +13,7 @@
 #include "onlist/patchfp.h"
 #include "onlist/repo.h"
 #include "onlist/repo_diff.h"
+#include "onlist/review.h"
 #include "onlist/store.h"
 #include "onlist/store_review.h"
 #include "onlist/subject.h"
@@ -759,7 +760,7 @@ static onlist_status build_reviews(struct onlist_store *s,
 	if (canon)
 		g_hash_table_destroy(canon);
 	c->review_tags = rc.reviews;
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < ONLIST_REVIEW_NSTATES; i++)
 		c->review_state[i] = rc.state[i];
 	return st;
 }

@@ -225,17 +225,19 @@ static onlist_status classify(const struct onlist_report_ctx *cx,
 		x->cat = ONLIST_REPORT_SERIES;
 	else if (!strcmp(x->rv.state, "discussed"))
 		x->cat = ONLIST_REPORT_DISCUSSED;
+	else if (!strcmp(x->rv.state, "unknown"))
+		x->cat = ONLIST_REPORT_UNKNOWN;	/* review.h: not "no review" */
 	else
 		x->cat = ONLIST_REPORT_NOREPLY;
 	/* the path it took, and whether it bypassed review (paths.h) */
 	if ((st = onlist_path_of(cx->db, x->sha, x->body, &x->v.path)) != ONLIST_OK)
 		return st;
-	if (onlist_verdict_security_posted(x->body, x->cat == ONLIST_REPORT_REVIEWED ||
-					   x->cat == ONLIST_REPORT_SERIES,
+	/* no review on the list: no_reply and discussed, not unknown */
+	if (onlist_verdict_security_posted(x->body, x->cat != ONLIST_REPORT_NOREPLY &&
+					   x->cat != ONLIST_REPORT_DISCUSSED,
 					   &x->v.security) < 0)
 		return ONLIST_ENOMEM;
-	x->security = x->v.security && x->cat != ONLIST_REPORT_REVIEWED &&
-		      x->cat != ONLIST_REPORT_SERIES;
+	x->security = x->v.security != NULL;
 	return ONLIST_OK;
 }
 
@@ -382,7 +384,9 @@ onlist_status onlist_report_finish(struct onlist_report *r,
 		if (list_add(&r->cat[x->cat], i, r->nrows) ||
 		    (x->cat == ONLIST_REPORT_NEVER &&
 		     list_add(&r->never[x->v.reason], i, r->nrows)) ||
-		    (x->security && list_add(&r->security, i, r->nrows)))
+		    (x->security && list_add(&r->security, i, r->nrows)) ||
+		    (x->cat == ONLIST_REPORT_UNKNOWN && x->postings &&
+		     list_add(&r->review_unknown, i, r->nrows)))
 			goto nomem;
 	}
 	if (group(r, ONLIST_REPORT_BY_COMMITTER) ||
@@ -460,6 +464,7 @@ void onlist_report_free(struct onlist_report *r)
 	for (int k = 0; k < ONLIST_NREASONS; k++)
 		free(r->never[k].v);
 	free(r->security.v);
+	free(r->review_unknown.v);
 	for (int b = 0; b < 2; b++) {
 		for (size_t i = 0; i < r->ngroups[b]; i++)
 			free(r->groups[b][i].name);

@@ -14,6 +14,7 @@ const char *onlist_review_state_name(enum onlist_review_state s)
 	case ONLIST_REVIEW_REVIEWED: return "reviewed";
 	case ONLIST_REVIEW_SERIES: return "reviewed_series";
 	case ONLIST_REVIEW_DISCUSSED: return "discussed";
+	case ONLIST_REVIEW_UNKNOWN: return "unknown";
 	case ONLIST_REVIEW_NO_REPLY: break;
 	}
 	return "no_reply";
@@ -242,6 +243,7 @@ onlist_status onlist_review_commit(const struct onlist_review_in *in,
 	out->evidence = -1;
 	out->naks = 0;
 	out->notice = -1;
+	out->untold = -1;
 	if (!(version = g_try_malloc0(in->nmsgs ? in->nmsgs : 1))) {
 		g_hash_table_destroy(idx);
 		g_hash_table_destroy(stripped);
@@ -374,7 +376,18 @@ onlist_status onlist_review_commit(const struct onlist_review_in *in,
 			       *g->name && t->name && !g_ascii_strcasecmp(g->name, t->name);
 		}
 		out->off_list[i] = !seen;
+		/* no review on the list, and a review tag in git the archive
+		 * may have ended too early to show (review.h) */
+		if (!seen && out->untold < 0 &&
+		    (out->state == ONLIST_REVIEW_NO_REPLY ||
+		     out->state == ONLIST_REVIEW_DISCUSSED) &&
+		    in->landed > 0 && in->archive_end > 0 &&
+		    in->archive_end < in->landed + ONLIST_REVIEW_MARGIN &&
+		    !g->bot && (*g->addr || *g->name) && counts(who, g->addr))
+			out->untold = (long)i;
 	}
+	if (out->untold >= 0)
+		out->state = ONLIST_REVIEW_UNKNOWN;
 	g_free(version);
 	g_hash_table_destroy(idx);
 	g_hash_table_destroy(stripped);

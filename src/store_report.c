@@ -350,7 +350,9 @@ static const struct {
 	"   AND " POSTED "),"
 	" coalesce(r.state, CASE WHEN NOT EXISTS (SELECT 1 FROM matches x"
 	"   WHERE x.commit_sha = c.sha AND " POSTED ") THEN 'never_posted' END),"
-	" r.off_list_tags, NULL,"	/* reason: the command fills it in */
+	/* reason: the review's why when it is unknown (review.h); for a
+	 * commit never posted the command fills it in */
+	" r.off_list_tags, r.why,"
 	/* path, pull_request, via, security_relevant, security: so does
 	 * it (paths.h) */
 	" NULL, NULL, NULL, NULL, NULL"

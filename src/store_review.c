@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <glib.h>
 
 #include "onlist/msgmeta.h"
@@ -281,6 +282,10 @@ static const char sql_some_commits[] =
 	"  EXCEPT SELECT commit_sha, message_id FROM matches x WHERE " POSTED ");"
 	"DROP TABLE IF EXISTS temp.old_tags;"
 	"CREATE TEMP TABLE old_tags AS SELECT * FROM review_tags;";
+/* The commits whose review was unknown are computed again too: the
+ * archive may have grown past their landing (review.h). */
+#define SOME_UNKNOWN "INSERT OR IGNORE INTO temp.review_commits" \
+	" SELECT sha FROM commit_review WHERE state = 'unknown';"
 /* Run once the tags are written again: a tag that changed (a trailer
  * added to a stored reply by hand, say) makes its topic one of them. */
 static const char sql_some_topics[] =
@@ -295,6 +300,7 @@ static const char sql_some_topics[] =
 	" WHERE " POSTED " AND s.topic IN (SELECT topic FROM temp.review_topics);"
 	"INSERT OR IGNORE INTO temp.review_commits SELECT sha FROM temp.review_links"
 	" WHERE topic IN (SELECT topic FROM temp.review_topics);"
+	SOME_UNKNOWN
 	"DELETE FROM commit_review WHERE sha IN"
 	" (SELECT sha FROM temp.review_commits);"
 	"DELETE FROM commit_notice WHERE sha IN"
@@ -304,6 +310,7 @@ static const char sql_some_topics[] =
 	"DELETE FROM series_replies WHERE sha IN"
 	" (SELECT sha FROM temp.review_commits);"
 	"DROP TABLE temp.old_tags;";
+
 static const char sql_has_old_posted[] =
 	"SELECT count(*) FROM sqlite_temp_master WHERE name = 'old_posted'";
 static const char sql_states[] =
@@ -319,7 +326,33 @@ static const char sql_put_series_replies[] =
 	" VALUES(?1,?2,?3)";
 static const char sql_put_review[] =
 	"INSERT OR REPLACE INTO commit_review(sha, state, evidence_msgid,"
-	" evidence_seq, naks, off_list_tags) VALUES(?1,?2,?3,?4,?5,?6)";
+	" evidence_seq, naks, off_list_tags, why) VALUES(?1,?2,?3,?4,?5,?6,?7)";
+/* Where the archive ends (review.h's `unknown`), per list: its last
+ * message, by the rules of the archive's span (verdict.h: no date of 0
+ * or more than a day ahead, nothing a remote lookup stored); the row
+ * whose list is NULL is the whole database's, for a posting on no list. */
+#define END_OK(m) " " m ".date > 0" \
+	" AND " m ".date <= CAST(strftime('%s', 'now') AS INTEGER) + 86400" \
+	" AND NOT EXISTS (SELECT 1 FROM source_state p WHERE p.key = 'partial'" \
+	"  AND substr(" m ".source, 1, length(p.url)) = p.url)"
+static const char sql_list_end[] =
+	"DROP TABLE IF EXISTS temp.review_list_end;"
+	"CREATE TEMP TABLE review_list_end AS SELECT l.list AS list,"
+	" max(m.date) AS last FROM message_lists l"
+	" JOIN messages m ON m.msgid = l.msgid WHERE" END_OK("m")
+	" GROUP BY l.list;"
+	"INSERT INTO temp.review_list_end SELECT NULL, max(m.date)"
+	" FROM messages m WHERE" END_OK("m") ";";
+/* A posted commit's commit date, and the end of the archive of the lists
+ * its postings were on (the latest: a reply goes to every list the
+ * patch went to), else of the whole database. */
+static const char sql_coverage[] =
+	"SELECT c.commit_date, coalesce((SELECT max(e.last) FROM matches x"
+	"  JOIN message_lists l ON l.msgid = x.message_id"
+	"  JOIN temp.review_list_end e ON e.list = l.list"
+	"  WHERE x.commit_sha = c.sha AND " POSTED "),"
+	" (SELECT last FROM temp.review_list_end WHERE list IS NULL))"
+	" FROM commits c WHERE c.sha = ?1";
 
 struct gtrailer {
 	struct onlist_review_trailer t;
@@ -527,6 +560,7 @@ static onlist_status load_topics(struct build *b)
 		g.t.key = intern(b, st, 1);
 		g.t.name = g_string_chunk_insert_const(b->str, name);
 		g.t.addr = canon(b, g_string_chunk_insert_const(b->str, addr));
+		g.t.bot = b->is_bot && *addr && b->is_bot(addr, b->bot_data);
 		line = g_strdup_printf("%s: %s", g.t.key, v);
 		g.line = g_string_chunk_insert_const(b->str, line);
 		g_free(line);
@@ -537,6 +571,44 @@ static onlist_status load_topics(struct build *b)
 	}
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "load trailers");
+}
+
+/* sha's commit date and the end of its postings' archive (review.h's
+ * `unknown`); 0 when not known. */
+static onlist_status coverage(struct build *b, const char *sha,
+			      int64_t *landed, int64_t *end)
+{
+	sqlite3_stmt *st = onlist__store_prepare(b->s, sql_coverage);
+	int rc;
+
+	*landed = *end = 0;
+	if (!st)
+		return fail(b->s, "prepare");
+	bind_text(st, 1, sha);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*landed = sqlite3_column_int64(st, 0);
+		*end = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
+	       fail(b->s, "read where the archive ends");
+}
+
+/* Why the review is unknown, in a line (commit_review.why): "the
+ * archive ends 2026-01-19, before the commit landed 2026-01-28; git
+ * carries Acked-by: ...".  g_free() it. */
+static char *unknown_why(const struct onlist_review_in *in, const char *line)
+{
+	char a[16], l[16];
+	time_t ta = (time_t)in->archive_end, tl = (time_t)in->landed;
+	struct tm tm;
+
+	strftime(a, sizeof a, "%Y-%m-%d", gmtime_r(&ta, &tm));
+	strftime(l, sizeof l, "%Y-%m-%d", gmtime_r(&tl, &tm));
+	return g_strdup_printf("the archive ends %s, %s the commit landed %s;"
+			       " git carries %s", a,
+			       in->archive_end < in->landed ? "before" :
+			       "less than a day after", l, line);
 }
 
 /* One commit: its postings' topics gathered, judged, written. */
@@ -555,6 +627,7 @@ static onlist_status one_commit(struct build *b, const char *sha,
 	struct onlist_review_out out;
 	struct onlist_review_tally tally = { NULL, NULL, NULL };
 	unsigned char *off, *counted = NULL;
+	char *why = NULL;
 	GString *off_text = g_string_new(NULL);
 	onlist_status ret;
 	sqlite3_stmt *st;
@@ -599,6 +672,8 @@ static onlist_status one_commit(struct build *b, const char *sha,
 	in.ntags = tags->len;
 	in.replies = (const struct onlist_review_reply *)(void *)reps->data;
 	in.nreplies = reps->len;
+	if ((ret = coverage(b, sha, &in.landed, &in.archive_end)) != ONLIST_OK)
+		goto out;
 	out.off_list = off;
 	counted = g_malloc0(reps->len ? reps->len : 1);
 	out.counted = counted;
@@ -653,6 +728,11 @@ static onlist_status one_commit(struct build *b, const char *sha,
 	}
 	sqlite3_bind_int(st, 5, out.naks);
 	bind_text(st, 6, off_text->len ? off_text->str : NULL);
+	if (out.untold >= 0) {
+		why = unknown_why(&in, g_array_index(gt, struct gtrailer,
+						     out.untold).line);
+		bind_text(st, 7, why);
+	}
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		ret = fail(b->s, "insert commit review");
 		goto out;
@@ -665,6 +745,7 @@ out:
 	g_free(tally.series_replies);
 	g_free(off);
 	g_free(counted);
+	g_free(why);
 	g_string_free(off_text, TRUE);
 	g_array_free(msgs, TRUE);
 	g_array_free(tags, TRUE);
@@ -813,7 +894,7 @@ static onlist_status count_states(struct onlist_store *s,
 		const char *name = (const char *)sqlite3_column_text(st, 0);
 		long n = sqlite3_column_int64(st, 1);
 
-		for (int k = 0; k < 4; k++)
+		for (int k = 0; k < ONLIST_REVIEW_NSTATES; k++)
 			if (name && !strcmp(name, onlist_review_state_name(k)))
 				c->state[k] += n;
 		c->commits += n;
@@ -883,6 +964,8 @@ onlist_status onlist_store_build_reviews(struct onlist_store *s,
 		 (!some || (ret = exec(s, sql_some_topics,
 				       "choose the commits to review")) == ONLIST_OK) &&
 		 (ret = load_topics(&b)) == ONLIST_OK &&
+		 (ret = exec(s, sql_list_end,
+			     "find where the archive ends")) == ONLIST_OK &&
 		 (ret = each_commit(&b, c)) == ONLIST_OK &&
 		 (ret = count_states(s, c)) == ONLIST_OK &&
 		 (ret = onlist_store_set_meta(s, "review_dirty", "")) == ONLIST_OK &&
@@ -929,7 +1012,7 @@ static const char sql_review[] =
 	"SELECT r.state, r.naks, r.off_list_tags, t.key, t.value, t.msgid,"
 	" t.sender, t.target, tm.subject, t.target_class, t.version, t.part,"
 	" t.total, n.msgid,"
-	" coalesce(nullif(nm.from_name, ''), nm.from_addr), nm.date"
+	" coalesce(nullif(nm.from_name, ''), nm.from_addr), nm.date, r.why"
 	" FROM commit_review r LEFT JOIN review_tags t"
 	"  ON t.msgid = r.evidence_msgid AND t.seq = r.evidence_seq"
 	" LEFT JOIN messages tm ON tm.msgid = t.target"
@@ -963,6 +1046,7 @@ static int take_review(int ncol, const char *const *c, void *data)
 	r->notice_msgid = dup_col(c, 13);
 	r->notice_name = dup_col(c, 14);
 	r->notice_date = dup_col(c, 15);
+	r->why = dup_col(c, 16);
 	return 1;
 }
 
@@ -992,6 +1076,7 @@ void onlist_commit_review_release(struct onlist_commit_review *r)
 	free(r->notice_msgid);
 	free(r->notice_name);
 	free(r->notice_date);
+	free(r->why);
 	*r = (struct onlist_commit_review)ONLIST_COMMIT_REVIEW_INIT;
 }
 

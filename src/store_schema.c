@@ -301,6 +301,9 @@ static const struct {
 	 * fills them. */
 	{ 13, "landing", "merge_tip", "TEXT" },
 	{ 13, "landing", "merge_request", "TEXT" },
+	/* why: why a posted commit's review is `unknown` (review.h), NULL
+	 * for the other states */
+	{ 16, "commit_review", "why", "TEXT" },
 };
 
 static const char v12_sql[] =
@@ -360,6 +363,13 @@ static const char v15_sql[] =
 	/* the next match fills them whole */
 	"DELETE FROM meta WHERE key = 'ignored_stamp';\n";
 
+/* ---- version 16: a review the archive cannot decide -------------------- */
+
+static const char v16_sql[] =
+	/* commit_review.why is new (added_columns): every state is computed
+	 * again by the next match */
+	"DELETE FROM meta WHERE key = 'review_canon';\n";
+
 /* Step N (index N - 1) brings a database to version N. */
 static const char *const steps[][2] = {
 	{ v1_sql },
@@ -377,6 +387,7 @@ static const char *const steps[][2] = {
 	{ v13_sql },
 	{ v14_sql },
 	{ v15_sql },
+	{ v16_sql },
 };
 #define SCHEMA_VERSION ((int)(sizeof(steps) / sizeof(*steps)))
 

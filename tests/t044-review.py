@@ -617,6 +617,12 @@ mail("lcar-r", mo, "Re: [PATCH] lcar: add the helper",
      "\nCommitted... (tag: liblcar-1-0-0)\n", irt="lcar@example.org",
      refs=["lcar@example.org"])
 
+# the archives go on months after the commits landed (2021-03-10): a
+# review tag in git that no mail shows was given off the list, not after
+# the archive's end (review.h's `unknown`, tests/t079)
+add(("From: %s\nSubject: later\nMessage-ID: <later@example.org>\n"
+     "Date: Tue, 1 Jun 2021 09:00:00 +0000\nTo: alpha@lists.example.org\n\n"
+     "Later.\n" % ivan).encode(), lists=("alpha", "beta"))
 open(os.path.join(out, "alpha.mbox"), "wb").write(b"".join(alpha))
 open(os.path.join(out, "beta.mbox"), "wb").write(b"".join(beta))
 open(os.path.join(out, "rules"), "w").write("bot from testbot@*\nnotice text *landed*\n")

@@ -57,7 +57,7 @@ struct onlist_match_counts {
 	long late, echo;	/* match rows */
 	long quoted;		/* match rows of the quoted tier */
 	long review_tags;	/* review tags on the list by someone else */
-	long review_state[4];	/* posted commits per onlist_review_state */
+	long review_state[5];	/* posted commits per onlist_review_state */
 	/* the fuzzy tier kept the last run's matches of the commits no mail
 	 * after this message id reaches; -1: it scored every commit */
 	long long fuzzy_since;

@@ -71,8 +71,9 @@ void onlist_report_ctx_release(struct onlist_report_ctx *cx);
 /* The sections, by the review on the list over every version of a
  * commit's topic (review.h): never posted; posted with no reply from
  * anyone but the authors; discussed without a review tag; reviewed only on
- * the series; reviewed; and not looked for (no posting, but it landed
- * outside the archive). */
+ * the series; reviewed; and unknown: not looked for (no posting, but it
+ * landed outside the archive), or posted and its review unknown (review.h:
+ * the archive ends before a review tag git carries could be seen). */
 enum onlist_report_cat {
 	ONLIST_REPORT_NEVER,
 	ONLIST_REPORT_NOREPLY,
@@ -165,6 +166,8 @@ struct onlist_report {
 	int reviews_known;		/* review tags in replies are recorded */
 	long with_review_tags;		/* commits with some */
 	struct onlist_report_list cat[ONLIST_REPORT_NCAT];
+	struct onlist_report_list review_unknown;	/* of cat[UNKNOWN]: the
+							 * posted ones */
 	struct onlist_report_list never[ONLIST_NREASONS];	/* by reason */
 	struct onlist_report_list security;	/* fixes that bypassed review */
 	/* [ONLIST_REPORT_BY_COMMITTER] and [..._BY_SUBSYSTEM]: the largest

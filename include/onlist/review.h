@@ -44,7 +44,14 @@
  *   a sibling patch only); else `no_reply`;
  * - off the list: a Reviewed/Acked/Tested-by trailer of the commit whose
  *   person (address after .mailmap; the name when the trailer has no
- *   address) gave no review trailer anywhere in the topic.
+ *   address) gave no review trailer anywhere in the topic;
+ * - `unknown`: the state would be no_reply or discussed, git carries an
+ *   off-list review trailer of someone who is no non-reviewer (above)
+ *   nor a bot, and the archive ends before the commit landed (its
+ *   commit date) or less than ONLIST_REVIEW_MARGIN after it: the tag may
+ *   have been given on the list after the archive's end, so the archive
+ *   cannot say.  When the archive goes on past that, the tag was given
+ *   off the list, and that is the finding: the state stays.
  *
  * Addresses are compared as given: the caller lower-cases them and maps
  * them through .mailmap first.
@@ -61,8 +68,10 @@ enum onlist_review_state {
 	ONLIST_REVIEW_DISCUSSED,
 	ONLIST_REVIEW_SERIES,		/* "reviewed_series" */
 	ONLIST_REVIEW_REVIEWED,
+	ONLIST_REVIEW_UNKNOWN,		/* the archive cannot decide (above) */
 };
-/* "no_reply", "discussed", "reviewed_series", "reviewed". */
+#define ONLIST_REVIEW_NSTATES 5
+/* "no_reply", "discussed", "reviewed_series", "reviewed", "unknown". */
 const char *onlist_review_state_name(enum onlist_review_state s);
 
 /* What a trailer key is: */
@@ -127,7 +136,14 @@ struct onlist_review_reply {
 /* A trailer of the commit in git. */
 struct onlist_review_trailer {
 	const char *key, *name, *addr;	/* addr canonical, "" when none */
+	int bot;			/* addr is a bot's (echo/bot rules) */
 };
+
+/* How long the archive must go on after a commit landed for a review tag
+ * in git, missing from the list, to count as given off the list: a day
+ * (a Date: written by a clock hours off, mail still on its way when the
+ * archive was copied; verdict.h's span takes a day as well). */
+#define ONLIST_REVIEW_MARGIN 86400
 
 struct onlist_review_in {
 	const char *author;		/* the commit's author, canonical */
@@ -142,6 +158,10 @@ struct onlist_review_in {
 	size_t ntags;
 	const struct onlist_review_reply *replies;
 	size_t nreplies;
+	int64_t landed;			/* the commit's commit date; 0: not
+					 * known (never unknown) */
+	int64_t archive_end;		/* the last message of the lists its
+					 * postings were on; 0: not known */
 };
 
 struct onlist_review_out {
@@ -158,6 +178,9 @@ struct onlist_review_out {
 					 * applied notice on a version of the
 					 * patch or its cover letter, else on
 					 * the topic, else -1 */
+	long untold;			/* unknown: index into trailers of the
+					 * review trailer the archive may have
+					 * ended too early to show, else -1 */
 	unsigned char *counted;		/* caller's array of nreplies, or
 					 * NULL: 1 for each reply that is
 					 * discussion by someone else (what

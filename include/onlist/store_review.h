@@ -35,7 +35,7 @@ struct onlist_review_counts {
 	long tags;		/* review trailers given in replies */
 	long reviews;		/* of them, review by someone else */
 	long commits;		/* posted commits given a state */
-	long state[4];		/* per enum onlist_review_state */
+	long state[5];		/* per enum onlist_review_state */
 };
 
 /* Rebuild review_tags and commit_review.  Call inside a transaction
@@ -80,8 +80,9 @@ onlist_status onlist_store_put_quoted_tags(struct onlist_store *s,
  * release with onlist_commit_review_release(). */
 struct onlist_commit_review {
 	char *state;		/* no_reply, discussed, reviewed_series,
-				 * reviewed; NULL: no row (never posted, or
-				 * match has not run since the upgrade) */
+				 * reviewed, unknown (review.h); NULL: no
+				 * row (never posted, or match has not run
+				 * since the upgrade) */
 	int naks;
 	char *off_list_tags;	/* "Key: value" lines in git not given on
 				 * the list, or NULL */
@@ -93,10 +94,13 @@ struct onlist_commit_review {
 	 * sender's name (the address when it has none), its date (seconds,
 	 * as text) */
 	char *notice_msgid, *notice_name, *notice_date;
+	/* unknown: why, in a line ("the archive ends 2026-01-19, before the
+	 * commit landed 2026-01-28; git carries Acked-by: ..."); else NULL */
+	char *why;
 };
 #define ONLIST_COMMIT_REVIEW_INIT { NULL, 0, NULL, NULL, NULL, NULL, NULL, \
 				    NULL, NULL, NULL, 0, -1, -1, NULL, NULL, \
-				    NULL }
+				    NULL, NULL }
 /* ONLIST_OK (state NULL when the commit has none), ONLIST_EDB,
  * ONLIST_ENOMEM. */
 onlist_status onlist_store_commit_review(struct onlist_store *s,

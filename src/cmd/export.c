@@ -74,9 +74,11 @@ struct exp {
 };
 
 /* commits: review_state "never_posted" becomes "unknown" for a commit
- * outside the archive's span; else `reason` says why (verdict.h); every
- * commit gets its path and security mark (paths.h).  A posted commit is
- * security relevant only without review on the list. */
+ * outside the archive's span; else `reason` says why (verdict.h); a
+ * posted commit's `unknown` review has its why there already (review.h);
+ * every commit gets its path and security mark (paths.h).  A posted
+ * commit is security relevant only without review on the list
+ * (no_reply, discussed). */
 enum { COL_SHA = 0, COL_STATE = 16, COL_REASON = 18, COL_PATH, COL_PULL,
        COL_VIA, COL_SECURE, COL_SECURITY };
 
@@ -124,8 +126,7 @@ static int with_reason(struct exp *e, int ncol, const char *const *vals,
 	path_cols(&e->path, out);
 	/* no review state: match has not run since the upgrade */
 	if (st) {
-		int reviewed = !strcmp(st, "reviewed") ||
-			       !strcmp(st, "reviewed_series");
+		int reviewed = strcmp(st, "no_reply") && strcmp(st, "discussed");
 
 		if (onlist_verdict_security_posted(body, reviewed, &e->mark) < 0) {
 			free(body);

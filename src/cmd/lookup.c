@@ -32,9 +32,11 @@ static const char lookup_help[] =
 	"people other than its author, and the Reviewed-by, Acked-by,\n"
 	"Tested-by and Nacked-by lines given in them.  Then the commit's review\n"
 	"state on the list over every version of its topic (reviewed,\n"
-	"reviewed_series, discussed, no_reply) with the tag that decided it,\n"
-	"its NAKs, the review trailers in git nobody gave on the list, and\n"
-	"every version v1..vN: date, lists, replies, tags, which was applied.\n\n"
+	"reviewed_series, discussed, no_reply; unknown, and why, when git has\n"
+	"a review tag the list lacks and the archive ends before the commit\n"
+	"landed) with the tag that decided it, its NAKs, the review trailers\n"
+	"in git nobody gave on the list, and every version v1..vN: date,\n"
+	"lists, replies, tags, which was applied.\n\n"
 	"A fuzzy match shows its score (\"modified before merge\"); when several\n"
 	"versions were posted, the latest is marked as the version applied.\n"
 	"Echoes (commit notices, stable backports) and postings sent more\n"
@@ -637,6 +639,7 @@ static void print_commit_review(FILE *f, struct onlist_emit *e,
 		} else {
 			onlist_emit_begin_map(e, 0);
 			onlist_emit_kstr(e, "state", rv.state);
+			onlist_emit_kstr(e, "why", rv.why);
 			onlist_emit_kint(e, "naks", rv.naks);
 			onlist_emit_key(e, "evidence");
 			if (rv.ev_key) {
@@ -705,6 +708,10 @@ static void print_commit_review(FILE *f, struct onlist_emit *e,
 		fputs("\n      in <", f);
 		onlist_put_text(f, rv.ev_msgid);
 		fputc('>', f);
+	}
+	if (rv.why) {		/* unknown (review.h) */
+		fputs("\n    ", f);
+		onlist_put_text(f, rv.why);
 	}
 	fputc('\n', f);
 	if (rv.notice_msgid) {

@@ -117,8 +117,8 @@ int onlist_cli_lookup_path(FILE *out, struct onlist_emit *e,
 					    !strcmp(rv.state, "reviewed_series"));
 
 		/* no review row: match has not run since an upgrade, and
-		 * nothing can be said of review */
-		if (!rv.state)
+		 * nothing can be said of review; nor when it is unknown */
+		if (!rv.state || !strcmp(rv.state, "unknown"))
 			looked = 0;
 		else if (onlist_verdict_security_posted(body, reviewed, &mark) < 0) {
 			onlist_err("lookup: out of memory");

@@ -166,7 +166,7 @@ const char *const rp_cat_title[] = {
 	[C_DISCUSSED] = "Posted, discussed without a review tag",
 	[C_SERIES] = "Reviewed only on the series",
 	[C_REVIEWED] = "Reviewed on the list",
-	[C_UNKNOWN] = "Not looked for",
+	[C_UNKNOWN] = "Posted, review unknown",	/* its posted rows only */
 };
 const char *const rp_cat_note[] = {
 	[C_NOREPLY] = "Nobody but the authors (or a bot) wrote in any thread "
@@ -175,6 +175,9 @@ const char *const rp_cat_note[] = {
 		"Tested-by from anyone but the authors, on any version.",
 	[C_SERIES] = "No review tag on the patch itself; the one quoted was "
 		"given to the cover letter or another patch of its series.",
+	[C_UNKNOWN] = "Git carries a review tag the list does not show, and "
+		"the archive ends before the commit landed: the tag may have "
+		"been given on the list after that.",
 };
 
 /* The review a commit got on its series, in one line: "Acked-by Jane

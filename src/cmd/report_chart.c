@@ -9,7 +9,7 @@ const enum onlist_report_cat rp_stack[NCAT] = { C_NEVER, C_UNKNOWN, C_NOREPLY, C
 				  C_SERIES, C_REVIEWED };
 static const char *const cat_legend[] = {
 	[C_NEVER] = "never posted",
-	[C_UNKNOWN] = "not looked for (outside the archive)",
+	[C_UNKNOWN] = "unknown (outside the archive, or review after its end)",
 	[C_NOREPLY] = "posted, no reply",
 	[C_DISCUSSED] = "discussed, no review tag",
 	[C_SERIES] = "reviewed on the series only",

@@ -35,6 +35,8 @@ static void url(struct onlist_emit *e, const char *key, const char *tmpl,
 static void review(struct onlist_emit *e, const struct onlist_commit_review *rv)
 {
 	onlist_emit_begin_map(e, 0);
+	onlist_emit_kstr(e, "state", rv->state);
+	onlist_emit_kstr(e, "why", rv->why);	/* unknown: why (review.h) */
 	onlist_emit_kint(e, "naks", rv->naks);
 	onlist_emit_key(e, "evidence");
 	if (rv->ev_key) {
@@ -137,13 +139,13 @@ static void commit(struct report *r, struct onlist_emit *e,
 	onlist_emit_kstr(e, "via", x->v.path.kind == ONLIST_PATH_PULL ?
 			 x->v.path.url : onlist_cli_path_via(&x->v.path));
 	onlist_emit_key(e, "security_relevant");
-	if (x->cat == C_UNKNOWN)
+	if (x->cat == C_UNKNOWN)	/* not looked for, or review unknown */
 		onlist_emit_null(e);
 	else
 		onlist_emit_bool(e, x->v.security != NULL);
 	onlist_emit_kstr(e, "security", x->v.security);
 	onlist_emit_key(e, "review");
-	if (x->cat == C_NEVER || x->cat == C_UNKNOWN)
+	if (x->cat == C_NEVER || (x->cat == C_UNKNOWN && !x->postings))
 		onlist_emit_null(e);
 	else
 		review(e, &x->rv);
@@ -239,6 +241,8 @@ int rp_render_json(struct report *r)
 	onlist_emit_kint(e, "reviewed_series", m->count[C_SERIES]);
 	onlist_emit_kint(e, "reviewed", m->count[C_REVIEWED]);
 	onlist_emit_kint(e, "unknown", m->count[C_UNKNOWN]);
+	/* of them, posted commits whose review is unknown (review.h) */
+	onlist_emit_kint(e, "review_unknown", (int64_t)m->review_unknown.n);
 	known(e, "review_tags_in_replies", m->reviews_known, m->with_review_tags);
 	onlist_emit_end(e);
 	onlist_emit_key(e, "archive");

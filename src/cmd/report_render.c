@@ -123,8 +123,14 @@ static void put_commit(struct report *r, const struct layout *l,
 		}
 		free(ev);
 	}
+	if (x->cat == C_UNKNOWN && x->rv.why) {
+		fputs(l->line, f);
+		fputs("review unknown: ", f);
+		l->put(f, x->rv.why);
+	}
 	/* what stands in for review: a maintainer's "Thanks, applied." */
-	if ((x->cat == C_NOREPLY || x->cat == C_DISCUSSED) && x->rv.notice_msgid) {
+	if ((x->cat == C_NOREPLY || x->cat == C_DISCUSSED ||
+	     (x->cat == C_UNKNOWN && x->postings)) && x->rv.notice_msgid) {
 		char nd[32], *t = NULL;
 
 		onlist_fmt_date(x->rv.notice_date, nd, sizeof nd, 0);
@@ -247,20 +253,35 @@ char *rp_stale_text(const struct onlist_report *m)
 	return t;
 }
 
-/* The line on commits the archive does not cover, and on a stale one. */
+/* The line on commits the archive does not cover, and on a stale one.
+ * n counts both kinds of unknown: not looked for, and posted with their
+ * review unknown (m->review_unknown). */
 char *rp_unknown_text(const struct onlist_report *m, long n)
 {
-	char a[16], b[16], *t = NULL, *w = rp_stale(m) ? rp_stale_text(m) : NULL;
+	char a[16], b[16], *t = NULL, *w = rp_stale(m) ? rp_stale_text(m) : NULL,
+	     *p = NULL;
+	long k = (long)m->review_unknown.n;
 
 	rp_fmt_day(m->span.first, a, sizeof a);
 	rp_fmt_day(m->span.last, b, sizeof b);
 	if (!n)
 		return w;
-	if (asprintf(&t, "%ld %s landed outside the archive (%s to %s) and "
-		     "%s not looked for%s%s", n, n == 1 ? "commit" : "commits",
-		     m->span.last ? a : "-", m->span.last ? b : "-",
-		     n == 1 ? "was" : "were", w ? ". " : ".", w ? w : "") < 0)
+	if (k && asprintf(&p, "%ld posted %s review unknown: the archive ends "
+			  "before %s landed", k, k == 1 ? "commit has its" :
+			  "commits have their", k == 1 ? "it" : "they") < 0)
+		p = NULL;
+	if (n == k) {
+		if (asprintf(&t, "%s%s%s", p ? p : "", w ? ". " : ".",
+			     w ? w : "") < 0)
+			t = NULL;
+	} else if (asprintf(&t, "%ld %s landed outside the archive (%s to %s) "
+			    "and %s not looked for%s%s%s%s", n - k,
+			    n - k == 1 ? "commit" : "commits",
+			    m->span.last ? a : "-", m->span.last ? b : "-",
+			    n - k == 1 ? "was" : "were", p ? "; " : "",
+			    p ? p : "", w ? ". " : ".", w ? w : "") < 0)
 		t = NULL;
+	free(p);
 	free(w);
 	return t;
 }
@@ -348,6 +369,12 @@ int rp_render(struct report *r)
 		      put_commits(r, l, &m->cat[c]);
 		if (!any)
 			fputs(l->none, f);
+	}
+	/* posted, review unknown (review.h): only when there are some */
+	if (m->review_unknown.n) {
+		l->section(r, rp_cat_title[C_UNKNOWN], (long)m->review_unknown.n);
+		fprintf(f, l->note, rp_cat_note[C_UNKNOWN]);
+		put_commits(r, l, &m->review_unknown);
 	}
 	return l->bottom(r);
 }

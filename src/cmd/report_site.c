@@ -90,7 +90,7 @@ static char *site_index(const struct onlist_span *span,
 	rp_chart(f, w, nweeks, 1);
 	fputs("<h2>Weeks</h2>\n<div class=\"t\"><table><tr><th>Week</th>"
 	      "<th>Commits</th><th>Never posted</th><th>Share</th>"
-	      "<th>Not looked for</th><th>No reply</th><th>Discussed</th>"
+	      "<th>Unknown</th><th>No reply</th><th>Discussed</th>"
 	      "<th>Series only</th><th>Reviewed</th></tr>\n", f);
 	for (int i = nweeks - 1; i >= 0; i--) {
 		const struct onlist_report_week *k = &w[i];

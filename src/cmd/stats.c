@@ -277,7 +277,9 @@ enum {
 	OPT_REL_AUTHOR,
 };
 
-/* The review states of issue 12, never posted first (review.h). */
+/* The review states of issue 12, never posted first (review.h).  Counted
+ * for commits whose only trailer is a Signed-off-by: never `unknown`,
+ * which needs a review trailer in git. */
 enum { NSTATE = 5 };
 static const char *const state_name[NSTATE] = {
 	"never_posted", "no_reply", "discussed", "reviewed_series", "reviewed",
