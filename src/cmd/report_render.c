@@ -267,8 +267,9 @@ char *rp_unknown_text(const struct onlist_report *m, long n)
 	if (!n)
 		return w;
 	if (k && asprintf(&p, "%ld posted %s review unknown: the archive ends "
-			  "before %s landed", k, k == 1 ? "commit has its" :
-			  "commits have their", k == 1 ? "it" : "they") < 0)
+			  "before %s landed, or less than a day after", k,
+			  k == 1 ? "commit has its" : "commits have their",
+			  k == 1 ? "it" : "they") < 0)
 		p = NULL;
 	if (n == k) {
 		if (asprintf(&t, "%s%s%s", p ? p : "", w ? ". " : ".",
