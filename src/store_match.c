@@ -540,6 +540,11 @@ struct tier {
 	const char *what;
 };
 
+/* A tier: the matches of method that sql(filter) makes, computed again
+ * for the commits in temp.dirty, whose earlier tiers' methods are before. */
+#define TIER(before, method, sql, what) \
+	{ DIRTY_OF(before), KEEP(method), sql(""), sql(IN_DIRTY("c.sha")), what }
+
 static onlist_status run_tier(struct onlist_store *s, const struct tier *t,
 			      int64_t since, long *added)
 {
@@ -563,10 +568,8 @@ static onlist_status run_tier(struct onlist_store *s, const struct tier *t,
 	ALT_JOIN("alt_histogram", f) " UNION" ALT_JOIN("alt_patience", f) \
 	" UNION" ALT_JOIN("alt_minimal", f)
 
-static const struct tier tier_alt = {
-	DIRTY_OF(BEFORE_ALT), KEEP("patch-id-alg"), ALT(""), ALT(IN_DIRTY("c.sha")),
-	"match other algorithms"
-};
+static const struct tier tier_alt =
+	TIER(BEFORE_ALT, "patch-id-alg", ALT, "match other algorithms");
 
 onlist_status onlist_store_match_alt(struct onlist_store *s, int64_t since,
 				     long *added)
@@ -586,10 +589,8 @@ onlist_status onlist_store_match_alt(struct onlist_store *s, int64_t since,
 	" UNION" REP_JOIN("commit_patch", "alt_patience", f) \
 	" UNION" REP_JOIN("commit_patch", "alt_minimal", f)
 
-static const struct tier tier_repaired = {
-	DIRTY_OF(BEFORE_REPAIRED), KEEP("repaired"), REPAIRED(""),
-	REPAIRED(IN_DIRTY("c.sha")), "match repaired"
-};
+static const struct tier tier_repaired =
+	TIER(BEFORE_REPAIRED, "repaired", REPAIRED, "match repaired");
 
 onlist_status onlist_store_match_repaired(struct onlist_store *s,
 					  int64_t since, long *added)
@@ -615,10 +616,8 @@ onlist_status onlist_store_match_repaired(struct onlist_store *s,
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)" \
 	QUOTED_JOIN("quoted_id", f) " UNION" QUOTED_JOIN("quoted_repaired", f)
 
-static const struct tier tier_quoted = {
-	DIRTY_OF(BEFORE_QUOTED), KEEP("quoted"), QUOTED(""),
-	QUOTED(IN_DIRTY("c.sha")), "match quoted"
-};
+static const struct tier tier_quoted =
+	TIER(BEFORE_QUOTED, "quoted", QUOTED, "match quoted");
 
 onlist_status onlist_store_match_quoted(struct onlist_store *s, int64_t since,
 					long *added)
@@ -822,10 +821,8 @@ onlist_status onlist_store_subject_keep(struct onlist_store *s, long *added)
 	" JOIN message_patch p ON p.repaired_id = c.patch_id" \
 	" JOIN echoes e ON e.msgid = p.msgid WHERE" f UNMATCHED("c.sha")
 
-static const struct tier tier_echo = {
-	DIRTY_OF(BEFORE_ECHO), KEEP("echo"), ECHO(""), ECHO(IN_DIRTY("c.sha")),
-	"match echoes"
-};
+static const struct tier tier_echo =
+	TIER(BEFORE_ECHO, "echo", ECHO, "match echoes");
 
 onlist_status onlist_store_match_echoes(struct onlist_store *s, int64_t since,
 					long *added)
@@ -846,10 +843,8 @@ onlist_status onlist_store_match_echoes(struct onlist_store *s, int64_t since,
 	" JOIN messages m ON m.msgid = p.msgid" \
 	" WHERE" f UNMATCHED("c.sha") " AND" NOT_ECHO("m.msgid") " AND" LATE("c.sha", "m")
 
-static const struct tier tier_late = {
-	DIRTY_OF(BEFORE_LATE), KEEP("late"), LATE_SQL(""),
-	LATE_SQL(IN_DIRTY("c.sha")), "match late postings"
-};
+static const struct tier tier_late =
+	TIER(BEFORE_LATE, "late", LATE_SQL, "match late postings");
 
 onlist_status onlist_store_match_late(struct onlist_store *s, int64_t since,
 				      long *added)
