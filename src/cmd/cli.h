@@ -157,12 +157,12 @@ int onlist_cli_ignored_status(struct onlist_store *s, FILE *f,
 
 /* The report's "Posted N weeks ago, still unanswered" (ignored.c): the
  * series ignored.h calls ignored whose age line falls in [since, until)
- * (0: open), read once (NULL after saying why it failed); then, for a period [since, until), those whose age line fell
- * in it: counted, written as a section in fmt (JSON: the member
- * "still_unanswered": {count, age_days, series} and a ",\n  " after;
- * -1 when out of memory), or as the line under the chart.  url: the
- * posting link's template, or NULL.  Free accepts NULL; the others do
- * nothing for NULL. */
+ * (0: open), read once (NULL after saying why it failed); then, for a
+ * period [since, until), those whose age line fell in it: counted,
+ * written as a section in fmt (text, md, html) or as the line under the
+ * chart, or (_emit) as the member "still_unanswered": {count, age_days,
+ * series} of the map e is in.  url: the posting link's template, or
+ * NULL.  Free accepts NULL; the others do nothing for NULL. */
 struct onlist_cli_unanswered;
 struct onlist_cli_unanswered *onlist_cli_unanswered_load(struct onlist_store *s,
 							 const char *repo,
@@ -171,6 +171,9 @@ struct onlist_cli_unanswered *onlist_cli_unanswered_load(struct onlist_store *s,
 void onlist_cli_unanswered_free(struct onlist_cli_unanswered *u);
 long onlist_cli_unanswered_count(const struct onlist_cli_unanswered *u,
 				 int64_t since, int64_t until);
+void onlist_cli_unanswered_emit(const struct onlist_cli_unanswered *u,
+				 struct onlist_emit *e, int64_t since,
+				 int64_t until, const char *url);
 int onlist_cli_unanswered_put(const struct onlist_cli_unanswered *u, FILE *f,
 			      enum onlist_fmt fmt, int64_t since, int64_t until,
 			      const char *url);

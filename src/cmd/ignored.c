@@ -606,6 +606,43 @@ long onlist_cli_unanswered_count(const struct onlist_cli_unanswered *u,
 	return n;
 }
 
+void onlist_cli_unanswered_emit(const struct onlist_cli_unanswered *u,
+				 struct onlist_emit *e, int64_t since,
+				 int64_t until, const char *url)
+{
+	char d[32];
+
+	if (!u)
+		return;
+	onlist_emit_key(e, "still_unanswered");
+	onlist_emit_begin_map(e, 0);
+	onlist_emit_kint(e, "count", onlist_cli_unanswered_count(u, since, until));
+	onlist_emit_kint(e, "age_days", u->age / 86400);
+	onlist_emit_key(e, "series");
+	onlist_emit_begin_list(e, 0);
+	for (guint i = 0; i < u->x.rows->len; i++) {
+		const struct row *r = g_ptr_array_index(u->x.rows, i);
+		char *link;
+
+		if (!crossed(u, r, since, until))
+			continue;
+		day(r->date, d, sizeof(d), 1);
+		link = url ? link_of(url, r->msgid) : NULL;
+		onlist_emit_begin_map(e, 0);
+		onlist_emit_kstr(e, "date", d);
+		onlist_emit_kstr(e, "list", r->list);
+		onlist_emit_kstr(e, "name", r->name);
+		onlist_emit_kstr(e, "address", r->addr);
+		onlist_emit_kstr(e, "subject", r->subject);
+		onlist_emit_kstr(e, "message_id", r->msgid);
+		onlist_emit_kstr(e, "link", link);
+		onlist_emit_end(e);
+		g_free(link);
+	}
+	onlist_emit_end(e);
+	onlist_emit_end(e);
+}
+
 int onlist_cli_unanswered_put(const struct onlist_cli_unanswered *u, FILE *f,
 			      enum onlist_fmt fmt, int64_t since, int64_t until,
 			      const char *url)
@@ -619,58 +656,6 @@ int onlist_cli_unanswered_put(const struct onlist_cli_unanswered *u, FILE *f,
 	weeks = (long)(u->age / (7 * 86400));
 	snprintf(title, sizeof(title), "Posted %ld weeks ago, still unanswered "
 		 "(%ld)", weeks, n);
-	if (fmt == ONLIST_FMT_JSON) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&buf, &len);
-		struct onlist_emit *e = m ? onlist_emit_new(m, fmt) : NULL;
-
-		if (!e) {
-			if (m)
-				fclose(m);
-			free(buf);
-			return -1;
-		}
-		onlist_emit_begin_map(e, 0);
-		onlist_emit_kint(e, "count", n);
-		onlist_emit_kint(e, "age_days", u->age / 86400);
-		onlist_emit_key(e, "series");
-		onlist_emit_begin_list(e, 0);
-		for (guint i = 0; i < u->x.rows->len; i++) {
-			const struct row *r = g_ptr_array_index(u->x.rows, i);
-			char *link;
-
-			if (!crossed(u, r, since, until))
-				continue;
-			day(r->date, d, sizeof(d), 1);
-			link = url ? link_of(url, r->msgid) : NULL;
-			onlist_emit_begin_map(e, 0);
-			onlist_emit_kstr(e, "date", d);
-			onlist_emit_kstr(e, "list", r->list);
-			onlist_emit_kstr(e, "name", r->name);
-			onlist_emit_kstr(e, "address", r->addr);
-			onlist_emit_kstr(e, "subject", r->subject);
-			onlist_emit_kstr(e, "message_id", r->msgid);
-			onlist_emit_kstr(e, "link", link);
-			onlist_emit_end(e);
-			g_free(link);
-		}
-		onlist_emit_end(e);
-		onlist_emit_end(e);
-		onlist_emit_free(e);
-		if (fclose(m)) {
-			free(buf);
-			return -1;
-		}
-		/* a member of the report's object: no line end of its own */
-		while (len && buf[len - 1] == '\n')
-			len--;
-		fputs("\"still_unanswered\": ", f);
-		fwrite(buf, 1, len, f);
-		fputs(",\n  ", f);
-		free(buf);
-		return 0;
-	}
 	/* no "None." section: an empty week says so once, and the count
 	 * is in the JSON and under the chart */
 	if (!n)
