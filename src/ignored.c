@@ -8,9 +8,9 @@
 #include "onlist/ignored.h"
 #include "onlist/match.h"
 #include "onlist/msgmeta.h"
-#include "onlist/report.h"	/* onlist_store_span */
 #include "onlist/store.h"
 #include "onlist/store_ignored.h"
+#include "onlist/store_report.h"	/* onlist_store_span */
 #include "ignored_int.h"
 
 static const char *const state_names[ONLIST_IGN_NSTATES] = {

@@ -9,20 +9,6 @@
 #include "onlist/store_thread.h"
 #include "remote_int.h"
 
-/* `git config onlist.rules` as git reads it in repo; NULL when unset or
- * git fails. */
-static char *rules_path(const char *repo)
-{
-	char *v = NULL;
-
-	if (onlist_git_config_get(repo ? repo : ".", "onlist.rules", &v,
-				  NULL) != ONLIST_OK) {
-		free(v);
-		return NULL;
-	}
-	return v;
-}
-
 /* "WHO: text" into *errmsg (first message wins), and st. */
 static onlist_status said(char **errmsg, onlist_status st, const char *who,
 			  const char *text)
@@ -96,7 +82,7 @@ onlist_status onlist_remote_run(struct onlist_store *s,
 	/* the same match as a local run, over everything stored */
 	memset(&mo, 0, sizeof(mo));
 	mo.repo = o->remote.repo;
-	path = rules_path(o->remote.repo);
+	path = onlist_git_config(o->remote.repo, "onlist.rules");
 	if (path && (st = onlist_match_read_rules(path, &rules, &nrules,
 						  &err)) != ONLIST_OK) {
 		said(errmsg, st, "onlist.rules", err ? err : "bad rules file");

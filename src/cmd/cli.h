@@ -192,11 +192,8 @@ extern int onlist_err_said_damage;
 
 struct onlist_store;
 
-/* `git config --get KEY` as git reads it in the repository `repo` (NULL:
- * the current folder): the repository's configuration, the user's, the
- * system's.  The value (the caller's, free()), or NULL when it is not set
- * or git fails.  Keys onlist reads: onlist.db, onlist.commitUrl,
- * onlist.postingUrl, onlist.releasePattern, onlist.rules. */
+/* onlist_git_config() (git.h) under its old name, for the report's
+ * files; the other commands call onlist_git_config(). */
 char *onlist_cli_config(const char *repo, const char *key);
 /* The project's own release subjects, compiled into *re: onlist.releasePattern
  * in repo's git config (an ERE) and the `release subject GLOB` lines of the
@@ -365,8 +362,9 @@ int onlist_cli_range(struct onlist_cli *cli, struct onlist_store *s,
 		     onlist_cli_range_cb cb, void *data);
 
 /* The same, handing each stored commit to a report callback as
- * onlist_store_report_commit() reads it (report.h); cb returning non-zero
- * (it could not keep the row) ends the walk with ONLIST_EXIT_FAIL. */
+ * onlist_store_report_commit() reads it (store_report.h); cb returning
+ * non-zero (it could not keep the row) ends the walk with
+ * ONLIST_EXIT_FAIL. */
 struct onlist_report_commit;
 typedef int (*onlist_report_cb)(const struct onlist_report_commit *c,
 				void *data);

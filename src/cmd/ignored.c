@@ -8,6 +8,7 @@
 #include <glib.h>
 
 #include "cli.h"
+#include "onlist/git.h"
 #include "onlist/ignored.h"
 #include "onlist/store.h"
 
@@ -464,7 +465,7 @@ int onlist_cli_lookup_posting(struct onlist_cli *cli, struct onlist_store *s,
 	}
 	if ((st = onlist_ignored_ctx_init(&ctx, s, NULL, 0, -1)) != ONLIST_OK)
 		goto fail;
-	url = onlist_cli_config(ctx.repo, "onlist.postingUrl");
+	url = onlist_git_config(ctx.repo, "onlist.postingUrl");
 	o.url = url ? url : "https://lore.kernel.org/r/%s";
 	o.msgid = msgid;
 	o.ctx = &ctx;
@@ -560,7 +561,7 @@ struct onlist_cli_unanswered *onlist_cli_unanswered_load(struct onlist_store *s,
 	u->x.state = ONLIST_IGN_IGNORED;
 	u->x.rows = g_ptr_array_new_with_free_func(row_free);
 	if ((st = onlist_ignored_ctx_init(&ctx, s, NULL, 0, -1)) == ONLIST_OK) {
-		url = onlist_cli_config(repo ? repo : ctx.repo, "onlist.postingUrl");
+		url = onlist_git_config(repo ? repo : ctx.repo, "onlist.postingUrl");
 		u->x.url = url ? url : "https://lore.kernel.org/r/%s";
 		u->age = ctx.scope.age;
 		/* those whose age line falls in the period, only */
@@ -833,7 +834,7 @@ int cmd_ignored(struct onlist_cli *cli, int argc, char **argv)
 			   onlist_store_errmsg(s) : onlist_status_str(st));
 		goto out;
 	}
-	url = onlist_cli_config(ctx.repo, "onlist.postingUrl");
+	url = onlist_git_config(ctx.repo, "onlist.postingUrl");
 	x.url = url ? url : "https://lore.kernel.org/r/%s";
 	x.rows = g_ptr_array_new_with_free_func(row_free);
 	ctx.since = x.since;	/* the same dates as topic_row's */

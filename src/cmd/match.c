@@ -8,6 +8,7 @@
 #include <glib.h>
 
 #include "cli.h"
+#include "onlist/git.h"
 #include "onlist/repo_scan.h"
 #include "onlist/match.h"
 #include "onlist/msgmeta.h"
@@ -609,7 +610,7 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 	o.repo = repo;
 	/* --rules, else the project's own: git config onlist.rules */
 	if (!rules_path)
-		rules_path = rules_cfg = onlist_cli_config(repo, "onlist.rules");
+		rules_path = rules_cfg = onlist_git_config(repo, "onlist.rules");
 	if (rules_path && onlist_match_read_rules(rules_path, &rules, &nrules,
 						  &err) != ONLIST_OK) {
 		/* the message quotes the offending line of the file */
