@@ -7,6 +7,7 @@
 #include "onlist/match.h"
 #include "onlist/store.h"
 #include "onlist/store_thread.h"
+#include "onlist/thread.h"
 #include "remote_int.h"
 
 /* "WHO: text" into *errmsg (first message wins), and st. */
@@ -94,8 +95,9 @@ onlist_status onlist_remote_run(struct onlist_store *s,
 	st = ONLIST_OK;
 	mo.rules = rules;
 	mo.nrules = nrules;
-	if (onlist_store_build_threads(s, &tc) != ONLIST_OK) {
-		st = said(errmsg, ONLIST_EDB, o->who, onlist_store_errmsg(s));
+	if (onlist_thread_update(s, &tc, &err) != ONLIST_OK) {
+		st = said(errmsg, ONLIST_EDB, o->who, err);
+		free(err);
 	} else if ((st = onlist_match_run(s, &mo, &mc, &err)) != ONLIST_OK) {
 		said(errmsg, st, o->who, err ? err : "match failed");
 		free(err);
@@ -107,7 +109,7 @@ onlist_status onlist_remote_run(struct onlist_store *s,
 		int got = 0;
 
 		if (i == n) {
-			if (more && (onlist_store_build_threads(s, &tc) != ONLIST_OK ||
+			if (more && (onlist_thread_update(s, &tc, &err) != ONLIST_OK ||
 				     onlist_match_run(s, &mo, &mc, &err) != ONLIST_OK)) {
 				st = said(errmsg, ONLIST_EDB, o->who, err ? err :
 					  onlist_store_errmsg(s));

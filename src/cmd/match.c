@@ -13,6 +13,7 @@
 #include "onlist/match.h"
 #include "onlist/msgmeta.h"
 #include "onlist/store.h"
+#include "onlist/thread.h"
 #include "onlist/store_thread.h"
 
 static const char help[] =
@@ -634,8 +635,10 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 	o.phase = phase;
 	o.warn = warn;
 	o.progress_data = &prog;
-	if (onlist_store_build_threads(s, &tc) != ONLIST_OK) {
-		onlist_err("match: %s", onlist_store_errmsg(s));
+	if (onlist_thread_update(s, &tc, &err) != ONLIST_OK) {
+		onlist_err("match: %s", err);
+		free(err);
+		err = NULL;
 		ret = ONLIST_EXIT_FAIL;
 		goto out;
 	}
