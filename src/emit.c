@@ -266,13 +266,3 @@ void onlist_emit_same_line(struct onlist_emit *e)
 	if (e->depth)
 		e->lv[e->depth - 1].same_line = 1;
 }
-
-void onlist_emit_raw(struct onlist_emit *e, const char *json, size_t len)
-{
-	while (len && (json[len - 1] == '\n' || json[len - 1] == '\r'))
-		len--;
-	if (!before_value(e))
-		return;
-	fwrite(json, 1, len, e->f);
-	after_value(e);
-}

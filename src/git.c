@@ -775,6 +775,17 @@ onlist_status onlist_git_config_get(const char *repo_dir, const char *key,
 	return onlist_git_config_get_all(repo_dir, key, 0, out, errmsg);
 }
 
+char *onlist_git_config(const char *repo, const char *key)
+{
+	char *v = NULL;
+
+	if (onlist_git_config_get(repo ? repo : ".", key, &v, NULL) != ONLIST_OK) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
 onlist_status onlist_git_config_get_all(const char *repo_dir, const char *key,
 					int all, char **out, char **errmsg)
 {

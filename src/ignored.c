@@ -1,4 +1,6 @@
-/* ignored.c - the series nobody answered and nobody applied (ignored.h). */
+/* ignored.c - the series nobody answered and nobody applied (ignored.h):
+ * the judgement, the scope and the walk; ignored_save.c writes the saved
+ * judgement the walk reads. */
 #include <stdlib.h>
 #include <string.h>
 #include <glib.h>
@@ -6,9 +8,10 @@
 #include "onlist/ignored.h"
 #include "onlist/match.h"
 #include "onlist/msgmeta.h"
-#include "onlist/report.h"	/* onlist_store_span */
 #include "onlist/store.h"
 #include "onlist/store_ignored.h"
+#include "onlist/store_report.h"	/* onlist_store_span */
+#include "ignored_int.h"
 
 static const char *const state_names[ONLIST_IGN_NSTATES] = {
 	[ONLIST_IGN_IGNORED] = "ignored",
@@ -125,10 +128,10 @@ static int touches(const struct onlist_ignored_scope *sc, const char *files)
 /* What the replies decide, whatever else holds: ONLIST_IGN_ANSWERED by
  * the first answer, else ONLIST_IGN_NOTICE by the first notice (*reply
  * its index), else ONLIST_IGN_IGNORED (*reply -1). */
-static enum onlist_ignored_state reply_verdict(const struct onlist_ignored_msg *msgs,
-					       size_t n,
-					       const struct onlist_ignored_reply *replies,
-					       size_t nr, long *reply)
+enum onlist_ignored_state
+onlist__ignored_reply_verdict(const struct onlist_ignored_msg *msgs, size_t n,
+			      const struct onlist_ignored_reply *replies,
+			      size_t nr, long *reply)
 {
 	long answer = -1, notice = -1;
 
@@ -221,8 +224,9 @@ onlist_status onlist_ignored_judge(const struct onlist_ignored_scope *sc,
 		out->state = ONLIST_IGN_OTHER;
 		return ONLIST_OK;
 	}
-	if ((out->state = reply_verdict(msgs, n, replies, nr, &out->reply)) !=
-	    ONLIST_IGN_IGNORED)
+	out->state = onlist__ignored_reply_verdict(msgs, n, replies, nr,
+						   &out->reply);
+	if (out->state != ONLIST_IGN_IGNORED)
 		return ONLIST_OK;
 	/* a newer patch cannot be judged yet; an older one may have landed
 	 * before the scanned history starts */
@@ -372,12 +376,6 @@ void onlist_ignored_ctx_release(struct onlist_ignored_ctx *ctx)
 }
 
 /* ---- the walk ----------------------------------------------------------- */
-
-/* A topic whose answer the replies decide: its messages, then replies. */
-struct cand {
-	GArray *msgs, *replies;
-	struct onlist_ignored_out out;
-};
 
 struct walk {
 	struct onlist_ignored_ctx *ctx;
@@ -673,8 +671,8 @@ static const char *in(GStringChunk *c, const char *s)
 	return g_string_chunk_insert(c, s);
 }
 
-static void copy_msg(GStringChunk *c, struct onlist_ignored_msg *d,
-		     const struct onlist_ignored_msg *m)
+void onlist__ignored_copy_msg(GStringChunk *c, struct onlist_ignored_msg *d,
+			      const struct onlist_ignored_msg *m)
 {
 	*d = *m;
 	d->msgid = in(c, m->msgid);
@@ -689,7 +687,7 @@ static void copy_msg(GStringChunk *c, struct onlist_ignored_msg *d,
 	d->commit = in(c, m->commit);
 }
 
-static void cand_free(gpointer p)
+void onlist__ignored_cand_free(gpointer p)
 {
 	struct cand *c = p;
 
@@ -737,7 +735,7 @@ static void flush(struct walk *w)
 	for (guint i = 0; i < w->msgs->len; i++) {
 		struct onlist_ignored_msg d;
 
-		copy_msg(w->keep, &d, &g_array_index(w->msgs,
+		onlist__ignored_copy_msg(w->keep, &d, &g_array_index(w->msgs,
 					struct onlist_ignored_msg, i));
 		g_array_append_val(c->msgs, d);
 		g_hash_table_insert(w->by_msg, (gpointer)d.msgid, c);
@@ -766,16 +764,17 @@ static int member_row(const struct onlist_store_ignored_msg *r, void *data)
 		return w->stop;
 	if (!r->m.cover && !w->counted)
 		count_files(w, r->m.files);
-	copy_msg(w->scratch, &d, &r->m);
+	onlist__ignored_copy_msg(w->scratch, &d, &r->m);
 	g_array_append_val(w->msgs, d);
 	return w->stop;
 }
 
 /* A reply, its strings kept; notice decided.  notice: the rules
  * file's patterns. */
-static struct onlist_ignored_reply keep_reply(GStringChunk *keep,
-					      const struct onlist_store_ignored_reply *r,
-					      GPtrArray *notice)
+struct onlist_ignored_reply
+onlist__ignored_keep_reply(GStringChunk *keep,
+			   const struct onlist_store_ignored_reply *r,
+			   GPtrArray *notice)
 {
 	struct onlist_ignored_reply d = r->r;
 
@@ -803,7 +802,7 @@ static int reply_row(const struct onlist_store_ignored_reply *r, void *data)
 
 	if (!c)
 		return 0;
-	d = keep_reply(w->keep, r, p->notice);
+	d = onlist__ignored_keep_reply(w->keep, r, p->notice);
 	g_array_append_val(c->replies, d);
 	return 0;
 }
@@ -843,7 +842,7 @@ static int saved_current(struct onlist_store *s)
 	return yes;
 }
 
-static int add_topic(const char *topic, void *data)
+int onlist__ignored_add_topic(const char *topic, void *data)
 {
 	GHashTable *h = data;
 
@@ -888,7 +887,8 @@ static onlist_status load_one(struct walk *w, struct onlist_store *s,
 				if (*who[j])
 					st = onlist_store_ignored_later(s, who[j], date,
 									date + 365 * 86400LL,
-									add_topic, later);
+									onlist__ignored_add_topic,
+									later);
 			copy = g_strdup(m[i].files);
 			for (char *f = strtok_r(copy, "\n", &save);
 			     f && st == ONLIST_OK; f = strtok_r(NULL, "\n", &save)) {
@@ -939,7 +939,8 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 	w.msgs = g_array_new(FALSE, FALSE, sizeof(struct onlist_ignored_msg));
 	w.scratch = g_string_chunk_new(4096);
 	w.keep = g_string_chunk_new(1 << 16);
-	w.cands = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, cand_free);
+	w.cands = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+					onlist__ignored_cand_free);
 	w.order = g_ptr_array_new();
 	w.by_msg = g_hash_table_new(g_str_hash, g_str_equal);
 	w.priors = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
@@ -1014,246 +1015,5 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 	g_string_chunk_free(w.words);
 	g_string_chunk_free(w.keep);
 	free(topic);
-	return st;
-}
-
-/* ---- the saved judgement, written by onlist match ----------------------- */
-
-/* The topics read for saving: their messages, and the replies of those
- * no commit has. */
-struct saver {
-	struct onlist_store *s;
-	GPtrArray *notice;		/* the rules file's patterns */
-	GHashTable *topics;		/* topic -> struct cand */
-	GHashTable *by_msg;		/* msgid -> struct cand */
-	GPtrArray *order;		/* the topics, as read */
-	GStringChunk *keep;
-	struct cand *cur;
-	const char *cur_topic;
-};
-
-static struct cand *saver_topic(struct saver *v, const char *topic)
-{
-	struct cand *c = g_hash_table_lookup(v->topics, topic);
-
-	if (!c) {
-		topic = in(v->keep, topic);
-		c = g_new0(struct cand, 1);
-		c->msgs = g_array_new(FALSE, FALSE,
-				      sizeof(struct onlist_ignored_msg));
-		c->replies = g_array_new(FALSE, FALSE,
-					 sizeof(struct onlist_ignored_reply));
-		g_hash_table_insert(v->topics, (gpointer)topic, c);
-		g_ptr_array_add(v->order, (gpointer)topic);
-	}
-	return c;
-}
-
-static int saver_member(const struct onlist_store_ignored_msg *r, void *data)
-{
-	struct saver *v = data;
-	struct onlist_ignored_msg d;
-
-	if (!v->cur || strcmp(v->cur_topic, r->topic)) {
-		v->cur = saver_topic(v, r->topic);
-		v->cur_topic = in(v->keep, r->topic);
-	}
-	if (r->skip)
-		return 0;
-	copy_msg(v->keep, &d, &r->m);
-	g_array_append_val(v->cur->msgs, d);
-	g_hash_table_insert(v->by_msg, (gpointer)d.msgid, v->cur);
-	return 0;
-}
-
-static int saver_reply(const struct onlist_store_ignored_reply *r, void *data)
-{
-	struct saver *v = data;
-	struct cand *c = g_hash_table_lookup(v->by_msg, r->r.target);
-	struct onlist_ignored_reply d;
-
-	if (!c)
-		return 0;
-	d = keep_reply(v->keep, r, v->notice);
-	g_array_append_val(c->replies, d);
-	return 0;
-}
-
-static int applied(const struct cand *c)
-{
-	for (guint i = 0; i < c->msgs->len; i++)
-		if (*g_array_index(c->msgs, struct onlist_ignored_msg, i).commit)
-			return 1;
-	return 0;
-}
-
-static int add_dirty(const char *topic, void *data)
-{
-	GHashTable *h = data;
-
-	if (!g_hash_table_contains(h, topic))
-		g_hash_table_add(h, g_strdup(topic));
-	return 0;
-}
-
-/* The stamp of what the saved rows were made from: the rules of this
- * file (the "i1:"), the largest message id, the counts of the rows
- * import writes beside a message that an old message may gain (mail
- * imported again), and the notice patterns. */
-#define SAVED_RULES "i1"
-
-static char *make_stamp(const int64_t c[7], GPtrArray *notice)
-{
-	GString *g = g_string_new(NULL);
-
-	g_string_printf(g, SAVED_RULES ":%lld:%lld:%lld:%lld", (long long)c[0],
-			(long long)c[1], (long long)c[2], (long long)c[3]);
-	for (guint i = 0; i < notice->len; i++)
-		g_string_append_printf(g, "\x1fnotice %s",
-				       (const char *)g_ptr_array_index(notice, i));
-	return g_string_free(g, FALSE);
-}
-
-onlist_status onlist_ignored_update(struct onlist_store *s,
-				    const struct onlist_match_opts *o,
-				    long *recomputed)
-{
-	struct saver v = { .s = s };
-	char *old = onlist_store_get_meta(s, "ignored_stamp");
-	char *dirty = onlist_store_get_meta(s, "review_dirty");
-	char *threads = onlist_store_get_meta(s, "threads_stamp");
-	char *now = NULL, *rest;
-	GHashTable *some = NULL;
-	long long c0[4] = { 0 };
-	int64_t c[7];
-	int all = 1;
-	long dummy;
-	onlist_status st;
-
-	if (!recomputed)
-		recomputed = &dummy;
-	*recomputed = 0;
-	v.notice = g_ptr_array_new();
-	for (size_t i = 0; i < o->nrules; i++)
-		if (!strcmp(o->rules[i].kind, "notice"))
-			g_ptr_array_add(v.notice, (gpointer)o->rules[i].pattern);
-	if (old && sscanf(old, SAVED_RULES ":%lld:%lld:%lld:%lld", &c0[0],
-			  &c0[1], &c0[2], &c0[3]) != 4)
-		c0[0] = 0;
-	if ((st = onlist_store_ignored_counts(s, c0[0], c)) != ONLIST_OK)
-		goto out;
-	now = make_stamp(c, v.notice);
-	/* Only the topics the thread build changed (review_dirty, which the
-	 * review empties after this) and those whose matches changed are
-	 * judged again, when the rest is as it was: the same rules and
-	 * patterns, and no row beside an old message added since (mail
-	 * imported again): those rows are read only for the topics judged. */
-	rest = old ? strchr(old, '\x1f') : NULL;
-	if (old && c0[0] && dirty && strcmp(dirty, "*") &&
-	    !strcmp(rest ? rest : "", strchr(now, '\x1f') ? strchr(now, '\x1f') : "") &&
-	    c[1] - c0[1] == c[4] && c[2] - c0[2] == c[5] && c[3] - c0[3] == c[6])
-		all = 0;
-	v.topics = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, cand_free);
-	v.by_msg = g_hash_table_new(g_str_hash, g_str_equal);
-	v.order = g_ptr_array_new();
-	v.keep = g_string_chunk_new(1 << 16);
-	if (all) {
-		GPtrArray *ids = g_ptr_array_new();
-
-		if ((st = onlist_store_ignored_clear(s, NULL)) != ONLIST_OK ||
-		    (st = onlist_store_ignored_members(s, NULL, saver_member,
-						       &v)) != ONLIST_OK) {
-			g_ptr_array_free(ids, TRUE);
-			goto out;
-		}
-		/* replies decide nothing where a commit has the topic */
-		for (guint i = 0; i < v.order->len; i++) {
-			struct cand *t = g_hash_table_lookup(v.topics,
-					g_ptr_array_index(v.order, i));
-
-			if (applied(t))
-				continue;
-			for (guint k = 0; k < t->msgs->len; k++)
-				g_ptr_array_add(ids, (gpointer)g_array_index(t->msgs,
-						struct onlist_ignored_msg, k).msgid);
-		}
-		st = onlist_store_ignored_replies_to(s, (const char *const *)ids->pdata,
-						     ids->len, saver_reply, &v);
-		g_ptr_array_free(ids, TRUE);
-		if (st != ONLIST_OK)
-			goto out;
-	} else {
-		GHashTableIter it;
-		gpointer k;
-
-		some = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-		for (char *p = dirty; *p; ) {
-			char *e = strchr(p, '\n');
-
-			if (e)
-				*e = 0;
-			if (*p)
-				add_dirty(p, some);
-			if (!e)
-				break;
-			p = e + 1;
-		}
-		if ((st = onlist_store_ignored_commit_changed(s, add_dirty, some))
-		    != ONLIST_OK)
-			goto out;
-		g_hash_table_iter_init(&it, some);
-		while (g_hash_table_iter_next(&it, &k, NULL)) {
-			struct cand *t;
-
-			v.cur = NULL;
-			if ((st = onlist_store_ignored_clear(s, k)) != ONLIST_OK ||
-			    (st = onlist_store_ignored_members(s, k, saver_member,
-							       &v)) != ONLIST_OK)
-				goto out;
-			t = g_hash_table_lookup(v.topics, k);
-			if (t && t->msgs->len && !applied(t) &&
-			    (st = onlist_store_ignored_replies(s, k, saver_reply,
-							       &v)) != ONLIST_OK)
-				goto out;
-		}
-	}
-	for (guint i = 0; i < v.order->len; i++) {
-		const char *topic = g_ptr_array_index(v.order, i);
-		struct cand *t = g_hash_table_lookup(v.topics, topic);
-		const struct onlist_ignored_msg *m =
-			(const struct onlist_ignored_msg *)t->msgs->data;
-		const struct onlist_ignored_reply *r =
-			(const struct onlist_ignored_reply *)t->replies->data;
-		long k = -1;
-		enum onlist_ignored_state a = ONLIST_IGN_IGNORED;
-
-		if (!t->msgs->len)
-			continue;
-		if (!applied(t))
-			a = reply_verdict(m, t->msgs->len, r, t->replies->len, &k);
-		if ((st = onlist_store_ignored_put(s, topic, m, t->msgs->len,
-						   a == ONLIST_IGN_ANSWERED ? 1 :
-						   a == ONLIST_IGN_NOTICE ? 2 : 0,
-						   k >= 0 ? &r[k] : NULL, all)) != ONLIST_OK)
-			goto out;
-		(*recomputed)++;
-	}
-	if ((st = onlist_store_set_meta(s, "ignored_stamp", now)) == ONLIST_OK)
-		st = onlist_store_set_meta(s, "ignored_threads",
-					   threads ? threads : "");
-out:
-	if (v.topics) {
-		g_hash_table_destroy(v.by_msg);
-		g_hash_table_destroy(v.topics);
-		g_ptr_array_free(v.order, TRUE);
-		g_string_chunk_free(v.keep);
-	}
-	if (some)
-		g_hash_table_destroy(some);
-	g_ptr_array_free(v.notice, TRUE);
-	g_free(now);
-	free(old);
-	free(dirty);
-	free(threads);
 	return st;
 }

@@ -16,7 +16,7 @@
 #include "onlist/subject.h"
 #include "onlist/msgmeta.h"
 #include "onlist/patchfp.h"
-#include "onlist/store_match.h"
+#include "onlist/store_fuzzy.h"
 #include "onlist/store_schema.h"
 #include "onlist/store_review.h"
 

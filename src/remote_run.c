@@ -7,21 +7,8 @@
 #include "onlist/match.h"
 #include "onlist/store.h"
 #include "onlist/store_thread.h"
+#include "onlist/thread.h"
 #include "remote_int.h"
-
-/* `git config onlist.rules` as git reads it in repo; NULL when unset or
- * git fails. */
-static char *rules_path(const char *repo)
-{
-	char *v = NULL;
-
-	if (onlist_git_config_get(repo ? repo : ".", "onlist.rules", &v,
-				  NULL) != ONLIST_OK) {
-		free(v);
-		return NULL;
-	}
-	return v;
-}
 
 /* "WHO: text" into *errmsg (first message wins), and st. */
 static onlist_status said(char **errmsg, onlist_status st, const char *who,
@@ -96,7 +83,7 @@ onlist_status onlist_remote_run(struct onlist_store *s,
 	/* the same match as a local run, over everything stored */
 	memset(&mo, 0, sizeof(mo));
 	mo.repo = o->remote.repo;
-	path = rules_path(o->remote.repo);
+	path = onlist_git_config(o->remote.repo, "onlist.rules");
 	if (path && (st = onlist_match_read_rules(path, &rules, &nrules,
 						  &err)) != ONLIST_OK) {
 		said(errmsg, st, "onlist.rules", err ? err : "bad rules file");
@@ -108,8 +95,9 @@ onlist_status onlist_remote_run(struct onlist_store *s,
 	st = ONLIST_OK;
 	mo.rules = rules;
 	mo.nrules = nrules;
-	if (onlist_store_build_threads(s, &tc) != ONLIST_OK) {
-		st = said(errmsg, ONLIST_EDB, o->who, onlist_store_errmsg(s));
+	if (onlist_thread_update(s, &tc, &err) != ONLIST_OK) {
+		st = said(errmsg, ONLIST_EDB, o->who, err);
+		free(err);
 	} else if ((st = onlist_match_run(s, &mo, &mc, &err)) != ONLIST_OK) {
 		said(errmsg, st, o->who, err ? err : "match failed");
 		free(err);
@@ -121,7 +109,7 @@ onlist_status onlist_remote_run(struct onlist_store *s,
 		int got = 0;
 
 		if (i == n) {
-			if (more && (onlist_store_build_threads(s, &tc) != ONLIST_OK ||
+			if (more && (onlist_thread_update(s, &tc, &err) != ONLIST_OK ||
 				     onlist_match_run(s, &mo, &mc, &err) != ONLIST_OK)) {
 				st = said(errmsg, ONLIST_EDB, o->who, err ? err :
 					  onlist_store_errmsg(s));

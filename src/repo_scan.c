@@ -1,5 +1,6 @@
 /* repo_scan.c - the commits of a range, with their patch-ids, read out of
- * git (see repo_scan.h); git.c starts the gits, as every git onlist runs.
+ * git (see repo_scan.h); git.c starts the gits, as every git onlist runs,
+ * and repo_commit.c reads the text of each commit they print.
  *
  * A scan is `git rev-list` (shas kept as 20-byte values, nothing else),
  * then `jobs` long-lived `git diff-tree --stdin -p` children.  Each round's
@@ -29,6 +30,7 @@
 #include "onlist/buf.h"
 #include "onlist/git.h"
 #include "onlist/repo_scan.h"
+#include "repo_scan_int.h"
 
 #define MAX_DEFAULT_JOBS	16	/* more gits than this only contend for I/O */
 #define MAX_JOBS	64
@@ -241,184 +243,6 @@ onlist_status onlist_repo_scan_looks_like_inbox(const char *repo, const char *ra
 	return ONLIST_OK;
 }
 
-/* ---- parsing one commit out of diff-tree ---- */
-
-void onlist_commit_release(struct onlist_commit *c)
-{
-	size_t i;
-
-	if (!c)
-		return;
-	free(c->author_name);
-	free(c->author_email);
-	free(c->committer_name);
-	free(c->committer_email);
-	free(c->subject);
-	free(c->body);
-	for (i = 0; i < c->ntrailers; i++) {
-		free(c->trailers[i].key);
-		free(c->trailers[i].value);
-	}
-	free(c->trailers);
-	free(c->files);
-	free(c->skip_reason);
-	memset(c, 0, sizeof *c);
-}
-
-/* "Key: value" lines, as %(trailers:only,unfold) prints them: git writes
- * every parsed trailer as key, ": ", value, whatever separator the message
- * used. */
-static int parse_trailers(struct onlist_commit *c, const char *s)
-{
-	const char *p, *nl, *colon;
-	size_t n = 0;
-
-	for (p = s; *p; p++)
-		n += *p == '\n';
-	if (!n)
-		return 0;
-	if (!(c->trailers = calloc(n, sizeof *c->trailers)))
-		return -1;
-	for (p = s; *p; p = *nl ? nl + 1 : nl) {
-		const char *v;
-		if (!(nl = strchr(p, '\n')))
-			nl = p + strlen(p);
-		if (nl == p)
-			continue;
-		colon = memchr(p, ':', (size_t)(nl - p));
-		if (!colon)
-			colon = nl;
-		v = colon < nl ? colon + 1 : nl;
-		if (v < nl && *v == ' ')
-			v++;
-		c->trailers[c->ntrailers].key = strndup(p, (size_t)(colon - p));
-		c->trailers[c->ntrailers].value = strndup(v, (size_t)(nl - v));
-		if (!c->trailers[c->ntrailers].key ||
-		    !c->trailers[c->ntrailers].value) {
-			free(c->trailers[c->ntrailers].key);
-			free(c->trailers[c->ntrailers].value);
-			return -1;
-		}
-		c->ntrailers++;
-	}
-	return 0;
-}
-
-static int is_blank(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
-			return 0;
-	return 1;
-}
-
-/* The body says nothing beyond its trailers: what is left after cutting
- * out the trailer block git found (its last occurrence: the block ends the
- * message) is blank. */
-static int body_is_empty(const char *body, const char *block)
-{
-	size_t bl = strlen(body), tl = strlen(block);
-	const char *cut = NULL, *p = body;
-
-	while (tl && (p = memmem(p, bl - (size_t)(p - body), block, tl))) {
-		cut = p;
-		p++;
-	}
-	if (!cut)
-		return is_blank(body, bl);
-	return is_blank(body, (size_t)(cut - body)) &&
-	       is_blank(cut + tl, bl - (size_t)(cut - body) - tl);
-}
-
-/* The path a "diff --git a/X b/Y" line names on its b side.  A quoted name
- * stays quoted, without its "b/".  When the two names differ and are not
- * quoted, spaces make the split ambiguous; such a pair is a rename or copy,
- * whose "rename to"/"copy to" line then replaces this guess. */
-static int diff_git_path(const char *s, size_t n, struct onlist_buf *out)
-{
-	size_t i, l;
-
-	out->len = 0;
-	if (n >= 4 && s[n - 1] == '"') {
-		/* inside a quoted name a quote is escaped, so the last
-		 * ` "b/` starts the b side */
-		for (i = n - 3; i-- > 0;)
-			if (!memcmp(s + i, " \"b/", 4))
-				return onlist_buf_add(out, "\"", 1) ||
-				       onlist_buf_add(out, s + i + 4, n - i - 4);
-		return onlist_buf_add(out, s, n);
-	}
-	if (n >= 7 && (n - 5) % 2 == 0 && !memcmp(s, "a/", 2)) {
-		l = (n - 5) / 2;
-		if (!memcmp(s + 2 + l, " b/", 3) && !memcmp(s + 2, s + 5 + l, l))
-			return onlist_buf_add(out, s + 5 + l, l);
-	}
-	for (i = n >= 3 ? n - 2 : 0; i-- > 0;)
-		if (!memcmp(s + i, " b/", 3))
-			return onlist_buf_add(out, s + i + 3, n - i - 3);
-	return onlist_buf_add(out, s, n);
-}
-
-struct parse {
-	struct onlist_patchid pid;
-	int hashing;		/* patch-id still taking lines */
-	struct onlist_buf files;
-	struct onlist_buf path;	/* the current file's path, not yet added */
-};
-
-static int flush_path(struct parse *ps)
-{
-	int rc = 0;
-
-	if (ps->path.len)
-		rc = onlist_buf_add(&ps->files, ps->path.data, ps->path.len) ||
-		     onlist_buf_add(&ps->files, "\n", 1);
-	ps->path.len = 0;
-	return rc;
-}
-
-static int diff_line(struct parse *ps, const char *line, size_t len)
-{
-	size_t n = len;
-
-	if (ps->hashing &&
-	    onlist_patchid_line(&ps->pid, line, len, NULL) != ONLIST_PATCHID_MORE)
-		ps->hashing = 0;	/* git ends this patch here too */
-	/* only header lines start with a letter */
-	if (!len || line[0] < 'a' || line[0] > 'z')
-		return 0;
-	if (line[n - 1] == '\n')
-		n--;
-	if (n > 11 && !memcmp(line, "diff --git ", 11)) {
-		if (flush_path(ps))
-			return -1;
-		return diff_git_path(line + 11, n - 11, &ps->path);
-	}
-	if (n > 10 && !memcmp(line, "rename to ", 10)) {
-		ps->path.len = 0;
-		return onlist_buf_add(&ps->path, line + 10, n - 10);
-	}
-	if (n > 8 && !memcmp(line, "copy to ", 8)) {
-		ps->path.len = 0;
-		return onlist_buf_add(&ps->path, line + 8, n - 8);
-	}
-	return 0;
-}
-
-/* A line of `--name-only` output: one path, quoted as "diff --git" quotes
- * it. */
-static int name_line(struct parse *ps, const char *line, size_t len)
-{
-	if (len && line[len - 1] == '\n')
-		len--;
-	if (!len)
-		return 0;
-	if (flush_path(ps))
-		return -1;
-	return onlist_buf_add(&ps->path, line, len);
-}
 
 struct scan;
 
@@ -515,11 +339,8 @@ static onlist_status read_header(struct job *j, struct onlist_git_reader *r,
 	c->subject = f[F_SUBJECT];
 	c->body = f[F_BODY];
 	f[F_AN] = f[F_AE] = f[F_CN] = f[F_CE] = f[F_SUBJECT] = f[F_BODY] = NULL;
-	if (parse_trailers(c, f[F_TRAILERS]) < 0) {
+	if (onlist__commit_trailers(c, f[F_TRAILERS], f[F_RAWTRAILERS]) < 0)
 		st = fail(j, ONLIST_ENOMEM, "out of memory");
-		goto out;
-	}
-	c->body_empty = body_is_empty(c->body, f[F_RAWTRAILERS]);
 out:
 	for (i = 0; i < NFIELDS; i++)
 		free(f[i]);
@@ -530,10 +351,9 @@ out:
  * `--name-only`) up to the next commit, the end of the round or the end
  * of git's output; at that end j->ended is set. */
 static onlist_status read_commit(struct job *j, struct onlist_git_reader *r,
-				 struct parse *ps, struct onlist_commit *c,
+				 struct onlist__commit_parse *ps, struct onlist_commit *c,
 				 const char *want, int names)
 {
-	unsigned char raw[ONLIST_PATCHID_RAWSZ];
 	onlist_status st;
 	char *line;
 	size_t len;
@@ -541,9 +361,7 @@ static onlist_status read_commit(struct job *j, struct onlist_git_reader *r,
 
 	if ((st = read_header(j, r, c, want)) != ONLIST_OK)
 		return st;
-	onlist_patchid_init(&ps->pid, 1);
-	ps->hashing = 1;
-	ps->files.len = ps->path.len = 0;
+	onlist__commit_start(ps);
 	/* up to the next commit, or the end of the round */
 	while ((ch = onlist_git_reader_peek(r)) >= 0 && ch != '\001' &&
 	       ch != '\002') {
@@ -551,8 +369,8 @@ static onlist_status read_commit(struct job *j, struct onlist_git_reader *r,
 			ch = -1;
 			break;
 		}
-		if ((names ? name_line(ps, line, len) :
-			     diff_line(ps, line, len)) < 0)
+		if ((names ? onlist__commit_name_line(ps, line, len) :
+			     onlist__commit_diff_line(ps, line, len)) < 0)
 			return fail(j, ONLIST_ENOMEM, "out of memory");
 	}
 	if (ch < 0 && !r->eof)
@@ -560,14 +378,8 @@ static onlist_status read_commit(struct job *j, struct onlist_git_reader *r,
 			    strerror(errno));
 	if (ch < 0)
 		j->ended = 1;
-	if (flush_path(ps) ||
-	    !(c->files = strdup(ps->files.len ? ps->files.data : "")))
+	if (onlist__commit_finish(ps, c) < 0)
 		return fail(j, ONLIST_ENOMEM, "out of memory");
-	c->has_patchid = onlist_patchid_finish(&ps->pid, raw);
-	if (c->has_patchid)
-		onlist_patchid_hex(raw, c->patchid);
-	else
-		c->patchid[0] = '\0';
 	return ONLIST_OK;
 }
 
@@ -660,7 +472,7 @@ enum one {
  * released and *gitmsg (caller frees) git's message.  Returns ONLIST_OK,
  * or the job's failure (git cannot be started, or said 0 without
  * printing the commit). */
-static onlist_status diff_one(struct job *j, struct parse *ps, enum one how,
+static onlist_status diff_one(struct job *j, struct onlist__commit_parse *ps, enum one how,
 			      struct onlist_commit *c, const char *sha,
 			      int *ret, char **gitmsg)
 {
@@ -739,7 +551,7 @@ static onlist_status diff_one(struct job *j, struct parse *ps, enum one how,
  * commit alike, and fails the scan as it always did.  Returns 0 to go on
  * (reading k + 1 from the new git), 1 when the scan is being stopped
  * (nothing is wrong), -1 on a failure of the job (j->st). */
-static int restart(struct job *j, struct parse *ps, size_t r, size_t k,
+static int restart(struct job *j, struct onlist__commit_parse *ps, size_t r, size_t k,
 		   struct onlist_commit *c, const char *sha)
 {
 	struct scan *sc = j->sc;
@@ -822,7 +634,7 @@ static void *read_job(void *arg)
 {
 	struct job *j = arg;
 	struct scan *sc = j->sc;
-	struct parse ps = { 0 };
+	struct onlist__commit_parse ps = { 0 };
 	struct onlist_commit *slot, *c;
 	char want[41], *line;
 	size_t r, k, from, to, len;
@@ -886,8 +698,7 @@ static void *read_job(void *arg)
 	j->rdone = 1;		/* the writer waits for no more restarts */
 	pthread_cond_broadcast(&sc->cv);
 	pthread_mutex_unlock(&sc->mu);
-	onlist_buf_release(&ps.files);
-	onlist_buf_release(&ps.path);
+	onlist__commit_parse_release(&ps);
 	return NULL;
 }
 

@@ -304,6 +304,24 @@ sqlite3_stmt *onlist__store_prepare(struct onlist_store *s, const char *sql)
 	return c->st;
 }
 
+int onlist__store_int64s(struct onlist_store *s, const char *sql,
+			 int64_t arg, int64_t *out, int n)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql);
+	int ok;
+
+	if (!st)
+		return 0;
+	if (arg >= 0)
+		sqlite3_bind_int64(st, 1, arg);
+	ok = sqlite3_step(st) == SQLITE_ROW;
+	for (int i = 0; ok && i < n; i++)
+		out[i] = i < sqlite3_column_count(st) ?
+			 sqlite3_column_int64(st, i) : 0;
+	sqlite3_reset(st);
+	return ok;
+}
+
 onlist_status onlist__store_first_text(struct onlist_store *s, const char *sql,
 				       const char *param, const char *what,
 				       char **out)

@@ -16,6 +16,18 @@ static const char *col(sqlite3_stmt *st, int i)
 	return v ? v : "";
 }
 
+/* sql_one with topic bound to ?1, or sql_all when topic is NULL; NULL
+ * when it cannot be prepared (the handle's message set). */
+static sqlite3_stmt *prepare_topic(struct onlist_store *s, const char *sql_all,
+				   const char *sql_one, const char *topic)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, topic ? sql_one : sql_all);
+
+	if (st && topic)
+		onlist__bind_text(st, 1, topic);
+	return st;
+}
+
 static const char sql_commits[] =
 	"SELECT coalesce(commit_date, 0), coalesce(files, '') FROM commits";
 
@@ -69,40 +81,33 @@ static const char sql_members_all[] = MEMBERS(" ORDER BY s.topic, s.msgid");
 static const char sql_members_one[] = MEMBERS(" WHERE s.topic = ?1"
 					      " ORDER BY s.msgid");
 
-typedef int (*member_cb)(const struct onlist_store_ignored_msg *m, void *data);
+/* The columns of a member, in the order of MEMBERS and SAVED. */
+#define M(type, field) { type, offsetof(struct onlist_store_ignored_msg, field) }
+static const struct onlist__column member_cols[] = {
+	M('e', topic), M('e', m.series), M('e', m.msgid), M('I', m.date),
+	M('e', m.list), M('e', m.from), M('e', m.from_name), M('e', m.subject),
+	M('e', m.author), M('e', m.codev), M('i', m.version), M('i', m.cover),
+	M('e', m.files), M('e', m.commit), { 0, 0 }
+};
+#undef M
 
 /* The rows of sql_all, or of sql_one for one topic: the fourteen columns
  * of a member in the order of MEMBERS and SAVED, and a fifteenth, skip,
  * when with_skip.  `what` names the read in an error. */
 static onlist_status each_member(struct onlist_store *s, const char *sql_all,
 				 const char *sql_one, const char *topic,
-				 int with_skip, const char *what, member_cb cb,
-				 void *data)
+				 int with_skip, const char *what,
+				 onlist_store_ignored_msg_cb cb, void *data)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, topic ? sql_one : sql_all);
+	sqlite3_stmt *st = prepare_topic(s, sql_all, sql_one, topic);
 	int rc;
 
 	if (!st)
 		return fail(s, "prepare");
-	if (topic)
-		onlist__bind_text(st, 1, topic);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_store_ignored_msg r;
 
-		r.topic = col(st, 0);
-		r.m.series = col(st, 1);
-		r.m.msgid = col(st, 2);
-		r.m.date = sqlite3_column_int64(st, 3);
-		r.m.list = col(st, 4);
-		r.m.from = col(st, 5);
-		r.m.from_name = col(st, 6);
-		r.m.subject = col(st, 7);
-		r.m.author = col(st, 8);
-		r.m.codev = col(st, 9);
-		r.m.version = sqlite3_column_int(st, 10);
-		r.m.cover = sqlite3_column_int(st, 11);
-		r.m.files = col(st, 12);
-		r.m.commit = col(st, 13);
+		onlist__store_columns(st, &r, member_cols);
 		r.skip = with_skip ? sqlite3_column_int(st, 14) : 0;
 		if (cb(&r, data))
 			break;
@@ -113,8 +118,7 @@ static onlist_status each_member(struct onlist_store *s, const char *sql_all,
 
 onlist_status onlist_store_ignored_members(struct onlist_store *s,
 					   const char *topic,
-					   int (*cb)(const struct onlist_store_ignored_msg *m,
-						     void *data),
+					   onlist_store_ignored_msg_cb cb,
 					   void *data)
 {
 	return each_member(s, sql_members_all, sql_members_one, topic, 1,
@@ -126,52 +130,63 @@ onlist_status onlist_store_ignored_members(struct onlist_store *s,
 #define ANSWERING(i) " ((" i ".class IN ('reply', 'other') AND NOT EXISTS" \
 	" (SELECT 1 FROM series sc WHERE sc.msgid = " i ".msgid)) OR" \
 	" (" i ".class = 'patch' AND coalesce(" i ".reply, 0)))"
-#define REPLIES(where) \
-	"SELECT s.topic, th.msgid, th.answers, coalesce(m.date, 0)," \
+/* A reply's columns, its topic first, and the joins after its thread row
+ * th: the order reply_rows() reads. */
+#define REPLY_COLS(topic) \
+	"SELECT " topic ", th.msgid, th.answers, coalesce(m.date, 0)," \
 	" coalesce(lower(m.from_addr), ''), coalesce(m.from_name, '')," \
 	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = th.msgid)," \
-	" coalesce(r.kind, ''), coalesce(r.text, '')" \
-	" FROM series s JOIN thread th ON th.answers = s.msgid" \
+	" coalesce(r.kind, ''), coalesce(r.text, '')"
+#define REPLY_JOINS \
 	" JOIN message_info i ON i.msgid = th.msgid AND" ANSWERING("i") \
 	" JOIN messages m ON m.msgid = th.msgid" \
-	" LEFT JOIN message_reply r ON r.msgid = th.msgid" where
+	" LEFT JOIN message_reply r ON r.msgid = th.msgid"
+#define REPLIES(where) \
+	REPLY_COLS("s.topic") \
+	" FROM series s JOIN thread th ON th.answers = s.msgid" REPLY_JOINS where
 /* in no order: the caller finds each one's topic in a table */
 static const char sql_replies_all[] = REPLIES("");
 static const char sql_replies_one[] = REPLIES(" WHERE s.topic = ?1");
 
-onlist_status onlist_store_ignored_replies(struct onlist_store *s,
-					   const char *topic,
-					   int (*cb)(const struct onlist_store_ignored_reply *r,
-						     void *data),
-					   void *data)
+/* REPLY_COLS' columns. */
+#define R(type, field) { type, offsetof(struct onlist_store_ignored_reply, field) }
+static const struct onlist__column reply_cols[] = {
+	R('e', topic), R('e', r.msgid), R('e', r.target), R('I', r.date),
+	R('e', r.from), R('e', r.from_name), R('i', r.bot), R('e', kind),
+	R('e', text), { 0, 0 }
+};
+#undef R
+
+/* Each row of st (REPLY_COLS) to cb, until it returns non-zero. */
+static onlist_status reply_rows(struct onlist_store *s, sqlite3_stmt *st,
+				onlist_store_ignored_reply_cb cb, void *data)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, topic ? sql_replies_one :
-						 sql_replies_all);
 	int rc;
 
-	if (!st)
-		return fail(s, "prepare");
-	if (topic)
-		onlist__bind_text(st, 1, topic);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_store_ignored_reply r;
 
-		r.topic = col(st, 0);
-		r.r.msgid = col(st, 1);
-		r.r.target = col(st, 2);
-		r.r.date = sqlite3_column_int64(st, 3);
-		r.r.from = col(st, 4);
-		r.r.from_name = col(st, 5);
-		r.r.bot = sqlite3_column_int(st, 6);
+		onlist__store_columns(st, &r, reply_cols);
 		r.r.notice = 0;
-		r.kind = col(st, 7);
-		r.text = col(st, 8);
 		if (cb(&r, data))
 			break;
 	}
 	sqlite3_reset(st);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
 	       fail(s, "read the replies");
+}
+
+onlist_status onlist_store_ignored_replies(struct onlist_store *s,
+					   const char *topic,
+					   onlist_store_ignored_reply_cb cb,
+					   void *data)
+{
+	sqlite3_stmt *st = prepare_topic(s, sql_replies_all, sql_replies_one,
+					 topic);
+
+	if (!st)
+		return fail(s, "prepare");
+	return reply_rows(s, st, cb, data);
 }
 
 /* The replies to the messages of temp.ignored_targets only: on a real
@@ -184,24 +199,16 @@ static const char sql_target_put[] =
 	"INSERT OR IGNORE INTO temp.ignored_targets(msgid) VALUES(?1)";
 static const char sql_targets_drop[] = "DROP TABLE IF EXISTS temp.ignored_targets";
 static const char sql_replies_targets[] =
-	"SELECT '', th.msgid, th.answers, coalesce(m.date, 0),"
-	" coalesce(lower(m.from_addr), ''), coalesce(m.from_name, ''),"
-	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = th.msgid),"
-	" coalesce(r.kind, ''), coalesce(r.text, '')"
-	" FROM temp.ignored_targets t JOIN thread th ON th.answers = t.msgid"
-	" JOIN message_info i ON i.msgid = th.msgid AND" ANSWERING("i")
-	" JOIN messages m ON m.msgid = th.msgid"
-	" LEFT JOIN message_reply r ON r.msgid = th.msgid";
+	REPLY_COLS("''") " FROM temp.ignored_targets t"
+	" JOIN thread th ON th.answers = t.msgid" REPLY_JOINS;
 
 onlist_status onlist_store_ignored_replies_to(struct onlist_store *s,
 					      const char *const *msgids, size_t n,
-					      int (*cb)(const struct onlist_store_ignored_reply *r,
-							void *data),
+					      onlist_store_ignored_reply_cb cb,
 					      void *data)
 {
 	sqlite3_stmt *st;
 	onlist_status ret = ONLIST_OK;
-	int rc;
 
 	if (sqlite3_exec(s->db, sql_targets_make, NULL, NULL, NULL) != SQLITE_OK)
 		return fail(s, "make a temporary table");
@@ -214,25 +221,7 @@ onlist_status onlist_store_ignored_replies_to(struct onlist_store *s,
 		ret = fail(s, "prepare");
 		goto out;
 	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct onlist_store_ignored_reply r;
-
-		r.topic = "";
-		r.r.msgid = col(st, 1);
-		r.r.target = col(st, 2);
-		r.r.date = sqlite3_column_int64(st, 3);
-		r.r.from = col(st, 4);
-		r.r.from_name = col(st, 5);
-		r.r.bot = sqlite3_column_int(st, 6);
-		r.r.notice = 0;
-		r.kind = col(st, 7);
-		r.text = col(st, 8);
-		if (cb(&r, data))
-			break;
-	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		ret = fail(s, "read the replies");
+	ret = reply_rows(s, st, cb, data);
 out:
 	/* the statements that name it go before it does */
 	sqlite3_reset(onlist__store_prepare(s, sql_target_put));
@@ -358,6 +347,22 @@ onlist_status onlist_store_ignored_put(struct onlist_store *s, const char *topic
 	return st;
 }
 
+/* The text of each row's first column (a topic) to cb, until it returns
+ * non-zero; `what` names the read in an error. */
+static onlist_status topic_rows(struct onlist_store *s, sqlite3_stmt *st,
+				const char *what,
+				onlist_store_ignored_topic_cb cb,
+				void *data)
+{
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (cb(col(st, 0), data))
+			break;
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK : fail(s, what);
+}
+
 /* the saved commit of a message is not the one the matches give now */
 static const char sql_commit_changed[] =
 	"SELECT DISTINCT g.topic FROM ignored_msgs g WHERE g.commit_sha IS NOT"
@@ -365,21 +370,14 @@ static const char sql_commit_changed[] =
 	"  WHERE x.message_id = g.msgid), '')";
 
 onlist_status onlist_store_ignored_commit_changed(struct onlist_store *s,
-						  int (*cb)(const char *topic,
-							    void *data),
+						  onlist_store_ignored_topic_cb cb,
 						  void *data)
 {
 	sqlite3_stmt *st = onlist__store_prepare(s, sql_commit_changed);
-	int rc;
 
 	if (!st)
 		return fail(s, "prepare");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (cb(col(st, 0), data))
-			break;
-	sqlite3_reset(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
-	       fail(s, "compare the matches");
+	return topic_rows(s, st, "compare the matches", cb, data);
 }
 
 #define SAVED(where) \
@@ -391,8 +389,7 @@ static const char sql_saved_one[] = SAVED(" WHERE topic = ?1");
 
 onlist_status onlist_store_ignored_saved(struct onlist_store *s,
 					 const char *topic,
-					 int (*cb)(const struct onlist_store_ignored_msg *m,
-						   void *data),
+					 onlist_store_ignored_msg_cb cb,
 					 void *data)
 {
 	return each_member(s, sql_saved_all, sql_saved_one, topic, 0,
@@ -413,14 +410,12 @@ onlist_status onlist_store_ignored_answers(struct onlist_store *s,
 						     void *data),
 					   void *data)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, topic ? sql_answers_one :
-						 sql_answers_all);
+	sqlite3_stmt *st = prepare_topic(s, sql_answers_all, sql_answers_one,
+					 topic);
 	int rc;
 
 	if (!st)
 		return fail(s, "prepare");
-	if (topic)
-		onlist__bind_text(st, 1, topic);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_ignored_reply r = { 0 };
 
@@ -446,23 +441,17 @@ static const char sql_later[] =
 
 onlist_status onlist_store_ignored_later(struct onlist_store *s, const char *who,
 					 int64_t after, int64_t before,
-					 int (*cb)(const char *topic, void *data),
+					 onlist_store_ignored_topic_cb cb,
 					 void *data)
 {
 	sqlite3_stmt *st = onlist__store_prepare(s, sql_later);
-	int rc;
 
 	if (!st)
 		return fail(s, "prepare");
 	onlist__bind_text(st, 1, who);
 	sqlite3_bind_int64(st, 2, after);
 	sqlite3_bind_int64(st, 3, before);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (cb(col(st, 0), data))
-			break;
-	sqlite3_reset(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
-	       fail(s, "read the later patches");
+	return topic_rows(s, st, "read the later patches", cb, data);
 }
 
 static const char sql_file_topics[] =

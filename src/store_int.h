@@ -78,6 +78,25 @@ void onlist__store_columns(sqlite3_stmt *st, void *out,
  * reset with its bindings cleared; NULL on error (message set). */
 sqlite3_stmt *onlist__store_prepare(struct onlist_store *s, const char *sql);
 
+/* The integer columns of sql's first row (arg, unless negative, bound to
+ * ?1) into out[0..n-1]; a column past the row's last is 0.  1 when there
+ * was a row, else 0 (a failed prepare sets the handle's message). */
+int onlist__store_int64s(struct onlist_store *s, const char *sql,
+			 int64_t arg, int64_t *out, int n);
+
+/* SQL pieces the tiers' files (store_match.c, store_fuzzy.c) share. */
+/* A commit's author address for the tiers that key on it: the writer
+ * behind a list's DMARC rewrite when known (temp.via_author), lower case. */
+#define AUTHOR_EMAIL(c) \
+	" coalesce((SELECT v.email FROM temp.via_author v WHERE v.sha = " c ".sha)," \
+	" lower(" c ".author_email))"
+#define NOT_ECHO(m) " NOT EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = " m ")"
+#define UNMATCHED(c) " NOT EXISTS (SELECT 1 FROM matches x WHERE x.commit_sha = " c ")"
+/* When a mail was sent, as the tiers take it: a mail in temp.arrived is
+ * bounded by when an archive received it, else its Date. */
+#define SENT(m) " coalesce((SELECT a.t FROM temp.arrived a WHERE a.msgid = " \
+	m ".msgid), " m ".date)"
+
 /* Which matches are postings of their commit: the one definition is the
  * method table of vocab.h, which onlist_method_is_posting() reads too. */
 #define ONLIST__POSTED(col) ONLIST_SQL_POSTED(col)

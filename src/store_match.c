@@ -1,4 +1,5 @@
-/* store_match.c - the SQL of onlist match's tiers (see store_match.h). */
+/* store_match.c - the SQL of onlist match's tiers (see store_match.h);
+ * store_fuzzy.c holds the patch fingerprint rows the fuzzy tier reads. */
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 
 #include "onlist/buf.h"
 #include "onlist/msgid.h"
+#include "onlist/store_fuzzy.h"
 #include "onlist/store_match.h"
 #include "store_int.h"
 
@@ -16,31 +18,6 @@
 #define bind_text onlist__bind_text
 #define prepare onlist__store_prepare
 #define step onlist__store_step
-
-static const char sql_put_mpatch[] =
-	"INSERT OR IGNORE INTO message_patch(msgid, repaired_id, fp, words,"
-	" files, added, removed) VALUES(?1,?2,?3,?4,?5,?6,?7)";
-static const char sql_put_cpatch[] =
-	"INSERT OR REPLACE INTO commit_patch(sha, alt_histogram, alt_patience,"
-	" alt_minimal, fp, words, files, added, removed)"
-	" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)";
-
-onlist_status onlist_store_put_message_patch(struct onlist_store *s,
-					     const struct onlist_patch_row *r)
-{
-	return step(s, prepare(s, sql_put_mpatch), "insert message patch",
-		    "ttuutII", r->key, r->repaired_id, r->fp, r->nfp, r->words,
-		    r->nwords, r->files, (int64_t)r->added, (int64_t)r->removed);
-}
-
-onlist_status onlist_store_put_commit_patch(struct onlist_store *s,
-					    const struct onlist_patch_row *r)
-{
-	return step(s, prepare(s, sql_put_cpatch), "insert commit patch",
-		    "ttttuutII", r->key, r->alt[0], r->alt[1], r->alt[2], r->fp,
-		    r->nfp, r->words, r->nwords, r->files, (int64_t)r->added,
-		    (int64_t)r->removed);
-}
 
 static const char sql_bounds[] =
 	"CREATE TEMP TABLE IF NOT EXISTS bound("
@@ -95,12 +72,6 @@ static const char sql_bounds[] =
 	"  AND lower(m.from_addr) <> lower(c.author_email)"
 	"  AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.commit_sha = c.sha)"
 	"  GROUP BY c.sha, lower(m.from_addr)) WHERE rn = 1;";
-
-/* A commit's author address for the tiers that key on it: the writer
- * behind a list's DMARC rewrite when known (temp.via_author), lower case. */
-#define AUTHOR_EMAIL(c) \
-	" coalesce((SELECT v.email FROM temp.via_author v WHERE v.sha = " c ".sha)," \
-	" lower(" c ".author_email))"
 
 onlist_status onlist_store_compute_bounds(struct onlist_store *s)
 {
@@ -211,24 +182,6 @@ static const struct onlist__column cls_cols[] = {
 static const char sql_put_echo[] =
 	"INSERT OR IGNORE INTO echoes(msgid, kind, rule) VALUES(?1, ?2, ?3)";
 
-static int one_row3(struct onlist_store *s, const char *sql, int64_t arg,
-		    int64_t out[3])
-{
-	sqlite3_stmt *st = prepare(s, sql);
-	int ok;
-
-	if (!st)
-		return 0;
-	if (arg >= 0)
-		sqlite3_bind_int64(st, 1, arg);
-	ok = sqlite3_step(st) == SQLITE_ROW;
-	for (int i = 0; ok && i < 3; i++)
-		out[i] = i < sqlite3_column_count(st) ?
-			 sqlite3_column_int64(st, i) : 0;
-	sqlite3_reset(st);
-	return ok;
-}
-
 /* The messages whose class may differ from the one stored: those after
  * the last one classified with these rules, or all of them (-1: the
  * table is to be emptied first).  now[] gets what the stamp keeps. */
@@ -239,15 +192,15 @@ static int64_t classify_from(struct onlist_store *s, const char *rules_key,
 	char *was = onlist_store_get_meta(s, "echoes_stamp");
 	int n = 0, since = 0;
 
-	if (!one_row3(s, sql_cls_now, -1, now))
+	if (!onlist__store_int64s(s, sql_cls_now, -1, now, 3))
 		goto out;
 	/* the table as this stamp left it (no other program emptied it) */
 	if (!was || sscanf(was, "%" SCNd64 ":%" SCNd64 ":%" SCNd64 ":%"
 			   SCNd64 ":%n", &old[0], &old[1], &old[2], &old[3],
 			   &n) != 4 || !n ||
 	    strcmp(was + n, rules_key) ||
-	    !one_row3(s, sql_cls_count, -1, echoes) || echoes[0] != old[3] ||
-	    !one_row3(s, sql_cls_new, old[0], added))
+	    !onlist__store_int64s(s, sql_cls_count, -1, echoes, 3) || echoes[0] != old[3] ||
+	    !onlist__store_int64s(s, sql_cls_new, old[0], added, 3))
 		goto out;
 	since = now[1] - old[1] == added[0] && now[2] - old[2] == added[1];
 out:
@@ -305,20 +258,17 @@ onlist_status onlist_store_classify(struct onlist_store *s,
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
 		return fail(s, "classify");
-	if (!one_row3(s, sql_cls_count, -1, n))
+	if (!onlist__store_int64s(s, sql_cls_count, -1, n, 3))
 		return fail(s, "count echoes");
 	*count = (long)n[0];
 	return put_stamp(s, now, n[0], rules_key);
 }
 
-#define NOT_ECHO(m) " NOT EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = " m ")"
-#define UNMATCHED(c) " NOT EXISTS (SELECT 1 FROM matches x WHERE x.commit_sha = " c ")"
 /* Sent no later than a day after the commit landed (temp.bound). */
 /* A mail with no usable Date (none, unparsable, 1970) is never sent in
  * time: a posting of unknown date is listed like a late one. */
-/* A mail in temp.arrived is bounded by when it was received instead. */
-#define SENT(m) " coalesce((SELECT a.t FROM temp.arrived a WHERE a.msgid = " \
-	m ".msgid), " m ".date)"
+/* A mail in temp.arrived is bounded by when it was received instead
+ * (SENT, store_int.h). */
 #define IN_TIME(c, m) " coalesce(" m ".date, 0) > 0 AND" \
 	" NOT EXISTS (SELECT 1 FROM temp.bound b WHERE b.sha = " c \
 	" AND" SENT(m) " > b.bound + 86400)"
@@ -590,6 +540,11 @@ struct tier {
 	const char *what;
 };
 
+/* A tier: the matches of method that sql(filter) makes, computed again
+ * for the commits in temp.dirty, whose earlier tiers' methods are before. */
+#define TIER(before, method, sql, what) \
+	{ DIRTY_OF(before), KEEP(method), sql(""), sql(IN_DIRTY("c.sha")), what }
+
 static onlist_status run_tier(struct onlist_store *s, const struct tier *t,
 			      int64_t since, long *added)
 {
@@ -613,10 +568,8 @@ static onlist_status run_tier(struct onlist_store *s, const struct tier *t,
 	ALT_JOIN("alt_histogram", f) " UNION" ALT_JOIN("alt_patience", f) \
 	" UNION" ALT_JOIN("alt_minimal", f)
 
-static const struct tier tier_alt = {
-	DIRTY_OF(BEFORE_ALT), KEEP("patch-id-alg"), ALT(""), ALT(IN_DIRTY("c.sha")),
-	"match other algorithms"
-};
+static const struct tier tier_alt =
+	TIER(BEFORE_ALT, "patch-id-alg", ALT, "match other algorithms");
 
 onlist_status onlist_store_match_alt(struct onlist_store *s, int64_t since,
 				     long *added)
@@ -636,10 +589,8 @@ onlist_status onlist_store_match_alt(struct onlist_store *s, int64_t since,
 	" UNION" REP_JOIN("commit_patch", "alt_patience", f) \
 	" UNION" REP_JOIN("commit_patch", "alt_minimal", f)
 
-static const struct tier tier_repaired = {
-	DIRTY_OF(BEFORE_REPAIRED), KEEP("repaired"), REPAIRED(""),
-	REPAIRED(IN_DIRTY("c.sha")), "match repaired"
-};
+static const struct tier tier_repaired =
+	TIER(BEFORE_REPAIRED, "repaired", REPAIRED, "match repaired");
 
 onlist_status onlist_store_match_repaired(struct onlist_store *s,
 					  int64_t since, long *added)
@@ -665,10 +616,8 @@ onlist_status onlist_store_match_repaired(struct onlist_store *s,
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)" \
 	QUOTED_JOIN("quoted_id", f) " UNION" QUOTED_JOIN("quoted_repaired", f)
 
-static const struct tier tier_quoted = {
-	DIRTY_OF(BEFORE_QUOTED), KEEP("quoted"), QUOTED(""),
-	QUOTED(IN_DIRTY("c.sha")), "match quoted"
-};
+static const struct tier tier_quoted =
+	TIER(BEFORE_QUOTED, "quoted", QUOTED, "match quoted");
 
 onlist_status onlist_store_match_quoted(struct onlist_store *s, int64_t since,
 					long *added)
@@ -872,10 +821,8 @@ onlist_status onlist_store_subject_keep(struct onlist_store *s, long *added)
 	" JOIN message_patch p ON p.repaired_id = c.patch_id" \
 	" JOIN echoes e ON e.msgid = p.msgid WHERE" f UNMATCHED("c.sha")
 
-static const struct tier tier_echo = {
-	DIRTY_OF(BEFORE_ECHO), KEEP("echo"), ECHO(""), ECHO(IN_DIRTY("c.sha")),
-	"match echoes"
-};
+static const struct tier tier_echo =
+	TIER(BEFORE_ECHO, "echo", ECHO, "match echoes");
 
 onlist_status onlist_store_match_echoes(struct onlist_store *s, int64_t since,
 					long *added)
@@ -896,10 +843,8 @@ onlist_status onlist_store_match_echoes(struct onlist_store *s, int64_t since,
 	" JOIN messages m ON m.msgid = p.msgid" \
 	" WHERE" f UNMATCHED("c.sha") " AND" NOT_ECHO("m.msgid") " AND" LATE("c.sha", "m")
 
-static const struct tier tier_late = {
-	DIRTY_OF(BEFORE_LATE), KEEP("late"), LATE_SQL(""),
-	LATE_SQL(IN_DIRTY("c.sha")), "match late postings"
-};
+static const struct tier tier_late =
+	TIER(BEFORE_LATE, "late", LATE_SQL, "match late postings");
 
 onlist_status onlist_store_match_late(struct onlist_store *s, int64_t since,
 				      long *added)
@@ -965,161 +910,6 @@ onlist_status onlist_store_commits_needing_patch(struct onlist_store *s,
 						 char (**shas)[41], size_t *n)
 {
 	return read_shas(s, sql_need_patch, shas, n);
-}
-
-#define COMMIT_COLS \
-	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.author_name, c.subject, c.body," \
-	" c.author_date, c.commit_date," \
-	" coalesce((SELECT bound FROM temp.bound b WHERE b.sha = c.sha), 0)," \
-	" p.fp, p.words FROM commits c JOIN commit_patch p ON p.sha = c.sha"
-/* The order first, on the few columns skip() needs; each commit whole
- * after (sorting whole rows, bodies and blobs, cost more than reading
- * them again by key, and a commit skipped is not read at all). */
-static const char sql_fuzzy_commits[] =
-	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.subject FROM commits c"
-	" JOIN commit_patch p ON p.sha = c.sha WHERE" UNMATCHED("c.sha")
-	" ORDER BY 2, c.commit_date, c.sha";
-static const char sql_fuzzy_commit[] = COMMIT_COLS " WHERE c.sha = ?1";
-/* COMMIT_COLS but the two blobs (8, 9) */
-#define FC(type, field) { type, offsetof(struct onlist_fuzzy_commit, field) }
-static const struct onlist__column commit_cols[] = {
-	FC('t', sha), FC('e', author_email), FC('e', author_name),
-	FC('e', subject), FC('e', body), FC('I', author_date),
-	FC('I', commit_date), FC('I', bound), { 0, 0 }
-};
-#undef FC
-
-static const uint32_t *blob_u32(sqlite3_stmt *st, int col, size_t *n)
-{
-	const void *b = sqlite3_column_blob(st, col);
-
-	*n = (size_t)sqlite3_column_bytes(st, col) / sizeof(uint32_t);
-	return b;
-}
-
-static onlist_status one_fuzzy_commit(struct onlist_store *s, const char *sha,
-				      onlist_fuzzy_commit_cb cb, void *data,
-				      int *stop)
-{
-	sqlite3_stmt *st = prepare(s, sql_fuzzy_commit);
-	int rc;
-
-	if (!st)
-		return fail(s, "prepare");
-	bind_text(st, 1, sha);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct onlist_fuzzy_commit c;
-
-		onlist__store_columns(st, &c, commit_cols);
-		c.fp = blob_u32(st, 8, &c.nfp);
-		c.words = blob_u32(st, 9, &c.nwords);
-		*stop = cb(&c, data);
-	}
-	sqlite3_reset(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
-	       fail(s, "read a commit");
-}
-
-onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
-					 const char *sha,
-					 onlist_fuzzy_skip_cb skip,
-					 onlist_fuzzy_commit_cb cb, void *data)
-{
-	sqlite3_stmt *st;
-	onlist_status ret = ONLIST_OK;
-	int rc, stop = 0;
-
-	if (sha)
-		return one_fuzzy_commit(s, sha, cb, data, &stop);
-	if (!(st = prepare(s, sql_fuzzy_commits)))
-		return fail(s, "prepare");
-	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		/* copied: the statement below may move this one's buffers */
-		char *x = g_strdup((const char *)sqlite3_column_text(st, 0));
-
-		if (x && !(skip && skip(x, (const char *)sqlite3_column_text(st, 1),
-				       (const char *)sqlite3_column_text(st, 2),
-				       data)))
-			ret = one_fuzzy_commit(s, x, cb, data, &stop);
-		g_free(x);
-		if (ret != ONLIST_OK) {
-			sqlite3_reset(st);
-			return ret;
-		}
-	}
-	if (!stop && rc != SQLITE_DONE) {
-		sqlite3_reset(st);
-		return fail(s, "read commits");
-	}
-	sqlite3_reset(st);
-	return ONLIST_OK;
-}
-
-/* Two statements, not one with OR: SQLite cannot answer an OR across two
- * tables from their two indexes, and scans every patch mail instead. */
-#define CANDIDATE_COLS \
-	"SELECT m.msgid, m.from_addr, m.subject, i.stripped," SENT("m") "," \
-	" i.version," \
-	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = m.msgid), p.fp, p.words" \
-	" FROM messages m JOIN message_info i ON i.msgid = m.msgid" \
-	" JOIN message_patch p ON p.msgid = m.msgid"
-/* CANDIDATE_COLS but the two blobs (7, 8) */
-#define CAND(type, field) \
-	{ type, offsetof(struct onlist_fuzzy_candidate, field) }
-static const struct onlist__column cand_cols[] = {
-	CAND('t', msgid), CAND('e', from_addr), CAND('e', subject),
-	CAND('e', stripped), CAND('I', date), CAND('i', version),
-	CAND('i', echo), { 0, 0 }
-};
-#undef CAND
-static const char sql_cand_author[] = CANDIDATE_COLS
-	" WHERE lower(m.from_addr) = ?1 AND m.date BETWEEN ?3 AND ?4"
-	" AND i.class = 'patch'";
-static const char sql_cand_subject[] = CANDIDATE_COLS
-	" WHERE lower(i.stripped) = ?1 AND i.class = 'patch'"
-	" AND lower(m.from_addr) <> ?2 AND m.date BETWEEN ?3 AND ?4";
-
-static onlist_status candidates(struct onlist_store *s, const char *sql,
-				const char *p1, const char *p2, int64_t lo,
-				int64_t hi, onlist_fuzzy_cand_cb cb, void *data)
-{
-	sqlite3_stmt *st = prepare(s, sql);
-	int rc;
-
-	if (!st)
-		return fail(s, "prepare");
-	onlist__store_bind(st, "ttII", p1, p2, lo, hi);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct onlist_fuzzy_candidate m;
-
-		onlist__store_columns(st, &m, cand_cols);
-		m.fp = blob_u32(st, 7, &m.nfp);
-		m.words = blob_u32(st, 8, &m.nwords);
-		if (cb(&m, data))
-			break;
-	}
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return fail(s, "read candidates");
-	sqlite3_reset(st);
-	return ONLIST_OK;
-}
-
-onlist_status onlist_store_fuzzy_candidates(struct onlist_store *s,
-					    const char *addr,
-					    const char *stripped_lower,
-					    int64_t lo, int64_t hi, int by_author,
-					    onlist_fuzzy_cand_cb cb, void *data)
-{
-	onlist_status st = ONLIST_OK;
-
-	if (by_author)
-		st = candidates(s, sql_cand_author, addr, NULL, lo, hi, cb, data);
-
-	/* by subject: only the ones the author query did not give */
-	if (st == ONLIST_OK && stripped_lower && *stripped_lower)
-		st = candidates(s, sql_cand_subject, stripped_lower, addr, lo,
-				hi, cb, data);
-	return st;
 }
 
 static const char sql_identities[] =
@@ -1214,23 +1004,6 @@ static const char sql_fz_fixed[] =
 	" + (SELECT coalesce(sum(t), 0) FROM (SELECT min(received) AS t"
 	"  FROM messages WHERE received IS NOT NULL GROUP BY list))";
 
-static int one_row(struct onlist_store *s, const char *sql, int64_t arg,
-		   int64_t *out, int n)
-{
-	sqlite3_stmt *st = prepare(s, sql);
-	int ok;
-
-	if (!st)
-		return 0;
-	if (arg >= 0)
-		sqlite3_bind_int64(st, 1, arg);
-	ok = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_count(st) >= n;
-	for (int i = 0; ok && i < n; i++)
-		out[i] = sqlite3_column_int64(st, i);
-	sqlite3_reset(st);
-	return ok;
-}
-
 char *onlist_store_tier_stamp(struct onlist_store *s, const char *name,
 			      const char *key, int64_t *since)
 {
@@ -1240,8 +1013,8 @@ char *onlist_store_tier_stamp(struct onlist_store *s, const char *name,
 	int n = 0;
 
 	*since = -1;
-	if (!one_row(s, sql_fz_now, -1, now, 5) ||
-	    !one_row(s, sql_fz_fixed, -1, fx, 6)) {
+	if (!onlist__store_int64s(s, sql_fz_now, -1, now, 5) ||
+	    !onlist__store_int64s(s, sql_fz_fixed, -1, fx, 6)) {
 		free(was);
 		return NULL;
 	}
@@ -1252,7 +1025,7 @@ char *onlist_store_tier_stamp(struct onlist_store *s, const char *name,
 	if (was && sscanf(was, "%" SCNd64 ":%" SCNd64 ":%" SCNd64 ":%" SCNd64
 			  ":%" SCNd64 ":%n", &old[0], &old[1], &old[2],
 			  &old[3], &old[4], &n) == 5 && n &&
-	    !strcmp(was + n, fixed) && one_row(s, sql_fz_new, old[0], added, 4) &&
+	    !strcmp(was + n, fixed) && onlist__store_int64s(s, sql_fz_new, old[0], added, 4) &&
 	    now[1] - old[1] == added[0] && now[2] - old[2] == added[1] &&
 	    now[3] - old[3] == added[2] && now[4] - old[4] == added[3])
 		*since = old[0];
@@ -1262,46 +1035,4 @@ char *onlist_store_tier_stamp(struct onlist_store *s, const char *name,
 	g_free(fixed);
 	free(was);
 	return stamp;
-}
-
-static const char sql_fz_old_tiered[] = "SELECT commit_sha FROM temp.old_tiered";
-static const char sql_fz_old[] =
-	"SELECT commit_sha, message_id, score FROM temp.old_fuzzy";
-/* the patch mails after id ?1: whose they are, what they are about */
-static const char sql_fz_mail[] =
-	"SELECT lower(m.from_addr), lower(i.stripped) FROM messages m"
-	" JOIN message_info i ON i.msgid = m.msgid"
-	" WHERE m.id > CAST(?1 AS INTEGER) AND i.class = 'patch'";
-
-onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
-				     onlist_row_cb tiered, onlist_row_cb fuzzy,
-				     onlist_row_cb mail, void *data)
-{
-	sqlite3_stmt *st;
-	onlist_status r;
-	char arg[24];
-	const char *p[1] = { arg };
-
-	snprintf(arg, sizeof(arg), "%" PRId64, since);
-	if (!(st = prepare(s, sql_fz_old_tiered)))
-		return fail(s, "prepare");
-	if ((r = onlist__store_rows(s, st, NULL, 0, tiered, data, NULL)) != ONLIST_OK)
-		return r;
-	if (!(st = prepare(s, sql_fz_old)))
-		return fail(s, "prepare");
-	if ((r = onlist__store_rows(s, st, NULL, 0, fuzzy, data, NULL)) != ONLIST_OK)
-		return r;
-	if (!(st = prepare(s, sql_fz_mail)))
-		return fail(s, "prepare");
-	return onlist__store_rows(s, st, p, 1, mail, data, NULL);
-}
-
-static const char sql_count_fuzzy[] =
-	"SELECT count(*) FROM matches WHERE method = 'fuzzy'";
-
-long onlist_store_count_fuzzy(struct onlist_store *s)
-{
-	int64_t n = 0;
-
-	return one_row(s, sql_count_fuzzy, -1, &n, 1) ? (long)n : -1;
 }

@@ -1,6 +1,8 @@
 /* store_thread.c - message classes, trailers in mails, and the tables of
  * threads, replies and series: read for thread.c, which computes them,
- * and written back.  Speaks SQL, like every src/store*.c file. */
+ * and written back as thread_update.c decides.  Speaks SQL, like every
+ * src/store*.c file. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +70,9 @@ onlist_status onlist_store_put_message_info(struct onlist_store *s,
 
 /* ---- threads and series ------------------------------------------------ */
 
+/* thread_update.c decides what is built again and which rows are written;
+ * the functions below read and write what it asks for (store_thread.h). */
+
 /* What onlist_thread_build() needs of every message; a NULL column is
  * what thread.h says "none" is. */
 #define LOAD_COLS \
@@ -93,33 +98,19 @@ static const char sql_load_part[] =
 	" LEFT JOIN message_info i ON i.msgid = m.msgid"
 	" LEFT JOIN message_author au ON au.msgid = m.msgid ORDER BY m.rowid";
 
-struct loaded {
-	struct onlist_thread_msg *v;
-	size_t len, cap;
-	GStringChunk *strings;	/* what v's strings point to */
+#define R(type, field) { type, offsetof(struct onlist_store_thread_row, field) }
+static const struct onlist__column load_cols[] = {
+	R('t', msgid), R('t', in_reply_to), R('t', refs), R('t', from),
+	R('I', date), R('t', cls), R('i', has_patch), R('i', version),
+	R('i', part), R('i', total), R('t', stripped), R('t', change_id),
+	R('i', reply), R('t', from_name), R('t', author), R('t', author_name),
+	R('t', prefix), R('i', upstream), { 0, 0 }
 };
+#undef R
 
-/* Strings that repeat (senders, classes, subjects) are stored once; ids
- * and References, nearly all distinct, are not looked up first: a
- * million hashes of long strings are a good part of the load. */
-static const char *str(struct loaded *l, sqlite3_stmt *st, int col)
-{
-	const char *v = (const char *)sqlite3_column_text(st, col);
-
-	return v ? g_string_chunk_insert_const(l->strings, v) : NULL;
-}
-
-static const char *str_once(struct loaded *l, sqlite3_stmt *st, int col)
-{
-	const char *v = (const char *)sqlite3_column_text(st, col);
-
-	if (!v)
-		return NULL;
-	return *v ? g_string_chunk_insert_len(l->strings, v,
-					      sqlite3_column_bytes(st, col)) : "";
-}
-
-static onlist_status load(struct onlist_store *s, struct loaded *l, int part)
+onlist_status onlist_store_thread_load(struct onlist_store *s, int part,
+				       onlist_store_thread_row_cb cb,
+				       void *data)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -127,35 +118,13 @@ static onlist_status load(struct onlist_store *s, struct loaded *l, int part)
 	if (!(st = prepare(s, part ? sql_load_part : sql_load)))
 		return fail(s, "prepare");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct onlist_thread_msg *x;
+		struct onlist_store_thread_row r;
 
-		if (l->len == l->cap) {
-			l->cap = l->cap ? 2 * l->cap : 4096;
-			l->v = g_renew(struct onlist_thread_msg, l->v, l->cap);
-		}
-		x = &l->v[l->len++];
-		memset(x, 0, sizeof(*x));
-		x->msgid = str_once(l, st, 0);
-		x->in_reply_to = str_once(l, st, 1);
-		x->refs = str_once(l, st, 2);
-		x->from = str(l, st, 3);
-		x->date = sqlite3_column_int64(st, 4);
-		x->cls = str(l, st, 5);
-		x->has_patch = sqlite3_column_int(st, 6);
-		x->version = sqlite3_column_int(st, 7);
-		x->part = sqlite3_column_int(st, 8);
-		x->total = sqlite3_column_int(st, 9);
-		x->stripped = str(l, st, 10);
-		x->change_id = str(l, st, 11);
-		x->reply = sqlite3_column_int(st, 12);
-		x->from_name = str(l, st, 13);
-		x->author = str(l, st, 14);
-		x->author_name = str(l, st, 15);
-		/* stable maintainers post everyone's patches: a backport's
-		 * in-body author does not make it a version of hers */
-		x->backport = sqlite3_column_int(st, 17) ||
-			      onlist_subject_stable((const char *)
-						    sqlite3_column_text(st, 16));
+		onlist__store_columns(st, &r, load_cols);
+		r.msgid_len = (size_t)sqlite3_column_bytes(st, 0);
+		r.in_reply_to_len = (size_t)sqlite3_column_bytes(st, 1);
+		r.refs_len = (size_t)sqlite3_column_bytes(st, 2);
+		cb(&r, data);
 	}
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "load messages");
@@ -182,9 +151,10 @@ static const char sql_clear_pending_part[] =
 static const char sql_put_pending[] =
 	"INSERT OR IGNORE INTO thread_pending(ref, msgid) VALUES(?1,?2)";
 
-static onlist_status write_pending(struct onlist_store *s,
-				   const struct onlist_thread_msg *v,
-				   const struct onlist_threads *t, int part)
+onlist_status onlist_store_thread_pending(struct onlist_store *s,
+					  const struct onlist_thread_msg *v,
+					  const struct onlist_threads *t,
+					  int part)
 {
 	onlist_status ret = ONLIST_OK;
 
@@ -209,10 +179,11 @@ static gint by_msgid(gconstpointer a, gconstpointer b, gpointer data)
 	return strcmp(v[*(const int *)a].msgid, v[*(const int *)b].msgid);
 }
 
-static onlist_status write_threads(struct onlist_store *s,
-				   const struct onlist_thread_msg *v, size_t n,
-				   const struct onlist_threads *t,
-				   struct onlist_thread_counts *c)
+onlist_status onlist_store_thread_write_all(struct onlist_store *s,
+					    const struct onlist_thread_msg *v,
+					    size_t n,
+					    const struct onlist_threads *t,
+					    struct onlist_thread_counts *c)
 {
 	onlist_status ret = ONLIST_OK;
 	int *order;
@@ -256,7 +227,7 @@ static onlist_status write_threads(struct onlist_store *s,
 	c->series = t->series;
 	c->topics = t->topics;
 	c->written = (long)n;
-	if ((ret = write_pending(s, v, t, 0)) != ONLIST_OK ||
+	if ((ret = onlist_store_thread_pending(s, v, t, 0)) != ONLIST_OK ||
 	    (ret = onlist_store_set_meta(s, "review_dirty", "*")) != ONLIST_OK)
 		goto out;
 	if (sqlite3_exec(s->db, onlist__thread_index_create, NULL, NULL, NULL)
@@ -295,7 +266,7 @@ static const char sql_del_patch[] = "DELETE FROM replies WHERE patch = ?1";
 static const char sql_count_replies[] = "SELECT count(*) FROM replies";
 static const char sql_has_threads[] = "SELECT 1 FROM thread LIMIT 1";
 
-static int has_threads(struct onlist_store *s)
+int onlist_store_has_threads(struct onlist_store *s)
 {
 	sqlite3_stmt *st = prepare(s, sql_has_threads);
 	int yes = st && sqlite3_step(st) == SQLITE_ROW;
@@ -305,257 +276,114 @@ static int has_threads(struct onlist_store *s)
 	return yes;
 }
 
-enum { D_THREAD = 1, D_SERIES = 2, D_REPLIES = 4, D_SEEN = 8, D_SSEEN = 16 };
-
-static int differs(const char *stored, const char *now)
+onlist_status onlist_store_thread_old(struct onlist_store *s, int part,
+				      onlist_store_thread_old_cb cb, void *data)
 {
-	if (!stored || !now)
-		return !stored != !now;
-	return strcmp(stored, now) != 0;
-}
-
-static const char *id_of(const struct onlist_thread_msg *v, int i)
-{
-	return i >= 0 ? v[i].msgid : NULL;
-}
-
-/* The topics whose members, replies or tags a build changed, for the
- * review (store_review.c), which recomputes only the commits posted in
- * them: meta review_dirty, one topic a line, added to what an earlier
- * build left there until the review is computed; "*" for all of them. */
-#define DIRTY_MAX 100000	/* more topics than that: all of them */
-
-static void dirty_add(GHashTable *dirty, GStringChunk *c, const char *topic)
-{
-	if (topic && !g_hash_table_contains(dirty, topic))
-		g_hash_table_add(dirty, g_string_chunk_insert_const(c, topic));
-}
-
-static onlist_status save_dirty(struct onlist_store *s, GHashTable *dirty)
-{
-	char *was = onlist_store_get_meta(s, "review_dirty");
-	GString *o = g_string_new(was ? was : "");
-	GHashTableIter it;
-	gpointer k;
-	onlist_status st;
-
-	free(was);
-	g_hash_table_iter_init(&it, dirty);
-	while (strcmp(o->str, "*") && g_hash_table_iter_next(&it, &k, NULL)) {
-		if (strchr(k, '\n') || o->len > DIRTY_MAX * 64) {
-			g_string_assign(o, "*");
-			break;
-		}
-		g_string_append_printf(o, "%s%s", o->len ? "\n" : "",
-				       (const char *)k);
-	}
-	st = onlist_store_set_meta(s, "review_dirty", o->str);
-	g_string_free(o, TRUE);
-	return st;
-}
-
-static onlist_status update_threads(struct onlist_store *s,
-				    const struct onlist_thread_msg *v, size_t n,
-				    const struct onlist_threads *t,
-				    struct onlist_thread_counts *c, int part)
-{
-	GHashTable *idx = g_hash_table_new(g_str_hash, g_str_equal);
-	/* heads of series whose patches changed: their replies follow */
-	GHashTable *heads = g_hash_table_new(g_str_hash, g_str_equal);
-	GStringChunk *old_heads = g_string_chunk_new(4096);
-	GPtrArray *gone = g_ptr_array_new_with_free_func(g_free);
-	/* topics whose review may differ: see mark_topics() */
-	GHashTable *dirty = g_hash_table_new(g_str_hash, g_str_equal);
-	unsigned char *d = g_malloc0(n ? n : 1);
-	onlist_status ret = ONLIST_OK;
-	sqlite3_stmt *st;
-	long changed = 0;
+	sqlite3_stmt *st = prepare(s, part ? sql_old_thread_part : sql_old_thread);
 	int rc;
 
-	for (size_t i = 0; i < n; i++)
-		if (!g_hash_table_contains(idx, v[i].msgid))
-			g_hash_table_insert(idx, (gpointer)v[i].msgid,
-					    GSIZE_TO_POINTER(i + 1));
-	if (!(st = prepare(s, part ? sql_old_thread_part : sql_old_thread))) {
-		ret = fail(s, "prepare");
-		goto out;
-	}
+	if (!st)
+		return fail(s, "prepare");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *id = (const char *)sqlite3_column_text(st, 0);
-		gpointer p = id ? g_hash_table_lookup(idx, id) : NULL;
-		const struct onlist_thread_msg *x;
-		size_t i;
+		struct onlist_store_thread_old r;
 
-		if (!p) {	/* no such message (none is ever removed) */
-			if (id)
-				g_ptr_array_add(gone, g_strdup(id));
-			continue;
-		}
-		i = GPOINTER_TO_SIZE(p) - 1;
-		x = &v[i];
-		d[i] |= D_SEEN;
-		if (differs((const char *)sqlite3_column_text(st, 1),
-			    id_of(v, x->parent)) ||
-		    differs((const char *)sqlite3_column_text(st, 2),
-			    v[x->root].msgid) ||
-		    sqlite3_column_int(st, 3) != x->depth)
-			d[i] |= D_THREAD;
-		if (differs((const char *)sqlite3_column_text(st, 4),
-			    id_of(v, x->answers))) {
-			const char *was = (const char *)sqlite3_column_text(st, 4);
-			gpointer q = was ? g_hash_table_lookup(idx, was) : NULL;
-
-			d[i] |= D_THREAD | D_REPLIES;
-			/* the topic it answered before (as it is now: if that
-			 * one moved, its series row says where from) */
-			if (q)
-				dirty_add(dirty, old_heads,
-					  v[GPOINTER_TO_SIZE(q) - 1].topic);
-		}
+		r.msgid = (const char *)sqlite3_column_text(st, 0);
+		r.parent = (const char *)sqlite3_column_text(st, 1);
+		r.root = (const char *)sqlite3_column_text(st, 2);
+		r.depth = sqlite3_column_int(st, 3);
+		r.answers = (const char *)sqlite3_column_text(st, 4);
+		cb(&r, data);
 	}
 	sqlite3_reset(st);
-	if (rc != SQLITE_DONE) {
-		ret = fail(s, "read threads");
-		goto out;
-	}
-	if (!(st = prepare(s, part ? sql_old_series_part : sql_old_series))) {
-		ret = fail(s, "prepare");
-		goto out;
-	}
+	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "read threads");
+}
+
+onlist_status onlist_store_series_old(struct onlist_store *s, int part,
+				      onlist_store_series_old_cb cb, void *data)
+{
+	sqlite3_stmt *st = prepare(s, part ? sql_old_series_part : sql_old_series);
+	int rc;
+
+	if (!st)
+		return fail(s, "prepare");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *id = (const char *)sqlite3_column_text(st, 0);
-		const char *old = (const char *)sqlite3_column_text(st, 1);
-		gpointer p = id ? g_hash_table_lookup(idx, id) : NULL;
-		const struct onlist_thread_msg *x;
-		size_t i;
+		struct onlist_store_series_old r;
 
-		if (!p) {
-			if (id)
-				g_ptr_array_add(gone, g_strdup(id));
-			dirty_add(dirty, old_heads,
-				  (const char *)sqlite3_column_text(st, 2));
-			continue;
-		}
-		i = GPOINTER_TO_SIZE(p) - 1;
-		x = &v[i];
-		d[i] |= D_SSEEN;
-		if (differs(old, id_of(v, x->series))) {
-			d[i] |= D_SERIES;
-			if (old)
-				g_hash_table_add(heads, g_string_chunk_insert_const(
-					old_heads, old));
-			dirty_add(dirty, old_heads,
-				  (const char *)sqlite3_column_text(st, 2));
-		} else if (differs((const char *)sqlite3_column_text(st, 2),
-				   x->topic)) {
-			d[i] |= D_SERIES;
-			dirty_add(dirty, old_heads,
-				  (const char *)sqlite3_column_text(st, 2));
-		}
+		r.msgid = (const char *)sqlite3_column_text(st, 0);
+		r.series = (const char *)sqlite3_column_text(st, 1);
+		r.topic = (const char *)sqlite3_column_text(st, 2);
+		cb(&r, data);
 	}
 	sqlite3_reset(st);
-	if (rc != SQLITE_DONE) {
-		ret = fail(s, "read series");
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct onlist_thread_msg *x = &v[i];
+	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "read series");
+}
 
-		if (!(d[i] & D_SEEN))
-			d[i] |= D_THREAD | D_REPLIES;
-		if (x->series >= 0 && !(d[i] & D_SSEEN))
-			d[i] |= D_SERIES;
-		if ((d[i] & D_SERIES) && x->series >= 0)
-			g_hash_table_add(heads, (gpointer)v[x->series].msgid);
-	}
-	/* a reply to a cover letter is a reply to each patch of its series */
-	for (size_t i = 0; i < n; i++)
-		if (v[i].answers >= 0 &&
-		    g_hash_table_contains(heads, v[v[i].answers].msgid))
-			d[i] |= D_REPLIES;
-	for (size_t i = 0; i < n && ret == ONLIST_OK; i++) {
-		const struct onlist_thread_msg *x = &v[i];
+onlist_status onlist_store_thread_set(struct onlist_store *s,
+				      const char *msgid, const char *parent,
+				      const char *root, int depth,
+				      const char *answers)
+{
+	return step(s, prepare(s, sql_set_thread), "update thread", "tttit",
+		    msgid, parent, root, depth, answers);
+}
 
-		c->messages++;
-		if (d[i] & D_SERIES)
-			dirty_add(dirty, old_heads, x->topic);
-		if ((d[i] & D_REPLIES) && x->answers >= 0)
-			dirty_add(dirty, old_heads, v[x->answers].topic);
-		if (d[i] & D_THREAD) {
-			changed++;
-			ret = step(s, prepare(s, sql_set_thread), "update thread",
-				   "tttit", x->msgid, id_of(v, x->parent),
-				   v[x->root].msgid, x->depth, id_of(v, x->answers));
-		}
-		if (ret == ONLIST_OK && (d[i] & D_SERIES))
-			ret = x->series >= 0 ?
-			      step(s, prepare(s, sql_set_series), "update series",
-				   "ttt", x->msgid, v[x->series].msgid, x->topic) :
-			      step(s, prepare(s, sql_del_series), "update series",
-				   "t", x->msgid);
-		if (ret == ONLIST_OK && (d[i] & D_REPLIES) && (d[i] & D_SEEN))
-			ret = step(s, prepare(s, sql_del_replies), "update replies",
-				   "t", x->msgid);
-	}
-	/* rows of messages that are not there: a rebuild has none */
-	for (guint k = 0; k < gone->len && ret == ONLIST_OK; k++) {
-		const char *id = g_ptr_array_index(gone, k);
+onlist_status onlist_store_series_set(struct onlist_store *s,
+				      const char *msgid, const char *series,
+				      const char *topic)
+{
+	if (series)
+		return step(s, prepare(s, sql_set_series), "update series",
+			    "ttt", msgid, series, topic);
+	return step(s, prepare(s, sql_del_series), "update series", "t", msgid);
+}
 
-		if ((ret = step(s, prepare(s, sql_del_thread), "update thread",
-				"t", id)) == ONLIST_OK &&
-		    (ret = step(s, prepare(s, sql_del_series), "update series",
-				"t", id)) == ONLIST_OK &&
-		    (ret = step(s, prepare(s, sql_del_patch), "update replies",
-				"t", id)) == ONLIST_OK)
-			ret = step(s, prepare(s, sql_del_replies),
-				   "update replies", "t", id);
-	}
-	for (size_t i = 0; i < t->nreplies && ret == ONLIST_OK; i++) {
-		const struct onlist_thread_reply *r = &t->replies[i];
+onlist_status onlist_store_replies_unset(struct onlist_store *s,
+					 const char *reply)
+{
+	return step(s, prepare(s, sql_del_replies), "update replies", "t",
+		    reply);
+}
 
-		if (d[r->reply] & D_REPLIES)
-			ret = step(s, prepare(s, sql_put_reply), "insert reply",
-				   "tti", v[r->patch].msgid, v[r->reply].msgid,
-				   r->by_author);
-	}
-	if (ret != ONLIST_OK)
-		goto out;
-	if (!(st = prepare(s, sql_count_replies))) {
-		ret = fail(s, "prepare");
-		goto out;
-	}
-	if (sqlite3_step(st) == SQLITE_ROW)
-		c->replies = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
-	c->threads = t->threads;
-	c->series = t->series;
-	c->topics = t->topics;
-	c->written = changed;
-	if ((ret = write_pending(s, v, t, part)) == ONLIST_OK)
-		ret = save_dirty(s, dirty);
-out:
-	g_hash_table_destroy(idx);
-	g_hash_table_destroy(heads);
-	g_string_chunk_free(old_heads);
-	g_ptr_array_free(gone, TRUE);
-	g_hash_table_destroy(dirty);
-	g_free(d);
+onlist_status onlist_store_thread_forget(struct onlist_store *s,
+					 const char *msgid)
+{
+	onlist_status ret;
+
+	if ((ret = step(s, prepare(s, sql_del_thread), "update thread",
+			"t", msgid)) == ONLIST_OK &&
+	    (ret = step(s, prepare(s, sql_del_series), "update series",
+			"t", msgid)) == ONLIST_OK &&
+	    (ret = step(s, prepare(s, sql_del_patch), "update replies",
+			"t", msgid)) == ONLIST_OK)
+		ret = step(s, prepare(s, sql_del_replies),
+			   "update replies", "t", msgid);
 	return ret;
 }
 
+onlist_status onlist_store_reply_put(struct onlist_store *s,
+				     const char *patch, const char *reply,
+				     int by_author)
+{
+	return step(s, prepare(s, sql_put_reply), "insert reply", "tti", patch,
+		    reply, by_author);
+}
+
+onlist_status onlist_store_replies_count(struct onlist_store *s, long *n)
+{
+	sqlite3_stmt *st = prepare(s, sql_count_replies);
+
+	if (!st)
+		return fail(s, "prepare");
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*n = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return ONLIST_OK;
+}
+
 /* What the derived tables were built from: the messages, their classes
- * and in-body authors only ever grow, so counts and the largest id say
- * whether anything came in since.  The prefix names the rules of
- * thread.h: a table built by other rules (t2: before a "Re:" with a diff
- * counted as a reply, and before in-body authors and display names linked
- * versions; t3: with only one of the two; t4: before cover letters were
- * found by structure) is written again whole, since
- * only a whole write puts in the rows the new rules add where nothing
- * else changed. */
-#define THREAD_RULES "t5:"
+ * and in-body authors only ever grow (thread_update.c makes the stamp). */
 static const char sql_stamp[] =
-	"SELECT '" THREAD_RULES "' || count(*) || ':' || coalesce(max(id), 0)"
-	" || ':' || (SELECT count(*) FROM message_info) || ':' ||"
+	"SELECT count(*), coalesce(max(id), 0), (SELECT count(*) FROM message_info),"
 	" (SELECT count(*) FROM message_author) FROM messages";
 static const char sql_counts[] =
 	"SELECT (SELECT count(*) FROM thread),"
@@ -564,37 +392,33 @@ static const char sql_counts[] =
 	" (SELECT count(*) FROM series WHERE series = msgid),"
 	" (SELECT count(DISTINCT topic) FROM series)";
 
-static onlist_status rows(struct onlist_store *s, const char *sql,
-			  const char *const *params, int nparams,
-			  onlist_row_cb cb, void *data, long *n);
-
-static int take_stamp(int ncol, const char *const *c, void *data)
+onlist_status onlist_store_thread_stamp(struct onlist_store *s,
+				       struct onlist_thread_stamp *out)
 {
-	char *out = data;
+	int64_t v[4];
 
-	(void)ncol;
-	snprintf(out, 64, "%s", c[0] ? c[0] : "");
-	return 1;
+	if (!onlist__store_int64s(s, sql_stamp, -1, v, 4))
+		return fail(s, "read the thread stamp");
+	out->count = v[0];
+	out->maxid = v[1];
+	out->info = v[2];
+	out->authors = v[3];
+	return ONLIST_OK;
 }
 
-static onlist_status stamp(struct onlist_store *s, char *out, size_t size)
+onlist_status onlist_store_thread_counts(struct onlist_store *s,
+					 struct onlist_thread_counts *c)
 {
-	(void)size;
-	out[0] = '\0';
-	return rows(s, sql_stamp, NULL, 0, take_stamp, out, NULL);
-}
+	int64_t v[5];
 
-static int take_counts(int ncol, const char *const *c, void *data)
-{
-	struct onlist_thread_counts *t = data;
-
-	(void)ncol;
-	t->messages = c[0] ? atol(c[0]) : 0;
-	t->threads = c[1] ? atol(c[1]) : 0;
-	t->replies = c[2] ? atol(c[2]) : 0;
-	t->series = c[3] ? atol(c[3]) : 0;
-	t->topics = c[4] ? atol(c[4]) : 0;
-	return 1;
+	if (!onlist__store_int64s(s, sql_counts, -1, v, 5))
+		return fail(s, "count threads");
+	c->messages = (long)v[0];
+	c->threads = (long)v[1];
+	c->replies = (long)v[2];
+	c->series = (long)v[3];
+	c->topics = (long)v[4];
+	return ONLIST_OK;
 }
 
 /* ---- building again only around new mail ------------------------------- */
@@ -688,16 +512,6 @@ static const char sql_new_authors[] =
 	"SELECT count(*) FROM messages m JOIN message_author a"
 	" ON a.msgid = m.msgid WHERE m.id > ?1";
 
-/* A share of the messages past which a whole build is as cheap */
-#define PART_MAX_SHARE 4
-
-static int parse_stamp(const char *st, long long *count, long long *maxid,
-		       long long *info, long long *authors)
-{
-	return st && sscanf(st, THREAD_RULES "%lld:%lld:%lld:%lld", count, maxid,
-			    info, authors) == 4;
-}
-
 static onlist_status count_of(struct onlist_store *s, const char *sql,
 			      long long arg, long long *n)
 {
@@ -709,6 +523,19 @@ static onlist_status count_of(struct onlist_store *s, const char *sql,
 	*n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
 	sqlite3_reset(st);
 	return *n < 0 ? fail(s, "count") : ONLIST_OK;
+}
+
+onlist_status onlist_store_thread_new(struct onlist_store *s, int64_t maxid,
+				     long long *msgs, long long *info,
+				     long long *authors)
+{
+	onlist_status ret;
+
+	if ((ret = count_of(s, "SELECT count(*) FROM messages WHERE id > ?1",
+			    maxid, msgs)) == ONLIST_OK &&
+	    (ret = count_of(s, sql_new_info, maxid, info)) == ONLIST_OK)
+		ret = count_of(s, sql_new_authors, maxid, authors);
+	return ret;
 }
 
 /* Add the stored messages an id in References (a space-separated list)
@@ -737,39 +564,21 @@ static onlist_status aff_refs(struct onlist_store *s, const char *list)
 	return ONLIST_OK;
 }
 
-/* Fill temp.aff; *found is how many, or -1 when a whole build is due
- * (the stored rows were not made by a build that kept thread_pending,
- * message facts arrived for old messages, or the set is large). */
-static onlist_status find_part(struct onlist_store *s, const char *base,
-			       const char *now, long long *found)
+onlist_status onlist_store_thread_aff_start(struct onlist_store *s,
+					    int64_t maxid)
 {
-	long long c0, m0, i0, a0, c1, m1, i1, a1, n, info, authors;
 	sqlite3_stmt *st;
 	onlist_status ret;
 	int rc;
 
-	*found = -1;
-	if (!parse_stamp(base, &c0, &m0, &i0, &a0) ||
-	    !parse_stamp(now, &c1, &m1, &i1, &a1) ||
-	    c1 < c0 || m1 < m0 || i1 < i0 || a1 < a0)
-		return ONLIST_OK;
-	if ((ret = count_of(s, "SELECT count(*) FROM messages WHERE id > ?1",
-			    m0, &n)) != ONLIST_OK ||
-	    (ret = count_of(s, sql_new_info, m0, &info)) != ONLIST_OK ||
-	    (ret = count_of(s, sql_new_authors, m0, &authors)) != ONLIST_OK)
-		return ret;
-	/* an in-body author found for an old message (imported again) may
-	 * link it anywhere its subject goes: build whole */
-	if (n != c1 - c0 || info != i1 - i0 || authors != a1 - a0)
-		return ONLIST_OK;
 	if (sqlite3_exec(s->db, sql_aff_create, NULL, NULL, NULL) != SQLITE_OK)
 		return fail(s, "create a temporary table");
 	if ((ret = step(s, prepare(s, sql_aff_new), "find new mail", "I",
-			(int64_t)m0)) != ONLIST_OK)
+			maxid)) != ONLIST_OK)
 		return ret;
 	if (!(st = prepare(s, sql_new_refs)))
 		return fail(s, "prepare");
-	sqlite3_bind_int64(st, 1, m0);
+	sqlite3_bind_int64(st, 1, maxid);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		char *irt = g_strdup((const char *)sqlite3_column_text(st, 0));
 		char *refs = g_strdup((const char *)sqlite3_column_text(st, 1));
@@ -785,103 +594,23 @@ static onlist_status find_part(struct onlist_store *s, const char *base,
 		}
 	}
 	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return fail(s, "read new mail");
-	for (int round = 0;; round++) {
-		long added = 0;
-
-		for (size_t k = 0; k < G_N_ELEMENTS(sql_aff_links); k++) {
-			if ((ret = step(s, prepare(s, sql_aff_links[k]),
-					"find linked mail", "i", round)) != ONLIST_OK)
-				return ret;
-			added += sqlite3_changes(s->db);
-		}
-		if ((ret = count_of(s, "SELECT count(*) FROM temp.aff WHERE ?1",
-				    1, &n)) != ONLIST_OK)
-			return ret;
-		if (n > c1 / PART_MAX_SHARE + 1000)
-			return ONLIST_OK;	/* as well build whole */
-		if (!added)
-			break;
-	}
-	*found = n;
-	return ONLIST_OK;
+	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "read new mail");
 }
 
-onlist_status onlist_store_build_threads(struct onlist_store *s,
-					 struct onlist_thread_counts *out)
+onlist_status onlist_store_thread_aff_round(struct onlist_store *s,
+					    int round, long *added,
+					    long long *n)
 {
-	struct onlist_thread_counts c = { 0 };
-	struct onlist_threads t = ONLIST_THREADS_INIT;
-	struct loaded l = { 0 };
 	onlist_status ret;
-	char stamp_now[64] = "", *old = NULL, *base = NULL;
-	long long part = -1;
-	int whole;
 
-	l.strings = g_string_chunk_new(1 << 20);
-	if ((ret = onlist_store_begin(s)) != ONLIST_OK)
-		goto out;
-	/* Nothing imported since the last build: the tables stand (a
-	 * rebuild of a million messages costs tens of seconds). */
-	if (stamp(s, stamp_now, sizeof(stamp_now)) == ONLIST_OK &&
-	    (old = onlist_store_get_meta(s, "threads_stamp")) &&
-	    !strcmp(old, stamp_now) &&
-	    rows(s, sql_counts, NULL, 0, take_counts, &c, NULL) == ONLIST_OK) {
-		free(old);
-		ret = onlist_store_commit(s);
-		goto out;
+	*added = 0;
+	for (size_t k = 0; k < G_N_ELEMENTS(sql_aff_links); k++) {
+		if ((ret = step(s, prepare(s, sql_aff_links[k]),
+				"find linked mail", "i", round)) != ONLIST_OK)
+			return ret;
+		*added += sqlite3_changes(s->db);
 	}
-	/* tables of other rules, or of no known ones: written again whole */
-	whole = !has_threads(s) || !old ||
-		strncmp(old, THREAD_RULES, strlen(THREAD_RULES));
-	free(old);
-	/* New mail on top of a build that kept thread_pending: only what it
-	 * can change is built again. */
-	if (!whole && (base = onlist_store_get_meta(s, "threads_base")) &&
-	    (ret = find_part(s, base, stamp_now, &part)) != ONLIST_OK)
-		goto rollback;
-	if ((ret = load(s, &l, part >= 0)) != ONLIST_OK)
-		goto rollback;
-	if ((ret = onlist_thread_build(l.v, l.len, &t)) != ONLIST_OK) {
-		onlist_store_rollback(s);
-		free(s->errmsg);
-		s->errmsg = strdup(onlist_status_str(ret));
-		goto out;
-	}
-	/* the first build writes everything; later ones what changed */
-	if (whole)
-		ret = write_threads(s, l.v, l.len, &t, &c);
-	else
-		ret = update_threads(s, l.v, l.len, &t, &c, part >= 0);
-	if (ret != ONLIST_OK)
-		goto rollback;
-	/* a part knows its own counts, not the whole's */
-	if (part >= 0) {
-		long written = c.written;
-
-		if ((ret = rows(s, sql_counts, NULL, 0, take_counts, &c, NULL))
-		    != ONLIST_OK)
-			goto rollback;
-		c.written = written;
-	}
-	c.built = (long)l.len;
-	if (stamp_now[0] &&
-	    ((ret = onlist_store_set_meta(s, "threads_stamp", stamp_now)) != ONLIST_OK ||
-	     (ret = onlist_store_set_meta(s, "threads_base", stamp_now)) != ONLIST_OK))
-		goto rollback;
-	ret = onlist_store_commit(s);
-	goto out;
-rollback:
-	onlist_store_rollback(s);
-out:
-	free(base);
-	onlist_threads_release(&t);
-	g_string_chunk_free(l.strings);
-	g_free(l.v);
-	if (out)
-		*out = c;
-	return ret;
+	return count_of(s, "SELECT count(*) FROM temp.aff WHERE ?1", 1, n);
 }
 
 /* ---- reading ------------------------------------------------------------ */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Threads built again only around new mail (store_thread.c) equal threads
+# Threads built again only around new mail (thread_update.c) equal threads
 # built from everything, on random archives made to break that: the
 # messages of tests/t053-incremental-random.py (few senders, versions,
 # covers, unthreaded series, v2 as a reply, change-ids, orphan replies,

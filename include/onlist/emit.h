@@ -87,9 +87,4 @@ void onlist_emit_kbool(struct onlist_emit *e, const char *key, int b);
  * "since": A, "until": B.  Nothing changes in a one-line container. */
 void onlist_emit_same_line(struct onlist_emit *e);
 
-/* A value another emitter wrote (into a buffer): the `len` bytes at json,
- * its line ends at the end dropped, copied as they are.  The caller
- * vouches that they are one JSON value. */
-void onlist_emit_raw(struct onlist_emit *e, const char *json, size_t len);
-
 #endif

@@ -217,6 +217,14 @@ onlist_status onlist_git_check_range(const char *repo, const char *range,
  * ONLIST_ENOMEM. */
 onlist_status onlist_git_config_get(const char *repo_dir, const char *key,
 				    char **out, char **errmsg);
+/* The value of key as onlist_git_config_get() finds it in repo (NULL:
+ * the current folder), or NULL when it is not set or git fails: for a
+ * setting whose absence means its default.  The caller frees it.  Keys
+ * onlist reads: onlist.db, onlist.commitUrl, onlist.postingUrl,
+ * onlist.releasePattern, onlist.rules, onlist.scanFrom, onlist.reportTo,
+ * onlist.reportCc, onlist.sendmail, sendemail.from, user.name,
+ * user.email. */
+char *onlist_git_config(const char *repo, const char *key);
 /* The same with all != 0: every value of a key set more than once
  * (`git config --get-all`), in git's order, one a line (the last newline
  * dropped). */

@@ -28,14 +28,16 @@ struct onlist_store_ignored_msg {
 	struct onlist_ignored_msg m;
 	int skip;
 };
+/* Gets each row; non-zero stops the read. */
+typedef int (*onlist_store_ignored_msg_cb)(
+	const struct onlist_store_ignored_msg *m, void *data);
 /* Every patch and cover letter, grouped by topic (all rows of a topic
  * one after the other, topics in no promised order); only those of the
  * topic `topic` when not NULL.  Strings valid during the call.  cb
  * non-zero stops.  ONLIST_EDB. */
 onlist_status onlist_store_ignored_members(struct onlist_store *s,
 					   const char *topic,
-					   int (*cb)(const struct onlist_store_ignored_msg *m,
-						     void *data),
+					   onlist_store_ignored_msg_cb cb,
 					   void *data);
 
 /* A reply below a patch or cover letter: message_reply's kind ("tag",
@@ -47,13 +49,16 @@ struct onlist_store_ignored_reply {
 	struct onlist_ignored_reply r;
 	const char *kind, *text;
 };
+typedef int (*onlist_store_ignored_reply_cb)(
+	const struct onlist_store_ignored_reply *r, void *data);
+/* A topic; non-zero stops the read. */
+typedef int (*onlist_store_ignored_topic_cb)(const char *topic, void *data);
 /* Every reply to a patch or cover letter of a topic (thread.h's
  * `answers`), in no promised order; only topic `topic` when not NULL.
  * ONLIST_EDB. */
 onlist_status onlist_store_ignored_replies(struct onlist_store *s,
 					   const char *topic,
-					   int (*cb)(const struct onlist_store_ignored_reply *r,
-						     void *data),
+					   onlist_store_ignored_reply_cb cb,
 					   void *data);
 
 /* The same for the replies to msgids[0..n) only (patches and cover
@@ -62,8 +67,7 @@ onlist_status onlist_store_ignored_replies(struct onlist_store *s,
  * ONLIST_EDB. */
 onlist_status onlist_store_ignored_replies_to(struct onlist_store *s,
 					      const char *const *msgids, size_t n,
-					      int (*cb)(const struct onlist_store_ignored_reply *r,
-							void *data),
+					      onlist_store_ignored_reply_cb cb,
 					      void *data);
 
 /* The topic of a patch or cover letter, or of the one a reply answers:
@@ -95,16 +99,14 @@ onlist_status onlist_store_ignored_put(struct onlist_store *s, const char *topic
 /* Each topic (once) a saved message of which has another commit than
  * the matches give it now.  ONLIST_EDB. */
 onlist_status onlist_store_ignored_commit_changed(struct onlist_store *s,
-						  int (*cb)(const char *topic,
-							    void *data),
+						  onlist_store_ignored_topic_cb cb,
 						  void *data);
 /* The saved messages as onlist_store_ignored_members() gives them (skip
  * always 0), of one topic or all, by topic and Message-ID.
  * ONLIST_EDB. */
 onlist_status onlist_store_ignored_saved(struct onlist_store *s,
 					 const char *topic,
-					 int (*cb)(const struct onlist_store_ignored_msg *m,
-						   void *data),
+					 onlist_store_ignored_msg_cb cb,
 					 void *data);
 /* The saved topics that a reply decided (answer 1 or 2) and that reply
  * (r->notice set for 2; r->target ""), of one topic or all.
@@ -120,7 +122,7 @@ onlist_status onlist_store_ignored_answers(struct onlist_store *s,
  * ONLIST_EDB. */
 onlist_status onlist_store_ignored_later(struct onlist_store *s, const char *who,
 					 int64_t after, int64_t before,
-					 int (*cb)(const char *topic, void *data),
+					 onlist_store_ignored_topic_cb cb,
 					 void *data);
 /* *n: how many topics have a saved patch changing `path`, counted up to
  * limit.  ONLIST_EDB. */

@@ -4,8 +4,8 @@
  * fingerprint and commit-message words (message_patch); at match each
  * commit that exact patch-id leaves unmatched gets its patch-ids under
  * the other diff algorithms and its fingerprint (commit_patch, kept:
- * commits do not change).  The matches and echoes tables are rebuilt by
- * every `onlist match`, inside one transaction.
+ * commits do not change): store_fuzzy.h.  The matches and echoes tables
+ * are rebuilt by every `onlist match`, inside one transaction.
  */
 #ifndef ONLIST_STORE_MATCH_H
 #define ONLIST_STORE_MATCH_H
@@ -15,27 +15,9 @@
 #include "onlist/status.h"
 #include "onlist/patchid.h"
 #include "onlist/store.h"
+#include "onlist/store_fuzzy.h"	/* the fingerprint rows, the fuzzy tier */
 
 struct onlist_store;
-
-struct onlist_patch_row {
-	const char *key;		/* msgid or commit sha */
-	const char *repaired_id;	/* messages: NULL when none */
-	const char *alt[3];		/* commits: the patch-ids under the
-					 * histogram, patience and minimal
-					 * algorithms; NULL for none */
-	const uint32_t *fp;
-	size_t nfp;
-	const uint32_t *words;
-	size_t nwords;
-	const char *files;
-	long added, removed;
-};
-
-onlist_status onlist_store_put_message_patch(struct onlist_store *s,
-					     const struct onlist_patch_row *r);
-onlist_status onlist_store_put_commit_patch(struct onlist_store *s,
-					    const struct onlist_patch_row *r);
 
 /* An echo or bot rule: messages whose `field` (list, from, subject,
  * mailer, patchwork, upstream) matches `pattern` (a lower-case glob with
@@ -173,48 +155,6 @@ onlist_status onlist_store_put_match(struct onlist_store *s, const char *sha,
 onlist_status onlist_store_commits_needing_patch(struct onlist_store *s,
 						 char (**shas)[41], size_t *n);
 
-/* A commit still unmatched, for fuzzy matching or --explain. */
-struct onlist_fuzzy_commit {
-	const char *sha, *author_email, *author_name, *subject, *body;
-	int64_t author_date, commit_date;
-	int64_t bound;		/* latest posting date that counts; 0: none */
-	const uint32_t *fp, *words;
-	size_t nfp, nwords;
-};
-typedef int (*onlist_fuzzy_commit_cb)(const struct onlist_fuzzy_commit *c,
-				      void *data);
-/* Asked first, with a commit's id, author address and subject (any may
- * be NULL): non-zero when its full row is not wanted. */
-typedef int (*onlist_fuzzy_skip_cb)(const char *sha, const char *author_email,
-				    const char *subject, void *data);
-/* sha NULL: every unmatched commit, grouped by author (lower-case
- * address), oldest first within, but those skip (may be NULL) refuses;
- * else that one commit, matched or not. */
-onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
-					 const char *sha,
-					 onlist_fuzzy_skip_cb skip,
-					 onlist_fuzzy_commit_cb cb, void *data);
-
-struct onlist_fuzzy_candidate {
-	const char *msgid, *from_addr, *subject, *stripped;
-	int64_t date;
-	int version;
-	int echo;		/* classified echo or bot */
-	const uint32_t *fp, *words;
-	size_t nfp, nwords;
-};
-typedef int (*onlist_fuzzy_cand_cb)(const struct onlist_fuzzy_candidate *m,
-				    void *data);
-/* Patch mails by author address or with the same stripped subject (lower
- * case, as SQLite's lower() makes it), sent between lo and hi (epoch
- * seconds); echoes included (flagged).  by_author 0 leaves out the
- * author's own mails (the caller has them already). */
-onlist_status onlist_store_fuzzy_candidates(struct onlist_store *s,
-					    const char *addr,
-					    const char *stripped_lower,
-					    int64_t lo, int64_t hi, int by_author,
-					    onlist_fuzzy_cand_cb cb, void *data);
-
 /* Every (name, lower-case address) that sent a patch mail or authored a
  * commit not matched yet, for the mailmap. */
 onlist_status onlist_store_identities(struct onlist_store *s,
@@ -240,14 +180,4 @@ onlist_status onlist_store_put_bound(struct onlist_store *s, const char *sha,
  * After onlist_store_match_begin() and the bounds. */
 char *onlist_store_tier_stamp(struct onlist_store *s, const char *name,
 			      const char *key, int64_t *since);
-/* The last run's tiers, saved by onlist_store_match_begin(): tiered gets
- * each commit an earlier tier than fuzzy matched (column 0: sha), fuzzy
- * each fuzzy match (sha, msgid, score); mail gets the patch mails after
- * id since (lower-case address, lower-case stripped subject). */
-onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
-				     onlist_row_cb tiered, onlist_row_cb fuzzy,
-				     onlist_row_cb mail, void *data);
-/* How many fuzzy matches there are (-1 on error). */
-long onlist_store_count_fuzzy(struct onlist_store *s);
-
 #endif

@@ -5,8 +5,9 @@
  * Per-message facts are written at import (onlist_store_put_message_info,
  * keyed by Message-ID like the message itself).  Threads, the replies to
  * each patch and the series/version grouping depend on messages that may
- * arrive in any order, so they are derived data: onlist_store_build_threads()
- * recomputes them from scratch in one transaction (`onlist match` runs it).
+ * arrive in any order, so they are derived data: onlist_thread_update()
+ * (thread.h) recomputes them in one transaction (`onlist match` runs it)
+ * through the functions below.
  */
 #ifndef ONLIST_STORE_THREAD_H
 #define ONLIST_STORE_THREAD_H
@@ -63,17 +64,113 @@ struct onlist_thread_counts {
 				 * them, only those new mail can change, or 0 */
 };
 
-/* Rebuild the thread, replies and series tables, as thread.h computes
- * them from every message, in one transaction; *c (may be NULL) gets the
- * counts.  When no message came in since the last build the tables stand
- * and *c is read from them; when the last build kept its pending
- * references only the messages the new ones can change are computed
- * again, else all of them; either way only the rows that differ from what
- * is stored are written (the same rows as a rebuild from empty tables).  ONLIST_EDB, ONLIST_ENOMEM (message set). */
-onlist_status onlist_store_build_threads(struct onlist_store *s,
+/* The thread, replies and series tables, read and written for
+ * onlist_thread_update() (thread.h), which decides what is computed again
+ * and which rows are written.  Each returns ONLIST_OK, or ONLIST_EDB with
+ * the handle's message set; strings handed to a callback are SQLite's,
+ * valid during the call. */
+
+/* What the tables are built from: the messages, their classes and
+ * in-body authors only ever grow. */
+struct onlist_thread_stamp {
+	int64_t count, maxid, info, authors;
+};
+onlist_status onlist_store_thread_stamp(struct onlist_store *s,
+					struct onlist_thread_stamp *out);
+/* c's messages, threads, replies, series and topics, from the tables. */
+onlist_status onlist_store_thread_counts(struct onlist_store *s,
 					 struct onlist_thread_counts *c);
+/* 1 when the thread table has a row. */
+int onlist_store_has_threads(struct onlist_store *s);
 
+/* What onlist_thread_build() needs of a message: NULL columns as
+ * thread.h says "none" is, except cls (NULL: not known); _len: the bytes
+ * of the three ids. */
+struct onlist_store_thread_row {
+	const char *msgid, *in_reply_to, *refs;
+	size_t msgid_len, in_reply_to_len, refs_len;
+	const char *from, *cls, *stripped, *change_id;
+	const char *from_name, *author, *author_name;
+	const char *prefix;		/* "RFC PATCH net-next" */
+	int64_t date;
+	int has_patch, version, part, total, reply;
+	int upstream;			/* "commit <sha> upstream." */
+};
+typedef void (*onlist_store_thread_row_cb)(
+	const struct onlist_store_thread_row *r, void *data);
+/* Every message in import order, or (part) those
+ * onlist_store_thread_aff_start() and _round() found, in the same order. */
+onlist_status onlist_store_thread_load(struct onlist_store *s, int part,
+				       onlist_store_thread_row_cb cb,
+				       void *data);
 
+/* Empty the tables and write every row of the result, the pending
+ * references with them; c gets messages, replies, threads, series,
+ * topics and written.  Sets meta review_dirty to "*". */
+onlist_status onlist_store_thread_write_all(struct onlist_store *s,
+					    const struct onlist_thread_msg *v,
+					    size_t n,
+					    const struct onlist_threads *t,
+					    struct onlist_thread_counts *c);
+/* The pending references of the result, replacing all of them, or
+ * (part) those of the messages built again. */
+onlist_status onlist_store_thread_pending(struct onlist_store *s,
+					  const struct onlist_thread_msg *v,
+					  const struct onlist_threads *t,
+					  int part);
+
+/* The stored thread and series rows, of every message or (part) of the
+ * messages built again. */
+struct onlist_store_thread_old {
+	const char *msgid, *parent, *root, *answers;
+	int depth;
+};
+typedef void (*onlist_store_thread_old_cb)(
+	const struct onlist_store_thread_old *r, void *data);
+onlist_status onlist_store_thread_old(struct onlist_store *s, int part,
+				      onlist_store_thread_old_cb cb, void *data);
+struct onlist_store_series_old {
+	const char *msgid, *series, *topic;
+};
+typedef void (*onlist_store_series_old_cb)(
+	const struct onlist_store_series_old *r, void *data);
+onlist_status onlist_store_series_old(struct onlist_store *s, int part,
+				      onlist_store_series_old_cb cb, void *data);
+
+/* One row written or replaced; series NULL deletes the series row. */
+onlist_status onlist_store_thread_set(struct onlist_store *s,
+				      const char *msgid, const char *parent,
+				      const char *root, int depth,
+				      const char *answers);
+onlist_status onlist_store_series_set(struct onlist_store *s,
+				      const char *msgid, const char *series,
+				      const char *topic);
+/* The replies rows whose reply is msgid, deleted. */
+onlist_status onlist_store_replies_unset(struct onlist_store *s,
+					 const char *reply);
+/* Every row of a message no longer there: thread, series, replies. */
+onlist_status onlist_store_thread_forget(struct onlist_store *s,
+					 const char *msgid);
+onlist_status onlist_store_reply_put(struct onlist_store *s,
+				     const char *patch, const char *reply,
+				     int by_author);
+/* *n: the replies rows (unchanged when the count cannot be read). */
+onlist_status onlist_store_replies_count(struct onlist_store *s, long *n);
+
+/* Around new mail (the messages after id maxid): how many there are,
+ * with message_info and message_author rows. */
+onlist_status onlist_store_thread_new(struct onlist_store *s, int64_t maxid,
+				      long long *msgs, long long *info,
+				      long long *authors);
+/* The set of stored messages new mail can change (store_thread.c says
+ * by which links): started with the new mail and what it references,
+ * then grown a round at a time; *added: the links found in that round,
+ * *n: the set's size after it. */
+onlist_status onlist_store_thread_aff_start(struct onlist_store *s,
+					    int64_t maxid);
+onlist_status onlist_store_thread_aff_round(struct onlist_store *s,
+					    int round, long *added,
+					    long long *n);
 
 /* ---- reading ------------------------------------------------------------ */
 

@@ -1,10 +1,10 @@
 /* thread.h - threads, the replies each patch received, series and topics,
  * computed from what is known of each message: no database here.
  *
- * onlist_store_build_threads() (store_thread.h) reads the messages into an
- * array of struct onlist_thread_msg, calls onlist_thread_build(), and
- * writes the thread, series and replies tables from the result.  The
- * rules:
+ * onlist_thread_update() (thread_update.c) reads the messages into an
+ * array of struct onlist_thread_msg through store_thread.h, calls
+ * onlist_thread_build(), and writes the thread, series and replies tables
+ * from the result.  The rules:
  *
  * - parent: the message In-Reply-To names, else the last stored entry of
  *   References (a missing parent is skipped over); a loop is cut where
@@ -115,7 +115,7 @@ struct onlist_threads {
 	long topics;		/* distinct topics */
 	/* References looked for and not found before each message's parent
 	 * (all of them when it has none): the messages whose parent may
-	 * change when the one named arrives (store_thread.c builds again
+	 * change when the one named arrives (thread_update.c builds again
 	 * only around new mail).  ref points into the message's
 	 * in_reply_to or refs; refs are not NUL-terminated there. */
 	struct onlist_thread_pending *pending;
@@ -135,5 +135,20 @@ onlist_status onlist_thread_build(struct onlist_thread_msg *msgs, size_t n,
 /* Free what the result owns (the topics msgs point to included); it is
  * then empty again. */
 void onlist_threads_release(struct onlist_threads *t);
+
+/* Bring the thread, replies and series tables up to date, as
+ * onlist_thread_build() computes them from every message, in one
+ * transaction (thread_update.c); *c (may be NULL) gets the counts.  When
+ * no message came in since the last build the tables stand and *c is
+ * read from them; when the last build kept its pending references only
+ * the messages the new ones can change are computed again, else all of
+ * them; either way only the rows that differ from what is stored are
+ * written (the same rows as a rebuild from empty tables).  ONLIST_EDB,
+ * ONLIST_ENOMEM, with *errmsg (the caller frees) saying why. */
+struct onlist_store;
+struct onlist_thread_counts;
+onlist_status onlist_thread_update(struct onlist_store *s,
+				   struct onlist_thread_counts *c,
+				   char **errmsg);
 
 #endif

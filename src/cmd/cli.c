@@ -98,7 +98,7 @@ void onlist_cli_regex_err(const char *cmd, const char *what,
 int onlist_cli_release_pattern(const char *cmd, struct onlist_store *s,
 			       const char *repo, regex_t *re)
 {
-	char *pat = onlist_cli_config(repo, "onlist.releasePattern");
+	char *pat = onlist_git_config(repo, "onlist.releasePattern");
 	char *globs = s ? onlist_store_get_meta(s, "release_rules") : NULL;
 	GString *g = g_string_new(NULL);
 	onlist_status st;
@@ -157,13 +157,7 @@ int onlist_cli_url_has_password(const char *url)
 
 char *onlist_cli_config(const char *repo, const char *key)
 {
-	char *v = NULL;
-
-	if (onlist_git_config_get(repo ? repo : ".", key, &v, NULL) != ONLIST_OK) {
-		free(v);
-		return NULL;
-	}
-	return v;
+	return onlist_git_config(repo, key);
 }
 
 const char *onlist_cli_db(struct onlist_cli *cli)

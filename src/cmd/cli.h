@@ -157,12 +157,12 @@ int onlist_cli_ignored_status(struct onlist_store *s, FILE *f,
 
 /* The report's "Posted N weeks ago, still unanswered" (ignored.c): the
  * series ignored.h calls ignored whose age line falls in [since, until)
- * (0: open), read once (NULL after saying why it failed); then, for a period [since, until), those whose age line fell
- * in it: counted, written as a section in fmt (JSON: the member
- * "still_unanswered": {count, age_days, series} and a ",\n  " after;
- * -1 when out of memory), or as the line under the chart.  url: the
- * posting link's template, or NULL.  Free accepts NULL; the others do
- * nothing for NULL. */
+ * (0: open), read once (NULL after saying why it failed); then, for a
+ * period [since, until), those whose age line fell in it: counted,
+ * written as a section in fmt (text, md, html) or as the line under the
+ * chart, or (_emit) as the member "still_unanswered": {count, age_days,
+ * series} of the map e is in.  url: the posting link's template, or
+ * NULL.  Free accepts NULL; the others do nothing for NULL. */
 struct onlist_cli_unanswered;
 struct onlist_cli_unanswered *onlist_cli_unanswered_load(struct onlist_store *s,
 							 const char *repo,
@@ -171,6 +171,9 @@ struct onlist_cli_unanswered *onlist_cli_unanswered_load(struct onlist_store *s,
 void onlist_cli_unanswered_free(struct onlist_cli_unanswered *u);
 long onlist_cli_unanswered_count(const struct onlist_cli_unanswered *u,
 				 int64_t since, int64_t until);
+void onlist_cli_unanswered_emit(const struct onlist_cli_unanswered *u,
+				 struct onlist_emit *e, int64_t since,
+				 int64_t until, const char *url);
 int onlist_cli_unanswered_put(const struct onlist_cli_unanswered *u, FILE *f,
 			      enum onlist_fmt fmt, int64_t since, int64_t until,
 			      const char *url);
@@ -189,11 +192,8 @@ extern int onlist_err_said_damage;
 
 struct onlist_store;
 
-/* `git config --get KEY` as git reads it in the repository `repo` (NULL:
- * the current folder): the repository's configuration, the user's, the
- * system's.  The value (the caller's, free()), or NULL when it is not set
- * or git fails.  Keys onlist reads: onlist.db, onlist.commitUrl,
- * onlist.postingUrl, onlist.releasePattern, onlist.rules. */
+/* onlist_git_config() (git.h) under its old name, for the report's
+ * files; the other commands call onlist_git_config(). */
 char *onlist_cli_config(const char *repo, const char *key);
 /* The project's own release subjects, compiled into *re: onlist.releasePattern
  * in repo's git config (an ERE) and the `release subject GLOB` lines of the
@@ -362,8 +362,9 @@ int onlist_cli_range(struct onlist_cli *cli, struct onlist_store *s,
 		     onlist_cli_range_cb cb, void *data);
 
 /* The same, handing each stored commit to a report callback as
- * onlist_store_report_commit() reads it (report.h); cb returning non-zero
- * (it could not keep the row) ends the walk with ONLIST_EXIT_FAIL. */
+ * onlist_store_report_commit() reads it (store_report.h); cb returning
+ * non-zero (it could not keep the row) ends the walk with
+ * ONLIST_EXIT_FAIL. */
 struct onlist_report_commit;
 typedef int (*onlist_report_cb)(const struct onlist_report_commit *c,
 				void *data);

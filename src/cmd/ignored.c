@@ -8,6 +8,7 @@
 #include <glib.h>
 
 #include "cli.h"
+#include "onlist/git.h"
 #include "onlist/ignored.h"
 #include "onlist/store.h"
 
@@ -464,7 +465,7 @@ int onlist_cli_lookup_posting(struct onlist_cli *cli, struct onlist_store *s,
 	}
 	if ((st = onlist_ignored_ctx_init(&ctx, s, NULL, 0, -1)) != ONLIST_OK)
 		goto fail;
-	url = onlist_cli_config(ctx.repo, "onlist.postingUrl");
+	url = onlist_git_config(ctx.repo, "onlist.postingUrl");
 	o.url = url ? url : "https://lore.kernel.org/r/%s";
 	o.msgid = msgid;
 	o.ctx = &ctx;
@@ -560,7 +561,7 @@ struct onlist_cli_unanswered *onlist_cli_unanswered_load(struct onlist_store *s,
 	u->x.state = ONLIST_IGN_IGNORED;
 	u->x.rows = g_ptr_array_new_with_free_func(row_free);
 	if ((st = onlist_ignored_ctx_init(&ctx, s, NULL, 0, -1)) == ONLIST_OK) {
-		url = onlist_cli_config(repo ? repo : ctx.repo, "onlist.postingUrl");
+		url = onlist_git_config(repo ? repo : ctx.repo, "onlist.postingUrl");
 		u->x.url = url ? url : "https://lore.kernel.org/r/%s";
 		u->age = ctx.scope.age;
 		/* those whose age line falls in the period, only */
@@ -606,6 +607,43 @@ long onlist_cli_unanswered_count(const struct onlist_cli_unanswered *u,
 	return n;
 }
 
+void onlist_cli_unanswered_emit(const struct onlist_cli_unanswered *u,
+				 struct onlist_emit *e, int64_t since,
+				 int64_t until, const char *url)
+{
+	char d[32];
+
+	if (!u)
+		return;
+	onlist_emit_key(e, "still_unanswered");
+	onlist_emit_begin_map(e, 0);
+	onlist_emit_kint(e, "count", onlist_cli_unanswered_count(u, since, until));
+	onlist_emit_kint(e, "age_days", u->age / 86400);
+	onlist_emit_key(e, "series");
+	onlist_emit_begin_list(e, 0);
+	for (guint i = 0; i < u->x.rows->len; i++) {
+		const struct row *r = g_ptr_array_index(u->x.rows, i);
+		char *link;
+
+		if (!crossed(u, r, since, until))
+			continue;
+		day(r->date, d, sizeof(d), 1);
+		link = url ? link_of(url, r->msgid) : NULL;
+		onlist_emit_begin_map(e, 0);
+		onlist_emit_kstr(e, "date", d);
+		onlist_emit_kstr(e, "list", r->list);
+		onlist_emit_kstr(e, "name", r->name);
+		onlist_emit_kstr(e, "address", r->addr);
+		onlist_emit_kstr(e, "subject", r->subject);
+		onlist_emit_kstr(e, "message_id", r->msgid);
+		onlist_emit_kstr(e, "link", link);
+		onlist_emit_end(e);
+		g_free(link);
+	}
+	onlist_emit_end(e);
+	onlist_emit_end(e);
+}
+
 int onlist_cli_unanswered_put(const struct onlist_cli_unanswered *u, FILE *f,
 			      enum onlist_fmt fmt, int64_t since, int64_t until,
 			      const char *url)
@@ -619,58 +657,6 @@ int onlist_cli_unanswered_put(const struct onlist_cli_unanswered *u, FILE *f,
 	weeks = (long)(u->age / (7 * 86400));
 	snprintf(title, sizeof(title), "Posted %ld weeks ago, still unanswered "
 		 "(%ld)", weeks, n);
-	if (fmt == ONLIST_FMT_JSON) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&buf, &len);
-		struct onlist_emit *e = m ? onlist_emit_new(m, fmt) : NULL;
-
-		if (!e) {
-			if (m)
-				fclose(m);
-			free(buf);
-			return -1;
-		}
-		onlist_emit_begin_map(e, 0);
-		onlist_emit_kint(e, "count", n);
-		onlist_emit_kint(e, "age_days", u->age / 86400);
-		onlist_emit_key(e, "series");
-		onlist_emit_begin_list(e, 0);
-		for (guint i = 0; i < u->x.rows->len; i++) {
-			const struct row *r = g_ptr_array_index(u->x.rows, i);
-			char *link;
-
-			if (!crossed(u, r, since, until))
-				continue;
-			day(r->date, d, sizeof(d), 1);
-			link = url ? link_of(url, r->msgid) : NULL;
-			onlist_emit_begin_map(e, 0);
-			onlist_emit_kstr(e, "date", d);
-			onlist_emit_kstr(e, "list", r->list);
-			onlist_emit_kstr(e, "name", r->name);
-			onlist_emit_kstr(e, "address", r->addr);
-			onlist_emit_kstr(e, "subject", r->subject);
-			onlist_emit_kstr(e, "message_id", r->msgid);
-			onlist_emit_kstr(e, "link", link);
-			onlist_emit_end(e);
-			g_free(link);
-		}
-		onlist_emit_end(e);
-		onlist_emit_end(e);
-		onlist_emit_free(e);
-		if (fclose(m)) {
-			free(buf);
-			return -1;
-		}
-		/* a member of the report's object: no line end of its own */
-		while (len && buf[len - 1] == '\n')
-			len--;
-		fputs("\"still_unanswered\": ", f);
-		fwrite(buf, 1, len, f);
-		fputs(",\n  ", f);
-		free(buf);
-		return 0;
-	}
 	/* no "None." section: an empty week says so once, and the count
 	 * is in the JSON and under the chart */
 	if (!n)
@@ -848,7 +834,7 @@ int cmd_ignored(struct onlist_cli *cli, int argc, char **argv)
 			   onlist_store_errmsg(s) : onlist_status_str(st));
 		goto out;
 	}
-	url = onlist_cli_config(ctx.repo, "onlist.postingUrl");
+	url = onlist_git_config(ctx.repo, "onlist.postingUrl");
 	x.url = url ? url : "https://lore.kernel.org/r/%s";
 	x.rows = g_ptr_array_new_with_free_func(row_free);
 	ctx.since = x.since;	/* the same dates as topic_row's */

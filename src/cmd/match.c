@@ -8,10 +8,12 @@
 #include <glib.h>
 
 #include "cli.h"
+#include "onlist/git.h"
 #include "onlist/repo_scan.h"
 #include "onlist/match.h"
 #include "onlist/msgmeta.h"
 #include "onlist/store.h"
+#include "onlist/thread.h"
 #include "onlist/store_thread.h"
 
 static const char help[] =
@@ -609,7 +611,7 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 	o.repo = repo;
 	/* --rules, else the project's own: git config onlist.rules */
 	if (!rules_path)
-		rules_path = rules_cfg = onlist_cli_config(repo, "onlist.rules");
+		rules_path = rules_cfg = onlist_git_config(repo, "onlist.rules");
 	if (rules_path && onlist_match_read_rules(rules_path, &rules, &nrules,
 						  &err) != ONLIST_OK) {
 		/* the message quotes the offending line of the file */
@@ -633,8 +635,10 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 	o.phase = phase;
 	o.warn = warn;
 	o.progress_data = &prog;
-	if (onlist_store_build_threads(s, &tc) != ONLIST_OK) {
-		onlist_err("match: %s", onlist_store_errmsg(s));
+	if (onlist_thread_update(s, &tc, &err) != ONLIST_OK) {
+		onlist_err("match: %s", err);
+		free(err);
+		err = NULL;
 		ret = ONLIST_EXIT_FAIL;
 		goto out;
 	}

@@ -185,36 +185,6 @@ static void group_table(struct onlist_emit *e, const struct onlist_report *m,
 	onlist_emit_end(e);
 }
 
-/* "still_unanswered" from ignored.c, which writes it as a member with a
- * separator after it: its value goes through the emitter as it is.  -1
- * when out of memory. */
-static int unanswered(struct report *r, struct onlist_emit *e)
-{
-	static const char key[] = "\"still_unanswered\": ";
-	const struct onlist_report *m = r->m;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int bad;
-
-	if (!f)
-		return -1;
-	bad = onlist_cli_unanswered_put(r->ua, f, ONLIST_FMT_JSON, m->since,
-					m->until, r->posting_url);
-	if (fclose(f) || bad) {
-		free(buf);
-		return -1;
-	}
-	if (len > strlen(key) && !memcmp(buf, key, strlen(key))) {
-		while (len && strchr(" \n,", buf[len - 1]))
-			len--;
-		onlist_emit_key(e, "still_unanswered");
-		onlist_emit_raw(e, buf + strlen(key), len - strlen(key));
-	}
-	free(buf);
-	return 0;
-}
-
 int rp_render_json(struct report *r)
 {
 	const struct onlist_report *m = r->m;
@@ -262,8 +232,9 @@ int rp_render_json(struct report *r)
 		free(w);
 	}
 	onlist_emit_end(e);
-	if (m->windowed && unanswered(r, e))
-		goto out;
+	if (m->windowed)
+		onlist_cli_unanswered_emit(r->ua, e, m->since, m->until,
+					   r->posting_url);
 	group_table(e, m, ONLIST_REPORT_BY_COMMITTER);
 	group_table(e, m, ONLIST_REPORT_BY_SUBSYSTEM);
 	onlist_emit_kstr(e, "subsystems_from", m->maintainers ? "MAINTAINERS" :
@@ -291,7 +262,6 @@ int rp_render_json(struct report *r)
 	onlist_emit_end(e);
 	onlist_emit_end(e);
 	ret = 0;
-out:
 	if (onlist_emit_free(e) != ONLIST_OK)
 		ret = -1;
 	return ret;

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "onlist/buf.h"
+#include "onlist/git.h"
 #include "onlist/regex.h"
 #include "onlist/report.h"
 #include "onlist/store.h"
@@ -403,7 +404,7 @@ int cmd_stats(struct onlist_cli *cli, int argc, char **argv)
 		goto out;
 	repo = repo_opt ? strdup(repo_opt) : onlist_store_get_meta(db, "repo");
 	/* the project's own release subjects, from its configuration */
-	if (!rel_subject_opt && (rel_cfg = onlist_cli_config(repo, "onlist.releasePattern")))
+	if (!rel_subject_opt && (rel_cfg = onlist_git_config(repo, "onlist.releasePattern")))
 		rel_subject = rel_cfg;
 	if ((st = onlist_regex_compile(&rel, rel_subject,
 				       REG_EXTENDED | REG_NOSUB)) != ONLIST_OK) {

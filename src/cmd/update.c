@@ -334,7 +334,7 @@ int cmd_update(struct onlist_cli *cli, int argc, char **argv)
 	}
 	if (!branches.n && strs_add(&branches, "HEAD"))
 		goto nomem;
-	from = onlist_cli_config(NULL, "onlist.scanFrom");
+	from = onlist_git_config(NULL, "onlist.scanFrom");
 	if (read_totals(cli, &t0)) {
 		ret = ONLIST_EXIT_FAIL;
 		goto out;

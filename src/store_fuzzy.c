@@ -1,0 +1,240 @@
+/* store_fuzzy.c - the patch fingerprint rows (message_patch, written by
+ * import; commit_patch, by match) and what the fuzzy tier reads of them
+ * (see store_fuzzy.h).  The other tiers' SQL is in store_match.c. */
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "onlist/store_fuzzy.h"
+#include "store_int.h"
+
+#define fail onlist__store_fail
+#define bind_text onlist__bind_text
+#define prepare onlist__store_prepare
+#define step onlist__store_step
+
+static const char sql_put_mpatch[] =
+	"INSERT OR IGNORE INTO message_patch(msgid, repaired_id, fp, words,"
+	" files, added, removed) VALUES(?1,?2,?3,?4,?5,?6,?7)";
+static const char sql_put_cpatch[] =
+	"INSERT OR REPLACE INTO commit_patch(sha, alt_histogram, alt_patience,"
+	" alt_minimal, fp, words, files, added, removed)"
+	" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)";
+
+onlist_status onlist_store_put_message_patch(struct onlist_store *s,
+					     const struct onlist_patch_row *r)
+{
+	return step(s, prepare(s, sql_put_mpatch), "insert message patch",
+		    "ttuutII", r->key, r->repaired_id, r->fp, r->nfp, r->words,
+		    r->nwords, r->files, (int64_t)r->added, (int64_t)r->removed);
+}
+
+onlist_status onlist_store_put_commit_patch(struct onlist_store *s,
+					    const struct onlist_patch_row *r)
+{
+	return step(s, prepare(s, sql_put_cpatch), "insert commit patch",
+		    "ttttuutII", r->key, r->alt[0], r->alt[1], r->alt[2], r->fp,
+		    r->nfp, r->words, r->nwords, r->files, (int64_t)r->added,
+		    (int64_t)r->removed);
+}
+
+#define COMMIT_COLS \
+	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.author_name, c.subject, c.body," \
+	" c.author_date, c.commit_date," \
+	" coalesce((SELECT bound FROM temp.bound b WHERE b.sha = c.sha), 0)," \
+	" p.fp, p.words FROM commits c JOIN commit_patch p ON p.sha = c.sha"
+/* The order first, on the few columns skip() needs; each commit whole
+ * after (sorting whole rows, bodies and blobs, cost more than reading
+ * them again by key, and a commit skipped is not read at all). */
+static const char sql_fuzzy_commits[] =
+	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.subject FROM commits c"
+	" JOIN commit_patch p ON p.sha = c.sha WHERE" UNMATCHED("c.sha")
+	" ORDER BY 2, c.commit_date, c.sha";
+static const char sql_fuzzy_commit[] = COMMIT_COLS " WHERE c.sha = ?1";
+/* COMMIT_COLS but the two blobs (8, 9) */
+#define FC(type, field) { type, offsetof(struct onlist_fuzzy_commit, field) }
+static const struct onlist__column commit_cols[] = {
+	FC('t', sha), FC('e', author_email), FC('e', author_name),
+	FC('e', subject), FC('e', body), FC('I', author_date),
+	FC('I', commit_date), FC('I', bound), { 0, 0 }
+};
+#undef FC
+
+static const uint32_t *blob_u32(sqlite3_stmt *st, int col, size_t *n)
+{
+	const void *b = sqlite3_column_blob(st, col);
+
+	*n = (size_t)sqlite3_column_bytes(st, col) / sizeof(uint32_t);
+	return b;
+}
+
+static onlist_status one_fuzzy_commit(struct onlist_store *s, const char *sha,
+				      onlist_fuzzy_commit_cb cb, void *data,
+				      int *stop)
+{
+	sqlite3_stmt *st = prepare(s, sql_fuzzy_commit);
+	int rc;
+
+	if (!st)
+		return fail(s, "prepare");
+	bind_text(st, 1, sha);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct onlist_fuzzy_commit c;
+
+		onlist__store_columns(st, &c, commit_cols);
+		c.fp = blob_u32(st, 8, &c.nfp);
+		c.words = blob_u32(st, 9, &c.nwords);
+		*stop = cb(&c, data);
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
+	       fail(s, "read a commit");
+}
+
+onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
+					 const char *sha,
+					 onlist_fuzzy_skip_cb skip,
+					 onlist_fuzzy_commit_cb cb, void *data)
+{
+	sqlite3_stmt *st;
+	onlist_status ret = ONLIST_OK;
+	int rc, stop = 0;
+
+	if (sha)
+		return one_fuzzy_commit(s, sha, cb, data, &stop);
+	if (!(st = prepare(s, sql_fuzzy_commits)))
+		return fail(s, "prepare");
+	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		/* copied: the statement below may move this one's buffers */
+		char *x = g_strdup((const char *)sqlite3_column_text(st, 0));
+
+		if (x && !(skip && skip(x, (const char *)sqlite3_column_text(st, 1),
+				       (const char *)sqlite3_column_text(st, 2),
+				       data)))
+			ret = one_fuzzy_commit(s, x, cb, data, &stop);
+		g_free(x);
+		if (ret != ONLIST_OK) {
+			sqlite3_reset(st);
+			return ret;
+		}
+	}
+	if (!stop && rc != SQLITE_DONE) {
+		sqlite3_reset(st);
+		return fail(s, "read commits");
+	}
+	sqlite3_reset(st);
+	return ONLIST_OK;
+}
+
+/* Two statements, not one with OR: SQLite cannot answer an OR across two
+ * tables from their two indexes, and scans every patch mail instead. */
+#define CANDIDATE_COLS \
+	"SELECT m.msgid, m.from_addr, m.subject, i.stripped," SENT("m") "," \
+	" i.version," \
+	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = m.msgid), p.fp, p.words" \
+	" FROM messages m JOIN message_info i ON i.msgid = m.msgid" \
+	" JOIN message_patch p ON p.msgid = m.msgid"
+/* CANDIDATE_COLS but the two blobs (7, 8) */
+#define CAND(type, field) \
+	{ type, offsetof(struct onlist_fuzzy_candidate, field) }
+static const struct onlist__column cand_cols[] = {
+	CAND('t', msgid), CAND('e', from_addr), CAND('e', subject),
+	CAND('e', stripped), CAND('I', date), CAND('i', version),
+	CAND('i', echo), { 0, 0 }
+};
+#undef CAND
+static const char sql_cand_author[] = CANDIDATE_COLS
+	" WHERE lower(m.from_addr) = ?1 AND m.date BETWEEN ?3 AND ?4"
+	" AND i.class = 'patch'";
+static const char sql_cand_subject[] = CANDIDATE_COLS
+	" WHERE lower(i.stripped) = ?1 AND i.class = 'patch'"
+	" AND lower(m.from_addr) <> ?2 AND m.date BETWEEN ?3 AND ?4";
+
+static onlist_status candidates(struct onlist_store *s, const char *sql,
+				const char *p1, const char *p2, int64_t lo,
+				int64_t hi, onlist_fuzzy_cand_cb cb, void *data)
+{
+	sqlite3_stmt *st = prepare(s, sql);
+	int rc;
+
+	if (!st)
+		return fail(s, "prepare");
+	onlist__store_bind(st, "ttII", p1, p2, lo, hi);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct onlist_fuzzy_candidate m;
+
+		onlist__store_columns(st, &m, cand_cols);
+		m.fp = blob_u32(st, 7, &m.nfp);
+		m.words = blob_u32(st, 8, &m.nwords);
+		if (cb(&m, data))
+			break;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return fail(s, "read candidates");
+	sqlite3_reset(st);
+	return ONLIST_OK;
+}
+
+onlist_status onlist_store_fuzzy_candidates(struct onlist_store *s,
+					    const char *addr,
+					    const char *stripped_lower,
+					    int64_t lo, int64_t hi, int by_author,
+					    onlist_fuzzy_cand_cb cb, void *data)
+{
+	onlist_status st = ONLIST_OK;
+
+	if (by_author)
+		st = candidates(s, sql_cand_author, addr, NULL, lo, hi, cb, data);
+
+	/* by subject: only the ones the author query did not give */
+	if (st == ONLIST_OK && stripped_lower && *stripped_lower)
+		st = candidates(s, sql_cand_subject, stripped_lower, addr, lo,
+				hi, cb, data);
+	return st;
+}
+
+static const char sql_fz_old_tiered[] = "SELECT commit_sha FROM temp.old_tiered";
+static const char sql_fz_old[] =
+	"SELECT commit_sha, message_id, score FROM temp.old_fuzzy";
+/* the patch mails after id ?1: whose they are, what they are about */
+static const char sql_fz_mail[] =
+	"SELECT lower(m.from_addr), lower(i.stripped) FROM messages m"
+	" JOIN message_info i ON i.msgid = m.msgid"
+	" WHERE m.id > CAST(?1 AS INTEGER) AND i.class = 'patch'";
+
+onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
+				     onlist_row_cb tiered, onlist_row_cb fuzzy,
+				     onlist_row_cb mail, void *data)
+{
+	sqlite3_stmt *st;
+	onlist_status r;
+	char arg[24];
+	const char *p[1] = { arg };
+
+	snprintf(arg, sizeof(arg), "%" PRId64, since);
+	if (!(st = prepare(s, sql_fz_old_tiered)))
+		return fail(s, "prepare");
+	if ((r = onlist__store_rows(s, st, NULL, 0, tiered, data, NULL)) != ONLIST_OK)
+		return r;
+	if (!(st = prepare(s, sql_fz_old)))
+		return fail(s, "prepare");
+	if ((r = onlist__store_rows(s, st, NULL, 0, fuzzy, data, NULL)) != ONLIST_OK)
+		return r;
+	if (!(st = prepare(s, sql_fz_mail)))
+		return fail(s, "prepare");
+	return onlist__store_rows(s, st, p, 1, mail, data, NULL);
+}
+
+static const char sql_count_fuzzy[] =
+	"SELECT count(*) FROM matches WHERE method = 'fuzzy'";
+
+long onlist_store_count_fuzzy(struct onlist_store *s)
+{
+	int64_t n = 0;
+
+	return onlist__store_int64s(s, sql_count_fuzzy, -1, &n, 1) ? (long)n : -1;
+}

@@ -1,0 +1,435 @@
+/* thread_update.c - the thread, replies and series tables brought up to
+ * date (onlist_thread_update(), thread.h): whether anything is computed
+ * again, whether the whole set of messages or only what new mail can
+ * change, which stored rows differ from the result, and which topics the
+ * review must look at again.  thread.c computes; store_thread.c reads and
+ * writes what this file asks for. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib.h>
+
+#include "onlist/store.h"
+#include "onlist/store_thread.h"
+#include "onlist/subject.h"
+#include "onlist/thread.h"
+
+/* The rules of thread.h the tables were built by, as the prefix of their
+ * stamp (meta threads_stamp): a table built by other rules (t2: before a
+ * "Re:" with a diff counted as a reply, and before in-body authors and
+ * display names linked versions; t3: with only one of the two; t4: before
+ * cover letters were found by structure) is written again whole, since
+ * only a whole write puts in the rows the new rules add where nothing
+ * else changed. */
+#define THREAD_RULES "t5:"
+
+/* A share of the messages past which a whole build is as cheap */
+#define PART_MAX_SHARE 4
+
+static void stamp_text(const struct onlist_thread_stamp *t, char *out,
+		       size_t size)
+{
+	snprintf(out, size, THREAD_RULES "%lld:%lld:%lld:%lld",
+		 (long long)t->count, (long long)t->maxid, (long long)t->info,
+		 (long long)t->authors);
+}
+
+static int parse_stamp(const char *st, long long *count, long long *maxid,
+		       long long *info, long long *authors)
+{
+	return st && sscanf(st, THREAD_RULES "%lld:%lld:%lld:%lld", count, maxid,
+			    info, authors) == 4;
+}
+
+/* Whether only what new mail can change is built again (the store's
+ * temp set, *found its size) or the whole (*found -1): the stored rows
+ * were not made by a build that kept its pending references, message
+ * facts arrived for old messages, or the set is large. */
+static onlist_status find_part(struct onlist_store *s, const char *base,
+			       const char *now, long long *found)
+{
+	long long c0, m0, i0, a0, c1, m1, i1, a1, n, info, authors;
+	onlist_status ret;
+
+	*found = -1;
+	if (!parse_stamp(base, &c0, &m0, &i0, &a0) ||
+	    !parse_stamp(now, &c1, &m1, &i1, &a1) ||
+	    c1 < c0 || m1 < m0 || i1 < i0 || a1 < a0)
+		return ONLIST_OK;
+	if ((ret = onlist_store_thread_new(s, m0, &n, &info, &authors))
+	    != ONLIST_OK)
+		return ret;
+	/* an in-body author found for an old message (imported again) may
+	 * link it anywhere its subject goes: build whole */
+	if (n != c1 - c0 || info != i1 - i0 || authors != a1 - a0)
+		return ONLIST_OK;
+	if ((ret = onlist_store_thread_aff_start(s, m0)) != ONLIST_OK)
+		return ret;
+	for (int round = 0;; round++) {
+		long added;
+
+		if ((ret = onlist_store_thread_aff_round(s, round, &added, &n))
+		    != ONLIST_OK)
+			return ret;
+		if (n > c1 / PART_MAX_SHARE + 1000)
+			return ONLIST_OK;	/* as well build whole */
+		if (!added)
+			break;
+	}
+	*found = n;
+	return ONLIST_OK;
+}
+
+struct loaded {
+	struct onlist_thread_msg *v;
+	size_t len, cap;
+	GStringChunk *strings;	/* what v's strings point to */
+};
+
+/* Strings that repeat (senders, classes, subjects) are stored once; ids
+ * and References, nearly all distinct, are not looked up first: a
+ * million hashes of long strings are a good part of the load. */
+static const char *str(struct loaded *l, const char *v)
+{
+	return v ? g_string_chunk_insert_const(l->strings, v) : NULL;
+}
+
+static const char *str_once(struct loaded *l, const char *v, size_t len)
+{
+	if (!v)
+		return NULL;
+	return *v ? g_string_chunk_insert_len(l->strings, v, (gssize)len) : "";
+}
+
+static void load_row(const struct onlist_store_thread_row *r, void *data)
+{
+	struct loaded *l = data;
+	struct onlist_thread_msg *x;
+
+	if (l->len == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 4096;
+		l->v = g_renew(struct onlist_thread_msg, l->v, l->cap);
+	}
+	x = &l->v[l->len++];
+	memset(x, 0, sizeof(*x));
+	x->msgid = str_once(l, r->msgid, r->msgid_len);
+	x->in_reply_to = str_once(l, r->in_reply_to, r->in_reply_to_len);
+	x->refs = str_once(l, r->refs, r->refs_len);
+	x->from = str(l, r->from);
+	x->date = r->date;
+	x->cls = str(l, r->cls);
+	x->has_patch = r->has_patch;
+	x->version = r->version;
+	x->part = r->part;
+	x->total = r->total;
+	x->stripped = str(l, r->stripped);
+	x->change_id = str(l, r->change_id);
+	x->reply = r->reply;
+	x->from_name = str(l, r->from_name);
+	x->author = str(l, r->author);
+	x->author_name = str(l, r->author_name);
+	/* stable maintainers post everyone's patches: a backport's in-body
+	 * author does not make it a version of hers */
+	x->backport = r->upstream || onlist_subject_stable(r->prefix);
+}
+
+/* ---- writing only what changed ------------------------------------------ */
+
+/* After new mail, the tables are not cleared: every message is computed
+ * again in memory (cheap next to writing a million rows and their
+ * indexes), the stored rows are read and compared, and only the rows that
+ * differ are written.  The result is the rows a whole rebuild writes. */
+
+enum { D_THREAD = 1, D_SERIES = 2, D_REPLIES = 4, D_SEEN = 8, D_SSEEN = 16 };
+
+static int differs(const char *stored, const char *now)
+{
+	if (!stored || !now)
+		return !stored != !now;
+	return strcmp(stored, now) != 0;
+}
+
+static const char *id_of(const struct onlist_thread_msg *v, int i)
+{
+	return i >= 0 ? v[i].msgid : NULL;
+}
+
+/* The topics whose members, replies or tags a build changed, for the
+ * review (review.c), which recomputes only the commits posted in them:
+ * meta review_dirty, one topic a line, added to what an earlier build
+ * left there until the review is computed; "*" for all of them. */
+#define DIRTY_MAX 100000	/* more topics than that: all of them */
+
+static void dirty_add(GHashTable *dirty, GStringChunk *c, const char *topic)
+{
+	if (topic && !g_hash_table_contains(dirty, topic))
+		g_hash_table_add(dirty, g_string_chunk_insert_const(c, topic));
+}
+
+static onlist_status save_dirty(struct onlist_store *s, GHashTable *dirty)
+{
+	char *was = onlist_store_get_meta(s, "review_dirty");
+	GString *o = g_string_new(was ? was : "");
+	GHashTableIter it;
+	gpointer k;
+	onlist_status st;
+
+	free(was);
+	g_hash_table_iter_init(&it, dirty);
+	while (strcmp(o->str, "*") && g_hash_table_iter_next(&it, &k, NULL)) {
+		if (strchr(k, '\n') || o->len > DIRTY_MAX * 64) {
+			g_string_assign(o, "*");
+			break;
+		}
+		g_string_append_printf(o, "%s%s", o->len ? "\n" : "",
+				       (const char *)k);
+	}
+	st = onlist_store_set_meta(s, "review_dirty", o->str);
+	g_string_free(o, TRUE);
+	return st;
+}
+
+/* The comparison of the stored rows with the result. */
+struct compare {
+	const struct onlist_thread_msg *v;
+	GHashTable *idx;	/* msgid -> index + 1 */
+	/* heads of series whose patches changed: their replies follow */
+	GHashTable *heads;
+	GStringChunk *old_heads;
+	GPtrArray *gone;	/* ids of rows whose message is not there */
+	/* topics whose review may differ */
+	GHashTable *dirty;
+	unsigned char *d;	/* D_* of each message */
+};
+
+static void old_thread(const struct onlist_store_thread_old *r, void *data)
+{
+	struct compare *m = data;
+	const struct onlist_thread_msg *v = m->v, *x;
+	gpointer p = r->msgid ? g_hash_table_lookup(m->idx, r->msgid) : NULL;
+	size_t i;
+
+	if (!p) {	/* no such message (none is ever removed) */
+		if (r->msgid)
+			g_ptr_array_add(m->gone, g_strdup(r->msgid));
+		return;
+	}
+	i = GPOINTER_TO_SIZE(p) - 1;
+	x = &v[i];
+	m->d[i] |= D_SEEN;
+	if (differs(r->parent, id_of(v, x->parent)) ||
+	    differs(r->root, v[x->root].msgid) || r->depth != x->depth)
+		m->d[i] |= D_THREAD;
+	if (differs(r->answers, id_of(v, x->answers))) {
+		gpointer q = r->answers ? g_hash_table_lookup(m->idx, r->answers) :
+					  NULL;
+
+		m->d[i] |= D_THREAD | D_REPLIES;
+		/* the topic it answered before (as it is now: if that one
+		 * moved, its series row says where from) */
+		if (q)
+			dirty_add(m->dirty, m->old_heads,
+				  v[GPOINTER_TO_SIZE(q) - 1].topic);
+	}
+}
+
+static void old_series(const struct onlist_store_series_old *r, void *data)
+{
+	struct compare *m = data;
+	const struct onlist_thread_msg *v = m->v, *x;
+	gpointer p = r->msgid ? g_hash_table_lookup(m->idx, r->msgid) : NULL;
+	size_t i;
+
+	if (!p) {
+		if (r->msgid)
+			g_ptr_array_add(m->gone, g_strdup(r->msgid));
+		dirty_add(m->dirty, m->old_heads, r->topic);
+		return;
+	}
+	i = GPOINTER_TO_SIZE(p) - 1;
+	x = &v[i];
+	m->d[i] |= D_SSEEN;
+	if (differs(r->series, id_of(v, x->series))) {
+		m->d[i] |= D_SERIES;
+		if (r->series)
+			g_hash_table_add(m->heads, g_string_chunk_insert_const(
+				m->old_heads, r->series));
+		dirty_add(m->dirty, m->old_heads, r->topic);
+	} else if (differs(r->topic, x->topic)) {
+		m->d[i] |= D_SERIES;
+		dirty_add(m->dirty, m->old_heads, r->topic);
+	}
+}
+
+static onlist_status update_threads(struct onlist_store *s,
+				    const struct onlist_thread_msg *v, size_t n,
+				    const struct onlist_threads *t,
+				    struct onlist_thread_counts *c, int part)
+{
+	struct compare m = { .v = v };
+	unsigned char *d;
+	onlist_status ret;
+	long changed = 0;
+
+	m.idx = g_hash_table_new(g_str_hash, g_str_equal);
+	m.heads = g_hash_table_new(g_str_hash, g_str_equal);
+	m.old_heads = g_string_chunk_new(4096);
+	m.gone = g_ptr_array_new_with_free_func(g_free);
+	m.dirty = g_hash_table_new(g_str_hash, g_str_equal);
+	m.d = d = g_malloc0(n ? n : 1);
+	for (size_t i = 0; i < n; i++)
+		if (!g_hash_table_contains(m.idx, v[i].msgid))
+			g_hash_table_insert(m.idx, (gpointer)v[i].msgid,
+					    GSIZE_TO_POINTER(i + 1));
+	if ((ret = onlist_store_thread_old(s, part, old_thread, &m)) != ONLIST_OK ||
+	    (ret = onlist_store_series_old(s, part, old_series, &m)) != ONLIST_OK)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		const struct onlist_thread_msg *x = &v[i];
+
+		if (!(d[i] & D_SEEN))
+			d[i] |= D_THREAD | D_REPLIES;
+		if (x->series >= 0 && !(d[i] & D_SSEEN))
+			d[i] |= D_SERIES;
+		if ((d[i] & D_SERIES) && x->series >= 0)
+			g_hash_table_add(m.heads, (gpointer)v[x->series].msgid);
+	}
+	/* a reply to a cover letter is a reply to each patch of its series */
+	for (size_t i = 0; i < n; i++)
+		if (v[i].answers >= 0 &&
+		    g_hash_table_contains(m.heads, v[v[i].answers].msgid))
+			d[i] |= D_REPLIES;
+	for (size_t i = 0; i < n && ret == ONLIST_OK; i++) {
+		const struct onlist_thread_msg *x = &v[i];
+
+		c->messages++;
+		if (d[i] & D_SERIES)
+			dirty_add(m.dirty, m.old_heads, x->topic);
+		if ((d[i] & D_REPLIES) && x->answers >= 0)
+			dirty_add(m.dirty, m.old_heads, v[x->answers].topic);
+		if (d[i] & D_THREAD) {
+			changed++;
+			ret = onlist_store_thread_set(s, x->msgid,
+						      id_of(v, x->parent),
+						      v[x->root].msgid, x->depth,
+						      id_of(v, x->answers));
+		}
+		if (ret == ONLIST_OK && (d[i] & D_SERIES))
+			ret = onlist_store_series_set(s, x->msgid,
+						      id_of(v, x->series),
+						      x->topic);
+		if (ret == ONLIST_OK && (d[i] & D_REPLIES) && (d[i] & D_SEEN))
+			ret = onlist_store_replies_unset(s, x->msgid);
+	}
+	/* rows of messages that are not there: a rebuild has none */
+	for (guint k = 0; k < m.gone->len && ret == ONLIST_OK; k++)
+		ret = onlist_store_thread_forget(s, g_ptr_array_index(m.gone, k));
+	for (size_t i = 0; i < t->nreplies && ret == ONLIST_OK; i++) {
+		const struct onlist_thread_reply *r = &t->replies[i];
+
+		if (d[r->reply] & D_REPLIES)
+			ret = onlist_store_reply_put(s, v[r->patch].msgid,
+						     v[r->reply].msgid,
+						     r->by_author);
+	}
+	if (ret != ONLIST_OK ||
+	    (ret = onlist_store_replies_count(s, &c->replies)) != ONLIST_OK)
+		goto out;
+	c->threads = t->threads;
+	c->series = t->series;
+	c->topics = t->topics;
+	c->written = changed;
+	if ((ret = onlist_store_thread_pending(s, v, t, part)) == ONLIST_OK)
+		ret = save_dirty(s, m.dirty);
+out:
+	g_hash_table_destroy(m.idx);
+	g_hash_table_destroy(m.heads);
+	g_string_chunk_free(m.old_heads);
+	g_ptr_array_free(m.gone, TRUE);
+	g_hash_table_destroy(m.dirty);
+	g_free(d);
+	return ret;
+}
+
+onlist_status onlist_thread_update(struct onlist_store *s,
+				   struct onlist_thread_counts *out,
+				   char **errmsg)
+{
+	struct onlist_thread_counts c = { 0 };
+	struct onlist_threads t = ONLIST_THREADS_INIT;
+	struct onlist_thread_stamp now;
+	struct loaded l = { 0 };
+	onlist_status ret;
+	char stamp_now[64] = "", *old = NULL, *base = NULL;
+	long long part = -1;
+	int whole;
+
+	l.strings = g_string_chunk_new(1 << 20);
+	if ((ret = onlist_store_begin(s)) != ONLIST_OK)
+		goto fail;
+	if (onlist_store_thread_stamp(s, &now) == ONLIST_OK)
+		stamp_text(&now, stamp_now, sizeof(stamp_now));
+	/* Nothing imported since the last build: the tables stand (a
+	 * rebuild of a million messages costs tens of seconds). */
+	if (stamp_now[0] &&
+	    (old = onlist_store_get_meta(s, "threads_stamp")) &&
+	    !strcmp(old, stamp_now) &&
+	    onlist_store_thread_counts(s, &c) == ONLIST_OK) {
+		free(old);
+		if ((ret = onlist_store_commit(s)) != ONLIST_OK)
+			goto fail;
+		goto out;
+	}
+	/* tables of other rules, or of no known ones: written again whole */
+	whole = !onlist_store_has_threads(s) || !old ||
+		strncmp(old, THREAD_RULES, strlen(THREAD_RULES));
+	free(old);
+	/* New mail on top of a build that kept thread_pending: only what it
+	 * can change is built again. */
+	if (!whole && (base = onlist_store_get_meta(s, "threads_base")) &&
+	    (ret = find_part(s, base, stamp_now, &part)) != ONLIST_OK)
+		goto rollback;
+	if ((ret = onlist_store_thread_load(s, part >= 0, load_row, &l))
+	    != ONLIST_OK)
+		goto rollback;
+	if ((ret = onlist_thread_build(l.v, l.len, &t)) != ONLIST_OK) {
+		onlist_store_rollback(s);
+		onlist_fail(errmsg, ret, "%s", onlist_status_str(ret));
+		goto out;
+	}
+	/* the first build writes everything; later ones what changed */
+	if (whole)
+		ret = onlist_store_thread_write_all(s, l.v, l.len, &t, &c);
+	else
+		ret = update_threads(s, l.v, l.len, &t, &c, part >= 0);
+	if (ret != ONLIST_OK)
+		goto rollback;
+	/* a part knows its own counts, not the whole's */
+	if (part >= 0) {
+		long written = c.written;
+
+		if ((ret = onlist_store_thread_counts(s, &c)) != ONLIST_OK)
+			goto rollback;
+		c.written = written;
+	}
+	c.built = (long)l.len;
+	if (stamp_now[0] &&
+	    ((ret = onlist_store_set_meta(s, "threads_stamp", stamp_now)) != ONLIST_OK ||
+	     (ret = onlist_store_set_meta(s, "threads_base", stamp_now)) != ONLIST_OK))
+		goto rollback;
+	if ((ret = onlist_store_commit(s)) != ONLIST_OK)
+		goto fail;
+	goto out;
+rollback:
+	onlist_store_rollback(s);
+fail:
+	onlist_store_fail(s, errmsg);
+out:
+	free(base);
+	onlist_threads_release(&t);
+	g_string_chunk_free(l.strings);
+	g_free(l.v);
+	if (out)
+		*out = c;
+	return ret;
+}
