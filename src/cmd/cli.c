@@ -155,11 +155,6 @@ int onlist_cli_url_has_password(const char *url)
 	return at && memchr(p, ':', (size_t)(at - p)) != NULL;
 }
 
-char *onlist_cli_config(const char *repo, const char *key)
-{
-	return onlist_git_config(repo, key);
-}
-
 const char *onlist_cli_db(struct onlist_cli *cli)
 {
 	resolve_db(cli);

@@ -192,9 +192,6 @@ extern int onlist_err_said_damage;
 
 struct onlist_store;
 
-/* onlist_git_config() (git.h) under its old name, for the report's
- * files; the other commands call onlist_git_config(). */
-char *onlist_cli_config(const char *repo, const char *key);
 /* The project's own release subjects, compiled into *re: onlist.releasePattern
  * in repo's git config (an ERE) and the `release subject GLOB` lines of the
  * rules the last match ran with (meta release_rules).  1 when there is one

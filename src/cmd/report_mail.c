@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "report_mail.h"
+#include "onlist/git.h"
 #include "onlist/mailout.h"
 
 /* a list given twice is one list */
@@ -165,9 +166,9 @@ int onlist_report_mail_write(struct onlist_cli *cli, struct onlist_report_mail *
 	 * user git commits as */
 	if (m->from)
 		from = strdup(m->from);
-	else if (!(from = onlist_cli_config(NULL, "sendemail.from"))) {
-		name = onlist_cli_config(NULL, "user.name");
-		addr = onlist_cli_config(NULL, "user.email");
+	else if (!(from = onlist_git_config(NULL, "sendemail.from"))) {
+		name = onlist_git_config(NULL, "user.name");
+		addr = onlist_git_config(NULL, "user.email");
 		if (!addr) {
 			onlist_err("report: no From: address: give --from, or "
 				   "set git config sendemail.from or user.email");
@@ -175,8 +176,8 @@ int onlist_report_mail_write(struct onlist_cli *cli, struct onlist_report_mail *
 			goto out;
 		}
 	}
-	to = m->to ? strdup(m->to) : onlist_cli_config(NULL, "onlist.reportTo");
-	cc = m->cc ? strdup(m->cc) : onlist_cli_config(NULL, "onlist.reportCc");
+	to = m->to ? strdup(m->to) : onlist_git_config(NULL, "onlist.reportTo");
+	cc = m->cc ? strdup(m->cc) : onlist_git_config(NULL, "onlist.reportCc");
 	if (!to && !cc && m->send) {
 		onlist_err("report: --send needs a recipient: --to, or git "
 			   "config onlist.reportTo");
@@ -216,7 +217,7 @@ int onlist_report_mail_write(struct onlist_cli *cli, struct onlist_report_mail *
 		ret = ONLIST_EXIT_OK;
 		goto out;
 	}
-	if (!m->sendmail && !(cmd = onlist_cli_config(NULL, "onlist.sendmail")) &&
+	if (!m->sendmail && !(cmd = onlist_git_config(NULL, "onlist.sendmail")) &&
 	    !(cmd = strdup("sendmail -t -i"))) {
 		onlist_err("report: out of memory");
 		goto out;

@@ -393,11 +393,11 @@ void rp_default_links(struct report *r, const char *repo)
 	 * user's, the system's), else what the origin remote's host uses;
 	 * else no commit links: a guessed tree would link the wrong commit */
 	if (!r->commit_url &&
-	    ((commit_cfg = onlist_cli_config(repo, "onlist.commitUrl")) ||
+	    ((commit_cfg = onlist_git_config(repo, "onlist.commitUrl")) ||
 	     onlist_git_remote_commit_url(dir, &commit_cfg, NULL) == ONLIST_OK))
 		r->commit_url = commit_cfg;
 	if (!r->posting_url &&
-	    (posting_cfg = onlist_cli_config(repo, "onlist.postingUrl")))
+	    (posting_cfg = onlist_git_config(repo, "onlist.postingUrl")))
 		r->posting_url = posting_cfg;
 	if (!r->posting_url)
 		r->posting_url = "https://lore.kernel.org/r/%s";
