@@ -43,7 +43,8 @@ PY
 
 # dump DB: the derived tables, each row once, in a fixed order
 dump() {
-	for t in thread series replies review_tags commit_review matches echoes; do
+	for t in thread series replies review_tags commit_review review_links \
+		posting_replies series_replies commit_notice matches echoes; do
 		echo "== $t"
 		sqlite3 "$1" "SELECT * FROM $t" | LC_ALL=C sort
 	done
@@ -81,6 +82,10 @@ dump "$TMP/full.db" >"$TMP/full.dump"
 full
 [ "$(sqlite3 "$TMP/full.db" "SELECT count(*) FROM commit_review")" -gt 20 ] ||
 	fail "the whole import has no review states (test bug)"
+# (the review's links to earlier versions under another subject are
+# compared too: t044 has some)
+[ "$(sqlite3 "$TMP/full.db" "SELECT count(*) FROM review_links WHERE NOT posted")" -gt 1 ] ||
+	fail "the whole import has no version links (test bug)"
 
 # in_parts SIZE: alpha in parts of SIZE messages, then beta, match after each
 in_parts() {
@@ -89,6 +94,7 @@ in_parts() {
 	np=$(split_mbox "$TMP/alpha.mbox" "$1" "$TMP/alpha$1")
 	k=1
 	nfew=0	# matches that computed threads of only some messages
+	rfew=0	# and reviews of only some commits
 	while [ "$k" -le "$np" ]; do
 		"$ONLIST" -q --db "$db" import --list alpha "$TMP/alpha$1.$k" >/dev/null ||
 			fail "import alpha part $k"
@@ -97,6 +103,9 @@ in_parts() {
 		# the new mail (store_thread.c), not from every message
 		set -- "$1" $(computed)
 		[ "$k" = 1 ] || [ "$2" -ge "$3" ] || nfew=$((nfew + 1))
+		# and reviews only of the commits it can change
+		set -- "$1" $(sed -n 's/^timing: reviews of \([0-9]*\) of \([0-9]*\) commits computed$/\1 \2/p' "$TMP/match.err")
+		[ "$2" -ge "$3" ] || rfew=$((rfew + 1))
 		k=$((k + 1))
 	done
 	# (beta's copy of the cross-posted patch reclassifies every message,
@@ -121,6 +130,7 @@ in_parts 7
 # (the fixture is small and its mail closely linked: a slice often
 # touches every thread, but not each one)
 [ "$nfew" -ge 2 ] || bad "threads were computed from every message after each slice ($nfew)"
+[ "$rfew" -ge 2 ] || bad "every review was computed after each slice ($rfew)"
 
 # a second match with nothing new writes no thread row
 ONLIST_TIMING=1 "$ONLIST" -q --db "$TMP/parts7.db" match --rules "$W/rules" >/dev/null 2>"$TMP/err"
