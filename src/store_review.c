@@ -213,8 +213,8 @@ static const char sql_put_tag[] =
 	" FROM matches x JOIN message_info pi ON pi.msgid = x.message_id" \
 	" WHERE " POSTED f " GROUP BY x.commit_sha;" \
 	"INSERT OR IGNORE INTO review_links SELECT c.sha, m.msgid, s.topic, 0" \
-	" FROM temp.link_versions v JOIN commits c ON c.sha = v.sha" \
-	" JOIN messages m ON lower(m.from_addr) = lower(c.author_email)" \
+	" FROM temp.link_versions v CROSS JOIN commits c ON c.sha = v.sha" \
+	" CROSS JOIN messages m ON lower(m.from_addr) = lower(c.author_email)" \
 	" JOIN message_info i ON i.msgid = m.msgid" \
 	" JOIN message_patch p ON p.msgid = m.msgid AND p.files = c.files" \
 	" JOIN series s ON s.msgid = m.msgid" \
@@ -254,18 +254,24 @@ static const char sql_links_some[] =
 	" FROM temp.link_msgs a JOIN matches x ON x.message_id = a.msgid"
 	" WHERE " POSTED ";"
 	"INSERT OR IGNORE INTO temp.link_commits SELECT c.sha"
-	" FROM temp.link_msgs a JOIN message_info i ON i.msgid = a.msgid"
+	" FROM temp.link_msgs a CROSS JOIN message_info i ON i.msgid = a.msgid"
+	" CROSS JOIN commits c ON lower(c.subject) = lower(i.stripped)"
 	" JOIN messages m ON m.msgid = i.msgid"
-	" JOIN commits c ON lower(c.subject) = lower(i.stripped)"
 	" WHERE i.class = 'patch' AND m.date BETWEEN c.author_date - " LINK_WINDOW
 	"  AND c.commit_date + 86400;"
 	"INSERT OR IGNORE INTO temp.link_commits SELECT c.sha"
-	" FROM temp.link_msgs a JOIN messages m ON m.msgid = a.msgid"
-	" JOIN message_info i ON i.msgid = m.msgid"
-	" JOIN commits c ON lower(c.author_email) = lower(m.from_addr)"
+	" FROM temp.link_msgs a CROSS JOIN messages m ON m.msgid = a.msgid"
+	" CROSS JOIN message_info i ON i.msgid = m.msgid"
+	" CROSS JOIN commits c ON lower(c.author_email) = lower(m.from_addr)"
 	" JOIN message_patch p ON p.msgid = m.msgid AND p.files = c.files"
 	" WHERE i.class = 'patch' AND m.date BETWEEN c.author_date - " LINK_WINDOW
-	"  AND c.commit_date + 86400;"
+	"  AND c.commit_date + 86400"
+	" AND c.files <> '' AND instr(c.subject, ':') > 1"
+	" AND lower(substr(i.stripped, 1, instr(i.stripped, ':')))"
+	"  = lower(substr(c.subject, 1, instr(c.subject, ':')))"
+	" AND coalesce(i.version, 1) < (SELECT max(coalesce(pi.version, 1))"
+	"  FROM matches x JOIN message_info pi ON pi.msgid = x.message_id"
+	"  WHERE x.commit_sha = c.sha AND " POSTED ");"
 	"DELETE FROM review_links WHERE sha IN (SELECT sha FROM temp.link_commits);"
 	SQL_LINKS(LINKS_SOME)
 	/* each of them reviewed again */
