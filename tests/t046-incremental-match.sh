@@ -217,6 +217,28 @@ for t in commit_review matches; do
 		bad "$t: commits scanned after their mail differ"
 done
 
+# Earlier versions that were commits after all (branch old, scanned
+# later, no new mail): the patches the review linked as earlier versions
+# of other commits (rnv-v1, fvn-v1) are postings of their own commits now,
+# so those links go, as in a review from scratch.
+cp "$TMP/full-alpha.db" "$TMP/old.db"
+was=$(sqlite3 "$TMP/old.db" "SELECT msgid FROM review_links WHERE NOT posted
+	AND msgid IN ('rnv-v1@example.org', 'fvn-v1@example.org') ORDER BY 1")
+[ "$(echo $was)" = "fvn-v1@example.org rnv-v1@example.org" ] ||
+	fail "rnv-v1 and fvn-v1 are not linked versions (test bug): $was"
+"$ONLIST" -q --db "$TMP/old.db" scan --repo "$W/repo" base..old >/dev/null || fail "scan old"
+match "$TMP/old.db" "after the old commits"
+cp "$TMP/old.db" "$TMP/old-scratch.db"
+sqlite3 "$TMP/old-scratch.db" "DELETE FROM meta WHERE key IN ('exact_stamp', 'fuzzy_stamp', 'review_rows')"
+match "$TMP/old-scratch.db" "from scratch after the old commits"
+[ -z "$(sqlite3 "$TMP/old-scratch.db" "SELECT msgid FROM review_links WHERE NOT posted
+	AND msgid IN ('rnv-v1@example.org', 'fvn-v1@example.org')")" ] ||
+	bad "a patch posted as its own commit is still linked as an earlier version (test bug)"
+dump "$TMP/old.db" >"$TMP/old.dump"
+dump "$TMP/old-scratch.db" >"$TMP/old-scratch.dump"
+same_output "tables after the old commits" "$TMP/old-scratch.dump" "$TMP/old.dump" ||
+	bad "old commits scanned later: the review differs from one from scratch"
+
 # The mail the archive lost arrives after all, without its diff (a copy
 # whose patch did not survive): the reply that quoted it answers a mail
 # the database has, so the quoted match is no more, though no other tier
