@@ -335,13 +335,19 @@ static const char sql_some_prepare[] =
 static const char sql_put_topic[] =
 	"INSERT OR IGNORE INTO temp.review_topics(topic) VALUES(?1)";
 static const char sql_some_commits[] =
+	/* anti-joins on keys, not EXCEPT: sorting both sides twice took
+	 * 0.7 s CPU of 100,000 commits' postings, these 0.25 s */
 	"DROP TABLE IF EXISTS temp.posted_diff;"
-	"CREATE TEMP TABLE posted_diff AS SELECT * FROM"
-	" (SELECT commit_sha, message_id FROM matches x WHERE " POSTED
-	"  EXCEPT SELECT commit_sha, message_id FROM temp.old_posted)"
-	" UNION ALL SELECT * FROM"
-	" (SELECT commit_sha, message_id FROM temp.old_posted"
-	"  EXCEPT SELECT commit_sha, message_id FROM matches x WHERE " POSTED ");"
+	"CREATE TEMP TABLE posted_diff AS SELECT o.commit_sha, o.message_id"
+	" FROM temp.old_posted o WHERE NOT EXISTS (SELECT 1 FROM matches x"
+	"  WHERE x.commit_sha = o.commit_sha AND x.message_id = o.message_id"
+	"  AND " POSTED ");"
+	"CREATE INDEX IF NOT EXISTS temp.old_posted_key"
+	" ON old_posted(commit_sha, message_id);"
+	"INSERT INTO temp.posted_diff SELECT x.commit_sha, x.message_id"
+	" FROM matches x WHERE " POSTED " AND NOT EXISTS (SELECT 1"
+	"  FROM temp.old_posted o WHERE o.commit_sha = x.commit_sha"
+	"  AND o.message_id = x.message_id);"
 	"INSERT OR IGNORE INTO temp.review_commits SELECT commit_sha"
 	" FROM temp.posted_diff;"
 	/* a patch posted or no longer posted changes the version links to
