@@ -760,6 +760,8 @@ static onlist_status build_reviews(struct onlist_store *s,
 	if (canon)
 		g_hash_table_destroy(canon);
 	c->review_tags = rc.reviews;
+	c->reviews = rc.commits;
+	c->reviews_computed = rc.computed;
 	for (int i = 0; i < ONLIST_REVIEW_NSTATES; i++)
 		c->review_state[i] = rc.state[i];
 	return st;

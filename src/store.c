@@ -793,6 +793,7 @@ static const char *const key_columns[][2] = {
 	{ "message_patch", "msgid" }, { "message_reply", "msgid" },
 	{ "quoted_tags", "msgid" },
 	{ "matches", "message_id" }, { "ignored_msgs", "msgid" },
+	{ "review_links", "msgid" },
 };
 
 static onlist_status rename_key(struct onlist_store *s, const char *from,

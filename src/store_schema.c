@@ -370,6 +370,26 @@ static const char v16_sql[] =
 	 * again by the next match */
 	"DELETE FROM meta WHERE key = 'review_canon';\n";
 
+/* ---- version 17: the review's version links, kept -------------------- */
+
+static const char v17_sql[] =
+	/* Written by `onlist match` (store_review.c), again only for the
+	 * commits new mail or new matches can change: each posted commit's
+	 * postings (posted 1) and the earlier versions of it sent under
+	 * another subject (posted 0), with the topic each was in. */
+	"CREATE TABLE IF NOT EXISTS review_links(\n"
+	"  sha TEXT NOT NULL, msgid TEXT NOT NULL, topic TEXT NOT NULL,\n"
+	"  posted INTEGER NOT NULL, PRIMARY KEY(sha, msgid)) WITHOUT ROWID;\n"
+	"CREATE INDEX IF NOT EXISTS review_links_topic ON review_links(topic);\n"
+	/* the commits a new patch can be an earlier version of: by its
+	 * subject, by its author */
+	"CREATE INDEX IF NOT EXISTS commits_subject_lower"
+	" ON commits(lower(subject));\n"
+	"CREATE INDEX IF NOT EXISTS commits_author_lower"
+	" ON commits(lower(author_email));\n"
+	/* the next match computes every review (and link) again */
+	"DELETE FROM meta WHERE key = 'review_rows';\n";
+
 /* Step N (index N - 1) brings a database to version N. */
 static const char *const steps[][2] = {
 	{ v1_sql },
@@ -388,6 +408,7 @@ static const char *const steps[][2] = {
 	{ v14_sql },
 	{ v15_sql },
 	{ v16_sql },
+	{ v17_sql },
 };
 #define SCHEMA_VERSION ((int)(sizeof(steps) / sizeof(*steps)))
 

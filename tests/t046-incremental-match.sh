@@ -43,7 +43,8 @@ PY
 
 # dump DB: the derived tables, each row once, in a fixed order
 dump() {
-	for t in thread series replies review_tags commit_review matches echoes; do
+	for t in thread series replies review_tags commit_review review_links \
+		posting_replies series_replies commit_notice matches echoes; do
 		echo "== $t"
 		sqlite3 "$1" "SELECT * FROM $t" | LC_ALL=C sort
 	done
@@ -81,6 +82,10 @@ dump "$TMP/full.db" >"$TMP/full.dump"
 full
 [ "$(sqlite3 "$TMP/full.db" "SELECT count(*) FROM commit_review")" -gt 20 ] ||
 	fail "the whole import has no review states (test bug)"
+# (the review's links to earlier versions under another subject are
+# compared too: t044 has some)
+[ "$(sqlite3 "$TMP/full.db" "SELECT count(*) FROM review_links WHERE NOT posted")" -gt 1 ] ||
+	fail "the whole import has no version links (test bug)"
 
 # in_parts SIZE: alpha in parts of SIZE messages, then beta, match after each
 in_parts() {
@@ -89,6 +94,7 @@ in_parts() {
 	np=$(split_mbox "$TMP/alpha.mbox" "$1" "$TMP/alpha$1")
 	k=1
 	nfew=0	# matches that computed threads of only some messages
+	rfew=0	# and reviews of only some commits
 	while [ "$k" -le "$np" ]; do
 		"$ONLIST" -q --db "$db" import --list alpha "$TMP/alpha$1.$k" >/dev/null ||
 			fail "import alpha part $k"
@@ -97,6 +103,9 @@ in_parts() {
 		# the new mail (store_thread.c), not from every message
 		set -- "$1" $(computed)
 		[ "$k" = 1 ] || [ "$2" -ge "$3" ] || nfew=$((nfew + 1))
+		# and reviews only of the commits it can change
+		set -- "$1" $(sed -n 's/^timing: reviews of \([0-9]*\) of \([0-9]*\) commits computed$/\1 \2/p' "$TMP/match.err")
+		[ "$2" -ge "$3" ] || rfew=$((rfew + 1))
 		k=$((k + 1))
 	done
 	# (beta's copy of the cross-posted patch reclassifies every message,
@@ -121,6 +130,7 @@ in_parts 7
 # (the fixture is small and its mail closely linked: a slice often
 # touches every thread, but not each one)
 [ "$nfew" -ge 2 ] || bad "threads were computed from every message after each slice ($nfew)"
+[ "$rfew" -ge 2 ] || bad "every review was computed after each slice ($rfew)"
 
 # a second match with nothing new writes no thread row
 ONLIST_TIMING=1 "$ONLIST" -q --db "$TMP/parts7.db" match --rules "$W/rules" >/dev/null 2>"$TMP/err"
@@ -206,6 +216,28 @@ for t in commit_review matches; do
 	same_output "$t after a later scan" "$TMP/want.$t" "$TMP/got.$t" ||
 		bad "$t: commits scanned after their mail differ"
 done
+
+# Earlier versions that were commits after all (branch old, scanned
+# later, no new mail): the patches the review linked as earlier versions
+# of other commits (rnv-v1, fvn-v1) are postings of their own commits now,
+# so those links go, as in a review from scratch.
+cp "$TMP/full-alpha.db" "$TMP/old.db"
+was=$(sqlite3 "$TMP/old.db" "SELECT msgid FROM review_links WHERE NOT posted
+	AND msgid IN ('rnv-v1@example.org', 'fvn-v1@example.org') ORDER BY 1")
+[ "$(echo $was)" = "fvn-v1@example.org rnv-v1@example.org" ] ||
+	fail "rnv-v1 and fvn-v1 are not linked versions (test bug): $was"
+"$ONLIST" -q --db "$TMP/old.db" scan --repo "$W/repo" base..old >/dev/null || fail "scan old"
+match "$TMP/old.db" "after the old commits"
+cp "$TMP/old.db" "$TMP/old-scratch.db"
+sqlite3 "$TMP/old-scratch.db" "DELETE FROM meta WHERE key IN ('exact_stamp', 'fuzzy_stamp', 'review_rows')"
+match "$TMP/old-scratch.db" "from scratch after the old commits"
+[ -z "$(sqlite3 "$TMP/old-scratch.db" "SELECT msgid FROM review_links WHERE NOT posted
+	AND msgid IN ('rnv-v1@example.org', 'fvn-v1@example.org')")" ] ||
+	bad "a patch posted as its own commit is still linked as an earlier version (test bug)"
+dump "$TMP/old.db" >"$TMP/old.dump"
+dump "$TMP/old-scratch.db" >"$TMP/old-scratch.dump"
+same_output "tables after the old commits" "$TMP/old-scratch.dump" "$TMP/old.dump" ||
+	bad "old commits scanned later: the review differs from one from scratch"
 
 # The mail the archive lost arrives after all, without its diff (a copy
 # whose patch did not survive): the reply that quoted it answers a mail

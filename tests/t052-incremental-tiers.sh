@@ -33,6 +33,16 @@ dump() {
 	sqlite3 "$1" "SELECT commit_sha, message_id, method, printf('%.6f', score)
 		FROM matches ORDER BY 1, 2, 3"
 }
+# the review built from them (store_review.c computes again only the
+# commits the new mail and the new matches can change) and its version
+# links
+dump_review() {
+	for t in review_links commit_review posting_replies series_replies \
+		commit_notice review_tags; do
+		echo "== $t"
+		sqlite3 "$1" "SELECT * FROM $t" | LC_ALL=C sort
+	done
+}
 
 # ---- all at once
 cp "$TMP/seed.db" "$TMP/full.db"
@@ -57,23 +67,38 @@ PY
 db=$TMP/parts.db
 cp "$TMP/seed.db" "$db"
 incr=0
+rsome=0
 for part in $(ls "$TMP"/part.* | sort -t. -k2 -n); do
 	"$ONLIST" -q --db "$db" import --list eval "$part" >/dev/null || fail "import $part"
 	match "$db" "after $part"
 	grep -q '^timing: patch-id since [0-9]*, fuzzy since [0-9]' "$TMP/match.err" &&
 		incr=$((incr + 1))
+	# the review computed only the commits the slice can change
+	sed -n 's/^timing: reviews of \([0-9]*\) of \([0-9]*\) commits computed$/\1 \2/p' \
+		"$TMP/match.err" >"$TMP/reviews"
+	read rnew rall <"$TMP/reviews" || bad "match said nothing of the reviews"
+	[ "$rnew" -lt "$rall" ] && rsome=$((rsome + 1))
 	dump "$db" >"$TMP/parts.dump"
-	# the same mail matched from scratch (no stamp: nothing kept)
+	dump_review "$db" >"$TMP/parts.review"
+	# the same mail matched from scratch (no stamp: nothing kept; no
+	# count of review rows: every review computed again)
 	cp "$db" "$TMP/scratch.db"
-	sqlite3 "$TMP/scratch.db" "DELETE FROM meta WHERE key IN ('fuzzy_stamp', 'exact_stamp')"
+	sqlite3 "$TMP/scratch.db" "DELETE FROM meta WHERE key IN ('fuzzy_stamp', 'exact_stamp',
+		'review_rows')"
 	match "$TMP/scratch.db" "from scratch after $part"
 	grep -q '^timing: patch-id since -1, fuzzy since -1$' "$TMP/match.err" ||
 		bad "without a stamp the tiers were not run whole"
+	grep -q '^timing: reviews of \([0-9]*\) of \1 commits computed$' "$TMP/match.err" ||
+		bad "without a count of review rows not every review was computed"
 	dump "$TMP/scratch.db" >"$TMP/scratch.dump"
 	same_output "matches after $part" "$TMP/scratch.dump" "$TMP/parts.dump" ||
 		{ diff "$TMP/scratch.dump" "$TMP/parts.dump" | head -20; bad "after $part: kept matches differ from a whole run"; }
+	dump_review "$TMP/scratch.db" >"$TMP/scratch.review"
+	same_output "review after $part" "$TMP/scratch.review" "$TMP/parts.review" ||
+		{ diff "$TMP/scratch.review" "$TMP/parts.review" | head -20; bad "after $part: the review differs from a whole run"; }
 done
 [ "$incr" -ge 3 ] || bad "only $incr slices kept fuzzy matches (test bug)"
+[ "$rsome" -ge 3 ] || bad "only $rsome slices kept reviews (test bug)"
 "$ONLIST" -q --db "$db" import --list stable "$W/stable.mbox" >/dev/null || fail "import stable"
 match "$db" "after stable"
 dump "$db" >"$TMP/parts.dump"

@@ -62,6 +62,9 @@ struct onlist_match_counts {
 	 * after this message id reaches; -1: it scored every commit */
 	long long fuzzy_since;
 	long long exact_since;	/* the same for the patch-id tier */
+	/* posted commits with a review, and how many of them this run
+	 * computed (the others were kept: no new mail or match reaches) */
+	long reviews, reviews_computed;
 };
 
 onlist_status onlist_match_run(struct onlist_store *s,

@@ -35,6 +35,7 @@ struct onlist_review_counts {
 	long tags;		/* review trailers given in replies */
 	long reviews;		/* of them, review by someone else */
 	long commits;		/* posted commits given a state */
+	long computed;		/* of them, computed by this run */
 	long state[5];		/* per enum onlist_review_state */
 };
 

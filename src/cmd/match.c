@@ -661,6 +661,9 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 	if (getenv("ONLIST_TIMING"))
 		fprintf(stderr, "timing: patch-id since %lld, fuzzy since "
 			"%lld\n", c.exact_since, c.fuzzy_since);
+	if (getenv("ONLIST_TIMING"))
+		fprintf(stderr, "timing: reviews of %ld of %ld commits "
+			"computed\n", c.reviews_computed, c.reviews);
 	onlist_store_query(s, ONLIST_Q_COUNT_TOTALS, NULL, 0, totals, t);
 	print_counts(out.f, fmt == ONLIST_FMT_JSON, &tc, &c, t);
 out:
