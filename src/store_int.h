@@ -101,6 +101,14 @@ int onlist__store_int64s(struct onlist_store *s, const char *sql,
  * method table of vocab.h, which onlist_method_is_posting() reads too. */
 #define ONLIST__POSTED(col) ONLIST_SQL_POSTED(col)
 
+/* A message that answers (thread.h): a reply, or a "Re:" that carries a
+ * diff (a reviewer's "how about this instead"), besides being a patch;
+ * not a cover letter found by structure (a reply or other mail that heads
+ * a series: thread.h). */
+#define ANSWERING(i) " ((" i ".class IN ('reply', 'other') AND NOT EXISTS" \
+	" (SELECT 1 FROM series sc WHERE sc.msgid = " i ".msgid)) OR" \
+	" (" i ".class = 'patch' AND coalesce(" i ".reply, 0)))"
+
 /* store_schema.c: create the schema of a new database or bring an older
  * one up to date, in one transaction.  ONLIST_EDB with the handle's
  * message set (a database made by a newer onlist is refused). */
