@@ -300,6 +300,34 @@ void rp_put_counts(FILE *f, const struct onlist_report *m)
 		fprintf(f, "; %ld posted only modified before merge", m->modified);
 }
 
+/* The totals per committer or per subsystem (by) as the Markdown or HTML
+ * table of r->layout: one row a group, the same columns in both, so the
+ * two cannot disagree on what a column holds. */
+void rp_put_table(struct report *r, int by)
+{
+	const struct onlist_report *m = r->m;
+	const struct layout *l = r->layout;
+	FILE *f = r->f;
+
+	fprintf(f, l->table_head, by == ONLIST_REPORT_BY_SUBSYSTEM ?
+		"Subsystem" : "Committer");
+	for (size_t i = 0; i < m->ngroups[by]; i++) {
+		const struct onlist_report_group *g = &m->groups[by][i];
+		char fzs[24];
+
+		if (m->modified_known)
+			snprintf(fzs, sizeof fzs, "%ld", g->modified);
+		else
+			snprintf(fzs, sizeof fzs, "n/a");
+		fputs(l->row_open, f);
+		l->put(f, g->name);
+		fprintf(f, l->row, g->commits, g->never,
+			rp_pct(g->never, g->commits), fzs, g->no_reply,
+			g->discussed, g->series);
+	}
+	fputs(l->table_end, f);
+}
+
 /* The plain summary lines of Markdown and text: the window, the counts,
  * and what was not looked for (put: the format's escaper; bold: around
  * that line in Markdown).  -1 when out of memory. */
