@@ -72,10 +72,7 @@ static int html_top(struct report *r)
 	const struct onlist_report *m = r->m;
 	FILE *f = r->f;
 	long n = (long)m->nrows;
-	char a[16], b[16];
 
-	rp_fmt_day(m->since, a, sizeof a);
-	rp_fmt_day(m->until - 1, b, sizeof b);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	      "<meta name=\"viewport\" content=\"width=device-width,"
 	      "initial-scale=1\"><title>onlist report ", f);
@@ -84,8 +81,7 @@ static int html_top(struct report *r)
 		"Commits that bypassed the lists: ", rp_css);
 	onlist_put_html(f, m->title);
 	fputs("</h1>\n", f);
-	if (m->windowed)
-		fprintf(f, "<p>Landed %s to %s (UTC).</p>\n", a, b);
+	rp_put_window(f, m, "<p>Landed %s to %s (UTC).</p>\n");
 	if (!n) {
 		fputs("<p>No commits landed in this period.</p>\n", f);
 	} else {

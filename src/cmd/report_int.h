@@ -120,6 +120,7 @@ void rp_put_counts(FILE *f, const struct onlist_report *m);
 int rp_put_summary(struct report *r, void (*put)(FILE *, const char *),
 		   const char *bold);
 void rp_put_table(struct report *r, int by);
+void rp_put_window(FILE *f, const struct onlist_report *m, const char *fmt);
 void rp_default_links(struct report *r, const char *repo);
 int rp_link_ok(const char *opt, const char *tmpl);
 
