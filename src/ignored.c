@@ -10,7 +10,7 @@
 #include "onlist/msgmeta.h"
 #include "onlist/store.h"
 #include "onlist/store_ignored.h"
-#include "onlist/store_report.h"	/* onlist_store_span */
+#include "onlist/store_report.h"	/* onlist_store_report_span */
 #include "ignored_int.h"
 
 static const char *const state_names[ONLIST_IGN_NSTATES] = {
@@ -343,7 +343,7 @@ onlist_status onlist_ignored_ctx_init(struct onlist_ignored_ctx *ctx,
 	if ((st = onlist_store_ignored_commits(s, commit_row, ctx)) != ONLIST_OK)
 		return st;
 	ctx->paths = g_hash_table_size(p->paths);
-	if ((st = onlist_store_span(s, &ctx->first_mail,
+	if ((st = onlist_store_report_span(s, &ctx->first_mail,
 				    &ctx->scope.last_mail)) != ONLIST_OK)
 		return st;
 	/* the notice patterns of the rules file the last match read, as

@@ -232,7 +232,7 @@ static onlist_status put_patch(struct onlist_store *s, struct onlist_mail *m,
 	r.files = fp.files;
 	r.added = (long)fp.added;
 	r.removed = (long)fp.removed;
-	st = onlist_store_put_message_patch(s, &r);
+	st = onlist_store_fuzzy_put_message_patch(s, &r);
 	onlist_patchfp_release(&fp);
 	free(words);
 	return st;
@@ -550,9 +550,9 @@ onlist_status onlist_import_message_at(struct onlist_store *s,
 	if (st == ONLIST_OK)
 		d.row.msgid = d.info.msgid = key;
 	if (st == ONLIST_OK)
-		st = onlist_store_put_message_info(s, &d.info);
+		st = onlist_store_thread_put_message_info(s, &d.info);
 	if (st == ONLIST_OK && d.qt.n)
-		st = onlist_store_put_quoted_tags(s, d.info.msgid, d.qt.t,
+		st = onlist_store_review_put_quoted_tags(s, d.info.msgid, d.qt.t,
 						  (size_t)d.qt.n);
 	if (st == ONLIST_OK && d.row.has_patch)
 		st = put_patch(s, m, d.row.msgid, d.sj.stripped);
@@ -754,15 +754,15 @@ static onlist_status refill(struct onlist_store *s, struct onlist_mail *m,
 	/* known message_info stays as it is; the in-body author, which no
 	 * onlist before schema 10 kept, is added either way */
 	if (st == ONLIST_OK)
-		st = onlist_store_put_message_info(s, &d.info);
+		st = onlist_store_thread_put_message_info(s, &d.info);
 	if (st == ONLIST_OK && d.qt.n)
-		st = onlist_store_put_quoted_tags(s, d.info.msgid, d.qt.t,
+		st = onlist_store_review_put_quoted_tags(s, d.info.msgid, d.qt.t,
 						  (size_t)d.qt.n);
 	/* Imported before classes: a cover letter or pull request may be
 	 * stored as a patch.  The row gets the patch columns import gives
 	 * it now. */
 	if (st == ONLIST_OK && needs_info)
-		st = onlist_store_set_message_patch(s, d.row.msgid,
+		st = onlist_store_schema_set_message_patch(s, d.row.msgid,
 						    d.row.has_patch,
 						    d.row.patch_id,
 						    d.row.patch_source);
@@ -784,7 +784,7 @@ static onlist_status backfill_source(struct onlist_store *s, const char *path,
 	long in_batch = 0;
 	char *err = NULL;
 
-	st = onlist_store_backfill_query(s, ONLIST_BACKFILL_MESSAGES_OF_SOURCE,
+	st = onlist_store_schema_backfill_query(s, ONLIST_BACKFILL_MESSAGES_OF_SOURCE,
 					 p, 1, take_owed, owed);
 	if (st != ONLIST_OK || !g_hash_table_size(owed))
 		goto out;
@@ -903,10 +903,10 @@ static onlist_status from_headers(struct onlist_store *s,
 	info.total = sj.total;
 	info.prefix = sj.prefix;
 	info.stripped = sj.stripped;
-	st = onlist_store_put_message_info(s, &info);
+	st = onlist_store_thread_put_message_info(s, &info);
 	if (st == ONLIST_OK && r->has_patch &&
 	    strcmp(info.cls, ONLIST_CLASS_PATCH))
-		st = onlist_store_set_message_patch(s, r->msgid, 0, NULL, NULL);
+		st = onlist_store_schema_set_message_patch(s, r->msgid, 0, NULL, NULL);
 	onlist_subject_release(&sj);
 	return st;
 }
@@ -926,7 +926,7 @@ static onlist_status backfill_headers(struct onlist_store *s,
 		const char *p[2] = { after, limit };
 
 		g_array_set_size(rows, 0);
-		st = onlist_store_backfill_query(s, ONLIST_BACKFILL_WITHOUT_INFO,
+		st = onlist_store_schema_backfill_query(s, ONLIST_BACKFILL_WITHOUT_INFO,
 						 p, 2, take_headers, rows);
 		if (st != ONLIST_OK || !rows->len)
 			break;
@@ -958,11 +958,11 @@ onlist_status onlist_import_backfill(struct onlist_store *s,
 
 	memset(c, 0, sizeof(*c));
 	*errmsg = NULL;
-	if (!onlist_store_backfill_pending(s)) {
+	if (!onlist_store_schema_backfill_pending(s)) {
 		g_ptr_array_free(sources, TRUE);
 		return ONLIST_OK;
 	}
-	st = onlist_store_backfill_query(s, ONLIST_BACKFILL_SOURCES, NULL, 0,
+	st = onlist_store_schema_backfill_query(s, ONLIST_BACKFILL_SOURCES, NULL, 0,
 					 take_string, sources);
 	for (guint i = 0; i < sources->len && st == ONLIST_OK; i++) {
 		const char *path = g_ptr_array_index(sources, i);
@@ -976,7 +976,7 @@ onlist_status onlist_import_backfill(struct onlist_store *s,
 	if (st == ONLIST_OK)
 		st = backfill_headers(s, c);
 	if (st == ONLIST_OK && (st = onlist_store_begin(s)) == ONLIST_OK) {
-		if ((st = onlist_store_backfill_done(s)) == ONLIST_OK)
+		if ((st = onlist_store_schema_backfill_done(s)) == ONLIST_OK)
 			st = onlist_store_commit(s);
 		if (st != ONLIST_OK)
 			onlist_store_rollback(s);

@@ -92,7 +92,7 @@ static onlist_status commit_patches(struct onlist_store *s,
 
 	if (!o->repo)
 		return ONLIST_OK;
-	if ((st = onlist_store_commits_needing_patch(s, &shas, &n)) != ONLIST_OK)
+	if ((st = onlist_store_match_commits_needing_patch(s, &shas, &n)) != ONLIST_OK)
 		return st == ONLIST_EDB ? onlist_store_fail(s, errmsg) : st;
 	for (size_t at = 0; at < n && st == ONLIST_OK; at += DIFF_CHUNK) {
 		size_t k = n - at < DIFF_CHUNK ? n - at : DIFF_CHUNK;
@@ -127,7 +127,7 @@ static onlist_status commit_patches(struct onlist_store *s,
 			r.files = c->fp.files;
 			r.added = (long)c->fp.added;
 			r.removed = (long)c->fp.removed;
-			if (onlist_store_put_commit_patch(s, &r) != ONLIST_OK)
+			if (onlist_store_fuzzy_put_commit_patch(s, &r) != ONLIST_OK)
 				st = onlist_store_fail(s, errmsg);
 		}
 		if (st == ONLIST_OK && onlist_store_commit(s) != ONLIST_OK)
@@ -308,7 +308,7 @@ static int fuzzy_cand(const struct onlist_fuzzy_candidate *m, void *data)
 		return 0;
 	}
 	if (sc.accepted) {
-		if (onlist_store_put_match(f->s, f->c->sha, m->msgid, "fuzzy",
+		if (onlist_store_match_put(f->s, f->c->sha, m->msgid, "fuzzy",
 					   sc.score) != ONLIST_OK) {
 			f->st = ONLIST_EDB;
 			return 1;
@@ -429,7 +429,7 @@ static int keep_old(struct fuzzy_ctx *f, const struct onlist_fuzzy_commit *c)
 	for (guint i = 0; a && i < a->len && f->st == ONLIST_OK; i++) {
 		const struct kept *k = g_ptr_array_index(a, i);
 
-		if (onlist_store_put_match(f->s, c->sha, k->msgid, "fuzzy",
+		if (onlist_store_match_put(f->s, c->sha, k->msgid, "fuzzy",
 					   k->score) != ONLIST_OK)
 			f->st = ONLIST_EDB;
 	}
@@ -560,7 +560,7 @@ static void take_bound(const char *sha, int64_t date, void *data)
 	struct bound_ctx *b = data;
 
 	if (b->st == ONLIST_OK)
-		b->st = onlist_store_put_bound(b->s, sha, date);
+		b->st = onlist_store_match_put_bound(b->s, sha, date);
 }
 
 /* Without merges, a commit landed with the first tag that contains it
@@ -574,9 +574,9 @@ static onlist_status tag_bounds(struct onlist_store *s,
 	size_t n = 0;
 	onlist_status st;
 
-	if (!o->repo || onlist_store_history_linear(s) != 1)
+	if (!o->repo || onlist_store_match_history_linear(s) != 1)
 		return ONLIST_OK;
-	if ((st = onlist_store_commits_unbounded(s, &shas, &n)) != ONLIST_OK)
+	if ((st = onlist_store_match_commits_unbounded(s, &shas, &n)) != ONLIST_OK)
 		return st;
 	if (n && onlist_repo_diff_tag_dates(o->repo, (const char (*)[41])shas, n,
 				       take_bound, &b, &err) != ONLIST_OK) {
@@ -716,7 +716,7 @@ static onlist_status classify(struct onlist_store *s,
 	onlist_status st;
 
 	compile_rules(o, &rs, key);
-	st = onlist_store_classify(s, key->str, classify_one, &rs, count);
+	st = onlist_store_match_classify(s, key->str, classify_one, &rs, count);
 	g_string_free(key, TRUE);
 	free_rules(&rs);
 	return st;
@@ -750,7 +750,7 @@ static onlist_status build_reviews(struct onlist_store *s,
 		if (!strcmp(o->rules[i].kind, "notice"))
 			g_ptr_array_add(notice, (gpointer)o->rules[i].pattern);
 	compile_rules(o, &rs, NULL);
-	st = onlist_store_build_reviews(s, canon ? onlist__match_canon_addr : NULL, canon,
+	st = onlist_store_review_build(s, canon ? onlist__match_canon_addr : NULL, canon,
 					key, bot_addr, &rs,
 					(const char *const *)notice->pdata,
 					notice->len, &rc);
@@ -768,7 +768,7 @@ static onlist_status build_reviews(struct onlist_store *s,
 static char *tier_stamp(struct onlist_store *s, const char *name,
 			const char *key, int64_t *since)
 {
-	char *stamp = onlist_store_tier_stamp(s, name, key, since);
+	char *stamp = onlist_store_match_tier_stamp(s, name, key, since);
 	char *dirty = onlist_store_get_meta(s, "review_dirty");
 
 	if (dirty && !strcmp(dirty, "*"))
@@ -953,7 +953,7 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		fuzzy_end(&f);
 		if (f.st == ONLIST_OK &&
 		    (onlist_store_set_meta(s, "fuzzy_stamp", stamp) != ONLIST_OK ||
-		     (f.accepted = onlist_store_count_fuzzy(s)) < 0))
+		     (f.accepted = onlist_store_fuzzy_count(s)) < 0))
 			f.st = ONLIST_EDB;
 		g_free(stamp);
 		g_array_free(f.cache, TRUE);
@@ -1063,7 +1063,7 @@ onlist_status onlist_match_explain(struct onlist_store *s,
 	e.f.shown = g_array_new(FALSE, FALSE,
 				sizeof(struct onlist_explain_cand));
 	e.f.threshold = o->threshold > 0 ? o->threshold : ONLIST_FUZZY_THRESHOLD;
-	if (onlist_store_compute_bounds(s) != ONLIST_OK ||
+	if (onlist_store_match_compute_bounds(s) != ONLIST_OK ||
 	    tag_bounds(s, o) != ONLIST_OK ||
 	    onlist__explain_links(s, sha, x) != ONLIST_OK ||
 	    onlist__explain_subject(s, sha, x) != ONLIST_OK ||

@@ -61,7 +61,7 @@ void onlist__match_aliases(struct onlist_store *s,
 		return;
 	l.ids = g_array_new(FALSE, FALSE, sizeof(struct onlist_ident));
 	l.addrs = g_ptr_array_new_with_free_func(g_free);
-	if (onlist_store_identities(s, take_ident, &l) == ONLIST_OK &&
+	if (onlist_store_match_identities(s, take_ident, &l) == ONLIST_OK &&
 	    onlist_landing_mailmap(o->repo, o->aliases,
 				(struct onlist_ident *)(void *)l.ids->data,
 				l.ids->len, &err) == ONLIST_OK) {

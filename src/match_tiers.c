@@ -104,8 +104,8 @@ onlist_status onlist_match_link_taken(struct onlist_store *s, const char *sha,
 	*errmsg = NULL;
 	/* the link tier is bounded by landing: the landings and received
 	 * times as they are now (lookup --remote adds both as it goes) */
-	if (onlist_store_compute_bounds(s) != ONLIST_OK ||
-	    onlist_store_link_mail(s, sha, msgid, onlist__match_link_fits, &oom,
+	if (onlist_store_match_compute_bounds(s) != ONLIST_OK ||
+	    onlist_store_match_link_mail(s, sha, msgid, onlist__match_link_fits, &oom,
 				   taken) != ONLIST_OK)
 		return onlist_store_fail(s, errmsg);
 	if (oom) {
@@ -149,7 +149,7 @@ onlist_status onlist__explain_links(struct onlist_store *s, const char *sha,
 	struct link_explain x = {
 		g_array_new(FALSE, FALSE, sizeof(struct onlist_explain_link)), 0
 	};
-	onlist_status st = onlist_store_links_of(s, sha, explain_link, &x);
+	onlist_status st = onlist_store_match_links_of(s, sha, explain_link, &x);
 
 	out->nlinks = x.links->len;
 	out->links = (struct onlist_explain_link *)g_array_free(x.links, FALSE);
@@ -311,25 +311,25 @@ static onlist_status subj_collect(struct onlist_store *s, const char *sha,
 	if (since >= 0) {
 		x->dirty_keys = g_hash_table_new_full(g_str_hash, g_str_equal,
 						      g_free, NULL);
-		if (onlist_store_subject_changed(s, since, subj_changed_row, x)
+		if (onlist_store_match_subject_changed(s, since, subj_changed_row, x)
 		    != ONLIST_OK)
 			return ONLIST_EDB;
 	}
-	if (onlist_store_subject_commits(s, sha, subj_commit_row, x) != ONLIST_OK)
+	if (onlist_store_match_subject_commits(s, sha, subj_commit_row, x) != ONLIST_OK)
 		return ONLIST_EDB;
 	if (x->oom || !x->commits->len)
 		return x->oom ? ONLIST_ENOMEM : ONLIST_OK;
 	if (since < 0)
-		return onlist_store_subject_mails(s, NULL, subj_mail_row, x)
+		return onlist_store_match_subject_mails(s, NULL, subj_mail_row, x)
 		       != ONLIST_OK ? ONLIST_EDB :
 		       x->oom ? ONLIST_ENOMEM : ONLIST_OK;
 	for (guint i = 0; i < x->commits->len; i++)
-		if (onlist_store_dirty_add(s, ((struct subj_commit *)
+		if (onlist_store_match_dirty_add(s, ((struct subj_commit *)
 				g_ptr_array_index(x->commits, i))->sha) != ONLIST_OK)
 			return ONLIST_EDB;
 	g_hash_table_iter_init(&it, x->addrs);
 	while (g_hash_table_iter_next(&it, &addr, NULL))
-		if (onlist_store_subject_mails(s, addr, subj_mail_row, x)
+		if (onlist_store_match_subject_mails(s, addr, subj_mail_row, x)
 		    != ONLIST_OK)
 			return ONLIST_EDB;
 	return x->oom ? ONLIST_ENOMEM : ONLIST_OK;
@@ -352,7 +352,7 @@ onlist_status onlist__match_subjects(struct onlist_store *s, int64_t since,
 
 	/* after the mails are read: a kept match does not hide its mail */
 	if (st == ONLIST_OK && since >= 0 &&
-	    onlist_store_subject_keep(s, added) != ONLIST_OK)
+	    onlist_store_match_subject_keep(s, added) != ONLIST_OK)
 		st = ONLIST_EDB;
 
 	for (guint i = 0; st == ONLIST_OK && i < x.commits->len; i++) {
@@ -361,7 +361,7 @@ onlist_status onlist__match_subjects(struct onlist_store *s, int64_t since,
 		if (sc->diffs->len != 1)
 			continue;	/* none, or several different patches */
 		for (guint k = 0; st == ONLIST_OK && k < sc->msgids->len; k++)
-			if ((st = onlist_store_put_match(s, sc->sha,
+			if ((st = onlist_store_match_put(s, sc->sha,
 					g_ptr_array_index(sc->msgids, k),
 					"subject", 1.0)) == ONLIST_OK)
 				(*added)++;
@@ -400,5 +400,5 @@ onlist_status onlist__explain_subject(struct onlist_store *s, const char *sha,
 /* The release rules of this run, kept for the commands that explain
  * never-posted commits (they read no rules file): meta release_rules,
  * one glob a line. */
-/* onlist_store_tier_stamp(), and no keeping when every message was
+/* onlist_store_match_tier_stamp(), and no keeping when every message was
  * classified again (other rules: old mails' echo class may differ). */

@@ -488,7 +488,7 @@ onlist_status onlist_path_of(struct onlist_store *s, const char *sha,
 	onlist_status st;
 
 	memset(out, 0, sizeof(*out));
-	if ((st = onlist_store_landing_of(s, sha, &l)) != ONLIST_OK)
+	if ((st = onlist_store_paths_landing_of(s, sha, &l)) != ONLIST_OK)
 		return st;
 	if (!l.known)
 		goto out;
@@ -509,13 +509,13 @@ onlist_status onlist_path_of(struct onlist_store *s, const char *sha,
 		goto out;
 	/* a pull request first: whatever the title says, one whose tip the
 	 * merge took is the one it answers */
-	if (l.merge_tip && (st = onlist_store_pulls_by_tip(s, l.merge_tip,
+	if (l.merge_tip && (st = onlist_store_paths_pulls_by_tip(s, l.merge_tip,
 				l.landed_date, take_pull, &k)) != ONLIST_OK)
 		goto out;
 	if (!k.found && t.kind == ONLIST_MERGE_TREE && t.url && t.ref &&
 	    *bare_ref(t.ref)) {
 		k.url = t.url;
-		if ((st = onlist_store_pulls_by_ref(s, bare_ref(t.ref),
+		if ((st = onlist_store_paths_pulls_by_ref(s, bare_ref(t.ref),
 				l.landed_date, take_pull, &k)) != ONLIST_OK)
 			goto out;
 	}

@@ -94,7 +94,7 @@ static int take_landing(const struct onlist_landing *l, void *data)
 	if (strcmp(l->sha, x->w->sha))
 		return 0;
 	x->w->landed = l->landed_date;
-	if (x->put && onlist_store_put_landing(x->r->s, l) != ONLIST_OK)
+	if (x->put && onlist_store_report_put_landing(x->r->s, l) != ONLIST_OK)
 		x->st = ONLIST_EDB;
 	return 1;
 }

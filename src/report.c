@@ -45,11 +45,11 @@ onlist_status onlist_report_ctx_load(struct onlist_report_ctx *cx,
 	/* the tiers that find edited postings; none at all: they did not run */
 	for (int m = 0; m < ONLIST_METHOD_UNKNOWN; m++)
 		if (onlist_method_is_edited(onlist_method_name(m)))
-			cx->edited_matches += onlist_store_count_method(cx->db,
+			cx->edited_matches += onlist_store_report_count_method(cx->db,
 						onlist_method_name(m));
 	if (onlist_span_get(cx->db, &cx->span) != ONLIST_OK)
 		return store_fail(cx->db, ONLIST_EDB, errmsg);
-	cx->latest_landing = onlist_store_latest_landing(cx->db);
+	cx->latest_landing = onlist_store_report_latest_landing(cx->db);
 	if (cx->repo && onlist_landing_read_blob(cx->repo, "HEAD", "MAINTAINERS",
 					      &text, &len, NULL) == ONLIST_OK) {
 		if (onlist_maintainers_parse(&cx->maint, text, len) != ONLIST_OK)
@@ -213,7 +213,7 @@ static onlist_status classify(const struct onlist_report_ctx *cx,
 		x->security = x->v.security && x->cat == ONLIST_REPORT_NEVER;
 		return ONLIST_OK;
 	}
-	if ((st = onlist_store_commit_review(cx->db, x->sha, &x->rv)) != ONLIST_OK)
+	if ((st = onlist_store_review_commit(cx->db, x->sha, &x->rv)) != ONLIST_OK)
 		return st;
 	if (!x->rv.state)	/* match has not run since an upgrade */
 		x->cat = x->review_tags > 0 ? ONLIST_REPORT_REVIEWED :

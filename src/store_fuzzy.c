@@ -25,7 +25,7 @@ static const char sql_put_cpatch[] =
 	" alt_minimal, fp, words, files, added, removed)"
 	" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)";
 
-onlist_status onlist_store_put_message_patch(struct onlist_store *s,
+onlist_status onlist_store_fuzzy_put_message_patch(struct onlist_store *s,
 					     const struct onlist_patch_row *r)
 {
 	return step(s, prepare(s, sql_put_mpatch), "insert message patch",
@@ -33,7 +33,7 @@ onlist_status onlist_store_put_message_patch(struct onlist_store *s,
 		    r->nwords, r->files, (int64_t)r->added, (int64_t)r->removed);
 }
 
-onlist_status onlist_store_put_commit_patch(struct onlist_store *s,
+onlist_status onlist_store_fuzzy_put_commit_patch(struct onlist_store *s,
 					    const struct onlist_patch_row *r)
 {
 	return step(s, prepare(s, sql_put_cpatch), "insert commit patch",
@@ -232,7 +232,7 @@ onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
 static const char sql_count_fuzzy[] =
 	"SELECT count(*) FROM matches WHERE method = 'fuzzy'";
 
-long onlist_store_count_fuzzy(struct onlist_store *s)
+long onlist_store_fuzzy_count(struct onlist_store *s)
 {
 	int64_t n = 0;
 

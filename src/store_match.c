@@ -73,14 +73,14 @@ static const char sql_bounds[] =
 	"  AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.commit_sha = c.sha)"
 	"  GROUP BY c.sha, lower(m.from_addr)) WHERE rn = 1;";
 
-onlist_status onlist_store_compute_bounds(struct onlist_store *s)
+onlist_status onlist_store_match_compute_bounds(struct onlist_store *s)
 {
 	if (sqlite3_exec(s->db, sql_bounds, NULL, NULL, NULL) != SQLITE_OK)
 		return fail(s, "landing bounds");
 	return ONLIST_OK;
 }
 
-onlist_status onlist_store_clear_echoes(struct onlist_store *s)
+onlist_status onlist_store_match_clear_echoes(struct onlist_store *s)
 {
 	if (sqlite3_exec(s->db, "DELETE FROM echoes", NULL, NULL, NULL)
 	    != SQLITE_OK)
@@ -126,7 +126,7 @@ onlist_status onlist_store_match_begin(struct onlist_store *s)
 			 " ('fuzzy', 'late', 'echo');"
 			 "DELETE FROM matches;",
 			 NULL, NULL, NULL) != SQLITE_OK ||
-	    onlist_store_compute_bounds(s) != ONLIST_OK) {
+	    onlist_store_match_compute_bounds(s) != ONLIST_OK) {
 		st = fail(s, "clear matches");
 		onlist_store_rollback(s);
 	}
@@ -224,7 +224,7 @@ static onlist_status put_stamp(struct onlist_store *s, const int64_t now[3],
 	return st;
 }
 
-onlist_status onlist_store_classify(struct onlist_store *s,
+onlist_status onlist_store_match_classify(struct onlist_store *s,
 				    const char *rules_key,
 				    onlist_classify_cb cb, void *data,
 				    long *count)
@@ -236,7 +236,7 @@ onlist_status onlist_store_classify(struct onlist_store *s,
 
 	*count = 0;
 	/* other classes: any commit's review may change (bots) */
-	if (from < 0 && (onlist_store_clear_echoes(s) != ONLIST_OK ||
+	if (from < 0 && (onlist_store_match_clear_echoes(s) != ONLIST_OK ||
 			 onlist_store_set_meta(s, "review_dirty", "*") != ONLIST_OK))
 		return ONLIST_EDB;
 	if (!(st = prepare(s, sql_cls_rows)))
@@ -302,7 +302,7 @@ static const char sql_link_trailers_of[] =
 	"SELECT sha, value FROM trailers"
 	" WHERE sha = ?1 AND lower(key) IN ('link', 'message-id')";
 
-onlist_status onlist_store_link_mail(struct onlist_store *s, const char *sha,
+onlist_status onlist_store_match_link_mail(struct onlist_store *s, const char *sha,
 				     const char *msgid, onlist_link_cb fits,
 				     void *data, int *taken)
 {
@@ -357,7 +357,7 @@ static onlist_status walk_links(struct onlist_store *s, const char *only,
 		case ONLIST_OK: {
 			const char *p[2] = { sha, id };
 
-			r = onlist_store_link_mail(s, sha, id, fits, data, &take);
+			r = onlist_store_match_link_mail(s, sha, id, fits, data, &take);
 			if (r == ONLIST_OK && take > 0 && added)
 				r = exec_count(s, sql_put_link, p, 2, added,
 					       "insert link match");
@@ -386,7 +386,7 @@ onlist_status onlist_store_match_links(struct onlist_store *s,
 	return walk_links(s, NULL, fits, data, added);
 }
 
-onlist_status onlist_store_links_of(struct onlist_store *s, const char *sha,
+onlist_status onlist_store_match_links_of(struct onlist_store *s, const char *sha,
 				    onlist_link_cb each, void *data)
 {
 	return walk_links(s, sha, each, data, NULL);
@@ -403,7 +403,7 @@ static const char sql_exact[] =
 
 /* A commit's patch-id matches depend on its patch-id, the mails with it,
  * their class and its bound, not on any other match: after new mail
- * (since >= 0, see onlist_store_tier_stamp()) the last run's are kept and
+ * (since >= 0, see onlist_store_match_tier_stamp()) the last run's are kept and
  * only the new mails looked at. */
 static const char sql_exact_kept[] =
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
@@ -444,7 +444,7 @@ onlist_status onlist_store_match_exact(struct onlist_store *s, int64_t since,
 #define BEFORE_ECHO BEFORE_LATE ", 'late'"
 
 /* After new mail only (since >= 0: the same commits, bounds and classes
- * of the old mails, onlist_store_tier_stamp()), a tier's rows for a
+ * of the old mails, onlist_store_match_tier_stamp()), a tier's rows for a
  * commit are the last run's (temp.old_matches) unless
  * - an earlier tier matched the commit last run and none has now: the
  *   last run never got to this tier for it;
@@ -752,7 +752,7 @@ static const char sql_subject_keep[] = KEEP("subject");
 static const char sql_dirty_add[] =
 	"INSERT OR IGNORE INTO temp.dirty(sha) VALUES(?1)";
 
-onlist_status onlist_store_subject_commits(struct onlist_store *s,
+onlist_status onlist_store_match_subject_commits(struct onlist_store *s,
 					   const char *sha,
 					   onlist_row_cb cb, void *data)
 {
@@ -769,7 +769,7 @@ onlist_status onlist_store_subject_commits(struct onlist_store *s,
 	return onlist__store_rows(s, st, p, 1, cb, data, NULL);
 }
 
-onlist_status onlist_store_subject_mails(struct onlist_store *s,
+onlist_status onlist_store_match_subject_mails(struct onlist_store *s,
 					 const char *addr,
 					 onlist_row_cb cb, void *data)
 {
@@ -782,7 +782,7 @@ onlist_status onlist_store_subject_mails(struct onlist_store *s,
 	return onlist__store_rows(s, st, p, addr ? 1 : 0, cb, data, NULL);
 }
 
-onlist_status onlist_store_subject_changed(struct onlist_store *s,
+onlist_status onlist_store_match_subject_changed(struct onlist_store *s,
 					   int64_t since, onlist_row_cb cb,
 					   void *data)
 {
@@ -799,12 +799,12 @@ onlist_status onlist_store_subject_changed(struct onlist_store *s,
 	return onlist__store_rows(s, st, p, 1, cb, data, NULL);
 }
 
-onlist_status onlist_store_dirty_add(struct onlist_store *s, const char *sha)
+onlist_status onlist_store_match_dirty_add(struct onlist_store *s, const char *sha)
 {
 	return step(s, prepare(s, sql_dirty_add), "match subjects", "t", sha);
 }
 
-onlist_status onlist_store_subject_keep(struct onlist_store *s, long *added)
+onlist_status onlist_store_match_subject_keep(struct onlist_store *s, long *added)
 {
 	return exec_count(s, sql_subject_keep, NULL, 0, added,
 			  "keep subject matches");
@@ -856,7 +856,7 @@ static const char sql_put_match[] =
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
 	" VALUES(?1, ?2, ?3, ?4)";
 
-onlist_status onlist_store_put_match(struct onlist_store *s, const char *sha,
+onlist_status onlist_store_match_put(struct onlist_store *s, const char *sha,
 				     const char *msgid, const char *method,
 				     double score)
 {
@@ -906,7 +906,7 @@ static onlist_status read_shas(struct onlist_store *s, const char *sql,
 	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "read commits");
 }
 
-onlist_status onlist_store_commits_needing_patch(struct onlist_store *s,
+onlist_status onlist_store_match_commits_needing_patch(struct onlist_store *s,
 						 char (**shas)[41], size_t *n)
 {
 	return read_shas(s, sql_need_patch, shas, n);
@@ -918,7 +918,7 @@ static const char sql_identities[] =
 	" UNION SELECT DISTINCT c.author_name, lower(c.author_email)"
 	" FROM commits c WHERE" UNMATCHED("c.sha");
 
-onlist_status onlist_store_identities(struct onlist_store *s,
+onlist_status onlist_store_match_identities(struct onlist_store *s,
 				      int (*cb)(const char *name,
 						const char *addr, void *data),
 				      void *data)
@@ -950,7 +950,7 @@ static const char sql_unbounded[] =
 static const char sql_put_bound[] =
 	"INSERT OR REPLACE INTO temp.bound(sha, bound) VALUES(?1, ?2)";
 
-int onlist_store_history_linear(struct onlist_store *s)
+int onlist_store_match_history_linear(struct onlist_store *s)
 {
 	sqlite3_stmt *st = prepare(s, sql_linear);
 	int r = -1;
@@ -962,13 +962,13 @@ int onlist_store_history_linear(struct onlist_store *s)
 	return r;
 }
 
-onlist_status onlist_store_commits_unbounded(struct onlist_store *s,
+onlist_status onlist_store_match_commits_unbounded(struct onlist_store *s,
 					     char (**shas)[41], size_t *n)
 {
 	return read_shas(s, sql_unbounded, shas, n);
 }
 
-onlist_status onlist_store_put_bound(struct onlist_store *s, const char *sha,
+onlist_status onlist_store_match_put_bound(struct onlist_store *s, const char *sha,
 				     int64_t bound)
 {
 	return step(s, prepare(s, sql_put_bound), "insert bound", "tI", sha,
@@ -1004,7 +1004,7 @@ static const char sql_fz_fixed[] =
 	" + (SELECT coalesce(sum(t), 0) FROM (SELECT min(received) AS t"
 	"  FROM messages WHERE received IS NOT NULL GROUP BY list))";
 
-char *onlist_store_tier_stamp(struct onlist_store *s, const char *name,
+char *onlist_store_match_tier_stamp(struct onlist_store *s, const char *name,
 			      const char *key, int64_t *since)
 {
 	int64_t now[5], fx[6], old[5], added[4];

@@ -27,7 +27,7 @@ void onlist_landing_row_release(struct onlist_landing_row *r)
 	memset(r, 0, sizeof(*r));
 }
 
-onlist_status onlist_store_landing_of(struct onlist_store *s, const char *sha,
+onlist_status onlist_store_paths_landing_of(struct onlist_store *s, const char *sha,
 				      struct onlist_landing_row *out)
 {
 	sqlite3_stmt *st = onlist__store_prepare(s, landing_sql);
@@ -104,14 +104,14 @@ static onlist_status pull_rows(struct onlist_store *s, const char *sql,
 	return ONLIST_OK;
 }
 
-onlist_status onlist_store_pulls_by_tip(struct onlist_store *s,
+onlist_status onlist_store_paths_pulls_by_tip(struct onlist_store *s,
 					const char *tip, int64_t before,
 					onlist_pull_cb cb, void *data)
 {
 	return pull_rows(s, by_tip_sql, tip, before, cb, data);
 }
 
-onlist_status onlist_store_pulls_by_ref(struct onlist_store *s,
+onlist_status onlist_store_paths_pulls_by_ref(struct onlist_store *s,
 					const char *ref, int64_t before,
 					onlist_pull_cb cb, void *data)
 {
@@ -121,7 +121,7 @@ onlist_status onlist_store_pulls_by_ref(struct onlist_store *s,
 static const char embargo_sql[] =
 	"SELECT value FROM meta WHERE key = 'embargo_rules'";
 
-onlist_status onlist_store_embargo_rules(struct onlist_store *s, char **out)
+onlist_status onlist_store_paths_embargo_rules(struct onlist_store *s, char **out)
 {
 	onlist_status st = onlist__store_first_text(s, embargo_sql, NULL,
 						    "embargo rules", out);
@@ -135,7 +135,7 @@ onlist_status onlist_store_embargo_rules(struct onlist_store *s, char **out)
 
 static const char body_sql[] = "SELECT body FROM commits WHERE sha = ?1";
 
-onlist_status onlist_store_commit_body(struct onlist_store *s, const char *sha,
+onlist_status onlist_store_paths_commit_body(struct onlist_store *s, const char *sha,
 				       char **out)
 {
 	return onlist__store_first_text(s, body_sql, sha, "commit message", out);

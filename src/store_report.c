@@ -14,7 +14,7 @@ static const char put_landing_sql[] =
 	" merge_subject, merge_tip, merge_request)"
 	" VALUES(?1, ?2, ?3, ?4, ?5, ?6)";
 
-onlist_status onlist_store_put_landing(struct onlist_store *s,
+onlist_status onlist_store_report_put_landing(struct onlist_store *s,
 				       const struct onlist_landing *l)
 {
 	return onlist__store_step(s, onlist__store_prepare(s, put_landing_sql),
@@ -186,7 +186,7 @@ onlist_status onlist_store_report_postings(struct onlist_store *s,
 
 static const char latest_sql[] = "SELECT max(landed_date) FROM landing";
 
-int64_t onlist_store_latest_landing(struct onlist_store *s)
+int64_t onlist_store_report_latest_landing(struct onlist_store *s)
 {
 	sqlite3_stmt *st = onlist__store_prepare(s, latest_sql);
 	int64_t t = -1;
@@ -218,7 +218,7 @@ static const char span_sql[] =
 	"  WHERE date <= CAST(strftime('%s', 'now') AS INTEGER) + 86400"
 	NOT_PARTIAL ")";
 
-onlist_status onlist_store_span(struct onlist_store *s, int64_t *first,
+onlist_status onlist_store_report_span(struct onlist_store *s, int64_t *first,
 				int64_t *last)
 {
 	sqlite3_stmt *st = onlist__store_prepare(s, span_sql);
@@ -243,7 +243,7 @@ static const char reverted_sql[] =
 	"  WHERE x.commit_sha = c.sha AND " POSTED " ORDER BY m.date LIMIT 1)"
 	" FROM commits c WHERE c.sha >= ?1 AND c.sha < ?1 || 'g' LIMIT 2";
 
-onlist_status onlist_store_posting_of_prefix(struct onlist_store *s,
+onlist_status onlist_store_report_posting_of_prefix(struct onlist_store *s,
 					     const char *prefix, char **sha,
 					     char **msgid)
 {
@@ -282,7 +282,7 @@ static const char near_miss_sql[] =
 	" AND i.class IS NOT '" ONLIST_CLASS_REPLY "'"
 	" ORDER BY m.date, m.msgid LIMIT 1";
 
-onlist_status onlist_store_near_miss(struct onlist_store *s,
+onlist_status onlist_store_report_near_miss(struct onlist_store *s,
 				     const char *subject, char **msgid)
 {
 	return onlist__store_first_text(s, near_miss_sql, subject, "near miss",
@@ -308,7 +308,7 @@ static const char series_gap_sql[] =
 	"   ON i.msgid = t.msgid WHERE t.series = s.series AND i.class = 'patch')"
 	" ORDER BY s.series LIMIT 1";
 
-onlist_status onlist_store_series_gap(struct onlist_store *s, const char *sha,
+onlist_status onlist_store_report_series_gap(struct onlist_store *s, const char *sha,
 				      char **msgid)
 {
 	return onlist__store_first_text(s, series_gap_sql, sha, "series gap",
@@ -318,7 +318,7 @@ onlist_status onlist_store_series_gap(struct onlist_store *s, const char *sha,
 static const char count_method_sql[] =
 	"SELECT count(*) FROM matches WHERE method = ?1";
 
-long onlist_store_count_method(struct onlist_store *s, const char *method)
+long onlist_store_report_count_method(struct onlist_store *s, const char *method)
 {
 	sqlite3_stmt *st = onlist__store_prepare(s, count_method_sql);
 	long n = -1;
@@ -414,7 +414,7 @@ const char *onlist_export_types(enum onlist_export what)
 	return export_q[what].types;
 }
 
-onlist_status onlist_store_export(struct onlist_store *s,
+onlist_status onlist_store_report_export(struct onlist_store *s,
 				  enum onlist_export what,
 				  onlist_export_cb cb, void *data)
 {

@@ -903,7 +903,7 @@ static onlist_status count_states(struct onlist_store *s,
 	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "count review states");
 }
 
-onlist_status onlist_store_build_reviews(struct onlist_store *s,
+onlist_status onlist_store_review_build(struct onlist_store *s,
 					 onlist_canon_fn canon_fn, void *data,
 					 const char *canon_key,
 					 onlist_bot_addr_fn is_bot,
@@ -992,7 +992,7 @@ static const char sql_put_quoted[] =
 	"INSERT OR IGNORE INTO quoted_tags(msgid, seq, key, name, addr, value,"
 	" attrib) VALUES(?1,?2,?3,?4,?5,?6,?7)";
 
-onlist_status onlist_store_put_quoted_tags(struct onlist_store *s,
+onlist_status onlist_store_review_put_quoted_tags(struct onlist_store *s,
 					   const char *msgid,
 					   const struct onlist_quoted_tag *t,
 					   size_t n)
@@ -1050,7 +1050,7 @@ static int take_review(int ncol, const char *const *c, void *data)
 	return 1;
 }
 
-onlist_status onlist_store_commit_review(struct onlist_store *s,
+onlist_status onlist_store_review_commit(struct onlist_store *s,
 					 const char *sha,
 					 struct onlist_commit_review *out)
 {
@@ -1109,7 +1109,7 @@ static const char sql_versions[] =
 	"   ON s4.msgid = x.message_id WHERE x.commit_sha = ?1 AND " POSTED ")"
 	" ORDER BY 2, m.date, s.series";
 
-onlist_status onlist_store_topic_versions(struct onlist_store *s,
+onlist_status onlist_store_review_topic_versions(struct onlist_store *s,
 					  const char *sha, onlist_row_cb cb,
 					  void *data)
 {
@@ -1134,7 +1134,7 @@ static int take_counts2(int ncol, const char *const *c, void *data)
 	return 1;
 }
 
-onlist_status onlist_store_posting_replies(struct onlist_store *s,
+onlist_status onlist_store_review_posting_replies(struct onlist_store *s,
 					   const char *sha, const char *msgid,
 					   int *replies, int *repliers)
 {

@@ -109,7 +109,7 @@ const char onlist__thread_index_create[] =
 	"CREATE INDEX IF NOT EXISTS replies_reply ON replies(reply);\n";
 
 static const char v4_sql[] =
-	/* Written at import, from the mail (onlist_store_put_message_info). */
+	/* Written at import, from the mail (onlist_store_thread_put_message_info). */
 	"CREATE TABLE IF NOT EXISTS message_info(\n"
 	"  msgid TEXT PRIMARY KEY, class TEXT NOT NULL, reply INTEGER,\n"
 	"  version INTEGER, part INTEGER, total INTEGER, prefix TEXT,\n"
@@ -228,7 +228,7 @@ static const char v9_sql[] =
 /* ---- version 10: who wrote a patch posted by someone else ------------- */
 
 static const char v10_sql[] =
-	/* Written at import (onlist_store_put_message_info): the in-body
+	/* Written at import (onlist_store_thread_put_message_info): the in-body
 	 * "From:" at the top of a mail's body, the author git am records
 	 * when someone posts another's patch.  Versions of a patch are
 	 * linked by it as by the sender (thread.h).  A message stored
@@ -241,7 +241,7 @@ static const char v10_sql[] =
 /* ---- version 11: what a reply says; the notice a commit got -------------- */
 
 static const char v11_sql[] =
-	/* Written at import (onlist_store_put_message_info) for each reply:
+	/* Written at import (onlist_store_thread_put_message_info) for each reply:
 	 * kind is 'tag' (an unquoted review trailer), 'series-tag' (one the
 	 * reply gives to the whole series, msgmeta.h), 'nak', 'notice' (an
 	 * applied notice by the built-in patterns, msgmeta.h) or
@@ -532,7 +532,7 @@ rollback:
 
 /* ---- what an upgrade owes ---------------------------------------------- */
 
-int onlist_store_backfill_pending(struct onlist_store *s)
+int onlist_store_schema_backfill_pending(struct onlist_store *s)
 {
 	char *v = onlist_store_get_meta(s, backfill_key);
 	int pending = v != NULL;
@@ -541,7 +541,7 @@ int onlist_store_backfill_pending(struct onlist_store *s)
 	return pending;
 }
 
-onlist_status onlist_store_backfill_done(struct onlist_store *s)
+onlist_status onlist_store_schema_backfill_done(struct onlist_store *s)
 {
 	static const char sql[] = "DELETE FROM meta WHERE key = ?1";
 	sqlite3_stmt *st = onlist__store_prepare(s, sql);
@@ -572,7 +572,7 @@ static const char *const backfill_sql[] = {
 	" ORDER BY m.id LIMIT ?2",
 };
 
-onlist_status onlist_store_backfill_query(struct onlist_store *s,
+onlist_status onlist_store_schema_backfill_query(struct onlist_store *s,
 					  enum onlist_backfill_query q,
 					  const char *const *params, int nparams,
 					  onlist_row_cb row, void *data)
@@ -586,7 +586,7 @@ onlist_status onlist_store_backfill_query(struct onlist_store *s,
 	return onlist__store_rows(s, st, params, nparams, row, data, NULL);
 }
 
-onlist_status onlist_store_set_message_patch(struct onlist_store *s,
+onlist_status onlist_store_schema_set_message_patch(struct onlist_store *s,
 					     const char *msgid, int has_patch,
 					     const char *patch_id,
 					     const char *patch_source)

@@ -34,7 +34,7 @@ static const char sql_put_reply_kind[] =
 static const char sql_put_pull[] =
 	"INSERT OR IGNORE INTO pulls(msgid, url, ref, tip) VALUES(?1,?2,?3,?4)";
 
-onlist_status onlist_store_put_message_info(struct onlist_store *s,
+onlist_status onlist_store_thread_put_message_info(struct onlist_store *s,
 					    const struct onlist_message_info *i)
 {
 	if (i->author_addr && *i->author_addr &&
@@ -266,7 +266,7 @@ static const char sql_del_patch[] = "DELETE FROM replies WHERE patch = ?1";
 static const char sql_count_replies[] = "SELECT count(*) FROM replies";
 static const char sql_has_threads[] = "SELECT 1 FROM thread LIMIT 1";
 
-int onlist_store_has_threads(struct onlist_store *s)
+int onlist_store_thread_has(struct onlist_store *s)
 {
 	sqlite3_stmt *st = prepare(s, sql_has_threads);
 	int yes = st && sqlite3_step(st) == SQLITE_ROW;
@@ -298,7 +298,7 @@ onlist_status onlist_store_thread_old(struct onlist_store *s, int part,
 	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "read threads");
 }
 
-onlist_status onlist_store_series_old(struct onlist_store *s, int part,
+onlist_status onlist_store_thread_series_old(struct onlist_store *s, int part,
 				      onlist_store_series_old_cb cb, void *data)
 {
 	sqlite3_stmt *st = prepare(s, part ? sql_old_series_part : sql_old_series);
@@ -307,7 +307,7 @@ onlist_status onlist_store_series_old(struct onlist_store *s, int part,
 	if (!st)
 		return fail(s, "prepare");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct onlist_store_series_old r;
+		struct onlist_store_thread_series_old r;
 
 		r.msgid = (const char *)sqlite3_column_text(st, 0);
 		r.series = (const char *)sqlite3_column_text(st, 1);
@@ -327,7 +327,7 @@ onlist_status onlist_store_thread_set(struct onlist_store *s,
 		    msgid, parent, root, depth, answers);
 }
 
-onlist_status onlist_store_series_set(struct onlist_store *s,
+onlist_status onlist_store_thread_series_set(struct onlist_store *s,
 				      const char *msgid, const char *series,
 				      const char *topic)
 {
@@ -337,7 +337,7 @@ onlist_status onlist_store_series_set(struct onlist_store *s,
 	return step(s, prepare(s, sql_del_series), "update series", "t", msgid);
 }
 
-onlist_status onlist_store_replies_unset(struct onlist_store *s,
+onlist_status onlist_store_thread_replies_unset(struct onlist_store *s,
 					 const char *reply)
 {
 	return step(s, prepare(s, sql_del_replies), "update replies", "t",
@@ -360,7 +360,7 @@ onlist_status onlist_store_thread_forget(struct onlist_store *s,
 	return ret;
 }
 
-onlist_status onlist_store_reply_put(struct onlist_store *s,
+onlist_status onlist_store_thread_reply_put(struct onlist_store *s,
 				     const char *patch, const char *reply,
 				     int by_author)
 {
@@ -368,7 +368,7 @@ onlist_status onlist_store_reply_put(struct onlist_store *s,
 		    reply, by_author);
 }
 
-onlist_status onlist_store_replies_count(struct onlist_store *s, long *n)
+onlist_status onlist_store_thread_replies_count(struct onlist_store *s, long *n)
 {
 	sqlite3_stmt *st = prepare(s, sql_count_replies);
 
@@ -647,7 +647,7 @@ static const char sql_msg_trailers[] =
 	"SELECT key, name, addr, value FROM message_trailers WHERE msgid = ?1"
 	" ORDER BY seq";
 
-onlist_status onlist_store_message_trailers(struct onlist_store *s,
+onlist_status onlist_store_thread_message_trailers(struct onlist_store *s,
 					    const char *msgid,
 					    onlist_row_cb cb, void *data)
 {
@@ -683,7 +683,7 @@ static int fill_detail(int ncol, const char *const *c, void *data)
 	return 1;
 }
 
-onlist_status onlist_store_posting_detail(struct onlist_store *s,
+onlist_status onlist_store_thread_posting_detail(struct onlist_store *s,
 					  const char *msgid,
 					  struct onlist_posting_detail *d)
 {
@@ -704,7 +704,7 @@ static const char sql_reviews[] =
 	"  'nacked-by')"
 	" ORDER BY m.date, r.reply, t.seq";
 
-onlist_status onlist_store_reviews(struct onlist_store *s, const char *msgid,
+onlist_status onlist_store_thread_reviews(struct onlist_store *s, const char *msgid,
 				   onlist_row_cb cb, void *data)
 {
 	return rows(s, sql_reviews, &msgid, 1, cb, data, NULL);

@@ -233,7 +233,7 @@ static void old_thread(const struct onlist_store_thread_old *r, void *data)
 	}
 }
 
-static void old_series(const struct onlist_store_series_old *r, void *data)
+static void old_series(const struct onlist_store_thread_series_old *r, void *data)
 {
 	struct compare *m = data;
 	const struct onlist_thread_msg *v = m->v, *x;
@@ -282,7 +282,7 @@ static onlist_status update_threads(struct onlist_store *s,
 			g_hash_table_insert(m.idx, (gpointer)v[i].msgid,
 					    GSIZE_TO_POINTER(i + 1));
 	if ((ret = onlist_store_thread_old(s, part, old_thread, &m)) != ONLIST_OK ||
-	    (ret = onlist_store_series_old(s, part, old_series, &m)) != ONLIST_OK)
+	    (ret = onlist_store_thread_series_old(s, part, old_series, &m)) != ONLIST_OK)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		const struct onlist_thread_msg *x = &v[i];
@@ -315,11 +315,11 @@ static onlist_status update_threads(struct onlist_store *s,
 						      id_of(v, x->answers));
 		}
 		if (ret == ONLIST_OK && (d[i] & D_SERIES))
-			ret = onlist_store_series_set(s, x->msgid,
+			ret = onlist_store_thread_series_set(s, x->msgid,
 						      id_of(v, x->series),
 						      x->topic);
 		if (ret == ONLIST_OK && (d[i] & D_REPLIES) && (d[i] & D_SEEN))
-			ret = onlist_store_replies_unset(s, x->msgid);
+			ret = onlist_store_thread_replies_unset(s, x->msgid);
 	}
 	/* rows of messages that are not there: a rebuild has none */
 	for (guint k = 0; k < m.gone->len && ret == ONLIST_OK; k++)
@@ -328,12 +328,12 @@ static onlist_status update_threads(struct onlist_store *s,
 		const struct onlist_thread_reply *r = &t->replies[i];
 
 		if (d[r->reply] & D_REPLIES)
-			ret = onlist_store_reply_put(s, v[r->patch].msgid,
+			ret = onlist_store_thread_reply_put(s, v[r->patch].msgid,
 						     v[r->reply].msgid,
 						     r->by_author);
 	}
 	if (ret != ONLIST_OK ||
-	    (ret = onlist_store_replies_count(s, &c->replies)) != ONLIST_OK)
+	    (ret = onlist_store_thread_replies_count(s, &c->replies)) != ONLIST_OK)
 		goto out;
 	c->threads = t->threads;
 	c->series = t->series;
@@ -381,7 +381,7 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 		goto out;
 	}
 	/* tables of other rules, or of no known ones: written again whole */
-	whole = !onlist_store_has_threads(s) || !old ||
+	whole = !onlist_store_thread_has(s) || !old ||
 		strncmp(old, THREAD_RULES, strlen(THREAD_RULES));
 	free(old);
 	/* New mail on top of a build that kept thread_pending: only what it

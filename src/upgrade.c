@@ -23,7 +23,7 @@ onlist_status onlist_store_open(struct onlist_store **out, const char *path,
 	*errmsg = NULL;
 	if ((st = onlist_store_open_schema(out, path, errmsg)) != ONLIST_OK)
 		return st;
-	if (!onlist_store_backfill_pending(*out))
+	if (!onlist_store_schema_backfill_pending(*out))
 		return ONLIST_OK;
 	if ((st = onlist_import_backfill(*out, &c, &err)) != ONLIST_OK) {
 		onlist_set_err(errmsg, "%s: filling in what an older onlist "

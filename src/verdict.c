@@ -12,7 +12,7 @@
 
 onlist_status onlist_span_get(struct onlist_store *s, struct onlist_span *sp)
 {
-	return onlist_store_span(s, &sp->first, &sp->last);
+	return onlist_store_report_span(s, &sp->first, &sp->last);
 }
 
 int onlist_span_misses(const struct onlist_span *sp, int64_t landed)
@@ -151,7 +151,7 @@ onlist_status onlist_verdict_unposted(struct onlist_store *s,
 		const char *text;
 		size_t len;
 
-		if ((st = onlist_store_embargo_rules(s, &rules)) != ONLIST_OK)
+		if ((st = onlist_store_paths_embargo_rules(s, &rules)) != ONLIST_OK)
 			return st;
 		if (rules && onlist_verdict_embargo(rules, sha, subject, &text,
 						    &len)) {
@@ -170,7 +170,7 @@ onlist_status onlist_verdict_unposted(struct onlist_store *s,
 		return path_only(s, sha, body, out);
 	}
 	if (onlist_reason_reverted(body, hex)) {
-		if ((st = onlist_store_posting_of_prefix(s, hex, &out->reverted,
+		if ((st = onlist_store_report_posting_of_prefix(s, hex, &out->reverted,
 							 &out->msgid)) != ONLIST_OK)
 			return st;
 		if (out->msgid) {
@@ -185,7 +185,7 @@ onlist_status onlist_verdict_unposted(struct onlist_store *s,
 		return path_only(s, sha, body, out);
 	}
 	if (subject && *subject) {
-		if ((st = onlist_store_near_miss(s, subject, &out->msgid)) != ONLIST_OK)
+		if ((st = onlist_store_report_near_miss(s, subject, &out->msgid)) != ONLIST_OK)
 			return st;
 		if (out->msgid) {
 			out->reason = ONLIST_REASON_NEAR_MISS;
@@ -193,7 +193,7 @@ onlist_status onlist_verdict_unposted(struct onlist_store *s,
 		}
 	}
 	if (sha) {
-		if ((st = onlist_store_series_gap(s, sha, &out->msgid)) != ONLIST_OK)
+		if ((st = onlist_store_report_series_gap(s, sha, &out->msgid)) != ONLIST_OK)
 			return st;
 		if (out->msgid) {
 			out->reason = ONLIST_REASON_NEAR_MISS;

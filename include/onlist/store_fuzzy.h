@@ -32,9 +32,9 @@ struct onlist_patch_row {
 	long added, removed;
 };
 
-onlist_status onlist_store_put_message_patch(struct onlist_store *s,
+onlist_status onlist_store_fuzzy_put_message_patch(struct onlist_store *s,
 					     const struct onlist_patch_row *r);
-onlist_status onlist_store_put_commit_patch(struct onlist_store *s,
+onlist_status onlist_store_fuzzy_put_commit_patch(struct onlist_store *s,
 					    const struct onlist_patch_row *r);
 
 /* A commit still unmatched, for fuzzy matching or --explain. */
@@ -87,6 +87,6 @@ onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
 				     onlist_row_cb tiered, onlist_row_cb fuzzy,
 				     onlist_row_cb mail, void *data);
 /* How many fuzzy matches there are (-1 on error). */
-long onlist_store_count_fuzzy(struct onlist_store *s);
+long onlist_store_fuzzy_count(struct onlist_store *s);
 
 #endif

@@ -43,16 +43,16 @@ typedef int (*onlist_classify_cb)(const struct onlist_classify_row *r,
  * last run, only the messages imported since are passed to cb, unless an
  * older message gained a list or its info since; else the table is
  * emptied and every message is.  ONLIST_EDB. */
-onlist_status onlist_store_classify(struct onlist_store *s,
+onlist_status onlist_store_match_classify(struct onlist_store *s,
 				    const char *rules_key,
 				    onlist_classify_cb cb, void *data,
 				    long *count);
 
 /* (Re)compute temp.bound: the latest date a posting of each commit may
  * have, from its landing.  match_begin does it; --explain needs it too. */
-onlist_status onlist_store_compute_bounds(struct onlist_store *s);
+onlist_status onlist_store_match_compute_bounds(struct onlist_store *s);
 /* Empty the echoes table (inside the caller's transaction). */
-onlist_status onlist_store_clear_echoes(struct onlist_store *s);
+onlist_status onlist_store_match_clear_echoes(struct onlist_store *s);
 /* Start a rebuild of the matches: one transaction, matches emptied. */
 onlist_status onlist_store_match_begin(struct onlist_store *s);
 /* What the link tier sees of a commit and of the stored patch or cover
@@ -81,16 +81,16 @@ onlist_status onlist_store_match_links(struct onlist_store *s,
  * it is a stored patch or cover letter (not an echo): *taken is what
  * fits() (NULL: take all) answers, 1 or 0; -1 when there is no such
  * mail, or no such commit.  Nothing is stored.  ONLIST_EDB. */
-onlist_status onlist_store_link_mail(struct onlist_store *s, const char *sha,
+onlist_status onlist_store_match_link_mail(struct onlist_store *s, const char *sha,
 				     const char *msgid, onlist_link_cb fits,
 				     void *data, int *taken);
 /* Every such mail the trailers of the commit sha name, to each() (its
  * answer is not used); nothing is stored.  ONLIST_EDB, ONLIST_ENOMEM. */
-onlist_status onlist_store_links_of(struct onlist_store *s, const char *sha,
+onlist_status onlist_store_match_links_of(struct onlist_store *s, const char *sha,
 				    onlist_link_cb each, void *data);
 /* The tiers that are one statement each; *added counts new rows.
  * since: -1, or keep the last run's patch-id matches and look only at the
- * messages after id since (onlist_store_tier_stamp()) */
+ * messages after id since (onlist_store_match_tier_stamp()) */
 onlist_status onlist_store_match_exact(struct onlist_store *s, int64_t since,
 				       long *added);
 /* After onlist_store_match_begin(), before the tiers below: what new
@@ -125,50 +125,50 @@ onlist_status onlist_store_match_author_date(struct onlist_store *s,
  * and patch mails no commit has that are not echoes (msgid, stripped
  * subject, sender lower-cased, date, patch-id or, without one, the msgid;
  * only those from addr, lower case, when not NULL). */
-onlist_status onlist_store_subject_commits(struct onlist_store *s,
+onlist_status onlist_store_match_subject_commits(struct onlist_store *s,
 					   const char *sha,
 					   onlist_row_cb cb, void *data);
-onlist_status onlist_store_subject_mails(struct onlist_store *s,
+onlist_status onlist_store_match_subject_mails(struct onlist_store *s,
 					 const char *addr,
 					 onlist_row_cb cb, void *data);
 /* After new mail (since >= 0): temp.dirty made for the subject tier, and
  * the sender (lower case) and stripped subject of each patch mail whose
  * arrival or change of hands (an earlier tier took it, or gave it back)
- * can change the subject tier's answer, to cb.  onlist_store_dirty_add()
- * adds a commit to compute again; onlist_store_subject_keep() keeps the
+ * can change the subject tier's answer, to cb.  onlist_store_match_dirty_add()
+ * adds a commit to compute again; onlist_store_match_subject_keep() keeps the
  * last run's subject matches of the others.  ONLIST_EDB. */
-onlist_status onlist_store_subject_changed(struct onlist_store *s,
+onlist_status onlist_store_match_subject_changed(struct onlist_store *s,
 					   int64_t since, onlist_row_cb cb,
 					   void *data);
-onlist_status onlist_store_dirty_add(struct onlist_store *s, const char *sha);
-onlist_status onlist_store_subject_keep(struct onlist_store *s, long *added);
+onlist_status onlist_store_match_dirty_add(struct onlist_store *s, const char *sha);
+onlist_status onlist_store_match_subject_keep(struct onlist_store *s, long *added);
 onlist_status onlist_store_match_late(struct onlist_store *s, int64_t since,
 				      long *added);
 onlist_status onlist_store_match_echoes(struct onlist_store *s, int64_t since,
 					long *added);
-onlist_status onlist_store_put_match(struct onlist_store *s, const char *sha,
+onlist_status onlist_store_match_put(struct onlist_store *s, const char *sha,
 				     const char *msgid, const char *method,
 				     double score);
 
 /* Unmatched commits without a commit_patch row (malloc'd array), but for
  * those scan could not diff (commit_skipped). */
-onlist_status onlist_store_commits_needing_patch(struct onlist_store *s,
+onlist_status onlist_store_match_commits_needing_patch(struct onlist_store *s,
 						 char (**shas)[41], size_t *n);
 
 /* Every (name, lower-case address) that sent a patch mail or authored a
  * commit not matched yet, for the mailmap. */
-onlist_status onlist_store_identities(struct onlist_store *s,
+onlist_status onlist_store_match_identities(struct onlist_store *s,
 				      int (*cb)(const char *name,
 						const char *addr, void *data),
 				      void *data);
 
 /* 1 when no commit landed by a merge, 0 when some did, -1 on error. */
-int onlist_store_history_linear(struct onlist_store *s);
+int onlist_store_match_history_linear(struct onlist_store *s);
 /* Commits with no bound in temp.bound (malloc'd array). */
-onlist_status onlist_store_commits_unbounded(struct onlist_store *s,
+onlist_status onlist_store_match_commits_unbounded(struct onlist_store *s,
 					     char (**shas)[41], size_t *n);
 /* Set a commit's bound in temp.bound. */
-onlist_status onlist_store_put_bound(struct onlist_store *s, const char *sha,
+onlist_status onlist_store_match_put_bound(struct onlist_store *s, const char *sha,
 				     int64_t bound);
 
 /* What a tier reads, as a stamp to keep in meta name after the tier
@@ -178,6 +178,6 @@ onlist_status onlist_store_put_bound(struct onlist_store *s, const char *sha,
  * messages added after it (the same commits, diffs, bounds and key; the
  * messages, their patch, info and echo rows only added to), else -1.
  * After onlist_store_match_begin() and the bounds. */
-char *onlist_store_tier_stamp(struct onlist_store *s, const char *name,
+char *onlist_store_match_tier_stamp(struct onlist_store *s, const char *name,
 			      const char *key, int64_t *since);
 #endif

@@ -23,7 +23,7 @@ struct onlist_landing_row {
 };
 /* The landing of `sha`; out->known 0 when there is none.  Strings are the
  * caller's (onlist_landing_row_release).  ONLIST_EDB, ONLIST_ENOMEM. */
-onlist_status onlist_store_landing_of(struct onlist_store *s, const char *sha,
+onlist_status onlist_store_paths_landing_of(struct onlist_store *s, const char *sha,
 				      struct onlist_landing_row *out);
 void onlist_landing_row_release(struct onlist_landing_row *r);
 
@@ -38,24 +38,24 @@ typedef int (*onlist_pull_cb)(const struct onlist_pull_row *p, void *data);
 /* The pull requests dated no later than `before` whose tip is `tip` (or
  * an abbreviation of it, 7 hex digits or more), newest first; non-zero
  * from cb stops.  ONLIST_EDB. */
-onlist_status onlist_store_pulls_by_tip(struct onlist_store *s,
+onlist_status onlist_store_paths_pulls_by_tip(struct onlist_store *s,
 					const char *tip, int64_t before,
 					onlist_pull_cb cb, void *data);
 /* The same for the pull requests naming the tag or branch `ref` (given
  * without "refs/", "tags/" or "heads/": those in the mail may carry
  * them). */
-onlist_status onlist_store_pulls_by_ref(struct onlist_store *s,
+onlist_status onlist_store_paths_pulls_by_ref(struct onlist_store *s,
 					const char *ref, int64_t before,
 					onlist_pull_cb cb, void *data);
 
 /* The embargo rules of the last match (meta `embargo_rules`: "commit SHA
  * TEXT" and "subject GLOB TEXT" lines), malloc'd in *out, NULL when there
  * are none.  ONLIST_EDB when the database could not say. */
-onlist_status onlist_store_embargo_rules(struct onlist_store *s, char **out);
+onlist_status onlist_store_paths_embargo_rules(struct onlist_store *s, char **out);
 
 /* The message of a stored commit after its subject, malloc'd in *out
  * (NULL when the commit is not stored).  ONLIST_EDB, ONLIST_ENOMEM. */
-onlist_status onlist_store_commit_body(struct onlist_store *s, const char *sha,
+onlist_status onlist_store_paths_commit_body(struct onlist_store *s, const char *sha,
 				       char **out);
 
 #endif

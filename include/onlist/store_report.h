@@ -14,7 +14,7 @@
 /* Record where a commit landed (`onlist scan` does, for its range).  A
  * later scan replaces an earlier answer: the last range scanned is taken
  * to be the mainline.  Call inside onlist_store_begin/commit. */
-onlist_status onlist_store_put_landing(struct onlist_store *s,
+onlist_status onlist_store_report_put_landing(struct onlist_store *s,
 				       const struct onlist_landing *l);
 
 /* One commit as the reports see it (the row report.c builds its model
@@ -79,32 +79,32 @@ onlist_status onlist_store_report_postings(struct onlist_store *s,
 
 /* The latest landing date recorded, or -1 when there is none (or on a
  * database error). */
-int64_t onlist_store_latest_landing(struct onlist_store *s);
+int64_t onlist_store_report_latest_landing(struct onlist_store *s);
 
 /* What a never-posted verdict needs (verdict.h).  The dates of the first
  * and last message (0 when there are none; a Date: of 0 or more than a
  * day ahead of now is not counted). */
-onlist_status onlist_store_span(struct onlist_store *s, int64_t *first,
+onlist_status onlist_store_report_span(struct onlist_store *s, int64_t *first,
 				int64_t *last);
 /* The stored commit an abbreviated sha names and its first posting
  * (both malloc'd; *sha NULL when none or several commits have the
  * prefix, *msgid NULL when it was not posted). */
-onlist_status onlist_store_posting_of_prefix(struct onlist_store *s,
+onlist_status onlist_store_report_posting_of_prefix(struct onlist_store *s,
 					     const char *prefix, char **sha,
 					     char **msgid);
 /* The first mail without a patch whose stripped subject is `subject`
  * (any case); *msgid malloc'd, or NULL. */
-onlist_status onlist_store_near_miss(struct onlist_store *s,
+onlist_status onlist_store_report_near_miss(struct onlist_store *s,
 				     const char *subject, char **msgid);
 /* The head of a series that the commit's siblings (landed by the same
  * merge, same author) were posted in and that misses a part; *msgid
  * malloc'd, or NULL. */
-onlist_status onlist_store_series_gap(struct onlist_store *s, const char *sha,
+onlist_status onlist_store_report_series_gap(struct onlist_store *s, const char *sha,
 				      char **msgid);
 
 /* How many matches of method 'fuzzy' exist at all (0: the fuzzy tier has
  * not run, and the report says so). */
-long onlist_store_count_method(struct onlist_store *s, const char *method);
+long onlist_store_report_count_method(struct onlist_store *s, const char *method);
 
 /* ---- export ------------------------------------------------------------ */
 
@@ -122,7 +122,7 @@ typedef int (*onlist_export_cb)(int ncol, const char *const *names,
 				const char *const *vals, void *data);
 /* Column types for the JSON writer: 'i' integer, 'n' number, 't' text. */
 const char *onlist_export_types(enum onlist_export what);
-onlist_status onlist_store_export(struct onlist_store *s,
+onlist_status onlist_store_report_export(struct onlist_store *s,
 				  enum onlist_export what,
 				  onlist_export_cb cb, void *data);
 

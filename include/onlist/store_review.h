@@ -24,7 +24,7 @@ onlist_status onlist_store_review_people(struct onlist_store *s,
 					 void *data);
 
 /* The canonical form of a lower-case address (after .mailmap), or addr
- * itself; the result must live until onlist_store_build_reviews returns. */
+ * itself; the result must live until onlist_store_review_build returns. */
 typedef const char *(*onlist_canon_fn)(const char *addr, void *data);
 
 /* Non-zero when a lower-case address is a bot's (the echo/bot "from"
@@ -51,7 +51,7 @@ struct onlist_review_counts {
  * of them, or of the number of replies whose kind is known, computes
  * all again too.  Also rebuilt: commit_notice and posting_replies.
  * ONLIST_EDB, ONLIST_ENOMEM. */
-onlist_status onlist_store_build_reviews(struct onlist_store *s,
+onlist_status onlist_store_review_build(struct onlist_store *s,
 					 onlist_canon_fn canon, void *data,
 					 const char *canon_key,
 					 onlist_bot_addr_fn is_bot,
@@ -69,7 +69,7 @@ struct onlist_quoted_tag {
 
 /* Store the tags reply msgid quotes (table quoted_tags), at import; a
  * reply's rows are written once (the first import wins).  ONLIST_EDB. */
-onlist_status onlist_store_put_quoted_tags(struct onlist_store *s,
+onlist_status onlist_store_review_put_quoted_tags(struct onlist_store *s,
 					   const char *msgid,
 					   const struct onlist_quoted_tag *t,
 					   size_t n);
@@ -103,7 +103,7 @@ struct onlist_commit_review {
 				    NULL, NULL }
 /* ONLIST_OK (state NULL when the commit has none), ONLIST_EDB,
  * ONLIST_ENOMEM. */
-onlist_status onlist_store_commit_review(struct onlist_store *s,
+onlist_status onlist_store_review_commit(struct onlist_store *s,
 					 const char *sha,
 					 struct onlist_commit_review *out);
 void onlist_commit_review_release(struct onlist_commit_review *r);
@@ -113,7 +113,7 @@ void onlist_commit_review_release(struct onlist_commit_review *r);
  * state (review.h): notices, bots and the commit's own people left out.
  * ONLIST_ENOTFOUND when the review has no row for it (match has not run
  * since), ONLIST_EDB. */
-onlist_status onlist_store_posting_replies(struct onlist_store *s,
+onlist_status onlist_store_review_posting_replies(struct onlist_store *s,
 					   const char *sha, const char *msgid,
 					   int *replies, int *repliers);
 
@@ -123,7 +123,7 @@ onlist_status onlist_store_posting_replies(struct onlist_store *s,
  *   replies from others than the series' sender, review tags given in
  *   the series ("Key: value" lines, NAKs included; only those that are
  *   review by someone else), 1 when a posting of the commit is in it */
-onlist_status onlist_store_topic_versions(struct onlist_store *s,
+onlist_status onlist_store_review_topic_versions(struct onlist_store *s,
 					  const char *sha, onlist_row_cb cb,
 					  void *data);
 

@@ -21,9 +21,9 @@
 struct onlist_store;
 
 /* 1 when the migration left rows to fill, 0 when not (or on error). */
-int onlist_store_backfill_pending(struct onlist_store *s);
+int onlist_store_schema_backfill_pending(struct onlist_store *s);
 /* Take the mark off (inside the caller's transaction); ONLIST_EDB. */
-onlist_status onlist_store_backfill_done(struct onlist_store *s);
+onlist_status onlist_store_schema_backfill_done(struct onlist_store *s);
 
 /* A message is owed rows when it has no message_info row, or carries a
  * patch and has no message_patch row.  Rows of each query:
@@ -40,7 +40,7 @@ enum onlist_backfill_query {
 };
 /* Call `row` for each result row (non-zero stops); ONLIST_EDB with the
  * handle's message set, ONLIST_EUSAGE for an unknown query. */
-onlist_status onlist_store_backfill_query(struct onlist_store *s,
+onlist_status onlist_store_schema_backfill_query(struct onlist_store *s,
 					  enum onlist_backfill_query q,
 					  const char *const *params, int nparams,
 					  onlist_row_cb row, void *data);
@@ -48,7 +48,7 @@ onlist_status onlist_store_backfill_query(struct onlist_store *s,
 /* Set a stored message's patch columns as import sets them now (a cover
  * letter or pull request is no patch since version 4); patch_id and
  * patch_source may be NULL.  ONLIST_EDB with the handle's message set. */
-onlist_status onlist_store_set_message_patch(struct onlist_store *s,
+onlist_status onlist_store_schema_set_message_patch(struct onlist_store *s,
 					     const char *msgid, int has_patch,
 					     const char *patch_id,
 					     const char *patch_source);

@@ -2,7 +2,7 @@
  * request), the trailers given in it, and the threads and series the
  * messages form.
  *
- * Per-message facts are written at import (onlist_store_put_message_info,
+ * Per-message facts are written at import (onlist_store_thread_put_message_info,
  * keyed by Message-ID like the message itself).  Threads, the replies to
  * each patch and the series/version grouping depend on messages that may
  * arrive in any order, so they are derived data: onlist_thread_update()
@@ -52,7 +52,7 @@ struct onlist_message_info {
  * the rest is known, and so is the reply's kind: a message stored
  * before message_author or message_reply existed gets them when imported
  * again. */
-onlist_status onlist_store_put_message_info(struct onlist_store *s,
+onlist_status onlist_store_thread_put_message_info(struct onlist_store *s,
 					    const struct onlist_message_info *i);
 
 struct onlist_thread_counts {
@@ -81,7 +81,7 @@ onlist_status onlist_store_thread_stamp(struct onlist_store *s,
 onlist_status onlist_store_thread_counts(struct onlist_store *s,
 					 struct onlist_thread_counts *c);
 /* 1 when the thread table has a row. */
-int onlist_store_has_threads(struct onlist_store *s);
+int onlist_store_thread_has(struct onlist_store *s);
 
 /* What onlist_thread_build() needs of a message: NULL columns as
  * thread.h says "none" is, except cls (NULL: not known); _len: the bytes
@@ -129,12 +129,12 @@ typedef void (*onlist_store_thread_old_cb)(
 	const struct onlist_store_thread_old *r, void *data);
 onlist_status onlist_store_thread_old(struct onlist_store *s, int part,
 				      onlist_store_thread_old_cb cb, void *data);
-struct onlist_store_series_old {
+struct onlist_store_thread_series_old {
 	const char *msgid, *series, *topic;
 };
 typedef void (*onlist_store_series_old_cb)(
-	const struct onlist_store_series_old *r, void *data);
-onlist_status onlist_store_series_old(struct onlist_store *s, int part,
+	const struct onlist_store_thread_series_old *r, void *data);
+onlist_status onlist_store_thread_series_old(struct onlist_store *s, int part,
 				      onlist_store_series_old_cb cb, void *data);
 
 /* One row written or replaced; series NULL deletes the series row. */
@@ -142,20 +142,20 @@ onlist_status onlist_store_thread_set(struct onlist_store *s,
 				      const char *msgid, const char *parent,
 				      const char *root, int depth,
 				      const char *answers);
-onlist_status onlist_store_series_set(struct onlist_store *s,
+onlist_status onlist_store_thread_series_set(struct onlist_store *s,
 				      const char *msgid, const char *series,
 				      const char *topic);
 /* The replies rows whose reply is msgid, deleted. */
-onlist_status onlist_store_replies_unset(struct onlist_store *s,
+onlist_status onlist_store_thread_replies_unset(struct onlist_store *s,
 					 const char *reply);
 /* Every row of a message no longer there: thread, series, replies. */
 onlist_status onlist_store_thread_forget(struct onlist_store *s,
 					 const char *msgid);
-onlist_status onlist_store_reply_put(struct onlist_store *s,
+onlist_status onlist_store_thread_reply_put(struct onlist_store *s,
 				     const char *patch, const char *reply,
 				     int by_author);
 /* *n: the replies rows (unchanged when the count cannot be read). */
-onlist_status onlist_store_replies_count(struct onlist_store *s, long *n);
+onlist_status onlist_store_thread_replies_count(struct onlist_store *s, long *n);
 
 /* Around new mail (the messages after id maxid): how many there are,
  * with message_info and message_author rows. */
@@ -183,7 +183,7 @@ onlist_status onlist_store_thread(struct onlist_store *s, const char *msgid,
 				  onlist_row_cb cb, void *data);
 
 /* The trailers given in one message: key, name, addr, value. */
-onlist_status onlist_store_message_trailers(struct onlist_store *s,
+onlist_status onlist_store_thread_message_trailers(struct onlist_store *s,
 					    const char *msgid,
 					    onlist_row_cb cb, void *data);
 
@@ -195,7 +195,7 @@ struct onlist_posting_detail {
 	int repliers;		/* distinct such people */
 };
 /* What is known about a posting; ONLIST_ENOTFOUND when nothing. */
-onlist_status onlist_store_posting_detail(struct onlist_store *s,
+onlist_status onlist_store_thread_posting_detail(struct onlist_store *s,
 					  const char *msgid,
 					  struct onlist_posting_detail *d);
 
@@ -203,6 +203,6 @@ onlist_status onlist_store_posting_detail(struct onlist_store *s,
  * Tested-by and Nacked-by lines in replies to it or to its cover letter,
  * written by others than the patch's author.  Rows:
  *   key, name, addr, reply msgid, replier name, replier addr, date */
-onlist_status onlist_store_reviews(struct onlist_store *s, const char *msgid,
+onlist_status onlist_store_thread_reviews(struct onlist_store *s, const char *msgid,
 				   onlist_row_cb cb, void *data);
 #endif

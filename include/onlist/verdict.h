@@ -74,7 +74,7 @@ void onlist_verdict_release(struct onlist_verdict *v);
 int onlist_verdict_security_posted(const char *body, int reviewed,
 				   char **out);
 
-/* Non-zero when an `embargo` rule (store_paths.h onlist_store_embargo_rules
+/* Non-zero when an `embargo` rule (store_paths.h onlist_store_paths_embargo_rules
  * text: "commit SHA TEXT", the sha abbreviated to 7 digits or more, or
  * "subject GLOB TEXT", GLOB one word where only * and ? are special, case
  * ignored) names the commit; *text then points into rules at the rule's

@@ -117,7 +117,7 @@ static int with_reason(struct exp *e, int ncol, const char *const *vals,
 		path_cols(&e->why->v.path, out);
 		return 0;
 	}
-	if (onlist_store_commit_body(e->why->s, vals[COL_SHA], &body) != ONLIST_OK ||
+	if (onlist_store_paths_commit_body(e->why->s, vals[COL_SHA], &body) != ONLIST_OK ||
 	    onlist_path_of(e->why->s, vals[COL_SHA], body, &e->path) != ONLIST_OK) {
 		free(body);
 		onlist_err("export: %s", onlist_store_errmsg(e->why->s));
@@ -271,7 +271,7 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 		why.repo = repo = onlist_store_get_meta(db, "repo");
 		e.why = &why;
 	}
-	if (onlist_store_export(db, what, row, &e) != ONLIST_OK) {
+	if (onlist_store_report_export(db, what, row, &e) != ONLIST_OK) {
 		onlist_err("export: %s", onlist_store_errmsg(db));
 		ret = ONLIST_EXIT_FAIL;
 	} else if (e.failed) {

@@ -261,14 +261,14 @@ static void print_posting(struct postings *p, const struct prow *r,
 {
 	const char *method = r->method ? r->method : "?";
 	struct onlist_posting_detail d;
-	int have = p->s && onlist_store_posting_detail(p->s, r->msgid, &d) == ONLIST_OK;
+	int have = p->s && onlist_store_thread_posting_detail(p->s, r->msgid, &d) == ONLIST_OK;
 	int nr, np;
 
 	/* the replies that count, by the rule of the review state: the
 	 * commit's author, the patch's credited author and co-developers,
 	 * bots and notices are no one's reply (review.h) */
 	if (have && p->sha &&
-	    onlist_store_posting_replies(p->s, p->sha, r->msgid, &nr, &np) == ONLIST_OK) {
+	    onlist_store_review_posting_replies(p->s, p->sha, r->msgid, &nr, &np) == ONLIST_OK) {
 		d.replies = nr;
 		d.repliers = np;
 	}
@@ -311,7 +311,7 @@ static void print_posting(struct postings *p, const struct prow *r,
 		onlist_emit_begin_list(e, 0);
 		p->nrev = 0;
 		if (p->s)
-			onlist_store_reviews(p->s, r->msgid, print_review, p);
+			onlist_store_thread_reviews(p->s, r->msgid, print_review, p);
 		onlist_emit_end(e);
 		onlist_emit_end(e);
 		p->n++;
@@ -372,7 +372,7 @@ static void print_posting(struct postings *p, const struct prow *r,
 			d.replies == 1 ? "reply" : "replies", d.repliers,
 			d.repliers == 1 ? "person" : "people");
 		p->nrev = 0;
-		onlist_store_reviews(p->s, r->msgid, print_review, p);
+		onlist_store_thread_reviews(p->s, r->msgid, print_review, p);
 		if (!p->nrev)
 			fputs("      no review trailers given on the list\n", f);
 	}
@@ -573,7 +573,7 @@ static void put_text_lines(FILE *f, const char *indent, const char *lines)
 	}
 }
 
-/* One version of the topic (onlist_store_topic_versions), kept until
+/* One version of the topic (onlist_store_review_topic_versions), kept until
  * all are read: the last one holding a posting is the one applied. */
 struct version_rows {
 	GPtrArray *rows;
@@ -623,9 +623,9 @@ static void print_commit_review(FILE *f, struct onlist_emit *e,
 	struct version_rows v = { g_ptr_array_new_with_free_func(free_vrow) };
 	int applied = -1;
 
-	if (onlist_store_commit_review(s, sha, &rv) != ONLIST_OK)
+	if (onlist_store_review_commit(s, sha, &rv) != ONLIST_OK)
 		rv = (struct onlist_commit_review)ONLIST_COMMIT_REVIEW_INIT;
-	onlist_store_topic_versions(s, sha, take_version, &v);
+	onlist_store_review_topic_versions(s, sha, take_version, &v);
 	for (guint i = 0; i < v.rows->len; i++) {
 		struct vrow *r = g_ptr_array_index(v.rows, i);
 

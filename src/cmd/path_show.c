@@ -106,9 +106,9 @@ int onlist_cli_lookup_path(FILE *out, struct onlist_emit *e,
 		p = &v->path;
 		security = v->security;
 		looked = !v->unknown;
-	} else if (onlist_store_commit_body(s, sha, &body) != ONLIST_OK ||
+	} else if (onlist_store_paths_commit_body(s, sha, &body) != ONLIST_OK ||
 		   onlist_path_of(s, sha, body, &own) != ONLIST_OK ||
-		   onlist_store_commit_review(s, sha, &rv) != ONLIST_OK) {
+		   onlist_store_review_commit(s, sha, &rv) != ONLIST_OK) {
 		onlist_err("lookup: %s", onlist_store_errmsg(s));
 		ret = -1;
 		goto out;

@@ -93,7 +93,7 @@ static int put_landing(const struct onlist_landing *l, void *data)
 {
 	struct scan_ctx *c = data;
 
-	if (onlist_store_put_landing(c->s, l) != ONLIST_OK) {
+	if (onlist_store_report_put_landing(c->s, l) != ONLIST_OK) {
 		onlist_err("%s", onlist_store_errmsg(c->s));
 		c->failed = 1;
 		return 1;

@@ -297,7 +297,7 @@ static int count_state(struct onlist_store *db, const struct srow *r, long *n)
 		n[0]++;
 		return 0;
 	}
-	if (onlist_store_commit_review(db, r->sha, &rv) != ONLIST_OK) {
+	if (onlist_store_review_commit(db, r->sha, &rv) != ONLIST_OK) {
 		onlist_err("stats: %s", onlist_store_errmsg(db));
 		return -1;
 	}
@@ -314,7 +314,7 @@ static int count_path(struct onlist_store *db, const struct srow *r, long *n)
 	struct onlist_path p;
 	char *body = NULL;
 
-	if (onlist_store_commit_body(db, r->sha, &body) != ONLIST_OK ||
+	if (onlist_store_paths_commit_body(db, r->sha, &body) != ONLIST_OK ||
 	    onlist_path_of(db, r->sha, body, &p) != ONLIST_OK) {
 		free(body);
 		onlist_err("stats: %s", onlist_store_errmsg(db));

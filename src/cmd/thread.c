@@ -129,7 +129,7 @@ static void print_one(struct tctx *t, const struct tmsg *m, const char *indent,
 		onlist_emit_key(e, "trailers");
 		onlist_emit_begin_list(e, 0);
 		if (reply)
-			onlist_store_message_trailers(t->s, m->msgid,
+			onlist_store_thread_message_trailers(t->s, m->msgid,
 						      print_trailer, t);
 		onlist_emit_end(e);
 		onlist_emit_end(e);
@@ -146,7 +146,7 @@ static void print_one(struct tctx *t, const struct tmsg *m, const char *indent,
 	onlist_put_text(f, m->from_addr);
 	fprintf(f, ">, %s", date);
 	if (reply) {
-		onlist_store_message_trailers(t->s, m->msgid, print_trailer, t);
+		onlist_store_thread_message_trailers(t->s, m->msgid, print_trailer, t);
 	} else {
 		fputs(" [", f);
 		onlist_put_text(f, m->cls);
