@@ -72,10 +72,7 @@ static int html_top(struct report *r)
 	const struct onlist_report *m = r->m;
 	FILE *f = r->f;
 	long n = (long)m->nrows;
-	char a[16], b[16];
 
-	rp_fmt_day(m->since, a, sizeof a);
-	rp_fmt_day(m->until - 1, b, sizeof b);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	      "<meta name=\"viewport\" content=\"width=device-width,"
 	      "initial-scale=1\"><title>onlist report ", f);
@@ -84,8 +81,7 @@ static int html_top(struct report *r)
 		"Commits that bypassed the lists: ", rp_css);
 	onlist_put_html(f, m->title);
 	fputs("</h1>\n", f);
-	if (m->windowed)
-		fprintf(f, "<p>Landed %s to %s (UTC).</p>\n", a, b);
+	rp_put_window(f, m, "<p>Landed %s to %s (UTC).</p>\n");
 	if (!n) {
 		fputs("<p>No commits landed in this period.</p>\n", f);
 	} else {
@@ -118,44 +114,15 @@ static void html_section(struct report *r, const char *title, long n)
 	fprintf(r->f, "<h2>%s (%ld)</h2>\n", title, n);
 }
 
-/* Totals per committer or per subsystem. */
-static void html_table(struct report *r, int by)
-{
-	const struct onlist_report *m = r->m;
-	FILE *f = r->f;
-
-	fprintf(f, "<div class=\"t\"><table><tr><th>%s</th><th>Commits</th>"
-		"<th>Never posted</th><th>Share</th><th>Modified</th>"
-		"<th>No reply</th><th>Discussed</th><th>Series only</th>"
-		"</tr>\n", by == ONLIST_REPORT_BY_SUBSYSTEM ? "Subsystem" :
-		"Committer");
-	for (size_t i = 0; i < m->ngroups[by]; i++) {
-		const struct onlist_report_group *g = &m->groups[by][i];
-		char fzs[24];
-
-		if (m->modified_known)
-			snprintf(fzs, sizeof fzs, "%ld", g->modified);
-		else
-			snprintf(fzs, sizeof fzs, "n/a");
-		fputs("<tr><td>", f);
-		onlist_put_html(f, g->name);
-		fprintf(f, "</td><td>%ld</td><td>%ld</td><td>%.0f%%</td>"
-			"<td>%s</td><td>%ld</td><td>%ld</td><td>%ld</td></tr>\n",
-			g->commits, g->never, rp_pct(g->never, g->commits), fzs,
-			g->no_reply, g->discussed, g->series);
-	}
-	fputs("</table></div>\n", f);
-}
-
 static int html_bottom(struct report *r)
 {
 	FILE *f = r->f;
 
 	fputs("<h2>Per committer</h2>\n", f);
-	html_table(r, ONLIST_REPORT_BY_COMMITTER);
+	rp_put_table(r, ONLIST_REPORT_BY_COMMITTER);
 	fprintf(f, "<h2>Per subsystem</h2>\n<p><small>From %s.</small></p>\n",
 		r->m->maintainers ? "MAINTAINERS" : "the top directories");
-	html_table(r, ONLIST_REPORT_BY_SUBSYSTEM);
+	rp_put_table(r, ONLIST_REPORT_BY_SUBSYSTEM);
 	fputs("<p><small>Made by onlist.</small></p>\n</body></html>\n", f);
 	return 0;
 }
@@ -175,4 +142,12 @@ const struct layout rp_html_layout = {
 	.ul_open = "<ul>\n", .ul_close = "</ul>\n", .none = "<p>None.</p>\n",
 	.bottom = html_bottom,
 	.empty_end = "<p><small>Made by onlist.</small></p>\n</body></html>\n",
+	.table_head = "<div class=\"t\"><table><tr><th>%s</th><th>Commits</th>"
+		      "<th>Never posted</th><th>Share</th><th>Modified</th>"
+		      "<th>No reply</th><th>Discussed</th><th>Series only</th>"
+		      "</tr>\n",
+	.row_open = "<tr><td>",
+	.row = "</td><td>%ld</td><td>%ld</td><td>%.0f%%</td>"
+	       "<td>%s</td><td>%ld</td><td>%ld</td><td>%ld</td></tr>\n",
+	.table_end = "</table></div>\n",
 };

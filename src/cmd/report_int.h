@@ -86,6 +86,14 @@ struct layout {
 	const char *ul_open, *ul_close;		/* around entries */
 	const char *none;	/* a section without entries */
 	int (*bottom)(struct report *r);	/* the tables to the end */
+	/* the totals per committer or per subsystem (rp_put_table); text
+	 * pads its columns by display width and leaves these NULL */
+	const char *table_head;	/* printf, %s: "Committer" or "Subsystem" */
+	const char *row_open;	/* before a group's name (put escapes it) */
+	const char *row;	/* after it: printf, %ld commits, %ld never
+				 * posted, %.0f share, %s modified, %ld no
+				 * reply, %ld discussed, %ld series only */
+	const char *table_end;
 	const char *empty_end;	/* the end of a period without commits */
 };
 
@@ -111,6 +119,8 @@ int rp_ref(struct report *r, char *u);
 void rp_put_counts(FILE *f, const struct onlist_report *m);
 int rp_put_summary(struct report *r, void (*put)(FILE *, const char *),
 		   const char *bold);
+void rp_put_table(struct report *r, int by);
+void rp_put_window(FILE *f, const struct onlist_report *m, const char *fmt);
 void rp_default_links(struct report *r, const char *repo);
 int rp_link_ok(const char *opt, const char *tmpl);
 

@@ -62,39 +62,13 @@ static void md_section(struct report *r, const char *title, long n)
 	fprintf(r->f, "\n## %s (%ld)\n\n", title, n);
 }
 
-/* Totals per committer or per subsystem. */
-static void md_table(struct report *r, int by)
-{
-	const struct onlist_report *m = r->m;
-	FILE *f = r->f;
-
-	fprintf(f, "| %s | Commits | Never posted | Share | Modified "
-		"| No reply | Discussed | Series only |\n"
-		"|---|---:|---:|---:|---:|---:|---:|---:|\n",
-		by == ONLIST_REPORT_BY_SUBSYSTEM ? "Subsystem" : "Committer");
-	for (size_t i = 0; i < m->ngroups[by]; i++) {
-		const struct onlist_report_group *g = &m->groups[by][i];
-		char fzs[24];
-
-		if (m->modified_known)
-			snprintf(fzs, sizeof fzs, "%ld", g->modified);
-		else
-			snprintf(fzs, sizeof fzs, "n/a");
-		fputs("| ", f);
-		onlist_put_md(f, g->name);
-		fprintf(f, " | %ld | %ld | %.0f%% | %s | %ld | %ld | %ld |\n",
-			g->commits, g->never, rp_pct(g->never, g->commits), fzs,
-			g->no_reply, g->discussed, g->series);
-	}
-}
-
 static int md_bottom(struct report *r)
 {
 	fputs("\n## Per committer\n\n", r->f);
-	md_table(r, ONLIST_REPORT_BY_COMMITTER);
+	rp_put_table(r, ONLIST_REPORT_BY_COMMITTER);
 	fprintf(r->f, "\n## Per subsystem (from %s)\n\n",
 		r->m->maintainers ? "MAINTAINERS" : "the top directories");
-	md_table(r, ONLIST_REPORT_BY_SUBSYSTEM);
+	rp_put_table(r, ONLIST_REPORT_BY_SUBSYSTEM);
 	/* every link definition at the end: one in mid-document shows as a
 	 * line of text in a mail reader */
 	md_refs(r);
@@ -114,4 +88,10 @@ const struct layout rp_md_layout = {
 	.sub = "### %s (%ld)\n\n", .sub_end = "", .rel_open = "",
 	.rel_close = "\n", .ul_open = "", .ul_close = "", .none = "None.\n",
 	.bottom = md_bottom, .empty_end = "",
+	.table_head = "| %s | Commits | Never posted | Share | Modified "
+		      "| No reply | Discussed | Series only |\n"
+		      "|---|---:|---:|---:|---:|---:|---:|---:|\n",
+	.row_open = "| ",
+	.row = " | %ld | %ld | %.0f%% | %s | %ld | %ld | %ld |\n",
+	.table_end = "",
 };

@@ -300,6 +300,47 @@ void rp_put_counts(FILE *f, const struct onlist_report *m)
 		fprintf(f, "; %ld posted only modified before merge", m->modified);
 }
 
+/* A windowed report's first and last day (UTC) through fmt (printf, %s
+ * %s); nothing for a report over all time. */
+void rp_put_window(FILE *f, const struct onlist_report *m, const char *fmt)
+{
+	char a[16], b[16];
+
+	if (!m->windowed)
+		return;
+	rp_fmt_day(m->since, a, sizeof a);
+	rp_fmt_day(m->until - 1, b, sizeof b);	/* until is exclusive */
+	fprintf(f, fmt, a, b);
+}
+
+/* The totals per committer or per subsystem (by) as the Markdown or HTML
+ * table of r->layout: one row a group, the same columns in both, so the
+ * two cannot disagree on what a column holds. */
+void rp_put_table(struct report *r, int by)
+{
+	const struct onlist_report *m = r->m;
+	const struct layout *l = r->layout;
+	FILE *f = r->f;
+
+	fprintf(f, l->table_head, by == ONLIST_REPORT_BY_SUBSYSTEM ?
+		"Subsystem" : "Committer");
+	for (size_t i = 0; i < m->ngroups[by]; i++) {
+		const struct onlist_report_group *g = &m->groups[by][i];
+		char fzs[24];
+
+		if (m->modified_known)
+			snprintf(fzs, sizeof fzs, "%ld", g->modified);
+		else
+			snprintf(fzs, sizeof fzs, "n/a");
+		fputs(l->row_open, f);
+		l->put(f, g->name);
+		fprintf(f, l->row, g->commits, g->never,
+			rp_pct(g->never, g->commits), fzs, g->no_reply,
+			g->discussed, g->series);
+	}
+	fputs(l->table_end, f);
+}
+
 /* The plain summary lines of Markdown and text: the window, the counts,
  * and what was not looked for (put: the format's escaper; bold: around
  * that line in Markdown).  -1 when out of memory. */
@@ -309,12 +350,8 @@ int rp_put_summary(struct report *r, void (*put)(FILE *, const char *),
 	const struct onlist_report *m = r->m;
 	FILE *f = r->f;
 	long n = (long)m->nrows;
-	char a[16], b[16];
 
-	rp_fmt_day(m->since, a, sizeof a);
-	rp_fmt_day(m->until - 1, b, sizeof b);
-	if (m->windowed)
-		fprintf(f, "Landed %s to %s (UTC).\n\n", a, b);
+	rp_put_window(f, m, "Landed %s to %s (UTC).\n\n");
 	if (!n) {
 		fputs("No commits landed in this period.\n", f);
 	} else {
