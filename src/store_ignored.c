@@ -125,11 +125,7 @@ onlist_status onlist_store_ignored_members(struct onlist_store *s,
 			   "read the series", cb, data);
 }
 
-/* A message that answers (store_review.c's rule): a reply, or a "Re:"
- * that carries a diff; not a cover letter found by its place. */
-#define ANSWERING(i) " ((" i ".class IN ('reply', 'other') AND NOT EXISTS" \
-	" (SELECT 1 FROM series sc WHERE sc.msgid = " i ".msgid)) OR" \
-	" (" i ".class = 'patch' AND coalesce(" i ".reply, 0)))"
+/* ANSWERING(): a message that answers, by the review's rule (store_int.h) */
 /* A reply's columns, its topic first, and the joins after its thread row
  * th: the order reply_rows() reads. */
 #define REPLY_COLS(topic) \
