@@ -913,13 +913,16 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	    onlist_store_match_since(s, since) != ONLIST_OK)
 		goto db;
 	phase(o, "patch-id tier");
-	if (onlist_store_match_alt(s, since, &c->alt) != ONLIST_OK)
+	if (onlist_store_match_tier(s, ONLIST_TIER_ALT, since,
+				    &c->alt) != ONLIST_OK)
 		goto db;
 	phase(o, "other-algorithm tier");
-	if (onlist_store_match_repaired(s, since, &c->repaired) != ONLIST_OK)
+	if (onlist_store_match_tier(s, ONLIST_TIER_REPAIRED, since,
+				    &c->repaired) != ONLIST_OK)
 		goto db;
 	phase(o, "repaired tier");
-	if (onlist_store_match_quoted(s, since, &c->quoted) != ONLIST_OK)
+	if (onlist_store_match_tier(s, ONLIST_TIER_QUOTED, since,
+				    &c->quoted) != ONLIST_OK)
 		goto db;
 	phase(o, "quoted tier");
 	if (onlist_store_match_author_date(s, since, onlist__match_author_date_fits, &oom,
@@ -973,8 +976,10 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		goto db;	/* the next run has no fuzzy matches to keep */
 	}
 	phase(o, "fuzzy tier");
-	if (onlist_store_match_late(s, since, &c->late) != ONLIST_OK ||
-	    onlist_store_match_echoes(s, since, &c->echo) != ONLIST_OK)
+	if (onlist_store_match_tier(s, ONLIST_TIER_LATE, since,
+				    &c->late) != ONLIST_OK ||
+	    onlist_store_match_tier(s, ONLIST_TIER_ECHO, since,
+				    &c->echo) != ONLIST_OK)
 		goto db;
 	phase(o, "late and echo tiers");
 	/* 4. What onlist ignored judges, again for the topics the thread

@@ -571,12 +571,6 @@ static onlist_status run_tier(struct onlist_store *s, const struct tier *t,
 static const struct tier tier_alt =
 	TIER(BEFORE_ALT, "patch-id-alg", ALT, "match other algorithms");
 
-onlist_status onlist_store_match_alt(struct onlist_store *s, int64_t since,
-				     long *added)
-{
-	return run_tier(s, &tier_alt, since, added);
-}
-
 #define REP_JOIN(tab, col, f) \
 	" SELECT c.sha, p.msgid, 'repaired', 1.0 FROM " tab " c" \
 	" JOIN message_patch p ON p.repaired_id = c." col \
@@ -591,12 +585,6 @@ onlist_status onlist_store_match_alt(struct onlist_store *s, int64_t since,
 
 static const struct tier tier_repaired =
 	TIER(BEFORE_REPAIRED, "repaired", REPAIRED, "match repaired");
-
-onlist_status onlist_store_match_repaired(struct onlist_store *s,
-					  int64_t since, long *added)
-{
-	return run_tier(s, &tier_repaired, since, added);
-}
 
 /* ---- the quoted tier: mail the archive lost ---- */
 
@@ -618,12 +606,6 @@ onlist_status onlist_store_match_repaired(struct onlist_store *s,
 
 static const struct tier tier_quoted =
 	TIER(BEFORE_QUOTED, "quoted", QUOTED, "match quoted");
-
-onlist_status onlist_store_match_quoted(struct onlist_store *s, int64_t since,
-					long *added)
-{
-	return run_tier(s, &tier_quoted, since, added);
-}
 
 /* ---- author-date and subject tiers ---- */
 
@@ -824,12 +806,6 @@ onlist_status onlist_store_match_subject_keep(struct onlist_store *s, long *adde
 static const struct tier tier_echo =
 	TIER(BEFORE_ECHO, "echo", ECHO, "match echoes");
 
-onlist_status onlist_store_match_echoes(struct onlist_store *s, int64_t since,
-					long *added)
-{
-	return run_tier(s, &tier_echo, since, added);
-}
-
 /* Commits nothing else matched whose patch was posted, but only more than
  * a day after the commit landed: a backport or a resend, not a posting
  * before merge. */
@@ -846,10 +822,20 @@ onlist_status onlist_store_match_echoes(struct onlist_store *s, int64_t since,
 static const struct tier tier_late =
 	TIER(BEFORE_LATE, "late", LATE_SQL, "match late postings");
 
-onlist_status onlist_store_match_late(struct onlist_store *s, int64_t since,
+/* The tiers that are one statement, by enum onlist_sql_tier. */
+static const struct tier *const sql_tiers[] = {
+	[ONLIST_TIER_ALT] = &tier_alt,
+	[ONLIST_TIER_REPAIRED] = &tier_repaired,
+	[ONLIST_TIER_QUOTED] = &tier_quoted,
+	[ONLIST_TIER_LATE] = &tier_late,
+	[ONLIST_TIER_ECHO] = &tier_echo,
+};
+
+onlist_status onlist_store_match_tier(struct onlist_store *s,
+				      enum onlist_sql_tier t, int64_t since,
 				      long *added)
 {
-	return run_tier(s, &tier_late, since, added);
+	return run_tier(s, sql_tiers[t], since, added);
 }
 
 static const char sql_put_match[] =

@@ -101,16 +101,22 @@ onlist_status onlist_store_match_since(struct onlist_store *s, int64_t since);
 /* The tiers below take the same since: -1 runs them for every unmatched
  * commit; otherwise a commit new mail cannot change keeps its rows of
  * the last run (store_match.c says which can change). */
-onlist_status onlist_store_match_alt(struct onlist_store *s, int64_t since,
-				     long *added);
-onlist_status onlist_store_match_repaired(struct onlist_store *s,
-					  int64_t since, long *added);
-/* The quoted tier: an unmatched commit whose patch-id (or repaired id)
- * is that of the diff quoted by a reply whose In-Reply-To names a mail
- * the database does not have (the archive lost the posting); the match
- * (method `quoted`) names the reply.  ONLIST_EDB. */
-onlist_status onlist_store_match_quoted(struct onlist_store *s, int64_t since,
-					long *added);
+enum onlist_sql_tier {
+	ONLIST_TIER_ALT,	/* patch-id by the other diff algorithms */
+	ONLIST_TIER_REPAIRED,	/* the patch-id of a repaired mail */
+	/* quoted: an unmatched commit whose patch-id (or repaired id) is
+	 * that of the diff quoted by a reply whose In-Reply-To names a mail
+	 * the database does not have (the archive lost the posting); the
+	 * match (method `quoted`) names the reply */
+	ONLIST_TIER_QUOTED,
+	ONLIST_TIER_LATE,	/* posted only a day after it landed */
+	ONLIST_TIER_ECHO,	/* only an echo list's copy */
+};
+/* One of the tiers that are a single statement: *added counts the new
+ * rows.  ONLIST_EDB. */
+onlist_status onlist_store_match_tier(struct onlist_store *s,
+				      enum onlist_sql_tier t, int64_t since,
+				      long *added);
 /* author-date: a patch mail from the commit's author dated its author
  * date to the second (what git am makes), that fits() takes (NULL: all;
  * the row as the link tier's, cover 0).  *added counts new rows. */
@@ -142,10 +148,6 @@ onlist_status onlist_store_match_subject_changed(struct onlist_store *s,
 					   void *data);
 onlist_status onlist_store_match_dirty_add(struct onlist_store *s, const char *sha);
 onlist_status onlist_store_match_subject_keep(struct onlist_store *s, long *added);
-onlist_status onlist_store_match_late(struct onlist_store *s, int64_t since,
-				      long *added);
-onlist_status onlist_store_match_echoes(struct onlist_store *s, int64_t since,
-					long *added);
 onlist_status onlist_store_match_put(struct onlist_store *s, const char *sha,
 				     const char *msgid, const char *method,
 				     double score);
