@@ -442,6 +442,7 @@ struct build {
 	GHashTable *replies;		/* topic -> GArray of onlist_review_reply */
 	GHashTable *trailers;		/* sha -> GArray of struct gtrailer */
 	int some;			/* 1: only temp.review_commits */
+	int list_end;			/* temp.review_list_end is made */
 	const char *const *notice;	/* the rules file's notice patterns */
 	size_t nnotice;
 };
@@ -647,11 +648,20 @@ static onlist_status load_topics(struct build *b)
 static onlist_status coverage(struct build *b, const char *sha,
 			      int64_t *landed, int64_t *end)
 {
-	sqlite3_stmt *st = onlist__store_prepare(b->s, sql_coverage);
+	sqlite3_stmt *st;
 	int rc;
 
 	*landed = *end = 0;
-	if (!st)
+	/* each list's last mail is a pass over the whole archive: made once,
+	 * for the first commit that needs it, and not at all by a run whose
+	 * commits carry no review tag in git */
+	if (!b->list_end) {
+		if (sqlite3_exec(b->s->db, sql_list_end, NULL, NULL,
+				 NULL) != SQLITE_OK)
+			return fail(b->s, "find where the archive ends");
+		b->list_end = 1;
+	}
+	if (!(st = onlist__store_prepare(b->s, sql_coverage)))
 		return fail(b->s, "prepare");
 	bind_text(st, 1, sha);
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -741,8 +751,17 @@ static onlist_status one_commit(struct build *b, const char *sha,
 	in.ntags = tags->len;
 	in.replies = (const struct onlist_review_reply *)(void *)reps->data;
 	in.nreplies = reps->len;
-	if ((ret = coverage(b, sha, &in.landed, &in.archive_end)) != ONLIST_OK)
-		goto out;
+	/* where the archive ends matters only for a review tag in git
+	 * (review.h: unknown); without one, landed 0 never makes it */
+	in.landed = in.archive_end = 0;
+	for (guint i = 0; i < trs->len; i++)
+		if (onlist_review_kind(g_array_index(trs,
+		    struct onlist_review_trailer, i).key) == ONLIST_TAG_REVIEW) {
+			ret = coverage(b, sha, &in.landed, &in.archive_end);
+			if (ret != ONLIST_OK)
+				goto out;
+			break;
+		}
 	out.off_list = off;
 	counted = g_malloc0(reps->len ? reps->len : 1);
 	out.counted = counted;
@@ -1067,8 +1086,6 @@ onlist_status onlist_store_review_build(struct onlist_store *s,
 		 (!some || (ret = exec(s, sql_some_topics,
 				       "choose the commits to review")) == ONLIST_OK) &&
 		 (ret = load_topics(&b)) == ONLIST_OK &&
-		 (ret = exec(s, sql_list_end,
-			     "find where the archive ends")) == ONLIST_OK &&
 		 (ret = each_commit(&b, c)) == ONLIST_OK &&
 		 (ret = count_states(s, c)) == ONLIST_OK &&
 		 (ret = onlist_store_set_meta(s, "review_dirty", "")) == ONLIST_OK &&
