@@ -112,15 +112,37 @@ static const char sql_versions[] =
 	"   ON s4.msgid = x.message_id WHERE x.commit_sha = ?1 AND " POSTED ")"
 	" ORDER BY 2, m.date, s.series";
 
+/* The columns of sql_versions, named once. */
+struct version_rows {
+	onlist_version_row_cb cb;
+	void *data;
+};
+
+static int version_row(int ncol, const char *const *c, void *data)
+{
+	const struct version_rows *v = data;
+	struct onlist_version_row r = {
+		.series = c[0], .version = c[1] ? atoi(c[1]) : 1,
+		.date = c[2], .lists = c[3], .subject = c[4],
+		.replies = c[5] ? atoi(c[5]) : 0, .tags = c[6],
+		.posted = c[7] && atoi(c[7]),
+	};
+
+	(void)ncol;
+	return v->cb(&r, v->data);
+}
+
 onlist_status onlist_store_review_topic_versions(struct onlist_store *s,
-					  const char *sha, onlist_row_cb cb,
+					  const char *sha,
+					  onlist_version_row_cb cb,
 					  void *data)
 {
+	struct version_rows v = { cb, data };
 	sqlite3_stmt *st = onlist__store_prepare(s, sql_versions);
 
 	if (!st)
 		return fail(s, "prepare");
-	return onlist__store_rows(s, st, &sha, 1, cb, data, NULL);
+	return onlist__store_rows(s, st, &sha, 1, version_row, &v, NULL);
 }
 
 static const char sql_posting_replies[] =

@@ -634,11 +634,33 @@ static const char sql_thread[] =
 	" LEFT JOIN message_info i ON i.msgid = t.msgid"
 	" WHERE t.root = (SELECT root FROM thread WHERE msgid = ?1)";
 
-onlist_status onlist_store_thread(struct onlist_store *s, const char *msgid,
-				  onlist_row_cb cb, void *data)
+/* The columns of sql_thread, named once. */
+struct thread_rows {
+	onlist_thread_row_cb cb;
+	void *data;
+};
+
+static int thread_row(int ncol, const char *const *c, void *data)
 {
+	const struct thread_rows *t = data;
+	struct onlist_thread_row r = {
+		.msgid = c[0], .parent = c[1],
+		.depth = c[2] ? atoi(c[2]) : 0,
+		.date = c[3] ? atoll(c[3]) : 0,
+		.from_name = c[4], .from_addr = c[5], .subject = c[6],
+		.cls = c[7],
+	};
+
+	(void)ncol;
+	return t->cb(&r, t->data);
+}
+
+onlist_status onlist_store_thread(struct onlist_store *s, const char *msgid,
+				  onlist_thread_row_cb cb, void *data)
+{
+	struct thread_rows t = { cb, data };
 	long n;
-	onlist_status st = rows(s, sql_thread, &msgid, 1, cb, data, &n);
+	onlist_status st = rows(s, sql_thread, &msgid, 1, thread_row, &t, &n);
 
 	return st == ONLIST_OK && !n ? ONLIST_ENOTFOUND : st;
 }
@@ -647,11 +669,30 @@ static const char sql_msg_trailers[] =
 	"SELECT key, name, addr, value FROM message_trailers WHERE msgid = ?1"
 	" ORDER BY seq";
 
+struct trailer_rows {
+	onlist_msg_trailer_cb cb;
+	void *data;
+};
+
+static int trailer_row(int ncol, const char *const *c, void *data)
+{
+	const struct trailer_rows *t = data;
+	struct onlist_msg_trailer r = {
+		.key = c[0], .name = c[1], .addr = c[2], .value = c[3],
+	};
+
+	(void)ncol;
+	return t->cb(&r, t->data);
+}
+
 onlist_status onlist_store_thread_message_trailers(struct onlist_store *s,
 					    const char *msgid,
-					    onlist_row_cb cb, void *data)
+					    onlist_msg_trailer_cb cb,
+					    void *data)
 {
-	return rows(s, sql_msg_trailers, &msgid, 1, cb, data, NULL);
+	struct trailer_rows t = { cb, data };
+
+	return rows(s, sql_msg_trailers, &msgid, 1, trailer_row, &t, NULL);
 }
 
 static const char sql_detail[] =
@@ -704,8 +745,27 @@ static const char sql_reviews[] =
 	"  'nacked-by')"
 	" ORDER BY m.date, r.reply, t.seq";
 
-onlist_status onlist_store_thread_reviews(struct onlist_store *s, const char *msgid,
-				   onlist_row_cb cb, void *data)
+struct review_rows {
+	onlist_review_given_cb cb;
+	void *data;
+};
+
+static int review_row(int ncol, const char *const *c, void *data)
 {
-	return rows(s, sql_reviews, &msgid, 1, cb, data, NULL);
+	const struct review_rows *t = data;
+	struct onlist_review_given r = {
+		.key = c[0], .name = c[1], .addr = c[2], .reply = c[3],
+		.replier_name = c[4], .replier_addr = c[5], .date = c[6],
+	};
+
+	(void)ncol;
+	return t->cb(&r, t->data);
+}
+
+onlist_status onlist_store_thread_reviews(struct onlist_store *s, const char *msgid,
+				   onlist_review_given_cb cb, void *data)
+{
+	struct review_rows t = { cb, data };
+
+	return rows(s, sql_reviews, &msgid, 1, review_row, &t, NULL);
 }

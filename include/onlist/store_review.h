@@ -118,14 +118,28 @@ onlist_status onlist_store_review_posting_replies(struct onlist_store *s,
 					   const char *sha, const char *msgid,
 					   int *replies, int *repliers);
 
+/* One version (series) of a topic (onlist_store_review_topic_versions).
+ * Strings valid during the callback only; any may be NULL. */
+struct onlist_version_row {
+	const char *series;		/* the series head's Message-ID */
+	int version;			/* 1 when the subject gives none */
+	const char *date;		/* epoch seconds, as text */
+	const char *lists;		/* one per line */
+	const char *subject;
+	int replies;	/* from others than the series' sender */
+	/* review tags given in the series ("Key: value" lines, NAKs
+	 * included; only those that are review by someone else) */
+	const char *tags;
+	int posted;			/* a posting of the commit is in it */
+};
+typedef int (*onlist_version_row_cb)(const struct onlist_version_row *r,
+				     void *data);
+
 /* Every version (series) of the topics a commit was posted in, oldest
- * version first.  Rows:
- *   series head msgid, version, date, lists (one per line), subject,
- *   replies from others than the series' sender, review tags given in
- *   the series ("Key: value" lines, NAKs included; only those that are
- *   review by someone else), 1 when a posting of the commit is in it */
+ * version first; cb returns non-zero to stop. */
 onlist_status onlist_store_review_topic_versions(struct onlist_store *s,
-					  const char *sha, onlist_row_cb cb,
+					  const char *sha,
+					  onlist_version_row_cb cb,
 					  void *data);
 
 #endif

@@ -174,18 +174,34 @@ onlist_status onlist_store_thread_aff_round(struct onlist_store *s,
 
 /* ---- reading ------------------------------------------------------------ */
 
-/* The whole thread that msgid belongs to, one row per message, in no
- * particular order:
- *   msgid, parent, depth, date, from_name, from_addr, subject, class
- * ONLIST_ENOTFOUND when msgid is not stored (or `match` has not run since
- * it was imported). */
-onlist_status onlist_store_thread(struct onlist_store *s, const char *msgid,
-				  onlist_row_cb cb, void *data);
+/* One message of a thread (onlist_store_thread).  The strings are the
+ * store's, valid only during the callback; any but msgid may be NULL. */
+struct onlist_thread_row {
+	const char *msgid;
+	const char *parent;		/* NULL: the thread's root */
+	int depth;			/* 0 at the root */
+	int64_t date;			/* epoch seconds, 0 when unknown */
+	const char *from_name, *from_addr, *subject;
+	const char *cls;		/* ONLIST_CLASS_* */
+};
+typedef int (*onlist_thread_row_cb)(const struct onlist_thread_row *r,
+				    void *data);
 
-/* The trailers given in one message: key, name, addr, value. */
+/* The whole thread that msgid belongs to, one row per message, in no
+ * particular order; cb returns non-zero to stop.  ONLIST_ENOTFOUND when
+ * msgid is not stored (or `match` has not run since it was imported). */
+onlist_status onlist_store_thread(struct onlist_store *s, const char *msgid,
+				  onlist_thread_row_cb cb, void *data);
+
+/* The trailers given in one message, in their order (struct
+ * onlist_msg_trailer above; strings valid during the callback, any may
+ * be NULL). */
+typedef int (*onlist_msg_trailer_cb)(const struct onlist_msg_trailer *t,
+				     void *data);
 onlist_status onlist_store_thread_message_trailers(struct onlist_store *s,
 					    const char *msgid,
-					    onlist_row_cb cb, void *data);
+					    onlist_msg_trailer_cb cb,
+					    void *data);
 
 struct onlist_posting_detail {
 	char cls[8];
@@ -199,10 +215,21 @@ onlist_status onlist_store_thread_posting_detail(struct onlist_store *s,
 					  const char *msgid,
 					  struct onlist_posting_detail *d);
 
+/* A review trailer given in a reply (onlist_store_thread_reviews):
+ * "key: name <addr>" as written, and the reply that carries it.  Strings
+ * valid during the callback only; any may be NULL. */
+struct onlist_review_given {
+	const char *key, *name, *addr;
+	const char *reply;		/* the reply's Message-ID */
+	const char *replier_name, *replier_addr;
+	const char *date;		/* the reply's, epoch seconds as text */
+};
+typedef int (*onlist_review_given_cb)(const struct onlist_review_given *r,
+				      void *data);
+
 /* Review given on the list for a patch: the Reviewed-by, Acked-by,
  * Tested-by and Nacked-by lines in replies to it or to its cover letter,
- * written by others than the patch's author.  Rows:
- *   key, name, addr, reply msgid, replier name, replier addr, date */
+ * written by others than the patch's author, oldest reply first. */
 onlist_status onlist_store_thread_reviews(struct onlist_store *s, const char *msgid,
-				   onlist_row_cb cb, void *data);
+				   onlist_review_given_cb cb, void *data);
 #endif

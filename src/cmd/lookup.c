@@ -106,34 +106,34 @@ struct postings {
 	const char *sha;	/* the commit looked up; NULL: --patch */
 };
 
-static int print_review(int ncol, const char *const *c, void *data)
+static int print_review(const struct onlist_review_given *r, void *data)
 {
 	struct postings *p = data;
 	FILE *f = p->f;
 
-	(void)ncol;
 	if (p->e) {
 		onlist_emit_begin_map(p->e, 0);
-		onlist_emit_kstr(p->e, "key", c[0]);
-		onlist_emit_kstr(p->e, "name", c[1]);
-		onlist_emit_kstr(p->e, "addr", c[2]);
-		onlist_emit_kstr(p->e, "in", c[3]);
-		onlist_emit_kstr(p->e, "replier", c[5]);
+		onlist_emit_kstr(p->e, "key", r->key);
+		onlist_emit_kstr(p->e, "name", r->name);
+		onlist_emit_kstr(p->e, "addr", r->addr);
+		onlist_emit_kstr(p->e, "in", r->reply);
+		onlist_emit_kstr(p->e, "replier", r->replier_addr);
 		onlist_emit_end(p->e);
 	} else {
 		fputs("      ", f);
-		onlist_put_text(f, c[0]);
+		onlist_put_text(f, r->key);
 		fputs(": ", f);
-		onlist_put_text(f, c[1]);
-		if (c[2] && *c[2]) {
+		onlist_put_text(f, r->name);
+		if (r->addr && *r->addr) {
 			fputs(" <", f);
-			onlist_put_text(f, c[2]);
+			onlist_put_text(f, r->addr);
 			fputs(">", f);
 		}
 		fputc('\n', f);
-		if (c[2] && c[5] && strcmp(c[2], c[5])) {
+		if (r->addr && r->replier_addr &&
+		    strcmp(r->addr, r->replier_addr)) {
 			fputs("        (given by ", f);
-			onlist_put_text(f, c[5]);
+			onlist_put_text(f, r->replier_addr);
 			fputs(")\n", f);
 		}
 	}
@@ -584,22 +584,19 @@ struct vrow {
 	int version, replies, posted;
 };
 
-/* The store's columns, named once here (store_review.h gives them in
- * this order). */
-static int take_version(int ncol, const char *const *c, void *data)
+static int take_version(const struct onlist_version_row *c, void *data)
 {
 	struct version_rows *v = data;
 	struct vrow *r = g_new0(struct vrow, 1);
 
-	(void)ncol;
-	r->series = g_strdup(c[0]);
-	r->version = c[1] ? atoi(c[1]) : 1;
-	r->date = g_strdup(c[2]);
-	r->lists = g_strdup(c[3]);
-	r->subject = g_strdup(c[4]);
-	r->replies = c[5] ? atoi(c[5]) : 0;
-	r->tags = g_strdup(c[6]);
-	r->posted = c[7] && atoi(c[7]);
+	r->series = g_strdup(c->series);
+	r->version = c->version;
+	r->date = g_strdup(c->date);
+	r->lists = g_strdup(c->lists);
+	r->subject = g_strdup(c->subject);
+	r->replies = c->replies;
+	r->tags = g_strdup(c->tags);
+	r->posted = c->posted;
 	g_ptr_array_add(v->rows, r);
 	return 0;
 }

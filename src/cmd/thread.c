@@ -32,20 +32,19 @@ static char *dup0(const char *s)
 	return g_strdup(s ? s : "");
 }
 
-static int take(int ncol, const char *const *c, void *data)
+static int take(const struct onlist_thread_row *r, void *data)
 {
 	GPtrArray *all = data;
 	struct tmsg *m = g_new0(struct tmsg, 1);
 
-	(void)ncol;
-	m->msgid = dup0(c[0]);
-	m->parent = c[1] ? g_strdup(c[1]) : NULL;
-	m->depth = c[2] ? atoi(c[2]) : 0;
-	m->date = c[3] ? atoll(c[3]) : 0;
-	m->from_name = dup0(c[4]);
-	m->from_addr = dup0(c[5]);
-	m->subject = dup0(c[6]);
-	m->cls = dup0(c[7]);
+	m->msgid = dup0(r->msgid);
+	m->parent = g_strdup(r->parent);
+	m->depth = r->depth;
+	m->date = r->date;
+	m->from_name = dup0(r->from_name);
+	m->from_addr = dup0(r->from_addr);
+	m->subject = dup0(r->subject);
+	m->cls = dup0(r->cls);
 	m->kids = g_ptr_array_new();
 	g_ptr_array_add(all, m);
 	return 0;
@@ -82,23 +81,22 @@ struct tctx {
 	int json;
 };
 
-static int print_trailer(int ncol, const char *const *c, void *data)
+static int print_trailer(const struct onlist_msg_trailer *r, void *data)
 {
 	struct tctx *t = data;
 	FILE *f = t->f;
-	(void)ncol;
 
 	if (t->json) {
 		onlist_emit_begin_map(t->e, 0);
-		onlist_emit_kstr(t->e, "key", c[0]);
-		onlist_emit_kstr(t->e, "name", c[1]);
-		onlist_emit_kstr(t->e, "addr", c[2]);
+		onlist_emit_kstr(t->e, "key", r->key);
+		onlist_emit_kstr(t->e, "name", r->name);
+		onlist_emit_kstr(t->e, "addr", r->addr);
 		onlist_emit_end(t->e);
 	} else {
 		fputs("  ", f);
-		onlist_put_text(f, c[0] ? c[0] : "");
+		onlist_put_text(f, r->key ? r->key : "");
 		fputs(": ", f);
-		onlist_put_text(f, c[3] ? c[3] : "");
+		onlist_put_text(f, r->value ? r->value : "");
 	}
 	return 0;
 }
