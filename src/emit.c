@@ -1,6 +1,7 @@
 /* emit.c - the structured-output emitter (emit.h). */
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 
 #include "onlist/emit.h"
@@ -247,6 +248,16 @@ void onlist_emit_kstr(struct onlist_emit *e, const char *key, const char *s)
 {
 	onlist_emit_key(e, key);
 	onlist_emit_str(e, s);
+}
+
+void onlist_emit_kstrs(struct onlist_emit *e, const char *key, ...)
+{
+	va_list ap;
+
+	va_start(ap, key);
+	for (; key; key = va_arg(ap, const char *))
+		onlist_emit_kstr(e, key, va_arg(ap, const char *));
+	va_end(ap);
 }
 
 void onlist_emit_kint(struct onlist_emit *e, const char *key, int64_t n)

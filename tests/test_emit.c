@@ -147,6 +147,29 @@ static void test_fixed(void **state)
 	free(buf);
 }
 
+/* Several string members in one call: the same text as one kstr a
+ * member, a NULL value written as null. */
+static void test_kstrs(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct onlist_emit *e;
+
+	(void)state;
+	assert_non_null(f);
+	assert_non_null(e = onlist_emit_new(f, ONLIST_FMT_JSON));
+	onlist_emit_begin_map(e, 0);
+	onlist_emit_kstrs(e, "key", "Acked-by", "name", NULL, "in", "a\"b", NULL);
+	onlist_emit_kint(e, "n", 2);
+	onlist_emit_end(e);
+	assert_int_equal(onlist_emit_free(e), ONLIST_OK);
+	fclose(f);
+	assert_string_equal(buf, "{\"key\": \"Acked-by\", \"name\": null, "
+			    "\"in\": \"a\\\"b\", \"n\": 2}\n");
+	free(buf);
+}
+
 /* Numbers from text: JSON's grammar decides, anything else is a string. */
 static void test_number(void **state)
 {
@@ -180,6 +203,7 @@ int main(void)
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_other_formats_refused),
 		cmocka_unit_test(test_fixed),
+		cmocka_unit_test(test_kstrs),
 		cmocka_unit_test(test_number),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

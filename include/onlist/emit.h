@@ -81,6 +81,11 @@ void onlist_emit_number(struct onlist_emit *e, const char *literal);
 void onlist_emit_kstr(struct onlist_emit *e, const char *key, const char *s);
 void onlist_emit_kint(struct onlist_emit *e, const char *key, int64_t n);
 void onlist_emit_kbool(struct onlist_emit *e, const char *key, int b);
+/* Several string members: key, value pairs (a value may be NULL: null),
+ * ended by a NULL key.  A record's text fields read as one table:
+ *   onlist_emit_kstrs(e, "key", t->key, "name", t->name, NULL); */
+void onlist_emit_kstrs(struct onlist_emit *e, const char *key, ...)
+	__attribute__((sentinel));
 
 /* The next member of the innermost container stays on the line of the one
  * before it (", " instead of a new line), for a pair that reads as one:

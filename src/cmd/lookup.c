@@ -113,11 +113,9 @@ static int print_review(const struct onlist_review_given *r, void *data)
 
 	if (p->e) {
 		onlist_emit_begin_map(p->e, 0);
-		onlist_emit_kstr(p->e, "key", r->key);
-		onlist_emit_kstr(p->e, "name", r->name);
-		onlist_emit_kstr(p->e, "addr", r->addr);
-		onlist_emit_kstr(p->e, "in", r->reply);
-		onlist_emit_kstr(p->e, "replier", r->replier_addr);
+		onlist_emit_kstrs(p->e, "key", r->key, "name", r->name,
+				  "addr", r->addr, "in", r->reply,
+				  "replier", r->replier_addr, NULL);
 		onlist_emit_end(p->e);
 	} else {
 		fputs("      ", f);

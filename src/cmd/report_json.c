@@ -41,13 +41,13 @@ static void review(struct onlist_emit *e, const struct onlist_commit_review *rv)
 	onlist_emit_key(e, "evidence");
 	if (rv->ev_key) {
 		onlist_emit_begin_map(e, 0);
-		onlist_emit_kstr(e, "key", rv->ev_key);
-		onlist_emit_kstr(e, "value", rv->ev_value);
-		onlist_emit_kstr(e, "from", rv->ev_from);
-		onlist_emit_kstr(e, "msgid", rv->ev_msgid);
-		onlist_emit_kstr(e, "target", rv->ev_target);
-		onlist_emit_kstr(e, "target_class", rv->ev_target_class);
-		onlist_emit_kstr(e, "target_subject", rv->ev_target_subject);
+		onlist_emit_kstrs(e, "key", rv->ev_key,
+				  "value", rv->ev_value,
+				  "from", rv->ev_from,
+				  "msgid", rv->ev_msgid,
+				  "target", rv->ev_target,
+				  "target_class", rv->ev_target_class,
+				  "target_subject", rv->ev_target_subject, NULL);
 		onlist_emit_kint(e, "version", rv->ev_version);
 		if (rv->ev_part >= 0) {
 			onlist_emit_kint(e, "part", rv->ev_part);

@@ -88,9 +88,8 @@ static int print_trailer(const struct onlist_msg_trailer *r, void *data)
 
 	if (t->json) {
 		onlist_emit_begin_map(t->e, 0);
-		onlist_emit_kstr(t->e, "key", r->key);
-		onlist_emit_kstr(t->e, "name", r->name);
-		onlist_emit_kstr(t->e, "addr", r->addr);
+		onlist_emit_kstrs(t->e, "key", r->key, "name", r->name,
+				  "addr", r->addr, NULL);
 		onlist_emit_end(t->e);
 	} else {
 		fputs("  ", f);
@@ -116,14 +115,13 @@ static void print_one(struct tctx *t, const struct tmsg *m, const char *indent,
 		struct onlist_emit *e = t->e;
 
 		onlist_emit_begin_map(e, 0);
-		onlist_emit_kstr(e, "message_id", m->msgid);
-		onlist_emit_kstr(e, "parent", m->parent);
+		onlist_emit_kstrs(e, "message_id", m->msgid,
+				  "parent", m->parent, NULL);
 		onlist_emit_kint(e, "depth", m->depth);
 		onlist_emit_kint(e, "date", m->date);
-		onlist_emit_kstr(e, "class", m->cls);
-		onlist_emit_kstr(e, "from", m->from_name);
-		onlist_emit_kstr(e, "addr", m->from_addr);
-		onlist_emit_kstr(e, "subject", m->subject);
+		onlist_emit_kstrs(e, "class", m->cls, "from", m->from_name,
+				  "addr", m->from_addr,
+				  "subject", m->subject, NULL);
 		onlist_emit_key(e, "trailers");
 		onlist_emit_begin_list(e, 0);
 		if (reply)
