@@ -103,6 +103,20 @@ static void row_release(struct onlist_report_row *x)
 	free(x->post);
 }
 
+int onlist_report_dup_names(const struct onlist_report_commit *c,
+			    char **subject, char **author_name,
+			    char **author_email, char **committer_name,
+			    char **committer_email)
+{
+	*subject = strdup(c->subject ? c->subject : "");
+	*author_name = strdup(c->author_name ? c->author_name : "");
+	*author_email = strdup(c->author_email ? c->author_email : "");
+	*committer_name = strdup(c->committer_name ? c->committer_name : "");
+	*committer_email = strdup(c->committer_email ? c->committer_email : "");
+	return *subject && *author_name && *author_email && *committer_name &&
+	       *committer_email ? 0 : -1;
+}
+
 int onlist_report_keep(const struct onlist_report_commit *c, void *data)
 {
 	struct onlist_report *r = data;
@@ -118,11 +132,10 @@ int onlist_report_keep(const struct onlist_report_commit *c, void *data)
 	x = &r->rows[r->nrows++];
 	memset(x, 0, sizeof *x);
 	memcpy(x->sha, c->sha, 40);
-	x->subject = strdup(c->subject ? c->subject : "");
-	x->author_name = strdup(c->author_name ? c->author_name : "");
-	x->author_email = strdup(c->author_email ? c->author_email : "");
-	x->committer_name = strdup(c->committer_name ? c->committer_name : "");
-	x->committer_email = strdup(c->committer_email ? c->committer_email : "");
+	if (onlist_report_dup_names(c, &x->subject, &x->author_name,
+				    &x->author_email, &x->committer_name,
+				    &x->committer_email))
+		goto nomem;
 	x->trailers = strdup(c->trailers);
 	x->files = strdup(c->files);
 	x->merge_sha = dup0(c->merge_sha);
@@ -130,9 +143,7 @@ int onlist_report_keep(const struct onlist_report_commit *c, void *data)
 	x->msgid = dup0(c->msgid);
 	x->list = dup0(c->list);
 	x->body = dup0(c->body);
-	if (!x->subject || !x->author_name || !x->author_email ||
-	    !x->committer_name || !x->committer_email || !x->trailers ||
-	    !x->files)
+	if (!x->trailers || !x->files)
 		goto nomem;
 	x->landed = c->landed;
 	x->landed_date = c->landed_date;

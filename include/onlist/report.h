@@ -187,6 +187,15 @@ struct onlist_report {
 onlist_status onlist_report_new(struct onlist_report **out, const char *title);
 void onlist_report_free(struct onlist_report *r);	/* NULL is fine */
 
+/* Copies of a commit's subject, author and committer ("" for NULL) into
+ * the five pointers, the table every per-commit view keeps (the report's
+ * rows, stats' rows).  0, or -1 when memory ran out: the pointers then
+ * hold what was copied (NULL for the rest), for the caller to free. */
+int onlist_report_dup_names(const struct onlist_report_commit *c,
+			    char **subject, char **author_name,
+			    char **author_email, char **committer_name,
+			    char **committer_email);
+
 /* A store_report.h callback that adds row c to the report `data`; 1
  * (stop) and r->failed set when out of memory.  For the commits of a
  * range (the command walks it) or any other selection. */

@@ -79,14 +79,10 @@ static int keep_row(const struct onlist_report_commit *c, void *data)
 	r = &s->v[s->n];
 	memset(r, 0, sizeof *r);
 	memcpy(r->sha, c->sha, 40);
-	r->subject = strdup(c->subject ? c->subject : "");
-	r->an = strdup(c->author_name ? c->author_name : "");
-	r->ae = strdup(c->author_email ? c->author_email : "");
-	r->cn = strdup(c->committer_name ? c->committer_name : "");
-	r->ce = strdup(c->committer_email ? c->committer_email : "");
-	r->tags = malloc(strlen(c->trailers) + 2);
 	s->n++;
-	if (!r->subject || !r->an || !r->ae || !r->cn || !r->ce || !r->tags)
+	if (onlist_report_dup_names(c, &r->subject, &r->an, &r->ae, &r->cn,
+				    &r->ce) ||
+	    !(r->tags = malloc(strlen(c->trailers) + 2)))
 		goto nomem;
 	r->empty = c->body_empty;
 	r->posted = c->postings > 0;
