@@ -727,20 +727,17 @@ static int readable_source(const char *source)
 	       (S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode));
 }
 
-static int take_string(int ncol, const char *const *c, void *data)
+static int take_string(const char *str, void *data)
 {
-	(void)ncol;
-	if (c[0])
-		g_ptr_array_add(data, g_strdup(c[0]));
+	g_ptr_array_add(data, g_strdup(str));
 	return 0;
 }
 
-static int take_owed(int ncol, const char *const *c, void *data)
+/* msgid -> 2 when message_info is owed, else 1 */
+static int take_owed(const char *msgid, int needs_info, void *data)
 {
-	(void)ncol;
-	if (c[0])	/* msgid -> 2 when message_info is owed, else 1 */
-		g_hash_table_insert(data, g_strdup(c[0]),
-				    GINT_TO_POINTER(c[1] && atoi(c[1]) ? 2 : 1));
+	g_hash_table_insert(data, g_strdup(msgid),
+			    GINT_TO_POINTER(needs_info ? 2 : 1));
 	return 0;
 }
 
@@ -778,14 +775,12 @@ static onlist_status backfill_source(struct onlist_store *s, const char *path,
 {
 	GHashTable *owed = g_hash_table_new_full(g_str_hash, g_str_equal,
 						 g_free, NULL);
-	const char *p[1] = { path };
 	struct onlist_source *src = NULL;
 	onlist_status st;
 	long in_batch = 0;
 	char *err = NULL;
 
-	st = onlist_store_schema_backfill_query(s, ONLIST_BACKFILL_MESSAGES_OF_SOURCE,
-					 p, 1, take_owed, owed);
+	st = onlist_store_schema_backfill_owed(s, path, take_owed, owed);
 	if (st != ONLIST_OK || !g_hash_table_size(owed))
 		goto out;
 	if (onlist_source_open(&src, path, &err) != ONLIST_OK) {
@@ -846,21 +841,21 @@ out:
 }
 
 struct headers_row {
-	char *id, *msgid, *subject, *irt, *refs;
+	int64_t id;
+	char *msgid, *subject, *irt, *refs;
 	int has_patch;
 };
 
-static int take_headers(int ncol, const char *const *c, void *data)
+static int take_headers(const struct onlist_stored_headers *h, void *data)
 {
 	struct headers_row r;
 
-	(void)ncol;
-	r.id = g_strdup(c[0]);
-	r.msgid = g_strdup(c[1]);
-	r.subject = g_strdup(c[2]);
-	r.irt = g_strdup(c[3] ? c[3] : "");
-	r.refs = g_strdup(c[4] ? c[4] : "");
-	r.has_patch = c[5] && atoi(c[5]);
+	r.id = h->id;
+	r.msgid = g_strdup(h->msgid);
+	r.subject = g_strdup(h->subject);
+	r.irt = g_strdup(h->in_reply_to);
+	r.refs = g_strdup(h->refs);
+	r.has_patch = h->has_patch;
 	g_array_append_val(data, r);
 	return 0;
 }
@@ -869,7 +864,6 @@ static void clear_headers_row(gpointer p)
 {
 	struct headers_row *r = p;
 
-	g_free(r->id);
 	g_free(r->msgid);
 	g_free(r->subject);
 	g_free(r->irt);
@@ -915,19 +909,16 @@ static onlist_status backfill_headers(struct onlist_store *s,
 				      struct onlist_backfill_counts *c)
 {
 	GArray *rows = g_array_new(FALSE, FALSE, sizeof(struct headers_row));
-	char after[32] = "0", limit[32];
+	int64_t after = 0;
 	onlist_status st = ONLIST_OK;
 
 	g_array_set_clear_func(rows, clear_headers_row);
-	snprintf(limit, sizeof(limit), "%d", ONLIST_IMPORT_BATCH);
 	/* In batches read whole before writing: the query reads the table
 	 * the writes change. */
 	for (;;) {
-		const char *p[2] = { after, limit };
-
 		g_array_set_size(rows, 0);
-		st = onlist_store_schema_backfill_query(s, ONLIST_BACKFILL_WITHOUT_INFO,
-						 p, 2, take_headers, rows);
+		st = onlist_store_schema_backfill_without_info(s, after,
+					ONLIST_IMPORT_BATCH, take_headers, rows);
 		if (st != ONLIST_OK || !rows->len)
 			break;
 		if ((st = onlist_store_begin(s)) != ONLIST_OK)
@@ -936,8 +927,7 @@ static onlist_status backfill_headers(struct onlist_store *s,
 			st = from_headers(s, &g_array_index(rows, struct headers_row, i));
 			c->from_headers += st == ONLIST_OK;
 		}
-		snprintf(after, sizeof(after), "%s",
-			 g_array_index(rows, struct headers_row, rows->len - 1).id);
+		after = g_array_index(rows, struct headers_row, rows->len - 1).id;
 		if (st == ONLIST_OK)
 			st = onlist_store_commit(s);
 		if (st != ONLIST_OK) {
@@ -962,8 +952,7 @@ onlist_status onlist_import_backfill(struct onlist_store *s,
 		g_ptr_array_free(sources, TRUE);
 		return ONLIST_OK;
 	}
-	st = onlist_store_schema_backfill_query(s, ONLIST_BACKFILL_SOURCES, NULL, 0,
-					 take_string, sources);
+	st = onlist_store_schema_backfill_sources(s, take_string, sources);
 	for (guint i = 0; i < sources->len && st == ONLIST_OK; i++) {
 		const char *path = g_ptr_array_index(sources, i);
 

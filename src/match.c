@@ -370,47 +370,46 @@ static const char *canonical(const struct fuzzy_ctx *f, const char *addr)
 	return cn ? cn : addr;
 }
 
-static int take_tiered(int ncol, const char *const *c, void *data)
+static int take_tiered(const char *sha, void *data)
 {
 	struct fuzzy_ctx *f = data;
 
-	(void)ncol;
-	if (c[0])
-		g_hash_table_add(f->tiered, g_strdup(c[0]));
+	g_hash_table_add(f->tiered, g_strdup(sha));
 	return 0;
 }
 
-static int take_old_fuzzy(int ncol, const char *const *c, void *data)
+static int take_old_fuzzy(const char *sha, const char *msgid, double score,
+			  void *data)
 {
 	struct fuzzy_ctx *f = data;
 	GPtrArray *a;
 	struct kept *k;
 
-	(void)ncol;
-	if (!c[0] || !c[1])
-		return 0;
-	if (!(a = g_hash_table_lookup(f->old, c[0]))) {
+	if (!(a = g_hash_table_lookup(f->old, sha))) {
 		a = g_ptr_array_new_with_free_func(kept_free);
-		g_hash_table_insert(f->old, g_strdup(c[0]), a);
+		g_hash_table_insert(f->old, g_strdup(sha), a);
 	}
 	k = g_new(struct kept, 1);
-	k->msgid = g_strdup(c[1]);
-	k->score = c[2] ? g_ascii_strtod(c[2], NULL) : 0;
+	k->msgid = g_strdup(msgid);
+	k->score = score;
 	g_ptr_array_add(a, k);
 	return 0;
 }
 
-static int take_new_mail(int ncol, const char *const *c, void *data)
+static int take_new_mail(const char *from, const char *stripped, void *data)
 {
 	struct fuzzy_ctx *f = data;
 
-	(void)ncol;
-	if (c[0])
-		g_hash_table_add(f->new_addr, g_strdup(canonical(f, c[0])));
-	if (c[1])
-		g_hash_table_add(f->new_subj, g_strdup(c[1]));
+	if (from)
+		g_hash_table_add(f->new_addr, g_strdup(canonical(f, from)));
+	if (stripped)
+		g_hash_table_add(f->new_subj, g_strdup(stripped));
 	return 0;
 }
+
+static const struct onlist_fuzzy_old_cbs old_cbs = {
+	take_tiered, take_old_fuzzy, take_new_mail
+};
 
 /* After new mail, a commit scored last run keeps its fuzzy matches unless
  * a new mail is one of its candidates: one from the same person (through
@@ -803,8 +802,7 @@ static onlist_status fuzzy_begin(struct onlist_store *s, struct fuzzy_ctx *f,
 				       (GDestroyNotify)g_ptr_array_unref);
 	f->new_addr = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	f->new_subj = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	return onlist_store_fuzzy_old(s, since, take_tiered, take_old_fuzzy,
-				      take_new_mail, f);
+	return onlist_store_fuzzy_old(s, since, &old_cbs, f);
 }
 
 static void fuzzy_end(struct fuzzy_ctx *f)

@@ -208,7 +208,8 @@ static char *subj_hash_key(const char *addr, const char *stripped)
 	return hk;
 }
 
-static int subj_commit_row(int ncol, const char *const *c, void *data)
+static int subj_commit_row(const struct onlist_subject_commit_row *c,
+			   void *data)
 {
 	struct subj_ctx *x = data;
 	struct onlist_subject sj;
@@ -216,29 +217,29 @@ static int subj_commit_row(int ncol, const char *const *c, void *data)
 	GPtrArray *l;
 	char *hk;
 
-	if (ncol < 6 || !c[0] || !c[1] || !c[2] || strlen(c[0]) > 40)
+	if (!c->sha || !c->subject || !c->author || strlen(c->sha) > 40)
 		return 0;
-	if (onlist_subject_parse(&sj, c[1])) {
+	if (onlist_subject_parse(&sj, c->subject)) {
 		x->oom = 1;
 		return 1;
 	}
-	hk = subj_hash_key(c[2], sj.stripped);
+	hk = subj_hash_key(c->author, sj.stripped);
 	onlist_subject_release(&sj);
 	if (!hk)
 		return 0;
-	if (x->dirty_keys && !(c[5] && strcmp(c[5], "0")) &&
+	if (x->dirty_keys && !c->dirty &&
 	    !g_hash_table_contains(x->dirty_keys, hk)) {
 		g_free(hk);	/* keeps the last run's matches */
 		return 0;
 	}
 	sc = g_new0(struct subj_commit, 1);
-	memcpy(sc->sha, c[0], strlen(c[0]) + 1);
-	sc->adate = c[3] ? g_ascii_strtoll(c[3], NULL, 10) : 0;
-	sc->bound = c[4] ? g_ascii_strtoll(c[4], NULL, 10) : 0;
+	memcpy(sc->sha, c->sha, strlen(c->sha) + 1);
+	sc->adate = c->author_date;
+	sc->bound = c->bound;
 	sc->msgids = g_ptr_array_new_with_free_func(g_free);
 	sc->diffs = g_ptr_array_new_with_free_func(g_free);
 	g_ptr_array_add(x->commits, sc);
-	g_hash_table_add(x->addrs, g_strdup(c[2]));
+	g_hash_table_add(x->addrs, g_strdup(c->author));
 	if (!(l = g_hash_table_lookup(x->by_key, hk))) {
 		l = g_ptr_array_new();
 		g_hash_table_insert(x->by_key, hk, l);
@@ -249,21 +250,21 @@ static int subj_commit_row(int ncol, const char *const *c, void *data)
 	return 0;
 }
 
-static int subj_mail_row(int ncol, const char *const *c, void *data)
+static int subj_mail_row(const struct onlist_subject_mail_row *c, void *data)
 {
 	struct subj_ctx *x = data;
 	GPtrArray *l;
 	char *hk;
 	int64_t date;
 
-	if (ncol < 5 || !c[0] || !c[1] || !c[2] || !c[4])
+	if (!c->msgid || !c->stripped || !c->from || !c->diff)
 		return 0;
-	if (!g_hash_table_contains(x->addrs, c[2]) ||
-	    !(hk = subj_hash_key(c[2], c[1])))
+	if (!g_hash_table_contains(x->addrs, c->from) ||
+	    !(hk = subj_hash_key(c->from, c->stripped)))
 		return 0;
 	l = g_hash_table_lookup(x->by_key, hk);
 	g_free(hk);
-	date = c[3] ? g_ascii_strtoll(c[3], NULL, 10) : 0;
+	date = c->date;
 	for (guint i = 0; l && i < l->len; i++) {
 		struct subj_commit *sc = g_ptr_array_index(l, i);
 		int64_t hi = sc->bound ? sc->bound + 86400 : sc->adate + SUBJECT_BEFORE;
@@ -271,24 +272,25 @@ static int subj_mail_row(int ncol, const char *const *c, void *data)
 
 		if (date <= 0 || date < sc->adate - SUBJECT_BEFORE || date > hi)
 			continue;
-		g_ptr_array_add(sc->msgids, g_strdup(c[0]));
+		g_ptr_array_add(sc->msgids, g_strdup(c->msgid));
 		for (k = 0; k < sc->diffs->len; k++)
-			if (!strcmp(g_ptr_array_index(sc->diffs, k), c[4]))
+			if (!strcmp(g_ptr_array_index(sc->diffs, k), c->diff))
 				break;
 		if (k == sc->diffs->len)
-			g_ptr_array_add(sc->diffs, g_strdup(c[4]));
+			g_ptr_array_add(sc->diffs, g_strdup(c->diff));
 	}
 	return 0;
 }
 
-static int subj_changed_row(int ncol, const char *const *c, void *data)
+static int subj_changed_row(const struct onlist_subject_mail_row *c,
+			    void *data)
 {
 	struct subj_ctx *x = data;
 	char *hk;
 
-	if (ncol < 2 || !c[0] || !c[1])
+	if (!c->from || !c->stripped)
 		return 0;
-	if ((hk = subj_hash_key(c[0], c[1])))
+	if ((hk = subj_hash_key(c->from, c->stripped)))
 		g_hash_table_add(x->dirty_keys, hk);
 	return 0;
 }

@@ -206,10 +206,44 @@ static const char sql_fz_mail[] =
 	" JOIN message_info i ON i.msgid = m.msgid"
 	" WHERE m.id > CAST(?1 AS INTEGER) AND i.class = 'patch'";
 
-onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
-				     onlist_row_cb tiered, onlist_row_cb fuzzy,
-				     onlist_row_cb mail, void *data)
+/* The columns of the three statements above, named once. */
+struct old_rows {
+	const struct onlist_fuzzy_old_cbs *cb;
+	void *data;
+};
+
+static int old_tiered_row(int ncol, const char *const *c, void *data)
 {
+	const struct old_rows *x = data;
+
+	(void)ncol;
+	return c[0] ? x->cb->tiered(c[0], x->data) : 0;
+}
+
+static int old_fuzzy_row(int ncol, const char *const *c, void *data)
+{
+	const struct old_rows *x = data;
+
+	(void)ncol;
+	if (!c[0] || !c[1])
+		return 0;
+	return x->cb->fuzzy(c[0], c[1], c[2] ? g_ascii_strtod(c[2], NULL) : 0,
+			    x->data);
+}
+
+static int old_mail_row(int ncol, const char *const *c, void *data)
+{
+	const struct old_rows *x = data;
+
+	(void)ncol;
+	return x->cb->mail(c[0], c[1], x->data);
+}
+
+onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
+				     const struct onlist_fuzzy_old_cbs *cb,
+				     void *data)
+{
+	struct old_rows x = { cb, data };
 	sqlite3_stmt *st;
 	onlist_status r;
 	char arg[24];
@@ -218,15 +252,17 @@ onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
 	snprintf(arg, sizeof(arg), "%" PRId64, since);
 	if (!(st = prepare(s, sql_fz_old_tiered)))
 		return fail(s, "prepare");
-	if ((r = onlist__store_rows(s, st, NULL, 0, tiered, data, NULL)) != ONLIST_OK)
+	if ((r = onlist__store_rows(s, st, NULL, 0, old_tiered_row, &x,
+				    NULL)) != ONLIST_OK)
 		return r;
 	if (!(st = prepare(s, sql_fz_old)))
 		return fail(s, "prepare");
-	if ((r = onlist__store_rows(s, st, NULL, 0, fuzzy, data, NULL)) != ONLIST_OK)
+	if ((r = onlist__store_rows(s, st, NULL, 0, old_fuzzy_row, &x,
+				    NULL)) != ONLIST_OK)
 		return r;
 	if (!(st = prepare(s, sql_fz_mail)))
 		return fail(s, "prepare");
-	return onlist__store_rows(s, st, p, 1, mail, data, NULL);
+	return onlist__store_rows(s, st, p, 1, old_mail_row, &x, NULL);
 }
 
 static const char sql_count_fuzzy[] =

@@ -734,10 +734,56 @@ static const char sql_subject_keep[] = KEEP("subject");
 static const char sql_dirty_add[] =
 	"INSERT OR IGNORE INTO temp.dirty(sha) VALUES(?1)";
 
+/* The columns of sql_subject_commits and SUBJECT_MAILS, named once. */
+struct subject_rows {
+	onlist_subject_commit_cb commit;
+	onlist_subject_mail_cb mail;
+	void *data;
+};
+
+static int subject_commit_row(int ncol, const char *const *c, void *data)
+{
+	const struct subject_rows *x = data;
+	struct onlist_subject_commit_row r = {
+		.sha = c[0], .subject = c[1], .author = c[2],
+		.author_date = c[3] ? g_ascii_strtoll(c[3], NULL, 10) : 0,
+		.bound = c[4] ? g_ascii_strtoll(c[4], NULL, 10) : 0,
+		.dirty = c[5] && strcmp(c[5], "0"),
+	};
+
+	(void)ncol;
+	return x->commit(&r, x->data);
+}
+
+static int subject_mail_row(int ncol, const char *const *c, void *data)
+{
+	const struct subject_rows *x = data;
+	struct onlist_subject_mail_row r = {
+		.msgid = c[0], .stripped = c[1], .from = c[2],
+		.date = c[3] ? g_ascii_strtoll(c[3], NULL, 10) : 0,
+		.diff = c[4],
+	};
+
+	(void)ncol;
+	return x->mail(&r, x->data);
+}
+
+/* sql_subject_changed: sender, stripped subject. */
+static int subject_changed_row(int ncol, const char *const *c, void *data)
+{
+	const struct subject_rows *x = data;
+	struct onlist_subject_mail_row r = { .from = c[0], .stripped = c[1] };
+
+	(void)ncol;
+	return x->mail(&r, x->data);
+}
+
 onlist_status onlist_store_match_subject_commits(struct onlist_store *s,
 					   const char *sha,
-					   onlist_row_cb cb, void *data)
+					   onlist_subject_commit_cb cb,
+					   void *data)
 {
+	struct subject_rows x = { .commit = cb, .data = data };
 	sqlite3_stmt *st;
 	const char *p[1] = { sha };
 
@@ -748,26 +794,30 @@ onlist_status onlist_store_match_subject_commits(struct onlist_store *s,
 		return fail(s, "create a temporary table");
 	if (!(st = onlist__store_prepare(s, sql_subject_commits)))
 		return fail(s, "prepare");
-	return onlist__store_rows(s, st, p, 1, cb, data, NULL);
+	return onlist__store_rows(s, st, p, 1, subject_commit_row, &x, NULL);
 }
 
 onlist_status onlist_store_match_subject_mails(struct onlist_store *s,
 					 const char *addr,
-					 onlist_row_cb cb, void *data)
+					 onlist_subject_mail_cb cb, void *data)
 {
+	struct subject_rows x = { .mail = cb, .data = data };
 	sqlite3_stmt *st = onlist__store_prepare(s, addr ? sql_subject_mails_from :
 						 sql_subject_mails);
 	const char *p[1] = { addr };
 
 	if (!st)
 		return fail(s, "prepare");
-	return onlist__store_rows(s, st, p, addr ? 1 : 0, cb, data, NULL);
+	return onlist__store_rows(s, st, p, addr ? 1 : 0, subject_mail_row,
+				  &x, NULL);
 }
 
 onlist_status onlist_store_match_subject_changed(struct onlist_store *s,
-					   int64_t since, onlist_row_cb cb,
+					   int64_t since,
+					   onlist_subject_mail_cb cb,
 					   void *data)
 {
+	struct subject_rows x = { .mail = cb, .data = data };
 	sqlite3_stmt *st;
 	char arg[24];
 	const char *p[1] = { arg };
@@ -778,7 +828,7 @@ onlist_status onlist_store_match_subject_changed(struct onlist_store *s,
 	snprintf(arg, sizeof(arg), "%" PRId64, since);
 	if (!(st = onlist__store_prepare(s, sql_subject_changed)))
 		return fail(s, "prepare");
-	return onlist__store_rows(s, st, p, 1, cb, data, NULL);
+	return onlist__store_rows(s, st, p, 1, subject_changed_row, &x, NULL);
 }
 
 onlist_status onlist_store_match_dirty_add(struct onlist_store *s, const char *sha)

@@ -12,7 +12,9 @@
  * IF NOT EXISTS, so a step may meet what it creates already (version 4
  * databases made before step 5 existed have some of its tables).
  */
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
@@ -580,31 +582,97 @@ onlist_status onlist_store_schema_backfill_done(struct onlist_store *s)
 #define OWED(m) " (" NO_INFO(m) " OR (" m ".has_patch AND NOT EXISTS" \
 	" (SELECT 1 FROM message_patch p WHERE p.msgid = " m ".msgid)))"
 
-static const char *const backfill_sql[] = {
-	[ONLIST_BACKFILL_SOURCES] =
+static const char sql_backfill_sources[] =
 	"SELECT DISTINCT m.source FROM messages m"
-	" WHERE m.source IS NOT NULL AND" OWED("m") " ORDER BY m.source",
-	[ONLIST_BACKFILL_MESSAGES_OF_SOURCE] =
+	" WHERE m.source IS NOT NULL AND" OWED("m") " ORDER BY m.source";
+static const char sql_backfill_owed[] =
 	"SELECT m.msgid, " NO_INFO("m") " FROM messages m"
-	" WHERE m.source = ?1 AND" OWED("m"),
-	[ONLIST_BACKFILL_WITHOUT_INFO] =
+	" WHERE m.source = ?1 AND" OWED("m");
+static const char sql_backfill_without_info[] =
 	"SELECT m.id, m.msgid, m.subject, m.in_reply_to, m.refs, m.has_patch"
 	" FROM messages m WHERE m.id > ?1 AND" NO_INFO("m")
-	" ORDER BY m.id LIMIT ?2",
+	" ORDER BY m.id LIMIT ?2";
+
+/* The columns of the three statements above, named once. */
+struct backfill_rows {
+	int (*source)(const char *source, void *data);
+	int (*owed)(const char *msgid, int needs_info, void *data);
+	int (*headers)(const struct onlist_stored_headers *h, void *data);
+	void *data;
 };
 
-onlist_status onlist_store_schema_backfill_query(struct onlist_store *s,
-					  enum onlist_backfill_query q,
-					  const char *const *params, int nparams,
-					  onlist_row_cb row, void *data)
+static int source_row(int ncol, const char *const *c, void *data)
 {
-	sqlite3_stmt *st;
+	const struct backfill_rows *x = data;
 
-	if ((unsigned)q >= sizeof(backfill_sql) / sizeof(*backfill_sql))
-		return ONLIST_EUSAGE;
-	if (!(st = onlist__store_prepare(s, backfill_sql[q])))
+	(void)ncol;
+	return c[0] ? x->source(c[0], x->data) : 0;
+}
+
+static int owed_row(int ncol, const char *const *c, void *data)
+{
+	const struct backfill_rows *x = data;
+
+	(void)ncol;
+	return c[0] ? x->owed(c[0], c[1] && atoi(c[1]), x->data) : 0;
+}
+
+static int headers_row(int ncol, const char *const *c, void *data)
+{
+	const struct backfill_rows *x = data;
+	struct onlist_stored_headers h = {
+		.id = c[0] ? strtoll(c[0], NULL, 10) : 0,
+		.msgid = c[1], .subject = c[2],
+		.in_reply_to = c[3] ? c[3] : "", .refs = c[4] ? c[4] : "",
+		.has_patch = c[5] && atoi(c[5]),
+	};
+
+	(void)ncol;
+	return x->headers(&h, x->data);
+}
+
+static onlist_status backfill_rows(struct onlist_store *s, const char *sql,
+				   const char *const *params, int nparams,
+				   onlist_row_cb row, struct backfill_rows *x)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql);
+
+	if (!st)
 		return fail(s, "prepare");
-	return onlist__store_rows(s, st, params, nparams, row, data, NULL);
+	return onlist__store_rows(s, st, params, nparams, row, x, NULL);
+}
+
+onlist_status onlist_store_schema_backfill_sources(struct onlist_store *s,
+		int (*cb)(const char *source, void *data), void *data)
+{
+	struct backfill_rows x = { .source = cb, .data = data };
+
+	return backfill_rows(s, sql_backfill_sources, NULL, 0, source_row, &x);
+}
+
+onlist_status onlist_store_schema_backfill_owed(struct onlist_store *s,
+		const char *source,
+		int (*cb)(const char *msgid, int needs_info, void *data),
+		void *data)
+{
+	struct backfill_rows x = { .owed = cb, .data = data };
+
+	return backfill_rows(s, sql_backfill_owed, &source, 1, owed_row, &x);
+}
+
+onlist_status onlist_store_schema_backfill_without_info(struct onlist_store *s,
+		int64_t after, int limit,
+		int (*cb)(const struct onlist_stored_headers *h, void *data),
+		void *data)
+{
+	struct backfill_rows x = { .headers = cb, .data = data };
+	char a[24], l[24];
+	const char *p[2] = { a, l };
+
+	snprintf(a, sizeof(a), "%" PRId64, after);
+	snprintf(l, sizeof(l), "%d", limit);
+	return backfill_rows(s, sql_backfill_without_info, p, 2, headers_row,
+			     &x);
 }
 
 onlist_status onlist_store_schema_set_message_patch(struct onlist_store *s,

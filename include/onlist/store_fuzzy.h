@@ -79,13 +79,22 @@ onlist_status onlist_store_fuzzy_candidates(struct onlist_store *s,
 					    int64_t lo, int64_t hi, int by_author,
 					    onlist_fuzzy_cand_cb cb, void *data);
 
-/* The last run's tiers, saved by onlist_store_match_begin(): tiered gets
- * each commit an earlier tier than fuzzy matched (column 0: sha), fuzzy
- * each fuzzy match (sha, msgid, score); mail gets the patch mails after
- * id since (lower-case address, lower-case stripped subject). */
+/* The last run's tiers, saved by onlist_store_match_begin(), and the
+ * patch mails after id since: each to its callback (strings valid during
+ * the call only; non-zero stops). */
+struct onlist_fuzzy_old_cbs {
+	/* a commit an earlier tier than fuzzy matched */
+	int (*tiered)(const char *sha, void *data);
+	/* a fuzzy match; sha and msgid never NULL */
+	int (*fuzzy)(const char *sha, const char *msgid, double score,
+		     void *data);
+	/* a new patch mail: its sender and stripped subject, lower-cased,
+	 * either NULL when unknown */
+	int (*mail)(const char *from, const char *stripped, void *data);
+};
 onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
-				     onlist_row_cb tiered, onlist_row_cb fuzzy,
-				     onlist_row_cb mail, void *data);
+				     const struct onlist_fuzzy_old_cbs *cb,
+				     void *data);
 /* How many fuzzy matches there are (-1 on error). */
 long onlist_store_fuzzy_count(struct onlist_store *s);
 

@@ -124,27 +124,47 @@ onlist_status onlist_store_match_author_date(struct onlist_store *s,
 					     int64_t since,
 					     onlist_link_cb fits, void *data,
 					     long *added);
-/* The subject tier's two sides, as text columns to cb: unmatched commits
- * (sha, subject, author address lower-cased, author date, bound or NULL,
- * and 1 when the commit is to be computed again after new mail: in
- * temp.dirty, or of a DMARC-rewritten author; only `sha` when not NULL),
- * and patch mails no commit has that are not echoes (msgid, stripped
- * subject, sender lower-cased, date, patch-id or, without one, the msgid;
- * only those from addr, lower case, when not NULL). */
+/* The subject tier's two sides.  Strings are the store's, valid during
+ * the callback only; any may be NULL; cb returns non-zero to stop. */
+struct onlist_subject_commit_row {	/* an unmatched commit */
+	const char *sha, *subject;
+	const char *author;		/* the address, lower-cased */
+	int64_t author_date;
+	int64_t bound;			/* when it landed (bound), 0: unknown */
+	/* to be computed again after new mail: in temp.dirty, or of a
+	 * DMARC-rewritten author ("X via list") */
+	int dirty;
+};
+struct onlist_subject_mail_row {	/* a patch mail no commit has */
+	const char *msgid;
+	const char *stripped;		/* subject without its prefixes */
+	const char *from;		/* the sender, lower-cased */
+	int64_t date;			/* when it was sent, 0: unknown */
+	const char *diff;		/* its patch-id, or the msgid without one */
+};
+typedef int (*onlist_subject_commit_cb)(const struct onlist_subject_commit_row *r,
+					void *data);
+typedef int (*onlist_subject_mail_cb)(const struct onlist_subject_mail_row *r,
+				      void *data);
+/* Unmatched commits (only `sha` when not NULL), and patch mails no
+ * commit has that are not echoes (only those from addr, lower case, when
+ * not NULL). */
 onlist_status onlist_store_match_subject_commits(struct onlist_store *s,
 					   const char *sha,
-					   onlist_row_cb cb, void *data);
+					   onlist_subject_commit_cb cb,
+					   void *data);
 onlist_status onlist_store_match_subject_mails(struct onlist_store *s,
 					 const char *addr,
-					 onlist_row_cb cb, void *data);
+					 onlist_subject_mail_cb cb, void *data);
 /* After new mail (since >= 0): temp.dirty made for the subject tier, and
- * the sender (lower case) and stripped subject of each patch mail whose
- * arrival or change of hands (an earlier tier took it, or gave it back)
- * can change the subject tier's answer, to cb.  onlist_store_match_dirty_add()
- * adds a commit to compute again; onlist_store_match_subject_keep() keeps the
+ * each patch mail whose arrival or change of hands (an earlier tier took
+ * it, or gave it back) can change the subject tier's answer, to cb (only
+ * `from` and `stripped` set).  onlist_store_match_dirty_add() adds a
+ * commit to compute again; onlist_store_match_subject_keep() keeps the
  * last run's subject matches of the others.  ONLIST_EDB. */
 onlist_status onlist_store_match_subject_changed(struct onlist_store *s,
-					   int64_t since, onlist_row_cb cb,
+					   int64_t since,
+					   onlist_subject_mail_cb cb,
 					   void *data);
 onlist_status onlist_store_match_dirty_add(struct onlist_store *s, const char *sha);
 onlist_status onlist_store_match_subject_keep(struct onlist_store *s, long *added);

@@ -26,24 +26,33 @@ int onlist_store_schema_backfill_pending(struct onlist_store *s);
 onlist_status onlist_store_schema_backfill_done(struct onlist_store *s);
 
 /* A message is owed rows when it has no message_info row, or carries a
- * patch and has no message_patch row.  Rows of each query:
- *   SOURCES              ()       -> source (each once; NULL skipped)
- *   MESSAGES_OF_SOURCE   (source) -> msgid, needs_info (0/1)
- *   WITHOUT_INFO         (after id, limit) -> id, msgid, subject,
- *                                    in_reply_to, refs, has_patch:
- *                                    messages still without message_info,
- *                                    by id, after `after id` */
-enum onlist_backfill_query {
-	ONLIST_BACKFILL_SOURCES,
-	ONLIST_BACKFILL_MESSAGES_OF_SOURCE,
-	ONLIST_BACKFILL_WITHOUT_INFO,
+ * patch and has no message_patch row.  Each function calls cb for each
+ * row (strings valid during the call only; non-zero stops) and returns
+ * ONLIST_EDB with the handle's message set. */
+
+/* Each source holding messages owed rows, once, in order. */
+onlist_status onlist_store_schema_backfill_sources(struct onlist_store *s,
+		int (*cb)(const char *source, void *data), void *data);
+/* The messages of one source owed rows; needs_info: 1 when it has no
+ * message_info row. */
+onlist_status onlist_store_schema_backfill_owed(struct onlist_store *s,
+		const char *source,
+		int (*cb)(const char *msgid, int needs_info, void *data),
+		void *data);
+/* A message's stored headers, what message_info can be made from when its
+ * mail cannot be read again. */
+struct onlist_stored_headers {
+	int64_t id;			/* messages.id */
+	const char *msgid, *subject;	/* subject may be NULL */
+	const char *in_reply_to, *refs;	/* "" when none */
+	int has_patch;
 };
-/* Call `row` for each result row (non-zero stops); ONLIST_EDB with the
- * handle's message set, ONLIST_EUSAGE for an unknown query. */
-onlist_status onlist_store_schema_backfill_query(struct onlist_store *s,
-					  enum onlist_backfill_query q,
-					  const char *const *params, int nparams,
-					  onlist_row_cb row, void *data);
+/* Up to `limit` messages still without message_info, by id, after id
+ * `after`. */
+onlist_status onlist_store_schema_backfill_without_info(struct onlist_store *s,
+		int64_t after, int limit,
+		int (*cb)(const struct onlist_stored_headers *h, void *data),
+		void *data);
 
 /* Set a stored message's patch columns as import sets them now (a cover
  * letter or pull request is no patch since version 4); patch_id and
