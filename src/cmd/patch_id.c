@@ -52,8 +52,8 @@ static int lines_to_json(FILE *out, const char *lines, size_t len)
 		if (line && (sp = strchr(line, ' '))) {
 			line[sp - line] = '\0';
 			onlist_emit_begin_map(e, 0);
-			onlist_emit_kstr(e, "patch_id", line);
-			onlist_emit_kstr(e, "name", sp + 1);
+			onlist_emit_kstrs(e, "patch_id", line,
+					  "name", sp + 1, NULL);
 			onlist_emit_end(e);
 		}
 		free(line);

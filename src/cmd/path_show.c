@@ -35,9 +35,9 @@ void onlist_cli_emit_path(struct onlist_emit *e, const struct onlist_path *p)
 {
 	onlist_emit_kstr(e, "path", p->kind == ONLIST_PATH_UNKNOWN ? NULL :
 			 onlist_path_kind_name(p->kind));
-	onlist_emit_kstr(e, "merge", p->merge_sha);
-	onlist_emit_kstr(e, "pull_request", p->pull_msgid);
-	onlist_emit_kstr(e, "pull_list", p->pull_list);
+	onlist_emit_kstrs(e, "merge", p->merge_sha,
+			  "pull_request", p->pull_msgid,
+			  "pull_list", p->pull_list, NULL);
 	onlist_emit_kstr(e, "via", p->kind == ONLIST_PATH_PULL ? p->url :
 			 onlist_cli_path_via(p));
 }
@@ -130,9 +130,9 @@ int onlist_cli_lookup_path(FILE *out, struct onlist_emit *e,
 	if (e) {
 		onlist_emit_kstr(e, "path", p->kind == ONLIST_PATH_UNKNOWN ? NULL :
 				 onlist_path_kind_name(p->kind));
-		onlist_emit_kstr(e, "merge", p->merge_sha);
-		onlist_emit_kstr(e, "pull_request", p->pull_msgid);
-		onlist_emit_kstr(e, "pull_list", p->pull_list);
+		onlist_emit_kstrs(e, "merge", p->merge_sha,
+				  "pull_request", p->pull_msgid,
+				  "pull_list", p->pull_list, NULL);
 		onlist_emit_kstr(e, "via", p->kind == ONLIST_PATH_PULL ?
 				 p->url : onlist_cli_path_via(p));
 		onlist_emit_key(e, "security_relevant");

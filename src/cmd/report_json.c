@@ -63,9 +63,9 @@ static void review(struct onlist_emit *e, const struct onlist_commit_review *rv)
 
 		onlist_fmt_date(rv->notice_date, nd, sizeof nd, 1);
 		onlist_emit_begin_map(e, 0);
-		onlist_emit_kstr(e, "from", rv->notice_name);
-		onlist_emit_kstr(e, "date", nd);
-		onlist_emit_kstr(e, "msgid", rv->notice_msgid);
+		onlist_emit_kstrs(e, "from", rv->notice_name,
+				  "date", nd,
+				  "msgid", rv->notice_msgid, NULL);
 		onlist_emit_end(e);
 	} else
 		onlist_emit_null(e);
@@ -76,15 +76,15 @@ static void commit(struct report *r, struct onlist_emit *e,
 		   const struct onlist_report_row *x)
 {
 	onlist_emit_begin_map(e, 0);
-	onlist_emit_kstr(e, "sha", x->sha);
-	onlist_emit_kstr(e, "category", onlist_report_cat_name(x->cat));
+	onlist_emit_kstrs(e, "sha", x->sha,
+			  "category", onlist_report_cat_name(x->cat), NULL);
 	onlist_emit_kbool(e, "modified_before_merge", x->modified);
 	url(e, "url", r->commit_url, x->sha);
-	onlist_emit_kstr(e, "subject", x->subject);
-	onlist_emit_kstr(e, "author", x->author);
-	onlist_emit_kstr(e, "author_email", x->author_email);
-	onlist_emit_kstr(e, "committer", x->committer);
-	onlist_emit_kstr(e, "subsystem", x->subsys);
+	onlist_emit_kstrs(e, "subject", x->subject,
+			  "author", x->author,
+			  "author_email", x->author_email,
+			  "committer", x->committer,
+			  "subsystem", x->subsys, NULL);
 	onlist_emit_kbool(e, "empty_changelog", x->body_empty);
 	onlist_emit_kint(e, "commit_date", x->commit_date);
 	lines(e, "tags", x->trailers);
@@ -92,8 +92,8 @@ static void commit(struct report *r, struct onlist_emit *e,
 	if (x->landed && x->merge_sha) {
 		onlist_emit_begin_map(e, 0);
 		onlist_emit_kint(e, "date", x->landed_date);
-		onlist_emit_kstr(e, "merge", x->merge_sha);
-		onlist_emit_kstr(e, "subject", x->merge_subject);
+		onlist_emit_kstrs(e, "merge", x->merge_sha,
+				  "subject", x->merge_subject, NULL);
 		onlist_emit_kbool(e, "direct", !strcmp(x->merge_sha, x->sha));
 		onlist_emit_end(e);
 	} else
@@ -110,8 +110,8 @@ static void commit(struct report *r, struct onlist_emit *e,
 	onlist_emit_key(e, "posting");
 	if (x->msgid) {
 		onlist_emit_begin_map(e, 0);
-		onlist_emit_kstr(e, "msgid", x->msgid);
-		onlist_emit_kstr(e, "list", x->list);
+		onlist_emit_kstrs(e, "msgid", x->msgid,
+				  "list", x->list, NULL);
 		url(e, "url", r->posting_url, x->msgid);
 		onlist_emit_end(e);
 	} else
@@ -127,9 +127,9 @@ static void commit(struct report *r, struct onlist_emit *e,
 	}
 	onlist_emit_end(e);
 	if (x->cat == C_NEVER) {
-		onlist_emit_kstr(e, "reason", onlist_reason_name(x->v.reason));
-		onlist_emit_kstr(e, "reason_msgid", x->v.msgid);
-		onlist_emit_kstr(e, "reverted", x->v.reverted);
+		onlist_emit_kstrs(e, "reason", onlist_reason_name(x->v.reason),
+				  "reason_msgid", x->v.msgid,
+				  "reverted", x->v.reverted, NULL);
 	} else
 		onlist_emit_kstr(e, "reason", NULL);
 	onlist_emit_kstr(e, "note", x->v.note);
@@ -194,8 +194,8 @@ int rp_render_json(struct report *r)
 	if (!e)
 		return -1;
 	onlist_emit_begin_map(e, ONLIST_EMIT_LINES);
-	onlist_emit_kstr(e, "schema", REPORT_SCHEMA);
-	onlist_emit_kstr(e, "title", m->title);
+	onlist_emit_kstrs(e, "schema", REPORT_SCHEMA,
+			  "title", m->title, NULL);
 	if (m->windowed) {
 		onlist_emit_kint(e, "since", m->since);
 		onlist_emit_same_line(e);

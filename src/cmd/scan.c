@@ -254,8 +254,8 @@ int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 			return onlist_cli_out_close(cli, &out, ONLIST_EXIT_FAIL);
 		}
 		onlist_emit_begin_map(e, 0);
-		onlist_emit_kstr(e, "range", range);
-		onlist_emit_kstr(e, "repo", resolved);
+		onlist_emit_kstrs(e, "range", range,
+				  "repo", resolved, NULL);
 		onlist_emit_kint(e, "new_commits", c.added);
 		onlist_emit_kint(e, "skipped_commits", c.skipped);
 		onlist_emit_end(e);
