@@ -311,11 +311,8 @@ void onlist_put_csv(FILE *f, const char *s)
 static onlist_status fail(struct onlist_out *o, char **err, const char *what,
 			  int e)
 {
-	if (err && asprintf(err, "%s %s: %s", what,
-			    o->path ? o->path : "standard output",
-			    strerror(e)) < 0)
-		*err = NULL;
-	return ONLIST_EIO;
+	return onlist_fail(err, ONLIST_EIO, "%s %s: %s", what,
+			   o->path ? o->path : "standard output", strerror(e));
 }
 
 onlist_status onlist_out_open(struct onlist_out *o, const char *path,
@@ -339,9 +336,7 @@ onlist_status onlist_out_open(struct onlist_out *o, const char *path,
 		o->tmp = NULL;
 		free(o->path);
 		o->path = NULL;
-		if (err)
-			*err = strdup("out of memory");
-		return ONLIST_ENOMEM;
+		return onlist_fail(err, ONLIST_ENOMEM, "out of memory");
 	}
 	if ((fd = mkstemp(o->tmp)) < 0 || !(o->f = fdopen(fd, "w"))) {
 		onlist_status st = fail(o, err, "cannot write", errno);

@@ -272,17 +272,16 @@ struct job {
 	size_t resume_round, resume_at;
 };
 
+/* The job's first error, its status and message (onlist_vfail()). */
 static onlist_status fail(struct job *j, onlist_status st, const char *fmt,
 			  ...)
 {
 	va_list ap;
-	char *s;
 
 	if (j->st == ONLIST_OK) {
 		j->st = st;
 		va_start(ap, fmt);
-		if (vasprintf(&s, fmt, ap) >= 0)
-			j->err = s;
+		onlist_vfail(&j->err, st, fmt, ap);
 		va_end(ap);
 	}
 	return st;

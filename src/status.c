@@ -35,16 +35,22 @@ void onlist_set_err(char **errmsg, const char *fmt, ...)
 	va_end(ap);
 }
 
+onlist_status onlist_vfail(char **errmsg, onlist_status st, const char *fmt,
+			   va_list ap)
+{
+	char *s;
+
+	if (errmsg && !*errmsg && vasprintf(&s, fmt, ap) >= 0)
+		*errmsg = s;
+	return st;
+}
+
 onlist_status onlist_fail(char **errmsg, onlist_status st, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 
-	if (!errmsg || *errmsg)
-		return st;
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) >= 0)
-		*errmsg = s;
+	onlist_vfail(errmsg, st, fmt, ap);
 	va_end(ap);
 	return st;
 }

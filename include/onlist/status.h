@@ -2,6 +2,8 @@
 #ifndef ONLIST_STATUS_H
 #define ONLIST_STATUS_H
 
+#include <stdarg.h>
+
 typedef enum {
 	ONLIST_OK = 0,
 	ONLIST_ENOMEM,		/* out of memory */
@@ -31,5 +33,9 @@ void onlist_set_err(char **errmsg, const char *fmt, ...)
  * (no file keeps a helper of its own). */
 onlist_status onlist_fail(char **errmsg, onlist_status st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same with the arguments as a va_list, for a function that keeps a
+ * status of its own beside the message (repo_scan.c's jobs). */
+onlist_status onlist_vfail(char **errmsg, onlist_status st, const char *fmt,
+			   va_list ap) __attribute__((format(printf, 3, 0)));
 
 #endif
