@@ -71,8 +71,16 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_GET_STATE] = "SELECT value FROM source_state WHERE url = ?1 AND key = ?2",
 };
 
+/* The read queries behind the typed readers of store.h (the end of this
+ * file), each filled into its row struct by a column table there. */
+enum query {
+	Q_UNPOSTED_ALL, Q_IS_UNPOSTED, Q_COMMIT_BY_PREFIX, Q_POSTINGS,
+	Q_POSTINGS_BY_PATCH, Q_COUNT_MESSAGES, Q_SKIPPED, Q_SKIPPED_BY_REASON,
+	Q_SOURCES, Q_PARTIAL_SOURCES, Q_SKIPPED_COMMITS, Q_COUNT_TOTALS,
+};
+
 static const char *const query_sql[] = {
-	[ONLIST_Q_UNPOSTED_ALL] =
+	[Q_UNPOSTED_ALL] =
 	"SELECT sha, commit_date, author_name, author_email, subject,"
 	" (SELECT reason FROM commit_skipped k WHERE k.sha = c.sha),"
 	" body, files,"
@@ -82,7 +90,7 @@ static const char *const query_sql[] = {
 	" (SELECT 1 FROM matches m WHERE m.commit_sha = c.sha"
 	" AND" ONLIST__POSTED("m.method") ")"
 	" ORDER BY commit_date, author_date, sha",
-	[ONLIST_Q_IS_UNPOSTED] =
+	[Q_IS_UNPOSTED] =
 	"SELECT sha, commit_date, author_name, author_email, subject,"
 	" (SELECT reason FROM commit_skipped k WHERE k.sha = c.sha),"
 	" body, files,"
@@ -91,11 +99,11 @@ static const char *const query_sql[] = {
 	" FROM commits c WHERE sha = ?1 AND NOT EXISTS"
 	" (SELECT 1 FROM matches m WHERE m.commit_sha = c.sha"
 	" AND" ONLIST__POSTED("m.method") ")",
-	[ONLIST_Q_COMMIT_BY_PREFIX] =
+	[Q_COMMIT_BY_PREFIX] =
 	"SELECT sha, commit_date, author_name, author_email, subject"
 	" FROM commits WHERE sha >= ?1 AND sha < ?1 || 'g'"
 	" ORDER BY sha LIMIT 2",	/* a range: GLOB on a parameter scans */
-	[ONLIST_Q_POSTINGS] =
+	[Q_POSTINGS] =
 	"SELECT (SELECT group_concat(list, ',') FROM message_lists l"
 	"         WHERE l.msgid = m.msgid),"
 	" m.msgid, m.date, m.subject, x.method, m.from_name, m.from_addr,"
@@ -103,7 +111,7 @@ static const char *const query_sql[] = {
 	"           WHERE e.msgid = m.msgid)"
 	" FROM matches x JOIN messages m ON m.msgid = x.message_id"
 	" WHERE x.commit_sha = ?1 ORDER BY m.date, m.msgid",
-	[ONLIST_Q_POSTINGS_BY_PATCH] =
+	[Q_POSTINGS_BY_PATCH] =
 	"SELECT (SELECT group_concat(list, ',') FROM message_lists l"
 	"         WHERE l.msgid = m.msgid),"
 	" m.msgid, m.date, m.subject,"
@@ -114,7 +122,7 @@ static const char *const query_sql[] = {
 	" WHERE m.patch_id = ?1 OR m.msgid IN"
 	"  (SELECT msgid FROM message_patch WHERE repaired_id = ?2)"
 	" ORDER BY m.date, m.msgid",
-	[ONLIST_Q_COUNT_MESSAGES] =
+	[Q_COUNT_MESSAGES] =
 	"SELECT l.list, count(*), sum(m.has_patch),"
 	" min(CASE WHEN m.date > 0 THEN m.date END),"
 	" max(CASE WHEN m.date <= CAST(strftime('%s', 'now') AS INTEGER) + 86400"
@@ -124,29 +132,26 @@ static const char *const query_sql[] = {
 	"  WHERE o.list = l.list)"
 	" FROM message_lists l"
 	" JOIN messages m ON m.msgid = l.msgid GROUP BY l.list ORDER BY l.list",
-	[ONLIST_Q_COUNT_SKIPPED] =
-	"SELECT reason, count(*) FROM skipped GROUP BY reason"
-	" ORDER BY count(*) DESC, reason",
-	[ONLIST_Q_SKIPPED] =
+	[Q_SKIPPED] =
 	"SELECT source, offset, reason FROM skipped"
 	" WHERE ?1 IS NULL OR source GLOB ?1 ORDER BY source, offset",
-	[ONLIST_Q_SKIPPED_BY_REASON] =
+	[Q_SKIPPED_BY_REASON] =
 	"SELECT reason, count(*) FROM skipped WHERE ?1 IS NULL OR source GLOB ?1"
 	" GROUP BY reason ORDER BY count(*) DESC, reason",
-	[ONLIST_Q_SOURCES] =
+	[Q_SOURCES] =
 	"SELECT url, list, added FROM sources ORDER BY added, url",
-	[ONLIST_Q_PARTIAL_SOURCES] =
+	[Q_PARTIAL_SOURCES] =
 	"SELECT p.url, p.value,"
 	" (SELECT CAST(a.value AS INTEGER) FROM source_state a"
 	"  WHERE a.url = p.url AND a.key = 'partial_added'),"
 	" (SELECT count(*) FROM source_state q"
 	"  WHERE q.url = p.url AND (q.key GLOB 'q:*' OR q.key GLOB 'raw:*'))"
 	" FROM source_state p WHERE p.key = 'partial' ORDER BY 3, 1",
-	[ONLIST_Q_SKIPPED_COMMITS] =
+	[Q_SKIPPED_COMMITS] =
 	"SELECT k.sha, k.object, k.reason, c.subject FROM commit_skipped k"
 	" LEFT JOIN commits c ON c.sha = k.sha"
 	" ORDER BY c.commit_date, c.author_date, k.sha",
-	[ONLIST_Q_COUNT_TOTALS] =
+	[Q_COUNT_TOTALS] =
 	"SELECT (SELECT count(*) FROM messages),"
 	" (SELECT count(*) FROM messages WHERE has_patch),"
 	" (SELECT count(*) FROM skipped),"
@@ -1136,22 +1141,6 @@ onlist_status onlist__store_rows(struct onlist_store *s, sqlite3_stmt *st,
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK : fail(s, "query");
 }
 
-onlist_status onlist_store_query(struct onlist_store *s, enum onlist_query q,
-				 const char *const *params, int nparams,
-				 onlist_row_cb row, void *data)
-{
-	sqlite3_stmt *st;
-	onlist_status ret;
-
-	if ((unsigned)q >= sizeof(query_sql) / sizeof(query_sql[0]))
-		return ONLIST_EUSAGE;
-	if (sqlite3_prepare_v2(s->db, query_sql[q], -1, &st, NULL) != SQLITE_OK)
-		return fail(s, "prepare query");
-	ret = onlist__store_rows(s, st, params, nparams, row, data, NULL);
-	sqlite3_finalize(st);
-	return ret;
-}
-
 onlist_status onlist_store_postings(struct onlist_store *s, const char *sha,
 				    const char *patch_id, const char *repaired,
 				    onlist_posting_row_cb cb, void *data)
@@ -1165,7 +1154,7 @@ onlist_status onlist_store_postings(struct onlist_store *s, const char *sha,
 	};
 #undef COL
 	sqlite3_stmt *st = onlist__store_prepare(s, sha ?
-		query_sql[ONLIST_Q_POSTINGS] : query_sql[ONLIST_Q_POSTINGS_BY_PATCH]);
+		query_sql[Q_POSTINGS] : query_sql[Q_POSTINGS_BY_PATCH]);
 	int rc;
 
 	if (!st)
@@ -1192,3 +1181,245 @@ onlist_status onlist_store_postings(struct onlist_store *s, const char *sha,
 	sqlite3_reset(st);
 	return ONLIST_OK;
 }
+
+/* ---- the typed readers ----------------------------------------------------
+ * A query of query_sql through its column table into the caller's row: a
+ * walk begun by rows_begin(), rows_next() until it says no more, and
+ * rows_end() for the status.  The statement is prepared for the one walk,
+ * so that a callback may start another query. */
+
+struct rows {
+	struct onlist_store *s;
+	sqlite3_stmt *st;
+	onlist_status ret;
+};
+
+/* p1, p2 (NULL: SQL NULL) bound to ?1, ?2. */
+static void rows_begin(struct rows *r, struct onlist_store *s, enum query q,
+		       const char *p1, const char *p2)
+{
+	r->s = s;
+	r->ret = ONLIST_OK;
+	if (sqlite3_prepare_v2(s->db, query_sql[q], -1, &r->st, NULL)
+	    != SQLITE_OK) {
+		r->st = NULL;
+		r->ret = fail(s, "prepare query");
+		return;
+	}
+	if (sqlite3_bind_parameter_count(r->st) >= 1)
+		bind_text(r->st, 1, p1);
+	if (sqlite3_bind_parameter_count(r->st) >= 2)
+		bind_text(r->st, 2, p2);
+}
+
+/* 1 with the next row in *out, 0 at the end or on an error (r->ret). */
+static int rows_next(struct rows *r, const struct onlist__column *cols,
+		     void *out)
+{
+	int rc;
+
+	if (!r->st || r->ret != ONLIST_OK)
+		return 0;
+	rc = sqlite3_step(r->st);
+	if (rc == SQLITE_ROW) {
+		onlist__store_columns(r->st, out, cols);
+		return 1;
+	}
+	if (rc != SQLITE_DONE) {
+		sqlite3_reset(r->st);	/* the error is the reset's too */
+		r->ret = fail(r->s, "query");
+	}
+	return 0;
+}
+
+static onlist_status rows_end(struct rows *r)
+{
+	sqlite3_finalize(r->st);
+	return r->ret;
+}
+
+#define COL(row, t, f) { t, offsetof(struct row, f) }
+
+onlist_status onlist_store_commits_by_prefix(struct onlist_store *s,
+					     const char *prefix,
+					     onlist_commit_row_cb cb,
+					     void *data)
+{
+#define C(t, f) COL(onlist_commit_row, t, f)
+	static const struct onlist__column cols[] = {
+		C('t', sha), C('t', date), C('t', author_name),
+		C('t', author_email), C('t', subject), { 0, 0 },
+	};
+#undef C
+	struct onlist_commit_row row;
+	struct rows r;
+
+	rows_begin(&r, s, Q_COMMIT_BY_PREFIX, prefix, NULL);
+	while (rows_next(&r, cols, &row) && !cb(&row, data))
+		;
+	return rows_end(&r);
+}
+
+#define C(t, f) COL(onlist_unposted_row, t, f)
+static const struct onlist__column unposted_cols[] = {
+	C('t', sha), C('t', date), C('t', author_name), C('t', author_email),
+	C('t', subject), C('t', not_diffed), C('t', body), C('t', files),
+	C('I', landed), { 0, 0 },
+};
+#undef C
+
+static onlist_status unposted(struct onlist_store *s, enum query q,
+			      const char *sha, onlist_unposted_row_cb cb,
+			      void *data)
+{
+	struct onlist_unposted_row row;
+	struct rows r;
+
+	rows_begin(&r, s, q, sha, NULL);
+	while (rows_next(&r, unposted_cols, &row) && !cb(&row, data))
+		;
+	return rows_end(&r);
+}
+
+onlist_status onlist_store_unposted(struct onlist_store *s,
+				    onlist_unposted_row_cb cb, void *data)
+{
+	return unposted(s, Q_UNPOSTED_ALL, NULL, cb, data);
+}
+
+onlist_status onlist_store_unposted_commit(struct onlist_store *s,
+					   const char *sha,
+					   onlist_unposted_row_cb cb,
+					   void *data)
+{
+	return unposted(s, Q_IS_UNPOSTED, sha, cb, data);
+}
+
+onlist_status onlist_store_lists(struct onlist_store *s,
+				 onlist_list_row_cb cb, void *data)
+{
+#define C(t, f) COL(onlist_list_row, t, f)
+	static const struct onlist__column cols[] = {
+		C('e', list), C('I', messages), C('I', patches), C('t', first),
+		C('t', last), C('t', fetched), { 0, 0 },
+	};
+#undef C
+	struct onlist_list_row row;
+	struct rows r;
+
+	rows_begin(&r, s, Q_COUNT_MESSAGES, NULL, NULL);
+	while (rows_next(&r, cols, &row) && !cb(&row, data))
+		;
+	return rows_end(&r);
+}
+
+onlist_status onlist_store_skipped_by_reason(struct onlist_store *s,
+					     const char *glob,
+					     onlist_reason_row_cb cb,
+					     void *data)
+{
+#define C(t, f) COL(onlist_reason_row, t, f)
+	static const struct onlist__column cols[] = {
+		C('e', reason), C('I', count), { 0, 0 },
+	};
+#undef C
+	struct onlist_reason_row row;
+	struct rows r;
+
+	rows_begin(&r, s, Q_SKIPPED_BY_REASON, glob, NULL);
+	while (rows_next(&r, cols, &row) && !cb(&row, data))
+		;
+	return rows_end(&r);
+}
+
+onlist_status onlist_store_skipped(struct onlist_store *s, const char *glob,
+				   onlist_skip_row_cb cb, void *data)
+{
+#define C(t, f) COL(onlist_skip_row, t, f)
+	static const struct onlist__column cols[] = {
+		C('e', source), C('I', offset), C('e', reason), { 0, 0 },
+	};
+#undef C
+	struct onlist_skip_row row;
+	struct rows r;
+
+	rows_begin(&r, s, Q_SKIPPED, glob, NULL);
+	while (rows_next(&r, cols, &row) && !cb(&row, data))
+		;
+	return rows_end(&r);
+}
+
+onlist_status onlist_store_skipped_commits(struct onlist_store *s,
+					   onlist_skipped_commit_row_cb cb,
+					   void *data)
+{
+#define C(t, f) COL(onlist_skipped_commit_row, t, f)
+	static const struct onlist__column cols[] = {
+		C('t', sha), C('t', object), C('t', reason), C('t', subject),
+		{ 0, 0 },
+	};
+#undef C
+	struct onlist_skipped_commit_row row;
+	struct rows r;
+
+	rows_begin(&r, s, Q_SKIPPED_COMMITS, NULL, NULL);
+	while (rows_next(&r, cols, &row) && !cb(&row, data))
+		;
+	return rows_end(&r);
+}
+
+/* The columns of Q_SOURCES, then of Q_PARTIAL_SOURCES: one more. */
+#define C(t, f) COL(onlist_source_row, t, f)
+static const struct onlist__column source_cols[] = {
+	C('t', url), C('e', list), C('t', added), { 0, 0 },
+}, partial_cols[] = {
+	C('t', url), C('e', list), C('t', added), C('I', answers), { 0, 0 },
+};
+#undef C
+
+static onlist_status sources(struct onlist_store *s, int partial,
+			     onlist_source_row_cb cb, void *data)
+{
+	struct onlist_source_row row = { .partial = partial };
+	struct rows r;
+
+	rows_begin(&r, s, partial ? Q_PARTIAL_SOURCES : Q_SOURCES, NULL, NULL);
+	while (rows_next(&r, partial ? partial_cols : source_cols, &row) &&
+	       !cb(&row, data))
+		;
+	return rows_end(&r);
+}
+
+onlist_status onlist_store_sources(struct onlist_store *s,
+				   onlist_source_row_cb cb, void *data)
+{
+	return sources(s, 0, cb, data);
+}
+
+onlist_status onlist_store_partial_sources(struct onlist_store *s,
+					   onlist_source_row_cb cb,
+					   void *data)
+{
+	return sources(s, 1, cb, data);
+}
+
+onlist_status onlist_store_count_totals(struct onlist_store *s,
+					struct onlist_totals *out)
+{
+#define C(f) COL(onlist_totals, 'I', f)
+	static const struct onlist__column cols[] = {
+		C(messages), C(patches), C(skipped), C(commits), C(matches),
+		C(commits_matched), { 0, 0 },
+	};
+#undef C
+	struct rows r;
+
+	memset(out, 0, sizeof(*out));
+	rows_begin(&r, s, Q_COUNT_TOTALS, NULL, NULL);
+	rows_next(&r, cols, out);	/* one row: counts */
+	if (r.ret != ONLIST_OK)
+		memset(out, 0, sizeof(*out));
+	return rows_end(&r);
+}
+
+#undef COL
