@@ -139,11 +139,11 @@ static const char *const query_sql[] = {
 	"SELECT reason, count(*) FROM skipped WHERE ?1 IS NULL OR source GLOB ?1"
 	" GROUP BY reason ORDER BY count(*) DESC, reason",
 	[Q_SOURCES] =
-	"SELECT url, list, added FROM sources ORDER BY added, url",
+	"SELECT url, list, added, 0, 0 FROM sources ORDER BY added, url",
 	[Q_PARTIAL_SOURCES] =
 	"SELECT p.url, p.value,"
 	" (SELECT CAST(a.value AS INTEGER) FROM source_state a"
-	"  WHERE a.url = p.url AND a.key = 'partial_added'),"
+	"  WHERE a.url = p.url AND a.key = 'partial_added'), 1,"
 	" (SELECT count(*) FROM source_state q"
 	"  WHERE q.url = p.url AND (q.key GLOB 'q:*' OR q.key GLOB 'raw:*'))"
 	" FROM source_state p WHERE p.key = 'partial' ORDER BY 3, 1",
@@ -160,6 +160,135 @@ static const char *const query_sql[] = {
 	" (SELECT count(DISTINCT commit_sha) FROM matches"
 	"  WHERE" ONLIST__POSTED("method") ")",
 };
+
+/* Where each column of those queries goes in its row struct (store.h). */
+#define COL(row, t, f) { t, offsetof(struct row, f) }
+#define C(t, f) COL(onlist_commit_row, t, f)
+static const struct onlist__column commit_cols[] = {	/* COMMIT_BY_PREFIX */
+	C('t', sha), C('t', date), C('t', author_name), C('t', author_email),
+	C('t', subject), { 0, 0 },
+};
+#undef C
+#define C(t, f) COL(onlist_unposted_row, t, f)
+static const struct onlist__column unposted_cols[] = {	/* (IS_)UNPOSTED_* */
+	C('t', sha), C('t', date), C('t', author_name), C('t', author_email),
+	C('t', subject), C('t', not_diffed), C('t', body), C('t', files),
+	C('I', landed), { 0, 0 },
+};
+#undef C
+#define C(t, f) COL(onlist_list_row, t, f)
+static const struct onlist__column list_cols[] = {	/* COUNT_MESSAGES */
+	C('e', list), C('I', messages), C('I', patches), C('t', first),
+	C('t', last), C('t', fetched), { 0, 0 },
+};
+#undef C
+#define C(t, f) COL(onlist_reason_row, t, f)
+static const struct onlist__column reason_cols[] = {	/* SKIPPED_BY_REASON */
+	C('e', reason), C('I', count), { 0, 0 },
+};
+#undef C
+#define C(t, f) COL(onlist_skip_row, t, f)
+static const struct onlist__column skip_cols[] = {	/* SKIPPED */
+	C('e', source), C('I', offset), C('e', reason), { 0, 0 },
+};
+#undef C
+#define C(t, f) COL(onlist_skipped_commit_row, t, f)
+static const struct onlist__column skipped_commit_cols[] = {
+	C('t', sha), C('t', object), C('t', reason), C('t', subject),
+	{ 0, 0 },
+};
+#undef C
+#define C(t, f) COL(onlist_source_row, t, f)
+static const struct onlist__column source_cols[] = {	/* (PARTIAL_)SOURCES */
+	C('t', url), C('e', list), C('t', added), C('i', partial),
+	C('I', answers), { 0, 0 },
+};
+#undef C
+#define C(f) COL(onlist_totals, 'I', f)
+static const struct onlist__column totals_cols[] = {	/* COUNT_TOTALS */
+	C(messages), C(patches), C(skipped), C(commits), C(matches),
+	C(commits_matched), { 0, 0 },
+};
+#undef C
+#undef COL
+
+/* A walk over the rows of a query of query_sql: rows_begin(), then
+ * rows_next() until it says no more, then rows_end() for the status.  The
+ * statement is prepared for the one walk, so that a callback may start
+ * another query. */
+struct rows {
+	struct onlist_store *s;
+	sqlite3_stmt *st;
+	onlist_status ret;
+};
+
+/* p1 (NULL: SQL NULL) bound to ?1 when the query has one. */
+static void rows_begin(struct rows *r, struct onlist_store *s, enum query q,
+		       const char *p1)
+{
+	r->s = s;
+	r->ret = ONLIST_OK;
+	if (sqlite3_prepare_v2(s->db, query_sql[q], -1, &r->st, NULL)
+	    != SQLITE_OK) {
+		r->st = NULL;
+		r->ret = fail(s, "prepare query");
+		return;
+	}
+	if (sqlite3_bind_parameter_count(r->st) >= 1)
+		bind_text(r->st, 1, p1);
+}
+
+/* 1 with the next row in *out, 0 at the end or on an error (r->ret). */
+static int rows_next(struct rows *r, const struct onlist__column *cols,
+		     void *out)
+{
+	int rc;
+
+	if (!r->st || r->ret != ONLIST_OK)
+		return 0;
+	rc = sqlite3_step(r->st);
+	if (rc == SQLITE_ROW) {
+		onlist__store_columns(r->st, out, cols);
+		return 1;
+	}
+	if (rc != SQLITE_DONE) {
+		sqlite3_reset(r->st);	/* the error is the reset's too */
+		r->ret = fail(r->s, "query");
+	}
+	return 0;
+}
+
+static onlist_status rows_end(struct rows *r)
+{
+	sqlite3_finalize(r->st);
+	return r->ret;
+}
+
+/* NAME(s, q, p1, cols, cb, data): each row of query q into a struct T
+ * through cols, to cb until it returns non-zero; one walker a row kind, so
+ * that each callback keeps its type. */
+#define ROW_WALKER(name, T)						\
+static onlist_status name(struct onlist_store *s, enum query q,		\
+			  const char *p1,				\
+			  const struct onlist__column *cols,		\
+			  int (*cb)(const struct T *, void *), void *data) \
+{									\
+	struct T row;							\
+	struct rows r;							\
+									\
+	rows_begin(&r, s, q, p1);					\
+	while (rows_next(&r, cols, &row) && !cb(&row, data))		\
+		;							\
+	return rows_end(&r);						\
+}
+ROW_WALKER(commit_rows, onlist_commit_row)
+ROW_WALKER(unposted_rows, onlist_unposted_row)
+ROW_WALKER(list_rows, onlist_list_row)
+ROW_WALKER(reason_rows, onlist_reason_row)
+ROW_WALKER(skip_rows, onlist_skip_row)
+ROW_WALKER(skipped_commit_rows, onlist_skipped_commit_row)
+ROW_WALKER(source_rows, onlist_source_row)
+#undef ROW_WALKER
 
 /* How many times SQLite met a damaged file in this process.  SQLite logs
  * every corruption it detects (SQLITE_CONFIG_LOG), also where a caller
@@ -1182,109 +1311,21 @@ onlist_status onlist_store_postings(struct onlist_store *s, const char *sha,
 	return ONLIST_OK;
 }
 
-/* ---- the typed readers ----------------------------------------------------
- * A query of query_sql through its column table into the caller's row: a
- * walk begun by rows_begin(), rows_next() until it says no more, and
- * rows_end() for the status.  The statement is prepared for the one walk,
- * so that a callback may start another query. */
-
-struct rows {
-	struct onlist_store *s;
-	sqlite3_stmt *st;
-	onlist_status ret;
-};
-
-/* p1, p2 (NULL: SQL NULL) bound to ?1, ?2. */
-static void rows_begin(struct rows *r, struct onlist_store *s, enum query q,
-		       const char *p1, const char *p2)
-{
-	r->s = s;
-	r->ret = ONLIST_OK;
-	if (sqlite3_prepare_v2(s->db, query_sql[q], -1, &r->st, NULL)
-	    != SQLITE_OK) {
-		r->st = NULL;
-		r->ret = fail(s, "prepare query");
-		return;
-	}
-	if (sqlite3_bind_parameter_count(r->st) >= 1)
-		bind_text(r->st, 1, p1);
-	if (sqlite3_bind_parameter_count(r->st) >= 2)
-		bind_text(r->st, 2, p2);
-}
-
-/* 1 with the next row in *out, 0 at the end or on an error (r->ret). */
-static int rows_next(struct rows *r, const struct onlist__column *cols,
-		     void *out)
-{
-	int rc;
-
-	if (!r->st || r->ret != ONLIST_OK)
-		return 0;
-	rc = sqlite3_step(r->st);
-	if (rc == SQLITE_ROW) {
-		onlist__store_columns(r->st, out, cols);
-		return 1;
-	}
-	if (rc != SQLITE_DONE) {
-		sqlite3_reset(r->st);	/* the error is the reset's too */
-		r->ret = fail(r->s, "query");
-	}
-	return 0;
-}
-
-static onlist_status rows_end(struct rows *r)
-{
-	sqlite3_finalize(r->st);
-	return r->ret;
-}
-
-#define COL(row, t, f) { t, offsetof(struct row, f) }
+/* ---- the typed readers (store.h), over the walkers above ---------------- */
 
 onlist_status onlist_store_commits_by_prefix(struct onlist_store *s,
 					     const char *prefix,
 					     onlist_commit_row_cb cb,
 					     void *data)
 {
-#define C(t, f) COL(onlist_commit_row, t, f)
-	static const struct onlist__column cols[] = {
-		C('t', sha), C('t', date), C('t', author_name),
-		C('t', author_email), C('t', subject), { 0, 0 },
-	};
-#undef C
-	struct onlist_commit_row row;
-	struct rows r;
-
-	rows_begin(&r, s, Q_COMMIT_BY_PREFIX, prefix, NULL);
-	while (rows_next(&r, cols, &row) && !cb(&row, data))
-		;
-	return rows_end(&r);
-}
-
-#define C(t, f) COL(onlist_unposted_row, t, f)
-static const struct onlist__column unposted_cols[] = {
-	C('t', sha), C('t', date), C('t', author_name), C('t', author_email),
-	C('t', subject), C('t', not_diffed), C('t', body), C('t', files),
-	C('I', landed), { 0, 0 },
-};
-#undef C
-
-static onlist_status unposted(struct onlist_store *s, enum query q,
-			      const char *sha, onlist_unposted_row_cb cb,
-			      void *data)
-{
-	struct onlist_unposted_row row;
-	struct rows r;
-
-	rows_begin(&r, s, q, sha, NULL);
-	while (rows_next(&r, unposted_cols, &row) && !cb(&row, data))
-		;
-	return rows_end(&r);
+	return commit_rows(s, Q_COMMIT_BY_PREFIX, prefix, commit_cols, cb,
+			   data);
 }
 
 onlist_status onlist_store_unposted(struct onlist_store *s,
 				    onlist_unposted_row_cb cb, void *data)
 {
-	return unposted(s, Q_UNPOSTED_ALL, NULL, cb, data);
+	return unposted_rows(s, Q_UNPOSTED_ALL, NULL, unposted_cols, cb, data);
 }
 
 onlist_status onlist_store_unposted_commit(struct onlist_store *s,
@@ -1292,25 +1333,13 @@ onlist_status onlist_store_unposted_commit(struct onlist_store *s,
 					   onlist_unposted_row_cb cb,
 					   void *data)
 {
-	return unposted(s, Q_IS_UNPOSTED, sha, cb, data);
+	return unposted_rows(s, Q_IS_UNPOSTED, sha, unposted_cols, cb, data);
 }
 
 onlist_status onlist_store_lists(struct onlist_store *s,
 				 onlist_list_row_cb cb, void *data)
 {
-#define C(t, f) COL(onlist_list_row, t, f)
-	static const struct onlist__column cols[] = {
-		C('e', list), C('I', messages), C('I', patches), C('t', first),
-		C('t', last), C('t', fetched), { 0, 0 },
-	};
-#undef C
-	struct onlist_list_row row;
-	struct rows r;
-
-	rows_begin(&r, s, Q_COUNT_MESSAGES, NULL, NULL);
-	while (rows_next(&r, cols, &row) && !cb(&row, data))
-		;
-	return rows_end(&r);
+	return list_rows(s, Q_COUNT_MESSAGES, NULL, list_cols, cb, data);
 }
 
 onlist_status onlist_store_skipped_by_reason(struct onlist_store *s,
@@ -1318,108 +1347,46 @@ onlist_status onlist_store_skipped_by_reason(struct onlist_store *s,
 					     onlist_reason_row_cb cb,
 					     void *data)
 {
-#define C(t, f) COL(onlist_reason_row, t, f)
-	static const struct onlist__column cols[] = {
-		C('e', reason), C('I', count), { 0, 0 },
-	};
-#undef C
-	struct onlist_reason_row row;
-	struct rows r;
-
-	rows_begin(&r, s, Q_SKIPPED_BY_REASON, glob, NULL);
-	while (rows_next(&r, cols, &row) && !cb(&row, data))
-		;
-	return rows_end(&r);
+	return reason_rows(s, Q_SKIPPED_BY_REASON, glob, reason_cols, cb,
+			   data);
 }
 
 onlist_status onlist_store_skipped(struct onlist_store *s, const char *glob,
 				   onlist_skip_row_cb cb, void *data)
 {
-#define C(t, f) COL(onlist_skip_row, t, f)
-	static const struct onlist__column cols[] = {
-		C('e', source), C('I', offset), C('e', reason), { 0, 0 },
-	};
-#undef C
-	struct onlist_skip_row row;
-	struct rows r;
-
-	rows_begin(&r, s, Q_SKIPPED, glob, NULL);
-	while (rows_next(&r, cols, &row) && !cb(&row, data))
-		;
-	return rows_end(&r);
+	return skip_rows(s, Q_SKIPPED, glob, skip_cols, cb, data);
 }
 
 onlist_status onlist_store_skipped_commits(struct onlist_store *s,
 					   onlist_skipped_commit_row_cb cb,
 					   void *data)
 {
-#define C(t, f) COL(onlist_skipped_commit_row, t, f)
-	static const struct onlist__column cols[] = {
-		C('t', sha), C('t', object), C('t', reason), C('t', subject),
-		{ 0, 0 },
-	};
-#undef C
-	struct onlist_skipped_commit_row row;
-	struct rows r;
-
-	rows_begin(&r, s, Q_SKIPPED_COMMITS, NULL, NULL);
-	while (rows_next(&r, cols, &row) && !cb(&row, data))
-		;
-	return rows_end(&r);
-}
-
-/* The columns of Q_SOURCES, then of Q_PARTIAL_SOURCES: one more. */
-#define C(t, f) COL(onlist_source_row, t, f)
-static const struct onlist__column source_cols[] = {
-	C('t', url), C('e', list), C('t', added), { 0, 0 },
-}, partial_cols[] = {
-	C('t', url), C('e', list), C('t', added), C('I', answers), { 0, 0 },
-};
-#undef C
-
-static onlist_status sources(struct onlist_store *s, int partial,
-			     onlist_source_row_cb cb, void *data)
-{
-	struct onlist_source_row row = { .partial = partial };
-	struct rows r;
-
-	rows_begin(&r, s, partial ? Q_PARTIAL_SOURCES : Q_SOURCES, NULL, NULL);
-	while (rows_next(&r, partial ? partial_cols : source_cols, &row) &&
-	       !cb(&row, data))
-		;
-	return rows_end(&r);
+	return skipped_commit_rows(s, Q_SKIPPED_COMMITS, NULL,
+				   skipped_commit_cols, cb, data);
 }
 
 onlist_status onlist_store_sources(struct onlist_store *s,
 				   onlist_source_row_cb cb, void *data)
 {
-	return sources(s, 0, cb, data);
+	return source_rows(s, Q_SOURCES, NULL, source_cols, cb, data);
 }
 
 onlist_status onlist_store_partial_sources(struct onlist_store *s,
 					   onlist_source_row_cb cb,
 					   void *data)
 {
-	return sources(s, 1, cb, data);
+	return source_rows(s, Q_PARTIAL_SOURCES, NULL, source_cols, cb, data);
 }
 
 onlist_status onlist_store_count_totals(struct onlist_store *s,
 					struct onlist_totals *out)
 {
-#define C(f) COL(onlist_totals, 'I', f)
-	static const struct onlist__column cols[] = {
-		C(messages), C(patches), C(skipped), C(commits), C(matches),
-		C(commits_matched), { 0, 0 },
-	};
-#undef C
 	struct rows r;
 
 	memset(out, 0, sizeof(*out));
-	rows_begin(&r, s, Q_COUNT_TOTALS, NULL, NULL);
-	rows_next(&r, cols, out);	/* one row: counts */
+	rows_begin(&r, s, Q_COUNT_TOTALS, NULL);
+	rows_next(&r, totals_cols, out);	/* one row: counts */
 	if (r.ret != ONLIST_OK)
 		memset(out, 0, sizeof(*out));
 	return rows_end(&r);
 }
-
-#undef COL

@@ -191,18 +191,19 @@ onlist_status onlist_store_postings(struct onlist_store *s, const char *sha,
 				    const char *patch_id, const char *repaired,
 				    onlist_posting_row_cb cb, void *data);
 
-/* The rows the commands read, one struct per kind, filled in store.c next
- * to the SQL.  A row and its strings are the store's and valid only during
- * the callback (copy what must outlive it); a callback returns non-zero to
- * stop early.  Every reader fails with ONLIST_EDB (message set) and calls
- * nothing more; a row already passed to the callback stays said. */
+/* The rows the commands read: one struct a kind, filled in store.c next
+ * to its SQL.  A row and its strings are the store's, valid only during
+ * the callback (copy what must outlive it); a string field is never NULL
+ * unless its comment says so.  A callback returns non-zero to stop.  Each
+ * reader returns ONLIST_OK, or ONLIST_EDB (onlist_store_errmsg() says
+ * why) after the rows it passed already. */
 
 /* A commit as the database holds it (lookup, match --explain). */
 struct onlist_commit_row {
 	const char *sha;
-	const char *date;		/* commit date, epoch seconds */
-	const char *author_name, *author_email;
-	const char *subject;
+	const char *date;		/* commit date, epoch seconds; NULL: none */
+	const char *author_name, *author_email;	/* NULL: none stored */
+	const char *subject;		/* NULL: none stored */
 };
 typedef int (*onlist_commit_row_cb)(const struct onlist_commit_row *r,
 				    void *data);
@@ -216,9 +217,9 @@ onlist_status onlist_store_commits_by_prefix(struct onlist_store *s,
 /* A commit with no posting: what verdict.h judges it by. */
 struct onlist_unposted_row {
 	const char *sha;
-	const char *date;		/* commit date, epoch seconds */
+	const char *date;		/* commit date, epoch seconds; NULL: none */
 	const char *author_name, *author_email;	/* NULL: none stored */
-	const char *subject;
+	const char *subject;		/* NULL: none stored */
 	const char *not_diffed;		/* why scan could not diff it, else NULL */
 	const char *body, *files;	/* NULL: none stored */
 	int64_t landed;			/* when it landed, else the commit date */
