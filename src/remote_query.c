@@ -408,13 +408,12 @@ struct fuzzy_rows {
 	GPtrArray *msgids;
 };
 
-static int take_posting(int ncol, const char *const *c, void *data)
+static int take_posting(const struct onlist_posting_row *r, void *data)
 {
 	struct fuzzy_rows *x = data;
 
-	/* lists, msgid, date, subject, method, ... */
-	if (ncol > 4 && c[1] && c[4] && !strcmp(c[4], "fuzzy"))
-		g_ptr_array_add(x->msgids, g_strdup(c[1]));
+	if (r->msgid && r->method && !strcmp(r->method, "fuzzy"))
+		g_ptr_array_add(x->msgids, g_strdup(r->msgid));
 	return 0;
 }
 
@@ -423,12 +422,11 @@ onlist_status onlist_remote_fuzzy_threads(struct onlist_remote *r,
 					  char **errmsg)
 {
 	struct fuzzy_rows x = { g_ptr_array_new_with_free_func(g_free) };
-	const char *p[1] = { sha };
 	onlist_status st;
 
 	*errmsg = NULL;
 	*fetched = 0;
-	if (onlist_store_query(r->s, ONLIST_Q_POSTINGS, p, 1, take_posting, &x)
+	if (onlist_store_postings(r->s, sha, NULL, NULL, take_posting, &x)
 	    != ONLIST_OK) {
 		g_ptr_array_free(x.msgids, TRUE);
 		return onlist_fail(errmsg, ONLIST_EDB, "%s", onlist_store_errmsg(r->s));

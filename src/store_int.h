@@ -131,7 +131,7 @@ onlist_status onlist__store_first_text(struct onlist_store *s, const char *sql,
 
 /* Bind params (text) to st, call row for each result row with its columns
  * as text (non-zero stops), count them in *count (may be NULL), reset st.
- * The loop behind onlist_store_query() and the store_*.c readers. */
+ * The loop behind the store_*.c readers that pass their rows as text. */
 onlist_status onlist__store_rows(struct onlist_store *s, sqlite3_stmt *st,
 				 const char *const *params, int nparams,
 				 onlist_row_cb row, void *data, long *count);

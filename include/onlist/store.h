@@ -191,47 +191,139 @@ onlist_status onlist_store_postings(struct onlist_store *s, const char *sha,
 				    const char *patch_id, const char *repaired,
 				    onlist_posting_row_cb cb, void *data);
 
-/* The read queries the commands need, named so the SQL stays in store.c.
- * Parameters and columns (all passed as strings; NULL for SQL NULL):
- *   UNPOSTED_ALL      ()           -> sha, commit_date, author_name, author_email, subject,
- *                                     skip reason (NULL unless the scan could not diff it)
- *   IS_UNPOSTED       (sha)        -> same columns, one row if unposted
- *   COMMIT_BY_PREFIX  (hexprefix)  -> sha, commit_date, author_name, author_email, subject
- *   POSTINGS          (sha)        -> lists, msgid, date, subject, method, from_name, from_addr,
- *                                     score, echo rule (NULL unless an echo/bot mail)
- *   POSTINGS_BY_PATCH (patch-id, repaired id) -> the columns of POSTINGS, for
- *                                     a patch not in git (lookup --patch)
- *   COUNT_MESSAGES    ()           -> list, messages, patches
- *   COUNT_SKIPPED     ()           -> reason, count
- *   COUNT_TOTALS      ()           -> messages, patches, skipped, commits, matches, commits_matched
- *   SOURCES           ()           -> url, list, added (epoch seconds)
- *   PARTIAL_SOURCES   ()           -> url, list, added, answers kept: the
- *                                     inboxes lookup --remote asked (remote.h)
- *   SKIPPED           (source glob) -> source, offset, reason (all when NULL)
- *   SKIPPED_BY_REASON (source glob) -> reason, count (most frequent first)
- *   SKIPPED_COMMITS   ()           -> sha, object (or NULL), reason, subject: the
- *                                     commits scan could not diff, oldest first
- */
-enum onlist_query {
-	ONLIST_Q_UNPOSTED_ALL,
-	ONLIST_Q_IS_UNPOSTED,
-	ONLIST_Q_COMMIT_BY_PREFIX,
-	ONLIST_Q_POSTINGS,
-	ONLIST_Q_COUNT_MESSAGES,
-	ONLIST_Q_COUNT_SKIPPED,
-	ONLIST_Q_COUNT_TOTALS,
-	ONLIST_Q_SOURCES,
-	ONLIST_Q_SKIPPED,
-	ONLIST_Q_POSTINGS_BY_PATCH,
-	ONLIST_Q_SKIPPED_BY_REASON,
-	ONLIST_Q_SKIPPED_COMMITS,
-	ONLIST_Q_PARTIAL_SOURCES,
+/* The rows the commands read: one struct a kind, filled in store.c next
+ * to its SQL.  A row and its strings are the store's, valid only during
+ * the callback (copy what must outlive it); a string field is never NULL
+ * unless its comment says so.  A callback returns non-zero to stop.  Each
+ * reader returns ONLIST_OK, or ONLIST_EDB (onlist_store_errmsg() says
+ * why) after the rows it passed already. */
+
+/* A commit as the database holds it (lookup, match --explain). */
+struct onlist_commit_row {
+	const char *sha;
+	const char *date;		/* commit date, epoch seconds; NULL: none */
+	const char *author_name, *author_email;	/* NULL: none stored */
+	const char *subject;		/* NULL: none stored */
 };
+typedef int (*onlist_commit_row_cb)(const struct onlist_commit_row *r,
+				    void *data);
+/* The stored commits whose sha starts with prefix (lowercase hex), in sha
+ * order, at most two: a second row says the prefix is ambiguous. */
+onlist_status onlist_store_commits_by_prefix(struct onlist_store *s,
+					     const char *prefix,
+					     onlist_commit_row_cb cb,
+					     void *data);
+
+/* A commit with no posting: what verdict.h judges it by. */
+struct onlist_unposted_row {
+	const char *sha;
+	const char *date;		/* commit date, epoch seconds; NULL: none */
+	const char *author_name, *author_email;	/* NULL: none stored */
+	const char *subject;		/* NULL: none stored */
+	const char *not_diffed;		/* why scan could not diff it, else NULL */
+	const char *body, *files;	/* NULL: none stored */
+	int64_t landed;			/* when it landed, else the commit date */
+};
+typedef int (*onlist_unposted_row_cb)(const struct onlist_unposted_row *r,
+				      void *data);
+/* Every stored commit no mail posted (vocab.h's posting methods), oldest
+ * commit first. */
+onlist_status onlist_store_unposted(struct onlist_store *s,
+				    onlist_unposted_row_cb cb, void *data);
+/* The stored commit sha, once, when no mail posted it; no call else. */
+onlist_status onlist_store_unposted_commit(struct onlist_store *s,
+					   const char *sha,
+					   onlist_unposted_row_cb cb,
+					   void *data);
+
+/* A list's messages and how far they reach (status, --list-lists).  The
+ * dates are epoch seconds, NULL when there is none. */
+struct onlist_list_row {
+	const char *list;		/* "" for messages of no list */
+	int64_t messages, patches;
+	const char *first, *last;	/* the first and last usable Date */
+	const char *fetched;		/* the last fetch of its source */
+};
+typedef int (*onlist_list_row_cb)(const struct onlist_list_row *r,
+				  void *data);
+/* Each list, by name. */
+onlist_status onlist_store_lists(struct onlist_store *s,
+				 onlist_list_row_cb cb, void *data);
+
+/* How many stored rows give one reason. */
+struct onlist_reason_row {
+	const char *reason;
+	int64_t count;
+};
+typedef int (*onlist_reason_row_cb)(const struct onlist_reason_row *r,
+				    void *data);
+/* The skipped messages of the sources matching the GLOB pattern glob
+ * (NULL: all), counted by reason: the most frequent first, then by
+ * reason. */
+onlist_status onlist_store_skipped_by_reason(struct onlist_store *s,
+					     const char *glob,
+					     onlist_reason_row_cb cb,
+					     void *data);
+
+/* A message import could not read. */
+struct onlist_skip_row {
+	const char *source;		/* the file ("" when none stored) */
+	int64_t offset;			/* where in it */
+	const char *reason;		/* "" when none stored */
+};
+typedef int (*onlist_skip_row_cb)(const struct onlist_skip_row *r,
+				  void *data);
+/* Each skipped message of the sources matching glob (NULL: all), by source
+ * and offset. */
+onlist_status onlist_store_skipped(struct onlist_store *s, const char *glob,
+				   onlist_skip_row_cb cb, void *data);
+
+/* A commit scan could not diff. */
+struct onlist_skipped_commit_row {
+	const char *sha;
+	const char *object;		/* the object missing, NULL: not known */
+	const char *reason;		/* git's message, maybe several lines */
+	const char *subject;		/* NULL when the commit is not stored */
+};
+typedef int (*onlist_skipped_commit_row_cb)(
+	const struct onlist_skipped_commit_row *r, void *data);
+/* Each of them, oldest commit first. */
+onlist_status onlist_store_skipped_commits(struct onlist_store *s,
+					   onlist_skipped_commit_row_cb cb,
+					   void *data);
+
+/* A source `onlist fetch` remembers, or an inbox lookup --remote asked. */
+struct onlist_source_row {
+	const char *url;
+	const char *list;		/* "" when none was given */
+	const char *added;		/* epoch seconds; NULL: not known */
+	int partial;			/* lookup --remote's (remote.h) */
+	int64_t answers;		/* partial: the answers kept, else 0 */
+};
+typedef int (*onlist_source_row_cb)(const struct onlist_source_row *r,
+				    void *data);
+/* The sources fetch remembers, oldest first (then by URL). */
+onlist_status onlist_store_sources(struct onlist_store *s,
+				   onlist_source_row_cb cb, void *data);
+/* The partial sources (partial set), oldest first (then by URL). */
+onlist_status onlist_store_partial_sources(struct onlist_store *s,
+					   onlist_source_row_cb cb,
+					   void *data);
+
+/* What the database holds. */
+struct onlist_totals {
+	int64_t messages, patches;	/* messages, those carrying a patch */
+	int64_t skipped;		/* messages that could not be read */
+	int64_t commits, matches;
+	int64_t commits_matched;	/* commits with a posting */
+};
+/* Fill *out (all 0 on error). */
+onlist_status onlist_store_count_totals(struct onlist_store *s,
+					struct onlist_totals *out);
+
+/* The row callback of the store_*.c readers that still pass their columns
+ * as text (store_thread.h, store_match.h, ...): ncol columns, NULL for
+ * SQL NULL, valid during the call; non-zero stops. */
 typedef int (*onlist_row_cb)(int ncol, const char *const *cols, void *data);
-/* Run query q with nparams text parameters; `row` is called for each result
- * row (return non-zero to stop early). */
-onlist_status onlist_store_query(struct onlist_store *s, enum onlist_query q,
-				 const char *const *params, int nparams,
-				 onlist_row_cb row, void *data);
 
 #endif

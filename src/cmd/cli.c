@@ -202,8 +202,7 @@ int onlist_cli_out_close(struct onlist_cli *cli, struct onlist_out *out,
 	return ONLIST_EXIT_FAIL;
 }
 
-void onlist_cli_rows_open(struct onlist_cli_rows *x, enum onlist_fmt fmt,
-			  onlist_cli_row_fn print)
+void onlist_cli_rows_open(struct onlist_cli_rows *x, enum onlist_fmt fmt)
 {
 	x->out = (struct onlist_out)ONLIST_OUT_INIT;
 	onlist_out_open(&x->out, NULL, NULL);	/* standard output: cannot fail */
@@ -211,18 +210,14 @@ void onlist_cli_rows_open(struct onlist_cli_rows *x, enum onlist_fmt fmt,
 	x->json = fmt == ONLIST_FMT_JSON;
 	x->e = NULL;
 	x->n = 0;
-	x->print = print;
 	if (x->json && (x->e = onlist_emit_new(x->f, fmt)))
 		onlist_emit_begin_list(x->e, ONLIST_EMIT_LINES);
 }
 
-int onlist_cli_row(int ncol, const char *const *c, void *data)
+int onlist_cli_row(struct onlist_cli_rows *x)
 {
-	struct onlist_cli_rows *x = data;
-
 	if (x->json && !x->e)
 		return 1;	/* out of memory at open: stop */
-	x->print(x, ncol, c);
 	x->n++;
 	return 0;
 }
@@ -542,22 +537,19 @@ int onlist_cli_format(struct onlist_cli *cli, const char *arg,
 /* ---- why a commit was never posted (verdict.h), for lookup and export */
 
 
-static int why_row(int ncol, const char *const *c, void *data)
+static int why_row(const struct onlist_unposted_row *r, void *data)
 {
 	struct onlist_cli_why *w = data;
-	int64_t landed = ncol > 8 && c[8] ? strtoll(c[8], NULL, 10) : 0;
 
 	w->st = onlist_verdict_unposted(w->s, &w->span,
-					w->have_rel > 0 ? &w->rel : NULL, c[0], c[4],
-					ncol > 6 ? c[6] : NULL,
-					ncol > 7 ? c[7] : NULL, landed, &w->v);
+					w->have_rel > 0 ? &w->rel : NULL, r->sha,
+					r->subject, r->body, r->files, r->landed,
+					&w->v);
 	return 1;
 }
 
 int onlist_cli_why(struct onlist_cli_why *w, const char *sha)
 {
-	const char *p[1] = { sha };
-
 	onlist_verdict_release(&w->v);
 	if (!w->ready) {
 		w->ready = 1;
@@ -569,8 +561,8 @@ int onlist_cli_why(struct onlist_cli_why *w, const char *sha)
 	if (w->ready < 0)
 		return -1;
 	w->st = ONLIST_OK;
-	if (onlist_store_query(w->s, ONLIST_Q_IS_UNPOSTED, p, 1, why_row, w)
-	    != ONLIST_OK || w->st != ONLIST_OK) {
+	if (onlist_store_unposted_commit(w->s, sha, why_row, w) != ONLIST_OK ||
+	    w->st != ONLIST_OK) {
 		onlist_err("%s: %s", w->cmd, onlist_store_errmsg(w->s));
 		return -1;
 	}

@@ -292,35 +292,38 @@ struct onlist_store *onlist_cli_open_store_read(struct onlist_cli *cli);
 
 
 /* ---- listings ------------------------------------------------------------
- * A listing command prints the rows of a query on standard output, a
- * line of text each, or as one JSON array of objects:
+ * A listing command prints the rows of a store reader on standard output,
+ * a line of text each, or as one JSON array of objects:
+ *
+ *   static int print_row(const struct onlist_X_row *r, void *data)
+ *   {
+ *   	struct onlist_cli_rows *x = data;
+ *
+ *   	if (onlist_cli_row(x))
+ *   		return 1;
+ *   	...one map through the emitter x->e when x->json, else a line to x->f
+ *   }
  *
  *   struct onlist_cli_rows x;
- *   onlist_cli_rows_open(&x, fmt, print_row);
- *   if (onlist_store_query(s, Q, params, n, onlist_cli_row, &x) != ONLIST_OK)
+ *   onlist_cli_rows_open(&x, fmt);
+ *   if (onlist_store_X(s, print_row, &x) != ONLIST_OK)
  *   	...say so, ret = ONLIST_EXIT_FAIL;
  *   return onlist_cli_rows_close(cli, &x, ret);
  *
- * print_row(x, ncol, c) writes one row: for JSON one map through the
- * emitter x->e (the array and its separators are the emitter's), else a
- * line of text to x->f.
+ * The array and its separators are the emitter's.
  */
-struct onlist_cli_rows;
-typedef void (*onlist_cli_row_fn)(struct onlist_cli_rows *x, int ncol,
-				  const char *const *c);
 struct onlist_cli_rows {
 	FILE *f;
 	int json;
 	struct onlist_emit *e;	/* JSON only: the array the rows go in */
 	long n;			/* the rows printed so far */
-	onlist_cli_row_fn print;
 	struct onlist_out out;
 };
 /* Standard output, and for JSON an emitter with the array open. */
-void onlist_cli_rows_open(struct onlist_cli_rows *x, enum onlist_fmt fmt,
-			  onlist_cli_row_fn print);
-/* An onlist_row_cb: one row through x->print, counted.  0 (go on). */
-int onlist_cli_row(int ncol, const char *const *c, void *data);
+void onlist_cli_rows_open(struct onlist_cli_rows *x, enum onlist_fmt fmt);
+/* Before a row is printed: 0 (print it; counted), or 1 (stop: JSON was
+ * asked for and the emitter could not be made). */
+int onlist_cli_row(struct onlist_cli_rows *x);
 /* The JSON array closed, then onlist_cli_out_close(): `ret`, or
  * ONLIST_EXIT_FAIL after a write error (said). */
 int onlist_cli_rows_close(struct onlist_cli *cli, struct onlist_cli_rows *x,

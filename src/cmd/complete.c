@@ -40,12 +40,12 @@ int onlist_complete_opts(struct onlist_cli *cli, int argc, char **argv,
 	return 1;
 }
 
-static int list_row(int ncol, const char *const *c, void *data)
+static int list_row(const struct onlist_list_row *r, void *data)
 {
 	(void)data;
 	/* a name with a line end would be two words to the shell */
-	if (ncol > 0 && c[0] && !strpbrk(c[0], "\n\r"))
-		printf("%s\n", c[0]);
+	if (!strpbrk(r->list, "\n\r"))
+		printf("%s\n", r->list);
 	return 0;
 }
 
@@ -57,8 +57,7 @@ int onlist_complete_lists(struct onlist_cli *cli)
 	/* no database yet: nothing to offer, and nothing to say */
 	if (!(s = onlist_cli_open_store_read(cli)))
 		return ONLIST_EXIT_FAIL;
-	if (onlist_store_query(s, ONLIST_Q_COUNT_MESSAGES, NULL, 0, list_row,
-			       NULL) != ONLIST_OK)
+	if (onlist_store_lists(s, list_row, NULL) != ONLIST_OK)
 		ret = ONLIST_EXIT_FAIL;
 	onlist_store_close(s);
 	return ret;

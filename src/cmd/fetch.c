@@ -205,12 +205,11 @@ struct source_list {
 	size_t n;
 };
 
-static int collect_source(int ncol, const char *const *c, void *data)
+static int collect_source(const struct onlist_source_row *r, void *data)
 {
 	struct source_list *l = data;
 	char **u, **li;
 
-	(void)ncol;
 	u = realloc(l->url, (l->n + 1) * sizeof(*u));
 	if (u)
 		l->url = u;
@@ -219,8 +218,8 @@ static int collect_source(int ncol, const char *const *c, void *data)
 		l->list = li;
 	if (!u || !li)
 		return 1;
-	l->url[l->n] = strdup(c[0]);
-	l->list[l->n] = strdup(c[1] ? c[1] : "");
+	l->url[l->n] = strdup(r->url);
+	l->list[l->n] = strdup(r->list);
 	l->n++;
 	return 0;
 }
@@ -442,8 +441,7 @@ int cmd_fetch(struct onlist_cli *cli, int argc, char **argv)
 		onlist_emit_begin_list(r.e, ONLIST_EMIT_LINES);
 	}
 	if (optind == argc) {
-		if (onlist_store_query(s, ONLIST_Q_SOURCES, NULL, 0,
-					      collect_source, &l) != ONLIST_OK) {
+		if (onlist_store_sources(s, collect_source, &l) != ONLIST_OK) {
 			onlist_err("fetch: %s", onlist_store_errmsg(s));
 			ret = ONLIST_EXIT_FAIL;
 		} else if (l.n == 0) {

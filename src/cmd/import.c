@@ -67,16 +67,14 @@ struct reasons {
 	int n;
 };
 
-static int print_reason(int ncol, const char *const *c, void *data)
+static int print_reason(const struct onlist_reason_row *row, void *data)
 {
 	struct reasons *r = data;
-	long count = c[1] ? atol(c[1]) : 0;
 
-	(void)ncol;
 	if (r->e) {
 		onlist_emit_begin_map(r->e, 0);
-		onlist_emit_kstr(r->e, "reason", c[0]);
-		onlist_emit_kint(r->e, "count", count);
+		onlist_emit_kstr(r->e, "reason", row->reason);
+		onlist_emit_kint(r->e, "count", row->count);
 		onlist_emit_end(r->e);
 		return 0;
 	}
@@ -84,8 +82,8 @@ static int print_reason(int ncol, const char *const *c, void *data)
 		fputs("  ...\n", r->f);
 		return 1;
 	}
-	fprintf(r->f, "  %6ld  ", count);
-	onlist_put_text(r->f, c[0]);
+	fprintf(r->f, "  %6ld  ", (long)row->count);
+	onlist_put_text(r->f, row->reason);
 	fputc('\n', r->f);
 	return 0;
 }
@@ -97,7 +95,6 @@ static void skip_summary(struct onlist_store *s, const char *place, FILE *f,
 {
 	struct reasons r = { f, e, 0 };
 	char *glob = malloc(4 * strlen(place) + 2), *g = glob;
-	const char *p[1];
 
 	if (!glob)
 		return;
@@ -111,10 +108,9 @@ static void skip_summary(struct onlist_store *s, const char *place, FILE *f,
 		}
 	}
 	strcpy(g, "*");
-	p[0] = glob;
 	if (!e)
 		fputs("  skipped, by reason (all of them: onlist skipped FILE):\n", f);
-	onlist_store_query(s, ONLIST_Q_SKIPPED_BY_REASON, p, 1, print_reason, &r);
+	onlist_store_skipped_by_reason(s, glob, print_reason, &r);
 	free(glob);
 }
 

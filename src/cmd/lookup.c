@@ -83,16 +83,15 @@ struct found {
 	int n;
 };
 
-static int take_commit(int ncol, const char *const *c, void *data)
+static int take_commit(const struct onlist_commit_row *r, void *data)
 {
 	struct found *f = data;
 
-	(void)ncol;
 	if (f->n++ == 0) {
-		snprintf(f->sha, sizeof(f->sha), "%s", c[0]);
-		f->date = strdup(c[1] ? c[1] : "0");
-		f->author = strdup(c[2] ? c[2] : "");
-		f->subject = strdup(c[4] ? c[4] : "");
+		snprintf(f->sha, sizeof(f->sha), "%s", r->sha);
+		f->date = strdup(r->date ? r->date : "0");
+		f->author = strdup(r->author_name ? r->author_name : "");
+		f->subject = strdup(r->subject ? r->subject : "");
 	}
 	return 0;
 }
@@ -501,7 +500,6 @@ static onlist_status find_commit(struct onlist_store *s, const char *repo,
 				 const char *name, struct found *f)
 {
 	char lower[41];
-	const char *p[1];
 	onlist_status st = ONLIST_OK;
 
 	snprintf(lower, sizeof(lower), "%s", name);
@@ -509,9 +507,8 @@ static onlist_status find_commit(struct onlist_store *s, const char *repo,
 		*q = (char)tolower((unsigned char)*q);
 	/* only the whole name: "<40 hex>-junk" cut at 40 would match */
 	if (strlen(name) < sizeof(lower) && is_hex(lower)) {
-		p[0] = lower;
-		if ((st = onlist_store_query(s, ONLIST_Q_COMMIT_BY_PREFIX, p, 1,
-					     take_commit, f)) != ONLIST_OK)
+		if ((st = onlist_store_commits_by_prefix(s, lower, take_commit,
+							 f)) != ONLIST_OK)
 			return st;
 	}
 	/* a name starting with '-' would be an option to git */
@@ -522,9 +519,9 @@ static onlist_status find_commit(struct onlist_store *s, const char *repo,
 		if (asprintf(&spec, "%s^!", name) >= 0) {
 			if (onlist_repo_scan_rev_list(repo, spec, &shas, &n,
 						 &err) == ONLIST_OK && n == 1) {
-				p[0] = shas[0];
-				st = onlist_store_query(s, ONLIST_Q_COMMIT_BY_PREFIX,
-							p, 1, take_commit, f);
+				st = onlist_store_commits_by_prefix(s, shas[0],
+								    take_commit,
+								    f);
 			}
 			free(spec);
 		}

@@ -81,43 +81,32 @@ struct explain_out {
 	int n;
 };
 
-static int totals(int ncol, const char *const *cols, void *data)
-{
-	long *t = data;
-
-	for (int i = 0; i < ncol && i < 6; i++)
-		t[i] = cols[i] ? atol(cols[i]) : 0;
-	return 0;
-}
-
-static int print_match(int ncol, const char *const *c, void *data)
+static int print_match(const struct onlist_posting_row *r, void *data)
 {
 	struct explain_out *e = data;
-	const char *method = c[4] ? c[4] : "?";
+	const char *method = r->method ? r->method : "?";
 
-	(void)ncol;
 	fputs("  ", e->f);
 	onlist_put_text(e->f, method);
 	fprintf(e->f, "%*s <", strlen(method) < 12 ? 12 - (int)strlen(method) : 0,
 		"");
-	onlist_put_text(e->f, c[1]);
+	onlist_put_text(e->f, r->msgid);
 	fputs("> ", e->f);
-	onlist_put_text(e->f, c[3]);
+	onlist_put_text(e->f, r->subject);
 	fputc('\n', e->f);
 	e->n++;
 	return 0;
 }
 
-static int take_sha(int ncol, const char *const *c, void *data)
+static int take_sha(const struct onlist_commit_row *r, void *data)
 {
 	char *sha = data;
 
-	(void)ncol;
 	if (sha[0]) {
 		sha[0] = '?';	/* ambiguous */
 		return 1;
 	}
-	snprintf(sha, 41, "%s", c[0]);
+	snprintf(sha, 41, "%s", r->sha);
 	return 0;
 }
 
@@ -231,13 +220,12 @@ static int explain(struct onlist_store *s, const struct onlist_match_opts *o,
 	struct explain_out e = { f, 0 };
 	struct onlist_explain x;
 	char sha[41] = "", *err = NULL;
-	const char *p[1] = { arg };
 
 	if (strlen(arg) < 4 || strspn(arg, "0123456789abcdef") != strlen(arg)) {
 		onlist_err("match: --explain wants a commit id (hex), not '%s'", arg);
 		return ONLIST_EXIT_USAGE;
 	}
-	onlist_store_query(s, ONLIST_Q_COMMIT_BY_PREFIX, p, 1, take_sha, sha);
+	onlist_store_commits_by_prefix(s, arg, take_sha, sha);
 	if (!sha[0] || sha[0] == '?') {
 		onlist_err("match: %s: %s", arg, sha[0] ? "ambiguous" :
 			   "no such commit in the database");
@@ -245,8 +233,7 @@ static int explain(struct onlist_store *s, const struct onlist_match_opts *o,
 	}
 	/* sha is 40 hex digits: take_sha copied a stored commit id */
 	fprintf(f, "commit %.40s\nmatches:\n", sha);
-	p[0] = sha;
-	onlist_store_query(s, ONLIST_Q_POSTINGS, p, 1, print_match, &e);
+	onlist_store_postings(s, sha, NULL, NULL, print_match, &e);
 	if (!e.n)
 		fputs("  none: never posted\n", f);
 	if (onlist_match_explain(s, o, sha, &x, &err) != ONLIST_OK) {
@@ -306,7 +293,8 @@ static void emit_counts(struct onlist_emit *e, const char *in,
 
 static void print_counts(FILE *f, int json,
 			 const struct onlist_thread_counts *tc,
-			 const struct onlist_match_counts *c, const long *t)
+			 const struct onlist_match_counts *c,
+			 const struct onlist_totals *t)
 {
 	if (json) {
 		const struct count head[] = {
@@ -321,7 +309,8 @@ static void print_counts(FILE *f, int json,
 		}, not_postings[] = {
 			{ "late", c->late }, { "echo", c->echo },
 		}, tail[] = {
-			{ "commits", t[3] }, { "commits_matched", t[5] },
+			{ "commits", t->commits },
+			{ "commits_matched", t->commits_matched },
 		};
 		struct onlist_emit *e = onlist_emit_new(f, ONLIST_FMT_JSON);
 
@@ -345,8 +334,9 @@ static void print_counts(FILE *f, int json,
 		c->classified, c->link, c->patchid, c->alt, c->repaired, c->quoted,
 		c->author_date,
 		c->subject, c->fuzzy, c->late, c->echo);
-	fprintf(f, "%ld of %ld commits matched (%.1f%%)\n", t[5], t[3],
-		t[3] ? 100.0 * t[5] / t[3] : 0.0);
+	fprintf(f, "%ld of %ld commits matched (%.1f%%)\n",
+		(long)t->commits_matched, (long)t->commits, t->commits ?
+		100.0 * t->commits_matched / t->commits : 0.0);
 }
 
 /* --rules-help: the rules file format, and the built-in rules in it. */
@@ -390,12 +380,11 @@ static int rules_help(FILE *f)
 	return fflush(f) || ferror(f) ? ONLIST_EXIT_FAIL : ONLIST_EXIT_OK;
 }
 
-static int take_unposted(int ncol, const char *const *c, void *data)
+static int take_unposted(const struct onlist_unposted_row *r, void *data)
 {
 	GHashTable *h = data;
 
-	(void)ncol;
-	g_hash_table_add(h, g_strdup(c[0]));
+	g_hash_table_add(h, g_strdup(r->sha));
 	return 0;
 }
 
@@ -411,7 +400,7 @@ static int match_remote(struct onlist_cli *cli, struct onlist_cli_remote *ro,
 	size_t n = 0;
 	long estimate;
 	int ret = ONLIST_EXIT_OK;
-	long t[6] = { 0 };
+	struct onlist_totals t = { 0 };
 
 	if (!(s = onlist_cli_open_store(cli))) {
 		g_hash_table_destroy(unposted);
@@ -422,8 +411,7 @@ static int match_remote(struct onlist_cli *cli, struct onlist_cli_remote *ro,
 	if (!repo)
 		repo = strdup(".");
 	ro->repo = repo;
-	if (onlist_store_query(s, ONLIST_Q_UNPOSTED_ALL, NULL, 0,
-			       take_unposted, unposted) != ONLIST_OK) {
+	if (onlist_store_unposted(s, take_unposted, unposted) != ONLIST_OK) {
 		onlist_err("match: %s", onlist_store_errmsg(s));
 		ret = ONLIST_EXIT_FAIL;
 		goto out;
@@ -482,13 +470,14 @@ static int match_remote(struct onlist_cli *cli, struct onlist_cli_remote *ro,
 		ret = ONLIST_EXIT_FAIL;
 		goto out;
 	}
-	onlist_store_query(s, ONLIST_Q_COUNT_TOTALS, NULL, 0, totals, t);
+	onlist_store_count_totals(s, &t);
 	printf("%u commits asked about, %ld requests to ", names->len,
 	       ro->requests);
 	onlist_put_text(stdout, ro->url);
 	putchar('\n');
-	printf("%ld of %ld commits matched (%.1f%%)\n", t[5], t[3],
-	       t[3] ? 100.0 * t[5] / t[3] : 0.0);
+	printf("%ld of %ld commits matched (%.1f%%)\n",
+	       (long)t.commits_matched, (long)t.commits, t.commits ?
+	       100.0 * t.commits_matched / t.commits : 0.0);
 out:
 	free(shas);
 	free(list);
@@ -534,7 +523,7 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 	int explain_all = 0;
 	char *repo = NULL, *err = NULL, *end, *rules_cfg = NULL;
 	size_t nrules = 0;
-	long t[6] = { 0 };
+	struct onlist_totals t = { 0 };
 	int opt, ret = ONLIST_EXIT_OK, yes = 0;
 	struct onlist_cli_remote ro = { NULL, NULL, -1, 0, 0 };
 
@@ -664,8 +653,8 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 	if (getenv("ONLIST_TIMING"))
 		fprintf(stderr, "timing: reviews of %ld of %ld commits "
 			"computed\n", c.reviews_computed, c.reviews);
-	onlist_store_query(s, ONLIST_Q_COUNT_TOTALS, NULL, 0, totals, t);
-	print_counts(out.f, fmt == ONLIST_FMT_JSON, &tc, &c, t);
+	onlist_store_count_totals(s, &t);
+	print_counts(out.f, fmt == ONLIST_FMT_JSON, &tc, &c, &t);
 out:
 	onlist_store_close(s);
 	free(repo);

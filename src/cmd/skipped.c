@@ -25,65 +25,68 @@ static const char skipped_help[] =
 	"  json: an array of {source, offset, reason}, or of {reason, count},\n"
 	"        or of {commit, object, subject, reason}\n";
 
-static void print_skip(struct onlist_cli_rows *x, int ncol,
-		       const char *const *c)
+static int print_skip(const struct onlist_skip_row *r, void *data)
 {
-	long offset = c[1] ? atol(c[1]) : 0;
+	struct onlist_cli_rows *x = data;
 
-	(void)ncol;
+	if (onlist_cli_row(x))
+		return 1;
 	if (x->json) {
 		onlist_emit_begin_map(x->e, 0);
-		onlist_emit_kstr(x->e, "source", c[0] ? c[0] : "");
-		onlist_emit_kint(x->e, "offset", offset);
-		onlist_emit_kstr(x->e, "reason", c[2] ? c[2] : "");
+		onlist_emit_kstr(x->e, "source", r->source);
+		onlist_emit_kint(x->e, "offset", r->offset);
+		onlist_emit_kstr(x->e, "reason", r->reason);
 		onlist_emit_end(x->e);
 	} else {
-		onlist_put_text(x->f, c[0] ? c[0] : "");
-		fprintf(x->f, ":%ld: ", offset);
-		onlist_put_text(x->f, c[2] ? c[2] : "");
+		onlist_put_text(x->f, r->source);
+		fprintf(x->f, ":%ld: ", (long)r->offset);
+		onlist_put_text(x->f, r->reason);
 		fputc('\n', x->f);
 	}
+	return 0;
 }
 
-static void print_reason(struct onlist_cli_rows *x, int ncol,
-			 const char *const *c)
+static int print_reason(const struct onlist_reason_row *r, void *data)
 {
-	long count = c[1] ? atol(c[1]) : 0;
+	struct onlist_cli_rows *x = data;
 
-	(void)ncol;
+	if (onlist_cli_row(x))
+		return 1;
 	if (x->json) {
 		onlist_emit_begin_map(x->e, 0);
-		onlist_emit_kstr(x->e, "reason", c[0] ? c[0] : "");
-		onlist_emit_kint(x->e, "count", count);
+		onlist_emit_kstr(x->e, "reason", r->reason);
+		onlist_emit_kint(x->e, "count", r->count);
 		onlist_emit_end(x->e);
 	} else {
-		fprintf(x->f, "%7ld  ", count);
-		onlist_put_text(x->f, c[0] ? c[0] : "");
+		fprintf(x->f, "%7ld  ", (long)r->count);
+		onlist_put_text(x->f, r->reason);
 		fputc('\n', x->f);
 	}
+	return 0;
 }
 
-/* A commit scan could not diff: sha, object, reason, subject. */
-static void print_commit(struct onlist_cli_rows *x, int ncol,
-			 const char *const *c)
+/* A commit scan could not diff. */
+static int print_commit(const struct onlist_skipped_commit_row *r, void *data)
 {
+	struct onlist_cli_rows *x = data;
 	const char *p, *nl;
 	int first = 1;
 
-	(void)ncol;
+	if (onlist_cli_row(x))
+		return 1;
 	if (x->json) {
 		onlist_emit_begin_map(x->e, 0);
-		onlist_emit_kstr(x->e, "commit", c[0]);
-		onlist_emit_kstr(x->e, "object", c[1]);
-		onlist_emit_kstr(x->e, "subject", c[3]);
-		onlist_emit_kstr(x->e, "reason", c[2]);
+		onlist_emit_kstr(x->e, "commit", r->sha);
+		onlist_emit_kstr(x->e, "object", r->object);
+		onlist_emit_kstr(x->e, "subject", r->subject);
+		onlist_emit_kstr(x->e, "reason", r->reason);
 		onlist_emit_end(x->e);
 	} else {
-		onlist_put_text(x->f, c[0] ? c[0] : "");
+		onlist_put_text(x->f, r->sha ? r->sha : "");
 		fputs(":", x->f);
 		/* git's message may take several lines ("could not read from
 		 * remote repository" and the rest): one line per commit */
-		for (p = c[2] ? c[2] : ""; *p; p = *nl ? nl + 1 : nl) {
+		for (p = r->reason ? r->reason : ""; *p; p = *nl ? nl + 1 : nl) {
 			char *line;
 
 			nl = p + strcspn(p, "\n");
@@ -97,6 +100,7 @@ static void print_commit(struct onlist_cli_rows *x, int ncol,
 		}
 		fputc('\n', x->f);
 	}
+	return 0;
 }
 
 int cmd_skipped(struct onlist_cli *cli, int argc, char **argv)
@@ -112,7 +116,6 @@ int cmd_skipped(struct onlist_cli *cli, int argc, char **argv)
 	struct onlist_cli_rows x;
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	int c, by_reason = 0, commits = 0, ret = ONLIST_EXIT_OK;
-	const char *p[1] = { NULL };
 	char *glob = NULL;
 
 	onlist_cli_formats(cli, formats, &fmt);
@@ -137,19 +140,15 @@ int cmd_skipped(struct onlist_cli *cli, int argc, char **argv)
 		/* A directory names the maildir files below it too. */
 		glob = strpbrk(argv[optind], "*?[") ? g_strdup(argv[optind]) :
 		       g_strdup_printf("%s*", argv[optind]);
-		p[0] = glob;
 	}
 	if (!(s = onlist_cli_open_store_read(cli))) {
 		g_free(glob);
 		return ONLIST_EXIT_FAIL;
 	}
-	onlist_cli_rows_open(&x, fmt, commits ? print_commit :
-			     by_reason ? print_reason : print_skip);
-	if (commits ? onlist_store_query(s, ONLIST_Q_SKIPPED_COMMITS, NULL, 0,
-					 onlist_cli_row, &x) != ONLIST_OK :
-	    onlist_store_query(s, by_reason ? ONLIST_Q_SKIPPED_BY_REASON :
-			       ONLIST_Q_SKIPPED, p, 1, onlist_cli_row, &x)
-	    != ONLIST_OK) {
+	onlist_cli_rows_open(&x, fmt);
+	if ((commits ? onlist_store_skipped_commits(s, print_commit, &x) :
+	     by_reason ? onlist_store_skipped_by_reason(s, glob, print_reason, &x) :
+	     onlist_store_skipped(s, glob, print_skip, &x)) != ONLIST_OK) {
 		onlist_err("skipped: %s", onlist_store_errmsg(s));
 		ret = ONLIST_EXIT_FAIL;
 	}

@@ -28,46 +28,34 @@ static void put_list(FILE *f, const char *list)
 
 /* A source: source, list, since and, for a partial one (lookup --remote's
  * inbox), the answers kept. */
-static void print_row(struct onlist_cli_rows *x, const char *const *c,
-		      int partial)
+static int print_source(const struct onlist_source_row *r, void *data)
 {
-	const char *list = c[1] ? c[1] : "";
+	struct onlist_cli_rows *x = data;
 	char date[32];
 
-	onlist_fmt_date(c[2], date, sizeof(date), 0);
+	if (onlist_cli_row(x))
+		return 1;
+	onlist_fmt_date(r->added, date, sizeof(date), 0);
 	if (x->json) {
 		onlist_emit_begin_map(x->e, 0);
-		onlist_emit_kstr(x->e, "source", c[0]);
-		onlist_emit_kstr(x->e, "list", list);
+		onlist_emit_kstr(x->e, "source", r->url);
+		onlist_emit_kstr(x->e, "list", r->list);
 		onlist_emit_kstr(x->e, "since", date);
-		if (partial) {
+		if (r->partial) {
 			onlist_emit_kbool(x->e, "partial", 1);
-			onlist_emit_kint(x->e, "answers", c[3] ? atol(c[3]) : 0L);
+			onlist_emit_kint(x->e, "answers", r->answers);
 		}
 		onlist_emit_end(x->e);
-		return;
+		return 0;
 	}
-	put_list(x->f, list);
-	onlist_put_text(x->f, c[0]);
-	if (partial)
-		fprintf(x->f, "  (partial: %s answers of lookup --remote kept, "
-			"since %s)\n", c[3] ? c[3] : "0", date);
+	put_list(x->f, r->list);
+	onlist_put_text(x->f, r->url);
+	if (r->partial)
+		fprintf(x->f, "  (partial: %ld answers of lookup --remote kept, "
+			"since %s)\n", (long)r->answers, date);
 	else
 		fprintf(x->f, "  (since %s)\n", date);
-}
-
-static void print_source(struct onlist_cli_rows *x, int ncol,
-			 const char *const *c)
-{
-	(void)ncol;
-	print_row(x, c, 0);
-}
-
-static void print_partial(struct onlist_cli_rows *x, int ncol,
-			  const char *const *c)
-{
-	(void)ncol;
-	print_row(x, c, 1);
+	return 0;
 }
 
 int cmd_sources(struct onlist_cli *cli, int argc, char **argv)
@@ -83,12 +71,9 @@ int cmd_sources(struct onlist_cli *cli, int argc, char **argv)
 		return c;
 	if (!(s = onlist_cli_open_store_read(cli)))
 		return ONLIST_EXIT_FAIL;
-	onlist_cli_rows_open(&x, fmt, print_source);
-	if (onlist_store_query(s, ONLIST_Q_SOURCES, NULL, 0, onlist_cli_row, &x)
-	    != ONLIST_OK ||
-	    (x.print = print_partial,
-	     onlist_store_query(s, ONLIST_Q_PARTIAL_SOURCES, NULL, 0,
-				onlist_cli_row, &x)) != ONLIST_OK) {
+	onlist_cli_rows_open(&x, fmt);
+	if (onlist_store_sources(s, print_source, &x) != ONLIST_OK ||
+	    onlist_store_partial_sources(s, print_source, &x) != ONLIST_OK) {
 		onlist_err("sources: %s", onlist_store_errmsg(s));
 		ret = ONLIST_EXIT_FAIL;
 	}

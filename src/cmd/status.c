@@ -21,17 +21,7 @@ struct status_ctx {
 	struct onlist_emit *e;	/* JSON */
 	int json;
 	int n;
-	long t[6];
 };
-
-static int totals_row(int ncol, const char *const *c, void *data)
-{
-	struct status_ctx *x = data;
-
-	for (int i = 0; i < ncol && i < 6; i++)
-		x->t[i] = c[i] ? atol(c[i]) : 0;
-	return 0;
-}
 
 /* Characters, not bytes, so that a UTF-8 list name keeps the columns. */
 static int width(const char *s)
@@ -45,32 +35,31 @@ static int width(const char *s)
 
 /* A list's messages, its span (first and last message date) and when a
  * fetch last brought it up to date: how far its answers reach. */
-static int list_row(int ncol, const char *const *c, void *data)
+static int list_row(const struct onlist_list_row *r, void *data)
 {
 	struct status_ctx *x = data;
-	const char *name = c[0] ? c[0] : "";
+	const char *name = r->list;
 	char first[32], last[32], fetched[32];
 
-	onlist_fmt_date(ncol > 3 ? c[3] : NULL, first, sizeof(first), x->json);
-	onlist_fmt_date(ncol > 4 ? c[4] : NULL, last, sizeof(last), x->json);
-	onlist_fmt_date(ncol > 5 ? c[5] : NULL, fetched, sizeof(fetched), x->json);
+	onlist_fmt_date(r->first, first, sizeof(first), x->json);
+	onlist_fmt_date(r->last, last, sizeof(last), x->json);
+	onlist_fmt_date(r->fetched, fetched, sizeof(fetched), x->json);
 	if (x->json) {
 		onlist_emit_key(x->e, name);
 		onlist_emit_begin_map(x->e, 0);
-		onlist_emit_kint(x->e, "messages", c[1] ? atol(c[1]) : 0);
-		onlist_emit_kint(x->e, "patches", c[2] ? atol(c[2]) : 0);
-		onlist_emit_kstr(x->e, "first", c[3] ? first : NULL);
-		onlist_emit_kstr(x->e, "last", c[4] ? last : NULL);
-		onlist_emit_kstr(x->e, "fetched", c[5] ? fetched : NULL);
+		onlist_emit_kint(x->e, "messages", r->messages);
+		onlist_emit_kint(x->e, "patches", r->patches);
+		onlist_emit_kstr(x->e, "first", r->first ? first : NULL);
+		onlist_emit_kstr(x->e, "last", r->last ? last : NULL);
+		onlist_emit_kstr(x->e, "fetched", r->fetched ? fetched : NULL);
 		onlist_emit_end(x->e);
 	} else {
 		fputs("  ", x->f);
 		onlist_put_text(x->f, name);
 		fprintf(x->f, "%*s %8ld messages, %8ld with a patch, %s..%s",
 			width(name) < 24 ? 24 - width(name) : 0, "",
-			c[1] ? atol(c[1]) : 0, c[2] ? atol(c[2]) : 0,
-			first, last);
-		if (c[5])
+			(long)r->messages, (long)r->patches, first, last);
+		if (r->fetched)
 			fprintf(x->f, ", fetched %s", fetched);
 		fputc('\n', x->f);
 	}
@@ -78,16 +67,15 @@ static int list_row(int ncol, const char *const *c, void *data)
 	return 0;
 }
 
-static int skip_row(int ncol, const char *const *c, void *data)
+static int skip_row(const struct onlist_reason_row *r, void *data)
 {
 	struct status_ctx *x = data;
 
-	(void)ncol;
 	if (x->json) {
-		onlist_emit_kint(x->e, c[0] ? c[0] : "", c[1] ? atol(c[1]) : 0);
+		onlist_emit_kint(x->e, r->reason, r->count);
 	} else {
-		fprintf(x->f, "  %8ld  ", c[1] ? atol(c[1]) : 0);
-		onlist_put_text(x->f, c[0]);
+		fprintf(x->f, "  %8ld  ", (long)r->count);
+		onlist_put_text(x->f, r->reason);
 		fputc('\n', x->f);
 	}
 	x->n++;
@@ -99,7 +87,8 @@ int cmd_status(struct onlist_cli *cli, int argc, char **argv)
 	static const char *const formats[] = { "text", "json", NULL };
 	struct onlist_out out = ONLIST_OUT_INIT;
 	struct onlist_store *s;
-	struct status_ctx x = { NULL, NULL, 0, 0, { 0 } };
+	struct status_ctx x = { NULL, NULL, 0, 0 };
+	struct onlist_totals t;
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
 	int c, ret = ONLIST_EXIT_OK;
 
@@ -108,8 +97,7 @@ int cmd_status(struct onlist_cli *cli, int argc, char **argv)
 		return c;
 	if (!(s = onlist_cli_open_store_read(cli)))
 		return ONLIST_EXIT_FAIL;
-	if (onlist_store_query(s, ONLIST_Q_COUNT_TOTALS, NULL, 0, totals_row,
-			       &x) != ONLIST_OK) {
+	if (onlist_store_count_totals(s, &t) != ONLIST_OK) {
 		onlist_err("status: %s", onlist_store_errmsg(s));
 		onlist_store_close(s);
 		return ONLIST_EXIT_FAIL;
@@ -118,9 +106,6 @@ int cmd_status(struct onlist_cli *cli, int argc, char **argv)
 	x.f = out.f;
 	x.json = fmt == ONLIST_FMT_JSON;
 	if (x.json) {
-		static const char *const total[] = { "messages", "patches",
-			"skipped", "commits", "matches", "commits_matched" };
-
 		if (!(x.e = onlist_emit_new(x.f, fmt))) {
 			onlist_err("status: out of memory");
 			onlist_store_close(s);
@@ -129,15 +114,19 @@ int cmd_status(struct onlist_cli *cli, int argc, char **argv)
 		}
 		onlist_emit_begin_map(x.e, 0);
 		onlist_emit_kstr(x.e, "database", cli->db_path);
-		for (int i = 0; i < 6; i++)
-			onlist_emit_kint(x.e, total[i], x.t[i]);
+		onlist_emit_kint(x.e, "messages", t.messages);
+		onlist_emit_kint(x.e, "patches", t.patches);
+		onlist_emit_kint(x.e, "skipped", t.skipped);
+		onlist_emit_kint(x.e, "commits", t.commits);
+		onlist_emit_kint(x.e, "matches", t.matches);
+		onlist_emit_kint(x.e, "commits_matched", t.commits_matched);
 		onlist_emit_key(x.e, "lists");
 		onlist_emit_begin_map(x.e, 0);
-		onlist_store_query(s, ONLIST_Q_COUNT_MESSAGES, NULL, 0, list_row, &x);
+		onlist_store_lists(s, list_row, &x);
 		onlist_emit_end(x.e);
 		onlist_emit_key(x.e, "skipped_by_reason");
 		onlist_emit_begin_map(x.e, 0);
-		onlist_store_query(s, ONLIST_Q_COUNT_SKIPPED, NULL, 0, skip_row, &x);
+		onlist_store_skipped_by_reason(s, NULL, skip_row, &x);
 		onlist_emit_end(x.e);
 		if (onlist_cli_ignored_status(s, x.f, x.e))
 			ret = ONLIST_EXIT_FAIL;
@@ -146,14 +135,16 @@ int cmd_status(struct onlist_cli *cli, int argc, char **argv)
 	} else {
 		fputs("database ", x.f);
 		onlist_put_text(x.f, cli->db_path);
-		fprintf(x.f, "\nmessages: %ld (%ld carry a patch)\n", x.t[0], x.t[1]);
-		onlist_store_query(s, ONLIST_Q_COUNT_MESSAGES, NULL, 0, list_row, &x);
-		fprintf(x.f, "skipped:  %ld\n", x.t[2]);
+		fprintf(x.f, "\nmessages: %ld (%ld carry a patch)\n",
+			(long)t.messages, (long)t.patches);
+		onlist_store_lists(s, list_row, &x);
+		fprintf(x.f, "skipped:  %ld\n", (long)t.skipped);
 		x.n = 0;
-		onlist_store_query(s, ONLIST_Q_COUNT_SKIPPED, NULL, 0, skip_row, &x);
-		fprintf(x.f, "commits:  %ld\n", x.t[3]);
+		onlist_store_skipped_by_reason(s, NULL, skip_row, &x);
+		fprintf(x.f, "commits:  %ld\n", (long)t.commits);
 		fprintf(x.f, "matches:  %ld (%ld commits matched, %ld never posted)\n",
-			x.t[4], x.t[5], x.t[3] - x.t[5]);
+			(long)t.matches, (long)t.commits_matched,
+			(long)(t.commits - t.commits_matched));
 		if (onlist_cli_ignored_status(s, x.f, NULL))
 			ret = ONLIST_EXIT_FAIL;
 	}

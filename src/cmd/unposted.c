@@ -51,7 +51,7 @@ static const char unposted_help[] =
 	"        null)\n";
 
 struct unposted {
-	struct onlist_cli_rows rows;	/* first: the row printer gets it */
+	struct onlist_cli_rows rows;
 	struct onlist_store *s;
 	struct onlist_span span;
 	const regex_t *release;
@@ -86,24 +86,27 @@ static void span_why(const struct unposted *u, const char *who, char *buf,
 			 who, first, last);
 }
 
-static void print_unposted(struct onlist_cli_rows *o, int ncol,
-			   const char *const *c)
+/* One row, judged already (u->v); 1 to stop. */
+static int print_unposted(struct unposted *u,
+			  const struct onlist_unposted_row *r)
 {
-	struct unposted *u = (struct unposted *)o;
+	struct onlist_cli_rows *o = &u->rows;
 	char date[32], short_sha[13], why[128];
 	const char *reason = u->v.unknown ? NULL : onlist_reason_name(u->v.reason);
 
+	if (onlist_cli_row(o))
+		return 1;
 	if (u->v.unknown && !u->v.why)
 		span_why(u, "it", why, sizeof(why));
 	if (o->json) {
-		onlist_fmt_date(c[1], date, sizeof(date), 1);
+		onlist_fmt_date(r->date, date, sizeof(date), 1);
 		onlist_emit_begin_map(o->e, 0);
-		onlist_emit_kstr(o->e, "commit", c[0]);
-		onlist_emit_kstr(o->e, "subject", c[4]);
-		onlist_emit_kstr(o->e, "author", c[2]);
-		onlist_emit_kstr(o->e, "email", c[3]);
+		onlist_emit_kstr(o->e, "commit", r->sha);
+		onlist_emit_kstr(o->e, "subject", r->subject);
+		onlist_emit_kstr(o->e, "author", r->author_name);
+		onlist_emit_kstr(o->e, "email", r->author_email);
 		onlist_emit_kstr(o->e, "date", date);
-		onlist_emit_kstr(o->e, "not_diffed", ncol > 5 ? c[5] : NULL);
+		onlist_emit_kstr(o->e, "not_diffed", r->not_diffed);
 		onlist_emit_kstr(o->e, "category",
 				 u->v.unknown ? "unknown" : "never_posted");
 		onlist_emit_kstr(o->e, "reason", reason);
@@ -123,14 +126,14 @@ static void print_unposted(struct onlist_cli_rows *o, int ncol,
 		onlist_emit_kstr(o->e, "security", u->v.security);
 		onlist_emit_end(o->e);
 	} else {
-		onlist_fmt_date(c[1], date, sizeof(date), 0);
-		snprintf(short_sha, sizeof(short_sha), "%s", c[0] ? c[0] : "");
+		onlist_fmt_date(r->date, date, sizeof(date), 0);
+		snprintf(short_sha, sizeof(short_sha), "%s", r->sha ? r->sha : "");
 		onlist_put_text(o->f, short_sha);
 		fprintf(o->f, " %s ", date);
-		onlist_put_text(o->f, c[2] ? c[2] : "?");
+		onlist_put_text(o->f, r->author_name ? r->author_name : "?");
 		fputs(": ", o->f);
-		onlist_put_text(o->f, c[4]);
-		if (ncol > 5 && c[5])
+		onlist_put_text(o->f, r->subject);
+		if (r->not_diffed)
 			fputs(" [not diffed]", o->f);
 		if (reason) {
 			const char *what = onlist_cli_reason_detail(&u->v);
@@ -157,19 +160,19 @@ static void print_unposted(struct onlist_cli_rows *o, int ncol,
 		}
 		fputc('\n', o->f);
 	}
+	return 0;
 }
 
-/* One unposted commit (the columns of ONLIST_Q_UNPOSTED_ALL): its verdict,
- * then printed, held back for the end (unknown in text), or left out. */
-static int unposted_row(int ncol, const char *const *c, void *data)
+/* One unposted commit: its verdict, then printed, held back for the end
+ * (unknown in text), or left out. */
+static int unposted_row(const struct onlist_unposted_row *r, void *data)
 {
 	struct unposted *u = data;
-	int64_t landed = ncol > 8 && c[8] ? g_ascii_strtoll(c[8], NULL, 10) : 0;
 
 	onlist_verdict_release(&u->v);
 	if ((u->st = onlist_verdict_unposted(u->s, &u->span, u->release,
-					     c[0], c[4], ncol > 6 ? c[6] : NULL,
-					     ncol > 7 ? c[7] : NULL, landed,
+					     r->sha, r->subject, r->body,
+					     r->files, r->landed,
 					     &u->v)) != ONLIST_OK)
 		return 1;
 	if (u->v.unknown) {
@@ -178,7 +181,7 @@ static int unposted_row(int ncol, const char *const *c, void *data)
 		if (!u->include_unknown || u->only >= 0 || u->security)
 			return 0;
 		if (!u->rows.json) {	/* apart, after the others */
-			g_ptr_array_add(u->later, g_strdup(c[0]));
+			g_ptr_array_add(u->later, g_strdup(r->sha));
 			g_ptr_array_add(u->later_why, g_strdup(u->v.why));
 			return 0;
 		}
@@ -186,7 +189,13 @@ static int unposted_row(int ncol, const char *const *c, void *data)
 		   (u->security && !u->v.security)) {
 		return 0;
 	}
-	return onlist_cli_row(ncol, c, &u->rows);
+	return print_unposted(u, r);
+}
+
+/* A held-back unknown commit, its verdict set by print_later(). */
+static int later_row(const struct onlist_unposted_row *r, void *data)
+{
+	return print_unposted(data, r);
 }
 
 /* For onlist_cli_range(): print the commit when it has no posting. */
@@ -194,7 +203,6 @@ static onlist_status unposted_one(struct onlist_store *s, const char *sha,
 				  void *data)
 {
 	struct unposted *u = data;
-	const char *p[1] = { sha };
 	onlist_status st;
 
 	switch (onlist_store_has_commit(s, sha)) {
@@ -206,7 +214,7 @@ static onlist_status unposted_one(struct onlist_store *s, const char *sha,
 	default:	/* a failed query is not "not scanned" */
 		return ONLIST_EDB;
 	}
-	st = onlist_store_query(s, ONLIST_Q_IS_UNPOSTED, p, 1, unposted_row, u);
+	st = onlist_store_unposted_commit(s, sha, unposted_row, u);
 	return u->st != ONLIST_OK ? u->st : st;
 }
 
@@ -235,11 +243,9 @@ static void print_later(struct unposted *u)
 	onlist_verdict_release(&u->v);
 	u->v.unknown = 1;
 	for (guint i = 0; i < u->later->len; i++) {
-		const char *p[1] = { g_ptr_array_index(u->later, i) };
-
 		u->v.why = g_ptr_array_index(u->later_why, i);
-		onlist_store_query(u->s, ONLIST_Q_IS_UNPOSTED, p, 1,
-				   onlist_cli_row, &u->rows);
+		onlist_store_unposted_commit(u->s, g_ptr_array_index(u->later, i),
+					     later_row, u);
 	}
 	u->v.why = NULL;	/* later_why's */
 }
@@ -320,10 +326,9 @@ int cmd_unposted(struct onlist_cli *cli, int argc, char **argv)
 	}
 	u.later = g_ptr_array_new_with_free_func(g_free);
 	u.later_why = g_ptr_array_new_with_free_func(g_free);
-	onlist_cli_rows_open(&u.rows, fmt, print_unposted);
+	onlist_cli_rows_open(&u.rows, fmt);
 	if (!range) {
-		if (onlist_store_query(s, ONLIST_Q_UNPOSTED_ALL, NULL, 0,
-				       unposted_row, &u) != ONLIST_OK ||
+		if (onlist_store_unposted(s, unposted_row, &u) != ONLIST_OK ||
 		    u.st != ONLIST_OK) {
 			onlist_err("unposted: %s", onlist_store_errmsg(s));
 			ret = ONLIST_EXIT_FAIL;

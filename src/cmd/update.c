@@ -35,36 +35,18 @@ static const char help[] =
 	"Exit status: 0 when every stage succeeded, 1 when one failed (after\n"
 	"the others ran), 2 on usage errors.\n";
 
-/* What the database holds (ONLIST_Q_COUNT_TOTALS): messages, patches,
- * skipped, commits, matches, commits matched. */
-struct totals {
-	long v[6];
-	int ok;
-};
-
-static int totals_row(int ncol, const char *const *c, void *data)
-{
-	struct totals *t = data;
-
-	for (int i = 0; i < 6 && i < ncol; i++)
-		t->v[i] = c[i] ? atol(c[i]) : 0;
-	t->ok = 1;
-	return 0;
-}
-
 static long nsources;
 
-static int count_source(int ncol, const char *const *c, void *data)
+static int count_source(const struct onlist_source_row *r, void *data)
 {
-	(void)ncol;
-	(void)c;
+	(void)r;
 	(void)data;
 	nsources++;
 	return 0;
 }
 
 /* The totals, and the number of sources; -1 after saying why. */
-static int read_totals(struct onlist_cli *cli, struct totals *t)
+static int read_totals(struct onlist_cli *cli, struct onlist_totals *t)
 {
 	struct onlist_store *s;
 	int ret = 0;
@@ -73,10 +55,8 @@ static int read_totals(struct onlist_cli *cli, struct totals *t)
 	nsources = 0;
 	if (!(s = onlist_cli_open_store(cli)))
 		return -1;
-	if (onlist_store_query(s, ONLIST_Q_COUNT_TOTALS, NULL, 0, totals_row, t)
-	    != ONLIST_OK || !t->ok ||
-	    onlist_store_query(s, ONLIST_Q_SOURCES, NULL, 0, count_source, NULL)
-	    != ONLIST_OK) {
+	if (onlist_store_count_totals(s, t) != ONLIST_OK ||
+	    onlist_store_sources(s, count_source, NULL) != ONLIST_OK) {
 		onlist_err("update: %s", onlist_store_errmsg(s));
 		ret = -1;
 	}
@@ -303,7 +283,7 @@ int cmd_update(struct onlist_cli *cli, int argc, char **argv)
 	};
 	struct strs repos = { 0 }, branches = { 0 };
 	char *from = NULL;
-	struct totals t0, t1, t2, t3;
+	struct onlist_totals t0, t1, t2, t3;
 	int c, ret = ONLIST_EXIT_OK, nscanned = 0, nfailed = 0;
 	long nbranch = 0;
 
@@ -354,16 +334,17 @@ int cmd_update(struct onlist_cli *cli, int argc, char **argv)
 	if (!cli->quiet) {
 		if (!nsources)
 			printf("fetch: no sources (`onlist fetch URL` adds one)\n");
-		else if (t1.v[0] == t0.v[0])
+		else if (t1.messages == t0.messages)
 			printf("fetch: %ld %s, nothing new%s\n", nsources,
 			       plural(nsources, "source", "sources"),
 			       ret ? " (failed)" : "");
 		else
 			printf("fetch: %ld %s, %ld new %s, %ld with a patch%s\n",
 			       nsources, plural(nsources, "source", "sources"),
-			       t1.v[0] - t0.v[0],
-			       plural(t1.v[0] - t0.v[0], "message", "messages"),
-			       t1.v[1] - t0.v[1],
+			       (long)(t1.messages - t0.messages),
+			       plural(t1.messages - t0.messages, "message",
+				      "messages"),
+			       (long)(t1.patches - t0.patches),
 			       ret ? " (failed)" : "");
 	}
 
@@ -392,9 +373,10 @@ int cmd_update(struct onlist_cli *cli, int argc, char **argv)
 		printf("scan: %ld %s of %zu %s", nbranch,
 		       plural(nbranch, "branch", "branches"), repos.n,
 		       plural((long)repos.n, "repository", "repositories"));
-		if (t2.v[3] != t1.v[3])
-			printf(", %ld new %s", t2.v[3] - t1.v[3],
-			       plural(t2.v[3] - t1.v[3], "commit", "commits"));
+		if (t2.commits != t1.commits)
+			printf(", %ld new %s", (long)(t2.commits - t1.commits),
+			       plural(t2.commits - t1.commits, "commit",
+				      "commits"));
 		else
 			printf(", nothing new");
 		if (nfailed)
@@ -414,11 +396,14 @@ int cmd_update(struct onlist_cli *cli, int argc, char **argv)
 			goto out;
 		}
 		if (!cli->quiet) {
-			if (t3.v[5] == t2.v[5] && t3.v[4] == t2.v[4])
+			if (t3.commits_matched == t2.commits_matched &&
+			    t3.matches == t2.matches)
 				printf("match: nothing new; ");
 			else
-				printf("match: %+ld posted, ", t3.v[5] - t2.v[5]);
-			printf("%ld of %ld commits posted%s\n", t3.v[5], t3.v[3],
+				printf("match: %+ld posted, ", (long)
+				       (t3.commits_matched - t2.commits_matched));
+			printf("%ld of %ld commits posted%s\n",
+			       (long)t3.commits_matched, (long)t3.commits,
 			       mret != ONLIST_EXIT_OK ? " (failed)" : "");
 		}
 	}
