@@ -12,6 +12,12 @@
 #include "onlist/vocab.h"
 #include "onlist/store.h"
 
+/* The row callback of onlist__store_rows(): ncol columns as text, NULL
+ * for SQL NULL, valid during the call; non-zero stops.  Private to the
+ * store: each reader names the columns into a struct of its header
+ * before a row leaves the store. */
+typedef int (*onlist_row_cb)(int ncol, const char *const *cols, void *data);
+
 #define ONLIST__STORE_NSTMT 32	/* store.c's own prepared statements */
 
 struct onlist__cached_stmt {

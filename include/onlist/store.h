@@ -321,9 +321,5 @@ struct onlist_totals {
 onlist_status onlist_store_count_totals(struct onlist_store *s,
 					struct onlist_totals *out);
 
-/* The row callback of the store_*.c readers that still pass their columns
- * as text (store_thread.h, store_match.h, ...): ncol columns, NULL for
- * SQL NULL, valid during the call; non-zero stops. */
-typedef int (*onlist_row_cb)(int ncol, const char *const *cols, void *data);
 
 #endif
