@@ -92,5 +92,22 @@ damaged "messages: thread" "$ONLIST" --db "$BAD" thread "$msgid"
 damaged "messages: status" "$ONLIST" --db "$BAD" status
 damaged "messages: unposted" "$ONLIST" --db "$BAD" unposted
 
+# a read that fails half way is a failure too: status printed the
+# totals, an empty list table and exit 0 when the per-list read failed
+BAD=$TMP/nolists.db
+cp "$DB" "$BAD"
+python3 -c '
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("drop table message_lists")
+c.commit()
+' "$BAD"
+for fmt in text json; do
+	run "no lists: status $fmt" "$ONLIST" --db "$BAD" status --format $fmt
+	expect_rc "no lists: status $fmt" 1
+	grep -q "status: .*message_lists" "$TMP/err" ||
+		bad "no lists: status $fmt: the failed read is not said: $(head -n 1 "$TMP/err")"
+done
+
 [ $nfail -eq 0 ] && echo "all damaged-database checks passed"
 [ $nfail -eq 0 ]

@@ -49,9 +49,9 @@ static int list_row(const struct onlist_list_row *r, void *data)
 		onlist_emit_begin_map(x->e, 0);
 		onlist_emit_kint(x->e, "messages", r->messages);
 		onlist_emit_kint(x->e, "patches", r->patches);
-		onlist_emit_kstr(x->e, "first", r->first ? first : NULL);
-		onlist_emit_kstr(x->e, "last", r->last ? last : NULL);
-		onlist_emit_kstr(x->e, "fetched", r->fetched ? fetched : NULL);
+		onlist_emit_kstrs(x->e, "first", r->first ? first : NULL,
+				  "last", r->last ? last : NULL,
+				  "fetched", r->fetched ? fetched : NULL, NULL);
 		onlist_emit_end(x->e);
 	} else {
 		fputs("  ", x->f);
@@ -80,6 +80,14 @@ static int skip_row(const struct onlist_reason_row *r, void *data)
 	}
 	x->n++;
 	return 0;
+}
+
+/* A read that failed half way: said, and the exit status is failure (a
+ * database error is never an empty list). */
+static int read_failed(struct onlist_store *s)
+{
+	onlist_err("status: %s", onlist_store_errmsg(s));
+	return ONLIST_EXIT_FAIL;
 }
 
 int cmd_status(struct onlist_cli *cli, int argc, char **argv)
@@ -122,11 +130,13 @@ int cmd_status(struct onlist_cli *cli, int argc, char **argv)
 		onlist_emit_kint(x.e, "commits_matched", t.commits_matched);
 		onlist_emit_key(x.e, "lists");
 		onlist_emit_begin_map(x.e, 0);
-		onlist_store_lists(s, list_row, &x);
+		if (onlist_store_lists(s, list_row, &x) != ONLIST_OK)
+			ret = read_failed(s);
 		onlist_emit_end(x.e);
 		onlist_emit_key(x.e, "skipped_by_reason");
 		onlist_emit_begin_map(x.e, 0);
-		onlist_store_skipped_by_reason(s, NULL, skip_row, &x);
+		if (onlist_store_skipped_by_reason(s, NULL, skip_row, &x) != ONLIST_OK)
+			ret = read_failed(s);
 		onlist_emit_end(x.e);
 		if (onlist_cli_ignored_status(s, x.f, x.e))
 			ret = ONLIST_EXIT_FAIL;
@@ -137,10 +147,12 @@ int cmd_status(struct onlist_cli *cli, int argc, char **argv)
 		onlist_put_text(x.f, cli->db_path);
 		fprintf(x.f, "\nmessages: %ld (%ld carry a patch)\n",
 			(long)t.messages, (long)t.patches);
-		onlist_store_lists(s, list_row, &x);
+		if (onlist_store_lists(s, list_row, &x) != ONLIST_OK)
+			ret = read_failed(s);
 		fprintf(x.f, "skipped:  %ld\n", (long)t.skipped);
 		x.n = 0;
-		onlist_store_skipped_by_reason(s, NULL, skip_row, &x);
+		if (onlist_store_skipped_by_reason(s, NULL, skip_row, &x) != ONLIST_OK)
+			ret = read_failed(s);
 		fprintf(x.f, "commits:  %ld\n", (long)t.commits);
 		fprintf(x.f, "matches:  %ld (%ld commits matched, %ld never posted)\n",
 			(long)t.matches, (long)t.commits_matched,
