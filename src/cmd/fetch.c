@@ -82,8 +82,8 @@ static void report_source(struct fetch_report *r, const char *what,
 		return;
 	}
 	onlist_emit_begin_map(r->e, 0);
-	onlist_emit_kstr(r->e, "source", what);
-	onlist_emit_kstr(r->e, "list", list);
+	onlist_emit_kstrs(r->e, "source", what,
+			  "list", list, NULL);
 	onlist_emit_kbool(r->e, "ok", ok);
 	onlist_emit_kint(r->e, "messages", c->messages);
 	onlist_emit_kint(r->e, "new", c->added);

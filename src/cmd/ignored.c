@@ -224,9 +224,9 @@ static void emit_json(struct onlist_emit *e, const struct ign *x,
 	onlist_emit_begin_map(e, 0);
 	onlist_emit_kstr(e, "repository", ctx->repo);
 	onlist_emit_kint(e, "commits", ctx->commits);
-	onlist_emit_kstr(e, "first_commit", ctx->scope.first_commit ? a : NULL);
-	onlist_emit_kstr(e, "last_commit", ctx->scope.last_commit ? b : NULL);
-	onlist_emit_kstr(e, "last_mail", ctx->scope.last_mail ? c : NULL);
+	onlist_emit_kstrs(e, "first_commit", ctx->scope.first_commit ? a : NULL,
+			  "last_commit", ctx->scope.last_commit ? b : NULL,
+			  "last_mail", ctx->scope.last_mail ? c : NULL, NULL);
 	onlist_emit_kint(e, "age_days", ctx->scope.age / 86400);
 	onlist_emit_kstr(e, "line", onlist_ignored_line(&ctx->scope) ? line : NULL);
 	onlist_emit_end(e);
@@ -242,12 +242,12 @@ static void emit_json(struct onlist_emit *e, const struct ign *x,
 
 		day(r->date, d, sizeof(d), 1);
 		onlist_emit_begin_map(e, 0);
-		onlist_emit_kstr(e, "state", onlist_ignored_state_name(r->state));
-		onlist_emit_kstr(e, "date", d);
-		onlist_emit_kstr(e, "list", r->list);
-		onlist_emit_kstr(e, "name", r->name);
-		onlist_emit_kstr(e, "address", r->addr);
-		onlist_emit_kstr(e, "subject", r->subject);
+		onlist_emit_kstrs(e, "state", onlist_ignored_state_name(r->state),
+				  "date", d,
+				  "list", r->list,
+				  "name", r->name,
+				  "address", r->addr,
+				  "subject", r->subject, NULL);
 		onlist_emit_key(e, "versions");
 		onlist_emit_begin_list(e, 0);
 		for (int k = 0; k < r->nversions; k++)
@@ -255,10 +255,10 @@ static void emit_json(struct onlist_emit *e, const struct ign *x,
 		onlist_emit_end(e);
 		onlist_emit_kint(e, "series", r->series);
 		onlist_emit_kint(e, "patches", r->patches);
-		onlist_emit_kstr(e, "message_id", r->msgid);
-		onlist_emit_kstr(e, "link", r->link);
-		onlist_emit_kstr(e, "reply", r->reply);
-		onlist_emit_kstr(e, "commit", r->commit);
+		onlist_emit_kstrs(e, "message_id", r->msgid,
+				  "link", r->link,
+				  "reply", r->reply,
+				  "commit", r->commit, NULL);
 		onlist_emit_end(e);
 	}
 	onlist_emit_end(e);
@@ -383,14 +383,14 @@ static int one_row(const struct onlist_ignored_msg *msgs, size_t n,
 		char *link = link_of(o->url, h->msgid);
 
 		onlist_emit_begin_map(e, 0);
-		onlist_emit_kstr(e, "message_id", o->msgid);
-		onlist_emit_kstr(e, "state", onlist_ignored_state_name(out->state));
-		onlist_emit_kstr(e, "commit", commit);
-		onlist_emit_kstr(e, "reply", r ? r->msgid : NULL);
-		onlist_emit_kstr(e, "reply_from", r ? r->from : NULL);
-		onlist_emit_kstr(e, "series", h->msgid);
-		onlist_emit_kstr(e, "subject", h->subject);
-		onlist_emit_kstr(e, "date", d);
+		onlist_emit_kstrs(e, "message_id", o->msgid,
+				  "state", onlist_ignored_state_name(out->state),
+				  "commit", commit,
+				  "reply", r ? r->msgid : NULL,
+				  "reply_from", r ? r->from : NULL,
+				  "series", h->msgid,
+				  "subject", h->subject,
+				  "date", d, NULL);
 		onlist_emit_key(e, "versions");
 		onlist_emit_begin_list(e, 0);
 		for (int k = 0; k < out->nversions; k++)
@@ -520,9 +520,9 @@ int onlist_cli_ignored_status(struct onlist_store *s, FILE *f,
 		onlist_emit_kstr(e, "repository", ctx.repo);
 		onlist_emit_kint(e, "commits", ctx.commits);
 		onlist_emit_kint(e, "paths", ctx.paths);
-		onlist_emit_kstr(e, "first_commit", ctx.scope.first_commit ? a : NULL);
-		onlist_emit_kstr(e, "last_commit", ctx.scope.last_commit ? b : NULL);
-		onlist_emit_kstr(e, "last_mail", ctx.scope.last_mail ? c : NULL);
+		onlist_emit_kstrs(e, "first_commit", ctx.scope.first_commit ? a : NULL,
+				  "last_commit", ctx.scope.last_commit ? b : NULL,
+				  "last_mail", ctx.scope.last_mail ? c : NULL, NULL);
 		onlist_emit_kint(e, "age_days", ctx.scope.age / 86400);
 		onlist_emit_kstr(e, "line", onlist_ignored_line(&ctx.scope) ?
 				 line : NULL);
@@ -630,13 +630,13 @@ void onlist_cli_unanswered_emit(const struct onlist_cli_unanswered *u,
 		day(r->date, d, sizeof(d), 1);
 		link = url ? link_of(url, r->msgid) : NULL;
 		onlist_emit_begin_map(e, 0);
-		onlist_emit_kstr(e, "date", d);
-		onlist_emit_kstr(e, "list", r->list);
-		onlist_emit_kstr(e, "name", r->name);
-		onlist_emit_kstr(e, "address", r->addr);
-		onlist_emit_kstr(e, "subject", r->subject);
-		onlist_emit_kstr(e, "message_id", r->msgid);
-		onlist_emit_kstr(e, "link", link);
+		onlist_emit_kstrs(e, "date", d,
+				  "list", r->list,
+				  "name", r->name,
+				  "address", r->addr,
+				  "subject", r->subject,
+				  "message_id", r->msgid,
+				  "link", link, NULL);
 		onlist_emit_end(e);
 		g_free(link);
 	}

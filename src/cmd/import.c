@@ -153,8 +153,8 @@ static int import_one(struct onlist_cli *cli, struct onlist_store *s,
 	o->total.skipped += c.skipped;
 	if (o->e) {
 		onlist_emit_begin_map(o->e, 0);
-		onlist_emit_kstr(o->e, "path", path);
-		onlist_emit_kstr(o->e, "list", list);
+		onlist_emit_kstrs(o->e, "path", path,
+				  "list", list, NULL);
 		onlist_emit_kbool(o->e, "ok", st == ONLIST_OK);
 		onlist_emit_kint(o->e, "messages", c.messages);
 		onlist_emit_kint(o->e, "new", c.added);

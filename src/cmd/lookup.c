@@ -279,19 +279,19 @@ static void print_posting(struct postings *p, const struct prow *r,
 		struct onlist_emit *e = p->e;
 
 		onlist_emit_begin_map(e, 0);
-		onlist_emit_kstr(e, "list", r->lists);
-		onlist_emit_kstr(e, "message_id", r->msgid);
-		onlist_emit_kstr(e, "date", date);
-		onlist_emit_kstr(e, "subject", r->subject);
-		onlist_emit_kstr(e, "method", r->method);
+		onlist_emit_kstrs(e, "list", r->lists,
+				  "message_id", r->msgid,
+				  "date", date,
+				  "subject", r->subject,
+				  "method", r->method, NULL);
 		if (r->also)
 			onlist_emit_kstr(e, "also", r->also->str);
 		onlist_emit_key(e, "score");
 		onlist_emit_fixed(e, score, 2);
 		onlist_emit_kbool(e, "counts", counts(r));
 		onlist_emit_kbool(e, "applied", applied);
-		onlist_emit_kstr(e, "echo_rule", r->echo_rule);
-		onlist_emit_kstr(e, "from", r->from_name);
+		onlist_emit_kstrs(e, "echo_rule", r->echo_rule,
+				  "from", r->from_name, NULL);
 		if (received_apart(p, r->msgid, rcv, &how))
 			onlist_emit_kstr(e, "received", rcv);
 		if (have) {
@@ -466,8 +466,8 @@ static int lookup_patch(struct onlist_cli *cli, FILE *f, const char *path,
 
 		if (e) {
 			onlist_emit_begin_map(e, 0);
-			onlist_emit_kstr(e, "patch", path);
-			onlist_emit_kstr(e, "patch_id", pid[0] ? pid : NULL);
+			onlist_emit_kstrs(e, "patch", path,
+					  "patch_id", pid[0] ? pid : NULL, NULL);
 			onlist_emit_key(e, "postings");
 			onlist_emit_begin_list(e, 0);
 		} else {
@@ -630,18 +630,18 @@ static void print_commit_review(FILE *f, struct onlist_emit *e,
 			onlist_emit_null(e);
 		} else {
 			onlist_emit_begin_map(e, 0);
-			onlist_emit_kstr(e, "state", rv.state);
-			onlist_emit_kstr(e, "why", rv.why);
+			onlist_emit_kstrs(e, "state", rv.state,
+					  "why", rv.why, NULL);
 			onlist_emit_kint(e, "naks", rv.naks);
 			onlist_emit_key(e, "evidence");
 			if (rv.ev_key) {
 				onlist_emit_begin_map(e, 0);
-				onlist_emit_kstr(e, "key", rv.ev_key);
-				onlist_emit_kstr(e, "value", rv.ev_value);
-				onlist_emit_kstr(e, "from", rv.ev_from);
-				onlist_emit_kstr(e, "in", rv.ev_msgid);
-				onlist_emit_kstr(e, "on", rv.ev_target);
-				onlist_emit_kstr(e, "on_class", rv.ev_target_class);
+				onlist_emit_kstrs(e, "key", rv.ev_key,
+						  "value", rv.ev_value,
+						  "from", rv.ev_from,
+						  "in", rv.ev_msgid,
+						  "on", rv.ev_target,
+						  "on_class", rv.ev_target_class, NULL);
 				onlist_emit_kstr(e, "on_subject",
 						 rv.ev_target_subject);
 				onlist_emit_end(e);
@@ -654,9 +654,9 @@ static void print_commit_review(FILE *f, struct onlist_emit *e,
 
 				onlist_fmt_date(rv.notice_date, nd, sizeof(nd), 1);
 				onlist_emit_begin_map(e, 0);
-				onlist_emit_kstr(e, "from", rv.notice_name);
-				onlist_emit_kstr(e, "date", nd);
-				onlist_emit_kstr(e, "in", rv.notice_msgid);
+				onlist_emit_kstrs(e, "from", rv.notice_name,
+						  "date", nd,
+						  "in", rv.notice_msgid, NULL);
 				onlist_emit_end(e);
 			} else {
 				onlist_emit_null(e);
@@ -768,13 +768,13 @@ static void print_why(FILE *out, struct onlist_emit *e,
 		onlist_emit_kstr(e, "reason_msgid", v->msgid);
 		if (v->why)
 			onlist_emit_kstr(e, "why", v->why);
-		onlist_emit_kstr(e, "reverted", v->reverted);
-		onlist_emit_kstr(e, "note", v->note);
+		onlist_emit_kstrs(e, "reverted", v->reverted,
+				  "note", v->note, NULL);
 		onlist_emit_key(e, "archive");
 		if (w->span.last && !w->remote) {
 			onlist_emit_begin_map(e, 0);
-			onlist_emit_kstr(e, "first", first);
-			onlist_emit_kstr(e, "last", last);
+			onlist_emit_kstrs(e, "first", first,
+					  "last", last, NULL);
 			onlist_emit_end(e);
 		} else {
 			onlist_emit_null(e);
@@ -833,9 +833,9 @@ static int print_commit(FILE *out, struct onlist_emit *e,
 	onlist_fmt_date(f->date, date, sizeof(date), 0);
 	if (e) {
 		onlist_emit_begin_map(e, 0);
-		onlist_emit_kstr(e, "commit", f->sha);
-		onlist_emit_kstr(e, "subject", f->subject);
-		onlist_emit_kstr(e, "author", f->author);
+		onlist_emit_kstrs(e, "commit", f->sha,
+				  "subject", f->subject,
+				  "author", f->author, NULL);
 		onlist_emit_key(e, "postings");
 		onlist_emit_begin_list(e, 0);
 	} else {

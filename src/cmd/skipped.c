@@ -76,10 +76,10 @@ static int print_commit(const struct onlist_skipped_commit_row *r, void *data)
 		return 1;
 	if (x->json) {
 		onlist_emit_begin_map(x->e, 0);
-		onlist_emit_kstr(x->e, "commit", r->sha);
-		onlist_emit_kstr(x->e, "object", r->object);
-		onlist_emit_kstr(x->e, "subject", r->subject);
-		onlist_emit_kstr(x->e, "reason", r->reason);
+		onlist_emit_kstrs(x->e, "commit", r->sha,
+				  "object", r->object,
+				  "subject", r->subject,
+				  "reason", r->reason, NULL);
 		onlist_emit_end(x->e);
 	} else {
 		onlist_put_text(x->f, r->sha ? r->sha : "");

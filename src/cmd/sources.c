@@ -38,9 +38,9 @@ static int print_source(const struct onlist_source_row *r, void *data)
 	onlist_fmt_date(r->added, date, sizeof(date), 0);
 	if (x->json) {
 		onlist_emit_begin_map(x->e, 0);
-		onlist_emit_kstr(x->e, "source", r->url);
-		onlist_emit_kstr(x->e, "list", r->list);
-		onlist_emit_kstr(x->e, "since", date);
+		onlist_emit_kstrs(x->e, "source", r->url,
+				  "list", r->list,
+				  "since", date, NULL);
 		if (r->partial) {
 			onlist_emit_kbool(x->e, "partial", 1);
 			onlist_emit_kint(x->e, "answers", r->answers);

@@ -101,20 +101,20 @@ static int print_unposted(struct unposted *u,
 	if (o->json) {
 		onlist_fmt_date(r->date, date, sizeof(date), 1);
 		onlist_emit_begin_map(o->e, 0);
-		onlist_emit_kstr(o->e, "commit", r->sha);
-		onlist_emit_kstr(o->e, "subject", r->subject);
-		onlist_emit_kstr(o->e, "author", r->author_name);
-		onlist_emit_kstr(o->e, "email", r->author_email);
-		onlist_emit_kstr(o->e, "date", date);
-		onlist_emit_kstr(o->e, "not_diffed", r->not_diffed);
+		onlist_emit_kstrs(o->e, "commit", r->sha,
+				  "subject", r->subject,
+				  "author", r->author_name,
+				  "email", r->author_email,
+				  "date", date,
+				  "not_diffed", r->not_diffed, NULL);
 		onlist_emit_kstr(o->e, "category",
 				 u->v.unknown ? "unknown" : "never_posted");
 		onlist_emit_kstr(o->e, "reason", reason);
 		onlist_emit_kstr(o->e, "why", !u->v.unknown ? NULL :
 				 u->v.why ? u->v.why : why);
-		onlist_emit_kstr(o->e, "message_id", u->v.msgid);
-		onlist_emit_kstr(o->e, "reverted", u->v.reverted);
-		onlist_emit_kstr(o->e, "note", u->v.note);
+		onlist_emit_kstrs(o->e, "message_id", u->v.msgid,
+				  "reverted", u->v.reverted,
+				  "note", u->v.note, NULL);
 		onlist_cli_emit_path(o->e, &u->v.path);
 		if (u->v.unknown) {
 			onlist_emit_key(o->e, "security_relevant");
