@@ -207,31 +207,29 @@ static onlist_status rows_end(struct rows *r)
 	return r->ret;
 }
 
-/* NAME(s, q, p1, cols, cb, data): each row of query q into a struct T
- * through cols, to cb until it returns non-zero; one walker a row kind, so
- * that each callback keeps its type. */
-#define ROW_WALKER(name, T)						\
-static onlist_status name(struct onlist_store *s, enum query q,		\
-			  const char *p1,				\
-			  const struct onlist__column *cols,		\
-			  int (*cb)(const struct T *, void *), void *data) \
-{									\
+/* The body of a reader: each row of query q (?1 = p1) into a struct T
+ * through cols, to cb until it returns non-zero. */
+#define READ_ROWS(T, q, p1, cols)					\
 	struct T row;							\
 	struct rows r;							\
 									\
 	rows_begin(&r, s, q, p1);					\
 	while (rows_next(&r, cols, &row) && !cb(&row, data))		\
 		;							\
-	return rows_end(&r);						\
+	return rows_end(&r);
+/* A typed reader of store.h: NAME(s, cb, data), or with READER_P
+ * NAME(s, P, cb, data) where P is the query's ?1. */
+#define READER(name, T, q, cols)					\
+onlist_status name(struct onlist_store *s, T##_cb cb, void *data)	\
+{									\
+	READ_ROWS(T, q, NULL, cols)					\
 }
-ROW_WALKER(commit_rows, onlist_commit_row)
-ROW_WALKER(unposted_rows, onlist_unposted_row)
-ROW_WALKER(list_rows, onlist_list_row)
-ROW_WALKER(reason_rows, onlist_reason_row)
-ROW_WALKER(skip_rows, onlist_skip_row)
-ROW_WALKER(skipped_commit_rows, onlist_skipped_commit_row)
-ROW_WALKER(source_rows, onlist_source_row)
-#undef ROW_WALKER
+#define READER_P(name, p, T, q, cols)					\
+onlist_status name(struct onlist_store *s, const char *p, T##_cb cb,	\
+		   void *data)						\
+{									\
+	READ_ROWS(T, q, p, cols)					\
+}
 
 onlist_status onlist_store_postings(struct onlist_store *s, const char *sha,
 				    const char *patch_id, const char *repaired,
@@ -274,72 +272,26 @@ onlist_status onlist_store_postings(struct onlist_store *s, const char *sha,
 	return ONLIST_OK;
 }
 
-/* ---- the typed readers (store.h), over the walkers above ---------------- */
+/* ---- the typed readers (store.h): a query, its row and its columns ----- */
 
-onlist_status onlist_store_commits_by_prefix(struct onlist_store *s,
-					     const char *prefix,
-					     onlist_commit_row_cb cb,
-					     void *data)
-{
-	return commit_rows(s, Q_COMMIT_BY_PREFIX, prefix, commit_cols, cb,
-			   data);
-}
-
-onlist_status onlist_store_unposted(struct onlist_store *s,
-				    onlist_unposted_row_cb cb, void *data)
-{
-	return unposted_rows(s, Q_UNPOSTED_ALL, NULL, unposted_cols, cb, data);
-}
-
-onlist_status onlist_store_unposted_commit(struct onlist_store *s,
-					   const char *sha,
-					   onlist_unposted_row_cb cb,
-					   void *data)
-{
-	return unposted_rows(s, Q_IS_UNPOSTED, sha, unposted_cols, cb, data);
-}
-
-onlist_status onlist_store_lists(struct onlist_store *s,
-				 onlist_list_row_cb cb, void *data)
-{
-	return list_rows(s, Q_COUNT_MESSAGES, NULL, list_cols, cb, data);
-}
-
-onlist_status onlist_store_skipped_by_reason(struct onlist_store *s,
-					     const char *glob,
-					     onlist_reason_row_cb cb,
-					     void *data)
-{
-	return reason_rows(s, Q_SKIPPED_BY_REASON, glob, reason_cols, cb,
-			   data);
-}
-
-onlist_status onlist_store_skipped(struct onlist_store *s, const char *glob,
-				   onlist_skip_row_cb cb, void *data)
-{
-	return skip_rows(s, Q_SKIPPED, glob, skip_cols, cb, data);
-}
-
-onlist_status onlist_store_skipped_commits(struct onlist_store *s,
-					   onlist_skipped_commit_row_cb cb,
-					   void *data)
-{
-	return skipped_commit_rows(s, Q_SKIPPED_COMMITS, NULL,
-				   skipped_commit_cols, cb, data);
-}
-
-onlist_status onlist_store_sources(struct onlist_store *s,
-				   onlist_source_row_cb cb, void *data)
-{
-	return source_rows(s, Q_SOURCES, NULL, source_cols, cb, data);
-}
-
-onlist_status onlist_store_partial_sources(struct onlist_store *s,
-					   onlist_source_row_cb cb,
-					   void *data)
-{
-	return source_rows(s, Q_PARTIAL_SOURCES, NULL, source_cols, cb, data);
-}
+READER_P(onlist_store_commits_by_prefix, prefix, onlist_commit_row,
+	 Q_COMMIT_BY_PREFIX, commit_cols)
+READER(onlist_store_unposted, onlist_unposted_row, Q_UNPOSTED_ALL,
+       unposted_cols)
+READER_P(onlist_store_unposted_commit, sha, onlist_unposted_row,
+	 Q_IS_UNPOSTED, unposted_cols)
+READER(onlist_store_lists, onlist_list_row, Q_COUNT_MESSAGES, list_cols)
+READER_P(onlist_store_skipped_by_reason, glob, onlist_reason_row,
+	 Q_SKIPPED_BY_REASON, reason_cols)
+READER_P(onlist_store_skipped, glob, onlist_skip_row, Q_SKIPPED, skip_cols)
+READER(onlist_store_skipped_commits, onlist_skipped_commit_row,
+       Q_SKIPPED_COMMITS, skipped_commit_cols)
+READER(onlist_store_sources, onlist_source_row, Q_SOURCES, source_cols)
+READER(onlist_store_partial_sources, onlist_source_row, Q_PARTIAL_SOURCES,
+       source_cols)
+#undef READER_P
+#undef READER
+#undef READ_ROWS
 
 onlist_status onlist_store_count_totals(struct onlist_store *s,
 					struct onlist_totals *out)
