@@ -749,10 +749,10 @@ static onlist_status build_reviews(struct onlist_store *s,
 		if (!strcmp(o->rules[i].kind, "notice"))
 			g_ptr_array_add(notice, (gpointer)o->rules[i].pattern);
 	compile_rules(o, &rs, NULL);
-	st = onlist_store_review_build(s, canon ? onlist__match_canon_addr : NULL, canon,
-					key, bot_addr, &rs,
-					(const char *const *)notice->pdata,
-					notice->len, &rc);
+	st = onlist_review_update(s, canon ? onlist__match_canon_addr : NULL,
+				  canon, key, bot_addr, &rs,
+				  (const char *const *)notice->pdata,
+				  notice->len, &rc);
 	free_rules(&rs);
 	g_ptr_array_free(notice, TRUE);
 	g_free(key);

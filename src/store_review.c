@@ -1,15 +1,13 @@
-/* store_review.c - the review given on the list: read for review.c, which
- * decides it, and written back (review_tags, commit_review).  Speaks SQL,
- * like every src/store*.c file. */
-#include <stdio.h>
+/* store_review.c - the review given on the list: the rows
+ * onlist_review_update() (review_update.c) gathers for review.c, which
+ * decides it, and the tables it has written back (review_tags,
+ * commit_review and the rows beside them).  Speaks SQL, like every
+ * src/store*.c file; decides nothing. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <time.h>
-#include <glib.h>
 
 #include "onlist/msgmeta.h"
-#include "onlist/review.h"
 #include "onlist/store_review.h"
 #include "store_int.h"
 
@@ -423,543 +421,45 @@ static const char sql_coverage[] =
 	" (SELECT last FROM temp.review_list_end WHERE list IS NULL))"
 	" FROM commits c WHERE c.sha = ?1";
 
-struct gtrailer {
-	struct onlist_review_trailer t;
-	const char *line;		/* "Key: value" */
-};
+/* ---- what onlist_review_update() asks ------------------------------------ */
 
-struct build {
-	struct onlist_store *s;
-	GStringChunk *str;
-	onlist_canon_fn canon;
-	void *canon_data;
-	onlist_bot_addr_fn is_bot;
-	void *bot_data;
-	GArray *tags;			/* struct onlist_review_tag */
-	GArray *tag_seq;		/* int: message_trailers.seq of each */
-	GHashTable *topic_tags;		/* topic -> GArray of tag indexes */
-	GHashTable *members;		/* topic -> GArray of onlist_review_msg */
-	GHashTable *replies;		/* topic -> GArray of onlist_review_reply */
-	GHashTable *trailers;		/* sha -> GArray of struct gtrailer */
-	int some;			/* 1: only temp.review_commits */
-	int list_end;			/* temp.review_list_end is made */
-	const char *const *notice;	/* the rules file's notice patterns */
-	size_t nnotice;
-};
-
-static const char *intern(struct build *b, sqlite3_stmt *st, int col)
+/* A walk ended: st reset; ret when a callback stopped it, else whether
+ * SQLite came to the end. */
+static onlist_status walk_end(struct onlist_store *s, sqlite3_stmt *st,
+			      onlist_status ret, int rc, const char *what)
 {
-	const char *v = (const char *)sqlite3_column_text(st, col);
-
-	return g_string_chunk_insert_const(b->str, v ? v : "");
+	sqlite3_reset(st);
+	if (ret != ONLIST_OK)
+		return ret;
+	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, what);
 }
 
-static const char *canon(struct build *b, const char *addr)
+/* A callback stopped the walk: st reset, its status returned. */
+static onlist_status stopped(sqlite3_stmt *st, onlist_status ret)
 {
-	const char *c;
-
-	if (!*addr || !b->canon || !(c = b->canon(addr, b->canon_data)))
-		return addr;
-	return g_string_chunk_insert_const(b->str, c);
+	sqlite3_reset(st);
+	return ret;
 }
 
-/* "a\nb" with each line through canon() */
-static const char *canon_lines(struct build *b, const char *lines)
+/* The next row of st (NULL: its prepare failed): 1 with its columns in
+ * out, as cols says; else 0, st reset, and *ret ONLIST_OK at the end or
+ * ONLIST_EDB ("prepare", or what failed). */
+static int next_row(struct onlist_store *s, sqlite3_stmt *st, void *out,
+		    const struct onlist__column *cols, const char *what,
+		    onlist_status *ret)
 {
-	GString *o;
-	gchar **v;
-
-	if (!*lines || !b->canon)
-		return lines;
-	o = g_string_new(NULL);
-	v = g_strsplit(lines, "\n", -1);
-	for (gchar **p = v; *p; p++)
-		g_string_append_printf(o, "%s%s", p == v ? "" : "\n",
-				       canon(b, *p));
-	g_strfreev(v);
-	lines = g_string_chunk_insert_const(b->str, o->str);
-	g_string_free(o, TRUE);
-	return lines;
-}
-
-static GArray *bucket(GHashTable *h, const char *key, size_t elt)
-{
-	GArray *a = g_hash_table_lookup(h, key);
-
-	if (!a) {
-		a = g_array_new(FALSE, FALSE, (guint)elt);
-		g_hash_table_insert(h, (gpointer)key, a);
-	}
-	return a;
-}
-
-static onlist_status load_tags(struct build *b, struct onlist_review_counts *c)
-{
-	struct onlist_store *s = b->s;
-	sqlite3_stmt *st, *put;
 	int rc;
 
-	if (!(st = onlist__store_prepare(s, sql_tags)))
-		return fail(s, "prepare");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct onlist_review_tag t;
-		const char *topic = sqlite3_column_type(st, 14) == SQLITE_NULL ?
-				    NULL : intern(b, st, 14);
-		int seq = sqlite3_column_int(st, 1);
-		guint k = b->tags->len;
-
-		memset(&t, 0, sizeof t);
-		t.msgid = intern(b, st, 0);
-		t.key = intern(b, st, 2);
-		t.name = intern(b, st, 3);
-		t.addr = canon(b, intern(b, st, 4));
-		t.sender = canon(b, intern(b, st, 6));
-		t.bot = sqlite3_column_int(st, 8) ||
-			(b->is_bot && *(const char *)sqlite3_column_text(st, 4) &&
-			 b->is_bot((const char *)sqlite3_column_text(st, 4),
-				   b->bot_data));
-		t.target = intern(b, st, 9);
-		t.target_from = canon(b, intern(b, st, 11));
-		t.target_codev = canon_lines(b, intern(b, st, 12));
-		t.target_author = canon(b, intern(b, st, 18));
-		t.series_scope = sqlite3_column_int(st, 19);
-		onlist_review_judge(&t);
-		c->tags++;
-		c->reviews += !t.why_not &&
-			      onlist_review_kind(t.key) == ONLIST_TAG_REVIEW;
-		g_array_append_val(b->tags, t);
-		g_array_append_val(b->tag_seq, seq);
-		if (topic)
-			g_array_append_val(bucket(b->topic_tags, topic, sizeof(guint)), k);
-		if (!(put = onlist__store_prepare(s, sql_put_tag))) {
-			sqlite3_reset(st);
-			return fail(s, "prepare");
-		}
-		bind_text(put, 1, t.msgid);
-		sqlite3_bind_int(put, 2, seq);
-		for (int i = 3; i <= 6; i++)	/* key, name, addr, value */
-			sqlite3_bind_value(put, i, sqlite3_column_value(st, i - 1));
-		sqlite3_bind_value(put, 7, sqlite3_column_value(st, 6));
-		sqlite3_bind_int64(put, 8, sqlite3_column_int64(st, 7));
-		bind_text(put, 9, t.target);
-		sqlite3_bind_value(put, 10, sqlite3_column_value(st, 10));
-		for (int i = 11; i <= 15; i++)	/* series .. total */
-			sqlite3_bind_value(put, i, sqlite3_column_value(st, i + 2));
-		bind_text(put, 16, t.why_not);
-		if (sqlite3_step(put) != SQLITE_DONE) {
-			sqlite3_reset(st);
-			return fail(s, "insert review tag");
-		}
+	if (!st) {
+		*ret = fail(s, "prepare");
+		return 0;
 	}
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "load review tags");
-}
-
-static onlist_status load_topics(struct build *b)
-{
-	struct onlist_store *s = b->s;
-	sqlite3_stmt *st;
-	int rc;
-
-	if (!(st = onlist__store_prepare(s, sql_members[b->some])))
-		return fail(s, "prepare");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct onlist_review_msg m;
-		const char *cls = (const char *)sqlite3_column_text(st, 3);
-
-		/* in a series and no patch: a cover letter, by its subject
-		 * or by its place in the thread (thread.h) */
-		if (cls && !strcmp(cls, "pull"))
-			continue;
-		m.msgid = intern(b, st, 0);
-		m.series = intern(b, st, 1);
-		m.cover = cls && strcmp(cls, "patch");
-		m.from = canon(b, intern(b, st, 4));
-		m.stripped = intern(b, st, 5);
-		m.posting = 0;
-		m.linked = 0;
-		m.author = canon(b, intern(b, st, 6));
-		m.codev = canon_lines(b, intern(b, st, 7));
-		m.reply = sqlite3_column_int(st, 8);
-		m.part = sqlite3_column_int(st, 9);
-		m.total = sqlite3_column_int(st, 10);
-		g_array_append_val(bucket(b->members, intern(b, st, 2),
-					  sizeof m), m);
-	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return fail(s, "load topics");
-	if (!(st = onlist__store_prepare(s, sql_replies[b->some])))
-		return fail(s, "prepare");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct onlist_review_reply r;
-
-		const char *kind = (const char *)sqlite3_column_text(st, 5);
-		const char *text = (const char *)sqlite3_column_text(st, 6);
-
-		r.target = intern(b, st, 0);
-		r.sender = canon(b, intern(b, st, 1));
-		r.bot = sqlite3_column_int(st, 2);
-		r.msgid = intern(b, st, 4);
-		/* the built-in patterns decided at import; a robot's notice
-		 * (patchwork-bot) and the rules file's patterns need the text */
-		r.notice = kind && (!strcmp(kind, "notice") ||
-			   (!strcmp(kind, "discussion") && text &&
-			    (b->nnotice || r.bot) &&
-			    onlist_reply_is_notice(text, b->notice, b->nnotice,
-						   r.bot)));
-		g_array_append_val(bucket(b->replies, intern(b, st, 3),
-					  sizeof r), r);
-	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return fail(s, "load replies");
-	if (!(st = onlist__store_prepare(s, sql_trailers[b->some])))
-		return fail(s, "prepare");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct gtrailer g;
-		const char *v = (const char *)sqlite3_column_text(st, 2);
-		char *name = NULL, *addr = NULL, *line;
-
-		if (!v)
-			v = "";
-		if (onlist_split_ident(v, strlen(v), &name, &addr)) {
-			sqlite3_reset(st);
-			return ONLIST_ENOMEM;
-		}
-		g.t.key = intern(b, st, 1);
-		g.t.name = g_string_chunk_insert_const(b->str, name);
-		g.t.addr = canon(b, g_string_chunk_insert_const(b->str, addr));
-		g.t.bot = b->is_bot && *addr && b->is_bot(addr, b->bot_data);
-		line = g_strdup_printf("%s: %s", g.t.key, v);
-		g.line = g_string_chunk_insert_const(b->str, line);
-		g_free(line);
-		free(name);
-		free(addr);
-		g_array_append_val(bucket(b->trailers, intern(b, st, 0),
-					  sizeof g), g);
-	}
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "load trailers");
-}
-
-/* sha's commit date and the end of its postings' archive (review.h's
- * `unknown`); 0 when not known. */
-static onlist_status coverage(struct build *b, const char *sha,
-			      int64_t *landed, int64_t *end)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	*landed = *end = 0;
-	/* each list's last mail is a pass over the whole archive: made once,
-	 * for the first commit that needs it, and not at all by a run whose
-	 * commits carry no review tag in git */
-	if (!b->list_end) {
-		if (sqlite3_exec(b->s->db, sql_list_end, NULL, NULL,
-				 NULL) != SQLITE_OK)
-			return fail(b->s, "find where the archive ends");
-		b->list_end = 1;
-	}
-	if (!(st = onlist__store_prepare(b->s, sql_coverage)))
-		return fail(b->s, "prepare");
-	bind_text(st, 1, sha);
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*landed = sqlite3_column_int64(st, 0);
-		*end = sqlite3_column_int64(st, 1);
+		onlist__store_columns(st, out, cols);
+		return 1;
 	}
-	sqlite3_reset(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
-	       fail(b->s, "read where the archive ends");
-}
-
-/* Why the review is unknown, in a line (commit_review.why): "the
- * archive ends 2026-01-19, before the commit landed 2026-01-28; git
- * carries Acked-by: ...".  g_free() it. */
-static char *unknown_why(const struct onlist_review_in *in, const char *line)
-{
-	char a[16], l[16];
-	time_t ta = (time_t)in->archive_end, tl = (time_t)in->landed;
-	struct tm tm;
-
-	strftime(a, sizeof a, "%Y-%m-%d", gmtime_r(&ta, &tm));
-	strftime(l, sizeof l, "%Y-%m-%d", gmtime_r(&tl, &tm));
-	return g_strdup_printf("the archive ends %s, %s the commit landed %s;"
-			       " git carries %s", a,
-			       in->archive_end < in->landed ? "before" :
-			       "less than a day after", l, line);
-}
-
-/* One commit: its postings' topics gathered, judged, written. */
-static onlist_status one_commit(struct build *b, const char *sha,
-				const char *author, const char *subject,
-				GPtrArray *postings, GPtrArray *linked,
-				GPtrArray *topics, struct onlist_review_counts *c)
-{
-	GArray *msgs = g_array_new(FALSE, FALSE, sizeof(struct onlist_review_msg));
-	GArray *tags = g_array_new(FALSE, FALSE, sizeof(struct onlist_review_tag));
-	GArray *tagk = g_array_new(FALSE, FALSE, sizeof(guint));
-	GArray *reps = g_array_new(FALSE, FALSE, sizeof(struct onlist_review_reply));
-	GArray *gt = g_hash_table_lookup(b->trailers, sha);
-	GArray *trs = g_array_new(FALSE, FALSE, sizeof(struct onlist_review_trailer));
-	struct onlist_review_in in;
-	struct onlist_review_out out;
-	struct onlist_review_tally tally = { NULL, NULL, NULL };
-	unsigned char *off, *counted = NULL;
-	char *why = NULL;
-	GString *off_text = g_string_new(NULL);
-	onlist_status ret;
-	sqlite3_stmt *st;
-
-	for (guint i = 0; i < topics->len; i++) {
-		const char *t = g_ptr_array_index(topics, i);
-		GArray *a;
-
-		if ((a = g_hash_table_lookup(b->members, t)))
-			g_array_append_vals(msgs, a->data, a->len);
-		if ((a = g_hash_table_lookup(b->replies, t)))
-			g_array_append_vals(reps, a->data, a->len);
-		if ((a = g_hash_table_lookup(b->topic_tags, t)))
-			for (guint k = 0; k < a->len; k++) {
-				guint ti = g_array_index(a, guint, k);
-
-				g_array_append_val(tags, g_array_index(b->tags,
-					struct onlist_review_tag, ti));
-				g_array_append_val(tagk, ti);
-			}
-	}
-	for (guint i = 0; i < msgs->len; i++) {
-		struct onlist_review_msg *m =
-			&g_array_index(msgs, struct onlist_review_msg, i);
-
-		for (guint k = 0; k < postings->len && !m->posting; k++)
-			m->posting = !strcmp(m->msgid, g_ptr_array_index(postings, k));
-		m->linked = 0;
-		for (guint k = 0; k < linked->len && !m->linked; k++)
-			m->linked = !strcmp(m->msgid, g_ptr_array_index(linked, k));
-	}
-	for (guint i = 0; gt && i < gt->len; i++)
-		g_array_append_val(trs, g_array_index(gt, struct gtrailer, i).t);
-	off = g_malloc0(trs->len ? trs->len : 1);
-	in.author = canon(b, author);
-	in.subject = subject;
-	in.trailers = (const struct onlist_review_trailer *)(void *)trs->data;
-	in.ntrailers = trs->len;
-	in.msgs = (const struct onlist_review_msg *)(void *)msgs->data;
-	in.nmsgs = msgs->len;
-	in.tags = (const struct onlist_review_tag *)(void *)tags->data;
-	in.ntags = tags->len;
-	in.replies = (const struct onlist_review_reply *)(void *)reps->data;
-	in.nreplies = reps->len;
-	/* where the archive ends matters only for a review tag in git
-	 * (review.h: unknown); without one, landed 0 never makes it */
-	in.landed = in.archive_end = 0;
-	for (guint i = 0; i < trs->len; i++)
-		if (onlist_review_kind(g_array_index(trs,
-		    struct onlist_review_trailer, i).key) == ONLIST_TAG_REVIEW) {
-			ret = coverage(b, sha, &in.landed, &in.archive_end);
-			if (ret != ONLIST_OK)
-				goto out;
-			break;
-		}
-	out.off_list = off;
-	counted = g_malloc0(reps->len ? reps->len : 1);
-	out.counted = counted;
-	if ((ret = onlist_review_commit(&in, &out)) != ONLIST_OK)
-		goto out;
-	if (out.notice >= 0 &&
-	    (ret = onlist__store_step(b->s, onlist__store_prepare(b->s, sql_put_notice),
-				      "insert notice", "tt", sha,
-				      g_array_index(reps, struct onlist_review_reply,
-						    out.notice).msgid)) != ONLIST_OK)
-		goto out;
-	/* the replies lookup shows, by the same rule (review.c) */
-	tally.replies = g_new0(int, msgs->len + 1);
-	tally.repliers = g_new0(int, msgs->len + 1);
-	tally.series_replies = g_new0(int, msgs->len + 1);
-	if ((ret = onlist_review_tally(&in, counted, &tally)) != ONLIST_OK)
-		goto out;
-	for (guint i = 0; i < msgs->len; i++) {
-		const struct onlist_review_msg *m =
-			&g_array_index(msgs, struct onlist_review_msg, i);
-
-		if (tally.series_replies[i] >= 0 &&
-		    (ret = onlist__store_step(b->s, onlist__store_prepare(b->s,
-					sql_put_series_replies), "insert series replies",
-					"tti", sha, m->series,
-					tally.series_replies[i])) != ONLIST_OK)
-			goto out;
-		if (m->posting &&
-		    (ret = onlist__store_step(b->s, onlist__store_prepare(b->s,
-					sql_put_posting), "insert posting replies",
-					"ttii", sha, m->msgid, tally.replies[i],
-					tally.repliers[i])) != ONLIST_OK)
-			goto out;
-	}
-	for (guint i = 0; i < trs->len; i++)
-		if (off[i])
-			g_string_append_printf(off_text, "%s%s",
-					       off_text->len ? "\n" : "",
-					       g_array_index(gt, struct gtrailer, i).line);
-	if (!(st = onlist__store_prepare(b->s, sql_put_review))) {
-		ret = fail(b->s, "prepare");
-		goto out;
-	}
-	bind_text(st, 1, sha);
-	bind_text(st, 2, onlist_review_state_name(out.state));
-	if (out.evidence >= 0) {
-		guint ti = g_array_index(tagk, guint, out.evidence);
-
-		bind_text(st, 3, g_array_index(b->tags, struct onlist_review_tag,
-					       ti).msgid);
-		sqlite3_bind_int(st, 4, g_array_index(b->tag_seq, int, ti));
-	}
-	sqlite3_bind_int(st, 5, out.naks);
-	bind_text(st, 6, off_text->len ? off_text->str : NULL);
-	if (out.untold >= 0) {
-		why = unknown_why(&in, g_array_index(gt, struct gtrailer,
-						     out.untold).line);
-		bind_text(st, 7, why);
-	}
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		ret = fail(b->s, "insert commit review");
-		goto out;
-	}
-	c->commits++;
-	c->computed++;
-	c->state[out.state]++;
-out:
-	g_free(tally.replies);
-	g_free(tally.repliers);
-	g_free(tally.series_replies);
-	g_free(off);
-	g_free(counted);
-	g_free(why);
-	g_string_free(off_text, TRUE);
-	g_array_free(msgs, TRUE);
-	g_array_free(tags, TRUE);
-	g_array_free(tagk, TRUE);
-	g_array_free(reps, TRUE);
-	g_array_free(trs, TRUE);
-	return ret;
-}
-
-static void add_unique(GPtrArray *a, const char *v)
-{
-	for (guint i = 0; i < a->len; i++)
-		if (!strcmp(g_ptr_array_index(a, i), v))
-			return;
-	g_ptr_array_add(a, (gpointer)v);
-}
-
-static onlist_status each_commit(struct build *b, struct onlist_review_counts *c)
-{
-	struct onlist_store *s = b->s;
-	GPtrArray *postings = g_ptr_array_new(), *topics = g_ptr_array_new();
-	GPtrArray *linked = g_ptr_array_new();
-	const char *sha = NULL, *author = "", *subject = "";
-	onlist_status ret = ONLIST_OK;
-	sqlite3_stmt *st;
-	int rc;
-
-	if (!(st = onlist__store_prepare(s, sql_commits[b->some]))) {
-		ret = fail(s, "prepare");
-		goto out;
-	}
-	/* one_commit() writes with other statements while this one reads:
-	 * SQLite allows that (the rows written are not the ones read) */
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *x = intern(b, st, 0);
-
-		if (sha && strcmp(sha, x)) {
-			if ((ret = one_commit(b, sha, author, subject, postings,
-					      linked, topics, c)) != ONLIST_OK)
-				break;
-			g_ptr_array_set_size(postings, 0);
-			g_ptr_array_set_size(linked, 0);
-			g_ptr_array_set_size(topics, 0);
-		}
-		sha = x;
-		author = intern(b, st, 2);
-		subject = intern(b, st, 4);
-		g_ptr_array_add(sqlite3_column_int(st, 5) ? postings : linked,
-				(gpointer)intern(b, st, 1));
-		if (sqlite3_column_type(st, 3) != SQLITE_NULL)
-			add_unique(topics, intern(b, st, 3));
-	}
-	if (ret == ONLIST_OK && rc != SQLITE_DONE)
-		ret = fail(s, "load posted commits");
-	sqlite3_reset(st);
-	if (ret == ONLIST_OK && sha)
-		ret = one_commit(b, sha, author, subject, postings, linked,
-				 topics, c);
-out:
-	g_ptr_array_free(postings, TRUE);
-	g_ptr_array_free(linked, TRUE);
-	g_ptr_array_free(topics, TRUE);
-	return ret;
-}
-
-static void free_array(gpointer p)
-{
-	g_array_free(p, TRUE);
-}
-
-/* Only some commits are to be computed again: the thread build named
- * the topics it changed, the classes and the addresses' canonical forms
- * are those of the last review; temp.review_commits is filled.  0: all
- * of them (nothing deleted yet); -1: a database error. */
-static int only_some(struct onlist_store *s, const char *canon_key)
-{
-	char *dirty = onlist_store_get_meta(s, "review_dirty");
-	char *was = onlist_store_get_meta(s, "review_canon");
-	char *rows = onlist_store_get_meta(s, "review_rows");
-	sqlite3_stmt *st;
-	int some = 0, old_posted = 0;
-	long n = -1;
-
-	if ((st = onlist__store_prepare(s, sql_has_old_posted))) {
-		old_posted = sqlite3_step(st) == SQLITE_ROW &&
-			     sqlite3_column_int(st, 0) > 0;
-		sqlite3_reset(st);
-	}
-	/* the table as the last review left it (not emptied by an upgrade,
-	 * nor by an older onlist) */
-	if ((st = onlist__store_prepare(s, sql_count_reviews))) {
-		if (sqlite3_step(st) == SQLITE_ROW)
-			n = sqlite3_column_int64(st, 0);
-		sqlite3_reset(st);
-	}
-	if (!dirty || !strcmp(dirty, "*") || !was || strcmp(was, canon_key) ||
-	    !old_posted || !rows || n < 0 || atol(rows) != n)
-		goto out;
-	some = -1;
-	if (sqlite3_exec(s->db, sql_some_prepare, NULL, NULL, NULL) != SQLITE_OK)
-		goto out;
-	for (char *p = dirty; *p;) {
-		char *e = strchr(p, '\n');
-
-		if (e)
-			*e = '\0';
-		if (!(st = onlist__store_prepare(s, sql_put_topic)))
-			goto out;
-		bind_text(st, 1, p);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			sqlite3_reset(st);
-			goto out;
-		}
-		sqlite3_reset(st);
-		if (!e)
-			break;
-		p = e + 1;
-	}
-	if (sqlite3_exec(s->db, sql_some_commits, NULL, NULL, NULL) == SQLITE_OK)
-		some = 1;
-out:
-	free(dirty);
-	free(was);
-	free(rows);
-	return some;
+	*ret = walk_end(s, st, ONLIST_OK, rc, what);
+	return 0;
 }
 
 static onlist_status exec(struct onlist_store *s, const char *sql,
@@ -967,29 +467,6 @@ static onlist_status exec(struct onlist_store *s, const char *sql,
 {
 	return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ?
 	       ONLIST_OK : fail(s, what);
-}
-
-static onlist_status count_states(struct onlist_store *s,
-				  struct onlist_review_counts *c)
-{
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_states);
-	int rc;
-
-	c->commits = 0;
-	memset(c->state, 0, sizeof(c->state));
-	if (!st)
-		return fail(s, "prepare");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
-		long n = sqlite3_column_int64(st, 1);
-
-		for (int k = 0; k < ONLIST_REVIEW_NSTATES; k++)
-			if (name && !strcmp(name, onlist_review_state_name(k)))
-				c->state[k] += n;
-		c->commits += n;
-	}
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "count review states");
 }
 
 /* n[0]: the mails whose reply kind is known; n[1]: of them, those
@@ -1001,8 +478,8 @@ static const char sql_reply_counts[] =
 	"  JOIN message_reply r ON r.msgid = m.msgid WHERE m.id > ?1) END,"
 	" (SELECT coalesce(max(id), 0) FROM messages)";
 
-static onlist_status reply_counts(struct onlist_store *s, long long upto,
-				  long long n[3])
+onlist_status onlist_store_review_reply_counts(struct onlist_store *s,
+					       int64_t upto, int64_t n[3])
 {
 	sqlite3_stmt *st = onlist__store_prepare(s, sql_reply_counts);
 	int rc;
@@ -1017,97 +494,298 @@ static onlist_status reply_counts(struct onlist_store *s, long long upto,
 	return rc == SQLITE_ROW ? ONLIST_OK : fail(s, "count reply kinds");
 }
 
-onlist_status onlist_store_review_build(struct onlist_store *s,
-					 onlist_canon_fn canon_fn, void *data,
-					 const char *canon_key,
-					 onlist_bot_addr_fn is_bot,
-					 void *bot_data,
-					 const char *const *notice,
-					 size_t nnotice,
-					 struct onlist_review_counts *c)
+int onlist_store_review_has_old_posted(struct onlist_store *s)
 {
-	struct build b = { 0 };
-	struct onlist_review_counts dummy;
-	onlist_status ret;
-	int some;
-	GString *key = g_string_new(canon_key), *was_key = g_string_new(canon_key);
-	long long nr[3];
-	char *upto = onlist_store_get_meta(s, "review_upto");
+	int64_t n = 0;
 
-	/* what the notices are decided by: the replies' kinds (more come
-	 * with mail imported again) and the rules file's patterns; when
-	 * that changes, every commit is computed again.  The kinds of the
-	 * mails stored since the last review (ids above review_upto) are
-	 * not counted in the comparison: their topics are the thread
-	 * build's to name (new mail is in review_dirty) */
-	if ((ret = reply_counts(s, upto ? atoll(upto) : -1, nr)) != ONLIST_OK) {
-		free(upto);
-		g_string_free(key, TRUE);
-		g_string_free(was_key, TRUE);
-		return ret;
-	}
-	free(upto);
-	g_string_append_printf(key, "\x1freplies %lld", nr[0]);
-	g_string_append_printf(was_key, "\x1freplies %lld", nr[0] - nr[1]);
-	for (size_t i = 0; i < nnotice; i++) {
-		g_string_append_printf(key, "\x1fnotice %s", notice[i]);
-		g_string_append_printf(was_key, "\x1fnotice %s", notice[i]);
-	}
-	canon_key = key->str;
-	b.notice = notice;
-	b.nnotice = nnotice;
+	return onlist__store_int64s(s, sql_has_old_posted, -1, &n, 1) && n > 0;
+}
 
-	if (!c)
-		c = &dummy;
-	memset(c, 0, sizeof *c);
-	b.s = s;
-	b.canon = canon_fn;
-	b.canon_data = data;
-	b.is_bot = is_bot;
-	b.bot_data = bot_data;
-	b.str = g_string_chunk_new(1 << 16);
-	b.tags = g_array_new(FALSE, FALSE, sizeof(struct onlist_review_tag));
-	b.tag_seq = g_array_new(FALSE, FALSE, sizeof(int));
-	b.topic_tags = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free_array);
-	b.members = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free_array);
-	b.replies = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free_array);
-	b.trailers = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free_array);
-	/* the tags are few: always all of them */
-	if ((some = only_some(s, was_key->str)) < 0)
-		ret = fail(s, "choose the commits to review");
-	else if (sqlite3_exec(s->db, sql_clear_tags, NULL, NULL, NULL) != SQLITE_OK ||
-		 (!some && sqlite3_exec(s->db, sql_clear_commits, NULL, NULL,
-					NULL) != SQLITE_OK))
-		ret = fail(s, "clear reviews");
-	else if (b.some = some, (ret = exec(s, some ? sql_links_some :
-					    sql_links_all,
-				"link the versions of the commits")) == ONLIST_OK &&
-		 (ret = load_tags(&b, c)) == ONLIST_OK &&
-		 (!some || (ret = exec(s, sql_some_topics,
-				       "choose the commits to review")) == ONLIST_OK) &&
-		 (ret = load_topics(&b)) == ONLIST_OK &&
-		 (ret = each_commit(&b, c)) == ONLIST_OK &&
-		 (ret = count_states(s, c)) == ONLIST_OK &&
-		 (ret = onlist_store_set_meta(s, "review_dirty", "")) == ONLIST_OK &&
-		 (ret = onlist_store_set_meta(s, "review_canon", canon_key)) == ONLIST_OK) {
-		char n[32];
+int64_t onlist_store_review_count(struct onlist_store *s)
+{
+	int64_t n;
 
-		snprintf(n, sizeof n, "%ld", c->commits);
-		ret = onlist_store_set_meta(s, "review_rows", n);
-		snprintf(n, sizeof n, "%lld", nr[2]);
-		if (ret == ONLIST_OK)
-			ret = onlist_store_set_meta(s, "review_upto", n);
+	return onlist__store_int64s(s, sql_count_reviews, -1, &n, 1) ? n : -1;
+}
+
+onlist_status onlist_store_review_some_begin(struct onlist_store *s)
+{
+	return exec(s, sql_some_prepare, "choose the commits to review");
+}
+
+onlist_status onlist_store_review_some_topic(struct onlist_store *s,
+					     const char *topic)
+{
+	return onlist__store_step(s, onlist__store_prepare(s, sql_put_topic),
+				  "choose the commits to review", "t", topic);
+}
+
+onlist_status onlist_store_review_some_commits(struct onlist_store *s)
+{
+	return exec(s, sql_some_commits, "choose the commits to review");
+}
+
+onlist_status onlist_store_review_some_topics(struct onlist_store *s)
+{
+	return exec(s, sql_some_topics, "choose the commits to review");
+}
+
+onlist_status onlist_store_review_clear(struct onlist_store *s, int all)
+{
+	if (sqlite3_exec(s->db, sql_clear_tags, NULL, NULL, NULL) != SQLITE_OK ||
+	    (all && sqlite3_exec(s->db, sql_clear_commits, NULL, NULL,
+				 NULL) != SQLITE_OK))
+		return fail(s, "clear reviews");
+	return ONLIST_OK;
+}
+
+onlist_status onlist_store_review_links(struct onlist_store *s, int some)
+{
+	return exec(s, some ? sql_links_some : sql_links_all,
+		    "link the versions of the commits");
+}
+
+#define R(type, field) \
+	{ type, offsetof(struct onlist_store_review_tag_row, field) }
+static const struct onlist__column tag_cols[] = {
+	R('e', msgid), R('i', seq), R('t', key), R('t', name), R('e', addr),
+	R('t', value), R('t', sender), R('I', date), R('i', echo),
+	R('e', target), R('t', target_class), R('e', target_from),
+	R('e', target_codev), R('t', series), R('t', topic), R('i', version),
+	R('i', part), R('i', total), R('e', target_author),
+	R('i', series_scope), { 0, 0 }
+};
+#undef R
+
+onlist_status onlist_store_review_tags(struct onlist_store *s,
+				       onlist_store_review_tag_cb cb,
+				       void *data)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_tags);
+	onlist_status ret = ONLIST_OK;
+	int rc;
+
+	if (!st)
+		return fail(s, "prepare");
+	while (ret == ONLIST_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct onlist_store_review_tag_row r;
+
+		/* before the columns are read: reading converts them */
+		r.has_version = sqlite3_column_type(st, 15) != SQLITE_NULL;
+		r.has_part = sqlite3_column_type(st, 16) != SQLITE_NULL;
+		r.has_total = sqlite3_column_type(st, 17) != SQLITE_NULL;
+		onlist__store_columns(st, &r, tag_cols);
+		ret = cb(&r, data);
 	}
-	g_hash_table_destroy(b.topic_tags);
-	g_hash_table_destroy(b.members);
-	g_hash_table_destroy(b.replies);
-	g_hash_table_destroy(b.trailers);
-	g_array_free(b.tags, TRUE);
-	g_array_free(b.tag_seq, TRUE);
-	g_string_chunk_free(b.str);
-	g_string_free(key, TRUE);
-	g_string_free(was_key, TRUE);
+	return walk_end(s, st, ret, rc, "load review tags");
+}
+
+onlist_status onlist_store_review_put_tag(struct onlist_store *s,
+				const struct onlist_store_review_tag_row *r,
+				const char *why_not)
+{
+	sqlite3_stmt *put = onlist__store_prepare(s, sql_put_tag);
+
+	if (!put)
+		return fail(s, "prepare");
+	onlist__store_bind(put, "tittttt", r->msgid, r->seq, r->key, r->name,
+			   r->addr, r->value, r->sender);
+	sqlite3_bind_int64(put, 8, r->date);
+	bind_text(put, 9, r->target);
+	bind_text(put, 10, r->target_class);
+	bind_text(put, 11, r->series);
+	bind_text(put, 12, r->topic);
+	if (r->has_version)
+		sqlite3_bind_int(put, 13, r->version);
+	if (r->has_part)
+		sqlite3_bind_int(put, 14, r->part);
+	if (r->has_total)
+		sqlite3_bind_int(put, 15, r->total);
+	bind_text(put, 16, why_not);
+	if (sqlite3_step(put) != SQLITE_DONE)
+		return fail(s, "insert review tag");
+	return ONLIST_OK;
+}
+
+#define R(type, field) \
+	{ type, offsetof(struct onlist_store_review_member, field) }
+static const struct onlist__column member_cols[] = {
+	R('e', msgid), R('e', series), R('e', topic), R('t', cls),
+	R('e', from), R('e', stripped), R('e', author), R('e', codev),
+	R('i', reply), R('i', part), R('i', total), { 0, 0 }
+};
+#undef R
+
+onlist_status onlist_store_review_members(struct onlist_store *s, int some,
+					  onlist_store_review_member_cb cb,
+					  void *data)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_members[some]);
+	struct onlist_store_review_member r;
+	onlist_status ret = ONLIST_OK;
+
+	while (next_row(s, st, &r, member_cols, "load topics", &ret))
+		if ((ret = cb(&r, data)) != ONLIST_OK)
+			return stopped(st, ret);
 	return ret;
+}
+
+#define R(type, field) \
+	{ type, offsetof(struct onlist_store_review_reply_row, field) }
+static const struct onlist__column reply_cols[] = {
+	R('e', target), R('e', sender), R('i', echo), R('e', topic),
+	R('e', msgid), R('t', kind), R('t', text), { 0, 0 }
+};
+#undef R
+
+onlist_status onlist_store_review_replies(struct onlist_store *s, int some,
+					  onlist_store_review_reply_cb cb,
+					  void *data)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_replies[some]);
+	struct onlist_store_review_reply_row r;
+	onlist_status ret = ONLIST_OK;
+
+	while (next_row(s, st, &r, reply_cols, "load replies", &ret))
+		if ((ret = cb(&r, data)) != ONLIST_OK)
+			return stopped(st, ret);
+	return ret;
+}
+
+#define R(type, field) \
+	{ type, offsetof(struct onlist_store_review_trailer_row, field) }
+static const struct onlist__column trailer_cols[] = {
+	R('e', sha), R('e', key), R('t', value), { 0, 0 }
+};
+#undef R
+
+onlist_status onlist_store_review_trailers(struct onlist_store *s, int some,
+					   onlist_store_review_trailer_cb cb,
+					   void *data)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_trailers[some]);
+	struct onlist_store_review_trailer_row r;
+	onlist_status ret = ONLIST_OK;
+
+	while (next_row(s, st, &r, trailer_cols, "load trailers", &ret))
+		if ((ret = cb(&r, data)) != ONLIST_OK)
+			return stopped(st, ret);
+	return ret;
+}
+
+#define R(type, field) \
+	{ type, offsetof(struct onlist_store_review_posted, field) }
+static const struct onlist__column posted_cols[] = {
+	R('e', sha), R('e', msgid), R('e', author), R('t', topic),
+	R('e', subject), R('i', posted), { 0, 0 }
+};
+#undef R
+
+onlist_status onlist_store_review_commits(struct onlist_store *s, int some,
+					  onlist_store_review_posted_cb cb,
+					  void *data)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_commits[some]);
+	struct onlist_store_review_posted r;
+	onlist_status ret = ONLIST_OK;
+
+	while (next_row(s, st, &r, posted_cols, "load posted commits", &ret))
+		if ((ret = cb(&r, data)) != ONLIST_OK)
+			return stopped(st, ret);
+	return ret;
+}
+
+onlist_status onlist_store_review_list_end(struct onlist_store *s)
+{
+	return exec(s, sql_list_end, "find where the archive ends");
+}
+
+onlist_status onlist_store_review_coverage(struct onlist_store *s,
+					   const char *sha, int64_t *landed,
+					   int64_t *end)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_coverage);
+	int rc;
+
+	*landed = *end = 0;
+	if (!st)
+		return fail(s, "prepare");
+	bind_text(st, 1, sha);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*landed = sqlite3_column_int64(st, 0);
+		*end = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
+	       fail(s, "read where the archive ends");
+}
+
+onlist_status onlist_store_review_put_notice(struct onlist_store *s,
+					     const char *sha,
+					     const char *msgid)
+{
+	return onlist__store_step(s, onlist__store_prepare(s, sql_put_notice),
+				  "insert notice", "tt", sha, msgid);
+}
+
+onlist_status onlist_store_review_put_series_replies(struct onlist_store *s,
+						     const char *sha,
+						     const char *series,
+						     int replies)
+{
+	return onlist__store_step(s, onlist__store_prepare(s,
+					sql_put_series_replies),
+				  "insert series replies", "tti", sha, series,
+				  replies);
+}
+
+onlist_status onlist_store_review_put_posting(struct onlist_store *s,
+					      const char *sha,
+					      const char *msgid, int replies,
+					      int repliers)
+{
+	return onlist__store_step(s, onlist__store_prepare(s, sql_put_posting),
+				  "insert posting replies", "ttii", sha, msgid,
+				  replies, repliers);
+}
+
+onlist_status onlist_store_review_put(struct onlist_store *s,
+				      const struct onlist_store_review_row *r)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_put_review);
+
+	if (!st)
+		return fail(s, "prepare");
+	bind_text(st, 1, r->sha);
+	bind_text(st, 2, r->state);
+	if (r->evidence_msgid) {
+		bind_text(st, 3, r->evidence_msgid);
+		sqlite3_bind_int(st, 4, r->evidence_seq);
+	}
+	sqlite3_bind_int(st, 5, r->naks);
+	bind_text(st, 6, r->off_list_tags);
+	bind_text(st, 7, r->why);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return fail(s, "insert commit review");
+	return ONLIST_OK;
+}
+
+onlist_status onlist_store_review_states(struct onlist_store *s,
+					 onlist_status (*cb)(const char *state,
+							     int64_t n,
+							     void *data),
+					 void *data)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_states);
+	onlist_status ret = ONLIST_OK;
+	int rc;
+
+	if (!st)
+		return fail(s, "prepare");
+	while (ret == ONLIST_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		ret = cb((const char *)sqlite3_column_text(st, 0),
+			 sqlite3_column_int64(st, 1), data);
+	return walk_end(s, st, ret, rc, "count review states");
 }
 
 /* ---- at import ----------------------------------------------------------- */

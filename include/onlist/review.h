@@ -1,7 +1,8 @@
 /* review.h - the review a commit got on the list, over every version of
  * its topic: which trailers given in replies are review, and the state of
- * a posted commit.  No database here: store_review.c loads the rows,
- * calls these, and writes the review_tags and commit_review tables.
+ * a posted commit.  No database here: onlist_review_update()
+ * (review_update.c) has store_review.c load the rows, calls these, and
+ * has the review_tags and commit_review tables written.
  *
  * The rules:
  *
@@ -208,5 +209,45 @@ struct onlist_review_tally {
 onlist_status onlist_review_tally(const struct onlist_review_in *in,
 				  const unsigned char *counted,
 				  struct onlist_review_tally *t);
+
+/* ---- the review phase of `onlist match` (review_update.c) ---- */
+
+/* The canonical form of a lower-case address (after .mailmap), or addr
+ * itself; the result must live until onlist_review_update returns. */
+typedef const char *(*onlist_canon_fn)(const char *addr, void *data);
+
+/* Non-zero when a lower-case address is a bot's (the echo/bot "from"
+ * rules): a review trailer naming it is no review, whoever sent it. */
+typedef int (*onlist_bot_addr_fn)(const char *addr, void *data);
+
+struct onlist_review_counts {
+	long tags;		/* review trailers given in replies */
+	long reviews;		/* of them, review by someone else */
+	long commits;		/* posted commits given a state */
+	long computed;		/* of them, computed by this run */
+	long state[5];		/* per enum onlist_review_state */
+};
+
+/* Rebuild review_tags and commit_review (store_review.h).  Call inside a
+ * transaction (match's, begun by onlist_store_match_begin), after the
+ * thread tables, the echo/bot classes and the matches are built.  canon
+ * may be NULL (addresses as they are); canon_key names what it does (any
+ * text that changes when it does).  The commit_review rows computed
+ * again are only those of commits whose postings changed or that were
+ * posted in a topic the thread build changed (meta review_dirty), unless
+ * the classes or canon_key changed since: then all.  is_bot may be NULL
+ * (no address is a bot's).  notice[0..nnotice): the rules file's notice
+ * patterns (lower-case globs, msgmeta.h), added to the built-in ones; a
+ * change of them, or of the number of replies whose kind is known,
+ * computes all again too.  Also rebuilt: commit_notice and
+ * posting_replies.  *c (may be NULL) gets the counts.  ONLIST_EDB (the
+ * store's message set), ONLIST_ENOMEM. */
+struct onlist_store;
+onlist_status onlist_review_update(struct onlist_store *s,
+				   onlist_canon_fn canon, void *data,
+				   const char *canon_key,
+				   onlist_bot_addr_fn is_bot, void *bot_data,
+				   const char *const *notice, size_t nnotice,
+				   struct onlist_review_counts *c);
 
 #endif

@@ -3,11 +3,13 @@
  * trailers of mails and commits, and the matches.
  *
  * Derived data: `onlist match` rebuilds both tables after the matches,
- * inside its transaction.  Readers: lookup, report, export, stats.
+ * inside its transaction (onlist_review_update(), review.h).  Readers:
+ * lookup, report, export, stats.
  */
 #ifndef ONLIST_STORE_REVIEW_H
 #define ONLIST_STORE_REVIEW_H
 
+#include <stdint.h>
 #include "onlist/status.h"
 #include "onlist/store.h"
 
@@ -23,43 +25,173 @@ onlist_status onlist_store_review_people(struct onlist_store *s,
 						   const char *addr, void *data),
 					 void *data);
 
-/* The canonical form of a lower-case address (after .mailmap), or addr
- * itself; the result must live until onlist_store_review_build returns. */
-typedef const char *(*onlist_canon_fn)(const char *addr, void *data);
+/* ---- the rebuild --------------------------------------------------------- */
 
-/* Non-zero when a lower-case address is a bot's (the echo/bot "from"
- * rules): a review trailer naming it is no review, whoever sent it. */
-typedef int (*onlist_bot_addr_fn)(const char *addr, void *data);
+/* review_tags, commit_review, commit_notice, posting_replies,
+ * series_replies and review_links, read and written for
+ * onlist_review_update() (review.h), which decides which commits are
+ * computed again and asks review.c to judge them.  Call inside a
+ * transaction (match's).  Each returns ONLIST_OK, or ONLIST_EDB with the
+ * handle's message set; strings handed to a callback are SQLite's, valid
+ * during the call; a callback's status other than ONLIST_OK stops the
+ * walk and is returned.  some: 0 every posted commit, 1 only those
+ * chosen (onlist_store_review_some_commits(), _some_topics()). */
 
-struct onlist_review_counts {
-	long tags;		/* review trailers given in replies */
-	long reviews;		/* of them, review by someone else */
-	long commits;		/* posted commits given a state */
-	long computed;		/* of them, computed by this run */
-	long state[5];		/* per enum onlist_review_state */
+/* n[0]: the mails whose reply kind is known; n[1]: of them, those stored
+ * after message id upto (0 when upto < 0); n[2]: the highest message id. */
+onlist_status onlist_store_review_reply_counts(struct onlist_store *s,
+					       int64_t upto, int64_t n[3]);
+/* 1 when match_begin kept the postings as they were (temp.old_posted),
+ * else 0. */
+int onlist_store_review_has_old_posted(struct onlist_store *s);
+/* The rows of commit_review; -1 when they cannot be counted. */
+int64_t onlist_store_review_count(struct onlist_store *s);
+
+/* Choosing some commits: _some_begin() empties the set, _some_topic()
+ * adds a topic the thread build changed, _some_commits() adds the
+ * commits whose postings changed (and their topics) and keeps the tags
+ * as they are; after the tags are written again, _some_topics() adds the
+ * topics whose tags changed, the commits posted or linked in any chosen
+ * topic and those whose review was unknown, and deletes their rows. */
+onlist_status onlist_store_review_some_begin(struct onlist_store *s);
+onlist_status onlist_store_review_some_topic(struct onlist_store *s,
+					     const char *topic);
+onlist_status onlist_store_review_some_commits(struct onlist_store *s);
+onlist_status onlist_store_review_some_topics(struct onlist_store *s);
+
+/* review_tags emptied, and (all) every commit's rows too. */
+onlist_status onlist_store_review_clear(struct onlist_store *s, int all);
+/* review_links written again: of every posted commit, or (some) of the
+ * chosen commits and those their topics can change, which are chosen
+ * too. */
+onlist_status onlist_store_review_links(struct onlist_store *s, int some);
+
+/* A review trailer in a reply (or one it quotes from a mail the archive
+ * lost), with what it answers.  Addresses lower case, "" when none. */
+struct onlist_store_review_tag_row {
+	const char *msgid;		/* the reply */
+	int seq;			/* message_trailers.seq; 1000 up: quoted */
+	const char *key, *name, *addr, *value;
+	const char *sender;		/* the reply's From */
+	int64_t date;			/* the reply's */
+	int echo;			/* the reply is in echoes (echo/bot rules) */
+	const char *target;		/* the patch or cover letter answered */
+	const char *target_class;	/* its class; "cover" for a mail
+					 * without a patch */
+	const char *target_from;	/* its sender */
+	const char *target_codev;	/* its Co-developed-by, one a line */
+	const char *series, *topic;	/* the target's; NULL: none */
+	/* the target's, as stored; has_*: not SQL NULL */
+	int version, part, total;
+	int has_version, has_part, has_total;
+	const char *target_author;	/* its in-body From */
+	int series_scope;		/* the reply says it is for the series */
 };
+typedef onlist_status (*onlist_store_review_tag_cb)(
+	const struct onlist_store_review_tag_row *r, void *data);
+/* Every review trailer in a reply, oldest reply first. */
+onlist_status onlist_store_review_tags(struct onlist_store *s,
+				       onlist_store_review_tag_cb cb,
+				       void *data);
+/* r (as the walk handed it) written to review_tags, judged why_not
+ * (review.h; NULL: review by someone else). */
+onlist_status onlist_store_review_put_tag(struct onlist_store *s,
+				const struct onlist_store_review_tag_row *r,
+				const char *why_not);
 
-/* Rebuild review_tags and commit_review.  Call inside a transaction
- * (match's, begun by onlist_store_match_begin), after the thread tables,
- * the echo/bot classes and the matches are built.  canon may be NULL
- * (addresses as they are); canon_key names what it does (any text that
- * changes when it does).  The commit_review rows computed again are only
- * those of commits whose postings changed or that were posted in a topic
- * the thread build changed (meta review_dirty), unless the classes or
- * canon_key changed since: then all.  is_bot may be NULL (no address
- * is a bot's).  notice[0..nnotice): the rules file's notice patterns
- * (lower-case globs, msgmeta.h), added to the built-in ones; a change
- * of them, or of the number of replies whose kind is known, computes
- * all again too.  Also rebuilt: commit_notice and posting_replies.
- * ONLIST_EDB, ONLIST_ENOMEM. */
-onlist_status onlist_store_review_build(struct onlist_store *s,
-					 onlist_canon_fn canon, void *data,
-					 const char *canon_key,
-					 onlist_bot_addr_fn is_bot,
-					 void *bot_data,
-					 const char *const *notice,
-					 size_t nnotice,
-					 struct onlist_review_counts *c);
+/* A patch or cover letter of a topic a commit was posted in (or linked
+ * to); addresses and stripped lower case, "" when none. */
+struct onlist_store_review_member {
+	const char *msgid, *series, *topic;
+	const char *cls;		/* ONLIST_CLASS_*; "patch" when unknown */
+	const char *from, *stripped, *author;
+	const char *codev;		/* Co-developed-by addresses, one a line */
+	int reply, part, total;		/* part, total -1: none */
+};
+typedef onlist_status (*onlist_store_review_member_cb)(
+	const struct onlist_store_review_member *r, void *data);
+onlist_status onlist_store_review_members(struct onlist_store *s, int some,
+					  onlist_store_review_member_cb cb,
+					  void *data);
+
+/* A reply in those topics (one that answers: thread.h), in date order. */
+struct onlist_store_review_reply_row {
+	const char *target;		/* the patch or cover letter answered */
+	const char *sender;		/* lower case, "" */
+	int echo;			/* in echoes (echo/bot rules) */
+	const char *topic, *msgid;
+	const char *kind, *text;	/* message_reply's; NULL: none */
+};
+typedef onlist_status (*onlist_store_review_reply_cb)(
+	const struct onlist_store_review_reply_row *r, void *data);
+onlist_status onlist_store_review_replies(struct onlist_store *s, int some,
+					  onlist_store_review_reply_cb cb,
+					  void *data);
+
+/* A trailer in git of a posted commit, in order; value NULL: none. */
+struct onlist_store_review_trailer_row {
+	const char *sha, *key, *value;
+};
+typedef onlist_status (*onlist_store_review_trailer_cb)(
+	const struct onlist_store_review_trailer_row *r, void *data);
+onlist_status onlist_store_review_trailers(struct onlist_store *s, int some,
+					   onlist_store_review_trailer_cb cb,
+					   void *data);
+
+/* A posted commit's posting (posted 1) or linked earlier version
+ * (posted 0), ordered by commit: each commit's rows come together. */
+struct onlist_store_review_posted {
+	const char *sha, *msgid;
+	const char *author;		/* lower case, "" */
+	const char *topic;		/* NULL: the mail is in no series */
+	const char *subject;		/* the commit's, lower case, "" */
+	int posted;
+};
+typedef onlist_status (*onlist_store_review_posted_cb)(
+	const struct onlist_store_review_posted *r, void *data);
+onlist_status onlist_store_review_commits(struct onlist_store *s, int some,
+					  onlist_store_review_posted_cb cb,
+					  void *data);
+
+/* Where each list's archive ends (review.h's `unknown`): a pass over
+ * every message, made (again) before _coverage() is asked. */
+onlist_status onlist_store_review_list_end(struct onlist_store *s);
+/* sha's commit date and the end of the archive of the lists its postings
+ * were on, else of the whole database; 0 when not known. */
+onlist_status onlist_store_review_coverage(struct onlist_store *s,
+					   const char *sha, int64_t *landed,
+					   int64_t *end);
+
+/* One commit's rows: its first applied notice (commit_notice), the
+ * replies to a series of its topic (series_replies), to one of its
+ * postings (posting_replies), and its review (commit_review). */
+onlist_status onlist_store_review_put_notice(struct onlist_store *s,
+					     const char *sha,
+					     const char *msgid);
+onlist_status onlist_store_review_put_series_replies(struct onlist_store *s,
+						     const char *sha,
+						     const char *series,
+						     int replies);
+onlist_status onlist_store_review_put_posting(struct onlist_store *s,
+					      const char *sha,
+					      const char *msgid, int replies,
+					      int repliers);
+struct onlist_store_review_row {
+	const char *sha, *state;	/* onlist_review_state_name() */
+	const char *evidence_msgid;	/* NULL: none (nor evidence_seq) */
+	int evidence_seq;
+	int naks;
+	const char *off_list_tags, *why;	/* NULL: none */
+};
+onlist_status onlist_store_review_put(struct onlist_store *s,
+				      const struct onlist_store_review_row *r);
+
+/* Each state in commit_review and its number of commits. */
+onlist_status onlist_store_review_states(struct onlist_store *s,
+					 onlist_status (*cb)(const char *state,
+							     int64_t n,
+							     void *data),
+					 void *data);
 
 /* A review tag a reply quotes (msgmeta.h's onlist_find_quoted_trailers):
  * strings borrowed, addr lower-case ("" none), attrib the address of the
