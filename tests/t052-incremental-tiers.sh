@@ -33,7 +33,7 @@ dump() {
 	sqlite3 "$1" "SELECT commit_sha, message_id, method, printf('%.6f', score)
 		FROM matches ORDER BY 1, 2, 3"
 }
-# the review built from them (store_review.c computes again only the
+# the review built from them (review_update.c computes again only the
 # commits the new mail and the new matches can change) and its version
 # links
 dump_review() {
