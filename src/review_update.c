@@ -535,6 +535,12 @@ static onlist_status rebuild(struct build *b, const char *canon_key,
 	return onlist_store_set_meta(s, "review_upto", n);
 }
 
+/* A key (topic, sha) -> GArray table of struct build. */
+static GHashTable *topic_table(void)
+{
+	return g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free_array);
+}
+
 onlist_status onlist_review_update(struct onlist_store *s,
 				   onlist_canon_fn canon_fn, void *data,
 				   const char *canon_key,
@@ -569,21 +575,16 @@ onlist_status onlist_review_update(struct onlist_store *s,
 	if (!c)
 		c = &dummy;
 	memset(c, 0, sizeof *c);
-	b.s = s;
-	b.c = c;
-	b.notice = notice;
-	b.nnotice = nnotice;
-	b.canon = canon_fn;
-	b.canon_data = data;
-	b.is_bot = is_bot;
-	b.bot_data = bot_data;
-	b.str = g_string_chunk_new(1 << 16);
-	b.tags = g_array_new(FALSE, FALSE, sizeof(struct onlist_review_tag));
-	b.tag_seq = g_array_new(FALSE, FALSE, sizeof(int));
-	b.topic_tags = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free_array);
-	b.members = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free_array);
-	b.replies = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free_array);
-	b.trailers = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, free_array);
+	b = (struct build){
+		.s = s, .c = c, .notice = notice, .nnotice = nnotice,
+		.canon = canon_fn, .canon_data = data,
+		.is_bot = is_bot, .bot_data = bot_data,
+		.str = g_string_chunk_new(1 << 16),
+		.tags = g_array_new(FALSE, FALSE, sizeof(struct onlist_review_tag)),
+		.tag_seq = g_array_new(FALSE, FALSE, sizeof(int)),
+		.topic_tags = topic_table(), .members = topic_table(),
+		.replies = topic_table(), .trailers = topic_table(),
+	};
 	if ((ret = only_some(s, was_key->str, &b.some)) == ONLIST_OK)
 		ret = rebuild(&b, key->str, (long long)nr[2]);
 	g_hash_table_destroy(b.topic_tags);

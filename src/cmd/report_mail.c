@@ -195,18 +195,12 @@ int onlist_report_mail_write(struct onlist_cli *cli, struct onlist_report_mail *
 		goto out;
 	}
 	localtime_r(&now, &tm);
-	mo.from_name = name;
-	mo.from_addr = addr;
-	mo.from = from;
-	mo.to = to;
-	mo.cc = cc;
-	mo.subject = subject;
-	mo.date = (int64_t)now;
-	mo.utc_offset = (int)tm.tm_gmtoff;
-	mo.msgid = id;
-	mo.in_reply_to = prev;
-	mo.body = body;
-	mo.body_len = len;
+	mo = (struct onlist_mailout){
+		.from_name = name, .from_addr = addr, .from = from,
+		.to = to, .cc = cc, .subject = subject,
+		.date = (int64_t)now, .utc_offset = (int)tm.tm_gmtoff,
+		.msgid = id, .in_reply_to = prev, .body = body, .body_len = len,
+	};
 	if ((st = onlist_mailout_write(&mo, &msg, &mlen, &err)) != ONLIST_OK) {
 		onlist_err("report: %s", err ? err : onlist_status_str(st));
 		ret = st == ONLIST_EPARSE ? ONLIST_EXIT_USAGE : ONLIST_EXIT_FAIL;
