@@ -866,7 +866,8 @@ static onlist_status load_one(struct walk *w, struct onlist_store *s,
 	onlist_status st;
 
 	w->counted = 1;
-	if ((st = onlist_store_ignored_saved(s, topic, member_row, w)) != ONLIST_OK)
+	if ((st = onlist_store_ignored_members(s, 1, topic, member_row, w))
+	    != ONLIST_OK)
 		goto out;
 	flush(w);
 	if ((c = g_hash_table_lookup(w->cands, topic))) {
@@ -907,7 +908,7 @@ static onlist_status load_one(struct walk *w, struct onlist_store *s,
 		g_hash_table_remove(later, topic);
 		g_hash_table_iter_init(&it, later);
 		while (st == ONLIST_OK && g_hash_table_iter_next(&it, &k, NULL))
-			st = onlist_store_ignored_saved(s, k, member_row, w);
+			st = onlist_store_ignored_members(s, 1, k, member_row, w);
 		if (st == ONLIST_OK)
 			flush(w);
 	}
@@ -955,8 +956,7 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 	if (saved && topic)
 		st = load_one(&w, s, topic);
 	else
-		st = saved ? onlist_store_ignored_saved(s, NULL, member_row, &w) :
-			     onlist_store_ignored_members(s, NULL, member_row, &w);
+		st = onlist_store_ignored_members(s, saved, NULL, member_row, &w);
 	if (st == ONLIST_OK)
 		flush(&w);
 	if (saved && topic) {
@@ -970,6 +970,7 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 
 		st = onlist_store_ignored_replies_to(s, (const char *const *)ids,
 						     n, reply_row, &w);
+		onlist_store_ignored_targets_drop(s);
 		g_free(ids);
 	}
 	/* judged first, all of them: an answered topic may supersede an

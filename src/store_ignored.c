@@ -91,15 +91,21 @@ static const struct onlist__column member_cols[] = {
 };
 #undef M
 
-/* The rows of sql_all, or of sql_one for one topic: the fourteen columns
- * of a member in the order of MEMBERS and SAVED, and a fifteenth, skip,
- * when with_skip.  `what` names the read in an error. */
-static onlist_status each_member(struct onlist_store *s, const char *sql_all,
-				 const char *sql_one, const char *topic,
-				 int with_skip, const char *what,
-				 onlist_store_ignored_msg_cb cb, void *data)
+#define SAVED(where) \
+	"SELECT topic, series, msgid, date, list, from_addr, from_name," \
+	" subject, author, codev, version, cover, files, commit_sha" \
+	" FROM ignored_msgs" where " ORDER BY topic, msgid"
+static const char sql_saved_all[] = SAVED("");
+static const char sql_saved_one[] = SAVED(" WHERE topic = ?1");
+
+onlist_status onlist_store_ignored_members(struct onlist_store *s, int saved,
+					   const char *topic,
+					   onlist_store_ignored_msg_cb cb,
+					   void *data)
 {
-	sqlite3_stmt *st = prepare_topic(s, sql_all, sql_one, topic);
+	sqlite3_stmt *st = saved ?
+		prepare_topic(s, sql_saved_all, sql_saved_one, topic) :
+		prepare_topic(s, sql_members_all, sql_members_one, topic);
 	int rc;
 
 	if (!st)
@@ -107,29 +113,22 @@ static onlist_status each_member(struct onlist_store *s, const char *sql_all,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_store_ignored_msg r;
 
+		/* the fourteen columns of MEMBERS and SAVED, and skip */
 		onlist__store_columns(st, &r, member_cols);
-		r.skip = with_skip ? sqlite3_column_int(st, 14) : 0;
+		r.skip = saved ? 0 : sqlite3_column_int(st, 14);
 		if (cb(&r, data))
 			break;
 	}
 	sqlite3_reset(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK : fail(s, what);
-}
-
-onlist_status onlist_store_ignored_members(struct onlist_store *s,
-					   const char *topic,
-					   onlist_store_ignored_msg_cb cb,
-					   void *data)
-{
-	return each_member(s, sql_members_all, sql_members_one, topic, 1,
-			   "read the series", cb, data);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
+	       fail(s, saved ? "read the ignored topics" : "read the series");
 }
 
 /* ANSWERING(): a message that answers, by the review's rule (store_int.h) */
-/* A reply's columns, its topic first, and the joins after its thread row
- * th: the order reply_rows() reads. */
-#define REPLY_COLS(topic) \
-	"SELECT " topic ", th.msgid, th.answers, coalesce(m.date, 0)," \
+/* A reply's columns, and the joins after its thread row th: the order
+ * reply_rows() reads. */
+#define REPLY_COLS \
+	"SELECT th.msgid, th.answers, coalesce(m.date, 0)," \
 	" coalesce(lower(m.from_addr), ''), coalesce(m.from_name, '')," \
 	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = th.msgid)," \
 	" coalesce(r.kind, ''), coalesce(r.text, '')"
@@ -137,17 +136,11 @@ onlist_status onlist_store_ignored_members(struct onlist_store *s,
 	" JOIN message_info i ON i.msgid = th.msgid AND" ANSWERING("i") \
 	" JOIN messages m ON m.msgid = th.msgid" \
 	" LEFT JOIN message_reply r ON r.msgid = th.msgid"
-#define REPLIES(where) \
-	REPLY_COLS("s.topic") \
-	" FROM series s JOIN thread th ON th.answers = s.msgid" REPLY_JOINS where
-/* in no order: the caller finds each one's topic in a table */
-static const char sql_replies_all[] = REPLIES("");
-static const char sql_replies_one[] = REPLIES(" WHERE s.topic = ?1");
 
 /* REPLY_COLS' columns. */
 #define R(type, field) { type, offsetof(struct onlist_store_ignored_reply, field) }
 static const struct onlist__column reply_cols[] = {
-	R('e', topic), R('e', r.msgid), R('e', r.target), R('I', r.date),
+	R('e', r.msgid), R('e', r.target), R('I', r.date),
 	R('e', r.from), R('e', r.from_name), R('i', r.bot), R('e', kind),
 	R('e', text), { 0, 0 }
 };
@@ -172,19 +165,6 @@ static onlist_status reply_rows(struct onlist_store *s, sqlite3_stmt *st,
 	       fail(s, "read the replies");
 }
 
-onlist_status onlist_store_ignored_replies(struct onlist_store *s,
-					   const char *topic,
-					   onlist_store_ignored_reply_cb cb,
-					   void *data)
-{
-	sqlite3_stmt *st = prepare_topic(s, sql_replies_all, sql_replies_one,
-					 topic);
-
-	if (!st)
-		return fail(s, "prepare");
-	return reply_rows(s, st, cb, data);
-}
-
 /* The replies to the messages of temp.ignored_targets only: on a real
  * list most topics are applied or another project's, and the replies
  * to them (most of the mail) need not be read. */
@@ -194,9 +174,12 @@ static const char sql_targets_make[] =
 static const char sql_target_put[] =
 	"INSERT OR IGNORE INTO temp.ignored_targets(msgid) VALUES(?1)";
 static const char sql_targets_drop[] = "DROP TABLE IF EXISTS temp.ignored_targets";
+/* from the targets (CROSS JOIN keeps them the outer loop): the planner,
+ * knowing nothing of the temporary table, would scan message_info whole
+ * for each call (a thousand calls after new mail: 3 s) */
 static const char sql_replies_targets[] =
-	REPLY_COLS("''") " FROM temp.ignored_targets t"
-	" JOIN thread th ON th.answers = t.msgid" REPLY_JOINS;
+	REPLY_COLS " FROM temp.ignored_targets t"
+	" CROSS JOIN thread th ON th.answers = t.msgid" REPLY_JOINS;
 
 onlist_status onlist_store_ignored_replies_to(struct onlist_store *s,
 					      const char *const *msgids, size_t n,
@@ -219,10 +202,15 @@ onlist_status onlist_store_ignored_replies_to(struct onlist_store *s,
 	}
 	ret = reply_rows(s, st, cb, data);
 out:
-	/* the statements that name it go before it does */
+	/* the statements that name the table go before it does
+	 * (reply_rows() reset the other) */
 	sqlite3_reset(onlist__store_prepare(s, sql_target_put));
-	sqlite3_exec(s->db, sql_targets_drop, NULL, NULL, NULL);
 	return ret;
+}
+
+void onlist_store_ignored_targets_drop(struct onlist_store *s)
+{
+	sqlite3_exec(s->db, sql_targets_drop, NULL, NULL, NULL);
 }
 
 static const char sql_topic[] =
@@ -374,22 +362,6 @@ onlist_status onlist_store_ignored_commit_changed(struct onlist_store *s,
 	if (!st)
 		return fail(s, "prepare");
 	return topic_rows(s, st, "compare the matches", cb, data);
-}
-
-#define SAVED(where) \
-	"SELECT topic, series, msgid, date, list, from_addr, from_name," \
-	" subject, author, codev, version, cover, files, commit_sha" \
-	" FROM ignored_msgs" where " ORDER BY topic, msgid"
-static const char sql_saved_all[] = SAVED("");
-static const char sql_saved_one[] = SAVED(" WHERE topic = ?1");
-
-onlist_status onlist_store_ignored_saved(struct onlist_store *s,
-					 const char *topic,
-					 onlist_store_ignored_msg_cb cb,
-					 void *data)
-{
-	return each_member(s, sql_saved_all, sql_saved_one, topic, 0,
-			   "read the ignored topics", cb, data);
 }
 
 #define ANSWERS(where) \

@@ -31,11 +31,13 @@ struct onlist_store_ignored_msg {
 /* Gets each row; non-zero stops the read. */
 typedef int (*onlist_store_ignored_msg_cb)(
 	const struct onlist_store_ignored_msg *m, void *data);
-/* Every patch and cover letter, grouped by topic (all rows of a topic
- * one after the other, topics in no promised order); only those of the
- * topic `topic` when not NULL.  Strings valid during the call.  cb
- * non-zero stops.  ONLIST_EDB. */
-onlist_status onlist_store_ignored_members(struct onlist_store *s,
+/* The patches and cover letters of each topic, all rows of a topic one
+ * after the other, of one topic (`topic` not NULL) or all.  saved 0:
+ * from the threads (topics in no promised order); saved 1: the messages
+ * onlist_store_ignored_put() saved (skip always 0), by topic and
+ * Message-ID.  Strings valid during the call.  cb non-zero stops.
+ * ONLIST_EDB. */
+onlist_status onlist_store_ignored_members(struct onlist_store *s, int saved,
 					   const char *topic,
 					   onlist_store_ignored_msg_cb cb,
 					   void *data);
@@ -45,7 +47,6 @@ onlist_status onlist_store_ignored_members(struct onlist_store *s,
  * ("" when none kept) beside what ignored.h reads; r.notice is 0 (the
  * caller decides it). */
 struct onlist_store_ignored_reply {
-	const char *topic;
 	struct onlist_ignored_reply r;
 	const char *kind, *text;
 };
@@ -53,22 +54,19 @@ typedef int (*onlist_store_ignored_reply_cb)(
 	const struct onlist_store_ignored_reply *r, void *data);
 /* A topic; non-zero stops the read. */
 typedef int (*onlist_store_ignored_topic_cb)(const char *topic, void *data);
-/* Every reply to a patch or cover letter of a topic (thread.h's
- * `answers`), in no promised order; only topic `topic` when not NULL.
- * ONLIST_EDB. */
-onlist_status onlist_store_ignored_replies(struct onlist_store *s,
-					   const char *topic,
-					   onlist_store_ignored_reply_cb cb,
-					   void *data);
-
-/* The same for the replies to msgids[0..n) only (patches and cover
- * letters), in no order; r.topic is "" (the caller knows it by
- * r.target).  Uses, and drops, the temporary table ignored_targets.
+/* Every reply to a message of msgids[0..n) (patches and cover letters:
+ * thread.h's `answers`), in no order (the caller knows each one's topic
+ * by r.target).  Uses the temporary table ignored_targets, made by the
+ * first call, emptied by each and left for the next: a caller that reads
+ * members in batches calls it first with n 0 (a table made while a read
+ * of this handle runs aborts that read), then for each batch, and drops
+ * the table with onlist_store_ignored_targets_drop() when no read runs.
  * ONLIST_EDB. */
 onlist_status onlist_store_ignored_replies_to(struct onlist_store *s,
 					      const char *const *msgids, size_t n,
 					      onlist_store_ignored_reply_cb cb,
 					      void *data);
+void onlist_store_ignored_targets_drop(struct onlist_store *s);
 
 /* The topic of a patch or cover letter, or of the one a reply answers:
  * *topic malloc'd (NULL when msgid is in none).  ONLIST_EDB,
@@ -101,13 +99,6 @@ onlist_status onlist_store_ignored_put(struct onlist_store *s, const char *topic
 onlist_status onlist_store_ignored_commit_changed(struct onlist_store *s,
 						  onlist_store_ignored_topic_cb cb,
 						  void *data);
-/* The saved messages as onlist_store_ignored_members() gives them (skip
- * always 0), of one topic or all, by topic and Message-ID.
- * ONLIST_EDB. */
-onlist_status onlist_store_ignored_saved(struct onlist_store *s,
-					 const char *topic,
-					 onlist_store_ignored_msg_cb cb,
-					 void *data);
 /* The saved topics that a reply decided (answer 1 or 2) and that reply
  * (r->notice set for 2; r->target ""), of one topic or all.
  * ONLIST_EDB. */
