@@ -347,7 +347,7 @@ onlist_status onlist_ignored_ctx_init(struct onlist_ignored_ctx *ctx,
 				    &ctx->scope.last_mail)) != ONLIST_OK)
 		return st;
 	/* the notice patterns of the rules file the last match read, as
-	 * store_review.c keeps them in its key ("\x1fnotice PATTERN") */
+	 * review_update.c keeps them in its key ("\x1fnotice PATTERN") */
 	if ((canon = onlist_store_get_meta(s, "review_canon"))) {
 		char **parts = g_strsplit(canon, "\x1f", -1);
 
