@@ -61,6 +61,21 @@ static int is_number(const char *s)
 	return !*end;
 }
 
+/* commits: review_state "never_posted" becomes "unknown" for a commit
+ * outside the archive's span; else `reason` says why (verdict.h); a
+ * posted commit's `unknown` review has its why there already (review.h);
+ * every commit gets its path and security mark (paths.h).  A posted
+ * commit is security relevant only without review on the list
+ * (no_reply, discussed). */
+enum { COL_SHA, COL_STATE, COL_REASON, COL_PATH, COL_PULL, COL_VIA,
+       COL_SECURE, COL_SECURITY, NCOLS };
+/* The columns are found by name in the header row the store gives first
+ * (store_report.c names them), not by position. */
+static const char *const col_names[NCOLS] = {
+	"sha", "review_state", "reason", "path", "pull_request", "via",
+	"security_relevant", "security",
+};
+
 struct exp {
 	FILE *f;
 	enum onlist_fmt fmt;	/* CSV, JSONL, or JSON: one array of the objects */
@@ -71,59 +86,55 @@ struct exp {
 	struct onlist_path path;	/* of the posted row being written */
 	char *mark;			/* ... its security mark */
 	struct onlist_emit *em;		/* JSON and JSONL */
+	int at[NCOLS];			/* commits: where col_names[] are */
+	int all_cols;			/* ... all of them are there */
 };
 
-/* commits: review_state "never_posted" becomes "unknown" for a commit
- * outside the archive's span; else `reason` says why (verdict.h); a
- * posted commit's `unknown` review has its why there already (review.h);
- * every commit gets its path and security mark (paths.h).  A posted
- * commit is security relevant only without review on the list
- * (no_reply, discussed). */
-enum { COL_SHA = 0, COL_STATE = 16, COL_REASON = 18, COL_PATH, COL_PULL,
-       COL_VIA, COL_SECURE, COL_SECURITY };
-
-static void path_cols(const struct onlist_path *p, const char **out)
+static void path_cols(const int *at, const struct onlist_path *p,
+		      const char **out)
 {
-	out[COL_PATH] = p->kind == ONLIST_PATH_UNKNOWN ? NULL :
-			onlist_path_kind_name(p->kind);
-	out[COL_PULL] = p->pull_msgid;
-	out[COL_VIA] = p->kind == ONLIST_PATH_PULL ? p->url :
-		       onlist_cli_path_via(p);
+	out[at[COL_PATH]] = p->kind == ONLIST_PATH_UNKNOWN ? NULL :
+			    onlist_path_kind_name(p->kind);
+	out[at[COL_PULL]] = p->pull_msgid;
+	out[at[COL_VIA]] = p->kind == ONLIST_PATH_PULL ? p->url :
+			   onlist_cli_path_via(p);
 }
 
 static int with_reason(struct exp *e, int ncol, const char *const *vals,
 		       const char **out)
 {
-	const char *st = vals[COL_STATE];
+	const int *at = e->at;
+	const char *st;
 	char *body = NULL;
 
 	for (int i = 0; i < ncol; i++)
 		out[i] = vals[i];
-	if (ncol <= COL_SECURITY)
+	if (!e->all_cols)
 		return 0;
+	st = vals[at[COL_STATE]];
 	onlist_path_release(&e->path);
 	free(e->mark);
 	e->mark = NULL;
 	if (st && !strcmp(st, "never_posted")) {
-		if (onlist_cli_why(e->why, vals[COL_SHA]) < 0)
+		if (onlist_cli_why(e->why, vals[at[COL_SHA]]) < 0)
 			return -1;
 		if (e->why->v.unknown) {
-			out[COL_STATE] = "unknown";
+			out[at[COL_STATE]] = "unknown";
 		} else {
-			out[COL_REASON] = onlist_reason_name(e->why->v.reason);
-			out[COL_SECURE] = e->why->v.security ? "1" : "0";
-			out[COL_SECURITY] = e->why->v.security;
+			out[at[COL_REASON]] = onlist_reason_name(e->why->v.reason);
+			out[at[COL_SECURE]] = e->why->v.security ? "1" : "0";
+			out[at[COL_SECURITY]] = e->why->v.security;
 		}
-		path_cols(&e->why->v.path, out);
+		path_cols(at, &e->why->v.path, out);
 		return 0;
 	}
-	if (onlist_store_paths_commit_body(e->why->s, vals[COL_SHA], &body) != ONLIST_OK ||
-	    onlist_path_of(e->why->s, vals[COL_SHA], body, &e->path) != ONLIST_OK) {
+	if (onlist_store_paths_commit_body(e->why->s, vals[at[COL_SHA]], &body) != ONLIST_OK ||
+	    onlist_path_of(e->why->s, vals[at[COL_SHA]], body, &e->path) != ONLIST_OK) {
 		free(body);
 		onlist_err("export: %s", onlist_store_errmsg(e->why->s));
 		return -1;
 	}
-	path_cols(&e->path, out);
+	path_cols(at, &e->path, out);
 	/* no review state: match has not run since the upgrade */
 	if (st) {
 		int reviewed = strcmp(st, "no_reply") && strcmp(st, "discussed");
@@ -133,8 +144,8 @@ static int with_reason(struct exp *e, int ncol, const char *const *vals,
 			onlist_err("export: out of memory");
 			return -1;
 		}
-		out[COL_SECURE] = e->mark ? "1" : "0";
-		out[COL_SECURITY] = e->mark;
+		out[at[COL_SECURE]] = e->mark ? "1" : "0";
+		out[at[COL_SECURITY]] = e->mark;
 	}
 	free(body);
 	return 0;
@@ -150,6 +161,14 @@ static int row(int ncol, const char *const *names, const char *const *vals,
 	int csv = e->fmt == ONLIST_FMT_CSV;
 
 	if (!vals) {
+		e->all_cols = 1;
+		for (int k = 0; k < NCOLS; k++) {
+			e->at[k] = -1;
+			for (int i = 0; i < ncol && e->at[k] < 0; i++)
+				if (!strcmp(names[i], col_names[k]))
+					e->at[k] = i;
+			e->all_cols &= e->at[k] >= 0;
+		}
 		if (e->fmt == ONLIST_FMT_JSON)
 			onlist_emit_begin_list(e->em, ONLIST_EMIT_LINES);
 		if (!csv)
@@ -212,8 +231,7 @@ int cmd_export(struct onlist_cli *cli, int argc, char **argv)
 		ONLIST_CLI_GLOBAL_OPTIONS
 	};
 	static const char *const formats[] = { "csv", "jsonl", "json", NULL };
-	struct exp e = { stdout, ONLIST_FMT_CSV, NULL, 0, NULL, 0, { 0 }, NULL,
-			 NULL };
+	struct exp e = { .f = stdout, .fmt = ONLIST_FMT_CSV };
 	struct onlist_cli_why why = { 0 };
 	char *repo = NULL;
 	struct onlist_out out = ONLIST_OUT_INIT;
