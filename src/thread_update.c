@@ -404,6 +404,16 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 		ret = update_threads(s, l.v, l.len, &t, &c, part >= 0);
 	if (ret != ONLIST_OK)
 		goto rollback;
+	c.built = (long)l.len;
+	/* the indexes' sort beside the messages was the peak of a whole
+	 * build (1,000,000 tiny messages: 354 MB): they go first */
+	onlist_threads_release(&t);
+	g_string_chunk_free(l.strings);
+	l.strings = NULL;
+	g_free(l.v);
+	l.v = NULL;
+	if (whole && (ret = onlist_store_thread_index(s)) != ONLIST_OK)
+		goto rollback;
 	/* a part knows its own counts, not the whole's */
 	if (part >= 0) {
 		long written = c.written;
@@ -412,7 +422,6 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 			goto rollback;
 		c.written = written;
 	}
-	c.built = (long)l.len;
 	if (stamp_now[0] &&
 	    ((ret = onlist_store_set_meta(s, "threads_stamp", stamp_now)) != ONLIST_OK ||
 	     (ret = onlist_store_set_meta(s, "threads_base", stamp_now)) != ONLIST_OK))
@@ -427,7 +436,8 @@ fail:
 out:
 	free(base);
 	onlist_threads_release(&t);
-	g_string_chunk_free(l.strings);
+	if (l.strings)
+		g_string_chunk_free(l.strings);
 	g_free(l.v);
 	if (out)
 		*out = c;
