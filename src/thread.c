@@ -495,7 +495,9 @@ static void join_people(GHashTable *first, int *up, GStringChunk *c,
 	}
 }
 
-/* The topic of each series head, into t->owned[head].  Series are
+/* The topic of each series head, into t->owned[root] for the root of
+ * its set of versions (see uf_find()), and into topic of each message of
+ * a series; t->topics counts them.  Series are
  * versions of one topic when they share the key topic_of() gives (the
  * change-id, else sender and head subject), and also when
  * - a patch of one has the sender and subject of a patch (or the head) of
@@ -512,11 +514,12 @@ static onlist_status name_topics(struct graph *g, struct onlist_threads *t,
 {
 	GHashTable *first = g_hash_table_new(g_str_hash, g_str_equal);
 	GStringChunk *patch_keys = g_string_chunk_new(1 << 16);
-	char **key = calloc(g->len ? g->len : 1, sizeof(*key));
+	/* the key of each head; in the end, that of its set at the root */
+	char **key = t->owned;
 	int *up = malloc((g->len ? g->len : 1) * sizeof(*up));
 	onlist_status ret = ONLIST_OK;
 
-	if (!key || !up) {
+	if (!up) {
 		ret = ONLIST_ENOMEM;
 		goto out;
 	}
@@ -553,38 +556,41 @@ static onlist_status name_topics(struct graph *g, struct onlist_threads *t,
 		    g->n[a].series != (int)i && g->n[a].version < x->version)
 			uf_join(up, (int)i, g->n[a].series);
 	}
-	/* the least key of each set, at its root */
+	/* the least key of each set, at its root (the keys are equal
+	 * within no two sets: equal keys were joined) */
 	for (size_t i = 0; i < g->len; i++) {
+		char *k = key[i];
 		int r;
 
-		if (!key[i])
+		if (!k || (r = uf_find(up, (int)i)) == (int)i)
 			continue;
-		r = uf_find(up, (int)i);
-		if (!t->owned[r] || key_before(key[i], t->owned[r])) {
-			free(t->owned[r]);
-			/* owned with malloc, as release frees it */
-			if (!(t->owned[r] = strdup(key[i]))) {
-				ret = ONLIST_ENOMEM;
-				goto out;
-			}
+		if (key_before(k, key[r])) {
+			key[i] = key[r];
+			key[r] = k;
 		}
 	}
 	for (size_t i = 0; i < g->len; i++) {
-		int r;
+		struct onlist_thread_msg *x = &g->n[i];
 
-		if (!key[i] || (r = uf_find(up, (int)i)) == (int)i)
+		if (x->series >= 0)
+			x->topic = key[uf_find(up, x->series)];
+	}
+	g_hash_table_destroy(first);	/* it holds the keys */
+	first = NULL;
+	for (size_t i = 0; i < g->len; i++) {
+		if (!key[i])
 			continue;
-		if (!(t->owned[i] = strdup(t->owned[r]))) {
-			ret = ONLIST_ENOMEM;
-			goto out;
+		if (uf_find(up, (int)i) == (int)i) {
+			t->topics++;
+		} else {
+			g_free(key[i]);
+			key[i] = NULL;
 		}
 	}
 out:
-	for (size_t i = 0; key && i < g->len; i++)
-		g_free(key[i]);
-	free(key);
 	free(up);
-	g_hash_table_destroy(first);
+	if (first)
+		g_hash_table_destroy(first);
 	g_string_chunk_free(patch_keys);
 	return ret;
 }
@@ -594,17 +600,19 @@ static onlist_status topics_and_replies(struct graph *g, struct onlist_threads *
 {
 	/* series head + 1 -> the first change-id among its messages */
 	GHashTable *change_ids = g_hash_table_new(g_direct_hash, g_direct_equal);
-	/* series head + 1 -> the patches of the series */
-	GHashTable *members = g_hash_table_new_full(g_direct_hash, g_direct_equal,
-						    NULL, (GDestroyNotify)g_array_unref);
-	GHashTable *topics = g_hash_table_new(g_str_hash, g_str_equal);
+	/* the patches of the series headed by h, in order:
+	 * member[start[h]] .. member[start[h + 1] - 1] */
+	int *start = calloc(g->len + 1, sizeof(*start));
+	int *member = NULL;
 	onlist_status ret = ONLIST_OK;
 	size_t cap = 0;
 
+	if (!start) {
+		ret = ONLIST_ENOMEM;
+		goto out;
+	}
 	for (size_t i = 0; i < g->len; i++) {
 		struct onlist_thread_msg *x = &g->n[i];
-		int v = (int)i;
-		GArray *a;
 
 		if (x->series < 0)
 			continue;
@@ -613,14 +621,24 @@ static onlist_status topics_and_replies(struct graph *g, struct onlist_threads *
 			g_hash_table_insert(change_ids,
 					    GINT_TO_POINTER(x->series + 1),
 					    (gpointer)x->change_id);
-		if (g->cls[i] != C_PATCH)
-			continue;
-		if (!(a = g_hash_table_lookup(members, GINT_TO_POINTER(x->series + 1)))) {
-			a = g_array_new(FALSE, FALSE, sizeof(int));
-			g_hash_table_insert(members, GINT_TO_POINTER(x->series + 1), a);
-		}
-		g_array_append_val(a, v);
+		if (g->cls[i] == C_PATCH)
+			start[x->series + 1]++;
 	}
+	for (size_t h = 0; h < g->len; h++)
+		start[h + 1] += start[h];
+	if (!(member = malloc((start[g->len] ? start[g->len] : 1) *
+			      sizeof(*member)))) {
+		ret = ONLIST_ENOMEM;
+		goto out;
+	}
+	/* start[h] counts up to start[h + 1] while filling: shifted back
+	 * after */
+	for (size_t i = 0; i < g->len; i++)
+		if (g->n[i].series >= 0 && g->cls[i] == C_PATCH)
+			member[start[g->n[i].series]++] = (int)i;
+	for (size_t h = g->len; h > 0; h--)
+		start[h] = start[h - 1];
+	start[0] = 0;
 	if (!(t->owned = calloc(g->len ? g->len : 1, sizeof(*t->owned)))) {
 		ret = ONLIST_ENOMEM;
 		goto out;
@@ -629,16 +647,11 @@ static onlist_status topics_and_replies(struct graph *g, struct onlist_threads *
 	if ((ret = name_topics(g, t, change_ids)) != ONLIST_OK)
 		goto out;
 	for (size_t i = 0; i < g->len; i++)
-		if (g->n[i].series == (int)i) {
-			t->series++;
-			g_hash_table_add(topics, t->owned[i]);
-		}
-	t->topics = g_hash_table_size(topics);
+		t->series += g->n[i].series == (int)i;
 	for (size_t i = 0; i < g->len && ret == ONLIST_OK; i++) {
 		struct onlist_thread_msg *x = &g->n[i];
 		int a = x->answers;
 
-		x->topic = x->series >= 0 ? t->owned[x->series] : NULL;
 		/* Review: a reply (not a new patch, cover or pull request)
 		 * below a patch, or below the cover letter of its series.
 		 * A "Re:" with a diff in it answers too: a reviewer's "how
@@ -650,17 +663,14 @@ static onlist_status topics_and_replies(struct graph *g, struct onlist_threads *
 		if (g->cls[a] == C_PATCH) {
 			ret = add_reply(t, g, a, (int)i, &cap);
 		} else {
-			GArray *m = g_hash_table_lookup(members, GINT_TO_POINTER(a + 1));
-
-			for (guint k = 0; m && k < m->len && ret == ONLIST_OK; k++)
-				ret = add_reply(t, g, g_array_index(m, int, k),
-						(int)i, &cap);
+			for (int k = start[a]; k < start[a + 1] && ret == ONLIST_OK; k++)
+				ret = add_reply(t, g, member[k], (int)i, &cap);
 		}
 	}
 out:
 	g_hash_table_destroy(change_ids);
-	g_hash_table_destroy(members);
-	g_hash_table_destroy(topics);
+	free(start);
+	free(member);
 	return ret;
 }
 
@@ -695,6 +705,9 @@ onlist_status onlist_thread_build(struct onlist_thread_msg *msgs, size_t n,
 		if ((ret = find_parent(&g, (int)i, out, &pcap, &msgs[i].parent))
 		    != ONLIST_OK)
 			goto out;
+	/* not needed past here, and as large as the messages' ids */
+	g_hash_table_destroy(g.ids);
+	g.ids = NULL;
 	find_covers(&g);
 	resolve(&g);
 	adopt_orphans(&g);
@@ -714,7 +727,7 @@ out:
 void onlist_threads_release(struct onlist_threads *t)
 {
 	for (size_t i = 0; t->owned && i < t->nowned; i++)
-		free(t->owned[i]);
+		g_free(t->owned[i]);
 	free(t->owned);
 	free(t->replies);
 	free(t->pending);
