@@ -127,6 +127,9 @@ onlist_status onlist_store_thread_load(struct onlist_store *s, int part,
 		cb(&r, data);
 	}
 	sqlite3_reset(st);
+	/* The pages just read are not read again: the cache (16 MB) is
+	 * given back while the caller builds on what it loaded. */
+	sqlite3_db_release_memory(s->db);
 	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "load messages");
 }
 

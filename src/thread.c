@@ -606,13 +606,17 @@ static onlist_status name_topics(struct graph *g, struct onlist_threads *t,
 	for (size_t i = 0; i < g->len; i++) {
 		if (!key[i])
 			continue;
-		if (uf_find(up, (int)i) == (int)i) {
-			t->topics++;
-		} else {
+		if (uf_find(up, (int)i) == (int)i)
+			key[t->topics++] = key[i];
+		else
 			g_free(key[i]);
+		if ((size_t)t->topics <= i)
 			key[i] = NULL;
-		}
 	}
+	/* only the topics are kept: fewer than the messages */
+	t->nowned = (size_t)t->topics;
+	if ((key = realloc(t->owned, (t->nowned ? t->nowned : 1) * sizeof(*key))))
+		t->owned = key;
 out:
 	free(up);
 	if (first)

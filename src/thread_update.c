@@ -118,13 +118,13 @@ static void load_row(const struct onlist_store_thread_row *r, void *data)
 	x->from = str(l, r->from);
 	x->date = r->date;
 	x->cls = str(l, r->cls);
-	x->has_patch = r->has_patch;
+	x->has_patch = r->has_patch != 0;
 	x->version = r->version;
 	x->part = r->part;
 	x->total = r->total;
 	x->stripped = str(l, r->stripped);
 	x->change_id = str(l, r->change_id);
-	x->reply = r->reply;
+	x->reply = r->reply != 0;
 	x->from_name = str(l, r->from_name);
 	x->author = str(l, r->author);
 	x->author_name = str(l, r->author_name);
@@ -392,6 +392,11 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 	if ((ret = onlist_store_thread_load(s, part >= 0, load_row, &l))
 	    != ONLIST_OK)
 		goto rollback;
+	/* the array doubled as it grew: up to twice what it holds */
+	if (l.len < l.cap) {
+		l.v = g_renew(struct onlist_thread_msg, l.v, l.len ? l.len : 1);
+		l.cap = l.len;
+	}
 	if ((ret = onlist_thread_build(l.v, l.len, &t)) != ONLIST_OK) {
 		onlist_store_rollback(s);
 		onlist_fail(errmsg, ret, "%s", onlist_status_str(ret));
