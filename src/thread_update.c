@@ -114,7 +114,12 @@ static void load_row(const struct onlist_store_thread_row *r, void *data)
 	memset(x, 0, sizeof(*x));
 	x->msgid = str_once(l, r->msgid, r->msgid_len);
 	x->in_reply_to = str_once(l, r->in_reply_to, r->in_reply_to_len);
-	x->refs = str_once(l, r->refs, r->refs_len);
+	/* a reply to a thread's first mail names it in both */
+	if (r->refs && r->in_reply_to && r->refs_len == r->in_reply_to_len &&
+	    !memcmp(r->refs, r->in_reply_to, r->refs_len))
+		x->refs = x->in_reply_to;
+	else
+		x->refs = str_once(l, r->refs, r->refs_len);
 	x->from = str(l, r->from);
 	x->date = r->date;
 	x->cls = str(l, r->cls);
