@@ -230,8 +230,7 @@ onlist_status onlist_store_thread_write_all(struct onlist_store *s,
 	c->series = t->series;
 	c->topics = t->topics;
 	c->written = (long)n;
-	if ((ret = onlist_store_thread_pending(s, v, t, 0)) == ONLIST_OK)
-		ret = onlist_store_set_meta(s, "review_dirty", "*");
+	ret = onlist_store_set_meta(s, "review_dirty", "*");
 out:
 	g_free(order);
 	return ret;

@@ -83,7 +83,10 @@ static onlist_status find_part(struct onlist_store *s, const char *base,
 struct loaded {
 	struct onlist_thread_msg *v;
 	size_t len, cap;
-	GStringChunk *strings;	/* what v's strings point to */
+	GStringChunk *ids;	/* what v's msgid point to */
+	GStringChunk *strings;	/* and the others: freed before a whole
+				 * build's rows are written, which need the
+				 * ids alone */
 };
 
 /* Strings that repeat (senders, classes, subjects) are stored once; ids
@@ -94,11 +97,11 @@ static const char *str(struct loaded *l, const char *v)
 	return v ? g_string_chunk_insert_const(l->strings, v) : NULL;
 }
 
-static const char *str_once(struct loaded *l, const char *v, size_t len)
+static const char *str_once(GStringChunk *c, const char *v, size_t len)
 {
 	if (!v)
 		return NULL;
-	return *v ? g_string_chunk_insert_len(l->strings, v, (gssize)len) : "";
+	return *v ? g_string_chunk_insert_len(c, v, (gssize)len) : "";
 }
 
 static void load_row(const struct onlist_store_thread_row *r, void *data)
@@ -112,14 +115,14 @@ static void load_row(const struct onlist_store_thread_row *r, void *data)
 	}
 	x = &l->v[l->len++];
 	memset(x, 0, sizeof(*x));
-	x->msgid = str_once(l, r->msgid, r->msgid_len);
-	x->in_reply_to = str_once(l, r->in_reply_to, r->in_reply_to_len);
+	x->msgid = str_once(l->ids, r->msgid, r->msgid_len);
+	x->in_reply_to = str_once(l->strings, r->in_reply_to, r->in_reply_to_len);
 	/* a reply to a thread's first mail names it in both */
 	if (r->refs && r->in_reply_to && r->refs_len == r->in_reply_to_len &&
 	    !memcmp(r->refs, r->in_reply_to, r->refs_len))
 		x->refs = x->in_reply_to;
 	else
-		x->refs = str_once(l, r->refs, r->refs_len);
+		x->refs = str_once(l->strings, r->refs, r->refs_len);
 	x->from = str(l, r->from);
 	x->date = r->date;
 	x->cls = str(l, r->cls);
@@ -369,6 +372,7 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 	long long part = -1;
 	int whole;
 
+	l.ids = g_string_chunk_new(1 << 20);
 	l.strings = g_string_chunk_new(1 << 20);
 	if ((ret = onlist_store_begin(s)) != ONLIST_OK)
 		goto fail;
@@ -408,9 +412,16 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 		goto out;
 	}
 	/* the first build writes everything; later ones what changed */
-	if (whole)
+	if (whole) {
+		/* the pending references first: then the strings but the
+		 * ids are let go (their pointers in l.v are not read again),
+		 * before the rows fill SQLite's cache */
+		if ((ret = onlist_store_thread_pending(s, l.v, &t, 0)) != ONLIST_OK)
+			goto rollback;
+		g_string_chunk_free(l.strings);
+		l.strings = NULL;
 		ret = onlist_store_thread_write_all(s, l.v, l.len, &t, &c);
-	else
+	} else
 		ret = update_threads(s, l.v, l.len, &t, &c, part >= 0);
 	if (ret != ONLIST_OK)
 		goto rollback;
@@ -418,8 +429,11 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 	/* the indexes' sort beside the messages was the peak of a whole
 	 * build (1,000,000 tiny messages: 354 MB): they go first */
 	onlist_threads_release(&t);
-	g_string_chunk_free(l.strings);
+	if (l.strings)
+		g_string_chunk_free(l.strings);
 	l.strings = NULL;
+	g_string_chunk_free(l.ids);
+	l.ids = NULL;
 	g_free(l.v);
 	l.v = NULL;
 	if (whole && (ret = onlist_store_thread_index(s)) != ONLIST_OK)
@@ -448,6 +462,8 @@ out:
 	onlist_threads_release(&t);
 	if (l.strings)
 		g_string_chunk_free(l.strings);
+	if (l.ids)
+		g_string_chunk_free(l.ids);
 	g_free(l.v);
 	if (out)
 		*out = c;

@@ -105,8 +105,10 @@ onlist_status onlist_store_thread_load(struct onlist_store *s, int part,
 				       void *data);
 
 /* Empty the tables (their indexes dropped) and write every row of the
- * result, the pending references with them; c gets messages, replies,
- * threads, series, topics and written.  Sets meta review_dirty to "*".
+ * result; c gets messages, replies, threads, series, topics and written.
+ * Reads only the msgid of v's strings, and t's topics.  The caller writes
+ * the pending references (onlist_store_thread_pending(), part 0) in the
+ * same transaction.  Sets meta review_dirty to "*".
  * The indexes are made again by onlist_store_thread_index(), in the
  * same transaction, once the caller has let go of v and t. */
 onlist_status onlist_store_thread_write_all(struct onlist_store *s,
