@@ -87,6 +87,9 @@ struct loaded {
 	GStringChunk *strings;	/* and the others: freed before a whole
 				 * build's rows are written, which need the
 				 * ids alone */
+	/* the strings that repeat, each once, while loading (a table as
+	 * large as a GStringChunk's own, which it would keep to the end) */
+	GHashTable *seen;
 };
 
 /* Strings that repeat (senders, classes, subjects) are stored once; ids
@@ -94,7 +97,15 @@ struct loaded {
  * million hashes of long strings are a good part of the load. */
 static const char *str(struct loaded *l, const char *v)
 {
-	return v ? g_string_chunk_insert_const(l->strings, v) : NULL;
+	const char *k;
+
+	if (!v)
+		return NULL;
+	if (!(k = g_hash_table_lookup(l->seen, v))) {
+		k = g_string_chunk_insert(l->strings, v);
+		g_hash_table_add(l->seen, (gpointer)k);
+	}
+	return k;
 }
 
 static const char *str_once(GStringChunk *c, const char *v, size_t len)
@@ -374,6 +385,7 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 
 	l.ids = g_string_chunk_new(1 << 20);
 	l.strings = g_string_chunk_new(1 << 20);
+	l.seen = g_hash_table_new(g_str_hash, g_str_equal);
 	if ((ret = onlist_store_begin(s)) != ONLIST_OK)
 		goto fail;
 	if (onlist_store_thread_stamp(s, &now) == ONLIST_OK)
@@ -398,8 +410,10 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 	if (!whole && (base = onlist_store_get_meta(s, "threads_base")) &&
 	    (ret = find_part(s, base, stamp_now, &part)) != ONLIST_OK)
 		goto rollback;
-	if ((ret = onlist_store_thread_load(s, part >= 0, load_row, &l))
-	    != ONLIST_OK)
+	ret = onlist_store_thread_load(s, part >= 0, load_row, &l);
+	g_hash_table_destroy(l.seen);
+	l.seen = NULL;
+	if (ret != ONLIST_OK)
 		goto rollback;
 	/* the array doubled as it grew: up to twice what it holds */
 	if (l.len < l.cap) {
@@ -464,6 +478,8 @@ out:
 		g_string_chunk_free(l.strings);
 	if (l.ids)
 		g_string_chunk_free(l.ids);
+	if (l.seen)
+		g_hash_table_destroy(l.seen);
 	g_free(l.v);
 	if (out)
 		*out = c;
