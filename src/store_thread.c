@@ -127,6 +127,9 @@ onlist_status onlist_store_thread_load(struct onlist_store *s, int part,
 		cb(&r, data);
 	}
 	sqlite3_reset(st);
+	/* The pages just read are not read again: the cache (16 MB) is
+	 * given back while the caller builds on what it loaded. */
+	sqlite3_db_release_memory(s->db);
 	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "load messages");
 }
 
@@ -227,15 +230,18 @@ onlist_status onlist_store_thread_write_all(struct onlist_store *s,
 	c->series = t->series;
 	c->topics = t->topics;
 	c->written = (long)n;
-	if ((ret = onlist_store_thread_pending(s, v, t, 0)) != ONLIST_OK ||
-	    (ret = onlist_store_set_meta(s, "review_dirty", "*")) != ONLIST_OK)
-		goto out;
-	if (sqlite3_exec(s->db, onlist__thread_index_create, NULL, NULL, NULL)
-	    != SQLITE_OK)
-		ret = fail(s, "index threads");
+	ret = onlist_store_set_meta(s, "review_dirty", "*");
 out:
 	g_free(order);
 	return ret;
+}
+
+onlist_status onlist_store_thread_index(struct onlist_store *s)
+{
+	if (sqlite3_exec(s->db, onlist__thread_index_create, NULL, NULL, NULL)
+	    != SQLITE_OK)
+		return fail(s, "index threads");
+	return ONLIST_OK;
 }
 
 /* ---- writing only what changed ------------------------------------------ */

@@ -83,7 +83,13 @@ static onlist_status find_part(struct onlist_store *s, const char *base,
 struct loaded {
 	struct onlist_thread_msg *v;
 	size_t len, cap;
-	GStringChunk *strings;	/* what v's strings point to */
+	GStringChunk *ids;	/* what v's msgid point to */
+	GStringChunk *strings;	/* and the others: freed before a whole
+				 * build's rows are written, which need the
+				 * ids alone */
+	/* the strings that repeat, each once, while loading (a table as
+	 * large as a GStringChunk's own, which it would keep to the end) */
+	GHashTable *seen;
 };
 
 /* Strings that repeat (senders, classes, subjects) are stored once; ids
@@ -91,14 +97,22 @@ struct loaded {
  * million hashes of long strings are a good part of the load. */
 static const char *str(struct loaded *l, const char *v)
 {
-	return v ? g_string_chunk_insert_const(l->strings, v) : NULL;
+	const char *k;
+
+	if (!v)
+		return NULL;
+	if (!(k = g_hash_table_lookup(l->seen, v))) {
+		k = g_string_chunk_insert(l->strings, v);
+		g_hash_table_add(l->seen, (gpointer)k);
+	}
+	return k;
 }
 
-static const char *str_once(struct loaded *l, const char *v, size_t len)
+static const char *str_once(GStringChunk *c, const char *v, size_t len)
 {
 	if (!v)
 		return NULL;
-	return *v ? g_string_chunk_insert_len(l->strings, v, (gssize)len) : "";
+	return *v ? g_string_chunk_insert_len(c, v, (gssize)len) : "";
 }
 
 static void load_row(const struct onlist_store_thread_row *r, void *data)
@@ -112,19 +126,24 @@ static void load_row(const struct onlist_store_thread_row *r, void *data)
 	}
 	x = &l->v[l->len++];
 	memset(x, 0, sizeof(*x));
-	x->msgid = str_once(l, r->msgid, r->msgid_len);
-	x->in_reply_to = str_once(l, r->in_reply_to, r->in_reply_to_len);
-	x->refs = str_once(l, r->refs, r->refs_len);
+	x->msgid = str_once(l->ids, r->msgid, r->msgid_len);
+	x->in_reply_to = str_once(l->strings, r->in_reply_to, r->in_reply_to_len);
+	/* a reply to a thread's first mail names it in both */
+	if (r->refs && r->in_reply_to && r->refs_len == r->in_reply_to_len &&
+	    !memcmp(r->refs, r->in_reply_to, r->refs_len))
+		x->refs = x->in_reply_to;
+	else
+		x->refs = str_once(l->strings, r->refs, r->refs_len);
 	x->from = str(l, r->from);
 	x->date = r->date;
 	x->cls = str(l, r->cls);
-	x->has_patch = r->has_patch;
+	x->has_patch = r->has_patch != 0;
 	x->version = r->version;
 	x->part = r->part;
 	x->total = r->total;
 	x->stripped = str(l, r->stripped);
 	x->change_id = str(l, r->change_id);
-	x->reply = r->reply;
+	x->reply = r->reply != 0;
 	x->from_name = str(l, r->from_name);
 	x->author = str(l, r->author);
 	x->author_name = str(l, r->author_name);
@@ -364,7 +383,9 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 	long long part = -1;
 	int whole;
 
+	l.ids = g_string_chunk_new(1 << 20);
 	l.strings = g_string_chunk_new(1 << 20);
+	l.seen = g_hash_table_new(g_str_hash, g_str_equal);
 	if ((ret = onlist_store_begin(s)) != ONLIST_OK)
 		goto fail;
 	if (onlist_store_thread_stamp(s, &now) == ONLIST_OK)
@@ -389,20 +410,47 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 	if (!whole && (base = onlist_store_get_meta(s, "threads_base")) &&
 	    (ret = find_part(s, base, stamp_now, &part)) != ONLIST_OK)
 		goto rollback;
-	if ((ret = onlist_store_thread_load(s, part >= 0, load_row, &l))
-	    != ONLIST_OK)
+	ret = onlist_store_thread_load(s, part >= 0, load_row, &l);
+	g_hash_table_destroy(l.seen);
+	l.seen = NULL;
+	if (ret != ONLIST_OK)
 		goto rollback;
+	/* the array doubled as it grew: up to twice what it holds */
+	if (l.len < l.cap) {
+		l.v = g_renew(struct onlist_thread_msg, l.v, l.len ? l.len : 1);
+		l.cap = l.len;
+	}
 	if ((ret = onlist_thread_build(l.v, l.len, &t)) != ONLIST_OK) {
 		onlist_store_rollback(s);
 		onlist_fail(errmsg, ret, "%s", onlist_status_str(ret));
 		goto out;
 	}
 	/* the first build writes everything; later ones what changed */
-	if (whole)
+	if (whole) {
+		/* the pending references first: then the strings but the
+		 * ids are let go (their pointers in l.v are not read again),
+		 * before the rows fill SQLite's cache */
+		if ((ret = onlist_store_thread_pending(s, l.v, &t, 0)) != ONLIST_OK)
+			goto rollback;
+		g_string_chunk_free(l.strings);
+		l.strings = NULL;
 		ret = onlist_store_thread_write_all(s, l.v, l.len, &t, &c);
-	else
+	} else
 		ret = update_threads(s, l.v, l.len, &t, &c, part >= 0);
 	if (ret != ONLIST_OK)
+		goto rollback;
+	c.built = (long)l.len;
+	/* the indexes' sort beside the messages was the peak of a whole
+	 * build (1,000,000 tiny messages: 354 MB): they go first */
+	onlist_threads_release(&t);
+	if (l.strings)
+		g_string_chunk_free(l.strings);
+	l.strings = NULL;
+	g_string_chunk_free(l.ids);
+	l.ids = NULL;
+	g_free(l.v);
+	l.v = NULL;
+	if (whole && (ret = onlist_store_thread_index(s)) != ONLIST_OK)
 		goto rollback;
 	/* a part knows its own counts, not the whole's */
 	if (part >= 0) {
@@ -412,7 +460,6 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 			goto rollback;
 		c.written = written;
 	}
-	c.built = (long)l.len;
 	if (stamp_now[0] &&
 	    ((ret = onlist_store_set_meta(s, "threads_stamp", stamp_now)) != ONLIST_OK ||
 	     (ret = onlist_store_set_meta(s, "threads_base", stamp_now)) != ONLIST_OK))
@@ -427,7 +474,12 @@ fail:
 out:
 	free(base);
 	onlist_threads_release(&t);
-	g_string_chunk_free(l.strings);
+	if (l.strings)
+		g_string_chunk_free(l.strings);
+	if (l.ids)
+		g_string_chunk_free(l.ids);
+	if (l.seen)
+		g_hash_table_destroy(l.seen);
 	g_free(l.v);
 	if (out)
 		*out = c;

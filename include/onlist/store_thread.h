@@ -104,14 +104,24 @@ onlist_status onlist_store_thread_load(struct onlist_store *s, int part,
 				       onlist_store_thread_row_cb cb,
 				       void *data);
 
-/* Empty the tables and write every row of the result, the pending
- * references with them; c gets messages, replies, threads, series,
- * topics and written.  Sets meta review_dirty to "*". */
+/* Empty the tables (their indexes dropped) and write every row of the
+ * result; c gets messages, replies, threads, series, topics and written.
+ * Reads only the msgid of v's strings, and t's topics.  The caller writes
+ * the pending references (onlist_store_thread_pending(), part 0) in the
+ * same transaction.  Sets meta review_dirty to "*".
+ * The indexes are made again by onlist_store_thread_index(), in the
+ * same transaction, once the caller has let go of v and t. */
 onlist_status onlist_store_thread_write_all(struct onlist_store *s,
 					    const struct onlist_thread_msg *v,
 					    size_t n,
 					    const struct onlist_threads *t,
 					    struct onlist_thread_counts *c);
+/* Make the thread tables' indexes again after
+ * onlist_store_thread_write_all().  Sorting a million rows' keys takes
+ * tens of MB (SQLite sorts in memory, as temporary tables are kept
+ * there): called after the messages are freed, it does not add to their
+ * memory. */
+onlist_status onlist_store_thread_index(struct onlist_store *s);
 /* The pending references of the result, replacing all of them, or
  * (part) those of the messages built again. */
 onlist_status onlist_store_thread_pending(struct onlist_store *s,

@@ -61,7 +61,9 @@
 
 /* One message.  The caller fills the input fields; the strings are
  * borrowed (they must outlive the onlist_threads result) and never NULL
- * ("" when absent) except cls. */
+ * ("" when absent) except cls.  (A whole build holds one for each
+ * message: the fields are ordered so that no padding comes between
+ * them, 136 bytes.) */
 struct onlist_thread_msg {
 	/* in */
 	const char *msgid;
@@ -72,10 +74,6 @@ struct onlist_thread_msg {
 	const char *cls;	/* ONLIST_CLASS_*; NULL when not known (a
 				 * message imported before classes were
 				 * kept): then has_patch decides */
-	int has_patch;
-	int reply;		/* the subject is a reply (Re:, AW:, ...) */
-	int version;		/* 1 when the subject gives none */
-	int part, total;	/* [part/total]; -1 when none */
 	const char *stripped;	/* the subject without its prefixes */
 	const char *change_id;	/* "" when none */
 	/* Who else the sender may be, for linking versions only; NULL or
@@ -83,16 +81,23 @@ struct onlist_thread_msg {
 	const char *from_name;	/* the sender's display name */
 	const char *author;	/* the in-body From address, lower case */
 	const char *author_name;	/* and its name */
-	int backport;		/* a stable backport (onlist_subject_stable()
-				 * or "commit <sha> upstream."): its in-body
-				 * author is not used */
+	/* out */
+	const char *topic;	/* its series' topic, owned by the result;
+				 * NULL when series is -1 */
+	/* in */
+	int version;		/* 1 when the subject gives none */
+	int part, total;	/* [part/total]; -1 when none */
 	/* out: indexes into the array, -1 for none */
 	int parent, root, depth;
 	int answers;		/* the patch or cover letter it answers */
 	int series;		/* the head of its series (patches and cover
 				 * letters only) */
-	const char *topic;	/* its series' topic, owned by the result;
-				 * NULL when series is -1 */
+	/* in: 0 or 1 */
+	unsigned char has_patch;
+	unsigned char reply;	/* the subject is a reply (Re:, AW:, ...) */
+	unsigned char backport;	/* a stable backport (onlist_subject_stable()
+				 * or "commit <sha> upstream."): its in-body
+				 * author is not used */
 };
 
 /* A patch and a reply to it (indexes into the array). */
