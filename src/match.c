@@ -767,9 +767,10 @@ static onlist_status build_reviews(struct onlist_store *s,
 }
 
 static char *tier_stamp(struct onlist_store *s, const char *name,
-			const char *key, int64_t *since)
+			const char *key, struct onlist_match_tier_counts *counts,
+			int64_t *since)
 {
-	char *stamp = onlist_store_match_tier_stamp(s, name, key, since);
+	char *stamp = onlist_store_match_tier_stamp(s, name, key, counts, since);
 	char *dirty = onlist_store_get_meta(s, "review_dirty");
 
 	if (dirty && !strcmp(dirty, "*"))
@@ -782,6 +783,7 @@ static char *tier_stamp(struct onlist_store *s, const char *name,
  * no new mail reaches (f->incr), and what it needs for that; *stamp gets
  * what to keep in meta fuzzy_stamp after the tier. */
 static onlist_status fuzzy_begin(struct onlist_store *s, struct fuzzy_ctx *f,
+				 struct onlist_match_tier_counts *counts,
 				 char **stamp, long long *kept_since)
 {
 	char *canon = onlist__match_canon_key(f->canon), *key;
@@ -789,7 +791,7 @@ static onlist_status fuzzy_begin(struct onlist_store *s, struct fuzzy_ctx *f,
 
 	key = g_strdup_printf("fz1:%.17g:%s", f->threshold, canon);
 	g_free(canon);
-	*stamp = tier_stamp(s, "fuzzy_stamp", key, &since);
+	*stamp = tier_stamp(s, "fuzzy_stamp", key, counts, &since);
 	g_free(key);
 	if (!*stamp)
 		return ONLIST_EDB;
@@ -860,6 +862,8 @@ onlist_status onlist_match_run(struct onlist_store *s,
 			       struct onlist_match_counts *c, char **errmsg)
 {
 	struct fuzzy_ctx f;
+	/* the table counts both stamps take, made once */
+	struct onlist_match_tier_counts counts = ONLIST_MATCH_TIER_COUNTS_INIT;
 	onlist_status st;
 	char *stamp = NULL;
 	int64_t since;
@@ -891,7 +895,7 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		return onlist_store_fail(s, errmsg);
 	if (tag_bounds(s, o) != ONLIST_OK)
 		goto db;
-	if (!(stamp = tier_stamp(s, "exact_stamp", "x2", &since)))
+	if (!(stamp = tier_stamp(s, "exact_stamp", "x2", &counts, &since)))
 		goto db;
 	c->exact_since = since;
 	st = onlist_store_set_meta(s, "exact_stamp", stamp);
@@ -947,7 +951,8 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		g_array_set_clear_func(f.cache, cand_clear);
 		f.index = g_array_new(FALSE, FALSE, sizeof(struct hit));
 		onlist__match_aliases(s, o, &f.canon, &f.aliases);
-		if ((st = fuzzy_begin(s, &f, &stamp, &c->fuzzy_since)) != ONLIST_OK)
+		if ((st = fuzzy_begin(s, &f, &counts, &stamp,
+					   &c->fuzzy_since)) != ONLIST_OK)
 			f.st = st;
 		else if (onlist_store_fuzzy_commits(s, NULL, fuzzy_skip,
 						    fuzzy_commit, &f)

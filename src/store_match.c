@@ -1041,19 +1041,25 @@ static const char sql_fz_fixed[] =
 	"  FROM messages WHERE received IS NOT NULL GROUP BY list))";
 
 char *onlist_store_match_tier_stamp(struct onlist_store *s, const char *name,
-			      const char *key, int64_t *since)
+				    const char *key,
+				    struct onlist_match_tier_counts *counts,
+				    int64_t *since)
 {
-	int64_t now[5], fx[6], old[5], added[4];
+	struct onlist_match_tier_counts mine = ONLIST_MATCH_TIER_COUNTS_INIT;
+	struct onlist_match_tier_counts *k = counts ? counts : &mine;
+	int64_t *now = k->now, *fx = k->fixed, old[5], added[4];
 	char *was = onlist_store_get_meta(s, name), *stamp = NULL;
 	char *fixed;
 	int n = 0;
 
 	*since = -1;
-	if (!onlist__store_int64s(s, sql_fz_now, -1, now, 5) ||
-	    !onlist__store_int64s(s, sql_fz_fixed, -1, fx, 6)) {
+	if (!k->known &&
+	    (!onlist__store_int64s(s, sql_fz_now, -1, now, 5) ||
+	     !onlist__store_int64s(s, sql_fz_fixed, -1, fx, 6))) {
 		free(was);
 		return NULL;
 	}
+	k->known = 1;
 	fixed = g_strdup_printf("%" PRId64 ":%" PRId64 ":%" PRId64 ":%" PRId64
 				":%" PRId64 ":%" PRId64 ":%s", fx[0], fx[1],
 				fx[2], fx[3], fx[4], fx[5], key);
