@@ -42,18 +42,27 @@ onlist_status onlist_store_fuzzy_put_commit_patch(struct onlist_store *s,
 		    (int64_t)r->removed);
 }
 
+#define BOUND(c) \
+	" coalesce((SELECT bound FROM temp.bound b WHERE b.sha = " c ".sha), 0)"
 #define COMMIT_COLS \
 	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.author_name, c.subject, c.body," \
-	" c.author_date, c.commit_date," \
-	" coalesce((SELECT bound FROM temp.bound b WHERE b.sha = c.sha), 0)," \
+	" c.author_date, c.commit_date," BOUND("c") "," \
 	" p.fp, p.words FROM commits c JOIN commit_patch p ON p.sha = c.sha"
 /* The order first, on the few columns skip() needs; each commit whole
  * after (sorting whole rows, bodies and blobs, cost more than reading
  * them again by key, and a commit skipped is not read at all). */
 static const char sql_fuzzy_commits[] =
-	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.subject FROM commits c"
+	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.subject, c.author_date,"
+	" c.commit_date," BOUND("c") " FROM commits c"
 	" JOIN commit_patch p ON p.sha = c.sha WHERE" UNMATCHED("c.sha")
 	" ORDER BY 2, c.commit_date, c.sha";
+/* its columns, what skip() is given */
+#define FC(type, field) { type, offsetof(struct onlist_fuzzy_commit, field) }
+static const struct onlist__column skip_cols[] = {
+	FC('t', sha), FC('t', author_email), FC('t', subject),
+	FC('I', author_date), FC('I', commit_date), FC('I', bound), { 0, 0 }
+};
+#undef FC
 static const char sql_fuzzy_commit[] = COMMIT_COLS " WHERE c.sha = ?1";
 /* COMMIT_COLS but the two blobs (8, 9) */
 #define FC(type, field) { type, offsetof(struct onlist_fuzzy_commit, field) }
@@ -111,10 +120,11 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		/* copied: the statement below may move this one's buffers */
 		char *x = g_strdup((const char *)sqlite3_column_text(st, 0));
+		struct onlist_fuzzy_commit c = { 0 };
 
-		if (x && !(skip && skip(x, (const char *)sqlite3_column_text(st, 1),
-				       (const char *)sqlite3_column_text(st, 2),
-				       data)))
+		if (skip)
+			onlist__store_columns(st, &c, skip_cols);
+		if (x && !(skip && skip(&c, data)))
 			ret = one_fuzzy_commit(s, x, cb, data, &stop);
 		g_free(x);
 		if (ret != ONLIST_OK) {
@@ -202,7 +212,8 @@ static const char sql_fz_old[] =
 	"SELECT commit_sha, message_id, score FROM temp.old_fuzzy";
 /* the patch mails after id ?1: whose they are, what they are about */
 static const char sql_fz_mail[] =
-	"SELECT lower(m.from_addr), lower(i.stripped) FROM messages m"
+	"SELECT lower(m.from_addr), lower(i.stripped), coalesce(m.date, 0),"
+	" coalesce(" SENT("m") ", 0) FROM messages m"
 	" JOIN message_info i ON i.msgid = m.msgid"
 	" WHERE m.id > CAST(?1 AS INTEGER) AND i.class = 'patch'";
 
@@ -236,7 +247,8 @@ static int old_mail_row(int ncol, const char *const *c, void *data)
 	const struct old_rows *x = data;
 
 	(void)ncol;
-	return x->cb->mail(c[0], c[1], x->data);
+	return x->cb->mail(c[0], c[1], c[2] ? g_ascii_strtoll(c[2], NULL, 10) : 0,
+			   c[3] ? g_ascii_strtoll(c[3], NULL, 10) : 0, x->data);
 }
 
 onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,

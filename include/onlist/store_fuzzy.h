@@ -47,10 +47,11 @@ struct onlist_fuzzy_commit {
 };
 typedef int (*onlist_fuzzy_commit_cb)(const struct onlist_fuzzy_commit *c,
 				      void *data);
-/* Asked first, with a commit's id, author address and subject (any may
- * be NULL): non-zero when its full row is not wanted. */
-typedef int (*onlist_fuzzy_skip_cb)(const char *sha, const char *author_email,
-				    const char *subject, void *data);
+/* Asked first, with part of a commit's row: its id, author address and
+ * subject (either of the two may be NULL), dates and bound; the rest is
+ * NULL or 0.  Non-zero when its full row is not wanted. */
+typedef int (*onlist_fuzzy_skip_cb)(const struct onlist_fuzzy_commit *c,
+				    void *data);
 /* sha NULL: every unmatched commit, grouped by author (lower-case
  * address), oldest first within, but those skip (may be NULL) refuses;
  * else that one commit, matched or not. */
@@ -89,8 +90,10 @@ struct onlist_fuzzy_old_cbs {
 	int (*fuzzy)(const char *sha, const char *msgid, double score,
 		     void *data);
 	/* a new patch mail: its sender and stripped subject, lower-cased,
-	 * either NULL when unknown */
-	int (*mail)(const char *from, const char *stripped, void *data);
+	 * either NULL when unknown; its Date and when it counts as sent
+	 * (the candidates' date, SENT), 0 when unknown */
+	int (*mail)(const char *from, const char *stripped, int64_t date,
+		    int64_t sent, void *data);
 };
 onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
 				     const struct onlist_fuzzy_old_cbs *cb,
