@@ -42,13 +42,19 @@ static const char sql_bounds[] =
 	 * an archive built late took in the older mail on the days it was
 	 * built (an epoch's commit times, a From_ line written by a copy),
 	 * which says nothing of when that mail was sent. */
+	/* when each list's archive began: kept, the tier stamps count it
+	 * (onlist_store_match_tier_stamp()) without reading every message
+	 * again */
+	"CREATE TEMP TABLE IF NOT EXISTS list_start(list TEXT, t INTEGER);"
+	"DELETE FROM temp.list_start;"
+	"INSERT INTO temp.list_start(list, t) SELECT list, min(received)"
+	" FROM messages WHERE received IS NOT NULL GROUP BY list;"
 	"CREATE TEMP TABLE IF NOT EXISTS arrived("
 	" msgid TEXT PRIMARY KEY, t INTEGER NOT NULL);"
 	"DELETE FROM temp.arrived;"
 	"INSERT INTO temp.arrived(msgid, t)"
 	" SELECT m.msgid, m.received FROM messages m"
-	" JOIN (SELECT list, min(received) AS t FROM messages"
-	"  WHERE received IS NOT NULL GROUP BY list) a ON a.list IS m.list"
+	" JOIN temp.list_start a ON a.list IS m.list"
 	" WHERE m.received > m.date + 86400 AND m.date >= a.t;"
 	/* A commit git am made from a list's DMARC rewrite has the author
 	 * "Name via LIST <list@host>", while the mail now names its writer
@@ -1037,8 +1043,7 @@ static const char sql_fz_fixed[] =
 	"  FROM temp.bound)"
 	/* when each list's archive began (temp.arrived): an earlier start
 	 * makes an old mail's received time count */
-	" + (SELECT coalesce(sum(t), 0) FROM (SELECT min(received) AS t"
-	"  FROM messages WHERE received IS NOT NULL GROUP BY list))";
+	" + (SELECT coalesce(sum(t), 0) FROM temp.list_start)";
 
 char *onlist_store_match_tier_stamp(struct onlist_store *s, const char *name,
 				    const char *key,
