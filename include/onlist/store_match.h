@@ -153,6 +153,16 @@ onlist_status onlist_store_match_subject_commits(struct onlist_store *s,
 					   const char *sha,
 					   onlist_subject_commit_cb cb,
 					   void *data);
+/* After new mail (after onlist_store_match_subject_changed()): the
+ * unmatched commits the subject tier may answer differently for, as
+ * onlist_store_match_subject_commits() gives them: those to compute again
+ * (temp.dirty), those of DMARC-rewritten authors, and those whose author
+ * address is one of the n addrs (lower case).  ONLIST_EDB. */
+onlist_status onlist_store_match_subject_commits_of(struct onlist_store *s,
+						   const char *const *addrs,
+						   size_t n,
+						   onlist_subject_commit_cb cb,
+						   void *data);
 onlist_status onlist_store_match_subject_mails(struct onlist_store *s,
 					 const char *addr,
 					 onlist_subject_mail_cb cb, void *data);
