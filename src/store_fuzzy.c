@@ -231,15 +231,28 @@ static int old_tiered_row(int ncol, const char *const *c, void *data)
 	return c[0] ? x->cb->tiered(c[0], x->data) : 0;
 }
 
-static int old_fuzzy_row(int ncol, const char *const *c, void *data)
+/* sql_fz_old, the score read as a double: as text it would come back
+ * rounded to 15 digits, and a kept match would not score what the same
+ * match computed again does. */
+static onlist_status old_fuzzy_rows(struct onlist_store *s,
+				    const struct old_rows *x)
 {
-	const struct old_rows *x = data;
+	sqlite3_stmt *st = prepare(s, sql_fz_old);
+	int rc;
 
-	(void)ncol;
-	if (!c[0] || !c[1])
-		return 0;
-	return x->cb->fuzzy(c[0], c[1], c[2] ? g_ascii_strtod(c[2], NULL) : 0,
-			    x->data);
+	if (!st)
+		return fail(s, "prepare");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *sha = (const char *)sqlite3_column_text(st, 0);
+		const char *msgid = (const char *)sqlite3_column_text(st, 1);
+
+		if (sha && msgid &&
+		    x->cb->fuzzy(sha, msgid, sqlite3_column_double(st, 2), x->data))
+			break;
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
+	       fail(s, "read the last fuzzy matches");
 }
 
 static int old_mail_row(int ncol, const char *const *c, void *data)
@@ -267,10 +280,7 @@ onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
 	if ((r = onlist__store_rows(s, st, NULL, 0, old_tiered_row, &x,
 				    NULL)) != ONLIST_OK)
 		return r;
-	if (!(st = prepare(s, sql_fz_old)))
-		return fail(s, "prepare");
-	if ((r = onlist__store_rows(s, st, NULL, 0, old_fuzzy_row, &x,
-				    NULL)) != ONLIST_OK)
+	if ((r = old_fuzzy_rows(s, &x)) != ONLIST_OK)
 		return r;
 	if (!(st = prepare(s, sql_fz_mail)))
 		return fail(s, "prepare");
