@@ -582,6 +582,55 @@ static int fuzzy_commit(const struct onlist_fuzzy_commit *c, void *data)
 	return f->st != ONLIST_OK;
 }
 
+/* onlist_store_fuzzy_todo()'s question: 1 when a new mail has the
+ * commit's stripped subject (as fuzzy_skip() makes it). */
+static int new_subject(const char *sha, const char *subject, void *data)
+{
+	struct fuzzy_ctx *f = data;
+	struct onlist_subject sj;
+	char *low;
+	int r;
+
+	(void)sha;
+	if (onlist_subject_parse(&sj, subject ? subject : ""))
+		return -1;
+	low = g_ascii_strdown(sj.stripped, -1);
+	onlist_subject_release(&sj);
+	r = g_hash_table_contains(f->new_subj, low);
+	g_free(low);
+	return r;
+}
+
+/* After new mail: the commits to score again and the rest's matches kept
+ * (onlist_store_fuzzy_todo()), then the first ones scored: only a commit
+ * of a new mail's person (any of the addresses the aliases give) or
+ * subject, or one an earlier tier no longer matches, can change. */
+static onlist_status fuzzy_incremental(struct onlist_store *s,
+				       struct fuzzy_ctx *f)
+{
+	GPtrArray *addrs = g_ptr_array_new();
+	GHashTableIter it;
+	gpointer k;
+	onlist_status st;
+
+	g_hash_table_iter_init(&it, f->new_addr);
+	while (g_hash_table_iter_next(&it, &k, NULL)) {
+		GPtrArray *all = f->aliases ? g_hash_table_lookup(f->aliases, k) : NULL;
+
+		g_ptr_array_add(addrs, k);
+		for (guint i = 0; all && i < all->len; i++)
+			g_ptr_array_add(addrs, g_ptr_array_index(all, i));
+	}
+	st = onlist_store_fuzzy_todo(s, (const char *const *)addrs->pdata,
+				     addrs->len, new_subject, f);
+	g_ptr_array_free(addrs, TRUE);
+	if (st == ONLIST_OK &&
+	    onlist_store_fuzzy_commits_todo(s, fuzzy_skip, fuzzy_commit, f)
+	    != ONLIST_OK)
+		st = ONLIST_EDB;
+	return st;
+}
+
 /* ---- the time bound of a linear history ---- */
 
 struct bound_ctx {
@@ -989,7 +1038,10 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		if ((st = fuzzy_begin(s, &f, &counts, &stamp,
 					   &c->fuzzy_since)) != ONLIST_OK)
 			f.st = st;
-		else if (onlist_store_fuzzy_commits(s, NULL, fuzzy_skip,
+		else if (f.incr && (st = fuzzy_incremental(s, &f)) != ONLIST_OK)
+			f.st = f.st != ONLIST_OK ? f.st : st;
+		else if (!f.incr &&
+			 onlist_store_fuzzy_commits(s, NULL, fuzzy_skip,
 						    fuzzy_commit, &f)
 			 != ONLIST_OK)
 			f.st = ONLIST_EDB;

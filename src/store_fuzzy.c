@@ -104,18 +104,15 @@ static onlist_status one_fuzzy_commit(struct onlist_store *s, const char *sha,
 	       fail(s, "read a commit");
 }
 
-onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
-					 const char *sha,
-					 onlist_fuzzy_skip_cb skip,
-					 onlist_fuzzy_commit_cb cb, void *data)
+static onlist_status walk_commits(struct onlist_store *s, const char *sql,
+				   onlist_fuzzy_skip_cb skip,
+				   onlist_fuzzy_commit_cb cb, void *data)
 {
 	sqlite3_stmt *st;
 	onlist_status ret = ONLIST_OK;
 	int rc, stop = 0;
 
-	if (sha)
-		return one_fuzzy_commit(s, sha, cb, data, &stop);
-	if (!(st = prepare(s, sql_fuzzy_commits)))
+	if (!(st = prepare(s, sql)))
 		return fail(s, "prepare");
 	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		/* copied: the statement below may move this one's buffers */
@@ -138,6 +135,105 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 	}
 	sqlite3_reset(st);
 	return ONLIST_OK;
+}
+
+onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
+					 const char *sha,
+					 onlist_fuzzy_skip_cb skip,
+					 onlist_fuzzy_commit_cb cb, void *data)
+{
+	int stop = 0;
+
+	if (sha)
+		return one_fuzzy_commit(s, sha, cb, data, &stop);
+	return walk_commits(s, sql_fuzzy_commits, skip, cb, data);
+}
+
+/* ---- after new mail: the commits to score again, the rest kept ---- */
+
+static const char sql_todo_begin[] =
+	"CREATE TEMP TABLE IF NOT EXISTS fuzzy_todo(sha TEXT PRIMARY KEY)"
+	" WITHOUT ROWID;"
+	"DELETE FROM temp.fuzzy_todo;"
+	/* an earlier tier matched it last run and none has now */
+	"INSERT OR IGNORE INTO temp.fuzzy_todo SELECT o.commit_sha"
+	" FROM temp.old_tiered o WHERE" UNMATCHED("o.commit_sha") ";"
+	/* a DMARC-rewritten author's address comes from the mail */
+	"INSERT OR IGNORE INTO temp.fuzzy_todo SELECT sha FROM temp.via_author;";
+static const char sql_todo_author[] =
+	"INSERT OR IGNORE INTO temp.fuzzy_todo"
+	" SELECT sha FROM commits WHERE lower(author_email) = ?1";
+static const char sql_todo_add[] =
+	"INSERT OR IGNORE INTO temp.fuzzy_todo(sha) VALUES(?1)";
+static const char sql_subjects[] = "SELECT sha, subject FROM commits";
+/* The commits not to score again keep the last run's matches: chosen
+ * before any is written (a written match makes its commit matched). */
+static const char sql_keep_rest[] =
+	"CREATE TEMP TABLE IF NOT EXISTS fuzzy_keep(sha TEXT PRIMARY KEY)"
+	" WITHOUT ROWID;"
+	"DELETE FROM temp.fuzzy_keep;"
+	"INSERT OR IGNORE INTO temp.fuzzy_keep SELECT o.commit_sha"
+	" FROM temp.old_fuzzy o WHERE o.commit_sha NOT IN"
+	" (SELECT sha FROM temp.fuzzy_todo) AND" UNMATCHED("o.commit_sha")
+	" AND EXISTS (SELECT 1 FROM commit_patch p WHERE p.sha = o.commit_sha);"
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
+	" SELECT o.commit_sha, o.message_id, 'fuzzy', o.score"
+	" FROM temp.old_fuzzy o WHERE o.commit_sha IN"
+	" (SELECT sha FROM temp.fuzzy_keep);";
+static const char sql_fuzzy_todo[] =
+	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.subject, c.author_date,"
+	" c.commit_date," BOUND("c") " FROM temp.fuzzy_todo t"
+	" CROSS JOIN commits c ON c.sha = t.sha"
+	" JOIN commit_patch p ON p.sha = c.sha WHERE" UNMATCHED("c.sha")
+	" ORDER BY 2, c.commit_date, c.sha";
+
+onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
+				      const char *const *addrs, size_t naddrs,
+				      onlist_fuzzy_subject_cb subject,
+				      void *data)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_exec(s->db, sql_todo_begin, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, "commits to score again");
+	for (size_t i = 0; i < naddrs; i++)
+		if (step(s, prepare(s, sql_todo_author), "commits to score again",
+			 "t", addrs[i]) != ONLIST_OK)
+			return ONLIST_EDB;
+	if (!(st = prepare(s, sql_subjects)))
+		return fail(s, "prepare");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *sha = (const char *)sqlite3_column_text(st, 0);
+		int r;
+
+		if (!sha)
+			continue;
+		r = subject(sha, (const char *)sqlite3_column_text(st, 1), data);
+		if (r < 0) {
+			sqlite3_reset(st);
+			return ONLIST_ENOMEM;
+		}
+		if (r > 0 && step(s, prepare(s, sql_todo_add),
+				  "commits to score again", "t", sha) != ONLIST_OK) {
+			sqlite3_reset(st);
+			return ONLIST_EDB;
+		}
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return fail(s, "read subjects");
+	if (sqlite3_exec(s->db, sql_keep_rest, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, "keep fuzzy matches");
+	return ONLIST_OK;
+}
+
+onlist_status onlist_store_fuzzy_commits_todo(struct onlist_store *s,
+					      onlist_fuzzy_skip_cb skip,
+					      onlist_fuzzy_commit_cb cb,
+					      void *data)
+{
+	return walk_commits(s, sql_fuzzy_todo, skip, cb, data);
 }
 
 /* Two statements, not one with OR: SQLite cannot answer an OR across two

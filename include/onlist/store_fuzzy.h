@@ -60,6 +60,27 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 					 onlist_fuzzy_skip_cb skip,
 					 onlist_fuzzy_commit_cb cb, void *data);
 
+/* After new mail, once onlist_store_fuzzy_old() was read: the commits
+ * whose fuzzy matches new mail may change, in temp.fuzzy_todo (a
+ * superset: skip() decides), and the last run's matches of every other
+ * unmatched commit written again.  Those to score again: the ones an
+ * earlier tier matched last run and none has now, those of DMARC-rewritten
+ * authors, those whose author address (lower case) is one of addrs, and
+ * those subject() answers 1 for (-1: out of memory; it gets every commit's
+ * id and subject, the subject may be NULL).  ONLIST_EDB, ONLIST_ENOMEM. */
+typedef int (*onlist_fuzzy_subject_cb)(const char *sha, const char *subject,
+				       void *data);
+onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
+				      const char *const *addrs, size_t naddrs,
+				      onlist_fuzzy_subject_cb subject,
+				      void *data);
+/* onlist_store_fuzzy_commits(), of the unmatched ones of temp.fuzzy_todo
+ * only. */
+onlist_status onlist_store_fuzzy_commits_todo(struct onlist_store *s,
+					      onlist_fuzzy_skip_cb skip,
+					      onlist_fuzzy_commit_cb cb,
+					      void *data);
+
 struct onlist_fuzzy_candidate {
 	const char *msgid, *from_addr, *subject, *stripped;
 	int64_t date;
