@@ -249,10 +249,10 @@ struct fuzzy_ctx {
 	long accepted;
 	onlist_status st;
 	/* after new mail only (incremental): the commits an earlier tier
-	 * matched last run (set), the last run's fuzzy matches (sha ->
-	 * GPtrArray of struct kept), and the canonical addresses and
-	 * stripped subjects (lower case) of the patch mails since, each
-	 * with the dates of its mails (struct span) */
+	 * matched last run and none has now (set), the last run's fuzzy
+	 * matches (sha -> GPtrArray of struct kept), and the canonical
+	 * addresses and stripped subjects (lower case) of the patch mails
+	 * since, each with the dates of its mails (struct span) */
 	int incr;
 	GHashTable *tiered, *old, *new_addr, *new_subj;
 };

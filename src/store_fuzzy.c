@@ -156,8 +156,7 @@ static const char sql_todo_begin[] =
 	" WITHOUT ROWID;"
 	"DELETE FROM temp.fuzzy_todo;"
 	/* an earlier tier matched it last run and none has now */
-	"INSERT OR IGNORE INTO temp.fuzzy_todo SELECT o.commit_sha"
-	" FROM temp.old_tiered o WHERE" UNMATCHED("o.commit_sha") ";"
+	"INSERT OR IGNORE INTO temp.fuzzy_todo SELECT sha FROM temp.fuzzy_tiered;"
 	/* a DMARC-rewritten author's address comes from the mail */
 	"INSERT OR IGNORE INTO temp.fuzzy_todo SELECT sha FROM temp.via_author;";
 static const char sql_todo_author[] =
@@ -303,7 +302,14 @@ onlist_status onlist_store_fuzzy_candidates(struct onlist_store *s,
 	return st;
 }
 
-static const char sql_fz_old_tiered[] = "SELECT commit_sha FROM temp.old_tiered";
+/* the commits an earlier tier matched last run and none has now: only
+ * those are asked about (the others are matched), kept for
+ * onlist_store_fuzzy_todo() */
+static const char sql_fz_tiered[] =
+	"DROP TABLE IF EXISTS temp.fuzzy_tiered;"
+	"CREATE TEMP TABLE fuzzy_tiered AS SELECT o.commit_sha AS sha"
+	" FROM temp.old_tiered o WHERE" UNMATCHED("o.commit_sha") ";";
+static const char sql_fz_old_tiered[] = "SELECT sha FROM temp.fuzzy_tiered";
 static const char sql_fz_old[] =
 	"SELECT commit_sha, message_id, score FROM temp.old_fuzzy";
 /* the patch mails after id ?1: whose they are, what they are about */
@@ -371,6 +377,8 @@ onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
 	const char *p[1] = { arg };
 
 	snprintf(arg, sizeof(arg), "%" PRId64, since);
+	if (sqlite3_exec(s->db, sql_fz_tiered, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, "the commits no tier matches now");
 	if (!(st = prepare(s, sql_fz_old_tiered)))
 		return fail(s, "prepare");
 	if ((r = onlist__store_rows(s, st, NULL, 0, old_tiered_row, &x,

@@ -74,7 +74,7 @@ static const char sql_bounds[] =
 	" SELECT sha, email FROM (SELECT c.sha AS sha,"
 	"  lower(m.from_addr) AS email, row_number() OVER (PARTITION BY c.sha"
 	"  ORDER BY count(*) DESC, lower(m.from_addr)) AS rn"
-	"  FROM temp.via_commits w JOIN commits c ON c.sha = w.sha"
+	"  FROM temp.via_commits w CROSS JOIN commits c ON c.sha = w.sha"
 	"  JOIN messages m ON m.from_name <> ''"
 	"  AND substr(c.author_name, 1, length(m.from_name) + 5)"
 	"   = m.from_name || ' via '"

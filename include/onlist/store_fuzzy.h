@@ -105,7 +105,8 @@ onlist_status onlist_store_fuzzy_candidates(struct onlist_store *s,
  * patch mails after id since: each to its callback (strings valid during
  * the call only; non-zero stops). */
 struct onlist_fuzzy_old_cbs {
-	/* a commit an earlier tier than fuzzy matched */
+	/* a commit an earlier tier than fuzzy matched last run and none
+	 * has now (temp.fuzzy_tiered, which onlist_store_fuzzy_todo() reads) */
 	int (*tiered)(const char *sha, void *data);
 	/* a fuzzy match; sha and msgid never NULL */
 	int (*fuzzy)(const char *sha, const char *msgid, double score,
