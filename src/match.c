@@ -249,9 +249,10 @@ struct fuzzy_ctx {
 	long accepted;
 	onlist_status st;
 	/* after new mail only (incremental): the commits an earlier tier
-	 * matched last run (set), the last run's fuzzy matches (sha ->
-	 * GPtrArray of struct kept), and the canonical addresses and
-	 * stripped subjects (lower case) of the patch mails since */
+	 * matched last run and none has now (set), the last run's fuzzy
+	 * matches (sha -> GPtrArray of struct kept), and the canonical
+	 * addresses and stripped subjects (lower case) of the patch mails
+	 * since, each with the dates of its mails (struct span) */
 	int incr;
 	GHashTable *tiered, *old, *new_addr, *new_subj;
 };
@@ -396,15 +397,50 @@ static int take_old_fuzzy(const char *sha, const char *msgid, double score,
 	return 0;
 }
 
-static int take_new_mail(const char *from, const char *stripped, void *data)
+/* The first and last date of the new mails of one address or subject:
+ * a commit whose window (window()) misses them has none of them among its
+ * candidates. */
+struct span {
+	int64_t lo, hi;
+};
+
+static void add_span(GHashTable *h, const char *key, int64_t lo, int64_t hi)
+{
+	struct span *x = g_hash_table_lookup(h, key);
+
+	if (!x) {
+		x = g_new(struct span, 1);
+		x->lo = lo;
+		x->hi = hi;
+		g_hash_table_insert(h, g_strdup(key), x);
+		return;
+	}
+	if (lo < x->lo)
+		x->lo = lo;
+	if (hi > x->hi)
+		x->hi = hi;
+}
+
+/* Both the Date (the subject candidates' window) and when the mail
+ * counts as sent (the author candidates') are taken. */
+static int take_new_mail(const char *from, const char *stripped, int64_t date,
+			 int64_t sent, void *data)
 {
 	struct fuzzy_ctx *f = data;
+	int64_t lo = date < sent ? date : sent, hi = date < sent ? sent : date;
 
 	if (from)
-		g_hash_table_add(f->new_addr, g_strdup(canonical(f, from)));
+		add_span(f->new_addr, canonical(f, from), lo, hi);
 	if (stripped)
-		g_hash_table_add(f->new_subj, g_strdup(stripped));
+		add_span(f->new_subj, stripped, lo, hi);
 	return 0;
+}
+
+static int in_window(GHashTable *h, const char *key, int64_t lo, int64_t hi)
+{
+	const struct span *x = g_hash_table_lookup(h, key);
+
+	return x && x->lo <= hi && x->hi >= lo;
 }
 
 static const struct onlist_fuzzy_old_cbs old_cbs = {
@@ -412,17 +448,19 @@ static const struct onlist_fuzzy_old_cbs old_cbs = {
 };
 
 /* After new mail, a commit scored last run keeps its fuzzy matches unless
- * a new mail is one of its candidates: one from the same person (through
- * the aliases) or with the same stripped subject.  The window is left out
- * of the test: rescoring more than needed costs time, not correctness.
+ * a new mail may be one of its candidates: one from the same person
+ * (through the aliases) or with the same stripped subject, dated in the
+ * commit's window (an old commit's window ends before new mail).
  * 1 when the old matches were kept. */
 static int keep_old(struct fuzzy_ctx *f, const struct onlist_fuzzy_commit *c)
 {
 	GPtrArray *a;
+	int64_t lo, hi;
 
+	window(c, &lo, &hi);
 	if (g_hash_table_contains(f->tiered, c->sha) ||
-	    g_hash_table_contains(f->new_addr, canonical(f, f->addr)) ||
-	    g_hash_table_contains(f->new_subj, f->stripped))
+	    in_window(f->new_addr, canonical(f, f->addr), lo, hi) ||
+	    in_window(f->new_subj, f->stripped, lo, hi))
 		return 0;
 	a = g_hash_table_lookup(f->old, c->sha);
 	for (guint i = 0; a && i < a->len && f->st == ONLIST_OK; i++) {
@@ -438,11 +476,9 @@ static int keep_old(struct fuzzy_ctx *f, const struct onlist_fuzzy_commit *c)
 /* Asked before a commit is read whole: after new mail (f->incr), one
  * whose fuzzy matches new mail cannot change keeps the last run's
  * (keep_old()) and is not read.  On an error every commit is skipped. */
-static int fuzzy_skip(const char *sha, const char *email, const char *subject,
-		      void *data)
+static int fuzzy_skip(const struct onlist_fuzzy_commit *c, void *data)
 {
 	struct fuzzy_ctx *f = data;
-	struct onlist_fuzzy_commit c = { 0 };
 	struct onlist_subject sj;
 	int kept;
 
@@ -450,16 +486,15 @@ static int fuzzy_skip(const char *sha, const char *email, const char *subject,
 		return 1;
 	if (!f->incr)
 		return 0;
-	if (onlist_subject_parse(&sj, subject ? subject : "")) {
+	if (onlist_subject_parse(&sj, c->subject ? c->subject : "")) {
 		f->st = ONLIST_ENOMEM;
 		return 1;
 	}
 	/* as fuzzy_prepare() makes them */
-	f->addr = g_ascii_strdown(email ? email : "", -1);
+	f->addr = g_ascii_strdown(c->author_email ? c->author_email : "", -1);
 	f->stripped = g_ascii_strdown(sj.stripped, -1);
 	onlist_subject_release(&sj);
-	c.sha = sha;
-	kept = keep_old(f, &c);
+	kept = keep_old(f, c);
 	g_free(f->addr);
 	g_free(f->stripped);
 	f->addr = f->stripped = NULL;
@@ -545,6 +580,55 @@ static int fuzzy_commit(const struct onlist_fuzzy_commit *c, void *data)
 		f->st = ONLIST_EDB;
 	fuzzy_done(f);
 	return f->st != ONLIST_OK;
+}
+
+/* onlist_store_fuzzy_todo()'s question: 1 when a new mail has the
+ * commit's stripped subject (as fuzzy_skip() makes it). */
+static int new_subject(const char *sha, const char *subject, void *data)
+{
+	struct fuzzy_ctx *f = data;
+	struct onlist_subject sj;
+	char *low;
+	int r;
+
+	(void)sha;
+	if (onlist_subject_parse(&sj, subject ? subject : ""))
+		return -1;
+	low = g_ascii_strdown(sj.stripped, -1);
+	onlist_subject_release(&sj);
+	r = g_hash_table_contains(f->new_subj, low);
+	g_free(low);
+	return r;
+}
+
+/* After new mail: the commits to score again and the rest's matches kept
+ * (onlist_store_fuzzy_todo()), then the first ones scored: only a commit
+ * of a new mail's person (any of the addresses the aliases give) or
+ * subject, or one an earlier tier no longer matches, can change. */
+static onlist_status fuzzy_incremental(struct onlist_store *s,
+				       struct fuzzy_ctx *f)
+{
+	GPtrArray *addrs = g_ptr_array_new();
+	GHashTableIter it;
+	gpointer k;
+	onlist_status st;
+
+	g_hash_table_iter_init(&it, f->new_addr);
+	while (g_hash_table_iter_next(&it, &k, NULL)) {
+		GPtrArray *all = f->aliases ? g_hash_table_lookup(f->aliases, k) : NULL;
+
+		g_ptr_array_add(addrs, k);
+		for (guint i = 0; all && i < all->len; i++)
+			g_ptr_array_add(addrs, g_ptr_array_index(all, i));
+	}
+	st = onlist_store_fuzzy_todo(s, (const char *const *)addrs->pdata,
+				     addrs->len, new_subject, f);
+	g_ptr_array_free(addrs, TRUE);
+	if (st == ONLIST_OK &&
+	    onlist_store_fuzzy_commits_todo(s, fuzzy_skip, fuzzy_commit, f)
+	    != ONLIST_OK)
+		st = ONLIST_EDB;
+	return st;
 }
 
 /* ---- the time bound of a linear history ---- */
@@ -767,9 +851,10 @@ static onlist_status build_reviews(struct onlist_store *s,
 }
 
 static char *tier_stamp(struct onlist_store *s, const char *name,
-			const char *key, int64_t *since)
+			const char *key, struct onlist_match_tier_counts *counts,
+			int64_t *since)
 {
-	char *stamp = onlist_store_match_tier_stamp(s, name, key, since);
+	char *stamp = onlist_store_match_tier_stamp(s, name, key, counts, since);
 	char *dirty = onlist_store_get_meta(s, "review_dirty");
 
 	if (dirty && !strcmp(dirty, "*"))
@@ -782,6 +867,7 @@ static char *tier_stamp(struct onlist_store *s, const char *name,
  * no new mail reaches (f->incr), and what it needs for that; *stamp gets
  * what to keep in meta fuzzy_stamp after the tier. */
 static onlist_status fuzzy_begin(struct onlist_store *s, struct fuzzy_ctx *f,
+				 struct onlist_match_tier_counts *counts,
 				 char **stamp, long long *kept_since)
 {
 	char *canon = onlist__match_canon_key(f->canon), *key;
@@ -789,7 +875,7 @@ static onlist_status fuzzy_begin(struct onlist_store *s, struct fuzzy_ctx *f,
 
 	key = g_strdup_printf("fz1:%.17g:%s", f->threshold, canon);
 	g_free(canon);
-	*stamp = tier_stamp(s, "fuzzy_stamp", key, &since);
+	*stamp = tier_stamp(s, "fuzzy_stamp", key, counts, &since);
 	g_free(key);
 	if (!*stamp)
 		return ONLIST_EDB;
@@ -800,8 +886,8 @@ static onlist_status fuzzy_begin(struct onlist_store *s, struct fuzzy_ctx *f,
 	f->tiered = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	f->old = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 				       (GDestroyNotify)g_ptr_array_unref);
-	f->new_addr = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	f->new_subj = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	f->new_addr = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	f->new_subj = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	return onlist_store_fuzzy_old(s, since, &old_cbs, f);
 }
 
@@ -860,6 +946,8 @@ onlist_status onlist_match_run(struct onlist_store *s,
 			       struct onlist_match_counts *c, char **errmsg)
 {
 	struct fuzzy_ctx f;
+	/* the table counts both stamps take, made once */
+	struct onlist_match_tier_counts counts = ONLIST_MATCH_TIER_COUNTS_INIT;
 	onlist_status st;
 	char *stamp = NULL;
 	int64_t since;
@@ -891,7 +979,7 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		return onlist_store_fail(s, errmsg);
 	if (tag_bounds(s, o) != ONLIST_OK)
 		goto db;
-	if (!(stamp = tier_stamp(s, "exact_stamp", "x2", &since)))
+	if (!(stamp = tier_stamp(s, "exact_stamp", "x2", &counts, &since)))
 		goto db;
 	c->exact_since = since;
 	st = onlist_store_set_meta(s, "exact_stamp", stamp);
@@ -947,9 +1035,13 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		g_array_set_clear_func(f.cache, cand_clear);
 		f.index = g_array_new(FALSE, FALSE, sizeof(struct hit));
 		onlist__match_aliases(s, o, &f.canon, &f.aliases);
-		if ((st = fuzzy_begin(s, &f, &stamp, &c->fuzzy_since)) != ONLIST_OK)
+		if ((st = fuzzy_begin(s, &f, &counts, &stamp,
+					   &c->fuzzy_since)) != ONLIST_OK)
 			f.st = st;
-		else if (onlist_store_fuzzy_commits(s, NULL, fuzzy_skip,
+		else if (f.incr && (st = fuzzy_incremental(s, &f)) != ONLIST_OK)
+			f.st = f.st != ONLIST_OK ? f.st : st;
+		else if (!f.incr &&
+			 onlist_store_fuzzy_commits(s, NULL, fuzzy_skip,
 						    fuzzy_commit, &f)
 			 != ONLIST_OK)
 			f.st = ONLIST_EDB;

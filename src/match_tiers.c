@@ -317,8 +317,30 @@ static onlist_status subj_collect(struct onlist_store *s, const char *sha,
 		    != ONLIST_OK)
 			return ONLIST_EDB;
 	}
-	if (onlist_store_match_subject_commits(s, sha, subj_commit_row, x) != ONLIST_OK)
+	if (since >= 0) {
+		/* a commit not dirty is looked at when a key of its author's
+		 * changed: only its author's commits are read */
+		GPtrArray *from = g_ptr_array_new_with_free_func(g_free);
+		GHashTableIter ki;
+		gpointer k;
+		onlist_status r;
+
+		g_hash_table_iter_init(&ki, x->dirty_keys);
+		while (g_hash_table_iter_next(&ki, &k, NULL)) {
+			const char *nl = strrchr(k, '\n');
+
+			g_ptr_array_add(from, g_strndup(k, (gsize)(nl - (const char *)k)));
+		}
+		r = onlist_store_match_subject_commits_of(s,
+				(const char *const *)from->pdata, from->len,
+				subj_commit_row, x);
+		g_ptr_array_free(from, TRUE);
+		if (r != ONLIST_OK)
+			return ONLIST_EDB;
+	} else if (onlist_store_match_subject_commits(s, sha, subj_commit_row, x)
+		   != ONLIST_OK) {
 		return ONLIST_EDB;
+	}
 	if (x->oom || !x->commits->len)
 		return x->oom ? ONLIST_ENOMEM : ONLIST_OK;
 	if (since < 0)

@@ -42,18 +42,27 @@ onlist_status onlist_store_fuzzy_put_commit_patch(struct onlist_store *s,
 		    (int64_t)r->removed);
 }
 
+#define BOUND(c) \
+	" coalesce((SELECT bound FROM temp.bound b WHERE b.sha = " c ".sha), 0)"
 #define COMMIT_COLS \
 	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.author_name, c.subject, c.body," \
-	" c.author_date, c.commit_date," \
-	" coalesce((SELECT bound FROM temp.bound b WHERE b.sha = c.sha), 0)," \
+	" c.author_date, c.commit_date," BOUND("c") "," \
 	" p.fp, p.words FROM commits c JOIN commit_patch p ON p.sha = c.sha"
 /* The order first, on the few columns skip() needs; each commit whole
  * after (sorting whole rows, bodies and blobs, cost more than reading
  * them again by key, and a commit skipped is not read at all). */
 static const char sql_fuzzy_commits[] =
-	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.subject FROM commits c"
+	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.subject, c.author_date,"
+	" c.commit_date," BOUND("c") " FROM commits c"
 	" JOIN commit_patch p ON p.sha = c.sha WHERE" UNMATCHED("c.sha")
 	" ORDER BY 2, c.commit_date, c.sha";
+/* its columns, what skip() is given */
+#define FC(type, field) { type, offsetof(struct onlist_fuzzy_commit, field) }
+static const struct onlist__column skip_cols[] = {
+	FC('t', sha), FC('t', author_email), FC('t', subject),
+	FC('I', author_date), FC('I', commit_date), FC('I', bound), { 0, 0 }
+};
+#undef FC
 static const char sql_fuzzy_commit[] = COMMIT_COLS " WHERE c.sha = ?1";
 /* COMMIT_COLS but the two blobs (8, 9) */
 #define FC(type, field) { type, offsetof(struct onlist_fuzzy_commit, field) }
@@ -95,26 +104,24 @@ static onlist_status one_fuzzy_commit(struct onlist_store *s, const char *sha,
 	       fail(s, "read a commit");
 }
 
-onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
-					 const char *sha,
-					 onlist_fuzzy_skip_cb skip,
-					 onlist_fuzzy_commit_cb cb, void *data)
+static onlist_status walk_commits(struct onlist_store *s, const char *sql,
+				   onlist_fuzzy_skip_cb skip,
+				   onlist_fuzzy_commit_cb cb, void *data)
 {
 	sqlite3_stmt *st;
 	onlist_status ret = ONLIST_OK;
 	int rc, stop = 0;
 
-	if (sha)
-		return one_fuzzy_commit(s, sha, cb, data, &stop);
-	if (!(st = prepare(s, sql_fuzzy_commits)))
+	if (!(st = prepare(s, sql)))
 		return fail(s, "prepare");
 	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		/* copied: the statement below may move this one's buffers */
 		char *x = g_strdup((const char *)sqlite3_column_text(st, 0));
+		struct onlist_fuzzy_commit c = { 0 };
 
-		if (x && !(skip && skip(x, (const char *)sqlite3_column_text(st, 1),
-				       (const char *)sqlite3_column_text(st, 2),
-				       data)))
+		if (skip)
+			onlist__store_columns(st, &c, skip_cols);
+		if (x && !(skip && skip(&c, data)))
 			ret = one_fuzzy_commit(s, x, cb, data, &stop);
 		g_free(x);
 		if (ret != ONLIST_OK) {
@@ -128,6 +135,104 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 	}
 	sqlite3_reset(st);
 	return ONLIST_OK;
+}
+
+onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
+					 const char *sha,
+					 onlist_fuzzy_skip_cb skip,
+					 onlist_fuzzy_commit_cb cb, void *data)
+{
+	int stop = 0;
+
+	if (sha)
+		return one_fuzzy_commit(s, sha, cb, data, &stop);
+	return walk_commits(s, sql_fuzzy_commits, skip, cb, data);
+}
+
+/* ---- after new mail: the commits to score again, the rest kept ---- */
+
+static const char sql_todo_begin[] =
+	"CREATE TEMP TABLE IF NOT EXISTS fuzzy_todo(sha TEXT PRIMARY KEY)"
+	" WITHOUT ROWID;"
+	"DELETE FROM temp.fuzzy_todo;"
+	/* an earlier tier matched it last run and none has now */
+	"INSERT OR IGNORE INTO temp.fuzzy_todo SELECT sha FROM temp.fuzzy_tiered;"
+	/* a DMARC-rewritten author's address comes from the mail */
+	"INSERT OR IGNORE INTO temp.fuzzy_todo SELECT sha FROM temp.via_author;";
+static const char sql_todo_author[] =
+	"INSERT OR IGNORE INTO temp.fuzzy_todo"
+	" SELECT sha FROM commits WHERE lower(author_email) = ?1";
+static const char sql_todo_add[] =
+	"INSERT OR IGNORE INTO temp.fuzzy_todo(sha) VALUES(?1)";
+static const char sql_subjects[] = "SELECT sha, subject FROM commits";
+/* The commits not to score again keep the last run's matches: chosen
+ * before any is written (a written match makes its commit matched). */
+static const char sql_keep_rest[] =
+	"CREATE TEMP TABLE IF NOT EXISTS fuzzy_keep(sha TEXT PRIMARY KEY)"
+	" WITHOUT ROWID;"
+	"DELETE FROM temp.fuzzy_keep;"
+	"INSERT OR IGNORE INTO temp.fuzzy_keep SELECT o.commit_sha"
+	" FROM temp.old_fuzzy o WHERE o.commit_sha NOT IN"
+	" (SELECT sha FROM temp.fuzzy_todo) AND" UNMATCHED("o.commit_sha")
+	" AND EXISTS (SELECT 1 FROM commit_patch p WHERE p.sha = o.commit_sha);"
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
+	" SELECT o.commit_sha, o.message_id, 'fuzzy', o.score"
+	" FROM temp.old_fuzzy o WHERE o.commit_sha IN"
+	" (SELECT sha FROM temp.fuzzy_keep);";
+static const char sql_fuzzy_todo[] =
+	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.subject, c.author_date,"
+	" c.commit_date," BOUND("c") " FROM temp.fuzzy_todo t"
+	" CROSS JOIN commits c ON c.sha = t.sha"
+	" JOIN commit_patch p ON p.sha = c.sha WHERE" UNMATCHED("c.sha")
+	" ORDER BY 2, c.commit_date, c.sha";
+
+onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
+				      const char *const *addrs, size_t naddrs,
+				      onlist_fuzzy_subject_cb subject,
+				      void *data)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_exec(s->db, sql_todo_begin, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, "commits to score again");
+	for (size_t i = 0; i < naddrs; i++)
+		if (step(s, prepare(s, sql_todo_author), "commits to score again",
+			 "t", addrs[i]) != ONLIST_OK)
+			return ONLIST_EDB;
+	if (!(st = prepare(s, sql_subjects)))
+		return fail(s, "prepare");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *sha = (const char *)sqlite3_column_text(st, 0);
+		int r;
+
+		if (!sha)
+			continue;
+		r = subject(sha, (const char *)sqlite3_column_text(st, 1), data);
+		if (r < 0) {
+			sqlite3_reset(st);
+			return ONLIST_ENOMEM;
+		}
+		if (r > 0 && step(s, prepare(s, sql_todo_add),
+				  "commits to score again", "t", sha) != ONLIST_OK) {
+			sqlite3_reset(st);
+			return ONLIST_EDB;
+		}
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return fail(s, "read subjects");
+	if (sqlite3_exec(s->db, sql_keep_rest, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, "keep fuzzy matches");
+	return ONLIST_OK;
+}
+
+onlist_status onlist_store_fuzzy_commits_todo(struct onlist_store *s,
+					      onlist_fuzzy_skip_cb skip,
+					      onlist_fuzzy_commit_cb cb,
+					      void *data)
+{
+	return walk_commits(s, sql_fuzzy_todo, skip, cb, data);
 }
 
 /* Two statements, not one with OR: SQLite cannot answer an OR across two
@@ -197,12 +302,20 @@ onlist_status onlist_store_fuzzy_candidates(struct onlist_store *s,
 	return st;
 }
 
-static const char sql_fz_old_tiered[] = "SELECT commit_sha FROM temp.old_tiered";
+/* the commits an earlier tier matched last run and none has now: only
+ * those are asked about (the others are matched), kept for
+ * onlist_store_fuzzy_todo() */
+static const char sql_fz_tiered[] =
+	"DROP TABLE IF EXISTS temp.fuzzy_tiered;"
+	"CREATE TEMP TABLE fuzzy_tiered AS SELECT o.commit_sha AS sha"
+	" FROM temp.old_tiered o WHERE" UNMATCHED("o.commit_sha") ";";
+static const char sql_fz_old_tiered[] = "SELECT sha FROM temp.fuzzy_tiered";
 static const char sql_fz_old[] =
 	"SELECT commit_sha, message_id, score FROM temp.old_fuzzy";
 /* the patch mails after id ?1: whose they are, what they are about */
 static const char sql_fz_mail[] =
-	"SELECT lower(m.from_addr), lower(i.stripped) FROM messages m"
+	"SELECT lower(m.from_addr), lower(i.stripped), coalesce(m.date, 0),"
+	" coalesce(" SENT("m") ", 0) FROM messages m"
 	" JOIN message_info i ON i.msgid = m.msgid"
 	" WHERE m.id > CAST(?1 AS INTEGER) AND i.class = 'patch'";
 
@@ -220,15 +333,28 @@ static int old_tiered_row(int ncol, const char *const *c, void *data)
 	return c[0] ? x->cb->tiered(c[0], x->data) : 0;
 }
 
-static int old_fuzzy_row(int ncol, const char *const *c, void *data)
+/* sql_fz_old, the score read as a double: as text it would come back
+ * rounded to 15 digits, and a kept match would not score what the same
+ * match computed again does. */
+static onlist_status old_fuzzy_rows(struct onlist_store *s,
+				    const struct old_rows *x)
 {
-	const struct old_rows *x = data;
+	sqlite3_stmt *st = prepare(s, sql_fz_old);
+	int rc;
 
-	(void)ncol;
-	if (!c[0] || !c[1])
-		return 0;
-	return x->cb->fuzzy(c[0], c[1], c[2] ? g_ascii_strtod(c[2], NULL) : 0,
-			    x->data);
+	if (!st)
+		return fail(s, "prepare");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *sha = (const char *)sqlite3_column_text(st, 0);
+		const char *msgid = (const char *)sqlite3_column_text(st, 1);
+
+		if (sha && msgid &&
+		    x->cb->fuzzy(sha, msgid, sqlite3_column_double(st, 2), x->data))
+			break;
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
+	       fail(s, "read the last fuzzy matches");
 }
 
 static int old_mail_row(int ncol, const char *const *c, void *data)
@@ -236,7 +362,8 @@ static int old_mail_row(int ncol, const char *const *c, void *data)
 	const struct old_rows *x = data;
 
 	(void)ncol;
-	return x->cb->mail(c[0], c[1], x->data);
+	return x->cb->mail(c[0], c[1], c[2] ? g_ascii_strtoll(c[2], NULL, 10) : 0,
+			   c[3] ? g_ascii_strtoll(c[3], NULL, 10) : 0, x->data);
 }
 
 onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
@@ -250,15 +377,14 @@ onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
 	const char *p[1] = { arg };
 
 	snprintf(arg, sizeof(arg), "%" PRId64, since);
+	if (sqlite3_exec(s->db, sql_fz_tiered, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, "the commits no tier matches now");
 	if (!(st = prepare(s, sql_fz_old_tiered)))
 		return fail(s, "prepare");
 	if ((r = onlist__store_rows(s, st, NULL, 0, old_tiered_row, &x,
 				    NULL)) != ONLIST_OK)
 		return r;
-	if (!(st = prepare(s, sql_fz_old)))
-		return fail(s, "prepare");
-	if ((r = onlist__store_rows(s, st, NULL, 0, old_fuzzy_row, &x,
-				    NULL)) != ONLIST_OK)
+	if ((r = old_fuzzy_rows(s, &x)) != ONLIST_OK)
 		return r;
 	if (!(st = prepare(s, sql_fz_mail)))
 		return fail(s, "prepare");

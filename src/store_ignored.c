@@ -347,9 +347,23 @@ static onlist_status topic_rows(struct onlist_store *s, sqlite3_stmt *st,
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK : fail(s, what);
 }
 
-/* the saved commit of a message is not the one the matches give now */
+/* The saved commit of a message is not the one the matches give now.
+ * The rows were saved from the last run's matches (temp.old_matches,
+ * store_match.c) and only match writes either, so only a message whose
+ * matches differ from those can have another commit: those are looked
+ * up by message, not every saved row read (the table grows with the
+ * archive, the difference with the change). */
 static const char sql_commit_changed[] =
-	"SELECT DISTINCT g.topic FROM ignored_msgs g WHERE g.commit_sha IS NOT"
+	"SELECT DISTINCT g.topic FROM ignored_msgs g"
+	" WHERE g.msgid IN (SELECT o.message_id FROM temp.old_matches o"
+	"  WHERE NOT EXISTS (SELECT 1 FROM matches x"
+	"   WHERE x.commit_sha = o.commit_sha AND x.message_id = o.message_id"
+	"   AND x.method = o.method)"
+	"  UNION SELECT x.message_id FROM matches x"
+	"  WHERE NOT EXISTS (SELECT 1 FROM temp.old_matches o"
+	"   WHERE o.method = x.method AND o.commit_sha = x.commit_sha"
+	"   AND o.message_id = x.message_id))"
+	" AND g.commit_sha IS NOT"
 	" coalesce((SELECT min(x.commit_sha) FROM matches x"
 	"  WHERE x.message_id = g.msgid), '')";
 

@@ -42,13 +42,19 @@ static const char sql_bounds[] =
 	 * an archive built late took in the older mail on the days it was
 	 * built (an epoch's commit times, a From_ line written by a copy),
 	 * which says nothing of when that mail was sent. */
+	/* when each list's archive began: kept, the tier stamps count it
+	 * (onlist_store_match_tier_stamp()) without reading every message
+	 * again */
+	"CREATE TEMP TABLE IF NOT EXISTS list_start(list TEXT, t INTEGER);"
+	"DELETE FROM temp.list_start;"
+	"INSERT INTO temp.list_start(list, t) SELECT list, min(received)"
+	" FROM messages WHERE received IS NOT NULL GROUP BY list;"
 	"CREATE TEMP TABLE IF NOT EXISTS arrived("
 	" msgid TEXT PRIMARY KEY, t INTEGER NOT NULL);"
 	"DELETE FROM temp.arrived;"
 	"INSERT INTO temp.arrived(msgid, t)"
 	" SELECT m.msgid, m.received FROM messages m"
-	" JOIN (SELECT list, min(received) AS t FROM messages"
-	"  WHERE received IS NOT NULL GROUP BY list) a ON a.list IS m.list"
+	" JOIN temp.list_start a ON a.list IS m.list"
 	" WHERE m.received > m.date + 86400 AND m.date >= a.t;"
 	/* A commit git am made from a list's DMARC rewrite has the author
 	 * "Name via LIST <list@host>", while the mail now names its writer
@@ -56,6 +62,11 @@ static const char sql_bounds[] =
 	 * is the one mail from "Name" carries most often, so that the tiers
 	 * that key on the author still find its posting.  Unmatched commits
 	 * only (each costs a pass over the messages). */
+	"CREATE TEMP TABLE IF NOT EXISTS via_commits(sha TEXT PRIMARY KEY)"
+	" WITHOUT ROWID;"
+	"DELETE FROM temp.via_commits;"
+	"INSERT INTO temp.via_commits SELECT sha FROM commits"
+	" WHERE author_name LIKE '% via %';"
 	"CREATE TEMP TABLE IF NOT EXISTS via_author("
 	" sha TEXT PRIMARY KEY, email TEXT NOT NULL);"
 	"DELETE FROM temp.via_author;"
@@ -63,7 +74,8 @@ static const char sql_bounds[] =
 	" SELECT sha, email FROM (SELECT c.sha AS sha,"
 	"  lower(m.from_addr) AS email, row_number() OVER (PARTITION BY c.sha"
 	"  ORDER BY count(*) DESC, lower(m.from_addr)) AS rn"
-	"  FROM commits c JOIN messages m ON m.from_name <> ''"
+	"  FROM temp.via_commits w CROSS JOIN commits c ON c.sha = w.sha"
+	"  JOIN messages m ON m.from_name <> ''"
 	"  AND substr(c.author_name, 1, length(m.from_name) + 5)"
 	"   = m.from_name || ' via '"
 	"  WHERE c.author_name LIKE '% via %'"
@@ -698,12 +710,28 @@ onlist_status onlist_store_match_author_date(struct onlist_store *s,
 	return r;
 }
 
-static const char sql_subject_commits[] =
-	"SELECT c.sha, c.subject," AUTHOR_EMAIL("c") ", c.author_date,"
-	" (SELECT b.bound FROM temp.bound b WHERE b.sha = c.sha),"
-	" c.sha IN (SELECT sha FROM temp.dirty) OR c.author_name LIKE '% via %'"
+#define SUBJECT_COMMITS \
+	"SELECT c.sha, c.subject," AUTHOR_EMAIL("c") ", c.author_date," \
+	" (SELECT b.bound FROM temp.bound b WHERE b.sha = c.sha)," \
+	" c.sha IN (SELECT sha FROM temp.dirty) OR c.author_name LIKE '% via %'" \
 	" FROM commits c WHERE c.author_email IS NOT NULL AND" UNMATCHED("c.sha")
-	" AND (?1 IS NULL OR c.sha = ?1)";
+static const char sql_subject_commits[] =
+	SUBJECT_COMMITS " AND (?1 IS NULL OR c.sha = ?1)";
+/* After new mail: the commits the tier computes again (temp.dirty), those
+ * of a DMARC-rewritten author (temp.via_commits: their address comes from
+ * the mail), and those of the given senders (temp.subject_from, filled by
+ * the author index one address at a time: in one join the planner, with
+ * no statistics for a temporary table, reads every commit instead). */
+static const char sql_subject_from_create[] =
+	"CREATE TEMP TABLE IF NOT EXISTS subject_from(sha TEXT PRIMARY KEY)"
+	" WITHOUT ROWID; DELETE FROM temp.subject_from;";
+static const char sql_subject_from_add[] =
+	"INSERT OR IGNORE INTO temp.subject_from(sha)"
+	" SELECT sha FROM commits WHERE lower(author_email) = ?1";
+static const char sql_subject_commits_of[] =
+	SUBJECT_COMMITS " AND c.sha IN (SELECT sha FROM temp.dirty"
+	" UNION SELECT sha FROM temp.via_commits"
+	" UNION SELECT sha FROM temp.subject_from)";
 /* Patch mails no commit has yet, not echoes, not replies: the subject
  * tier's side.  A "Re:" that carries a diff is a suggestion in a
  * discussion more often than a version of the patch (on bluez the one
@@ -795,6 +823,27 @@ onlist_status onlist_store_match_subject_commits(struct onlist_store *s,
 	if (!(st = onlist__store_prepare(s, sql_subject_commits)))
 		return fail(s, "prepare");
 	return onlist__store_rows(s, st, p, 1, subject_commit_row, &x, NULL);
+}
+
+onlist_status onlist_store_match_subject_commits_of(struct onlist_store *s,
+						   const char *const *addrs,
+						   size_t n,
+						   onlist_subject_commit_cb cb,
+						   void *data)
+{
+	struct subject_rows x = { .commit = cb, .data = data };
+	sqlite3_stmt *st;
+
+	if (sqlite3_exec(s->db, sql_subject_from_create, NULL, NULL, NULL)
+	    != SQLITE_OK)
+		return fail(s, "create a temporary table");
+	for (size_t i = 0; i < n; i++)
+		if (step(s, prepare(s, sql_subject_from_add), "match subjects",
+			 "t", addrs[i]) != ONLIST_OK)
+			return ONLIST_EDB;
+	if (!(st = onlist__store_prepare(s, sql_subject_commits_of)))
+		return fail(s, "prepare");
+	return onlist__store_rows(s, st, NULL, 0, subject_commit_row, &x, NULL);
 }
 
 onlist_status onlist_store_match_subject_mails(struct onlist_store *s,
@@ -1037,23 +1086,28 @@ static const char sql_fz_fixed[] =
 	"  FROM temp.bound)"
 	/* when each list's archive began (temp.arrived): an earlier start
 	 * makes an old mail's received time count */
-	" + (SELECT coalesce(sum(t), 0) FROM (SELECT min(received) AS t"
-	"  FROM messages WHERE received IS NOT NULL GROUP BY list))";
+	" + (SELECT coalesce(sum(t), 0) FROM temp.list_start)";
 
 char *onlist_store_match_tier_stamp(struct onlist_store *s, const char *name,
-			      const char *key, int64_t *since)
+				    const char *key,
+				    struct onlist_match_tier_counts *counts,
+				    int64_t *since)
 {
-	int64_t now[5], fx[6], old[5], added[4];
+	struct onlist_match_tier_counts mine = ONLIST_MATCH_TIER_COUNTS_INIT;
+	struct onlist_match_tier_counts *k = counts ? counts : &mine;
+	int64_t *now = k->now, *fx = k->fixed, old[5], added[4];
 	char *was = onlist_store_get_meta(s, name), *stamp = NULL;
 	char *fixed;
 	int n = 0;
 
 	*since = -1;
-	if (!onlist__store_int64s(s, sql_fz_now, -1, now, 5) ||
-	    !onlist__store_int64s(s, sql_fz_fixed, -1, fx, 6)) {
+	if (!k->known &&
+	    (!onlist__store_int64s(s, sql_fz_now, -1, now, 5) ||
+	     !onlist__store_int64s(s, sql_fz_fixed, -1, fx, 6))) {
 		free(was);
 		return NULL;
 	}
+	k->known = 1;
 	fixed = g_strdup_printf("%" PRId64 ":%" PRId64 ":%" PRId64 ":%" PRId64
 				":%" PRId64 ":%" PRId64 ":%s", fx[0], fx[1],
 				fx[2], fx[3], fx[4], fx[5], key);

@@ -47,10 +47,11 @@ struct onlist_fuzzy_commit {
 };
 typedef int (*onlist_fuzzy_commit_cb)(const struct onlist_fuzzy_commit *c,
 				      void *data);
-/* Asked first, with a commit's id, author address and subject (any may
- * be NULL): non-zero when its full row is not wanted. */
-typedef int (*onlist_fuzzy_skip_cb)(const char *sha, const char *author_email,
-				    const char *subject, void *data);
+/* Asked first, with part of a commit's row: its id, author address and
+ * subject (either of the two may be NULL), dates and bound; the rest is
+ * NULL or 0.  Non-zero when its full row is not wanted. */
+typedef int (*onlist_fuzzy_skip_cb)(const struct onlist_fuzzy_commit *c,
+				    void *data);
 /* sha NULL: every unmatched commit, grouped by author (lower-case
  * address), oldest first within, but those skip (may be NULL) refuses;
  * else that one commit, matched or not. */
@@ -58,6 +59,27 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 					 const char *sha,
 					 onlist_fuzzy_skip_cb skip,
 					 onlist_fuzzy_commit_cb cb, void *data);
+
+/* After new mail, once onlist_store_fuzzy_old() was read: the commits
+ * whose fuzzy matches new mail may change, in temp.fuzzy_todo (a
+ * superset: skip() decides), and the last run's matches of every other
+ * unmatched commit written again.  Those to score again: the ones an
+ * earlier tier matched last run and none has now, those of DMARC-rewritten
+ * authors, those whose author address (lower case) is one of addrs, and
+ * those subject() answers 1 for (-1: out of memory; it gets every commit's
+ * id and subject, the subject may be NULL).  ONLIST_EDB, ONLIST_ENOMEM. */
+typedef int (*onlist_fuzzy_subject_cb)(const char *sha, const char *subject,
+				       void *data);
+onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
+				      const char *const *addrs, size_t naddrs,
+				      onlist_fuzzy_subject_cb subject,
+				      void *data);
+/* onlist_store_fuzzy_commits(), of the unmatched ones of temp.fuzzy_todo
+ * only. */
+onlist_status onlist_store_fuzzy_commits_todo(struct onlist_store *s,
+					      onlist_fuzzy_skip_cb skip,
+					      onlist_fuzzy_commit_cb cb,
+					      void *data);
 
 struct onlist_fuzzy_candidate {
 	const char *msgid, *from_addr, *subject, *stripped;
@@ -83,14 +105,17 @@ onlist_status onlist_store_fuzzy_candidates(struct onlist_store *s,
  * patch mails after id since: each to its callback (strings valid during
  * the call only; non-zero stops). */
 struct onlist_fuzzy_old_cbs {
-	/* a commit an earlier tier than fuzzy matched */
+	/* a commit an earlier tier than fuzzy matched last run and none
+	 * has now (temp.fuzzy_tiered, which onlist_store_fuzzy_todo() reads) */
 	int (*tiered)(const char *sha, void *data);
 	/* a fuzzy match; sha and msgid never NULL */
 	int (*fuzzy)(const char *sha, const char *msgid, double score,
 		     void *data);
 	/* a new patch mail: its sender and stripped subject, lower-cased,
-	 * either NULL when unknown */
-	int (*mail)(const char *from, const char *stripped, void *data);
+	 * either NULL when unknown; its Date and when it counts as sent
+	 * (the candidates' date, SENT), 0 when unknown */
+	int (*mail)(const char *from, const char *stripped, int64_t date,
+		    int64_t sent, void *data);
 };
 onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
 				     const struct onlist_fuzzy_old_cbs *cb,

@@ -95,7 +95,10 @@ onlist_status onlist_store_ignored_put(struct onlist_store *s, const char *topic
 				       const struct onlist_ignored_reply *r,
 				       int fresh);
 /* Each topic (once) a saved message of which has another commit than
- * the matches give it now.  ONLIST_EDB. */
+ * the matches give it now.  Only within a match run, after
+ * onlist_store_match_begin() (it compares the matches with the last
+ * run's, temp.old_matches, which the saved rows were made from).
+ * ONLIST_EDB. */
 onlist_status onlist_store_ignored_commit_changed(struct onlist_store *s,
 						  onlist_store_ignored_topic_cb cb,
 						  void *data);

@@ -153,6 +153,16 @@ onlist_status onlist_store_match_subject_commits(struct onlist_store *s,
 					   const char *sha,
 					   onlist_subject_commit_cb cb,
 					   void *data);
+/* After new mail (after onlist_store_match_subject_changed()): the
+ * unmatched commits the subject tier may answer differently for, as
+ * onlist_store_match_subject_commits() gives them: those to compute again
+ * (temp.dirty), those of DMARC-rewritten authors, and those whose author
+ * address is one of the n addrs (lower case).  ONLIST_EDB. */
+onlist_status onlist_store_match_subject_commits_of(struct onlist_store *s,
+						   const char *const *addrs,
+						   size_t n,
+						   onlist_subject_commit_cb cb,
+						   void *data);
 onlist_status onlist_store_match_subject_mails(struct onlist_store *s,
 					 const char *addr,
 					 onlist_subject_mail_cb cb, void *data);
@@ -193,13 +203,27 @@ onlist_status onlist_store_match_commits_unbounded(struct onlist_store *s,
 onlist_status onlist_store_match_put_bound(struct onlist_store *s, const char *sha,
 				     int64_t bound);
 
+/* What onlist_store_match_tier_stamp() counts of the tables, kept by the
+ * caller between the tiers of one run (known = 0 before the first): the
+ * tiers only write matches, so the counts are the same for each and the
+ * whole-table counts are made once. */
+struct onlist_match_tier_counts {
+	int64_t now[5], fixed[6];
+	int known;
+};
+#define ONLIST_MATCH_TIER_COUNTS_INIT { { 0 }, { 0 }, 0 }
+
 /* What a tier reads, as a stamp to keep in meta name after the tier
  * (g_free it; NULL on a database error): key is the caller's (for fuzzy:
  * threshold, aliases).  *since gets the last message id of the stamp kept
  * from the last run when nothing the tier reads changed since but
  * messages added after it (the same commits, diffs, bounds and key; the
  * messages, their patch, info and echo rows only added to), else -1.
- * After onlist_store_match_begin() and the bounds. */
+ * The table counts come from *counts when known, else are made and kept
+ * there (counts may be NULL).  After onlist_store_match_begin() and the
+ * bounds. */
 char *onlist_store_match_tier_stamp(struct onlist_store *s, const char *name,
-			      const char *key, int64_t *since);
+				    const char *key,
+				    struct onlist_match_tier_counts *counts,
+				    int64_t *since);
 #endif
