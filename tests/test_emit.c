@@ -122,18 +122,41 @@ static void test_other_formats_refused(void **state)
 	assert_int_equal(onlist_emit_free(NULL), ONLIST_OK);
 }
 
+/* A JSON emitter writing into memory: mem_open(), the calls, then
+ * mem_text() for what was written (the caller frees it). */
+struct mem {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static struct onlist_emit *mem_open(struct mem *m)
+{
+	struct onlist_emit *e;
+
+	m->buf = NULL;
+	m->len = 0;
+	assert_non_null(m->f = open_memstream(&m->buf, &m->len));
+	assert_non_null(e = onlist_emit_new(m->f, ONLIST_FMT_JSON));
+	return e;
+}
+
+static char *mem_text(struct mem *m, struct onlist_emit *e)
+{
+	assert_int_equal(onlist_emit_free(e), ONLIST_OK);
+	fclose(m->f);
+	return m->buf;
+}
+
 /* Fixed-point numbers: rounded to the digits asked, and null for what
  * JSON cannot hold. */
 static void test_fixed(void **state)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct onlist_emit *e;
+	struct mem m;
+	struct onlist_emit *e = mem_open(&m);
+	char *buf;
 
 	(void)state;
-	assert_non_null(f);
-	assert_non_null(e = onlist_emit_new(f, ONLIST_FMT_JSON));
 	onlist_emit_begin_list(e, 0);
 	onlist_emit_fixed(e, 0.875, 2);
 	onlist_emit_fixed(e, 1.0, 2);
@@ -141,8 +164,7 @@ static void test_fixed(void **state)
 	onlist_emit_fixed(e, 0.0 / 0.0, 2);
 	onlist_emit_fixed(e, 1.0 / 0.0, 2);
 	onlist_emit_end(e);
-	assert_int_equal(onlist_emit_free(e), ONLIST_OK);
-	fclose(f);
+	buf = mem_text(&m, e);
 	assert_string_equal(buf, "[0.88, 1.00, -2, null, null]\n");
 	free(buf);
 }
@@ -151,20 +173,16 @@ static void test_fixed(void **state)
  * member, a NULL value written as null. */
 static void test_kstrs(void **state)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct onlist_emit *e;
+	struct mem m;
+	struct onlist_emit *e = mem_open(&m);
+	char *buf;
 
 	(void)state;
-	assert_non_null(f);
-	assert_non_null(e = onlist_emit_new(f, ONLIST_FMT_JSON));
 	onlist_emit_begin_map(e, 0);
 	onlist_emit_kstrs(e, "key", "Acked-by", "name", NULL, "in", "a\"b", NULL);
 	onlist_emit_kint(e, "n", 2);
 	onlist_emit_end(e);
-	assert_int_equal(onlist_emit_free(e), ONLIST_OK);
-	fclose(f);
+	buf = mem_text(&m, e);
 	assert_string_equal(buf, "{\"key\": \"Acked-by\", \"name\": null, "
 			    "\"in\": \"a\\\"b\", \"n\": 2}\n");
 	free(buf);
@@ -177,20 +195,16 @@ static void test_number(void **state)
 		"0", "-12", "3.25", "1e5", "-0.5E-3", "nan", "inf", "0x1f",
 		" 12", "012", "1.", ".5", "-", "1e", "+1", "", NULL,
 	};
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct onlist_emit *e;
+	struct mem m;
+	struct onlist_emit *e = mem_open(&m);
+	char *buf;
 
 	(void)state;
-	assert_non_null(f);
-	assert_non_null(e = onlist_emit_new(f, ONLIST_FMT_JSON));
 	onlist_emit_begin_list(e, 0);
 	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
 		onlist_emit_number(e, in[i]);
 	onlist_emit_end(e);
-	assert_int_equal(onlist_emit_free(e), ONLIST_OK);
-	fclose(f);
+	buf = mem_text(&m, e);
 	assert_string_equal(buf, "[0, -12, 3.25, 1e5, -0.5E-3, \"nan\", \"inf\", "
 			    "\"0x1f\", \" 12\", \"012\", \"1.\", \".5\", \"-\", "
 			    "\"1e\", \"+1\", \"\", null]\n");
