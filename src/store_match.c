@@ -51,11 +51,21 @@ static const char sql_bounds[] =
 	 * again */
 	"CREATE TEMP TABLE IF NOT EXISTS list_start(list TEXT, t INTEGER);"
 	"DELETE FROM temp.list_start;"
-	"INSERT INTO temp.list_start(list, t) SELECT list, min(received)"
-	" FROM messages WHERE received IS NOT NULL GROUP BY list;"
+	/* by the index messages_list_received (schema 18): each list's
+	 * first received time, the lists walked one by one */
+	"INSERT INTO temp.list_start(list, t)"
+	" WITH RECURSIVE l(list) AS (SELECT (SELECT min(list) FROM messages)"
+	"  UNION ALL SELECT (SELECT min(list) FROM messages m"
+	"  WHERE m.list > l.list) FROM l WHERE l.list IS NOT NULL)"
+	" SELECT list, t FROM (SELECT NULL AS list, (SELECT min(received)"
+	"  FROM messages WHERE list IS NULL) AS t"
+	"  UNION ALL SELECT l.list, (SELECT min(received) FROM messages m"
+	"  WHERE m.list = l.list) FROM l WHERE l.list IS NOT NULL)"
+	" WHERE t IS NOT NULL;"
 	"CREATE TEMP TABLE IF NOT EXISTS arrived("
 	" msgid TEXT PRIMARY KEY, t INTEGER NOT NULL);"
 	"DELETE FROM temp.arrived;"
+	/* by the partial index messages_late (schema 18) */
 	"INSERT INTO temp.arrived(msgid, t)"
 	" SELECT m.msgid, m.received FROM messages m"
 	" JOIN temp.list_start a ON a.list IS m.list"
