@@ -6,7 +6,7 @@ make-lkmldb.py --add DB N: add N new messages of the same shape, as a
 fetch of new mail would, for the incremental figure.
 
 The shape, beyond bench/make-matchdb.py's busy list:
-- 40 lists: linux-kernel, 36 subsystem lists sized Zipf-like,
+- 40 lists: linux-kernel, 37 subsystem lists sized Zipf-like,
   linux-tip-commits and stable.  A patch goes to its subsystem list, to
   linux-kernel four times in five, to a second subsystem list one time in
   four and Cc's stable one time in twenty (1 to 4 rows in message_lists);
@@ -31,7 +31,7 @@ import bisect, hashlib, itertools, random, sqlite3, struct, sys
 
 T0 = 1100000000
 NAUTH = 20000
-NSUB = 36
+NSUB = 37
 CHUNK = 50000
 AUTH_CW = list(itertools.accumulate(1.0 / (i + 1) ** 0.8 for i in range(NAUTH)))
 SUB_CW = list(itertools.accumulate(1.0 / (i + 1) for i in range(NSUB)))
