@@ -29,6 +29,8 @@ it.  Rows are written in chunks, so memory stays small at 5M messages.
 """
 import bisect, hashlib, itertools, random, sqlite3, struct, sys
 
+import benchdb
+
 T0 = 1100000000
 NAUTH = 20000
 NSUB = 37
@@ -37,13 +39,8 @@ AUTH_CW = list(itertools.accumulate(1.0 / (i + 1) ** 0.8 for i in range(NAUTH)))
 SUB_CW = list(itertools.accumulate(1.0 / (i + 1) for i in range(NSUB)))
 TIP = ["x86/core", "x86/urgent", "sched/core", "locking/core", "perf/core",
        "timers/core", "irq/core", "objtool/core"]
-MSG_COLS = ("INSERT INTO messages(msgid, list, date, from_name, from_addr,"
-            " subject, in_reply_to, refs, has_patch, patch_id)"
-            " VALUES(?,?,?,?,?,?,?,?,?,?)")
 INFO_COLS = ("INSERT INTO message_info(msgid, class, reply, version, part,"
              " total, prefix, stripped, upstream) VALUES(?,?,?,?,?,?,?,?,?)")
-PATCH_COLS = ("INSERT INTO message_patch(msgid, repaired_id, fp, words, files,"
-              " added, removed) VALUES(?,?,?,?,?,?,?)")
 
 
 def zipf(rnd, cw):
@@ -116,10 +113,10 @@ class Writer:
 
     def flush(self):
         c = self.con
-        c.executemany(MSG_COLS, self.msgs)
+        c.executemany(benchdb.MESSAGES, self.msgs)
         c.executemany("INSERT INTO message_lists(msgid, list) VALUES(?, ?)", self.lists)
         c.executemany(INFO_COLS, self.info)
-        c.executemany(PATCH_COLS, self.patch)
+        c.executemany(benchdb.MESSAGE_PATCH, self.patch)
         self.msgs, self.lists, self.info, self.patch = [], [], [], []
 
 
@@ -183,14 +180,9 @@ def make(db, nmsg, ncommit):
         group.clear()
 
     def flush_commits():
-        con.executemany("INSERT INTO commits(sha, author_name, author_email, author_date,"
-                        " committer_name, committer_email, commit_date, subject, body,"
-                        " body_empty, files, patch_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)", commits)
-        con.executemany("INSERT INTO commit_patch(sha, alt_histogram, alt_patience,"
-                        " alt_minimal, fp, words, files, added, removed)"
-                        " VALUES(?,?,?,?,?,?,?,?,?)", cpatch)
-        con.executemany("INSERT OR REPLACE INTO landing(sha, landed_date, merge_sha,"
-                        " merge_subject) VALUES(?,?,?,?)", landing)
+        con.executemany(benchdb.COMMITS, commits)
+        con.executemany(benchdb.COMMIT_PATCH, cpatch)
+        con.executemany(benchdb.LANDING, landing)
         commits.clear(); cpatch.clear(); landing.clear()
 
     def commit(c, body):
