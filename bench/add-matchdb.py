@@ -9,6 +9,8 @@ an incremental rebuild work for its living).
 """
 import random, sqlite3, struct, sys
 
+import benchdb
+
 db, n = sys.argv[1], int(sys.argv[2])
 rnd = random.Random(2)
 con = sqlite3.connect(db)
@@ -37,14 +39,11 @@ for i in range(n - len(msgs)):
     mid = "nr%d.%d@example.org" % (base, i)
     msgs.append((mid, "bench", max(p[1], t0) + 3600 + i, a, a, "Re: [PATCH] " + p[2], p[0], p[0], 0, None))
     info.append((mid, "reply", 1, 1, -1, -1, "PATCH", p[2]))
-con.executemany("INSERT INTO messages(msgid, list, date, from_name, from_addr,"
-                " subject, in_reply_to, refs, has_patch, patch_id)"
-                " VALUES(?,?,?,?,?,?,?,?,?,?)", msgs)
+con.executemany(benchdb.MESSAGES, msgs)
 con.executemany("INSERT INTO message_lists(msgid, list) VALUES(?, 'bench')",
                 ((m[0],) for m in msgs))
 con.executemany("INSERT INTO message_info(msgid, class, reply, version, part,"
                 " total, prefix, stripped) VALUES(?,?,?,?,?,?,?,?)", info)
-con.executemany("INSERT INTO message_patch(msgid, repaired_id, fp, words, files,"
-                " added, removed) VALUES(?,?,?,?,?,?,?)", mpatch)
+con.executemany(benchdb.MESSAGE_PATCH, mpatch)
 con.commit()
 con.close()

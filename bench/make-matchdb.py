@@ -12,6 +12,8 @@ set as onlist sets it.
 """
 import random, sqlite3, struct, sys
 
+import benchdb
+
 db, nmsg, ncommit = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rnd = random.Random(1)
 con = sqlite3.connect(db)
@@ -52,15 +54,12 @@ for i in range(nmsg - npatch):
     a = authors[rnd.choices(range(NAUTH), weights)[0]]
     msgs.append((mid, "bench", p[2] + 3600, a, a, "Re: [PATCH] " + p[4], p[0], p[0], 0, None))
     info.append((mid, "reply", 1, 1, -1, -1, "PATCH", p[4]))
-con.executemany("INSERT INTO messages(msgid, list, date, from_name, from_addr,"
-                " subject, in_reply_to, refs, has_patch, patch_id)"
-                " VALUES(?,?,?,?,?,?,?,?,?,?)", msgs)
+con.executemany(benchdb.MESSAGES, msgs)
 con.executemany("INSERT INTO message_lists(msgid, list) VALUES(?, 'bench')",
                 ((m[0],) for m in msgs))
 con.executemany("INSERT INTO message_info(msgid, class, reply, version, part,"
                 " total, prefix, stripped) VALUES(?,?,?,?,?,?,?,?)", info)
-con.executemany("INSERT INTO message_patch(msgid, repaired_id, fp, words, files,"
-                " added, removed) VALUES(?,?,?,?,?,?,?)", mpatch)
+con.executemany(benchdb.MESSAGE_PATCH, mpatch)
 commits, cpatch, landing = [], [], []
 for i in range(ncommit):
     sha = hexid()
@@ -78,13 +77,8 @@ for i in range(ncommit):
     commits.append((sha, a, a, date, "Maint", "maint@example.org", date, subj, "Body.\n", 0, "f.c", pid))
     cpatch.append((sha, None, None, None, blob(h), None, "f.c", len(h) // 2, len(h) // 2))
     landing.append((sha, date + 7 * 86400, "%040x" % (i // 50), "Merge branch"))
-con.executemany("INSERT INTO commits(sha, author_name, author_email, author_date,"
-                " committer_name, committer_email, commit_date, subject, body,"
-                " body_empty, files, patch_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)", commits)
-con.executemany("INSERT INTO commit_patch(sha, alt_histogram, alt_patience,"
-                " alt_minimal, fp, words, files, added, removed)"
-                " VALUES(?,?,?,?,?,?,?,?,?)", cpatch)
-con.executemany("INSERT OR REPLACE INTO landing(sha, landed_date, merge_sha,"
-                " merge_subject) VALUES(?,?,?,?)", landing)
+con.executemany(benchdb.COMMITS, commits)
+con.executemany(benchdb.COMMIT_PATCH, cpatch)
+con.executemany(benchdb.LANDING, landing)
 con.commit()
 con.close()
