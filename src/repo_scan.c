@@ -886,26 +886,34 @@ static onlist_status wait_round(struct scan *sc, size_t r)
 	return st;
 }
 
-struct scan_list {
-	const struct onlist_scan_opts *opts;
-	unsigned char (*v)[20];
-	size_t n, alloc;
-};
-
 static int unhex(char c)
 {
 	return c <= '9' ? c - '0' : c - 'a' + 10;
 }
 
-/* Keep a sha the caller does not know yet, as 20 bytes: the list of a big
- * history is all a scan holds of it at once. */
-static onlist_status keep_unknown(const char *hex, void *data)
+static void raw_of(const char *hex, unsigned char raw[20])
 {
-	struct scan_list *l = data;
 	size_t i;
 
-	if (l->opts->known && l->opts->known(hex, l->opts->known_data))
-		return ONLIST_OK;
+	for (i = 0; i < 20; i++)
+		raw[i] = (unsigned char)(unhex(hex[2 * i]) << 4 |
+					 unhex(hex[2 * i + 1]));
+}
+
+/* ---- the list of a range ---- */
+
+struct onlist_scan_list {
+	unsigned char (*v)[20];	/* every non-merge commit, rev-list order */
+	size_t n, alloc;
+	unsigned char (*sorted)[20];	/* the same, sorted: for _has() */
+};
+
+/* Keep every sha as 20 bytes: the list of a big history is all a scan
+ * holds of it at once. */
+static onlist_status keep_sha(const char *hex, void *data)
+{
+	struct onlist_scan_list *l = data;
+
 	if (l->n == l->alloc) {
 		unsigned char (*nv)[20] = onlist_grow(l->v, &l->alloc,
 						      sizeof *nv, 4096);
@@ -913,52 +921,134 @@ static onlist_status keep_unknown(const char *hex, void *data)
 			return ONLIST_ENOMEM;
 		l->v = nv;
 	}
-	for (i = 0; i < 20; i++)
-		l->v[l->n][i] = (unsigned char)(unhex(hex[2 * i]) << 4 |
-						unhex(hex[2 * i + 1]));
-	l->n++;
+	raw_of(hex, l->v[l->n++]);
 	return ONLIST_OK;
 }
 
-onlist_status onlist_repo_scan(const char *repo, const char *range,
-			       const struct onlist_scan_opts *opts,
+onlist_status onlist_repo_scan_list(struct onlist_scan_list **out,
+				    const char *repo, const char *range,
+				    char **errmsg)
+{
+	struct onlist_scan_list *l;
+	onlist_status st;
+
+	if (errmsg)
+		*errmsg = NULL;
+	*out = NULL;
+	if (!(l = calloc(1, sizeof *l)))
+		return ONLIST_ENOMEM;
+	st = rev_list_each(repo, range, keep_sha, l, errmsg);
+	if (st != ONLIST_OK) {
+		onlist_repo_scan_list_free(l);
+		return st;
+	}
+	*out = l;
+	return ONLIST_OK;
+}
+
+size_t onlist_repo_scan_list_count(const struct onlist_scan_list *l)
+{
+	return l ? l->n : 0;
+}
+
+static int cmp_raw(const void *a, const void *b)
+{
+	return memcmp(a, b, 20);
+}
+
+int onlist_repo_scan_list_has(struct onlist_scan_list *l, const char *sha)
+{
+	unsigned char key[20];
+
+	if (!l || strlen(sha) != 40 || !onlist_git_is_hex(sha, 40))
+		return 0;
+	if (!l->sorted && l->n) {
+		if (!(l->sorted = malloc(l->n * sizeof *l->sorted)))
+			return -1;
+		memcpy(l->sorted, l->v, l->n * sizeof *l->sorted);
+		qsort(l->sorted, l->n, sizeof *l->sorted, cmp_raw);
+	}
+	raw_of(sha, key);
+	return l->n && bsearch(key, l->sorted, l->n, sizeof *l->sorted,
+			       cmp_raw) != NULL;
+}
+
+void onlist_repo_scan_list_free(struct onlist_scan_list *l)
+{
+	if (!l)
+		return;
+	free(l->v);
+	free(l->sorted);
+	free(l);
+}
+
+/* The probe of onlist_repo_scan_looks_like_inbox() on the newest
+ * EPOCH_PROBE commits of the list: one diff-tree of those, not a walk of
+ * the whole range of its own.  --always: an empty commit shows as one,
+ * as `git log` shows it. */
+onlist_status onlist_repo_scan_list_inbox(const struct onlist_scan_list *l,
+					  const char *repo, int *yes,
+					  char **errmsg)
+{
+	const char *args[] = {
+		"diff-tree", "--stdin", "-r", "--root", "--always",
+		"--no-renames", "--no-color", "--name-only", "--format=%x01",
+		NULL
+	};
+	char input[EPOCH_PROBE * 41];
+	struct epoch_probe e = { 0, 0, -1 };
+	size_t i, n = l->n < EPOCH_PROBE ? l->n : EPOCH_PROBE;
+	onlist_status st;
+
+	if (errmsg)
+		*errmsg = NULL;
+	*yes = 0;
+	if (!n)
+		return ONLIST_OK;
+	for (i = 0; i < n; i++) {
+		hex_of(l->v[i], input + i * 41);
+		input[i * 41 + 40] = '\n';
+	}
+	st = onlist_git_records(repo, args, 0, input, n * 41, '\n',
+				probe_line, &e, errmsg);
+	if (st != ONLIST_OK)
+		return st;
+	probe_end(&e);
+	*yes = e.commits > 0 && e.mail == e.commits;
+	return ONLIST_OK;
+}
+
+/* ---- the scan ---- */
+
+/* Diff the n commits at v (rev-list order; v is the scan's, freed by the
+ * caller) and hand them to opts->each round by round. */
+static onlist_status scan_shas(const char *repo, unsigned char (*v)[20],
+			       size_t n, const struct onlist_scan_opts *opts,
 			       char **errmsg)
 {
-	static const struct onlist_scan_opts defaults = ONLIST_SCAN_OPTS_INIT;
-	struct scan_list l = { 0 };
 	struct scan *sc = NULL;
 	struct onlist_commit *c;
 	size_t r, i, m, done = 0;
 	int jobs, stop = 0;
 	onlist_status st;
 
-	if (errmsg)
-		*errmsg = NULL;
-	if (!opts)
-		opts = &defaults;
-	l.opts = opts;
-	st = rev_list_each(repo, range, keep_unknown, &l, errmsg);
-	if (st != ONLIST_OK || !l.n)
-		goto out;
-
-	if (!(sc = calloc(1, sizeof *sc))) {
-		st = ONLIST_ENOMEM;
-		goto out;
-	}
-	sc->v = l.v;
+	if (!(sc = calloc(1, sizeof *sc)))
+		return ONLIST_ENOMEM;
+	sc->v = v;
 	sc->repo = repo;
-	sc->total = l.n;
+	sc->total = n;
 	sc->batch = opts->batch ? opts->batch : DEFAULT_BATCH;
-	if (sc->batch > l.n)
-		sc->batch = l.n;
-	sc->nrounds = (l.n + sc->batch - 1) / sc->batch;
+	if (sc->batch > n)
+		sc->batch = n;
+	sc->nrounds = (n + sc->batch - 1) / sc->batch;
 	if (opts->jobs > 0) {
 		jobs = opts->jobs;
 	} else {
 		/* one git per CPU: the diffs are the scan's cost */
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		long np = sysconf(_SC_NPROCESSORS_ONLN);
 
-		jobs = n < 1 ? 1 : n > MAX_DEFAULT_JOBS ? MAX_DEFAULT_JOBS : (int)n;
+		jobs = np < 1 ? 1 : np > MAX_DEFAULT_JOBS ? MAX_DEFAULT_JOBS
+							  : (int)np;
 	}
 	if (jobs > MAX_JOBS)
 		jobs = MAX_JOBS;
@@ -979,8 +1069,8 @@ onlist_status onlist_repo_scan(const char *repo, const char *range,
 		if ((st = wait_round(sc, r)) != ONLIST_OK)
 			break;
 		c = sc->slot[r % 2];
-		m = l.n - r * sc->batch < sc->batch ? l.n - r * sc->batch
-						    : sc->batch;
+		m = n - r * sc->batch < sc->batch ? n - r * sc->batch
+						  : sc->batch;
 		for (i = 0; i < m; i++) {
 			if (!stop && opts->each &&
 			    opts->each(&c[i], opts->each_data))
@@ -994,7 +1084,7 @@ onlist_status onlist_repo_scan(const char *repo, const char *range,
 		pthread_mutex_unlock(&sc->mu);
 		done += m;
 		if (!stop && opts->round_done &&
-		    opts->round_done(done, l.n, opts->each_data))
+		    opts->round_done(done, n, opts->each_data))
 			stop = 1;
 	}
 	st = stop_jobs(sc, st, stop, errmsg);
@@ -1008,8 +1098,209 @@ onlist_status onlist_repo_scan(const char *repo, const char *range,
 	free(sc->slot[1]);
 	pthread_cond_destroy(&sc->cv);
 	pthread_mutex_destroy(&sc->mu);
-out:
 	free(sc);
-	free(l.v);
 	return st;
+}
+
+onlist_status onlist_repo_scan_listed(const char *repo,
+				      const struct onlist_scan_list *l,
+				      const struct onlist_scan_opts *opts,
+				      size_t *diffed, char **errmsg)
+{
+	static const struct onlist_scan_opts defaults = ONLIST_SCAN_OPTS_INIT;
+	unsigned char (*v)[20] = NULL;
+	char hex[41];
+	size_t i, n = 0;
+	onlist_status st = ONLIST_OK;
+
+	if (errmsg)
+		*errmsg = NULL;
+	if (diffed)
+		*diffed = 0;
+	if (!opts)
+		opts = &defaults;
+	/* the commits the caller does not know yet, in the list's order */
+	for (i = 0; i < l->n; i++) {
+		hex_of(l->v[i], hex);
+		if (opts->known && opts->known(hex, opts->known_data))
+			continue;
+		if (!v && !(v = malloc((l->n - i) * sizeof *v)))
+			return ONLIST_ENOMEM;
+		memcpy(v[n++], l->v[i], 20);
+	}
+	if (n)
+		st = scan_shas(repo, v, n, opts, errmsg);
+	if (diffed)
+		*diffed = n;
+	free(v);
+	return st;
+}
+
+onlist_status onlist_repo_scan(const char *repo, const char *range,
+			       const struct onlist_scan_opts *opts,
+			       char **errmsg)
+{
+	struct onlist_scan_list *l;
+	onlist_status st;
+
+	if ((st = onlist_repo_scan_list(&l, repo, range, errmsg)) != ONLIST_OK)
+		return st;
+	st = onlist_repo_scan_listed(repo, l, opts, NULL, errmsg);
+	onlist_repo_scan_list_free(l);
+	return st;
+}
+
+/* ---- what a range is: has it changed since the last scan? ---- */
+
+onlist_status onlist_repo_scan_resolve(const char *repo, const char *range,
+				       char **out, char **errmsg)
+{
+	/* "--": a name that is no revision is an error, not a path */
+	const char *args[] = { "rev-parse", "--revs-only", range, "--", NULL };
+	struct onlist_buf b = ONLIST_BUF_INIT;
+	char *text = NULL, *p, *nl;
+	onlist_status st;
+
+	if (errmsg)
+		*errmsg = NULL;
+	*out = NULL;
+	if ((st = onlist_git_check_range(repo, range, errmsg)) != ONLIST_OK)
+		return st;
+	st = onlist_git_capture(repo, args, 0, &text, NULL, NULL, errmsg);
+	if (st != ONLIST_OK)
+		return st;
+	if (onlist_buf_add(&b, repo, strlen(repo)) < 0)
+		goto nomem;
+	/* every line an object id, "^" before an excluded one */
+	for (p = text; *p; p = nl + 1) {
+		size_t neg = *p == '^';
+
+		if (!(nl = strchr(p, '\n')) || nl - p != 40 + (long)neg ||
+		    !onlist_git_is_hex(p + neg, 40)) {
+			st = onlist_fail(errmsg, ONLIST_EGIT, "unexpected output "
+					 "from git rev-parse of %s", range);
+			goto out;
+		}
+		if (onlist_buf_add(&b, "\n", 1) < 0 ||
+		    onlist_buf_add(&b, p, (size_t)(nl - p)) < 0)
+			goto nomem;
+	}
+	if (onlist_buf_add(&b, "", 1) < 0)
+		goto nomem;
+	*out = b.data;
+	b.data = NULL;
+	goto out;
+nomem:
+	st = ONLIST_ENOMEM;
+out:
+	onlist_buf_release(&b);
+	free(text);
+	return st;
+}
+
+/* The one positive revision of a resolved range ("REPO\nTIP\n^X..."),
+ * where its negative part starts, and whether it is the only one. */
+static int one_tip(const char *r, char tip[41], const char **neg)
+{
+	const char *p = strchr(r, '\n');
+
+	if (!p || p[1] == '^' || !p[1])
+		return 0;
+	memcpy(tip, p + 1, 40);
+	tip[40] = '\0';
+	*neg = p + 41;		/* "" or "\n^X..." */
+	for (p = *neg; *p; p = strchr(p + 1, '\n') ? strchr(p + 1, '\n') : "")
+		if (p[1] != '^')
+			return 0;
+	return 1;
+}
+
+struct first_parent {
+	char commit[41];	/* the old tip's commit */
+	int found;
+};
+
+static onlist_status on_line(char *rec, size_t len, void *data)
+{
+	struct first_parent *fp = data;
+
+	/* "C P1 P2...": P1 is C's first parent */
+	if (len >= 81 && rec[40] == ' ' && !memcmp(rec + 41, fp->commit, 40) &&
+	    (len == 81 || rec[81] == ' '))
+		fp->found = 1;
+	return ONLIST_OK;
+}
+
+/* Is old on the first-parent line of tip?  Then `old..tip` walks the new
+ * mainline commits only, and the oldest of them has old as its first
+ * parent. */
+static onlist_status on_first_parent_line(const char *repo, const char *old,
+					  const char *tip, int *yes,
+					  char **errmsg)
+{
+	char peel[64], range[96], *text = NULL;
+	const char *rp[] = { "rev-parse", "--verify", "-q", peel, NULL };
+	const char *rl[] = {
+		"rev-list", "--first-parent", "--parents", range, "--", NULL
+	};
+	struct first_parent fp = { "", 0 };
+	onlist_status st;
+
+	*yes = 0;
+	/* a tag's id names its commit only once peeled */
+	snprintf(peel, sizeof peel, "%s^{commit}", old);
+	st = onlist_git_capture(repo, rp, 0, &text, NULL, NULL, errmsg);
+	if (st != ONLIST_OK)
+		return st;
+	if (strlen(text) < 40 || !onlist_git_is_hex(text, 40)) {
+		free(text);
+		return ONLIST_OK;
+	}
+	memcpy(fp.commit, text, 40);
+	free(text);
+	snprintf(range, sizeof range, "%s..%s", old, tip);
+	st = onlist_git_records(repo, rl, 0, NULL, 0, '\n', on_line, &fp,
+				errmsg);
+	*yes = st == ONLIST_OK && fp.found;
+	return st;
+}
+
+onlist_status onlist_repo_scan_landing_plan(const char *repo, const char *last,
+					    const char *now,
+					    enum onlist_scan_landing *plan,
+					    char **range, char **errmsg)
+{
+	char old[41], tip[41];
+	const char *oneg, *nneg, *onl, *nnl;
+	int yes;
+	onlist_status st;
+
+	if (errmsg)
+		*errmsg = NULL;
+	*plan = ONLIST_SCAN_LANDING_WHOLE;
+	*range = NULL;
+	if (!now || !last)
+		return ONLIST_OK;
+	if (!strcmp(last, now)) {
+		*plan = ONLIST_SCAN_LANDING_KEPT;
+		return ONLIST_OK;
+	}
+	/* the same repository and the same excluded commits, one tip that
+	 * moved: what it brought is what is new */
+	onl = strchr(last, '\n');
+	nnl = strchr(now, '\n');
+	if (!onl || !nnl || onl - last != nnl - now ||
+	    memcmp(last, now, (size_t)(onl - last)) ||
+	    !one_tip(last, old, &oneg) || !one_tip(now, tip, &nneg) ||
+	    strcmp(oneg, nneg))
+		return ONLIST_OK;
+	if ((st = on_first_parent_line(repo, old, tip, &yes, errmsg)) !=
+	    ONLIST_OK || !yes)
+		return st;
+	if (asprintf(range, "%s..%s", old, tip) < 0) {
+		*range = NULL;
+		return ONLIST_ENOMEM;
+	}
+	*plan = ONLIST_SCAN_LANDING_NEW;
+	return ONLIST_OK;
 }

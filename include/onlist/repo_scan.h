@@ -94,6 +94,74 @@ onlist_status onlist_repo_scan(const char *repo, const char *range,
 			       const struct onlist_scan_opts *opts,
 			       char **errmsg);
 
+/* ---- a scan in steps: list, probe, diff ---- */
+
+/* The non-merge commits of a range, as one `git rev-list` lists them:
+ * the probe, the scan and the landings of `onlist scan` read this one
+ * list (on a long history each walk of it costs as much as the first). */
+struct onlist_scan_list;
+
+/* Run rev-list over `range` (as onlist_repo_scan() does) and keep every
+ * sha, 20 bytes each.  *out is the caller's (onlist_repo_scan_list_free).
+ * ONLIST_OK; ONLIST_EUSAGE, ONLIST_EGIT (git's message), ONLIST_ENOMEM
+ * as onlist_repo_scan(). */
+onlist_status onlist_repo_scan_list(struct onlist_scan_list **out,
+				    const char *repo, const char *range,
+				    char **errmsg);
+size_t onlist_repo_scan_list_count(const struct onlist_scan_list *l);
+/* 1 when the 40-hex sha is on the list, 0 when not, -1 when out of
+ * memory (the first call sorts a copy of the list). */
+int onlist_repo_scan_list_has(struct onlist_scan_list *l, const char *sha);
+void onlist_repo_scan_list_free(struct onlist_scan_list *l);
+
+/* onlist_repo_scan_looks_like_inbox() of the list's range, from the list:
+ * one `git diff-tree` of its newest 20 commits. */
+onlist_status onlist_repo_scan_list_inbox(const struct onlist_scan_list *l,
+					  const char *repo, int *yes,
+					  char **errmsg);
+
+/* onlist_repo_scan() of the commits of a list: those opts->known does not
+ * know are diffed (their number in *diffed, which may be NULL) and handed
+ * to opts->each, round by round.  Returns what onlist_repo_scan() does. */
+onlist_status onlist_repo_scan_listed(const char *repo,
+				      const struct onlist_scan_list *l,
+				      const struct onlist_scan_opts *opts,
+				      size_t *diffed, char **errmsg);
+
+/* ---- has a range changed since it was scanned? ---- */
+
+/* What `range` is now: "REPO\n" and the object ids `git rev-parse
+ * --revs-only` makes of it, one a line, "^" before an excluded one.
+ * Two scans of the same text (a "v6.6..master" whose master has not
+ * moved) give the same, so it can be kept and compared.  *out is the
+ * caller's.  ONLIST_OK; ONLIST_EUSAGE for a range starting with '-';
+ * ONLIST_EGIT with git's message; ONLIST_ENOMEM. */
+onlist_status onlist_repo_scan_resolve(const char *repo, const char *range,
+				       char **out, char **errmsg);
+
+/* How a scan brings the landings of its range up to date. */
+enum onlist_scan_landing {
+	ONLIST_SCAN_LANDING_WHOLE,	/* walk the whole range */
+	ONLIST_SCAN_LANDING_NEW,	/* walk *range only: what the tip
+					 * brought since the last scan */
+	ONLIST_SCAN_LANDING_KEPT,	/* the range has not changed: the
+					 * stored landings are its own */
+};
+
+/* Given `last`, the resolved range (onlist_repo_scan_resolve) whose
+ * landings were stored last (NULL: unknown), and `now`, this scan's (NULL:
+ * unknown): KEPT when they are the same; NEW when only the tip moved
+ * along its first-parent line (the same repository, one tip, the same
+ * excluded commits), with *range (caller frees) "OLD..TIP" to walk, whose
+ * landings are those a walk of the whole range gives its commits; else
+ * WHOLE.  One `git rev-parse` and one `git rev-list --first-parent` of
+ * the new part decide NEW.  ONLIST_OK; git's failure (ONLIST_EGIT with
+ * its message), ONLIST_ENOMEM; *plan is then WHOLE. */
+onlist_status onlist_repo_scan_landing_plan(const char *repo, const char *last,
+					    const char *now,
+					    enum onlist_scan_landing *plan,
+					    char **range, char **errmsg);
+
 /* Does `range` of repo look like a public-inbox archive (mail, not a
  * project's history)?  *yes is 1 when each of its newest 20 non-merge
  * commits touches only public-inbox's message files: "m" or "d" (v2

@@ -43,7 +43,18 @@ struct scan_ctx {
 	long added;
 	long skipped;		/* of them, not diffed */
 	int failed;
+	/* landings: only those of the range's commits (a walk of its new
+	 * part only may see older ones the range excludes), when set */
+	struct onlist_scan_list *only;
+	long landed;		/* rows written */
 };
+
+/* The resolved range (onlist_repo_scan_resolve) whose landings the last
+ * scan stored, in meta: a scan of the same range keeps them, one whose tip
+ * moved walks the new part only.  "" when unknown (a walk whose range
+ * could not be resolved); a schema step that changes the landing table
+ * must delete it, so that the next scan walks whole. */
+#define LANDED_KEY "scan_landed"
 
 static int known(const char *sha, void *data)
 {
@@ -92,7 +103,16 @@ static int round_done(size_t done, size_t total, void *data)
 static int put_landing(const struct onlist_landing *l, void *data)
 {
 	struct scan_ctx *c = data;
+	int has = c->only ? onlist_repo_scan_list_has(c->only, l->sha) : 1;
 
+	if (!has)
+		return 0;
+	if (has < 0) {
+		onlist_err("scan: out of memory");
+		c->failed = 1;
+		return 1;
+	}
+	c->landed++;
 	if (onlist_store_report_put_landing(c->s, l) != ONLIST_OK) {
 		onlist_err("%s", onlist_store_errmsg(c->s));
 		c->failed = 1;
@@ -101,29 +121,63 @@ static int put_landing(const struct onlist_landing *l, void *data)
 	return 0;
 }
 
-/* Where every commit of the range landed, in one transaction: landings
- * are cheap (two gits reading the commit graph, no diffs) and are
- * recomputed whole on each scan, so the last range scanned decides. */
-static onlist_status landings(struct scan_ctx *c, const char *repo,
-			      const char *range, char **err)
-{
-	onlist_status st;
+static const char *const plan_name[] = {
+	[ONLIST_SCAN_LANDING_WHOLE] = "the whole range walked",
+	[ONLIST_SCAN_LANDING_NEW] = "the new part walked",
+	[ONLIST_SCAN_LANDING_KEPT] = "kept",
+};
 
+/* Where every commit of the range landed, in one transaction: the last
+ * range scanned decides.  A walk costs two gits reading the whole range's
+ * commit graph, so it is done only for what changed: nothing when the
+ * range is the one whose landings are stored, the new part when only its
+ * tip moved (the landings of the rest are then what they were). */
+static onlist_status landings(struct scan_ctx *c, const char *repo,
+			      const char *range, struct onlist_scan_list *list,
+			      enum onlist_scan_landing *plan, char **err)
+{
+	char *now = NULL, *last = NULL, *part = NULL, *msg = NULL;
+	onlist_status st = ONLIST_OK;
+
+	/* not knowing what the range is costs a whole walk, nothing more */
+	if (onlist_repo_scan_resolve(repo, range, &now, &msg) != ONLIST_OK)
+		now = NULL;
+	free(msg);
+	msg = NULL;
+	last = onlist_store_get_meta(c->s, LANDED_KEY);
+	if (onlist_repo_scan_landing_plan(repo, last, now, plan, &part, &msg) !=
+	    ONLIST_OK)
+		*plan = ONLIST_SCAN_LANDING_WHOLE;
+	free(msg);
+	if (*plan == ONLIST_SCAN_LANDING_KEPT)
+		goto out;
 	if (onlist_store_begin(c->s) != ONLIST_OK) {
 		onlist_err("%s", onlist_store_errmsg(c->s));
 		c->failed = 1;
-		return ONLIST_OK;
+		goto out;
 	}
-	st = onlist_landing_walk(repo, range, put_landing, c, err);
+	c->only = *plan == ONLIST_SCAN_LANDING_NEW ? list : NULL;
+	st = onlist_landing_walk(repo, c->only ? part : range, put_landing, c,
+				 err);
+	if (st == ONLIST_OK && !c->failed &&
+	    onlist_store_set_meta(c->s, LANDED_KEY, now ? now : "") !=
+	    ONLIST_OK) {
+		onlist_err("%s", onlist_store_errmsg(c->s));
+		c->failed = 1;
+	}
 	if (st != ONLIST_OK || c->failed) {
 		onlist_store_rollback(c->s);
-		return st;
+		goto out;
 	}
 	if (onlist_store_commit(c->s) != ONLIST_OK) {
 		onlist_err("%s", onlist_store_errmsg(c->s));
 		c->failed = 1;
 	}
-	return ONLIST_OK;
+out:
+	free(now);
+	free(last);
+	free(part);
+	return st;
 }
 
 static double cpu_seconds(int who)
@@ -138,13 +192,19 @@ static double cpu_seconds(int who)
 
 /* ONLIST_TIMING=1: the CPU time (user + sys) onlist spent itself and the
  * time its gits spent, apart (bench/patchid.sh: on N CPUs a scan cannot
- * take less wall time than the sum over N). */
-static void timing(void)
+ * take less wall time than the sum over N); then what the scan did: a
+ * rescan of a scanned range lists it and diffs nothing, walks nothing. */
+static void timing(const struct scan_ctx *c, size_t listed, size_t diffed,
+		   int plan)
 {
-	if (getenv("ONLIST_TIMING"))
-		fprintf(stderr, "timing: scan: onlist %.2f s CPU, its gits "
-			"%.2f s CPU\n", cpu_seconds(RUSAGE_SELF),
-			cpu_seconds(RUSAGE_CHILDREN));
+	if (!getenv("ONLIST_TIMING"))
+		return;
+	fprintf(stderr, "timing: scan: onlist %.2f s CPU, its gits "
+		"%.2f s CPU\n", cpu_seconds(RUSAGE_SELF),
+		cpu_seconds(RUSAGE_CHILDREN));
+	fprintf(stderr, "timing: scan: %zu commits listed, %zu diffed; "
+		"landings: %s, %ld written\n", listed, diffed,
+		plan < 0 ? "not reached" : plan_name[plan], c->landed);
 }
 
 int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
@@ -158,6 +218,10 @@ int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 	};
 	static const char *const formats[] = { "text", "json", NULL };
 	struct onlist_scan_opts opts = ONLIST_SCAN_OPTS_INIT;
+	struct onlist_scan_list *list = NULL;
+	enum onlist_scan_landing plan;
+	size_t diffed = 0;
+	int planned = -1;
 	struct onlist_out out = ONLIST_OUT_INIT;
 	struct scan_ctx c = { 0 };
 	enum onlist_fmt fmt = ONLIST_FMT_TEXT;
@@ -199,42 +263,56 @@ int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 		onlist_err("scan: %s: no such repository", repo);
 		return ONLIST_EXIT_FAIL;
 	}
-	/* a mail archive's commits would go in as a project's (a git error
-	 * here is the scan's to report, below) */
-	if (onlist_repo_scan_looks_like_inbox(resolved, range, &inbox, NULL) ==
+	/* One rev-list for the probe, the scan and the landings: on a long
+	 * history each walk costs as much as the first.  A git error here is
+	 * reported below, once the database is open, as it always was. */
+	st = onlist_repo_scan_list(&list, resolved, range, &err);
+	/* a mail archive's commits would go in as a project's */
+	if (st == ONLIST_OK &&
+	    onlist_repo_scan_list_inbox(list, resolved, &inbox, NULL) ==
 	    ONLIST_OK && inbox) {
 		onlist_err("scan: %s looks like a public-inbox archive (every "
 			   "commit of %s holds one message file): that is mail, "
 			   "read with `onlist fetch %s`; %s", repo, range, repo,
 			   force ? "scanning it all the same (--force)" :
 			   "--force scans it all the same");
-		if (!force)
+		if (!force) {
+			onlist_repo_scan_list_free(list);
 			return ONLIST_EXIT_FAIL;
+		}
 	}
-	if (!(c.s = onlist_cli_open_store(cli)))
+	if (!(c.s = onlist_cli_open_store(cli))) {
+		onlist_repo_scan_list_free(list);
+		free(err);
 		return ONLIST_EXIT_FAIL;
+	}
 	onlist_progress_init(&c.prog, cli);
 	opts.known = known;
 	opts.known_data = &c;
 	opts.each = each;
 	opts.each_data = &c;
 	opts.round_done = round_done;
-	st = onlist_repo_scan(resolved, range, &opts, &err);
+	if (st == ONLIST_OK)
+		st = onlist_repo_scan_listed(resolved, list, &opts, &diffed,
+					     &err);
 	onlist_progress_done(&c.prog);
 	if (c.in_tx) {
 		/* The scan stopped half-way through a round: keep nothing of
 		 * it, a re-run redoes the round. */
 		onlist_store_rollback(c.s);
 	}
-	if (st == ONLIST_OK && !c.failed)
-		st = landings(&c, resolved, range, &err);
+	if (st == ONLIST_OK && !c.failed) {
+		st = landings(&c, resolved, range, list, &plan, &err);
+		planned = (int)plan;
+	}
 	if (st == ONLIST_OK && !c.failed &&
 	    onlist_store_set_meta(c.s, "repo", resolved) != ONLIST_OK) {
 		onlist_err("%s", onlist_store_errmsg(c.s));
 		c.failed = 1;
 	}
 	onlist_store_close(c.s);
-	timing();
+	timing(&c, onlist_repo_scan_list_count(list), diffed, planned);
+	onlist_repo_scan_list_free(list);
 	if (st != ONLIST_OK) {
 		/* git's message quotes the range, and may quote ref names */
 		fputs("onlist: scan: ", stderr);
