@@ -1108,7 +1108,7 @@ onlist_status onlist_repo_scan_listed(const char *repo,
 				      size_t *diffed, char **errmsg)
 {
 	static const struct onlist_scan_opts defaults = ONLIST_SCAN_OPTS_INIT;
-	unsigned char (*v)[20] = NULL;
+	unsigned char (*v)[20] = NULL, *known = NULL;
 	char hex[41];
 	size_t i, n = 0;
 	onlist_status st = ONLIST_OK;
@@ -1119,17 +1119,28 @@ onlist_status onlist_repo_scan_listed(const char *repo,
 		*diffed = 0;
 	if (!opts)
 		opts = &defaults;
-	/* the commits the caller does not know yet, in the list's order */
+	/* the commits the caller does not know yet, in the list's order: the
+	 * list itself when it knows none (a first scan of a long history
+	 * holds one list, not two) */
+	if (l->n && !(known = calloc(l->n, 1)))
+		return ONLIST_ENOMEM;
 	for (i = 0; i < l->n; i++) {
 		hex_of(l->v[i], hex);
-		if (opts->known && opts->known(hex, opts->known_data))
-			continue;
-		if (!v && !(v = malloc((l->n - i) * sizeof *v)))
-			return ONLIST_ENOMEM;
-		memcpy(v[n++], l->v[i], 20);
+		known[i] = opts->known && opts->known(hex, opts->known_data);
+		n += !known[i];
 	}
+	if (n && n < l->n) {
+		if (!(v = malloc(n * sizeof *v))) {
+			free(known);
+			return ONLIST_ENOMEM;
+		}
+		for (i = 0, n = 0; i < l->n; i++)
+			if (!known[i])
+				memcpy(v[n++], l->v[i], 20);
+	}
+	free(known);
 	if (n)
-		st = scan_shas(repo, v, n, opts, errmsg);
+		st = scan_shas(repo, v ? v : l->v, n, opts, errmsg);
 	if (diffed)
 		*diffed = n;
 	free(v);
