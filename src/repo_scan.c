@@ -1277,11 +1277,12 @@ static onlist_status on_first_parent_line(const char *repo, const char *old,
 }
 
 onlist_status onlist_repo_scan_landing_plan(const char *repo, const char *last,
-					    const char *now,
+					    const char *now, size_t listed,
 					    enum onlist_scan_landing *plan,
-					    char **range, char **errmsg)
+					    char **range, size_t *before,
+					    char **errmsg)
 {
-	char old[41], tip[41];
+	char old[41], tip[41], *end;
 	const char *oneg, *nneg, *onl, *nnl;
 	int yes;
 	onlist_status st;
@@ -1290,10 +1291,19 @@ onlist_status onlist_repo_scan_landing_plan(const char *repo, const char *last,
 		*errmsg = NULL;
 	*plan = ONLIST_SCAN_LANDING_WHOLE;
 	*range = NULL;
+	*before = 0;
 	if (!now || !last)
 		return ONLIST_OK;
+	/* "N\nREPO\n...": N commits, the range */
+	*before = strtoul(last, &end, 10);
+	if (end == last || *end != '\n')
+		return ONLIST_OK;
+	last = end + 1;
 	if (!strcmp(last, now)) {
-		*plan = ONLIST_SCAN_LANDING_KEPT;
+		/* the same tips, and as many commits (a shallow clone made
+		 * deeper has more behind the same tip) */
+		if (*before == listed)
+			*plan = ONLIST_SCAN_LANDING_KEPT;
 		return ONLIST_OK;
 	}
 	/* the same repository and the same excluded commits, one tip that
@@ -1314,4 +1324,13 @@ onlist_status onlist_repo_scan_landing_plan(const char *repo, const char *last,
 	}
 	*plan = ONLIST_SCAN_LANDING_NEW;
 	return ONLIST_OK;
+}
+
+char *onlist_repo_scan_landing_record(const char *now, size_t listed)
+{
+	char *r;
+
+	if (asprintf(&r, "%zu\n%s", listed, now ? now : "") < 0)
+		return NULL;
+	return r;
 }

@@ -3,7 +3,8 @@
 # (no diff, no landing walk, no row written); a scan whose tip moved along
 # its first-parent line diffs the new commits and walks only the new part;
 # and however a range was reached (a shorter one first, another range
-# first, a tip merged as a second parent, an excluded branch merged later),
+# first, a tip merged as a second parent, an excluded branch merged later,
+# a shallow clone made deeper),
 # the commits, their patch-ids, trailers and landings are those of one
 # scan of the range into an empty database.  A `git` first on PATH logs
 # every git onlist starts.
@@ -155,4 +156,25 @@ scan "$DB" v0..moving
 git -C "$R" branch -q -f moving side
 scan "$DB" v0..moving
 did "a rewound branch" "[0-9]* commits listed, 0 diffed; landings: the whole range walked"
+
+# a shallow clone made deeper: the same tip, more commits behind it; the
+# range is not what it was, and is walked whole
+S=$TMP/shallow
+git clone -q --depth 2 --branch main "file://$R" "$S" 2>/dev/null ||
+	fail "cannot make a shallow clone"
+DB=$TMP/e.db
+: >"$TMP/git.log"
+run "scan shallow" "$ONLIST" --db "$DB" scan --repo "$S" HEAD
+git -C "$S" fetch -q --deepen=3 origin main 2>/dev/null || fail "cannot deepen"
+run "scan deeper" "$ONLIST" --db "$DB" scan --repo "$S" HEAD
+expect_rc "scan deeper" 0
+did "a deeper clone" "[0-9]* commits listed, [0-9]* diffed; landings: the whole range walked"
+# (the landings only: a commit that was the shallow clone's boundary was
+# diffed as a root, and a stored commit is not diffed again)
+rm -f "$TMP/once.db"
+run "scan deeper once" "$ONLIST" --db "$TMP/once.db" scan --repo "$S" HEAD
+sqlite3 "$TMP/once.db" ".dump landing" | sort >"$TMP/want"
+sqlite3 "$DB" ".dump landing" | sort >"$TMP/got"
+same_output "a deeper clone" "$TMP/want" "$TMP/got" ||
+	bad "a deeper clone: not the landings one scan gives"
 [ $nfail -eq 0 ]

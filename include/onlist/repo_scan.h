@@ -148,19 +148,29 @@ enum onlist_scan_landing {
 					 * stored landings are its own */
 };
 
-/* Given `last`, the resolved range (onlist_repo_scan_resolve) whose
- * landings were stored last (NULL: unknown), and `now`, this scan's (NULL:
- * unknown): KEPT when they are the same; NEW when only the tip moved
+/* What a scan keeps of the range whose landings it stored: "N\nNOW", N
+ * the commits listed, NOW its resolved range (NULL: unknown, which no
+ * later range matches).  Caller frees; NULL when out of memory. */
+char *onlist_repo_scan_landing_record(const char *now, size_t listed);
+
+/* Given `last`, the record (onlist_repo_scan_landing_record) of the range
+ * whose landings were stored last (NULL: none), and `now`, this scan's
+ * resolved range (NULL: unknown) with `listed` commits: KEPT when they
+ * are the same range with as many commits; NEW when only the tip moved
  * along its first-parent line (the same repository, one tip, the same
  * excluded commits), with *range (caller frees) "OLD..TIP" to walk, whose
- * landings are those a walk of the whole range gives its commits; else
+ * landings are those a walk of the whole range gives its commits, and
+ * *before the commits the last range had: a walk that does not find
+ * listed - *before new ones has met a history that changed behind the old
+ * tip (a shallow clone made deeper), and the whole must be walked; else
  * WHOLE.  One `git rev-parse` and one `git rev-list --first-parent` of
  * the new part decide NEW.  ONLIST_OK; git's failure (ONLIST_EGIT with
  * its message), ONLIST_ENOMEM; *plan is then WHOLE. */
 onlist_status onlist_repo_scan_landing_plan(const char *repo, const char *last,
-					    const char *now,
+					    const char *now, size_t listed,
 					    enum onlist_scan_landing *plan,
-					    char **range, char **errmsg);
+					    char **range, size_t *before,
+					    char **errmsg);
 
 /* Does `range` of repo look like a public-inbox archive (mail, not a
  * project's history)?  *yes is 1 when each of its newest 20 non-merge

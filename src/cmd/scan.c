@@ -49,11 +49,11 @@ struct scan_ctx {
 	long landed;		/* rows written */
 };
 
-/* The resolved range (onlist_repo_scan_resolve) whose landings the last
- * scan stored, in meta: a scan of the same range keeps them, one whose tip
- * moved walks the new part only.  "" when unknown (a walk whose range
- * could not be resolved); a schema step that changes the landing table
- * must delete it, so that the next scan walks whole. */
+/* The range whose landings the last scan stored, in meta
+ * (onlist_repo_scan_landing_record): a scan of the same range keeps them,
+ * one whose tip moved walks the new part only.  A schema step that
+ * changes the landing table must delete it, so that the next scan walks
+ * whole. */
 #define LANDED_KEY "scan_landed"
 
 static int known(const char *sha, void *data)
@@ -136,7 +136,8 @@ static onlist_status landings(struct scan_ctx *c, const char *repo,
 			      const char *range, struct onlist_scan_list *list,
 			      enum onlist_scan_landing *plan, char **err)
 {
-	char *now = NULL, *last = NULL, *part = NULL, *msg = NULL;
+	char *now = NULL, *last = NULL, *part = NULL, *msg = NULL, *rec = NULL;
+	size_t listed = onlist_repo_scan_list_count(list), before;
 	onlist_status st = ONLIST_OK;
 
 	/* not knowing what the range is costs a whole walk, nothing more */
@@ -144,26 +145,38 @@ static onlist_status landings(struct scan_ctx *c, const char *repo,
 		now = NULL;
 	free(msg);
 	msg = NULL;
-	last = onlist_store_get_meta(c->s, LANDED_KEY);
-	if (onlist_repo_scan_landing_plan(repo, last, now, plan, &part, &msg) !=
-	    ONLIST_OK)
-		*plan = ONLIST_SCAN_LANDING_WHOLE;
-	free(msg);
-	if (*plan == ONLIST_SCAN_LANDING_KEPT)
-		goto out;
+	/* the record is read under the write lock: a scan of another range
+	 * that ends meanwhile rewrites landings of this one's commits */
 	if (onlist_store_begin(c->s) != ONLIST_OK) {
 		onlist_err("%s", onlist_store_errmsg(c->s));
 		c->failed = 1;
 		goto out;
 	}
+	last = onlist_store_get_meta(c->s, LANDED_KEY);
+	if (onlist_repo_scan_landing_plan(repo, last, now, listed, plan, &part,
+					  &before, &msg) != ONLIST_OK)
+		*plan = ONLIST_SCAN_LANDING_WHOLE;
+	free(msg);
 	c->only = *plan == ONLIST_SCAN_LANDING_NEW ? list : NULL;
-	st = onlist_landing_walk(repo, c->only ? part : range, put_landing, c,
-				 err);
-	if (st == ONLIST_OK && !c->failed &&
-	    onlist_store_set_meta(c->s, LANDED_KEY, now ? now : "") !=
-	    ONLIST_OK) {
-		onlist_err("%s", onlist_store_errmsg(c->s));
-		c->failed = 1;
+	if (c->only) {
+		st = onlist_landing_walk(repo, part, put_landing, c, err);
+		/* the old part is not what it was: walk it all after all */
+		if (st == ONLIST_OK && !c->failed &&
+		    before + (size_t)c->landed != listed) {
+			*plan = ONLIST_SCAN_LANDING_WHOLE;
+			c->only = NULL;
+		}
+	}
+	if (*plan == ONLIST_SCAN_LANDING_WHOLE && st == ONLIST_OK && !c->failed)
+		st = onlist_landing_walk(repo, range, put_landing, c, err);
+	if (*plan != ONLIST_SCAN_LANDING_KEPT && st == ONLIST_OK &&
+	    !c->failed) {
+		if (!(rec = onlist_repo_scan_landing_record(now, listed)) ||
+		    onlist_store_set_meta(c->s, LANDED_KEY, rec) != ONLIST_OK) {
+			onlist_err("%s", rec ? onlist_store_errmsg(c->s) :
+					 "scan: out of memory");
+			c->failed = 1;
+		}
 	}
 	if (st != ONLIST_OK || c->failed) {
 		onlist_store_rollback(c->s);
@@ -177,6 +190,7 @@ out:
 	free(now);
 	free(last);
 	free(part);
+	free(rec);
 	return st;
 }
 
