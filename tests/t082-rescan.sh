@@ -34,25 +34,21 @@ merge() {	# merge BRANCH
 
 # v0 - a1 - a2 (v1) - a3 - M(t1) (v2) - M(side) - a4 - M(t2) (v3) - a5 - M(t3) (v4)
 #       \- s1 - s2 (side)        t3: t3a - t3b, from v3 (tip t3)
+topic() {	# topic NAME FILE...: a branch off main, a commit a file
+	git -C "$R" checkout -q -b "$1"; shift
+	for f; do commit "$f"; done
+	git -C "$R" checkout -q main
+}
+
 git init -q -b main "$R"
 commit base; git -C "$R" tag v0
-commit a1
-git -C "$R" checkout -q -b side
-commit s1; commit s2
-git -C "$R" checkout -q main
+commit a1; topic side s1 s2
 commit a2; git -C "$R" tag v1
-git -C "$R" checkout -q -b t1
-commit t1a; commit t1b
-git -C "$R" checkout -q main
+topic t1 t1a t1b
 commit a3; merge t1; git -C "$R" tag v2
-merge side; commit a4
-git -C "$R" checkout -q -b t2
-commit t2a
-git -C "$R" checkout -q main
+merge side; commit a4; topic t2 t2a
 merge t2; git -C "$R" tag v3
-git -C "$R" checkout -q -b t3
-commit t3a; commit t3b
-git -C "$R" checkout -q main
+topic t3 t3a t3b
 commit a5; merge t3; git -C "$R" tag v4
 
 # every git onlist starts, one line each
