@@ -133,18 +133,14 @@ static const char *const plan_name[] = {
  * range is the one whose landings are stored, the new part when only its
  * tip moved (the landings of the rest are then what they were). */
 static onlist_status landings(struct scan_ctx *c, const char *repo,
-			      const char *range, struct onlist_scan_list *list,
+			      const char *range, const char *now,
+			      struct onlist_scan_list *list,
 			      enum onlist_scan_landing *plan, char **err)
 {
-	char *now = NULL, *last = NULL, *part = NULL, *msg = NULL, *rec = NULL;
+	char *last = NULL, *part = NULL, *msg = NULL, *rec = NULL;
 	size_t listed = onlist_repo_scan_list_count(list), before;
 	onlist_status st = ONLIST_OK;
 
-	/* not knowing what the range is costs a whole walk, nothing more */
-	if (onlist_repo_scan_resolve(repo, range, &now, &msg) != ONLIST_OK)
-		now = NULL;
-	free(msg);
-	msg = NULL;
 	/* the record is read under the write lock: a scan of another range
 	 * that ends meanwhile rewrites landings of this one's commits */
 	if (onlist_store_begin(c->s) != ONLIST_OK) {
@@ -187,7 +183,6 @@ static onlist_status landings(struct scan_ctx *c, const char *repo,
 		c->failed = 1;
 	}
 out:
-	free(now);
 	free(last);
 	free(part);
 	free(rec);
@@ -233,6 +228,7 @@ int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 	static const char *const formats[] = { "text", "json", NULL };
 	struct onlist_scan_opts opts = ONLIST_SCAN_OPTS_INIT;
 	struct onlist_scan_list *list = NULL;
+	char *now = NULL, *last = NULL, *rec = NULL;
 	enum onlist_scan_landing plan;
 	size_t diffed = 0;
 	int planned = -1;
@@ -306,9 +302,29 @@ int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 	opts.each = each;
 	opts.each_data = &c;
 	opts.round_done = round_done;
-	if (st == ONLIST_OK)
-		st = onlist_repo_scan_listed(resolved, list, &opts, &diffed,
-					     &err);
+	/* What the range is now: not knowing costs a whole landing walk,
+	 * nothing more.  When it is the one whose landings are stored, with
+	 * as many commits, every commit is stored too (the record is written
+	 * once they are): no commit is looked up, and the landing step finds
+	 * nothing to do either. */
+	if (st == ONLIST_OK) {
+		char *msg = NULL;
+
+		if (onlist_repo_scan_resolve(resolved, range, &now, &msg) !=
+		    ONLIST_OK)
+			now = NULL;
+		free(msg);
+		if (now) {
+			rec = onlist_repo_scan_landing_record(now,
+				onlist_repo_scan_list_count(list));
+			last = onlist_store_get_meta(c.s, LANDED_KEY);
+		}
+		if (!rec || !last || strcmp(rec, last))
+			st = onlist_repo_scan_listed(resolved, list, &opts,
+						     &diffed, &err);
+		free(rec);
+		free(last);
+	}
 	onlist_progress_done(&c.prog);
 	if (c.in_tx) {
 		/* The scan stopped half-way through a round: keep nothing of
@@ -316,7 +332,7 @@ int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 		onlist_store_rollback(c.s);
 	}
 	if (st == ONLIST_OK && !c.failed) {
-		st = landings(&c, resolved, range, list, &plan, &err);
+		st = landings(&c, resolved, range, now, list, &plan, &err);
 		planned = (int)plan;
 	}
 	if (st == ONLIST_OK && !c.failed &&
@@ -327,6 +343,7 @@ int cmd_scan(struct onlist_cli *cli, int argc, char **argv)
 	onlist_store_close(c.s);
 	timing(&c, onlist_repo_scan_list_count(list), diffed, planned);
 	onlist_repo_scan_list_free(list);
+	free(now);
 	if (st != ONLIST_OK) {
 		/* git's message quotes the range, and may quote ref names */
 		fputs("onlist: scan: ", stderr);
