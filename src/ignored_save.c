@@ -4,6 +4,7 @@
  * ignored` reads them instead of walking every thread and reply again.
  * ignored.c judges and walks; ignored_int.h is private to the two.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -381,7 +382,12 @@ onlist_status onlist_ignored_update(struct onlist_store *s,
 	if (old && sscanf(old, SAVED_RULES ":%lld:%lld:%lld:%lld", &c0[0],
 			  &c0[1], &c0[2], &c0[3]) != 4)
 		c0[0] = 0;
-	if ((st = onlist_store_ignored_counts(s, c0[0], c)) != ONLIST_OK)
+	/* the counts of the rows beside new mail (c[4..6]) decide only
+	 * between all and some: not counted (three joins over the whole
+	 * archive) where all is decided already */
+	if ((st = onlist_store_ignored_counts(s, old && c0[0] && dirty &&
+					      strcmp(dirty, "*") ? c0[0] :
+					      INT64_MAX, c)) != ONLIST_OK)
 		goto out;
 	now = make_stamp(c, v.notice);
 	/* Only the topics the thread build changed (review_dirty, which the
