@@ -181,19 +181,32 @@ static const char sql_put_tag[] =
  * of the author's patches: 23 s of 25 on 200,000 synthetic messages); a
  * commit posted as v1 has none, since every version is at least 1
  * (subject.c: an unversioned patch is v1). */
-#define LINKS_ALL "", " (SELECT commit_sha FROM matches x WHERE " POSTED ")"
+/* The patches with a commit's subject: of all commits, every patch read
+ * in Message-ID order and the commits of its subject looked up
+ * (BY_PATCH: the commits are a small table, and the look-ups beside each
+ * patch walk their tables' keys in order; 1,000,000 x 100,000 LKML shape,
+ * sqlite3 shell: 2.2 s CPU -> 1.0 s); of some, from each commit
+ * (BY_COMMIT). */
+#define BY_PATCH " FROM message_info i CROSS JOIN commits c" \
+	" ON lower(c.subject) = lower(i.stripped)" \
+	" JOIN messages m ON m.msgid = i.msgid JOIN series s ON s.msgid = i.msgid" \
+	" WHERE i.msgid >= '' AND "
+#define BY_COMMIT " FROM commits c JOIN message_info i" \
+	" ON lower(i.stripped) = lower(c.subject)" \
+	" JOIN messages m ON m.msgid = i.msgid JOIN series s ON s.msgid = i.msgid" \
+	" WHERE "
+#define LINKS_ALL "", " (SELECT commit_sha FROM matches x WHERE " POSTED ")", \
+	BY_PATCH
 #define LINKS_SOME " AND x.commit_sha IN (SELECT sha FROM temp.link_commits)", \
 	" (SELECT x.commit_sha FROM temp.link_commits k JOIN matches x" \
-	"  ON x.commit_sha = k.sha WHERE " POSTED ")"
+	"  ON x.commit_sha = k.sha WHERE " POSTED ")", BY_COMMIT
 #define SQL_LINKS(a) SQL_LINKS_(a)
-#define SQL_LINKS_(f, set) \
+#define SQL_LINKS_(f, set, by) \
 	"INSERT OR IGNORE INTO review_links SELECT x.commit_sha, x.message_id," \
 	" s.topic, 1" \
 	" FROM matches x JOIN series s ON s.msgid = x.message_id WHERE " POSTED f ";" \
 	"INSERT OR IGNORE INTO review_links SELECT c.sha, m.msgid, s.topic, 0" \
-	" FROM commits c JOIN message_info i ON lower(i.stripped) = lower(c.subject)" \
-	" JOIN messages m ON m.msgid = i.msgid JOIN series s ON s.msgid = i.msgid" \
-	" WHERE c.sha IN" set \
+	by "c.sha IN" set \
 	" AND" LINK_PATCH("i", "m") " AND (lower(m.from_addr) = lower(c.author_email)" \
 	"  OR EXISTS (SELECT 1 FROM message_author au WHERE au.msgid = i.msgid" \
 	"   AND lower(au.addr) = lower(c.author_email)));" \
