@@ -364,7 +364,7 @@ onlist_status onlist_ignored_update(struct onlist_store *s,
 	char *old = onlist_store_get_meta(s, "ignored_stamp");
 	char *dirty = onlist_store_get_meta(s, "review_dirty");
 	char *threads = onlist_store_get_meta(s, "threads_stamp");
-	char *now = NULL, *rest;
+	char *now = NULL, *rest, *idx = NULL;
 	GHashTable *some = NULL;
 	long long c0[4] = { 0 };
 	int64_t c[7];
@@ -414,7 +414,10 @@ onlist_status onlist_ignored_update(struct onlist_store *s,
 					sizeof(struct onlist_ignored_msg));
 		v.held = g_string_chunk_new(1 << 16);
 		if ((st = onlist_store_ignored_clear(s, NULL)) != ONLIST_OK ||
+		    (st = onlist_store_ignored_index_drop(s, &idx)) != ONLIST_OK ||
 		    (st = saver_read(&v, NULL)) != ONLIST_OK)
+			goto out;
+		if ((st = onlist_store_ignored_index_make(s, idx)) != ONLIST_OK)
 			goto out;
 	} else {
 		GHashTableIter it;
@@ -462,6 +465,7 @@ out:
 		g_hash_table_destroy(some);
 	g_ptr_array_free(v.notice, TRUE);
 	g_free(now);
+	free(idx);
 	free(old);
 	free(dirty);
 	free(threads);

@@ -322,6 +322,18 @@ onlist_status onlist_store_ignored_clear(struct onlist_store *s,
 				  "clear an ignored topic", "t", topic);
 }
 
+onlist_status onlist_store_ignored_index_drop(struct onlist_store *s,
+					      char **saved)
+{
+	return onlist__store_indexes_drop(s, "ignored_msgs", saved);
+}
+
+onlist_status onlist_store_ignored_index_make(struct onlist_store *s,
+					      const char *saved)
+{
+	return onlist__store_indexes_make(s, saved);
+}
+
 static const char sql_put_msg[] =
 	"INSERT OR REPLACE INTO ignored_msgs(topic, msgid, series, date, list,"
 	" from_addr, from_name, subject, author, codev, version, cover, files,"

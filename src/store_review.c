@@ -554,8 +554,19 @@ onlist_status onlist_store_review_clear(struct onlist_store *s, int all)
 
 onlist_status onlist_store_review_links(struct onlist_store *s, int some)
 {
-	return exec(s, some ? sql_links_some : sql_links_all,
-		    "link the versions of the commits");
+	onlist_status ret;
+	char *idx;
+
+	if (some)
+		return exec(s, sql_links_some, "link the versions of the commits");
+	/* every row written anew: the topic index made after */
+	if ((ret = onlist__store_indexes_drop(s, "review_links", &idx)) != ONLIST_OK)
+		return ret;
+	ret = exec(s, sql_links_all, "link the versions of the commits");
+	if (ret == ONLIST_OK)
+		ret = onlist__store_indexes_make(s, idx);
+	free(idx);
+	return ret;
 }
 
 #define R(type, field) \

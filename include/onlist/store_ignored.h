@@ -93,6 +93,15 @@ onlist_status onlist_store_ignored_counts(struct onlist_store *s, int64_t since,
  * ONLIST_EDB. */
 onlist_status onlist_store_ignored_clear(struct onlist_store *s,
 					 const char *topic);
+/* Around a save of every topic (after the clear of all): the indexes of
+ * the saved messages dropped, their definitions in *saved (free()), and
+ * made again from them once every row is in: built once from sorted
+ * keys, not row by row.  No read of the handle may run.  ONLIST_EDB,
+ * ONLIST_ENOMEM. */
+onlist_status onlist_store_ignored_index_drop(struct onlist_store *s,
+					      char **saved);
+onlist_status onlist_store_ignored_index_make(struct onlist_store *s,
+					      const char *saved);
 /* Save a topic: its messages m[0..n) (none: nothing saved) and what its
  * replies decided (answer 0, 1 answered or 2 notice; r the reply, or
  * NULL).  fresh: the tables were cleared (no message of it can be saved
