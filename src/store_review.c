@@ -286,7 +286,16 @@ static const char sql_links_some[] =
 	" (SELECT l.topic FROM review_links l WHERE 1" f ")"
 #define ONLY_L " AND l.sha IN (SELECT sha FROM temp.review_commits)"
 #define ONLY " AND x.commit_sha IN (SELECT sha FROM temp.review_commits)"
-#define SQL_MEMBERS(f) \
+/* The series of all commits' topics (ALL_SERIES) are read in their own
+ * (Message-ID) order, so that the look-ups beside each row walk their
+ * tables' keys in order: on 5,000,000 x 1,000,000 LKML shape, the
+ * members' statement took 36 s wall walking series_topic, a look-up
+ * anywhere for each row.  A topic's rows come in Message-ID order either
+ * way.  Those of some commits' topics: by the topic. */
+#define ALL_SERIES " CROSS JOIN ", " WHERE s.msgid >= '' AND +s.topic IN"
+#define SOME_SERIES " JOIN ", " WHERE s.topic IN"
+#define SQL_MEMBERS(a) SQL_MEMBERS_ a
+#define SQL_MEMBERS_(join, where, f) \
 	"SELECT s.msgid, s.series, s.topic, coalesce(i.class, 'patch')," \
 	" coalesce(lower(m.from_addr), ''), coalesce(lower(i.stripped), '')," \
 	" coalesce(lower(au.addr), '')," \
@@ -294,19 +303,20 @@ static const char sql_links_some[] =
 	"   WHERE c.msgid = s.msgid AND lower(c.key) = 'co-developed-by'" \
 	"   AND c.addr <> '')," \
 	" coalesce(i.reply, 0), coalesce(i.part, -1), coalesce(i.total, -1)" \
-	" FROM series s JOIN messages m ON m.msgid = s.msgid" \
+	" FROM series s" join "messages m ON m.msgid = s.msgid" \
 	" LEFT JOIN message_info i ON i.msgid = s.msgid" \
 	" LEFT JOIN message_author au ON au.msgid = s.msgid" \
-	" WHERE s.topic IN" POSTED_TOPICS(f)
-#define SQL_REPLIES(f) \
+	where POSTED_TOPICS(f)
+#define SQL_REPLIES(a) SQL_REPLIES_ a
+#define SQL_REPLIES_(join, where, f) \
 	"SELECT th.answers, coalesce(lower(m.from_addr), '')," \
 	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = th.msgid), s.topic," \
 	" th.msgid, r.kind, r.text" \
-	" FROM series s JOIN thread th ON th.answers = s.msgid" \
+	" FROM series s" join "thread th ON th.answers = s.msgid" \
 	" JOIN message_info i ON i.msgid = th.msgid AND" ANSWERING("i") \
 	" JOIN messages m ON m.msgid = th.msgid" \
 	" LEFT JOIN message_reply r ON r.msgid = th.msgid" \
-	" WHERE s.topic IN" POSTED_TOPICS(f) \
+	where POSTED_TOPICS(f) \
 	" ORDER BY m.date, th.msgid"
 #define SQL_COMMITS(f, g) \
 	"SELECT x.commit_sha, x.message_id, coalesce(lower(c.author_email), '')," \
@@ -322,8 +332,10 @@ static const char sql_links_some[] =
 	"SELECT t.sha, t.key, t.value FROM trailers t" \
 	" WHERE t.sha IN (SELECT commit_sha FROM matches x WHERE " POSTED f ")" \
 	" ORDER BY t.sha, t.seq"
-static const char *const sql_members[] = { SQL_MEMBERS(""), SQL_MEMBERS(ONLY_L) };
-static const char *const sql_replies[] = { SQL_REPLIES(""), SQL_REPLIES(ONLY_L) };
+static const char *const sql_members[] = { SQL_MEMBERS((ALL_SERIES, "")),
+					   SQL_MEMBERS((SOME_SERIES, ONLY_L)) };
+static const char *const sql_replies[] = { SQL_REPLIES((ALL_SERIES, "")),
+					   SQL_REPLIES((SOME_SERIES, ONLY_L)) };
 static const char *const sql_commits[] = { SQL_COMMITS("", ""),
 					   SQL_COMMITS(ONLY, ONLY_L) };
 static const char *const sql_trailers[] = { SQL_TRAILERS(""),
