@@ -128,6 +128,23 @@ static int touches(const struct onlist_ignored_scope *sc, const char *files)
 /* What the replies decide, whatever else holds: ONLIST_IGN_ANSWERED by
  * the first answer, else ONLIST_IGN_NOTICE by the first notice (*reply
  * its index), else ONLIST_IGN_IGNORED (*reply -1). */
+int onlist__ignored_reply_decides(const struct onlist_ignored_msg *msgs,
+				  size_t n, const struct onlist_ignored_reply *r)
+{
+	/* a notice from anyone, a robot's (patchwork-bot) and the author's
+	 * own too: the patch went somewhere */
+	return r->notice || !(r->bot || by_author(msgs, n, r));
+}
+
+int onlist__ignored_reply_before(const struct onlist_ignored_reply *r,
+				 const struct onlist_ignored_reply *first)
+{
+	/* of one date, the least Message-ID: the same whatever order the
+	 * rows came in */
+	return r->date < first->date ||
+	       (r->date == first->date && strcmp(r->msgid, first->msgid) < 0);
+}
+
 enum onlist_ignored_state
 onlist__ignored_reply_verdict(const struct onlist_ignored_msg *msgs, size_t n,
 			      const struct onlist_ignored_reply *replies,
@@ -139,15 +156,10 @@ onlist__ignored_reply_verdict(const struct onlist_ignored_msg *msgs, size_t n,
 		const struct onlist_ignored_reply *r = &replies[i];
 		long *first = r->notice ? &notice : &answer;
 
-		/* a notice from anyone, a robot's (patchwork-bot) and the
-		 * author's own too: the patch went somewhere */
-		if (!r->notice && (r->bot || by_author(msgs, n, r)))
+		if (!onlist__ignored_reply_decides(msgs, n, r))
 			continue;
-		/* the first; of one date, the least Message-ID: the same
-		 * whatever order the rows came in */
-		if (*first < 0 || r->date < replies[*first].date ||
-		    (r->date == replies[*first].date &&
-		     strcmp(r->msgid, replies[*first].msgid) < 0))
+		if (*first < 0 ||
+		    onlist__ignored_reply_before(r, &replies[*first]))
 			*first = (long)i;
 	}
 	*reply = answer >= 0 ? answer : notice;
@@ -782,15 +794,21 @@ onlist__ignored_keep_reply(GStringChunk *keep,
 	d.target = in(keep, r->r.target);
 	d.from = in(keep, r->r.from);
 	d.from_name = in(keep, r->r.from_name);
+	d.notice = onlist__ignored_reply_notice(r, notice);
+	return d;
+}
+
+int onlist__ignored_reply_notice(const struct onlist_store_ignored_reply *r,
+				 GPtrArray *notice)
+{
 	/* the built-in patterns decided at import; a robot's notice and the
 	 * rules file's patterns need the text (store_review.c's rule) */
-	d.notice = !strcmp(r->kind, "notice") ||
-		   (!strcmp(r->kind, "discussion") && *r->text &&
-		    (notice->len || d.bot) &&
-		    onlist_reply_is_notice(r->text,
-					   (const char *const *)notice->pdata,
-					   notice->len, d.bot));
-	return d;
+	return !strcmp(r->kind, "notice") ||
+	       (!strcmp(r->kind, "discussion") && *r->text &&
+		(notice->len || r->r.bot) &&
+		onlist_reply_is_notice(r->text,
+				       (const char *const *)notice->pdata,
+				       notice->len, r->r.bot));
 }
 
 static int reply_row(const struct onlist_store_ignored_reply *r, void *data)

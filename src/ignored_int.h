@@ -29,6 +29,17 @@ onlist__ignored_reply_verdict(const struct onlist_ignored_msg *msgs, size_t n,
 			      const struct onlist_ignored_reply *replies,
 			      size_t nr, long *reply);
 
+/* The verdict's two steps, for a caller that sees a topic's replies one
+ * at a time: whether reply r may decide the topic of msgs[0..n) (a
+ * notice, or an answer from neither a robot nor one of its authors), and
+ * whether it comes before `first` (the earlier date, then the lesser
+ * Message-ID).  The first of those that may decide, notices and answers
+ * apart, are what onlist__ignored_reply_verdict() picks. */
+int onlist__ignored_reply_decides(const struct onlist_ignored_msg *msgs,
+				  size_t n, const struct onlist_ignored_reply *r);
+int onlist__ignored_reply_before(const struct onlist_ignored_reply *r,
+				 const struct onlist_ignored_reply *first);
+
 /* *m into *d, its strings copied into c. */
 void onlist__ignored_copy_msg(GStringChunk *c, struct onlist_ignored_msg *d,
 			      const struct onlist_ignored_msg *m);
@@ -39,6 +50,11 @@ struct onlist_ignored_reply
 onlist__ignored_keep_reply(GStringChunk *keep,
 			   const struct onlist_store_ignored_reply *r,
 			   GPtrArray *notice);
+
+/* Whether reply r is a notice, as onlist__ignored_keep_reply() decides
+ * it. */
+int onlist__ignored_reply_notice(const struct onlist_store_ignored_reply *r,
+				 GPtrArray *notice);
 
 /* A store callback: topic added to the GHashTable of strings data (a
  * copy, freed by the table), once.  Returns 0. */

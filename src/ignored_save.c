@@ -4,6 +4,7 @@
  * ignored` reads them instead of walking every thread and reply again.
  * ignored.c judges and walks; ignored_int.h is private to the two.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,19 @@ struct held_reply {
 	struct onlist_ignored_reply r;
 };
 
+/* A whole save: a topic no commit has, its messages written, its row
+ * waiting for the replies, which are read once for all of them in the
+ * end (one pass over the thread table in its own order: on 1,000,000 x
+ * 100,000 LKML shape the batches' look-ups took 13.8 s of the phase's
+ * 17.6 s CPU).  Held meanwhile: what by_author() reads of its messages,
+ * and the first answer and notice seen so far. */
+struct waiting {
+	const char *topic;
+	guint msg, nmsg;		/* its messages in authors */
+	struct onlist_ignored_reply first[2];	/* an answer, a notice;
+						 * msgid NULL: none yet */
+};
+
 struct saver {
 	struct onlist_store *s;
 	GPtrArray *notice;		/* the rules file's patterns */
@@ -48,6 +62,12 @@ struct saver {
 	GHashTable *mine;		/* those -> index in topics + 1 */
 	GStringChunk *keep;		/* the strings of all these */
 	int fresh;			/* the saved tables were cleared */
+	int whole;			/* every topic saved: struct waiting */
+	GArray *waiting;		/* struct waiting */
+	GArray *authors;		/* struct onlist_ignored_msg, their
+					 * messages: msgid, from, from_name,
+					 * author, codev */
+	GStringChunk *held;		/* the strings of these */
 	int targets;			/* the replies' temporary table made */
 	long saved;			/* topics saved */
 	onlist_status st;
@@ -128,6 +148,124 @@ static onlist_status saver_flush(struct saver *v)
 	return st;
 }
 
+/* A whole save's topic complete (the only one held): its messages
+ * written, and its row too when a commit has it, else it waits for its
+ * replies. */
+static onlist_status whole_end_topic(struct saver *v, struct held *h)
+{
+	const struct onlist_ignored_msg *m =
+		&g_array_index(v->msgs, struct onlist_ignored_msg, h->msg);
+	struct waiting w = { 0 };
+	onlist_status st = ONLIST_OK;
+
+	if (h->nmsg &&
+	    (st = onlist_store_ignored_put_msgs(v->s, h->topic, m, h->nmsg,
+						v->fresh)) == ONLIST_OK) {
+		if (h->applied) {
+			st = onlist_store_ignored_put_topic(v->s, h->topic, 0,
+							    NULL);
+			v->saved++;
+		} else {
+			w.topic = g_string_chunk_insert(v->held, h->topic);
+			w.msg = v->authors->len;
+			w.nmsg = h->nmsg;
+			for (guint i = 0; i < h->nmsg; i++) {
+				struct onlist_ignored_msg a = { 0 };
+
+				a.msgid = g_string_chunk_insert(v->held, m[i].msgid);
+				a.from = g_string_chunk_insert_const(v->held, m[i].from);
+				a.from_name = g_string_chunk_insert_const(v->held,
+							m[i].from_name);
+				a.author = g_string_chunk_insert_const(v->held,
+							m[i].author);
+				a.codev = g_string_chunk_insert_const(v->held, m[i].codev);
+				g_array_append_val(v->authors, a);
+				g_ptr_array_add(v->ids, (gpointer)a.msgid);
+				g_hash_table_insert(v->mine, (gpointer)a.msgid,
+					GUINT_TO_POINTER(v->waiting->len + 1));
+			}
+			g_array_append_val(v->waiting, w);
+		}
+	}
+	g_array_set_size(v->topics, 0);
+	g_array_set_size(v->msgs, 0);
+	g_string_chunk_clear(v->keep);
+	return st;
+}
+
+/* A reply in a whole save: kept when it comes before the first of its
+ * kind its topic has. */
+static int whole_reply(const struct onlist_store_ignored_reply *r, void *data)
+{
+	struct saver *v = data;
+	gpointer t = g_hash_table_lookup(v->mine, r->r.target);
+	struct onlist_ignored_reply d = r->r, *first;
+	struct waiting *w;
+
+	if (!t)
+		return 0;
+	w = &g_array_index(v->waiting, struct waiting, GPOINTER_TO_UINT(t) - 1);
+	d.notice = onlist__ignored_reply_notice(r, v->notice);
+	if (!onlist__ignored_reply_decides(&g_array_index(v->authors,
+				struct onlist_ignored_msg, w->msg), w->nmsg, &d))
+		return 0;
+	first = &w->first[d.notice ? 1 : 0];
+	if (first->msgid && !onlist__ignored_reply_before(&d, first))
+		return 0;
+	g_free((char *)first->msgid);
+	g_free((char *)first->from);
+	g_free((char *)first->from_name);
+	*first = d;
+	first->msgid = g_strdup(d.msgid);
+	first->target = "";
+	first->from = g_strdup(d.from);
+	first->from_name = g_strdup(d.from_name);
+	return 0;
+}
+
+/* A whole save's end: the replies of the waiting topics read, their rows
+ * written. */
+static onlist_status whole_flush(struct saver *v)
+{
+	onlist_status st = ONLIST_OK;
+
+	if (v->ids->len)
+		st = onlist_store_ignored_replies_scan(v->s,
+				(const char *const *)v->ids->pdata, v->ids->len,
+				whole_reply, v);
+	for (guint i = 0; i < v->waiting->len && st == ONLIST_OK; i++) {
+		const struct waiting *w = &g_array_index(v->waiting,
+							 struct waiting, i);
+		const struct onlist_ignored_reply *r =
+			w->first[0].msgid ? &w->first[0] :
+			w->first[1].msgid ? &w->first[1] : NULL;
+
+		st = onlist_store_ignored_put_topic(v->s, w->topic,
+						    !r ? 0 : r == w->first ? 1 : 2,
+						    r);
+		if (st == ONLIST_OK)
+			v->saved++;
+	}
+	return st;
+}
+
+/* The topics held, and what a whole save holds, let go of. */
+static void whole_free(struct saver *v)
+{
+	for (guint i = 0; i < v->waiting->len; i++) {
+		struct waiting *w = &g_array_index(v->waiting, struct waiting, i);
+
+		for (int k = 0; k < 2; k++) {
+			g_free((char *)w->first[k].msgid);
+			g_free((char *)w->first[k].from);
+			g_free((char *)w->first[k].from_name);
+		}
+	}
+	g_array_free(v->waiting, TRUE);
+	g_array_free(v->authors, TRUE);
+	g_string_chunk_free(v->held);
+}
+
 /* The last topic held is complete: its replies are wanted when no
  * commit has it; the topics held are saved when they are enough. */
 static onlist_status saver_end_topic(struct saver *v)
@@ -140,6 +278,8 @@ static onlist_status saver_end_topic(struct saver *v)
 	for (guint i = 0; i < h->nmsg && !h->applied; i++)
 		h->applied = *g_array_index(v->msgs, struct onlist_ignored_msg,
 					    h->msg + i).commit != 0;
+	if (v->whole)
+		return whole_end_topic(v, h);
 	for (guint i = 0; i < h->nmsg && !h->applied; i++) {
 		const char *id = g_array_index(v->msgs, struct onlist_ignored_msg,
 					       h->msg + i).msgid;
@@ -195,7 +335,7 @@ static onlist_status saver_read(struct saver *v, const char *topic)
 		return st;
 	if (v->st != ONLIST_OK || (v->st = saver_end_topic(v)) != ONLIST_OK)
 		return v->st;
-	return saver_flush(v);
+	return v->whole ? whole_flush(v) : saver_flush(v);
 }
 
 /* The stamp of what the saved rows were made from: the rules of this
@@ -224,7 +364,7 @@ onlist_status onlist_ignored_update(struct onlist_store *s,
 	char *old = onlist_store_get_meta(s, "ignored_stamp");
 	char *dirty = onlist_store_get_meta(s, "review_dirty");
 	char *threads = onlist_store_get_meta(s, "threads_stamp");
-	char *now = NULL, *rest;
+	char *now = NULL, *rest, *idx = NULL;
 	GHashTable *some = NULL;
 	long long c0[4] = { 0 };
 	int64_t c[7];
@@ -242,7 +382,12 @@ onlist_status onlist_ignored_update(struct onlist_store *s,
 	if (old && sscanf(old, SAVED_RULES ":%lld:%lld:%lld:%lld", &c0[0],
 			  &c0[1], &c0[2], &c0[3]) != 4)
 		c0[0] = 0;
-	if ((st = onlist_store_ignored_counts(s, c0[0], c)) != ONLIST_OK)
+	/* the counts of the rows beside new mail (c[4..6]) decide only
+	 * between all and some: not counted (three joins over the whole
+	 * archive) where all is decided already */
+	if ((st = onlist_store_ignored_counts(s, old && c0[0] && dirty &&
+					      strcmp(dirty, "*") ? c0[0] :
+					      INT64_MAX, c)) != ONLIST_OK)
 		goto out;
 	now = make_stamp(c, v.notice);
 	/* Only the topics the thread build changed (review_dirty, which the
@@ -263,8 +408,16 @@ onlist_status onlist_ignored_update(struct onlist_store *s,
 	v.mine = g_hash_table_new(g_str_hash, g_str_equal);
 	v.keep = g_string_chunk_new(1 << 16);
 	if (all) {
+		v.whole = 1;
+		v.waiting = g_array_new(FALSE, FALSE, sizeof(struct waiting));
+		v.authors = g_array_new(FALSE, FALSE,
+					sizeof(struct onlist_ignored_msg));
+		v.held = g_string_chunk_new(1 << 16);
 		if ((st = onlist_store_ignored_clear(s, NULL)) != ONLIST_OK ||
+		    (st = onlist_store_ignored_index_drop(s, &idx)) != ONLIST_OK ||
 		    (st = saver_read(&v, NULL)) != ONLIST_OK)
+			goto out;
+		if ((st = onlist_store_ignored_index_make(s, idx)) != ONLIST_OK)
 			goto out;
 	} else {
 		GHashTableIter it;
@@ -306,10 +459,13 @@ out:
 		g_hash_table_destroy(v.mine);
 		g_string_chunk_free(v.keep);
 	}
+	if (v.whole)
+		whole_free(&v);
 	if (some)
 		g_hash_table_destroy(some);
 	g_ptr_array_free(v.notice, TRUE);
 	g_free(now);
+	free(idx);
 	free(old);
 	free(dirty);
 	free(threads);

@@ -1051,3 +1051,61 @@ onlist_status onlist__store_rows(struct onlist_store *s, sqlite3_stmt *st,
 	sqlite3_reset(st);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK : fail(s, "query");
 }
+
+static const char sql_index_defs[] =
+	"SELECT name, sql FROM sqlite_master WHERE type = 'index'"
+	" AND tbl_name = ?1 AND sql IS NOT NULL ORDER BY rowid";
+
+onlist_status onlist__store_indexes_drop(struct onlist_store *s,
+					 const char *table, char **sql)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_index_defs);
+	GString *make = g_string_new(NULL), *drop = g_string_new(NULL);
+	onlist_status ret = ONLIST_OK;
+	int rc;
+
+	*sql = NULL;
+	if (!st) {
+		ret = onlist__store_fail(s, "prepare");
+		goto out;
+	}
+	onlist__bind_text(st, 1, table);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char *q = sqlite3_mprintf("DROP INDEX \"%w\";",
+					  (const char *)sqlite3_column_text(st, 0));
+
+		if (!q) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		g_string_append(drop, q);
+		sqlite3_free(q);
+		g_string_append_printf(make, "%s;\n",
+				       (const char *)sqlite3_column_text(st, 1));
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		ret = rc == SQLITE_NOMEM ? ONLIST_ENOMEM :
+		      onlist__store_fail(s, "read the indexes");
+		goto out;
+	}
+	if (drop->len &&
+	    sqlite3_exec(s->db, drop->str, NULL, NULL, NULL) != SQLITE_OK) {
+		ret = onlist__store_fail(s, "drop the indexes");
+		goto out;
+	}
+	if (!(*sql = strdup(make->str)))
+		ret = ONLIST_ENOMEM;
+out:
+	g_string_free(make, TRUE);
+	g_string_free(drop, TRUE);
+	return ret;
+}
+
+onlist_status onlist__store_indexes_make(struct onlist_store *s,
+					 const char *sql)
+{
+	if (sql && *sql && sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return onlist__store_fail(s, "make the indexes");
+	return ONLIST_OK;
+}

@@ -58,7 +58,7 @@ onlist_status onlist_store_ignored_commits(struct onlist_store *s,
 	"  OR EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = " id "))"
 /* Any match: a late one (posted after the commit landed) says the patch
  * is in the history as much as any other */
-#define MEMBERS(where) \
+#define MEMBERS(join, where) \
 	"SELECT s.topic, s.series, s.msgid, coalesce(m.date, 0)," \
 	" coalesce(m.list, ''), coalesce(lower(m.from_addr), '')," \
 	" coalesce(m.from_name, ''), coalesce(m.subject, '')," \
@@ -72,13 +72,21 @@ onlist_status onlist_store_ignored_commits(struct onlist_store *s,
 	" coalesce((SELECT min(x.commit_sha) FROM matches x" \
 	"   WHERE x.message_id = s.msgid), '')," \
 	SKIP("i", "s.msgid") \
-	" FROM series s JOIN messages m ON m.msgid = s.msgid" \
+	" FROM series s" join "messages m ON m.msgid = s.msgid" \
 	" LEFT JOIN message_info i ON i.msgid = s.msgid" \
 	" LEFT JOIN message_patch p ON p.msgid = s.msgid" where
 /* in one order, the saved table's (ties between versions are settled by
  * it) */
-static const char sql_members_all[] = MEMBERS(" ORDER BY s.topic, s.msgid");
-static const char sql_members_one[] = MEMBERS(" WHERE s.topic = ?1"
+/* All of them: series read in its own order (the Message-ID's), so that
+ * the lookups beside each row walk their tables' keys in order too, and
+ * sorted after (in the order of series_topic, which the planner would
+ * walk instead: each lookup a jump; 1,000,000 x 100,000 LKML shape,
+ * sqlite3 shell: 5.0 s CPU -> 2.1 s); series walked (CROSS JOIN), not
+ * the Message-ID index of messages, three times its size */
+static const char sql_members_all[] = MEMBERS(" CROSS JOIN ",
+					      " WHERE s.msgid >= ''"
+					      " ORDER BY +s.topic, s.msgid");
+static const char sql_members_one[] = MEMBERS(" JOIN ", " WHERE s.topic = ?1"
 					      " ORDER BY s.msgid");
 
 /* The columns of a member, in the order of MEMBERS and SAVED. */
@@ -181,10 +189,18 @@ static const char sql_replies_targets[] =
 	REPLY_COLS " FROM temp.ignored_targets t"
 	" CROSS JOIN thread th ON th.answers = t.msgid" REPLY_JOINS;
 
-onlist_status onlist_store_ignored_replies_to(struct onlist_store *s,
-					      const char *const *msgids, size_t n,
-					      onlist_store_ignored_reply_cb cb,
-					      void *data)
+/* the same rows, from one pass over the thread table in its own order
+ * (the lookups beside each row in key order, as the members'): for
+ * targets that are most of the series (on 1,000,000 x 100,000, 5.9 s
+ * CPU -> 2.8 s) */
+static const char sql_replies_scan[] =
+	REPLY_COLS " FROM thread th" REPLY_JOINS
+	" WHERE th.msgid >= '' AND"
+	" +th.answers IN (SELECT msgid FROM temp.ignored_targets)";
+
+static onlist_status replies(struct onlist_store *s, const char *sql,
+			     const char *const *msgids, size_t n,
+			     onlist_store_ignored_reply_cb cb, void *data)
 {
 	sqlite3_stmt *st;
 	onlist_status ret = ONLIST_OK;
@@ -196,7 +212,7 @@ onlist_status onlist_store_ignored_replies_to(struct onlist_store *s,
 					 "insert a target", "t", msgids[i]);
 	if (ret != ONLIST_OK)
 		goto out;
-	if (!(st = onlist__store_prepare(s, sql_replies_targets))) {
+	if (!(st = onlist__store_prepare(s, sql))) {
 		ret = fail(s, "prepare");
 		goto out;
 	}
@@ -206,6 +222,23 @@ out:
 	 * (reply_rows() reset the other) */
 	sqlite3_reset(onlist__store_prepare(s, sql_target_put));
 	return ret;
+}
+
+onlist_status onlist_store_ignored_replies_to(struct onlist_store *s,
+					      const char *const *msgids, size_t n,
+					      onlist_store_ignored_reply_cb cb,
+					      void *data)
+{
+	return replies(s, sql_replies_targets, msgids, n, cb, data);
+}
+
+onlist_status onlist_store_ignored_replies_scan(struct onlist_store *s,
+						const char *const *msgids,
+						size_t n,
+						onlist_store_ignored_reply_cb cb,
+						void *data)
+{
+	return replies(s, sql_replies_scan, msgids, n, cb, data);
 }
 
 void onlist_store_ignored_targets_drop(struct onlist_store *s)
@@ -289,6 +322,18 @@ onlist_status onlist_store_ignored_clear(struct onlist_store *s,
 				  "clear an ignored topic", "t", topic);
 }
 
+onlist_status onlist_store_ignored_index_drop(struct onlist_store *s,
+					      char **saved)
+{
+	return onlist__store_indexes_drop(s, "ignored_msgs", saved);
+}
+
+onlist_status onlist_store_ignored_index_make(struct onlist_store *s,
+					      const char *saved)
+{
+	return onlist__store_indexes_make(s, saved);
+}
+
 static const char sql_put_msg[] =
 	"INSERT OR REPLACE INTO ignored_msgs(topic, msgid, series, date, list,"
 	" from_addr, from_name, subject, author, codev, version, cover, files,"
@@ -300,11 +345,10 @@ static const char sql_put_topic[] =
 static const char sql_del_msgid[] =
 	"DELETE FROM ignored_msgs WHERE msgid = ?1 AND topic <> ?2";
 
-onlist_status onlist_store_ignored_put(struct onlist_store *s, const char *topic,
-				       const struct onlist_ignored_msg *m,
-				       size_t n, int answer,
-				       const struct onlist_ignored_reply *r,
-				       int fresh)
+onlist_status onlist_store_ignored_put_msgs(struct onlist_store *s,
+					    const char *topic,
+					    const struct onlist_ignored_msg *m,
+					    size_t n, int fresh)
 {
 	onlist_status st = ONLIST_OK;
 
@@ -322,12 +366,30 @@ onlist_status onlist_store_ignored_put(struct onlist_store *s, const char *topic
 					m[i].codev, m[i].version, m[i].cover,
 					m[i].files, m[i].commit);
 	}
+	return st;
+}
+
+onlist_status onlist_store_ignored_put_topic(struct onlist_store *s,
+					     const char *topic, int answer,
+					     const struct onlist_ignored_reply *r)
+{
+	return onlist__store_step(s, onlist__store_prepare(s, sql_put_topic),
+				  "save an ignored topic", "titItt", topic,
+				  answer, r ? r->msgid : NULL,
+				  (int64_t)(r ? r->date : 0),
+				  r ? r->from : NULL, r ? r->from_name : NULL);
+}
+
+onlist_status onlist_store_ignored_put(struct onlist_store *s, const char *topic,
+				       const struct onlist_ignored_msg *m,
+				       size_t n, int answer,
+				       const struct onlist_ignored_reply *r,
+				       int fresh)
+{
+	onlist_status st = onlist_store_ignored_put_msgs(s, topic, m, n, fresh);
+
 	if (st == ONLIST_OK && n)
-		st = onlist__store_step(s, onlist__store_prepare(s, sql_put_topic),
-					"save an ignored topic", "titItt", topic,
-					answer, r ? r->msgid : NULL,
-					(int64_t)(r ? r->date : 0),
-					r ? r->from : NULL, r ? r->from_name : NULL);
+		st = onlist_store_ignored_put_topic(s, topic, answer, r);
 	return st;
 }
 

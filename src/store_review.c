@@ -181,19 +181,32 @@ static const char sql_put_tag[] =
  * of the author's patches: 23 s of 25 on 200,000 synthetic messages); a
  * commit posted as v1 has none, since every version is at least 1
  * (subject.c: an unversioned patch is v1). */
-#define LINKS_ALL "", " (SELECT commit_sha FROM matches x WHERE " POSTED ")"
+/* The patches with a commit's subject: of all commits, every patch read
+ * in Message-ID order and the commits of its subject looked up
+ * (BY_PATCH: the commits are a small table, and the look-ups beside each
+ * patch walk their tables' keys in order; 1,000,000 x 100,000 LKML shape,
+ * sqlite3 shell: 2.2 s CPU -> 1.0 s); of some, from each commit
+ * (BY_COMMIT). */
+#define BY_PATCH " FROM message_info i CROSS JOIN commits c" \
+	" ON lower(c.subject) = lower(i.stripped)" \
+	" JOIN messages m ON m.msgid = i.msgid JOIN series s ON s.msgid = i.msgid" \
+	" WHERE i.msgid >= '' AND "
+#define BY_COMMIT " FROM commits c JOIN message_info i" \
+	" ON lower(i.stripped) = lower(c.subject)" \
+	" JOIN messages m ON m.msgid = i.msgid JOIN series s ON s.msgid = i.msgid" \
+	" WHERE "
+#define LINKS_ALL "", " (SELECT commit_sha FROM matches x WHERE " POSTED ")", \
+	BY_PATCH
 #define LINKS_SOME " AND x.commit_sha IN (SELECT sha FROM temp.link_commits)", \
 	" (SELECT x.commit_sha FROM temp.link_commits k JOIN matches x" \
-	"  ON x.commit_sha = k.sha WHERE " POSTED ")"
+	"  ON x.commit_sha = k.sha WHERE " POSTED ")", BY_COMMIT
 #define SQL_LINKS(a) SQL_LINKS_(a)
-#define SQL_LINKS_(f, set) \
+#define SQL_LINKS_(f, set, by) \
 	"INSERT OR IGNORE INTO review_links SELECT x.commit_sha, x.message_id," \
 	" s.topic, 1" \
 	" FROM matches x JOIN series s ON s.msgid = x.message_id WHERE " POSTED f ";" \
 	"INSERT OR IGNORE INTO review_links SELECT c.sha, m.msgid, s.topic, 0" \
-	" FROM commits c JOIN message_info i ON lower(i.stripped) = lower(c.subject)" \
-	" JOIN messages m ON m.msgid = i.msgid JOIN series s ON s.msgid = i.msgid" \
-	" WHERE c.sha IN" set \
+	by "c.sha IN" set \
 	" AND" LINK_PATCH("i", "m") " AND (lower(m.from_addr) = lower(c.author_email)" \
 	"  OR EXISTS (SELECT 1 FROM message_author au WHERE au.msgid = i.msgid" \
 	"   AND lower(au.addr) = lower(c.author_email)));" \
@@ -273,7 +286,16 @@ static const char sql_links_some[] =
 	" (SELECT l.topic FROM review_links l WHERE 1" f ")"
 #define ONLY_L " AND l.sha IN (SELECT sha FROM temp.review_commits)"
 #define ONLY " AND x.commit_sha IN (SELECT sha FROM temp.review_commits)"
-#define SQL_MEMBERS(f) \
+/* The series of all commits' topics (ALL_SERIES) are read in their own
+ * (Message-ID) order, so that the look-ups beside each row walk their
+ * tables' keys in order: on 5,000,000 x 1,000,000 LKML shape, the
+ * members' statement took 36 s wall walking series_topic, a look-up
+ * anywhere for each row.  A topic's rows come in Message-ID order either
+ * way.  Those of some commits' topics: by the topic. */
+#define ALL_SERIES " CROSS JOIN ", " WHERE s.msgid >= '' AND +s.topic IN"
+#define SOME_SERIES " JOIN ", " WHERE s.topic IN"
+#define SQL_MEMBERS(a) SQL_MEMBERS_ a
+#define SQL_MEMBERS_(join, where, f) \
 	"SELECT s.msgid, s.series, s.topic, coalesce(i.class, 'patch')," \
 	" coalesce(lower(m.from_addr), ''), coalesce(lower(i.stripped), '')," \
 	" coalesce(lower(au.addr), '')," \
@@ -281,19 +303,20 @@ static const char sql_links_some[] =
 	"   WHERE c.msgid = s.msgid AND lower(c.key) = 'co-developed-by'" \
 	"   AND c.addr <> '')," \
 	" coalesce(i.reply, 0), coalesce(i.part, -1), coalesce(i.total, -1)" \
-	" FROM series s JOIN messages m ON m.msgid = s.msgid" \
+	" FROM series s" join "messages m ON m.msgid = s.msgid" \
 	" LEFT JOIN message_info i ON i.msgid = s.msgid" \
 	" LEFT JOIN message_author au ON au.msgid = s.msgid" \
-	" WHERE s.topic IN" POSTED_TOPICS(f)
-#define SQL_REPLIES(f) \
+	where POSTED_TOPICS(f)
+#define SQL_REPLIES(a) SQL_REPLIES_ a
+#define SQL_REPLIES_(join, where, f) \
 	"SELECT th.answers, coalesce(lower(m.from_addr), '')," \
 	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = th.msgid), s.topic," \
 	" th.msgid, r.kind, r.text" \
-	" FROM series s JOIN thread th ON th.answers = s.msgid" \
+	" FROM series s" join "thread th ON th.answers = s.msgid" \
 	" JOIN message_info i ON i.msgid = th.msgid AND" ANSWERING("i") \
 	" JOIN messages m ON m.msgid = th.msgid" \
 	" LEFT JOIN message_reply r ON r.msgid = th.msgid" \
-	" WHERE s.topic IN" POSTED_TOPICS(f) \
+	where POSTED_TOPICS(f) \
 	" ORDER BY m.date, th.msgid"
 #define SQL_COMMITS(f, g) \
 	"SELECT x.commit_sha, x.message_id, coalesce(lower(c.author_email), '')," \
@@ -309,8 +332,10 @@ static const char sql_links_some[] =
 	"SELECT t.sha, t.key, t.value FROM trailers t" \
 	" WHERE t.sha IN (SELECT commit_sha FROM matches x WHERE " POSTED f ")" \
 	" ORDER BY t.sha, t.seq"
-static const char *const sql_members[] = { SQL_MEMBERS(""), SQL_MEMBERS(ONLY_L) };
-static const char *const sql_replies[] = { SQL_REPLIES(""), SQL_REPLIES(ONLY_L) };
+static const char *const sql_members[] = { SQL_MEMBERS((ALL_SERIES, "")),
+					   SQL_MEMBERS((SOME_SERIES, ONLY_L)) };
+static const char *const sql_replies[] = { SQL_REPLIES((ALL_SERIES, "")),
+					   SQL_REPLIES((SOME_SERIES, ONLY_L)) };
 static const char *const sql_commits[] = { SQL_COMMITS("", ""),
 					   SQL_COMMITS(ONLY, ONLY_L) };
 static const char *const sql_trailers[] = { SQL_TRAILERS(""),
@@ -541,8 +566,19 @@ onlist_status onlist_store_review_clear(struct onlist_store *s, int all)
 
 onlist_status onlist_store_review_links(struct onlist_store *s, int some)
 {
-	return exec(s, some ? sql_links_some : sql_links_all,
-		    "link the versions of the commits");
+	onlist_status ret;
+	char *idx;
+
+	if (some)
+		return exec(s, sql_links_some, "link the versions of the commits");
+	/* every row written anew: the topic index made after */
+	if ((ret = onlist__store_indexes_drop(s, "review_links", &idx)) != ONLIST_OK)
+		return ret;
+	ret = exec(s, sql_links_all, "link the versions of the commits");
+	if (ret == ONLIST_OK)
+		ret = onlist__store_indexes_make(s, idx);
+	free(idx);
+	return ret;
 }
 
 #define R(type, field) \

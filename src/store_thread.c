@@ -182,6 +182,17 @@ static gint by_msgid(gconstpointer a, gconstpointer b, gpointer data)
 	return strcmp(v[*(const int *)a].msgid, v[*(const int *)b].msgid);
 }
 
+/* The replies by patch, then reply (both by Message-ID): the order of
+ * the table's primary key. */
+static gint by_reply_key(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const struct onlist_thread_msg *v = data;
+	const struct onlist_thread_reply *x = a, *y = b;
+	int c = strcmp(v[x->patch].msgid, v[y->patch].msgid);
+
+	return c ? c : strcmp(v[x->reply].msgid, v[y->reply].msgid);
+}
+
 onlist_status onlist_store_thread_write_all(struct onlist_store *s,
 					    const struct onlist_thread_msg *v,
 					    size_t n,
@@ -217,6 +228,11 @@ onlist_status onlist_store_thread_write_all(struct onlist_store *s,
 		    != ONLIST_OK)
 			goto out;
 	}
+	/* the replies too (they come by reply, each patch's all over the
+	 * table: 688,000 of them took 1.6 s CPU where in order 0.3 s, and
+	 * the table outgrows the cache) */
+	g_qsort_with_data(t->replies, (gint)t->nreplies, sizeof(*t->replies),
+			  by_reply_key, (gpointer)v);
 	for (size_t i = 0; i < t->nreplies; i++) {
 		const struct onlist_thread_reply *r = &t->replies[i];
 

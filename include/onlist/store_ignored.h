@@ -66,6 +66,14 @@ onlist_status onlist_store_ignored_replies_to(struct onlist_store *s,
 					      const char *const *msgids, size_t n,
 					      onlist_store_ignored_reply_cb cb,
 					      void *data);
+/* The same rows, in the replies' Message-ID order, from one pass over
+ * every reply: for targets that are most of the patches and cover
+ * letters (a whole save), where it is cheaper than a look-up of each. */
+onlist_status onlist_store_ignored_replies_scan(struct onlist_store *s,
+						const char *const *msgids,
+						size_t n,
+						onlist_store_ignored_reply_cb cb,
+						void *data);
 void onlist_store_ignored_targets_drop(struct onlist_store *s);
 
 /* The topic of a patch or cover letter, or of the one a reply answers:
@@ -85,6 +93,15 @@ onlist_status onlist_store_ignored_counts(struct onlist_store *s, int64_t since,
  * ONLIST_EDB. */
 onlist_status onlist_store_ignored_clear(struct onlist_store *s,
 					 const char *topic);
+/* Around a save of every topic (after the clear of all): the indexes of
+ * the saved messages dropped, their definitions in *saved (free()), and
+ * made again from them once every row is in: built once from sorted
+ * keys, not row by row.  No read of the handle may run.  ONLIST_EDB,
+ * ONLIST_ENOMEM. */
+onlist_status onlist_store_ignored_index_drop(struct onlist_store *s,
+					      char **saved);
+onlist_status onlist_store_ignored_index_make(struct onlist_store *s,
+					      const char *saved);
 /* Save a topic: its messages m[0..n) (none: nothing saved) and what its
  * replies decided (answer 0, 1 answered or 2 notice; r the reply, or
  * NULL).  fresh: the tables were cleared (no message of it can be saved
@@ -94,6 +111,15 @@ onlist_status onlist_store_ignored_put(struct onlist_store *s, const char *topic
 				       size_t n, int answer,
 				       const struct onlist_ignored_reply *r,
 				       int fresh);
+/* The two halves of onlist_store_ignored_put(): the messages (n may be
+ * 0), and the topic's row (written even when it has no message saved). */
+onlist_status onlist_store_ignored_put_msgs(struct onlist_store *s,
+					    const char *topic,
+					    const struct onlist_ignored_msg *m,
+					    size_t n, int fresh);
+onlist_status onlist_store_ignored_put_topic(struct onlist_store *s,
+					     const char *topic, int answer,
+					     const struct onlist_ignored_reply *r);
 /* Each topic (once) a saved message of which has another commit than
  * the matches give it now.  Only within a match run, after
  * onlist_store_match_begin() (it compares the matches with the last

@@ -106,7 +106,8 @@ onlist_status onlist_store_thread_load(struct onlist_store *s, int part,
 
 /* Empty the tables (their indexes dropped) and write every row of the
  * result; c gets messages, replies, threads, series, topics and written.
- * Reads only the msgid of v's strings, and t's topics.  The caller writes
+ * Reads only the msgid of v's strings, and t's topics; puts t's replies
+ * in the table's order (patch, then reply).  The caller writes
  * the pending references (onlist_store_thread_pending(), part 0) in the
  * same transaction.  Sets meta review_dirty to "*".
  * The indexes are made again by onlist_store_thread_index(), in the
