@@ -148,6 +148,50 @@ onlist_status onlist_store_report_all(struct onlist_store *s,
 	return each_row(s, st, cb, data, NULL);
 }
 
+/* The chart's rows: only what a commit's category needs (report.c), not
+ * the report row's texts and counts; the counts of replies and review
+ * tags only where no review state is stored. */
+static const char window_states_sql[] =
+	"SELECT c.sha, l.landed_date,"
+	" EXISTS (SELECT 1 FROM matches x WHERE x.commit_sha = c.sha AND " POSTED "),"
+	" r.state,"
+	" CASE WHEN r.state IS NULL THEN" REPLIES " END,"
+	" CASE WHEN r.state IS NULL THEN" REVIEWS " END"
+	" FROM landing l JOIN commits c ON c.sha = l.sha"
+	" LEFT JOIN commit_review r ON r.sha = c.sha"
+	" WHERE l.landed_date >= ?1 AND l.landed_date < ?2";
+
+#define SC(type, field) { type, offsetof(struct onlist_report_state, field) }
+static const struct onlist__column state_cols[] = {
+	SC('t', sha), SC('I', landed_date), SC('i', posted), SC('t', state),
+	SC('i', replies), SC('i', review_tags), { 0, 0 }
+};
+#undef SC
+
+onlist_status onlist_store_report_window_states(struct onlist_store *s,
+						int64_t since, int64_t until,
+						onlist_report_state_cb cb,
+						void *data)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, window_states_sql);
+	struct onlist_report_state c;
+	int rc;
+
+	if (!st)
+		return ONLIST_EDB;
+	onlist__store_bind(st, "II", since, until);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		memset(&c, 0, sizeof c);
+		onlist__store_columns(st, &c, state_cols);
+		if (cb(&c, data))
+			break;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return onlist__store_fail(s, "report chart query");
+	return ONLIST_OK;
+}
+
 static const char postings_sql[] =
 	"SELECT x.message_id, m.list, coalesce(i.version, 1)"
 	" FROM matches x JOIN messages m ON m.msgid = x.message_id"

@@ -61,6 +61,25 @@ onlist_status onlist_store_report_window(struct onlist_store *s,
 onlist_status onlist_store_report_all(struct onlist_store *s,
 				      onlist_report_cb cb, void *data);
 
+/* What the chart needs of each commit landed in [since, until): its
+ * category, not its row.  Pointers valid during the callback only; `cb`
+ * returning non-zero stops (still ONLIST_OK). */
+struct onlist_report_state {
+	const char *sha;
+	int64_t landed_date;
+	int posted;			/* a posting (onlist_report_commit's
+					 * postings > 0) */
+	const char *state;		/* the stored review state, or NULL */
+	int replies, review_tags;	/* as onlist_report_commit's, only
+					 * when state is NULL (else 0) */
+};
+typedef int (*onlist_report_state_cb)(const struct onlist_report_state *c,
+				      void *data);
+onlist_status onlist_store_report_window_states(struct onlist_store *s,
+						int64_t since, int64_t until,
+						onlist_report_state_cb cb,
+						void *data);
+
 /* Every posting of commit `sha` (its matches but 'echo' and 'late'), the
  * oldest first.  The strings are valid during the callback only; `cb`
  * returning non-zero stops (still ONLIST_OK).  ONLIST_EDB on a database
