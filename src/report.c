@@ -45,7 +45,7 @@ onlist_status onlist_report_ctx_load(struct onlist_report_ctx *cx,
 	/* the tiers that find edited postings; none at all: they did not run */
 	for (int m = 0; m < ONLIST_METHOD_UNKNOWN; m++)
 		if (onlist_method_is_edited(onlist_method_name(m)))
-			cx->edited_matches += onlist_store_report_count_method(cx->db,
+			cx->edited_matches += onlist_store_report_has_method(cx->db,
 						onlist_method_name(m));
 	if (onlist_span_get(cx->db, &cx->span) != ONLIST_OK)
 		return store_fail(cx->db, ONLIST_EDB, errmsg);

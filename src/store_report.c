@@ -541,19 +541,21 @@ out:
 	return ret;
 }
 
-static const char count_method_sql[] =
-	"SELECT count(*) FROM matches WHERE method = ?1";
+/* Only whether there is one: counting read every match of the table,
+ * for each method, at every report. */
+static const char has_method_sql[] =
+	"SELECT EXISTS (SELECT 1 FROM matches WHERE method = ?1)";
 
-long onlist_store_report_count_method(struct onlist_store *s, const char *method)
+int onlist_store_report_has_method(struct onlist_store *s, const char *method)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, count_method_sql);
-	long n = -1;
+	sqlite3_stmt *st = onlist__store_prepare(s, has_method_sql);
+	int n = -1;
 
 	if (!st)
 		return -1;
 	onlist__bind_text(st, 1, method);
 	if (sqlite3_step(st) == SQLITE_ROW)
-		n = (long)sqlite3_column_int64(st, 0);
+		n = sqlite3_column_int(st, 0);
 	sqlite3_reset(st);
 	return n;
 }

@@ -121,9 +121,10 @@ onlist_status onlist_store_report_near_miss(struct onlist_store *s,
 onlist_status onlist_store_report_series_gap(struct onlist_store *s, const char *sha,
 				      char **msgid);
 
-/* How many matches of method 'fuzzy' exist at all (0: the fuzzy tier has
- * not run, and the report says so). */
-long onlist_store_report_count_method(struct onlist_store *s, const char *method);
+/* Whether a match of `method` exists at all: 1, 0 (for 'fuzzy': the
+ * fuzzy tier has not run, and the report says so), -1 on a database
+ * error. */
+int onlist_store_report_has_method(struct onlist_store *s, const char *method);
 
 /* ---- export ------------------------------------------------------------ */
 
