@@ -44,6 +44,7 @@ onlist=${ONLIST:-$top/onlist}
 command -v sqlite3 >/dev/null || { echo "needs the sqlite3 shell"; exit 1; }
 db=$DB
 
+rm -f "$out"/reads.* "$out"/reads-base.*
 # the N commits, newest first (as rev-list gives them), and the window
 sqlite3 "$db" "SELECT sha FROM landing ORDER BY landed_date DESC,
 	(SELECT commit_date FROM commits c WHERE c.sha = landing.sha) DESC,

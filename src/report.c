@@ -40,13 +40,9 @@ onlist_status onlist_report_ctx_load(struct onlist_report_ctx *cx,
 	size_t len;
 	onlist_status st = ONLIST_OK;
 
-	cx->edited_matches = 0;
 	cx->maint = NULL;
 	/* the tiers that find edited postings; none at all: they did not run */
-	for (int m = 0; m < ONLIST_METHOD_UNKNOWN; m++)
-		if (onlist_method_is_edited(onlist_method_name(m)))
-			cx->edited_matches += onlist_store_report_has_method(cx->db,
-						onlist_method_name(m));
+	cx->edited_matches = onlist_store_report_has_edited(cx->db);
 	if (onlist_span_get(cx->db, &cx->span) != ONLIST_OK)
 		return store_fail(cx->db, ONLIST_EDB, errmsg);
 	cx->latest_landing = onlist_store_report_latest_landing(cx->db);

@@ -541,19 +541,19 @@ out:
 	return ret;
 }
 
-/* Only whether there is one: counting read every match of the table,
- * for each method, at every report. */
-static const char has_method_sql[] =
-	"SELECT EXISTS (SELECT 1 FROM matches WHERE method = ?1)";
+/* Only whether there is one, of any such method: counting read every
+ * match of the table, for each method, at every report. */
+static const char has_edited_sql[] =
+	"SELECT EXISTS (SELECT 1 FROM matches x WHERE" EDITED
+	" AND x.method <> '')";
 
-int onlist_store_report_has_method(struct onlist_store *s, const char *method)
+int onlist_store_report_has_edited(struct onlist_store *s)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, has_method_sql);
+	sqlite3_stmt *st = onlist__store_prepare(s, has_edited_sql);
 	int n = -1;
 
 	if (!st)
 		return -1;
-	onlist__bind_text(st, 1, method);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int(st, 0);
 	sqlite3_reset(st);

@@ -52,8 +52,8 @@ struct onlist_report_ctx {
 	/* read by onlist_report_ctx_load() */
 	struct onlist_span span;	/* the archive's messages */
 	int64_t latest_landing;		/* -1: none recorded */
-	long edited_matches;		/* the tiers that find an edited
-					 * posting with a match; 0: they did
+	long edited_matches;		/* a match by the tiers that find
+					 * an edited posting: 1; 0: they did
 					 * not run, and "modified before
 					 * merge" is not known */
 	struct onlist_maintainers *maint;	/* MAINTAINERS at HEAD of repo

@@ -121,10 +121,10 @@ onlist_status onlist_store_report_near_miss(struct onlist_store *s,
 onlist_status onlist_store_report_series_gap(struct onlist_store *s, const char *sha,
 				      char **msgid);
 
-/* Whether a match of `method` exists at all: 1, 0 (for 'fuzzy': the
- * fuzzy tier has not run, and the report says so), -1 on a database
- * error. */
-int onlist_store_report_has_method(struct onlist_store *s, const char *method);
+/* Whether a match by a tier that finds edited postings (fuzzy, ...)
+ * exists at all: 1, 0 (those tiers have not run, and the report says
+ * so), -1 on a database error. */
+int onlist_store_report_has_edited(struct onlist_store *s);
 
 /* ---- export ------------------------------------------------------------ */
 
