@@ -40,13 +40,9 @@ onlist_status onlist_report_ctx_load(struct onlist_report_ctx *cx,
 	size_t len;
 	onlist_status st = ONLIST_OK;
 
-	cx->edited_matches = 0;
 	cx->maint = NULL;
 	/* the tiers that find edited postings; none at all: they did not run */
-	for (int m = 0; m < ONLIST_METHOD_UNKNOWN; m++)
-		if (onlist_method_is_edited(onlist_method_name(m)))
-			cx->edited_matches += onlist_store_report_count_method(cx->db,
-						onlist_method_name(m));
+	cx->edited_matches = onlist_store_report_has_edited(cx->db);
 	if (onlist_span_get(cx->db, &cx->span) != ONLIST_OK)
 		return store_fail(cx->db, ONLIST_EDB, errmsg);
 	cx->latest_landing = onlist_store_report_latest_landing(cx->db);
@@ -204,6 +200,24 @@ static int dir_name(const char *p, size_t len, char *name, size_t n,
 	return 1;
 }
 
+/* The category of a posted commit: its stored review state. */
+static enum onlist_report_cat posted_cat(const char *state, int review_tags,
+					 int replies)
+{
+	if (!state)	/* match has not run since an upgrade */
+		return review_tags > 0 ? ONLIST_REPORT_REVIEWED :
+		       replies ? ONLIST_REPORT_DISCUSSED : ONLIST_REPORT_NOREPLY;
+	if (!strcmp(state, "reviewed"))
+		return ONLIST_REPORT_REVIEWED;
+	if (!strcmp(state, "reviewed_series"))
+		return ONLIST_REPORT_SERIES;
+	if (!strcmp(state, "discussed"))
+		return ONLIST_REPORT_DISCUSSED;
+	if (!strcmp(state, "unknown"))
+		return ONLIST_REPORT_UNKNOWN;	/* review.h: not "no review" */
+	return ONLIST_REPORT_NOREPLY;
+}
+
 /* The category of one commit: never posted (and why) or not looked for;
  * else its review on the list.  ONLIST_EDB or ONLIST_ENOMEM. */
 static onlist_status classify(const struct onlist_report_ctx *cx,
@@ -226,20 +240,7 @@ static onlist_status classify(const struct onlist_report_ctx *cx,
 	}
 	if ((st = onlist_store_review_commit(cx->db, x->sha, &x->rv)) != ONLIST_OK)
 		return st;
-	if (!x->rv.state)	/* match has not run since an upgrade */
-		x->cat = x->review_tags > 0 ? ONLIST_REPORT_REVIEWED :
-			 x->replies ? ONLIST_REPORT_DISCUSSED :
-			 ONLIST_REPORT_NOREPLY;
-	else if (!strcmp(x->rv.state, "reviewed"))
-		x->cat = ONLIST_REPORT_REVIEWED;
-	else if (!strcmp(x->rv.state, "reviewed_series"))
-		x->cat = ONLIST_REPORT_SERIES;
-	else if (!strcmp(x->rv.state, "discussed"))
-		x->cat = ONLIST_REPORT_DISCUSSED;
-	else if (!strcmp(x->rv.state, "unknown"))
-		x->cat = ONLIST_REPORT_UNKNOWN;	/* review.h: not "no review" */
-	else
-		x->cat = ONLIST_REPORT_NOREPLY;
+	x->cat = posted_cat(x->rv.state, x->review_tags, x->replies);
 	/* the path it took, and whether it bypassed review (paths.h) */
 	if ((st = onlist_path_of(cx->db, x->sha, x->body, &x->v.path)) != ONLIST_OK)
 		return st;
@@ -410,42 +411,75 @@ nomem:
 
 /* ---- the chart --------------------------------------------------------- */
 
+struct week_walk {
+	const struct onlist_report_ctx *cx;
+	int64_t since;
+	int nweeks;
+	struct onlist_report_week *w;
+	onlist_status st;
+};
+
+/* A never-posted commit outside the archive's span: the verdict decides
+ * whether it was looked for (a server may have been asked), so it is
+ * classified whole, as the report's rows are. */
+static onlist_status unposted_cat(const struct onlist_report_ctx *cx,
+				  const char *sha, enum onlist_report_cat *cat)
+{
+	struct onlist_report *r = NULL;
+	onlist_status st;
+
+	if (onlist_report_new(&r, "") != ONLIST_OK)
+		return ONLIST_ENOMEM;
+	if ((st = onlist_store_report_commit(cx->db, sha, onlist_report_keep,
+					     r)) == ONLIST_OK && r->failed)
+		st = ONLIST_ENOMEM;
+	if (st == ONLIST_OK && r->nrows == 1 &&
+	    (st = classify(cx, &r->rows[0])) == ONLIST_OK)
+		*cat = r->rows[0].cat;
+	onlist_report_free(r);
+	return st;
+}
+
+/* One commit into its week: the category alone, not the reasons and the
+ * path the report's rows get (a never-posted commit inside the span is
+ * "never posted", whatever its reason). */
+static int week_row(const struct onlist_report_state *c, void *data)
+{
+	struct week_walk *k = data;
+	enum onlist_report_cat cat = ONLIST_REPORT_NEVER;
+	int64_t i = (c->landed_date - k->since) / WEEK;
+
+	if (c->posted)
+		cat = posted_cat(c->state, c->review_tags, c->replies);
+	else if (!onlist_span_misses(&k->cx->span, c->landed_date))
+		cat = ONLIST_REPORT_NEVER;
+	else if ((k->st = unposted_cat(k->cx, c->sha, &cat)) != ONLIST_OK)
+		return 1;
+	if (c->landed_date >= k->since && i < k->nweeks) {
+		k->w[i].n[cat]++;
+		k->w[i].total++;
+	}
+	return 0;
+}
+
 onlist_status onlist_report_week_counts(const struct onlist_report_ctx *cx,
 					int64_t since, int nweeks,
 					struct onlist_report_week *w,
 					char **errmsg)
 {
-	struct onlist_report *r = NULL;
-	onlist_status st;
+	struct week_walk k = { cx, since, nweeks, w, ONLIST_OK };
 
 	memset(w, 0, (size_t)nweeks * sizeof *w);
 	for (int i = 0; i < nweeks; i++)
 		w[i].start = since + (int64_t)i * WEEK;
-	if (onlist_report_new(&r, "") != ONLIST_OK)
-		return onlist_fail(errmsg, ONLIST_ENOMEM, "out of memory");
-	if ((st = onlist_report_load_window(r, cx, since,
-					    since + (int64_t)nweeks * WEEK,
-					    errmsg)) != ONLIST_OK)
-		goto out;
-	for (size_t i = 0; i < r->nrows; i++) {
-		struct onlist_report_row *x = &r->rows[i];
-		int64_t k = (x->landed_date - since) / WEEK;
-
-		if ((st = classify(cx, x)) != ONLIST_OK) {
-			if (st == ONLIST_ENOMEM)
-				onlist_fail(errmsg, st, "out of memory");
-			else
-				st = store_fail(cx->db, ONLIST_EDB, errmsg);
-			goto out;
-		}
-		if (x->landed_date >= since && k < nweeks) {
-			w[k].n[x->cat]++;
-			w[k].total++;
-		}
-	}
-out:
-	onlist_report_free(r);
-	return st;
+	if (onlist_store_report_window_states(cx->db, since,
+					      since + (int64_t)nweeks * WEEK,
+					      week_row, &k) != ONLIST_OK ||
+	    (k.st != ONLIST_OK && k.st != ONLIST_ENOMEM))
+		return store_fail(cx->db, ONLIST_EDB, errmsg);
+	if (k.st == ONLIST_ENOMEM)
+		return onlist_fail(errmsg, k.st, "out of memory");
+	return ONLIST_OK;
 }
 
 onlist_status onlist_report_set_weeks(struct onlist_report *r,

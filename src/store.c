@@ -646,6 +646,7 @@ void onlist_store_close(struct onlist_store *s)
 	else if (s->writer)
 		checkpoint(s);
 	sqlite3_close(s->db);
+	onlist__store_report_release(s);
 	free(s->notice);
 	free(s->errmsg);
 	free(s->path);

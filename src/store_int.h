@@ -38,6 +38,9 @@ struct onlist_store {
 	/* onlist_store_trace() */
 	void (*trace)(void *data, double seconds, const char *sql);
 	void *trace_data;
+	/* store_report.c: the commits of the last merges a series-gap
+	 * search read (freed by onlist__store_report_release) */
+	struct onlist__gap_cache *gap;
 };
 
 /* Set the handle's error message to "what: <sqlite's message>" and return
@@ -131,6 +134,9 @@ extern const char onlist__thread_index_create[];
  * bound to ?1) into *out: malloc'd, NULL when there is no row or the
  * value is SQL NULL.  ONLIST_EDB (message set, naming `what`),
  * ONLIST_ENOMEM. */
+/* Free what store_report.c keeps on the handle (onlist_store_close). */
+void onlist__store_report_release(struct onlist_store *s);
+
 onlist_status onlist__store_first_text(struct onlist_store *s, const char *sql,
 				       const char *param, const char *what,
 				       char **out);

@@ -22,6 +22,11 @@ enum query {
 	Q_SOURCES, Q_PARTIAL_SOURCES, Q_SKIPPED_COMMITS, Q_COUNT_TOTALS,
 };
 
+/* A posting's message_info (its class, version and part), beside it:
+ * lookup asked for it once per posting, counting its replies again. */
+#define INFO_COLS \
+	" i.msgid IS NOT NULL, i.class, i.version, i.part, i.total, i.prefix"
+
 static const char *const query_sql[] = {
 	[Q_UNPOSTED_ALL] =
 	"SELECT sha, commit_date, author_name, author_email, subject,"
@@ -51,8 +56,9 @@ static const char *const query_sql[] = {
 	"         WHERE l.msgid = m.msgid),"
 	" m.msgid, m.date, m.subject, x.method, m.from_name, m.from_addr,"
 	" x.score, (SELECT kind || ' rule: ' || rule FROM echoes e"
-	"           WHERE e.msgid = m.msgid)"
+	"           WHERE e.msgid = m.msgid)," INFO_COLS
 	" FROM matches x JOIN messages m ON m.msgid = x.message_id"
+	" LEFT JOIN message_info i ON i.msgid = m.msgid"
 	" WHERE x.commit_sha = ?1 ORDER BY m.date, m.msgid",
 	[Q_POSTINGS_BY_PATCH] =
 	"SELECT (SELECT group_concat(list, ',') FROM message_lists l"
@@ -60,8 +66,10 @@ static const char *const query_sql[] = {
 	" m.msgid, m.date, m.subject,"
 	" CASE WHEN e.msgid IS NOT NULL THEN 'echo'"
 	"  WHEN m.patch_id = ?1 THEN 'patch-id' ELSE 'repaired' END,"
-	" m.from_name, m.from_addr, 1.0, e.kind || ' rule: ' || e.rule"
+	" m.from_name, m.from_addr, 1.0, e.kind || ' rule: ' || e.rule,"
+	INFO_COLS
 	" FROM messages m LEFT JOIN echoes e ON e.msgid = m.msgid"
+	" LEFT JOIN message_info i ON i.msgid = m.msgid"
 	" WHERE m.patch_id = ?1 OR m.msgid IN"
 	"  (SELECT msgid FROM message_patch WHERE repaired_id = ?2)"
 	" ORDER BY m.date, m.msgid",
@@ -240,7 +248,8 @@ onlist_status onlist_store_postings(struct onlist_store *s, const char *sha,
 		COL('t', lists), COL('t', msgid), COL('t', date),
 		COL('t', subject), COL('t', method), COL('t', from_name),
 		COL('t', from_addr), COL('d', score), COL('t', echo_rule),
-		{ 0, 0 },
+		COL('i', info), COL('t', cls), COL('t', version),
+		COL('t', part), COL('t', total), COL('t', prefix), { 0, 0 },
 	};
 #undef COL
 	sqlite3_stmt *st = onlist__store_prepare(s, sha ?

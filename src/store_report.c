@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sqlite3.h>
 
+#include "onlist/buf.h"
 #include "onlist/store_report.h"
 #include "onlist/thread.h"	/* ONLIST_CLASS_* */
 #include "store_int.h"
@@ -146,6 +147,50 @@ onlist_status onlist_store_report_all(struct onlist_store *s,
 	if (!st)
 		return ONLIST_EDB;
 	return each_row(s, st, cb, data, NULL);
+}
+
+/* The chart's rows: only what a commit's category needs (report.c), not
+ * the report row's texts and counts; the counts of replies and review
+ * tags only where no review state is stored. */
+static const char window_states_sql[] =
+	"SELECT c.sha, l.landed_date,"
+	" EXISTS (SELECT 1 FROM matches x WHERE x.commit_sha = c.sha AND " POSTED "),"
+	" r.state,"
+	" CASE WHEN r.state IS NULL THEN" REPLIES " END,"
+	" CASE WHEN r.state IS NULL THEN" REVIEWS " END"
+	" FROM landing l JOIN commits c ON c.sha = l.sha"
+	" LEFT JOIN commit_review r ON r.sha = c.sha"
+	" WHERE l.landed_date >= ?1 AND l.landed_date < ?2";
+
+#define SC(type, field) { type, offsetof(struct onlist_report_state, field) }
+static const struct onlist__column state_cols[] = {
+	SC('t', sha), SC('I', landed_date), SC('i', posted), SC('t', state),
+	SC('i', replies), SC('i', review_tags), { 0, 0 }
+};
+#undef SC
+
+onlist_status onlist_store_report_window_states(struct onlist_store *s,
+						int64_t since, int64_t until,
+						onlist_report_state_cb cb,
+						void *data)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, window_states_sql);
+	struct onlist_report_state c;
+	int rc;
+
+	if (!st)
+		return ONLIST_EDB;
+	onlist__store_bind(st, "II", since, until);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		memset(&c, 0, sizeof c);
+		onlist__store_columns(st, &c, state_cols);
+		if (cb(&c, data))
+			break;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return onlist__store_fail(s, "report chart query");
+	return ONLIST_OK;
 }
 
 static const char postings_sql[] =
@@ -292,42 +337,225 @@ onlist_status onlist_store_report_near_miss(struct onlist_store *s,
 /* A series the commit's siblings were posted in (same merge, same
  * author) that has fewer patches on the list than it counts: the part
  * that never arrived may be this commit.  Its head (cover letter or first
- * patch) is named. */
-static const char series_gap_sql[] =
-	"SELECT s.series FROM landing l"
-	" JOIN commits c ON c.sha = l.sha"
-	" JOIN landing l2 ON l2.merge_sha = l.merge_sha AND l2.sha <> l.sha"
-	" JOIN commits c2 ON c2.sha = l2.sha"
-	"  AND lower(c2.author_email) = lower(c.author_email)"
-	" JOIN matches x ON x.commit_sha = c2.sha AND " POSTED
-	" JOIN series s ON s.msgid = x.message_id"
-	" WHERE l.sha = ?1 AND l.merge_sha <> l.sha"
+ * patch) is named.
+ *
+ * Asked of every never-posted commit a report, unposted or lookup shows,
+ * and a merge lands hundreds of commits: one query joining the siblings
+ * read every sibling's commit row for each commit.  So the siblings of a
+ * merge (sha, author) are read once and kept (struct onlist__gap_cache,
+ * for the last GAP_MERGES merges, while the database is unchanged), and
+ * only the siblings by the commit's author are asked for their series. */
+static const char gap_commit_sql[] =
+	"SELECT l.merge_sha, lower(c.author_email) FROM landing l"
+	" CROSS JOIN commits c ON c.sha = l.sha"
+	" WHERE l.sha = ?1 AND l.merge_sha <> l.sha";
+static const char gap_siblings_sql[] =
+	"SELECT l.sha, lower(c.author_email) FROM landing l"
+	" CROSS JOIN commits c ON c.sha = l.sha WHERE l.merge_sha = ?1";
+static const char gap_series_sql[] =
+	"SELECT s.series FROM matches x CROSS JOIN series s"
+	" ON s.msgid = x.message_id"
+	" WHERE x.commit_sha = ?1 AND " POSTED
 	" AND (SELECT max(i.total) FROM series t JOIN message_info i"
 	"   ON i.msgid = t.msgid WHERE t.series = s.series) >"
 	"  (SELECT count(DISTINCT i.part) FROM series t JOIN message_info i"
 	"   ON i.msgid = t.msgid WHERE t.series = s.series AND i.class = 'patch')"
 	" ORDER BY s.series LIMIT 1";
+static const char data_version_sql[] = "PRAGMA data_version";
+
+#define GAP_MERGES 32
+
+struct gap_sibling {
+	char *sha, *author;	/* author: lower(author_email), or NULL */
+};
+struct gap_merge {
+	char *merge;		/* NULL: a free slot */
+	struct gap_sibling *v;
+	size_t n;
+};
+struct onlist__gap_cache {
+	int64_t changes, version;	/* the database they were read from */
+	int next;			/* the slot to take next */
+	struct gap_merge m[GAP_MERGES];
+};
+
+static void gap_merge_clear(struct gap_merge *g)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		free(g->v[i].sha);
+		free(g->v[i].author);
+	}
+	free(g->v);
+	free(g->merge);
+	memset(g, 0, sizeof *g);
+}
+
+void onlist__store_report_release(struct onlist_store *s)
+{
+	if (!s->gap)
+		return;
+	for (int i = 0; i < GAP_MERGES; i++)
+		gap_merge_clear(&s->gap->m[i]);
+	free(s->gap);
+	s->gap = NULL;
+}
+
+static char *dup_col(sqlite3_stmt *st, int i, int *nomem)
+{
+	const char *v = col(st, i);
+	char *d = v ? strdup(v) : NULL;
+
+	if (v && !d)
+		*nomem = 1;
+	return d;
+}
+
+/* The cache, emptied when the database changed since it was filled (a
+ * write through this handle, or another's commit). */
+static onlist_status gap_cache(struct onlist_store *s,
+			       struct onlist__gap_cache **out)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, data_version_sql);
+	int64_t version, changes = sqlite3_total_changes64(s->db);
+	int rc;
+
+	if (!st)
+		return ONLIST_EDB;
+	rc = sqlite3_step(st);
+	version = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW)
+		return onlist__store_fail(s, "data version");
+	if (!s->gap && !(s->gap = calloc(1, sizeof *s->gap)))
+		return ONLIST_ENOMEM;
+	if (s->gap->changes != changes || s->gap->version != version) {
+		onlist__store_report_release(s);
+		if (!(s->gap = calloc(1, sizeof *s->gap)))
+			return ONLIST_ENOMEM;
+		s->gap->changes = changes;
+		s->gap->version = version;
+	}
+	*out = s->gap;
+	return ONLIST_OK;
+}
+
+/* The commits merge landed, read once. */
+static onlist_status gap_siblings(struct onlist_store *s, const char *merge,
+				  const struct gap_merge **out)
+{
+	struct onlist__gap_cache *c = NULL;
+	struct gap_merge *g;
+	sqlite3_stmt *st;
+	size_t alloc = 0;
+	int rc = SQLITE_DONE, nomem = 0;
+	onlist_status ret;
+
+	if ((ret = gap_cache(s, &c)) != ONLIST_OK)
+		return ret;
+	for (int i = 0; i < GAP_MERGES; i++)
+		if (c->m[i].merge && !strcmp(c->m[i].merge, merge)) {
+			*out = &c->m[i];
+			return ONLIST_OK;
+		}
+	g = &c->m[c->next];
+	c->next = (c->next + 1) % GAP_MERGES;
+	gap_merge_clear(g);
+	if (!(st = onlist__store_prepare(s, gap_siblings_sql)))
+		return ONLIST_EDB;
+	onlist__bind_text(st, 1, merge);
+	while (!nomem && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct gap_sibling *nv = g->v;
+
+		if (g->n == alloc &&
+		    !(nv = onlist_grow(g->v, &alloc, sizeof *nv, 64))) {
+			nomem = 1;
+			break;
+		}
+		g->v = nv;
+		nv[g->n].sha = dup_col(st, 0, &nomem);
+		nv[g->n].author = dup_col(st, 1, &nomem);
+		g->n++;
+	}
+	sqlite3_reset(st);
+	if (nomem || !(g->merge = strdup(merge))) {
+		gap_merge_clear(g);
+		return ONLIST_ENOMEM;
+	}
+	if (rc != SQLITE_DONE) {
+		gap_merge_clear(g);
+		return onlist__store_fail(s, "series gap");
+	}
+	*out = g;
+	return ONLIST_OK;
+}
 
 onlist_status onlist_store_report_series_gap(struct onlist_store *s, const char *sha,
 				      char **msgid)
 {
-	return onlist__store_first_text(s, series_gap_sql, sha, "series gap",
-					msgid);
+	sqlite3_stmt *st = onlist__store_prepare(s, gap_commit_sql);
+	const struct gap_merge *g = NULL;
+	char *merge = NULL, *author = NULL;
+	int rc, nomem = 0;
+	onlist_status ret = ONLIST_OK;
+
+	*msgid = NULL;
+	if (!st)
+		return ONLIST_EDB;
+	onlist__bind_text(st, 1, sha);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		merge = dup_col(st, 0, &nomem);
+		author = dup_col(st, 1, &nomem);
+	}
+	sqlite3_reset(st);
+	if (nomem)
+		ret = ONLIST_ENOMEM;
+	else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		ret = onlist__store_fail(s, "series gap");
+	/* no landing by a merge, or no author to share */
+	if (ret != ONLIST_OK || !merge || !author ||
+	    (ret = gap_siblings(s, merge, &g)) != ONLIST_OK)
+		goto out;
+	/* the first series by name, as one query ordering them would */
+	for (size_t i = 0; i < g->n && ret == ONLIST_OK; i++) {
+		char *series = NULL;
+
+		if (!g->v[i].author || strcmp(g->v[i].author, author) ||
+		    !strcmp(g->v[i].sha, sha))
+			continue;
+		ret = onlist__store_first_text(s, gap_series_sql, g->v[i].sha,
+					       "series gap", &series);
+		if (series && (!*msgid || strcmp(series, *msgid) < 0)) {
+			free(*msgid);
+			*msgid = series;
+		} else {
+			free(series);
+		}
+	}
+	if (ret != ONLIST_OK) {
+		free(*msgid);
+		*msgid = NULL;
+	}
+out:
+	free(merge);
+	free(author);
+	return ret;
 }
 
-static const char count_method_sql[] =
-	"SELECT count(*) FROM matches WHERE method = ?1";
+/* Only whether there is one, of any such method: counting read every
+ * match of the table, for each method, at every report. */
+static const char has_edited_sql[] =
+	"SELECT EXISTS (SELECT 1 FROM matches x WHERE" EDITED
+	" AND x.method <> '')";
 
-long onlist_store_report_count_method(struct onlist_store *s, const char *method)
+int onlist_store_report_has_edited(struct onlist_store *s)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, count_method_sql);
-	long n = -1;
+	sqlite3_stmt *st = onlist__store_prepare(s, has_edited_sql);
+	int n = -1;
 
 	if (!st)
 		return -1;
-	onlist__bind_text(st, 1, method);
 	if (sqlite3_step(st) == SQLITE_ROW)
-		n = (long)sqlite3_column_int64(st, 0);
+		n = sqlite3_column_int(st, 0);
 	sqlite3_reset(st);
 	return n;
 }

@@ -52,10 +52,10 @@ struct onlist_report_ctx {
 	/* read by onlist_report_ctx_load() */
 	struct onlist_span span;	/* the archive's messages */
 	int64_t latest_landing;		/* -1: none recorded */
-	long edited_matches;		/* matches by the tiers that find an
-					 * edited posting; 0: they did not run,
-					 * and "modified before merge" is not
-					 * known */
+	long edited_matches;		/* a match by the tiers that find
+					 * an edited posting: 1; 0: they did
+					 * not run, and "modified before
+					 * merge" is not known */
 	struct onlist_maintainers *maint;	/* MAINTAINERS at HEAD of repo
 						 * (with sections), or NULL */
 };

@@ -180,6 +180,10 @@ struct onlist_posting_row {
 	const char *from_name, *from_addr;
 	double score;		/* 1.0 but for the fuzzy tier */
 	const char *echo_rule;	/* "KIND rule: RULE" of an echo, else NULL */
+	int info;		/* its message_info row is there: */
+	const char *cls, *version, *part, *total, *prefix;
+				/* that row's, as text; each NULL when
+				 * NULL there */
 };
 typedef int (*onlist_posting_row_cb)(const struct onlist_posting_row *r,
 				     void *data);

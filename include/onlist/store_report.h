@@ -61,6 +61,25 @@ onlist_status onlist_store_report_window(struct onlist_store *s,
 onlist_status onlist_store_report_all(struct onlist_store *s,
 				      onlist_report_cb cb, void *data);
 
+/* What the chart needs of each commit landed in [since, until): its
+ * category, not its row.  Pointers valid during the callback only; `cb`
+ * returning non-zero stops (still ONLIST_OK). */
+struct onlist_report_state {
+	const char *sha;
+	int64_t landed_date;
+	int posted;			/* a posting (onlist_report_commit's
+					 * postings > 0) */
+	const char *state;		/* the stored review state, or NULL */
+	int replies, review_tags;	/* as onlist_report_commit's, only
+					 * when state is NULL (else 0) */
+};
+typedef int (*onlist_report_state_cb)(const struct onlist_report_state *c,
+				      void *data);
+onlist_status onlist_store_report_window_states(struct onlist_store *s,
+						int64_t since, int64_t until,
+						onlist_report_state_cb cb,
+						void *data);
+
 /* Every posting of commit `sha` (its matches but 'echo' and 'late'), the
  * oldest first.  The strings are valid during the callback only; `cb`
  * returning non-zero stops (still ONLIST_OK).  ONLIST_EDB on a database
@@ -102,9 +121,10 @@ onlist_status onlist_store_report_near_miss(struct onlist_store *s,
 onlist_status onlist_store_report_series_gap(struct onlist_store *s, const char *sha,
 				      char **msgid);
 
-/* How many matches of method 'fuzzy' exist at all (0: the fuzzy tier has
- * not run, and the report says so). */
-long onlist_store_report_count_method(struct onlist_store *s, const char *method);
+/* Whether a match by a tier that finds edited postings (fuzzy, ...)
+ * exists at all: 1, 0 (those tiers have not run, and the report says
+ * so), -1 on a database error. */
+int onlist_store_report_has_edited(struct onlist_store *s);
 
 /* ---- export ------------------------------------------------------------ */
 

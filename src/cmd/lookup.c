@@ -145,6 +145,8 @@ struct prow {
 	     *echo_rule;
 	double score;
 	GString *also;	/* the other methods that matched the same mail */
+	int info;	/* d holds its message_info (not its replies) */
+	struct onlist_posting_detail d;
 };
 
 static int take_posting(const struct onlist_posting_row *c, void *data)
@@ -161,6 +163,15 @@ static int take_posting(const struct onlist_posting_row *c, void *data)
 	r->from_addr = g_strdup(c->from_addr);
 	r->echo_rule = g_strdup(c->echo_rule);
 	r->score = c->score;
+	/* as onlist_store_thread_posting_detail() reads them */
+	if ((r->info = c->info)) {
+		snprintf(r->d.cls, sizeof(r->d.cls), "%s", c->cls ? c->cls : "");
+		r->d.version = c->version ? atoi(c->version) : 1;
+		r->d.part = c->part ? atoi(c->part) : -1;
+		r->d.total = c->total ? atoi(c->total) : -1;
+		snprintf(r->d.prefix, sizeof(r->d.prefix), "%s",
+			 c->prefix ? c->prefix : "");
+	}
 	g_ptr_array_add(rows, r);
 	return 0;
 }
@@ -258,16 +269,20 @@ static void print_posting(struct postings *p, const struct prow *r,
 {
 	const char *method = r->method ? r->method : "?";
 	struct onlist_posting_detail d;
-	int have = p->s && onlist_store_thread_posting_detail(p->s, r->msgid, &d) == ONLIST_OK;
-	int nr, np;
+	int have = 0, nr, np;
 
 	/* the replies that count, by the rule of the review state: the
 	 * commit's author, the patch's credited author and co-developers,
-	 * bots and notices are no one's reply (review.h) */
-	if (have && p->sha &&
+	 * bots and notices are no one's reply (review.h); the posting's
+	 * own counts (the detail) only when the review has none for it */
+	if (p->s && r->info && p->sha &&
 	    onlist_store_review_posting_replies(p->s, p->sha, r->msgid, &nr, &np) == ONLIST_OK) {
+		d = r->d;
 		d.replies = nr;
 		d.repliers = np;
+		have = 1;
+	} else if (p->s && r->info) {
+		have = onlist_store_thread_posting_detail(p->s, r->msgid, &d) == ONLIST_OK;
 	}
 	char date[32], rcv[32];
 	const char *how = NULL;
