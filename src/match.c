@@ -255,6 +255,12 @@ struct fuzzy_ctx {
 	 * since, each with the dates of its mails (struct span) */
 	int incr;
 	GHashTable *tiered, *old, *new_addr, *new_subj;
+	/* the new patch mails themselves (struct cand), by sender and by
+	 * stripped subject (lower case -> GArray of their indexes), and
+	 * those of them the current commit has for candidates */
+	GArray *nm;
+	GHashTable *nm_from, *nm_subj;
+	GPtrArray *pick;
 };
 
 static void score_one(const struct fuzzy_ctx *f,
@@ -582,6 +588,157 @@ static int fuzzy_commit(const struct onlist_fuzzy_commit *c, void *data)
 	return f->st != ONLIST_OK;
 }
 
+/* ---- after new mail: the new mails scored against the commits ---- */
+
+/* A commit's fuzzy matches are the candidates that score enough, each on
+ * its own: after new mail, a commit whose candidates are the old ones
+ * plus some new mails keeps the last run's matches (the old ones score as
+ * they did: the stamp says the commits, bounds and old mails are the
+ * same) and has only the new ones scored. */
+
+static void nm_index(GHashTable *h, const char *key, guint i)
+{
+	GArray *a = g_hash_table_lookup(h, key);
+
+	if (!a) {
+		a = g_array_new(FALSE, FALSE, sizeof(guint));
+		g_hash_table_insert(h, g_ascii_strdown(key, -1), a);
+	}
+	g_array_append_val(a, i);
+}
+
+static onlist_status load_new_mails(struct fuzzy_ctx *f, int64_t since)
+{
+	f->nm = g_array_new(FALSE, FALSE, sizeof(struct cand));
+	g_array_set_clear_func(f->nm, cand_clear);
+	f->nm_from = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					   (GDestroyNotify)g_array_unref);
+	f->nm_subj = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					   (GDestroyNotify)g_array_unref);
+	f->pick = g_ptr_array_new();
+	if (onlist_store_fuzzy_new_mails(f->s, since, keep_cand, f->nm)
+	    != ONLIST_OK)
+		return ONLIST_EDB;
+	for (guint i = 0; i < f->nm->len; i++) {
+		const struct cand *x = &g_array_index(f->nm, struct cand, i);
+		char *low;
+
+		/* as the candidates' SQL compares them: lower(from_addr),
+		 * lower(stripped) */
+		if (x->m.from_addr) {
+			low = g_ascii_strdown(x->m.from_addr, -1);
+			nm_index(f->nm_from, low, i);
+			g_free(low);
+		}
+		if (x->m.stripped) {
+			low = g_ascii_strdown(x->m.stripped, -1);
+			nm_index(f->nm_subj, low, i);
+			g_free(low);
+		}
+	}
+	return ONLIST_OK;
+}
+
+static void free_new_mails(struct fuzzy_ctx *f)
+{
+	if (f->nm)
+		g_array_free(f->nm, TRUE);
+	if (f->nm_from)
+		g_hash_table_destroy(f->nm_from);
+	if (f->nm_subj)
+		g_hash_table_destroy(f->nm_subj);
+	if (f->pick)
+		g_ptr_array_free(f->pick, TRUE);
+	f->nm = NULL;
+	f->nm_from = f->nm_subj = NULL;
+	f->pick = NULL;
+}
+
+static void pick(struct fuzzy_ctx *f, const struct onlist_fuzzy_candidate *m)
+{
+	for (guint i = 0; i < f->pick->len; i++)
+		if (g_ptr_array_index(f->pick, i) == m)
+			return;
+	g_ptr_array_add(f->pick, (gpointer)m);
+}
+
+/* The new mails that are candidates of commit c, into f->pick, by the
+ * tests fuzzy_commit() and onlist_store_fuzzy_candidates() make: from one
+ * of the author's addresses (the aliases of its canonical one) and sent
+ * in the window, or from another address with the same stripped subject
+ * and dated in the window.  Skipped (1) when there is none. */
+static int pair_skip(const struct onlist_fuzzy_commit *c, void *data)
+{
+	struct fuzzy_ctx *f = data;
+	struct onlist_subject sj;
+	const char *cn;
+	GPtrArray *all;
+	GArray *a;
+	int64_t lo, hi;
+
+	if (f->st != ONLIST_OK)
+		return 1;
+	if (onlist_subject_parse(&sj, c->subject ? c->subject : "")) {
+		f->st = ONLIST_ENOMEM;
+		return 1;
+	}
+	/* as fuzzy_prepare() makes them */
+	f->addr = g_ascii_strdown(c->author_email ? c->author_email : "", -1);
+	f->stripped = g_ascii_strdown(sj.stripped, -1);
+	onlist_subject_release(&sj);
+	window(c, &lo, &hi);
+	g_ptr_array_set_size(f->pick, 0);
+	cn = f->canon ? g_hash_table_lookup(f->canon, f->addr) : NULL;
+	all = cn ? g_hash_table_lookup(f->aliases, cn) : NULL;
+	for (guint k = 0; k < (all ? all->len : 1); k++) {
+		const char *addr = all ? g_ptr_array_index(all, k) : f->addr;
+
+		a = g_hash_table_lookup(f->nm_from, addr);
+		for (guint i = 0; a && i < a->len; i++) {
+			const struct cand *x = &g_array_index(f->nm, struct cand,
+						g_array_index(a, guint, i));
+
+			/* lower(from_addr) = addr, dated (the SQL's
+			 * BETWEEN), sent in the window (fuzzy_commit()) */
+			if (x->m.dated && x->m.date >= lo && x->m.date <= hi)
+				pick(f, &x->m);
+		}
+	}
+	a = *f->stripped ? g_hash_table_lookup(f->nm_subj, f->stripped) : NULL;
+	for (guint i = 0; a && i < a->len; i++) {
+		const struct cand *x = &g_array_index(f->nm, struct cand,
+					g_array_index(a, guint, i));
+		char *from = x->m.from_addr ?
+			     g_ascii_strdown(x->m.from_addr, -1) : NULL;
+
+		if (from && strcmp(from, f->addr) && x->m.dated &&
+		    x->m.raw_date >= lo && x->m.raw_date <= hi)
+			pick(f, &x->m);
+		g_free(from);
+	}
+	g_free(f->addr);
+	g_free(f->stripped);
+	f->addr = f->stripped = NULL;
+	return f->pick->len == 0;
+}
+
+static int pair_commit(const struct onlist_fuzzy_commit *c, void *data)
+{
+	struct fuzzy_ctx *f = data;
+
+	if (!c->nfp)
+		return 0;	/* as fuzzy_commit() */
+	if (fuzzy_prepare(f, c)) {
+		f->st = ONLIST_ENOMEM;
+		return 1;
+	}
+	for (guint i = 0; i < f->pick->len && f->st == ONLIST_OK; i++)
+		if (fuzzy_cand(g_ptr_array_index(f->pick, i), f))
+			break;
+	fuzzy_done(f);
+	return f->st != ONLIST_OK;
+}
+
 /* onlist_store_fuzzy_todo()'s question: 1 when a new mail has the
  * commit's stripped subject (as fuzzy_skip() makes it). */
 static int new_subject(const char *sha, const char *subject, void *data)
@@ -606,7 +763,7 @@ static int new_subject(const char *sha, const char *subject, void *data)
  * of a new mail's person (any of the addresses the aliases give) or
  * subject, or one an earlier tier no longer matches, can change. */
 static onlist_status fuzzy_incremental(struct onlist_store *s,
-				       struct fuzzy_ctx *f)
+				       struct fuzzy_ctx *f, int64_t since)
 {
 	GPtrArray *addrs = g_ptr_array_new();
 	GHashTableIter it;
@@ -628,6 +785,13 @@ static onlist_status fuzzy_incremental(struct onlist_store *s,
 	    onlist_store_fuzzy_commits_todo(s, fuzzy_skip, fuzzy_commit, f)
 	    != ONLIST_OK)
 		st = ONLIST_EDB;
+	if (st == ONLIST_OK)
+		st = load_new_mails(f, since);
+	if (st == ONLIST_OK &&
+	    onlist_store_fuzzy_commits_pairs(s, pair_skip, pair_commit, f)
+	    != ONLIST_OK)
+		st = ONLIST_EDB;
+	free_new_mails(f);
 	return st;
 }
 
@@ -1038,7 +1202,8 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		if ((st = fuzzy_begin(s, &f, &counts, &stamp,
 					   &c->fuzzy_since)) != ONLIST_OK)
 			f.st = st;
-		else if (f.incr && (st = fuzzy_incremental(s, &f)) != ONLIST_OK)
+		else if (f.incr && (st = fuzzy_incremental(s, &f,
+					c->fuzzy_since)) != ONLIST_OK)
 			f.st = f.st != ONLIST_OK ? f.st : st;
 		else if (!f.incr &&
 			 onlist_store_fuzzy_commits(s, NULL, fuzzy_skip,

@@ -158,12 +158,17 @@ static const char sql_todo_begin[] =
 	/* an earlier tier matched it last run and none has now */
 	"INSERT OR IGNORE INTO temp.fuzzy_todo SELECT sha FROM temp.fuzzy_tiered;"
 	/* a DMARC-rewritten author's address comes from the mail */
-	"INSERT OR IGNORE INTO temp.fuzzy_todo SELECT sha FROM temp.via_author;";
+	"INSERT OR IGNORE INTO temp.fuzzy_todo SELECT sha FROM temp.via_author;"
+	/* the others a new mail may be a candidate of: only the new mails
+	 * are scored for them, their other matches are kept */
+	"CREATE TEMP TABLE IF NOT EXISTS fuzzy_pairs(sha TEXT PRIMARY KEY)"
+	" WITHOUT ROWID;"
+	"DELETE FROM temp.fuzzy_pairs;";
 static const char sql_todo_author[] =
-	"INSERT OR IGNORE INTO temp.fuzzy_todo"
+	"INSERT OR IGNORE INTO temp.fuzzy_pairs"
 	" SELECT sha FROM commits WHERE lower(author_email) = ?1";
 static const char sql_todo_add[] =
-	"INSERT OR IGNORE INTO temp.fuzzy_todo(sha) VALUES(?1)";
+	"INSERT OR IGNORE INTO temp.fuzzy_pairs(sha) VALUES(?1)";
 static const char sql_subjects[] = "SELECT sha, subject FROM commits";
 /* The commits not to score again keep the last run's matches: chosen
  * before any is written (a written match makes its commit matched). */
@@ -227,6 +232,18 @@ onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
 	return ONLIST_OK;
 }
 
+/* temp.fuzzy_pairs but temp.fuzzy_todo: matched by no earlier tier (their
+ * kept fuzzy matches are there already) */
+static const char sql_fuzzy_pairs[] =
+	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.subject, c.author_date,"
+	" c.commit_date," BOUND("c") " FROM temp.fuzzy_pairs t"
+	" CROSS JOIN commits c ON c.sha = t.sha"
+	" JOIN commit_patch p ON p.sha = c.sha"
+	" WHERE t.sha NOT IN (SELECT sha FROM temp.fuzzy_todo)"
+	" AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.commit_sha = c.sha"
+	"  AND x.method <> 'fuzzy')"
+	" ORDER BY 2, c.commit_date, c.sha";
+
 onlist_status onlist_store_fuzzy_commits_todo(struct onlist_store *s,
 					      onlist_fuzzy_skip_cb skip,
 					      onlist_fuzzy_commit_cb cb,
@@ -235,15 +252,23 @@ onlist_status onlist_store_fuzzy_commits_todo(struct onlist_store *s,
 	return walk_commits(s, sql_fuzzy_todo, skip, cb, data);
 }
 
+onlist_status onlist_store_fuzzy_commits_pairs(struct onlist_store *s,
+					       onlist_fuzzy_skip_cb skip,
+					       onlist_fuzzy_commit_cb cb,
+					       void *data)
+{
+	return walk_commits(s, sql_fuzzy_pairs, skip, cb, data);
+}
+
 /* Two statements, not one with OR: SQLite cannot answer an OR across two
  * tables from their two indexes, and scans every patch mail instead. */
 #define CANDIDATE_COLS \
 	"SELECT m.msgid, m.from_addr, m.subject, i.stripped," SENT("m") "," \
 	" i.version," \
-	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = m.msgid), p.fp, p.words" \
-	" FROM messages m JOIN message_info i ON i.msgid = m.msgid" \
+	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = m.msgid), p.fp, p.words," \
+	" m.date FROM messages m JOIN message_info i ON i.msgid = m.msgid" \
 	" JOIN message_patch p ON p.msgid = m.msgid"
-/* CANDIDATE_COLS but the two blobs (7, 8) */
+/* CANDIDATE_COLS but the two blobs (7, 8) and the Date (9) */
 #define CAND(type, field) \
 	{ type, offsetof(struct onlist_fuzzy_candidate, field) }
 static const struct onlist__column cand_cols[] = {
@@ -258,6 +283,9 @@ static const char sql_cand_author[] = CANDIDATE_COLS
 static const char sql_cand_subject[] = CANDIDATE_COLS
 	" WHERE lower(i.stripped) = ?1 AND i.class = 'patch'"
 	" AND lower(m.from_addr) <> ?2 AND m.date BETWEEN ?3 AND ?4";
+/* the patch mails after id ?1 (?2, ?3, ?4 unused) */
+static const char sql_cand_new[] = CANDIDATE_COLS
+	" WHERE m.id > CAST(?1 AS INTEGER) AND i.class = 'patch'";
 
 static onlist_status candidates(struct onlist_store *s, const char *sql,
 				const char *p1, const char *p2, int64_t lo,
@@ -275,6 +303,8 @@ static onlist_status candidates(struct onlist_store *s, const char *sql,
 		onlist__store_columns(st, &m, cand_cols);
 		m.fp = blob_u32(st, 7, &m.nfp);
 		m.words = blob_u32(st, 8, &m.nwords);
+		m.dated = sqlite3_column_type(st, 9) != SQLITE_NULL;
+		m.raw_date = sqlite3_column_int64(st, 9);
 		if (cb(&m, data))
 			break;
 	}
@@ -300,6 +330,16 @@ onlist_status onlist_store_fuzzy_candidates(struct onlist_store *s,
 		st = candidates(s, sql_cand_subject, stripped_lower, addr, lo,
 				hi, cb, data);
 	return st;
+}
+
+onlist_status onlist_store_fuzzy_new_mails(struct onlist_store *s,
+					   int64_t since,
+					   onlist_fuzzy_cand_cb cb, void *data)
+{
+	char arg[24];
+
+	snprintf(arg, sizeof(arg), "%" PRId64, since);
+	return candidates(s, sql_cand_new, arg, NULL, 0, 0, cb, data);
 }
 
 /* the commits an earlier tier matched last run and none has now: only
