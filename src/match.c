@@ -1032,7 +1032,8 @@ static char *tier_stamp(struct onlist_store *s, const char *name,
  * what to keep in meta fuzzy_stamp after the tier. */
 static onlist_status fuzzy_begin(struct onlist_store *s, struct fuzzy_ctx *f,
 				 struct onlist_match_tier_counts *counts,
-				 char **stamp, long long *kept_since)
+				 int64_t exact_since, char **stamp,
+				 long long *kept_since)
 {
 	char *canon = onlist__match_canon_key(f->canon), *key;
 	int64_t since = -1;
@@ -1043,9 +1044,13 @@ static onlist_status fuzzy_begin(struct onlist_store *s, struct fuzzy_ctx *f,
 	g_free(key);
 	if (!*stamp)
 		return ONLIST_EDB;
+	/* the matches were emptied: none of the last run's to keep */
+	if (exact_since < 0)
+		since = -1;
 	*kept_since = since;
+	/* the other tiers' rows are in place: the last fuzzy ones go */
 	if (since < 0)
-		return ONLIST_OK;
+		return exact_since < 0 ? ONLIST_OK : onlist_store_fuzzy_clear(s);
 	f->incr = 1;
 	f->tiered = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	f->old = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
@@ -1149,7 +1154,7 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	st = onlist_store_set_meta(s, "exact_stamp", stamp);
 	g_free(stamp);
 	stamp = NULL;
-	if (st != ONLIST_OK)
+	if (st != ONLIST_OK || onlist_store_match_reset(s, since) != ONLIST_OK)
 		goto db;
 	phase(o, "match setup");
 	if (onlist_store_match_links(s, onlist__match_link_fits, &oom, &c->link) != ONLIST_OK)
@@ -1199,8 +1204,8 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		g_array_set_clear_func(f.cache, cand_clear);
 		f.index = g_array_new(FALSE, FALSE, sizeof(struct hit));
 		onlist__match_aliases(s, o, &f.canon, &f.aliases);
-		if ((st = fuzzy_begin(s, &f, &counts, &stamp,
-					   &c->fuzzy_since)) != ONLIST_OK)
+		if ((st = fuzzy_begin(s, &f, &counts, since, &stamp,
+				      &c->fuzzy_since)) != ONLIST_OK)
 			f.st = st;
 		else if (f.incr && (st = fuzzy_incremental(s, &f,
 					c->fuzzy_since)) != ONLIST_OK)
@@ -1213,7 +1218,8 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		fuzzy_end(&f);
 		if (f.st == ONLIST_OK &&
 		    (onlist_store_set_meta(s, "fuzzy_stamp", stamp) != ONLIST_OK ||
-		     (f.accepted = onlist_store_fuzzy_count(s)) < 0))
+		     (f.accepted = onlist_store_match_count(s, "fuzzy",
+							     since >= 0)) < 0))
 			f.st = ONLIST_EDB;
 		g_free(stamp);
 		g_array_free(f.cache, TRUE);
@@ -1227,14 +1233,16 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		if (f.st != ONLIST_OK)
 			goto db;
 		c->fuzzy = f.accepted;
-	} else if (onlist_store_set_meta(s, "fuzzy_stamp", "") != ONLIST_OK) {
+	} else if (onlist_store_set_meta(s, "fuzzy_stamp", "") != ONLIST_OK ||
+		   (since >= 0 && onlist_store_fuzzy_clear(s) != ONLIST_OK)) {
 		goto db;	/* the next run has no fuzzy matches to keep */
 	}
 	phase(o, "fuzzy tier");
 	if (onlist_store_match_tier(s, ONLIST_TIER_LATE, since,
 				    &c->late) != ONLIST_OK ||
 	    onlist_store_match_tier(s, ONLIST_TIER_ECHO, since,
-				    &c->echo) != ONLIST_OK)
+				    &c->echo) != ONLIST_OK ||
+	    onlist_store_match_log_end(s) != ONLIST_OK)
 		goto db;
 	phase(o, "late and echo tiers");
 	/* 4. What onlist ignored judges, again for the topics the thread

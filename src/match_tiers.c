@@ -374,9 +374,11 @@ onlist_status onlist__match_subjects(struct onlist_store *s, int64_t since,
 	struct subj_ctx x;
 	onlist_status st = subj_collect(s, NULL, since, &x);
 
-	/* after the mails are read: a kept match does not hide its mail */
+	/* after new mail, the rows of the commits computed again go (the
+	 * others' stay); a row there does not hide its mail from the reads
+	 * above, which only the earlier tiers' rows do */
 	if (st == ONLIST_OK && since >= 0 &&
-	    onlist_store_match_subject_keep(s, added) != ONLIST_OK)
+	    onlist_store_match_subject_clear(s) != ONLIST_OK)
 		st = ONLIST_EDB;
 
 	for (guint i = 0; st == ONLIST_OK && i < x.commits->len; i++) {
@@ -387,10 +389,18 @@ onlist_status onlist__match_subjects(struct onlist_store *s, int64_t since,
 		for (guint k = 0; st == ONLIST_OK && k < sc->msgids->len; k++)
 			if ((st = onlist_store_match_put(s, sc->sha,
 					g_ptr_array_index(sc->msgids, k),
-					"subject", 1.0)) == ONLIST_OK)
+					"subject", 1.0)) == ONLIST_OK &&
+			    since < 0)
 				(*added)++;
 	}
 	subj_done(&x);
+	if (st == ONLIST_OK && since >= 0) {
+		long n = onlist_store_match_count(s, "subject", 1);
+
+		if (n < 0)
+			return ONLIST_EDB;
+		*added += n;
+	}
 	return st;
 }
 

@@ -42,6 +42,15 @@ onlist_status onlist_store_fuzzy_put_commit_patch(struct onlist_store *s,
 		    (int64_t)r->removed);
 }
 
+/* The methods of the tiers before fuzzy (store_match.c, BEFORE_LATE but
+ * fuzzy): a commit one of them matched is not scored.  After new mail
+ * the rows of the later tiers (late, echo) are the last run's, in place:
+ * only these count. */
+#define BEFORE_FUZZY "'link', 'patch-id', 'patch-id-alg', 'repaired'," \
+	" 'quoted', 'author-date', 'subject'"
+#define UNTIERED(c) " NOT EXISTS (SELECT 1 FROM matches x" \
+	" WHERE x.commit_sha = " c " AND x.method IN (" BEFORE_FUZZY "))"
+
 #define BOUND(c) \
 	" coalesce((SELECT bound FROM temp.bound b WHERE b.sha = " c ".sha), 0)"
 #define COMMIT_COLS \
@@ -54,7 +63,7 @@ onlist_status onlist_store_fuzzy_put_commit_patch(struct onlist_store *s,
 static const char sql_fuzzy_commits[] =
 	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.subject, c.author_date,"
 	" c.commit_date," BOUND("c") " FROM commits c"
-	" JOIN commit_patch p ON p.sha = c.sha WHERE" UNMATCHED("c.sha")
+	" JOIN commit_patch p ON p.sha = c.sha WHERE" UNTIERED("c.sha")
 	" ORDER BY 2, c.commit_date, c.sha";
 /* its columns, what skip() is given */
 #define FC(type, field) { type, offsetof(struct onlist_fuzzy_commit, field) }
@@ -170,25 +179,18 @@ static const char sql_todo_author[] =
 static const char sql_todo_add[] =
 	"INSERT OR IGNORE INTO temp.fuzzy_pairs(sha) VALUES(?1)";
 static const char sql_subjects[] = "SELECT sha, subject FROM commits";
-/* The commits not to score again keep the last run's matches: chosen
- * before any is written (a written match makes its commit matched). */
+/* The commits not to score again keep the last run's matches, in place:
+ * the rows of those to score again go, and those of the commits an
+ * earlier tier matches now (it wrote a row for them this run). */
 static const char sql_keep_rest[] =
-	"CREATE TEMP TABLE IF NOT EXISTS fuzzy_keep(sha TEXT PRIMARY KEY)"
-	" WITHOUT ROWID;"
-	"DELETE FROM temp.fuzzy_keep;"
-	"INSERT OR IGNORE INTO temp.fuzzy_keep SELECT o.commit_sha"
-	" FROM temp.old_fuzzy o WHERE o.commit_sha NOT IN"
-	" (SELECT sha FROM temp.fuzzy_todo) AND" UNMATCHED("o.commit_sha")
-	" AND EXISTS (SELECT 1 FROM commit_patch p WHERE p.sha = o.commit_sha);"
-	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
-	" SELECT o.commit_sha, o.message_id, 'fuzzy', o.score"
-	" FROM temp.old_fuzzy o WHERE o.commit_sha IN"
-	" (SELECT sha FROM temp.fuzzy_keep);";
+	"DELETE FROM matches WHERE method = 'fuzzy' AND commit_sha IN"
+	" (SELECT sha FROM temp.fuzzy_todo UNION SELECT commit_sha"
+	" FROM temp.match_log WHERE method IN (" BEFORE_FUZZY ") AND op > 0)";
 static const char sql_fuzzy_todo[] =
 	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.subject, c.author_date,"
 	" c.commit_date," BOUND("c") " FROM temp.fuzzy_todo t"
 	" CROSS JOIN commits c ON c.sha = t.sha"
-	" JOIN commit_patch p ON p.sha = c.sha WHERE" UNMATCHED("c.sha")
+	" JOIN commit_patch p ON p.sha = c.sha WHERE" UNTIERED("c.sha")
 	" ORDER BY 2, c.commit_date, c.sha";
 
 onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
@@ -240,8 +242,7 @@ static const char sql_fuzzy_pairs[] =
 	" CROSS JOIN commits c ON c.sha = t.sha"
 	" JOIN commit_patch p ON p.sha = c.sha"
 	" WHERE t.sha NOT IN (SELECT sha FROM temp.fuzzy_todo)"
-	" AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.commit_sha = c.sha"
-	"  AND x.method <> 'fuzzy')"
+	" AND" UNTIERED("c.sha")
 	" ORDER BY 2, c.commit_date, c.sha";
 
 onlist_status onlist_store_fuzzy_commits_todo(struct onlist_store *s,
@@ -347,11 +348,15 @@ onlist_status onlist_store_fuzzy_new_mails(struct onlist_store *s,
  * onlist_store_fuzzy_todo() */
 static const char sql_fz_tiered[] =
 	"DROP TABLE IF EXISTS temp.fuzzy_tiered;"
-	"CREATE TEMP TABLE fuzzy_tiered AS SELECT o.commit_sha AS sha"
-	" FROM temp.old_tiered o WHERE" UNMATCHED("o.commit_sha") ";";
+	"CREATE TEMP TABLE fuzzy_tiered AS SELECT DISTINCT l.commit_sha AS sha"
+	" FROM temp.match_log l WHERE l.method IN (" BEFORE_FUZZY ")"
+	" AND l.op < 0 AND EXISTS (SELECT 1 FROM temp.old_matches o"
+	"  WHERE o.method = l.method AND o.commit_sha = l.commit_sha"
+	"  AND o.message_id = l.message_id) AND" UNTIERED("l.commit_sha") ";";
 static const char sql_fz_old_tiered[] = "SELECT sha FROM temp.fuzzy_tiered";
 static const char sql_fz_old[] =
-	"SELECT commit_sha, message_id, score FROM temp.old_fuzzy";
+	"SELECT commit_sha, message_id, score FROM temp.old_matches"
+	" WHERE method = 'fuzzy'";
 /* the patch mails after id ?1: whose they are, what they are about */
 static const char sql_fz_mail[] =
 	"SELECT lower(m.from_addr), lower(i.stripped), coalesce(m.date, 0),"
@@ -431,12 +436,15 @@ onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
 	return onlist__store_rows(s, st, p, 1, old_mail_row, &x, NULL);
 }
 
-static const char sql_count_fuzzy[] =
-	"SELECT count(*) FROM matches WHERE method = 'fuzzy'";
+/* The last run's fuzzy rows, when the tier runs whole after new mail
+ * (another threshold) or not at all: the other tiers' rows are in place. */
+static const char sql_fz_clear[] =
+	"DELETE FROM matches WHERE method = 'fuzzy' AND commit_sha IN"
+	" (SELECT commit_sha FROM temp.old_matches WHERE method = 'fuzzy')";
 
-long onlist_store_fuzzy_count(struct onlist_store *s)
+onlist_status onlist_store_fuzzy_clear(struct onlist_store *s)
 {
-	int64_t n = 0;
-
-	return onlist__store_int64s(s, sql_count_fuzzy, -1, &n, 1) ? (long)n : -1;
+	if (sqlite3_exec(s->db, sql_fz_clear, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, "clear fuzzy matches");
+	return ONLIST_OK;
 }

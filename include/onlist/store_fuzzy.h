@@ -63,8 +63,8 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 /* After new mail, once onlist_store_fuzzy_old() was read: the commits to
  * score again whole, in temp.fuzzy_todo (a superset: skip() decides):
  * the ones an earlier tier matched last run and none has now, and those
- * of DMARC-rewritten authors; the last run's matches of every other
- * unmatched commit written again.  The commits a new mail may be a
+ * of DMARC-rewritten authors; their rows, and those of the commits an
+ * earlier tier matches now, deleted (the other commits' stay).  The commits a new mail may be a
  * candidate of, to score against the new mails only, in temp.fuzzy_pairs:
  * those whose author address (lower case) is one of addrs, and those
  * subject() answers 1 for (-1: out of memory; it gets every commit's id
@@ -137,7 +137,9 @@ struct onlist_fuzzy_old_cbs {
 onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
 				     const struct onlist_fuzzy_old_cbs *cb,
 				     void *data);
-/* How many fuzzy matches there are (-1 on error). */
-long onlist_store_fuzzy_count(struct onlist_store *s);
+/* After new mail (matches changed in place, onlist_store_match_reset()),
+ * when the tier runs whole or not at all: the last run's fuzzy rows go.
+ * ONLIST_EDB. */
+onlist_status onlist_store_fuzzy_clear(struct onlist_store *s);
 
 #endif

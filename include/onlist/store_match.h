@@ -53,8 +53,21 @@ onlist_status onlist_store_match_classify(struct onlist_store *s,
 onlist_status onlist_store_match_compute_bounds(struct onlist_store *s);
 /* Empty the echoes table (inside the caller's transaction). */
 onlist_status onlist_store_match_clear_echoes(struct onlist_store *s);
-/* Start a rebuild of the matches: one transaction, matches emptied. */
+/* Start a match run: one transaction, the last run's matches kept in
+ * temp.old_matches (and their postings in temp.old_posted) for what
+ * follows to compare with. */
 onlist_status onlist_store_match_begin(struct onlist_store *s);
+/* Once the tier stamp is known: since -1 empties matches (every tier
+ * runs whole); since >= 0 (after new mail) the tiers change them in
+ * place, each the rows of the commits it computes again, and every row
+ * written or deleted is logged (temp.match_log) until
+ * onlist_store_match_log_end().  ONLIST_EDB. */
+onlist_status onlist_store_match_reset(struct onlist_store *s, int64_t since);
+onlist_status onlist_store_match_log_end(struct onlist_store *s);
+/* How many rows of method matches holds (in_place: changed in place,
+ * counted from the last run's and the log); -1 on error. */
+long onlist_store_match_count(struct onlist_store *s, const char *method,
+			      int in_place);
 /* What the link tier sees of a commit and of the stored patch or cover
  * letter (not an echo) that one of its Link: or Message-Id: trailers
  * names.  Strings are valid during the call only; files are one path a
@@ -170,14 +183,15 @@ onlist_status onlist_store_match_subject_mails(struct onlist_store *s,
  * each patch mail whose arrival or change of hands (an earlier tier took
  * it, or gave it back) can change the subject tier's answer, to cb (only
  * `from` and `stripped` set).  onlist_store_match_dirty_add() adds a
- * commit to compute again; onlist_store_match_subject_keep() keeps the
- * last run's subject matches of the others.  ONLIST_EDB. */
+ * commit to compute again; onlist_store_match_subject_clear() deletes
+ * their subject rows (and those of the commits an earlier tier matches
+ * now), the others' stay.  ONLIST_EDB. */
 onlist_status onlist_store_match_subject_changed(struct onlist_store *s,
 					   int64_t since,
 					   onlist_subject_mail_cb cb,
 					   void *data);
 onlist_status onlist_store_match_dirty_add(struct onlist_store *s, const char *sha);
-onlist_status onlist_store_match_subject_keep(struct onlist_store *s, long *added);
+onlist_status onlist_store_match_subject_clear(struct onlist_store *s);
 onlist_status onlist_store_match_put(struct onlist_store *s, const char *sha,
 				     const char *msgid, const char *method,
 				     double score);
