@@ -739,33 +739,16 @@ static int pair_commit(const struct onlist_fuzzy_commit *c, void *data)
 	return f->st != ONLIST_OK;
 }
 
-/* onlist_store_fuzzy_todo()'s question: 1 when a new mail has the
- * commit's stripped subject (as fuzzy_skip() makes it). */
-static int new_subject(const char *sha, const char *subject, void *data)
-{
-	struct fuzzy_ctx *f = data;
-	struct onlist_subject sj;
-	char *low;
-	int r;
-
-	(void)sha;
-	if (onlist_subject_parse(&sj, subject ? subject : ""))
-		return -1;
-	low = g_ascii_strdown(sj.stripped, -1);
-	onlist_subject_release(&sj);
-	r = g_hash_table_contains(f->new_subj, low);
-	g_free(low);
-	return r;
-}
-
-/* After new mail: the commits to score again and the rest's matches kept
- * (onlist_store_fuzzy_todo()), then the first ones scored: only a commit
- * of a new mail's person (any of the addresses the aliases give) or
- * subject, or one an earlier tier no longer matches, can change. */
+/* After new mail: the commits to score again whole and the rest's
+ * matches kept (onlist_store_fuzzy_todo()), those scored, then the new
+ * mails scored against the commits they can be candidates of: only a
+ * commit of a new mail's person (any of the addresses the aliases give)
+ * or subject (the stored keys), or one an earlier tier no longer
+ * matches, can change. */
 static onlist_status fuzzy_incremental(struct onlist_store *s,
 				       struct fuzzy_ctx *f, int64_t since)
 {
-	GPtrArray *addrs = g_ptr_array_new();
+	GPtrArray *addrs = g_ptr_array_new(), *subjects = g_ptr_array_new();
 	GHashTableIter it;
 	gpointer k;
 	onlist_status st;
@@ -778,9 +761,15 @@ static onlist_status fuzzy_incremental(struct onlist_store *s,
 		for (guint i = 0; all && i < all->len; i++)
 			g_ptr_array_add(addrs, g_ptr_array_index(all, i));
 	}
+	g_hash_table_iter_init(&it, f->new_subj);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		g_ptr_array_add(subjects, k);
 	st = onlist_store_fuzzy_todo(s, (const char *const *)addrs->pdata,
-				     addrs->len, new_subject, f);
+				     addrs->len,
+				     (const char *const *)subjects->pdata,
+				     subjects->len);
 	g_ptr_array_free(addrs, TRUE);
+	g_ptr_array_free(subjects, TRUE);
 	if (st == ONLIST_OK &&
 	    onlist_store_fuzzy_commits_todo(s, fuzzy_skip, fuzzy_commit, f)
 	    != ONLIST_OK)
@@ -1156,6 +1145,13 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	stamp = NULL;
 	if (st != ONLIST_OK || onlist_store_match_reset(s, since) != ONLIST_OK)
 		goto db;
+	if ((st = onlist__match_subject_keys(s, since < 0)) != ONLIST_OK) {
+		if (st == ONLIST_ENOMEM) {
+			onlist_store_rollback(s);
+			return onlist_fail(errmsg, st, "out of memory");
+		}
+		goto db;
+	}
 	phase(o, "match setup");
 	if (onlist_store_match_links(s, onlist__match_link_fits, &oom, &c->link) != ONLIST_OK)
 		goto db;

@@ -176,9 +176,10 @@ static const char sql_todo_begin[] =
 static const char sql_todo_author[] =
 	"INSERT OR IGNORE INTO temp.fuzzy_pairs"
 	" SELECT sha FROM commits WHERE lower(author_email) = ?1";
-static const char sql_todo_add[] =
-	"INSERT OR IGNORE INTO temp.fuzzy_pairs(sha) VALUES(?1)";
-static const char sql_subjects[] = "SELECT sha, subject FROM commits";
+/* by the stored stripped subjects (schema 19) */
+static const char sql_todo_subject[] =
+	"INSERT OR IGNORE INTO temp.fuzzy_pairs"
+	" SELECT sha FROM commit_subject WHERE stripped = ?1";
 /* The commits not to score again keep the last run's matches, in place:
  * the rows of those to score again go, and those of the commits an
  * earlier tier matches now (it wrote a row for them this run). */
@@ -195,40 +196,19 @@ static const char sql_fuzzy_todo[] =
 
 onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
 				      const char *const *addrs, size_t naddrs,
-				      onlist_fuzzy_subject_cb subject,
-				      void *data)
+				      const char *const *subjects,
+				      size_t nsubjects)
 {
-	sqlite3_stmt *st;
-	int rc;
-
 	if (sqlite3_exec(s->db, sql_todo_begin, NULL, NULL, NULL) != SQLITE_OK)
 		return fail(s, "commits to score again");
 	for (size_t i = 0; i < naddrs; i++)
 		if (step(s, prepare(s, sql_todo_author), "commits to score again",
 			 "t", addrs[i]) != ONLIST_OK)
 			return ONLIST_EDB;
-	if (!(st = prepare(s, sql_subjects)))
-		return fail(s, "prepare");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *sha = (const char *)sqlite3_column_text(st, 0);
-		int r;
-
-		if (!sha)
-			continue;
-		r = subject(sha, (const char *)sqlite3_column_text(st, 1), data);
-		if (r < 0) {
-			sqlite3_reset(st);
-			return ONLIST_ENOMEM;
-		}
-		if (r > 0 && step(s, prepare(s, sql_todo_add),
-				  "commits to score again", "t", sha) != ONLIST_OK) {
-			sqlite3_reset(st);
+	for (size_t i = 0; i < nsubjects; i++)
+		if (step(s, prepare(s, sql_todo_subject), "commits to score again",
+			 "t", subjects[i]) != ONLIST_OK)
 			return ONLIST_EDB;
-		}
-	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return fail(s, "read subjects");
 	if (sqlite3_exec(s->db, sql_keep_rest, NULL, NULL, NULL) != SQLITE_OK)
 		return fail(s, "keep fuzzy matches");
 	return ONLIST_OK;

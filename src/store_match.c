@@ -862,6 +862,9 @@ static const char sql_subject_from_create[] =
 static const char sql_subject_from_add[] =
 	"INSERT OR IGNORE INTO temp.subject_from(sha)"
 	" SELECT sha FROM commits WHERE lower(author_email) = ?1";
+static const char sql_subject_from_key[] =
+	"INSERT OR IGNORE INTO temp.subject_from(sha)"
+	" SELECT sha FROM commit_subject WHERE author = ?1 AND skey = ?2";
 static const char sql_subject_commits_of[] =
 	SUBJECT_COMMITS(UNMATCHED_BY("c.sha", BEFORE_SUBJECT))
 	" AND c.sha IN (SELECT sha FROM temp.dirty"
@@ -885,6 +888,18 @@ static const char sql_subject_mails[] = SUBJECT_MAILS("");
 static const char sql_subject_mails_from[] =
 	SUBJECT_MAILS(" AND x.method IN (" BEFORE_SUBJECT ")")
 	" AND lower(m.from_addr) = ?1";
+/* after new mail: the mails of one sender and subject key, by the stored
+ * keys (schema 19) */
+static const char sql_subject_mails_key[] =
+	"SELECT m.msgid, i.stripped, lower(m.from_addr)," SENT("m") ","
+	" coalesce(m.patch_id, m.msgid)"
+	" FROM mail_subject k CROSS JOIN messages m ON m.msgid = k.msgid"
+	" JOIN message_info i ON i.msgid = m.msgid"
+	" WHERE k.addr = ?1 AND k.skey = ?2"
+	" AND i.class = 'patch' AND m.has_patch AND m.from_addr IS NOT NULL"
+	" AND NOT coalesce(i.reply, 0) AND" NOT_ECHO("m.msgid")
+	" AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.message_id = m.msgid"
+	" AND x.method IN (" BEFORE_SUBJECT "))";
 /* After new mail: the sender and subject of the new patch mails and of
  * those an earlier tier took or gave back (?1: the last message the last
  * run saw). */
@@ -965,6 +980,7 @@ onlist_status onlist_store_match_subject_commits(struct onlist_store *s,
 
 onlist_status onlist_store_match_subject_commits_of(struct onlist_store *s,
 						   const char *const *addrs,
+						   const char *const *keys,
 						   size_t n,
 						   onlist_subject_commit_cb cb,
 						   void *data)
@@ -976,8 +992,10 @@ onlist_status onlist_store_match_subject_commits_of(struct onlist_store *s,
 	    != SQLITE_OK)
 		return fail(s, "create a temporary table");
 	for (size_t i = 0; i < n; i++)
-		if (step(s, prepare(s, sql_subject_from_add), "match subjects",
-			 "t", addrs[i]) != ONLIST_OK)
+		if ((keys ? step(s, prepare(s, sql_subject_from_key),
+				 "match subjects", "tt", addrs[i], keys[i]) :
+		     step(s, prepare(s, sql_subject_from_add), "match subjects",
+			  "t", addrs[i])) != ONLIST_OK)
 			return ONLIST_EDB;
 	if (!(st = onlist__store_prepare(s, sql_subject_commits_of)))
 		return fail(s, "prepare");
@@ -997,6 +1015,112 @@ onlist_status onlist_store_match_subject_mails(struct onlist_store *s,
 		return fail(s, "prepare");
 	return onlist__store_rows(s, st, p, addr ? 1 : 0, subject_mail_row,
 				  &x, NULL);
+}
+
+onlist_status onlist_store_match_subject_mails_key(struct onlist_store *s,
+						  const char *addr,
+						  const char *key,
+						  onlist_subject_mail_cb cb,
+						  void *data)
+{
+	struct subject_rows x = { .mail = cb, .data = data };
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_subject_mails_key);
+	const char *p[2] = { addr, key };
+
+	if (!st)
+		return fail(s, "prepare");
+	return onlist__store_rows(s, st, p, 2, subject_mail_row, &x, NULL);
+}
+
+/* ---- the stored subject keys (schema 19) ---- */
+
+static const char sql_keys_clear[] =
+	"DELETE FROM commit_subject; DELETE FROM mail_subject;";
+static const char sql_keys_now[] =
+	"SELECT (SELECT coalesce(max(id), 0) FROM messages),"
+	" (SELECT coalesce(max(rowid), 0) FROM commits)";
+static const char sql_keys_commits[] =
+	"SELECT sha, subject, coalesce(lower(author_email), '') FROM commits"
+	" WHERE rowid > ?1 AND rowid <= ?2";
+static const char sql_keys_mails[] =
+	"SELECT m.msgid, i.stripped, lower(m.from_addr) FROM messages m"
+	" JOIN message_info i ON i.msgid = m.msgid"
+	" WHERE m.id > ?1 AND m.id <= ?2 AND i.class = 'patch'"
+	" AND m.from_addr IS NOT NULL AND i.stripped IS NOT NULL";
+static const char sql_put_commit_key[] =
+	"INSERT OR REPLACE INTO commit_subject(sha, author, stripped, skey)"
+	" VALUES(?1, ?2, ?3, ?4)";
+static const char sql_put_mail_key[] =
+	"INSERT OR REPLACE INTO mail_subject(msgid, addr, skey) VALUES(?1, ?2, ?3)";
+
+static onlist_status key_rows(struct onlist_store *s, const char *sql,
+			      int64_t from, int64_t to,
+			      int (*cb)(const char *a, const char *b,
+					const char *c, void *data),
+			      void *data)
+{
+	sqlite3_stmt *st = prepare(s, sql);
+	int rc;
+
+	if (!st)
+		return fail(s, "prepare");
+	onlist__store_bind(st, "II", from, to);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (cb((const char *)sqlite3_column_text(st, 0),
+		       (const char *)sqlite3_column_text(st, 1),
+		       (const char *)sqlite3_column_text(st, 2), data)) {
+			sqlite3_reset(st);
+			return ONLIST_ENOMEM;
+		}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "read subjects");
+}
+
+onlist_status onlist_store_match_keys_update(struct onlist_store *s, int whole,
+					     const struct onlist_subject_key_cbs *cb,
+					     void *data)
+{
+	char *was = whole ? NULL : onlist_store_get_meta(s, "subject_keys");
+	int64_t last[2] = { 0, 0 }, now[2];
+	char stamp[48];
+	onlist_status st;
+
+	if (!was || sscanf(was, "%" SCNd64 ":%" SCNd64, &last[0], &last[1]) != 2) {
+		last[0] = last[1] = 0;
+		if (sqlite3_exec(s->db, sql_keys_clear, NULL, NULL, NULL)
+		    != SQLITE_OK) {
+			free(was);
+			return fail(s, "clear subject keys");
+		}
+	}
+	free(was);
+	if (!onlist__store_int64s(s, sql_keys_now, -1, now, 2))
+		return fail(s, "subject keys");
+	if ((st = key_rows(s, sql_keys_commits, last[1], now[1], cb->commit,
+			   data)) != ONLIST_OK ||
+	    (st = key_rows(s, sql_keys_mails, last[0], now[0], cb->mail,
+			   data)) != ONLIST_OK)
+		return st;
+	snprintf(stamp, sizeof(stamp), "%" PRId64 ":%" PRId64, now[0], now[1]);
+	return onlist_store_set_meta(s, "subject_keys", stamp);
+}
+
+onlist_status onlist_store_match_put_commit_key(struct onlist_store *s,
+						const char *sha,
+						const char *author,
+						const char *stripped,
+						const char *key)
+{
+	return step(s, prepare(s, sql_put_commit_key), "subject keys", "tttt",
+		    sha, author, stripped, key);
+}
+
+onlist_status onlist_store_match_put_mail_key(struct onlist_store *s,
+					      const char *msgid,
+					      const char *addr, const char *key)
+{
+	return step(s, prepare(s, sql_put_mail_key), "subject keys", "ttt",
+		    msgid, addr, key);
 }
 
 onlist_status onlist_store_match_subject_changed(struct onlist_store *s,

@@ -67,14 +67,12 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
  * earlier tier matches now, deleted (the other commits' stay).  The commits a new mail may be a
  * candidate of, to score against the new mails only, in temp.fuzzy_pairs:
  * those whose author address (lower case) is one of addrs, and those
- * subject() answers 1 for (-1: out of memory; it gets every commit's id
- * and subject, the subject may be NULL).  ONLIST_EDB, ONLIST_ENOMEM. */
-typedef int (*onlist_fuzzy_subject_cb)(const char *sha, const char *subject,
-				       void *data);
+ * whose stripped subject (lower case, the stored keys of
+ * onlist_store_match_keys_update()) is one of subjects.  ONLIST_EDB. */
 onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
 				      const char *const *addrs, size_t naddrs,
-				      onlist_fuzzy_subject_cb subject,
-				      void *data);
+				      const char *const *subjects,
+				      size_t nsubjects);
 /* onlist_store_fuzzy_commits(), of the unmatched ones of temp.fuzzy_todo
  * only. */
 onlist_status onlist_store_fuzzy_commits_todo(struct onlist_store *s,
