@@ -521,7 +521,8 @@ static const char sql_exact[] =
 static const char sql_exact_new[] =
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
 	" SELECT c.sha, m.msgid, 'patch-id', 1.0 FROM messages m"
-	" JOIN commits c ON c.patch_id = m.patch_id"
+	/* the new mails first, not every commit probed */
+	" CROSS JOIN commits c ON c.patch_id = m.patch_id"
 	" WHERE m.id > CAST(?1 AS INTEGER) AND m.patch_id IS NOT NULL AND"
 	NOT_ECHO("m.msgid") " AND" IN_TIME("c.sha", "m");
 
@@ -596,10 +597,13 @@ static const char *const sql_dirty_new[] = {
 static const char sql_dirty_commits[] =
 	"INSERT OR IGNORE INTO temp.dirty_new SELECT c.sha FROM temp.new_ids n"
 	" JOIN commits c ON c.patch_id = n.id WHERE c.patch_id IS NOT NULL;"
-	"INSERT OR IGNORE INTO temp.dirty_new SELECT c.sha FROM commit_patch c"
-	" WHERE c.alt_histogram IN (SELECT id FROM temp.new_ids)"
-	" OR c.alt_patience IN (SELECT id FROM temp.new_ids)"
-	" OR c.alt_minimal IN (SELECT id FROM temp.new_ids);"
+	/* by the indexes of schema 19, one column at a time */
+	"INSERT OR IGNORE INTO temp.dirty_new SELECT c.sha FROM temp.new_ids n"
+	" CROSS JOIN commit_patch c ON c.alt_histogram = n.id;"
+	"INSERT OR IGNORE INTO temp.dirty_new SELECT c.sha FROM temp.new_ids n"
+	" CROSS JOIN commit_patch c ON c.alt_patience = n.id;"
+	"INSERT OR IGNORE INTO temp.dirty_new SELECT c.sha FROM temp.new_ids n"
+	" CROSS JOIN commit_patch c ON c.alt_minimal = n.id;"
 	"INSERT OR IGNORE INTO temp.dirty_new SELECT o.commit_sha"
 	" FROM temp.old_matches o JOIN messages m ON m.msgid = o.message_id"
 	" WHERE o.method = 'quoted'"
@@ -771,12 +775,14 @@ static const char *const sql_author_date[] = {
  * mail an earlier tier took or gave back (?1: the last message the last
  * run saw). */
 static const char sql_author_date_dirty[] =
+	/* by the index of schema 19 on the author date */
 	"INSERT OR IGNORE INTO temp.dirty SELECT c.sha FROM commits c"
 	" WHERE c.author_date IN (SELECT date FROM messages"
 	"  WHERE id > ?1 AND date IS NOT NULL"
 	"  UNION SELECT m.date FROM messages m WHERE m.msgid IN ("
 	CHANGED_MAILS(BEFORE_AUTHOR_DATE) "))"
-	" OR c.author_name LIKE '% via %'";
+	/* the commits whose author name is '% via %' */
+	" UNION SELECT sha FROM temp.via_commits";
 static const char sql_author_date_dirty_of[] = DIRTY_OF(BEFORE_AUTHOR_DATE);
 static const char sql_author_date_clear[] =
 	CLEAR("author-date", BEFORE_AUTHOR_DATE);

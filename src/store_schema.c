@@ -426,6 +426,16 @@ static const char v19_sql[] =
 	"  msgid TEXT PRIMARY KEY, addr TEXT NOT NULL, skey TEXT NOT NULL)\n"
 	"  WITHOUT ROWID;\n"
 	"CREATE INDEX IF NOT EXISTS mail_subject_key ON mail_subject(addr, skey);\n"
+	/* after new mail, the commits of a new mail's author date (the
+	 * author-date tier) and of its patch-id under another diff
+	 * algorithm (the tiers after patch-id) */
+	"CREATE INDEX IF NOT EXISTS commits_author_date ON commits(author_date);\n"
+	"CREATE INDEX IF NOT EXISTS commit_patch_histogram"
+	" ON commit_patch(alt_histogram) WHERE alt_histogram IS NOT NULL;\n"
+	"CREATE INDEX IF NOT EXISTS commit_patch_patience"
+	" ON commit_patch(alt_patience) WHERE alt_patience IS NOT NULL;\n"
+	"CREATE INDEX IF NOT EXISTS commit_patch_minimal"
+	" ON commit_patch(alt_minimal) WHERE alt_minimal IS NOT NULL;\n"
 	"DELETE FROM meta WHERE key = 'subject_keys';\n";
 
 /* Step N (index N - 1) brings a database to version N. */
