@@ -749,26 +749,34 @@ static onlist_status fuzzy_incremental(struct onlist_store *s,
 				       struct fuzzy_ctx *f, int64_t since)
 {
 	GPtrArray *addrs = g_ptr_array_new(), *subjects = g_ptr_array_new();
+	GArray *spans = g_array_new(FALSE, FALSE, sizeof(int64_t[2]));
 	GHashTableIter it;
-	gpointer k;
+	gpointer k, v;
 	onlist_status st;
 
 	g_hash_table_iter_init(&it, f->new_addr);
-	while (g_hash_table_iter_next(&it, &k, NULL)) {
+	while (g_hash_table_iter_next(&it, &k, &v)) {
 		GPtrArray *all = f->aliases ? g_hash_table_lookup(f->aliases, k) : NULL;
+		const struct span *x = v;
+		int64_t span[2] = { x->lo, x->hi };
 
 		g_ptr_array_add(addrs, k);
-		for (guint i = 0; all && i < all->len; i++)
+		g_array_append_val(spans, span);
+		for (guint i = 0; all && i < all->len; i++) {
 			g_ptr_array_add(addrs, g_ptr_array_index(all, i));
+			g_array_append_val(spans, span);
+		}
 	}
 	g_hash_table_iter_init(&it, f->new_subj);
 	while (g_hash_table_iter_next(&it, &k, NULL))
 		g_ptr_array_add(subjects, k);
 	st = onlist_store_fuzzy_todo(s, (const char *const *)addrs->pdata,
+				     (const int64_t (*)[2])(void *)spans->data,
 				     addrs->len,
 				     (const char *const *)subjects->pdata,
 				     subjects->len);
 	g_ptr_array_free(addrs, TRUE);
+	g_array_free(spans, TRUE);
 	g_ptr_array_free(subjects, TRUE);
 	if (st == ONLIST_OK &&
 	    onlist_store_fuzzy_commits_todo(s, fuzzy_skip, fuzzy_commit, f)

@@ -173,9 +173,18 @@ static const char sql_todo_begin[] =
 	"CREATE TEMP TABLE IF NOT EXISTS fuzzy_pairs(sha TEXT PRIMARY KEY)"
 	" WITHOUT ROWID;"
 	"DELETE FROM temp.fuzzy_pairs;";
+/* the commits of an address whose window (match.c, window(): from a year
+ * before the earlier of the author and commit dates to a year after the
+ * commit date or the bound) can hold a date between ?2 and ?3: those of
+ * its new mails (a superset: the caller tests each) */
+#define YEAR "31536000"
 static const char sql_todo_author[] =
 	"INSERT OR IGNORE INTO temp.fuzzy_pairs"
-	" SELECT sha FROM commits WHERE lower(author_email) = ?1";
+	" SELECT c.sha FROM commits c WHERE lower(c.author_email) = ?1"
+	" AND (coalesce(c.commit_date, 0) <= ?3 + " YEAR
+	"  OR (coalesce(c.author_date, 0) <> 0 AND c.author_date <= ?3 + " YEAR "))"
+	" AND (coalesce(c.commit_date, 0) = 0 OR c.commit_date >= ?2 - " YEAR
+	"  OR" BOUND("c") " >= ?2 - " YEAR ")";
 /* by the stored stripped subjects (schema 19) */
 static const char sql_todo_subject[] =
 	"INSERT OR IGNORE INTO temp.fuzzy_pairs"
@@ -195,7 +204,8 @@ static const char sql_fuzzy_todo[] =
 	" ORDER BY 2, c.commit_date, c.sha";
 
 onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
-				      const char *const *addrs, size_t naddrs,
+				      const char *const *addrs,
+				      const int64_t (*spans)[2], size_t naddrs,
 				      const char *const *subjects,
 				      size_t nsubjects)
 {
@@ -203,7 +213,7 @@ onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
 		return fail(s, "commits to score again");
 	for (size_t i = 0; i < naddrs; i++)
 		if (step(s, prepare(s, sql_todo_author), "commits to score again",
-			 "t", addrs[i]) != ONLIST_OK)
+			 "tII", addrs[i], spans[i][0], spans[i][1]) != ONLIST_OK)
 			return ONLIST_EDB;
 	for (size_t i = 0; i < nsubjects; i++)
 		if (step(s, prepare(s, sql_todo_subject), "commits to score again",

@@ -66,11 +66,14 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
  * of DMARC-rewritten authors; their rows, and those of the commits an
  * earlier tier matches now, deleted (the other commits' stay).  The commits a new mail may be a
  * candidate of, to score against the new mails only, in temp.fuzzy_pairs:
- * those whose author address (lower case) is one of addrs, and those
- * whose stripped subject (lower case, the stored keys of
- * onlist_store_match_keys_update()) is one of subjects.  ONLIST_EDB. */
+ * those whose author address (lower case) is one of addrs and whose
+ * window can hold a date of spans[i] (the first and last of the new
+ * mails of that person), and those whose stripped subject (lower case,
+ * the stored keys of onlist_store_match_keys_update()) is one of
+ * subjects.  ONLIST_EDB. */
 onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
-				      const char *const *addrs, size_t naddrs,
+				      const char *const *addrs,
+				      const int64_t (*spans)[2], size_t naddrs,
 				      const char *const *subjects,
 				      size_t nsubjects);
 /* onlist_store_fuzzy_commits(), of the unmatched ones of temp.fuzzy_todo
