@@ -479,27 +479,36 @@ static int keep_old(struct fuzzy_ctx *f, const struct onlist_fuzzy_commit *c)
 	return 1;
 }
 
+/* f->addr and f->stripped from the first columns of a commit, as
+ * fuzzy_prepare() makes them; 1 (f->st set) when out of memory. */
+static int addr_and_subject(struct fuzzy_ctx *f, const struct onlist_fuzzy_commit *c)
+{
+	struct onlist_subject sj;
+
+	if (onlist_subject_parse(&sj, c->subject ? c->subject : "")) {
+		f->st = ONLIST_ENOMEM;
+		return 1;
+	}
+	f->addr = g_ascii_strdown(c->author_email ? c->author_email : "", -1);
+	f->stripped = g_ascii_strdown(sj.stripped, -1);
+	onlist_subject_release(&sj);
+	return 0;
+}
+
 /* Asked before a commit is read whole: after new mail (f->incr), one
  * whose fuzzy matches new mail cannot change keeps the last run's
  * (keep_old()) and is not read.  On an error every commit is skipped. */
 static int fuzzy_skip(const struct onlist_fuzzy_commit *c, void *data)
 {
 	struct fuzzy_ctx *f = data;
-	struct onlist_subject sj;
 	int kept;
 
 	if (f->st != ONLIST_OK)
 		return 1;
 	if (!f->incr)
 		return 0;
-	if (onlist_subject_parse(&sj, c->subject ? c->subject : "")) {
-		f->st = ONLIST_ENOMEM;
+	if (addr_and_subject(f, c))
 		return 1;
-	}
-	/* as fuzzy_prepare() makes them */
-	f->addr = g_ascii_strdown(c->author_email ? c->author_email : "", -1);
-	f->stripped = g_ascii_strdown(sj.stripped, -1);
-	onlist_subject_release(&sj);
 	kept = keep_old(f, c);
 	g_free(f->addr);
 	g_free(f->stripped);
@@ -670,22 +679,13 @@ static void pick(struct fuzzy_ctx *f, const struct onlist_fuzzy_candidate *m)
 static int pair_skip(const struct onlist_fuzzy_commit *c, void *data)
 {
 	struct fuzzy_ctx *f = data;
-	struct onlist_subject sj;
 	const char *cn;
 	GPtrArray *all;
 	GArray *a;
 	int64_t lo, hi;
 
-	if (f->st != ONLIST_OK)
+	if (f->st != ONLIST_OK || addr_and_subject(f, c))
 		return 1;
-	if (onlist_subject_parse(&sj, c->subject ? c->subject : "")) {
-		f->st = ONLIST_ENOMEM;
-		return 1;
-	}
-	/* as fuzzy_prepare() makes them */
-	f->addr = g_ascii_strdown(c->author_email ? c->author_email : "", -1);
-	f->stripped = g_ascii_strdown(sj.stripped, -1);
-	onlist_subject_release(&sj);
 	window(c, &lo, &hi);
 	g_ptr_array_set_size(f->pick, 0);
 	cn = f->canon ? g_hash_table_lookup(f->canon, f->addr) : NULL;
