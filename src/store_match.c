@@ -1348,14 +1348,14 @@ static const char sql_fz_new[] =
 static const char sql_fz_fixed[] =
 	"SELECT (SELECT count(*) FROM commits),"
 	" (SELECT coalesce(max(rowid), 0) FROM commits),"
-	" (SELECT count(*) FROM commit_patch),"
-	" (SELECT count(*) FROM temp.bound),"
-	" (SELECT coalesce(sum(bound), 0) FROM temp.bound),"
-	" (SELECT coalesce(sum(bound * length(sha) + unicode(sha)), 0)"
-	"  FROM temp.bound)"
+	" (SELECT count(*) FROM commit_patch), b.n, b.s, b.k"
 	/* when each list's archive began (temp.arrived): an earlier start
 	 * makes an old mail's received time count */
-	" + (SELECT coalesce(sum(t), 0) FROM temp.list_start)";
+	" + (SELECT coalesce(sum(t), 0) FROM temp.list_start)"
+	/* the bounds read once */
+	" FROM (SELECT count(*) AS n, coalesce(sum(bound), 0) AS s,"
+	" coalesce(sum(bound * length(sha) + unicode(sha)), 0) AS k"
+	" FROM temp.bound) b";
 
 char *onlist_store_match_tier_stamp(struct onlist_store *s, const char *name,
 				    const char *key,
