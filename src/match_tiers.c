@@ -375,6 +375,7 @@ static onlist_status subj_collect(struct onlist_store *s, const char *sha,
 
 struct keys_ctx {
 	struct onlist_store *s;
+	int whole;
 	onlist_status st;
 };
 
@@ -393,7 +394,7 @@ static int commit_key(const char *sha, const char *subject, const char *author,
 	low = g_ascii_strdown(sj.stripped, -1);
 	key = onlist_subject_key(sj.stripped);
 	onlist_subject_release(&sj);
-	if (key && onlist_store_match_put_commit_key(k->s, sha,
+	if (key && onlist_store_match_put_commit_key(k->s, k->whole, sha,
 			author ? author : "", low, key) != ONLIST_OK)
 		k->st = ONLIST_EDB;
 	g_free(low);
@@ -411,7 +412,8 @@ static int mail_key(const char *msgid, const char *stripped, const char *from,
 		return 0;
 	if (!(key = onlist_subject_key(stripped)))
 		return 1;
-	if (*key && onlist_store_match_put_mail_key(k->s, msgid, from, key)
+	if (*key && onlist_store_match_put_mail_key(k->s, k->whole, msgid,
+							from, key)
 	    != ONLIST_OK)
 		k->st = ONLIST_EDB;
 	free(key);
@@ -421,8 +423,8 @@ static int mail_key(const char *msgid, const char *stripped, const char *from,
 onlist_status onlist__match_subject_keys(struct onlist_store *s, int whole)
 {
 	static const struct onlist_subject_key_cbs cbs = { commit_key, mail_key };
-	struct keys_ctx k = { s, ONLIST_OK };
-	onlist_status st = onlist_store_match_keys_update(s, whole, &cbs, &k);
+	struct keys_ctx k = { s, whole, ONLIST_OK };
+	onlist_status st = onlist_store_match_keys_update(s, &k.whole, &cbs, &k);
 
 	return k.st != ONLIST_OK ? k.st : st;
 }

@@ -190,30 +190,30 @@ onlist_status onlist_store_match_subject_mails_key(struct onlist_store *s,
 						  onlist_subject_mail_cb cb,
 						  void *data);
 /* The stored subject keys (commit_subject, mail_subject), made whole
- * (whole, or none kept yet) or for the commits and messages added since
- * the last call: each commit's id, subject (may be NULL) and lower-case
- * author address to cb->commit, each patch mail's Message-ID, stripped
- * subject and lower-case sender to cb->mail, which store what they make
- * of them with the two put functions below (non-zero: out of memory).
- * ONLIST_EDB, ONLIST_ENOMEM. */
+ * (*whole, or none kept yet: *whole is set) or for the commits and
+ * messages added since the last call: each commit's id, subject (may be
+ * NULL) and lower-case author address to cb->commit, each patch mail's
+ * Message-ID, stripped subject and lower-case sender to cb->mail, which
+ * store what they make of them with the two put functions below, given
+ * *whole (non-zero: out of memory).  ONLIST_EDB, ONLIST_ENOMEM. */
 struct onlist_subject_key_cbs {
 	int (*commit)(const char *sha, const char *subject, const char *author,
 		      void *data);
 	int (*mail)(const char *msgid, const char *stripped, const char *from,
 		    void *data);
 };
-onlist_status onlist_store_match_keys_update(struct onlist_store *s, int whole,
+onlist_status onlist_store_match_keys_update(struct onlist_store *s, int *whole,
 					     const struct onlist_subject_key_cbs *cb,
 					     void *data);
 /* stripped: lower case, as the fuzzy tier compares it; key:
  * onlist_subject_key() of the stripped subject */
 onlist_status onlist_store_match_put_commit_key(struct onlist_store *s,
-						const char *sha,
+						int whole, const char *sha,
 						const char *author,
 						const char *stripped,
 						const char *key);
 onlist_status onlist_store_match_put_mail_key(struct onlist_store *s,
-					      const char *msgid,
+					      int whole, const char *msgid,
 					      const char *addr, const char *key);
 /* After new mail (since >= 0): temp.dirty made for the subject tier, and
  * each patch mail whose arrival or change of hands (an earlier tier took
