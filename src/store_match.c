@@ -596,7 +596,7 @@ static const char *const sql_dirty_new[] = {
  * mail its reply answers arrived */
 static const char sql_dirty_commits[] =
 	"INSERT OR IGNORE INTO temp.dirty_new SELECT c.sha FROM temp.new_ids n"
-	" JOIN commits c ON c.patch_id = n.id WHERE c.patch_id IS NOT NULL;"
+	" CROSS JOIN commits c ON c.patch_id = n.id WHERE c.patch_id IS NOT NULL;"
 	/* by the indexes of schema 19, one column at a time */
 	"INSERT OR IGNORE INTO temp.dirty_new SELECT c.sha FROM temp.new_ids n"
 	" CROSS JOIN commit_patch c ON c.alt_histogram = n.id;"
