@@ -255,6 +255,12 @@ struct fuzzy_ctx {
 	 * since, each with the dates of its mails (struct span) */
 	int incr;
 	GHashTable *tiered, *old, *new_addr, *new_subj;
+	/* the new patch mails themselves (struct cand), by sender and by
+	 * stripped subject (lower case -> GArray of their indexes), and
+	 * those of them the current commit has for candidates */
+	GArray *nm;
+	GHashTable *nm_from, *nm_subj;
+	GPtrArray *pick;
 };
 
 static void score_one(const struct fuzzy_ctx *f,
@@ -473,27 +479,36 @@ static int keep_old(struct fuzzy_ctx *f, const struct onlist_fuzzy_commit *c)
 	return 1;
 }
 
+/* f->addr and f->stripped from the first columns of a commit, as
+ * fuzzy_prepare() makes them; 1 (f->st set) when out of memory. */
+static int addr_and_subject(struct fuzzy_ctx *f, const struct onlist_fuzzy_commit *c)
+{
+	struct onlist_subject sj;
+
+	if (onlist_subject_parse(&sj, c->subject ? c->subject : "")) {
+		f->st = ONLIST_ENOMEM;
+		return 1;
+	}
+	f->addr = g_ascii_strdown(c->author_email ? c->author_email : "", -1);
+	f->stripped = g_ascii_strdown(sj.stripped, -1);
+	onlist_subject_release(&sj);
+	return 0;
+}
+
 /* Asked before a commit is read whole: after new mail (f->incr), one
  * whose fuzzy matches new mail cannot change keeps the last run's
  * (keep_old()) and is not read.  On an error every commit is skipped. */
 static int fuzzy_skip(const struct onlist_fuzzy_commit *c, void *data)
 {
 	struct fuzzy_ctx *f = data;
-	struct onlist_subject sj;
 	int kept;
 
 	if (f->st != ONLIST_OK)
 		return 1;
 	if (!f->incr)
 		return 0;
-	if (onlist_subject_parse(&sj, c->subject ? c->subject : "")) {
-		f->st = ONLIST_ENOMEM;
+	if (addr_and_subject(f, c))
 		return 1;
-	}
-	/* as fuzzy_prepare() makes them */
-	f->addr = g_ascii_strdown(c->author_email ? c->author_email : "", -1);
-	f->stripped = g_ascii_strdown(sj.stripped, -1);
-	onlist_subject_release(&sj);
 	kept = keep_old(f, c);
 	g_free(f->addr);
 	g_free(f->stripped);
@@ -582,52 +597,198 @@ static int fuzzy_commit(const struct onlist_fuzzy_commit *c, void *data)
 	return f->st != ONLIST_OK;
 }
 
-/* onlist_store_fuzzy_todo()'s question: 1 when a new mail has the
- * commit's stripped subject (as fuzzy_skip() makes it). */
-static int new_subject(const char *sha, const char *subject, void *data)
-{
-	struct fuzzy_ctx *f = data;
-	struct onlist_subject sj;
-	char *low;
-	int r;
+/* ---- after new mail: the new mails scored against the commits ---- */
 
-	(void)sha;
-	if (onlist_subject_parse(&sj, subject ? subject : ""))
-		return -1;
-	low = g_ascii_strdown(sj.stripped, -1);
-	onlist_subject_release(&sj);
-	r = g_hash_table_contains(f->new_subj, low);
-	g_free(low);
-	return r;
+/* A commit's fuzzy matches are the candidates that score enough, each on
+ * its own: after new mail, a commit whose candidates are the old ones
+ * plus some new mails keeps the last run's matches (the old ones score as
+ * they did: the stamp says the commits, bounds and old mails are the
+ * same) and has only the new ones scored. */
+
+static void nm_index(GHashTable *h, const char *key, guint i)
+{
+	GArray *a = g_hash_table_lookup(h, key);
+
+	if (!a) {
+		a = g_array_new(FALSE, FALSE, sizeof(guint));
+		g_hash_table_insert(h, g_ascii_strdown(key, -1), a);
+	}
+	g_array_append_val(a, i);
 }
 
-/* After new mail: the commits to score again and the rest's matches kept
- * (onlist_store_fuzzy_todo()), then the first ones scored: only a commit
- * of a new mail's person (any of the addresses the aliases give) or
- * subject, or one an earlier tier no longer matches, can change. */
-static onlist_status fuzzy_incremental(struct onlist_store *s,
-				       struct fuzzy_ctx *f)
+static onlist_status load_new_mails(struct fuzzy_ctx *f, int64_t since)
 {
-	GPtrArray *addrs = g_ptr_array_new();
+	f->nm = g_array_new(FALSE, FALSE, sizeof(struct cand));
+	g_array_set_clear_func(f->nm, cand_clear);
+	f->nm_from = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					   (GDestroyNotify)g_array_unref);
+	f->nm_subj = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					   (GDestroyNotify)g_array_unref);
+	f->pick = g_ptr_array_new();
+	if (onlist_store_fuzzy_new_mails(f->s, since, keep_cand, f->nm)
+	    != ONLIST_OK)
+		return ONLIST_EDB;
+	for (guint i = 0; i < f->nm->len; i++) {
+		const struct cand *x = &g_array_index(f->nm, struct cand, i);
+		char *low;
+
+		/* as the candidates' SQL compares them: lower(from_addr),
+		 * lower(stripped) */
+		if (x->m.from_addr) {
+			low = g_ascii_strdown(x->m.from_addr, -1);
+			nm_index(f->nm_from, low, i);
+			g_free(low);
+		}
+		if (x->m.stripped) {
+			low = g_ascii_strdown(x->m.stripped, -1);
+			nm_index(f->nm_subj, low, i);
+			g_free(low);
+		}
+	}
+	return ONLIST_OK;
+}
+
+static void free_new_mails(struct fuzzy_ctx *f)
+{
+	if (f->nm)
+		g_array_free(f->nm, TRUE);
+	if (f->nm_from)
+		g_hash_table_destroy(f->nm_from);
+	if (f->nm_subj)
+		g_hash_table_destroy(f->nm_subj);
+	if (f->pick)
+		g_ptr_array_free(f->pick, TRUE);
+	f->nm = NULL;
+	f->nm_from = f->nm_subj = NULL;
+	f->pick = NULL;
+}
+
+static void pick(struct fuzzy_ctx *f, const struct onlist_fuzzy_candidate *m)
+{
+	for (guint i = 0; i < f->pick->len; i++)
+		if (g_ptr_array_index(f->pick, i) == m)
+			return;
+	g_ptr_array_add(f->pick, (gpointer)m);
+}
+
+/* The new mails that are candidates of commit c, into f->pick, by the
+ * tests fuzzy_commit() and onlist_store_fuzzy_candidates() make: from one
+ * of the author's addresses (the aliases of its canonical one) and sent
+ * in the window, or from another address with the same stripped subject
+ * and dated in the window.  Skipped (1) when there is none. */
+static int pair_skip(const struct onlist_fuzzy_commit *c, void *data)
+{
+	struct fuzzy_ctx *f = data;
+	const char *cn;
+	GPtrArray *all;
+	GArray *a;
+	int64_t lo, hi;
+
+	if (f->st != ONLIST_OK || addr_and_subject(f, c))
+		return 1;
+	window(c, &lo, &hi);
+	g_ptr_array_set_size(f->pick, 0);
+	cn = f->canon ? g_hash_table_lookup(f->canon, f->addr) : NULL;
+	all = cn ? g_hash_table_lookup(f->aliases, cn) : NULL;
+	for (guint k = 0; k < (all ? all->len : 1); k++) {
+		const char *addr = all ? g_ptr_array_index(all, k) : f->addr;
+
+		a = g_hash_table_lookup(f->nm_from, addr);
+		for (guint i = 0; a && i < a->len; i++) {
+			const struct cand *x = &g_array_index(f->nm, struct cand,
+						g_array_index(a, guint, i));
+
+			/* lower(from_addr) = addr, dated (the SQL's
+			 * BETWEEN), sent in the window (fuzzy_commit()) */
+			if (x->m.dated && x->m.date >= lo && x->m.date <= hi)
+				pick(f, &x->m);
+		}
+	}
+	a = *f->stripped ? g_hash_table_lookup(f->nm_subj, f->stripped) : NULL;
+	for (guint i = 0; a && i < a->len; i++) {
+		const struct cand *x = &g_array_index(f->nm, struct cand,
+					g_array_index(a, guint, i));
+		char *from = x->m.from_addr ?
+			     g_ascii_strdown(x->m.from_addr, -1) : NULL;
+
+		if (from && strcmp(from, f->addr) && x->m.dated &&
+		    x->m.raw_date >= lo && x->m.raw_date <= hi)
+			pick(f, &x->m);
+		g_free(from);
+	}
+	g_free(f->addr);
+	g_free(f->stripped);
+	f->addr = f->stripped = NULL;
+	return f->pick->len == 0;
+}
+
+static int pair_commit(const struct onlist_fuzzy_commit *c, void *data)
+{
+	struct fuzzy_ctx *f = data;
+
+	if (!c->nfp)
+		return 0;	/* as fuzzy_commit() */
+	if (fuzzy_prepare(f, c)) {
+		f->st = ONLIST_ENOMEM;
+		return 1;
+	}
+	for (guint i = 0; i < f->pick->len && f->st == ONLIST_OK; i++)
+		if (fuzzy_cand(g_ptr_array_index(f->pick, i), f))
+			break;
+	fuzzy_done(f);
+	return f->st != ONLIST_OK;
+}
+
+/* After new mail: the commits to score again whole and the rest's
+ * matches kept (onlist_store_fuzzy_todo()), those scored, then the new
+ * mails scored against the commits they can be candidates of: only a
+ * commit of a new mail's person (any of the addresses the aliases give)
+ * or subject (the stored keys), or one an earlier tier no longer
+ * matches, can change. */
+static onlist_status fuzzy_incremental(struct onlist_store *s,
+				       struct fuzzy_ctx *f, int64_t since)
+{
+	GPtrArray *addrs = g_ptr_array_new(), *subjects = g_ptr_array_new();
+	GArray *spans = g_array_new(FALSE, FALSE, sizeof(int64_t[2]));
 	GHashTableIter it;
-	gpointer k;
+	gpointer k, v;
 	onlist_status st;
 
 	g_hash_table_iter_init(&it, f->new_addr);
-	while (g_hash_table_iter_next(&it, &k, NULL)) {
+	while (g_hash_table_iter_next(&it, &k, &v)) {
 		GPtrArray *all = f->aliases ? g_hash_table_lookup(f->aliases, k) : NULL;
+		const struct span *x = v;
+		int64_t span[2] = { x->lo, x->hi };
 
 		g_ptr_array_add(addrs, k);
-		for (guint i = 0; all && i < all->len; i++)
+		g_array_append_val(spans, span);
+		for (guint i = 0; all && i < all->len; i++) {
 			g_ptr_array_add(addrs, g_ptr_array_index(all, i));
+			g_array_append_val(spans, span);
+		}
 	}
+	g_hash_table_iter_init(&it, f->new_subj);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		g_ptr_array_add(subjects, k);
 	st = onlist_store_fuzzy_todo(s, (const char *const *)addrs->pdata,
-				     addrs->len, new_subject, f);
+				     (const int64_t (*)[2])(void *)spans->data,
+				     addrs->len,
+				     (const char *const *)subjects->pdata,
+				     subjects->len);
 	g_ptr_array_free(addrs, TRUE);
+	g_array_free(spans, TRUE);
+	g_ptr_array_free(subjects, TRUE);
 	if (st == ONLIST_OK &&
 	    onlist_store_fuzzy_commits_todo(s, fuzzy_skip, fuzzy_commit, f)
 	    != ONLIST_OK)
 		st = ONLIST_EDB;
+	if (st == ONLIST_OK)
+		st = load_new_mails(f, since);
+	if (st == ONLIST_OK &&
+	    onlist_store_fuzzy_commits_pairs(s, pair_skip, pair_commit, f)
+	    != ONLIST_OK)
+		st = ONLIST_EDB;
+	free_new_mails(f);
 	return st;
 }
 
@@ -868,7 +1029,8 @@ static char *tier_stamp(struct onlist_store *s, const char *name,
  * what to keep in meta fuzzy_stamp after the tier. */
 static onlist_status fuzzy_begin(struct onlist_store *s, struct fuzzy_ctx *f,
 				 struct onlist_match_tier_counts *counts,
-				 char **stamp, long long *kept_since)
+				 int64_t exact_since, char **stamp,
+				 long long *kept_since)
 {
 	char *canon = onlist__match_canon_key(f->canon), *key;
 	int64_t since = -1;
@@ -879,9 +1041,13 @@ static onlist_status fuzzy_begin(struct onlist_store *s, struct fuzzy_ctx *f,
 	g_free(key);
 	if (!*stamp)
 		return ONLIST_EDB;
+	/* the matches were emptied: none of the last run's to keep */
+	if (exact_since < 0)
+		since = -1;
 	*kept_since = since;
+	/* the other tiers' rows are in place: the last fuzzy ones go */
 	if (since < 0)
-		return ONLIST_OK;
+		return exact_since < 0 ? ONLIST_OK : onlist_store_fuzzy_clear(s);
 	f->incr = 1;
 	f->tiered = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	f->old = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
@@ -985,8 +1151,15 @@ onlist_status onlist_match_run(struct onlist_store *s,
 	st = onlist_store_set_meta(s, "exact_stamp", stamp);
 	g_free(stamp);
 	stamp = NULL;
-	if (st != ONLIST_OK)
+	if (st != ONLIST_OK || onlist_store_match_reset(s, since) != ONLIST_OK)
 		goto db;
+	if ((st = onlist__match_subject_keys(s, since < 0)) != ONLIST_OK) {
+		if (st == ONLIST_ENOMEM) {
+			onlist_store_rollback(s);
+			return onlist_fail(errmsg, st, "out of memory");
+		}
+		goto db;
+	}
 	phase(o, "match setup");
 	if (onlist_store_match_links(s, onlist__match_link_fits, &oom, &c->link) != ONLIST_OK)
 		goto db;
@@ -1035,10 +1208,11 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		g_array_set_clear_func(f.cache, cand_clear);
 		f.index = g_array_new(FALSE, FALSE, sizeof(struct hit));
 		onlist__match_aliases(s, o, &f.canon, &f.aliases);
-		if ((st = fuzzy_begin(s, &f, &counts, &stamp,
-					   &c->fuzzy_since)) != ONLIST_OK)
+		if ((st = fuzzy_begin(s, &f, &counts, since, &stamp,
+				      &c->fuzzy_since)) != ONLIST_OK)
 			f.st = st;
-		else if (f.incr && (st = fuzzy_incremental(s, &f)) != ONLIST_OK)
+		else if (f.incr && (st = fuzzy_incremental(s, &f,
+					c->fuzzy_since)) != ONLIST_OK)
 			f.st = f.st != ONLIST_OK ? f.st : st;
 		else if (!f.incr &&
 			 onlist_store_fuzzy_commits(s, NULL, fuzzy_skip,
@@ -1048,7 +1222,8 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		fuzzy_end(&f);
 		if (f.st == ONLIST_OK &&
 		    (onlist_store_set_meta(s, "fuzzy_stamp", stamp) != ONLIST_OK ||
-		     (f.accepted = onlist_store_fuzzy_count(s)) < 0))
+		     (f.accepted = onlist_store_match_count(s, "fuzzy",
+							     since >= 0)) < 0))
 			f.st = ONLIST_EDB;
 		g_free(stamp);
 		g_array_free(f.cache, TRUE);
@@ -1062,14 +1237,16 @@ onlist_status onlist_match_run(struct onlist_store *s,
 		if (f.st != ONLIST_OK)
 			goto db;
 		c->fuzzy = f.accepted;
-	} else if (onlist_store_set_meta(s, "fuzzy_stamp", "") != ONLIST_OK) {
+	} else if (onlist_store_set_meta(s, "fuzzy_stamp", "") != ONLIST_OK ||
+		   (since >= 0 && onlist_store_fuzzy_clear(s) != ONLIST_OK)) {
 		goto db;	/* the next run has no fuzzy matches to keep */
 	}
 	phase(o, "fuzzy tier");
 	if (onlist_store_match_tier(s, ONLIST_TIER_LATE, since,
 				    &c->late) != ONLIST_OK ||
 	    onlist_store_match_tier(s, ONLIST_TIER_ECHO, since,
-				    &c->echo) != ONLIST_OK)
+				    &c->echo) != ONLIST_OK ||
+	    onlist_store_match_log_end(s) != ONLIST_OK)
 		goto db;
 	phase(o, "late and echo tiers");
 	/* 4. What onlist ignored judges, again for the topics the thread

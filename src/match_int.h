@@ -20,6 +20,10 @@ int onlist__match_author_date_fits(const struct onlist_link_row *r,
  * store_match.h take it (-1: every unmatched commit). */
 onlist_status onlist__match_subjects(struct onlist_store *s, int64_t since,
 				     long *added);
+/* The stored subject keys of the commits and patch mails brought up to
+ * date (whole: made again), for the subject and fuzzy tiers after new
+ * mail.  ONLIST_EDB, ONLIST_ENOMEM. */
+onlist_status onlist__match_subject_keys(struct onlist_store *s, int whole);
 /* --explain: the linked patches the link tier refused, and what the
  * subject tier saw, into out. */
 onlist_status onlist__explain_links(struct onlist_store *s, const char *sha,

@@ -302,7 +302,7 @@ static onlist_status subj_collect(struct onlist_store *s, const char *sha,
 				  int64_t since, struct subj_ctx *x)
 {
 	GHashTableIter it;
-	gpointer addr;
+	gpointer hk;
 
 	x->by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					  (GDestroyNotify)g_ptr_array_unref);
@@ -318,9 +318,10 @@ static onlist_status subj_collect(struct onlist_store *s, const char *sha,
 			return ONLIST_EDB;
 	}
 	if (since >= 0) {
-		/* a commit not dirty is looked at when a key of its author's
-		 * changed: only its author's commits are read */
+		/* a commit not dirty is looked at when its key changed: the
+		 * commits of those keys are looked up (the stored keys) */
 		GPtrArray *from = g_ptr_array_new_with_free_func(g_free);
+		GPtrArray *keys = g_ptr_array_new_with_free_func(g_free);
 		GHashTableIter ki;
 		gpointer k;
 		onlist_status r;
@@ -330,11 +331,14 @@ static onlist_status subj_collect(struct onlist_store *s, const char *sha,
 			const char *nl = strrchr(k, '\n');
 
 			g_ptr_array_add(from, g_strndup(k, (gsize)(nl - (const char *)k)));
+			g_ptr_array_add(keys, g_strdup(nl + 1));
 		}
 		r = onlist_store_match_subject_commits_of(s,
-				(const char *const *)from->pdata, from->len,
+				(const char *const *)from->pdata,
+				(const char *const *)keys->pdata, from->len,
 				subj_commit_row, x);
 		g_ptr_array_free(from, TRUE);
+		g_ptr_array_free(keys, TRUE);
 		if (r != ONLIST_OK)
 			return ONLIST_EDB;
 	} else if (onlist_store_match_subject_commits(s, sha, subj_commit_row, x)
@@ -351,12 +355,78 @@ static onlist_status subj_collect(struct onlist_store *s, const char *sha,
 		if (onlist_store_match_dirty_add(s, ((struct subj_commit *)
 				g_ptr_array_index(x->commits, i))->sha) != ONLIST_OK)
 			return ONLIST_EDB;
-	g_hash_table_iter_init(&it, x->addrs);
-	while (g_hash_table_iter_next(&it, &addr, NULL))
-		if (onlist_store_match_subject_mails(s, addr, subj_mail_row, x)
-		    != ONLIST_OK)
+	/* the mails of the commits' keys (no other mail is one of their
+	 * candidates), by the stored keys */
+	g_hash_table_iter_init(&it, x->by_key);
+	while (g_hash_table_iter_next(&it, &hk, NULL)) {
+		const char *nl = strrchr(hk, '\n');
+		char *addr = g_strndup(hk, (gsize)(nl - (const char *)hk));
+		onlist_status r = onlist_store_match_subject_mails_key(s, addr,
+						nl + 1, subj_mail_row, x);
+
+		g_free(addr);
+		if (r != ONLIST_OK)
 			return ONLIST_EDB;
+	}
 	return x->oom ? ONLIST_ENOMEM : ONLIST_OK;
+}
+
+/* ---- the stored subject keys ---- */
+
+struct keys_ctx {
+	struct onlist_store *s;
+	int whole;
+	onlist_status st;
+};
+
+static int commit_key(const char *sha, const char *subject, const char *author,
+		      void *data)
+{
+	struct keys_ctx *k = data;
+	struct onlist_subject sj;
+	char *low, *key;
+
+	if (!sha)
+		return 0;
+	if (onlist_subject_parse(&sj, subject ? subject : ""))
+		return 1;
+	/* as the fuzzy tier (fuzzy_prepare()) and subj_hash_key() make them */
+	low = g_ascii_strdown(sj.stripped, -1);
+	key = onlist_subject_key(sj.stripped);
+	onlist_subject_release(&sj);
+	if (key && onlist_store_match_put_commit_key(k->s, k->whole, sha,
+			author ? author : "", low, key) != ONLIST_OK)
+		k->st = ONLIST_EDB;
+	g_free(low);
+	free(key);
+	return !key || k->st != ONLIST_OK;
+}
+
+static int mail_key(const char *msgid, const char *stripped, const char *from,
+		    void *data)
+{
+	struct keys_ctx *k = data;
+	char *key;
+
+	if (!msgid || !stripped || !from)
+		return 0;
+	if (!(key = onlist_subject_key(stripped)))
+		return 1;
+	if (*key && onlist_store_match_put_mail_key(k->s, k->whole, msgid,
+							from, key)
+	    != ONLIST_OK)
+		k->st = ONLIST_EDB;
+	free(key);
+	return k->st != ONLIST_OK;
+}
+
+onlist_status onlist__match_subject_keys(struct onlist_store *s, int whole)
+{
+	static const struct onlist_subject_key_cbs cbs = { commit_key, mail_key };
+	struct keys_ctx k = { s, whole, ONLIST_OK };
+	onlist_status st = onlist_store_match_keys_update(s, &k.whole, &cbs, &k);
+
+	return k.st != ONLIST_OK ? k.st : st;
 }
 
 static void subj_done(struct subj_ctx *x)
@@ -374,9 +444,11 @@ onlist_status onlist__match_subjects(struct onlist_store *s, int64_t since,
 	struct subj_ctx x;
 	onlist_status st = subj_collect(s, NULL, since, &x);
 
-	/* after the mails are read: a kept match does not hide its mail */
+	/* after new mail, the rows of the commits computed again go (the
+	 * others' stay); a row there does not hide its mail from the reads
+	 * above, which only the earlier tiers' rows do */
 	if (st == ONLIST_OK && since >= 0 &&
-	    onlist_store_match_subject_keep(s, added) != ONLIST_OK)
+	    onlist_store_match_subject_clear(s) != ONLIST_OK)
 		st = ONLIST_EDB;
 
 	for (guint i = 0; st == ONLIST_OK && i < x.commits->len; i++) {
@@ -387,10 +459,18 @@ onlist_status onlist__match_subjects(struct onlist_store *s, int64_t since,
 		for (guint k = 0; st == ONLIST_OK && k < sc->msgids->len; k++)
 			if ((st = onlist_store_match_put(s, sc->sha,
 					g_ptr_array_index(sc->msgids, k),
-					"subject", 1.0)) == ONLIST_OK)
+					"subject", 1.0)) == ONLIST_OK &&
+			    since < 0)
 				(*added)++;
 	}
 	subj_done(&x);
+	if (st == ONLIST_OK && since >= 0) {
+		long n = onlist_store_match_count(s, "subject", 1);
+
+		if (n < 0)
+			return ONLIST_EDB;
+		*added += n;
+	}
 	return st;
 }
 

@@ -42,6 +42,15 @@ onlist_status onlist_store_fuzzy_put_commit_patch(struct onlist_store *s,
 		    (int64_t)r->removed);
 }
 
+/* The methods of the tiers before fuzzy (store_match.c, BEFORE_LATE but
+ * fuzzy): a commit one of them matched is not scored.  After new mail
+ * the rows of the later tiers (late, echo) are the last run's, in place:
+ * only these count. */
+#define BEFORE_FUZZY "'link', 'patch-id', 'patch-id-alg', 'repaired'," \
+	" 'quoted', 'author-date', 'subject'"
+#define UNTIERED(c) " NOT EXISTS (SELECT 1 FROM matches x" \
+	" WHERE x.commit_sha = " c " AND x.method IN (" BEFORE_FUZZY "))"
+
 #define BOUND(c) \
 	" coalesce((SELECT bound FROM temp.bound b WHERE b.sha = " c ".sha), 0)"
 #define COMMIT_COLS \
@@ -54,7 +63,7 @@ onlist_status onlist_store_fuzzy_put_commit_patch(struct onlist_store *s,
 static const char sql_fuzzy_commits[] =
 	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.subject, c.author_date,"
 	" c.commit_date," BOUND("c") " FROM commits c"
-	" JOIN commit_patch p ON p.sha = c.sha WHERE" UNMATCHED("c.sha")
+	" JOIN commit_patch p ON p.sha = c.sha WHERE" UNTIERED("c.sha")
 	" ORDER BY 2, c.commit_date, c.sha";
 /* its columns, what skip() is given */
 #define FC(type, field) { type, offsetof(struct onlist_fuzzy_commit, field) }
@@ -158,74 +167,73 @@ static const char sql_todo_begin[] =
 	/* an earlier tier matched it last run and none has now */
 	"INSERT OR IGNORE INTO temp.fuzzy_todo SELECT sha FROM temp.fuzzy_tiered;"
 	/* a DMARC-rewritten author's address comes from the mail */
-	"INSERT OR IGNORE INTO temp.fuzzy_todo SELECT sha FROM temp.via_author;";
-static const char sql_todo_author[] =
-	"INSERT OR IGNORE INTO temp.fuzzy_todo"
-	" SELECT sha FROM commits WHERE lower(author_email) = ?1";
-static const char sql_todo_add[] =
-	"INSERT OR IGNORE INTO temp.fuzzy_todo(sha) VALUES(?1)";
-static const char sql_subjects[] = "SELECT sha, subject FROM commits";
-/* The commits not to score again keep the last run's matches: chosen
- * before any is written (a written match makes its commit matched). */
-static const char sql_keep_rest[] =
-	"CREATE TEMP TABLE IF NOT EXISTS fuzzy_keep(sha TEXT PRIMARY KEY)"
+	"INSERT OR IGNORE INTO temp.fuzzy_todo SELECT sha FROM temp.via_author;"
+	/* the others a new mail may be a candidate of: only the new mails
+	 * are scored for them, their other matches are kept */
+	"CREATE TEMP TABLE IF NOT EXISTS fuzzy_pairs(sha TEXT PRIMARY KEY)"
 	" WITHOUT ROWID;"
-	"DELETE FROM temp.fuzzy_keep;"
-	"INSERT OR IGNORE INTO temp.fuzzy_keep SELECT o.commit_sha"
-	" FROM temp.old_fuzzy o WHERE o.commit_sha NOT IN"
-	" (SELECT sha FROM temp.fuzzy_todo) AND" UNMATCHED("o.commit_sha")
-	" AND EXISTS (SELECT 1 FROM commit_patch p WHERE p.sha = o.commit_sha);"
-	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
-	" SELECT o.commit_sha, o.message_id, 'fuzzy', o.score"
-	" FROM temp.old_fuzzy o WHERE o.commit_sha IN"
-	" (SELECT sha FROM temp.fuzzy_keep);";
+	"DELETE FROM temp.fuzzy_pairs;";
+/* the commits of an address whose window (match.c, window(): from a year
+ * before the earlier of the author and commit dates to a year after the
+ * commit date or the bound) can hold a date between ?2 and ?3: those of
+ * its new mails (a superset: the caller tests each) */
+#define YEAR "31536000"
+static const char sql_todo_author[] =
+	"INSERT OR IGNORE INTO temp.fuzzy_pairs"
+	" SELECT c.sha FROM commits c WHERE lower(c.author_email) = ?1"
+	" AND (coalesce(c.commit_date, 0) <= ?3 + " YEAR
+	"  OR (coalesce(c.author_date, 0) <> 0 AND c.author_date <= ?3 + " YEAR "))"
+	" AND (coalesce(c.commit_date, 0) = 0 OR c.commit_date >= ?2 - " YEAR
+	"  OR" BOUND("c") " >= ?2 - " YEAR ")";
+/* by the stored stripped subjects (schema 19) */
+static const char sql_todo_subject[] =
+	"INSERT OR IGNORE INTO temp.fuzzy_pairs"
+	" SELECT sha FROM commit_subject WHERE stripped = ?1";
+/* The commits not to score again keep the last run's matches, in place:
+ * the rows of those to score again go, and those of the commits an
+ * earlier tier matches now (it wrote a row for them this run). */
+static const char sql_keep_rest[] =
+	"DELETE FROM matches WHERE method = 'fuzzy' AND commit_sha IN"
+	" (SELECT sha FROM temp.fuzzy_todo UNION SELECT commit_sha"
+	" FROM temp.match_log WHERE method IN (" BEFORE_FUZZY ") AND op > 0)";
 static const char sql_fuzzy_todo[] =
 	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.subject, c.author_date,"
 	" c.commit_date," BOUND("c") " FROM temp.fuzzy_todo t"
 	" CROSS JOIN commits c ON c.sha = t.sha"
-	" JOIN commit_patch p ON p.sha = c.sha WHERE" UNMATCHED("c.sha")
+	" JOIN commit_patch p ON p.sha = c.sha WHERE" UNTIERED("c.sha")
 	" ORDER BY 2, c.commit_date, c.sha";
 
 onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
-				      const char *const *addrs, size_t naddrs,
-				      onlist_fuzzy_subject_cb subject,
-				      void *data)
+				      const char *const *addrs,
+				      const int64_t (*spans)[2], size_t naddrs,
+				      const char *const *subjects,
+				      size_t nsubjects)
 {
-	sqlite3_stmt *st;
-	int rc;
-
 	if (sqlite3_exec(s->db, sql_todo_begin, NULL, NULL, NULL) != SQLITE_OK)
 		return fail(s, "commits to score again");
 	for (size_t i = 0; i < naddrs; i++)
 		if (step(s, prepare(s, sql_todo_author), "commits to score again",
-			 "t", addrs[i]) != ONLIST_OK)
+			 "tII", addrs[i], spans[i][0], spans[i][1]) != ONLIST_OK)
 			return ONLIST_EDB;
-	if (!(st = prepare(s, sql_subjects)))
-		return fail(s, "prepare");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *sha = (const char *)sqlite3_column_text(st, 0);
-		int r;
-
-		if (!sha)
-			continue;
-		r = subject(sha, (const char *)sqlite3_column_text(st, 1), data);
-		if (r < 0) {
-			sqlite3_reset(st);
-			return ONLIST_ENOMEM;
-		}
-		if (r > 0 && step(s, prepare(s, sql_todo_add),
-				  "commits to score again", "t", sha) != ONLIST_OK) {
-			sqlite3_reset(st);
+	for (size_t i = 0; i < nsubjects; i++)
+		if (step(s, prepare(s, sql_todo_subject), "commits to score again",
+			 "t", subjects[i]) != ONLIST_OK)
 			return ONLIST_EDB;
-		}
-	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return fail(s, "read subjects");
 	if (sqlite3_exec(s->db, sql_keep_rest, NULL, NULL, NULL) != SQLITE_OK)
 		return fail(s, "keep fuzzy matches");
 	return ONLIST_OK;
 }
+
+/* temp.fuzzy_pairs but temp.fuzzy_todo: matched by no earlier tier (their
+ * kept fuzzy matches are there already) */
+static const char sql_fuzzy_pairs[] =
+	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.subject, c.author_date,"
+	" c.commit_date," BOUND("c") " FROM temp.fuzzy_pairs t"
+	" CROSS JOIN commits c ON c.sha = t.sha"
+	" JOIN commit_patch p ON p.sha = c.sha"
+	" WHERE t.sha NOT IN (SELECT sha FROM temp.fuzzy_todo)"
+	" AND" UNTIERED("c.sha")
+	" ORDER BY 2, c.commit_date, c.sha";
 
 onlist_status onlist_store_fuzzy_commits_todo(struct onlist_store *s,
 					      onlist_fuzzy_skip_cb skip,
@@ -235,15 +243,23 @@ onlist_status onlist_store_fuzzy_commits_todo(struct onlist_store *s,
 	return walk_commits(s, sql_fuzzy_todo, skip, cb, data);
 }
 
+onlist_status onlist_store_fuzzy_commits_pairs(struct onlist_store *s,
+					       onlist_fuzzy_skip_cb skip,
+					       onlist_fuzzy_commit_cb cb,
+					       void *data)
+{
+	return walk_commits(s, sql_fuzzy_pairs, skip, cb, data);
+}
+
 /* Two statements, not one with OR: SQLite cannot answer an OR across two
  * tables from their two indexes, and scans every patch mail instead. */
 #define CANDIDATE_COLS \
 	"SELECT m.msgid, m.from_addr, m.subject, i.stripped," SENT("m") "," \
 	" i.version," \
-	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = m.msgid), p.fp, p.words" \
-	" FROM messages m JOIN message_info i ON i.msgid = m.msgid" \
+	" EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = m.msgid), p.fp, p.words," \
+	" m.date FROM messages m JOIN message_info i ON i.msgid = m.msgid" \
 	" JOIN message_patch p ON p.msgid = m.msgid"
-/* CANDIDATE_COLS but the two blobs (7, 8) */
+/* CANDIDATE_COLS but the two blobs (7, 8) and the Date (9) */
 #define CAND(type, field) \
 	{ type, offsetof(struct onlist_fuzzy_candidate, field) }
 static const struct onlist__column cand_cols[] = {
@@ -258,6 +274,9 @@ static const char sql_cand_author[] = CANDIDATE_COLS
 static const char sql_cand_subject[] = CANDIDATE_COLS
 	" WHERE lower(i.stripped) = ?1 AND i.class = 'patch'"
 	" AND lower(m.from_addr) <> ?2 AND m.date BETWEEN ?3 AND ?4";
+/* the patch mails after id ?1 (?2, ?3, ?4 unused) */
+static const char sql_cand_new[] = CANDIDATE_COLS
+	" WHERE m.id > CAST(?1 AS INTEGER) AND i.class = 'patch'";
 
 static onlist_status candidates(struct onlist_store *s, const char *sql,
 				const char *p1, const char *p2, int64_t lo,
@@ -275,6 +294,8 @@ static onlist_status candidates(struct onlist_store *s, const char *sql,
 		onlist__store_columns(st, &m, cand_cols);
 		m.fp = blob_u32(st, 7, &m.nfp);
 		m.words = blob_u32(st, 8, &m.nwords);
+		m.dated = sqlite3_column_type(st, 9) != SQLITE_NULL;
+		m.raw_date = sqlite3_column_int64(st, 9);
 		if (cb(&m, data))
 			break;
 	}
@@ -302,16 +323,30 @@ onlist_status onlist_store_fuzzy_candidates(struct onlist_store *s,
 	return st;
 }
 
+onlist_status onlist_store_fuzzy_new_mails(struct onlist_store *s,
+					   int64_t since,
+					   onlist_fuzzy_cand_cb cb, void *data)
+{
+	char arg[24];
+
+	snprintf(arg, sizeof(arg), "%" PRId64, since);
+	return candidates(s, sql_cand_new, arg, NULL, 0, 0, cb, data);
+}
+
 /* the commits an earlier tier matched last run and none has now: only
  * those are asked about (the others are matched), kept for
  * onlist_store_fuzzy_todo() */
 static const char sql_fz_tiered[] =
 	"DROP TABLE IF EXISTS temp.fuzzy_tiered;"
-	"CREATE TEMP TABLE fuzzy_tiered AS SELECT o.commit_sha AS sha"
-	" FROM temp.old_tiered o WHERE" UNMATCHED("o.commit_sha") ";";
+	"CREATE TEMP TABLE fuzzy_tiered AS SELECT DISTINCT l.commit_sha AS sha"
+	" FROM temp.match_log l WHERE l.method IN (" BEFORE_FUZZY ")"
+	" AND l.op < 0 AND EXISTS (SELECT 1 FROM temp.old_matches o"
+	"  WHERE o.method = l.method AND o.commit_sha = l.commit_sha"
+	"  AND o.message_id = l.message_id) AND" UNTIERED("l.commit_sha") ";";
 static const char sql_fz_old_tiered[] = "SELECT sha FROM temp.fuzzy_tiered";
 static const char sql_fz_old[] =
-	"SELECT commit_sha, message_id, score FROM temp.old_fuzzy";
+	"SELECT commit_sha, message_id, score FROM temp.old_matches"
+	" WHERE method = 'fuzzy'";
 /* the patch mails after id ?1: whose they are, what they are about */
 static const char sql_fz_mail[] =
 	"SELECT lower(m.from_addr), lower(i.stripped), coalesce(m.date, 0),"
@@ -391,12 +426,15 @@ onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
 	return onlist__store_rows(s, st, p, 1, old_mail_row, &x, NULL);
 }
 
-static const char sql_count_fuzzy[] =
-	"SELECT count(*) FROM matches WHERE method = 'fuzzy'";
+/* The last run's fuzzy rows, when the tier runs whole after new mail
+ * (another threshold) or not at all: the other tiers' rows are in place. */
+static const char sql_fz_clear[] =
+	"DELETE FROM matches WHERE method = 'fuzzy' AND commit_sha IN"
+	" (SELECT commit_sha FROM temp.old_matches WHERE method = 'fuzzy')";
 
-long onlist_store_fuzzy_count(struct onlist_store *s)
+onlist_status onlist_store_fuzzy_clear(struct onlist_store *s)
 {
-	int64_t n = 0;
-
-	return onlist__store_int64s(s, sql_count_fuzzy, -1, &n, 1) ? (long)n : -1;
+	if (sqlite3_exec(s->db, sql_fz_clear, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, "clear fuzzy matches");
+	return ONLIST_OK;
 }

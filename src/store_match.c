@@ -80,7 +80,7 @@ static const char sql_bounds[] =
 	" WITHOUT ROWID;"
 	"DELETE FROM temp.via_commits;"
 	"INSERT INTO temp.via_commits SELECT sha FROM commits"
-	" WHERE author_name LIKE '% via %';"
+	" WHERE author_name LIKE '%% via %%';"
 	"CREATE TEMP TABLE IF NOT EXISTS via_author("
 	" sha TEXT PRIMARY KEY, email TEXT NOT NULL);"
 	"DELETE FROM temp.via_author;"
@@ -92,25 +92,36 @@ static const char sql_bounds[] =
 	"  JOIN messages m ON m.from_name <> ''"
 	"  AND substr(c.author_name, 1, length(m.from_name) + 5)"
 	"   = m.from_name || ' via '"
-	"  WHERE c.author_name LIKE '% via %'"
+	"  WHERE c.author_name LIKE '%% via %%'"
 	"  AND length(c.author_name) > length(m.from_name) + 5"
 	"  AND instr(substr(c.author_name, length(m.from_name) + 6), ' ') = 0"
 	"  AND lower(m.from_addr) <> lower(c.author_email)"
-	"  AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.commit_sha = c.sha)"
-	"  GROUP BY c.sha, lower(m.from_addr)) WHERE rn = 1;";
+	"  AND %s GROUP BY c.sha, lower(m.from_addr)) WHERE rn = 1;";
+/* the unmatched commits only: --explain (a match run computes the bounds
+ * before its tiers, when every commit counts as unmatched) */
+static const char sql_via_unmatched[] =
+	"NOT EXISTS (SELECT 1 FROM matches x WHERE x.commit_sha = c.sha)";
 
-onlist_status onlist_store_match_compute_bounds(struct onlist_store *s)
+static onlist_status compute_bounds(struct onlist_store *s, int all)
 {
 	int linear = onlist_store_match_history_linear(s);
 	char view[sizeof(sql_bound_view) + 8];
+	char *bounds;
+	int rc;
 
 	if (linear < 0)
 		return fail(s, "landing bounds");
 	snprintf(view, sizeof(view), sql_bound_view, !linear);
-	if (sqlite3_exec(s->db, view, NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_exec(s->db, sql_bounds, NULL, NULL, NULL) != SQLITE_OK)
-		return fail(s, "landing bounds");
-	return ONLIST_OK;
+	bounds = g_strdup_printf(sql_bounds, all ? "1" : sql_via_unmatched);
+	rc = sqlite3_exec(s->db, view, NULL, NULL, NULL) != SQLITE_OK ||
+	     sqlite3_exec(s->db, bounds, NULL, NULL, NULL) != SQLITE_OK;
+	g_free(bounds);
+	return rc ? fail(s, "landing bounds") : ONLIST_OK;
+}
+
+onlist_status onlist_store_match_compute_bounds(struct onlist_store *s)
+{
+	return compute_bounds(s, 0);
 }
 
 onlist_status onlist_store_match_clear_echoes(struct onlist_store *s)
@@ -121,6 +132,81 @@ onlist_status onlist_store_match_clear_echoes(struct onlist_store *s)
 	return ONLIST_OK;
 }
 
+/* After new mail the tiers change the matches in place: each deletes the
+ * rows of its method for the commits it computes again and for those an
+ * earlier tier matches now, and writes the new ones; the rest stay.  What
+ * changed (every row written or deleted, op 1 or -1) is logged by
+ * triggers in temp.match_log: the tiers' questions about the last run's
+ * rows (which commits an earlier tier gave back, which mails changed
+ * hands) are asked of it, not of every match. */
+static const char sql_log_begin[] =
+	"CREATE TEMP TABLE IF NOT EXISTS match_log(commit_sha TEXT NOT NULL,"
+	" message_id TEXT NOT NULL, method TEXT NOT NULL, op INTEGER NOT NULL);"
+	"CREATE INDEX IF NOT EXISTS temp.match_log_message"
+	" ON match_log(message_id);"
+	"DELETE FROM temp.match_log;"
+	"CREATE TEMP TRIGGER IF NOT EXISTS match_log_ins AFTER INSERT"
+	" ON main.matches BEGIN INSERT INTO match_log VALUES(new.commit_sha,"
+	" new.message_id, new.method, 1); END;"
+	"CREATE TEMP TRIGGER IF NOT EXISTS match_log_del AFTER DELETE"
+	" ON main.matches BEGIN INSERT INTO match_log VALUES(old.commit_sha,"
+	" old.message_id, old.method, -1); END;";
+static const char sql_log_end[] =
+	"DROP TRIGGER IF EXISTS temp.match_log_ins;"
+	"DROP TRIGGER IF EXISTS temp.match_log_del;";
+
+onlist_status onlist_store_match_reset(struct onlist_store *s, int64_t since)
+{
+	/* the link tier runs whole: its rows go */
+	if (sqlite3_exec(s->db, since < 0 ? "DELETE FROM matches" : sql_log_begin,
+			 NULL, NULL, NULL) != SQLITE_OK ||
+	    (since >= 0 && sqlite3_exec(s->db, "DELETE FROM matches"
+			" WHERE method = 'link' AND commit_sha IN (SELECT commit_sha"
+			" FROM temp.old_matches WHERE method = 'link')",
+			NULL, NULL, NULL) != SQLITE_OK))
+		return fail(s, "clear matches");
+	return ONLIST_OK;
+}
+
+onlist_status onlist_store_match_log_end(struct onlist_store *s)
+{
+	if (sqlite3_exec(s->db, sql_log_end, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, "match log");
+	return ONLIST_OK;
+}
+
+/* How many rows of method there are: counted, or after new mail the last
+ * run's plus what the log says. */
+static const char sql_count_method[] =
+	"SELECT count(*) FROM matches WHERE method = ?1";
+static const char sql_count_method_log[] =
+	"SELECT (SELECT count(*) FROM temp.old_matches WHERE method = ?1)"
+	" + (SELECT coalesce(sum(op), 0) FROM temp.match_log WHERE method = ?1)";
+
+long onlist_store_match_count(struct onlist_store *s, const char *method,
+			       int in_place)
+{
+	sqlite3_stmt *st = prepare(s, in_place ? sql_count_method_log :
+				   sql_count_method);
+	long n = -1;
+
+	if (!st)
+		return -1;
+	bind_text(st, 1, method);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = (long)sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return n;
+}
+
+/* The rows of method of the commits in temp.dirty and of those an
+ * earlier tier (before) wrote a row for this run: the first are computed
+ * again, the others are matched by an earlier tier or computed again. */
+#define CLEAR(method, before) \
+	"DELETE FROM matches WHERE method = '" method "' AND commit_sha IN" \
+	" (SELECT sha FROM temp.dirty UNION SELECT commit_sha" \
+	" FROM temp.match_log WHERE method IN (" before ") AND op > 0)"
+
 onlist_status onlist_store_match_begin(struct onlist_store *s)
 {
 	onlist_status st = onlist_store_begin(s);
@@ -129,6 +215,11 @@ onlist_status onlist_store_match_begin(struct onlist_store *s)
 		return st;
 	/* what was posted before, for the review to see which commits'
 	 * postings changed (store_review.c) */
+	if (sqlite3_exec(s->db, sql_log_end, NULL, NULL, NULL) != SQLITE_OK) {
+		st = fail(s, "clear matches");
+		onlist_store_rollback(s);
+		return st;
+	}
 	if (sqlite3_exec(s->db, "DROP TABLE IF EXISTS temp.old_posted;"
 			 "CREATE TEMP TABLE old_posted AS SELECT commit_sha,"
 			 " message_id FROM matches x WHERE "
@@ -137,29 +228,18 @@ onlist_status onlist_store_match_begin(struct onlist_store *s)
 			  * commits: those an earlier tier did not match
 			  * (match.c keeps it for the commits new mail
 			  * cannot change) */
-			 "DROP TABLE IF EXISTS temp.old_fuzzy;"
-			 "CREATE TEMP TABLE old_fuzzy AS SELECT commit_sha,"
-			 " message_id, score FROM matches WHERE method = 'fuzzy';"
-			 "DROP TABLE IF EXISTS temp.old_patchid;"
-			 "CREATE TEMP TABLE old_patchid AS SELECT commit_sha,"
-			 " message_id FROM matches WHERE method = 'patch-id';"
-			 /* every match of the last run, for the tiers that
-			  * keep those of the commits new mail cannot change
-			  * (tier_keep()) */
+			 /* every match of the last run: what an incremental
+			  * run changed is told from it (match_log, below),
+			  * and the ignored topics compare with it */
 			 "DROP TABLE IF EXISTS temp.old_matches;"
 			 "CREATE TEMP TABLE old_matches(method TEXT NOT NULL,"
 			 " commit_sha TEXT NOT NULL, message_id TEXT NOT NULL,"
 			 " score REAL NOT NULL, PRIMARY KEY(method, commit_sha,"
 			 " message_id)) WITHOUT ROWID;"
 			 "INSERT INTO temp.old_matches SELECT method, commit_sha,"
-			 " message_id, score FROM matches;"
-			 "DROP TABLE IF EXISTS temp.old_tiered;"
-			 "CREATE TEMP TABLE old_tiered AS SELECT DISTINCT"
-			 " commit_sha FROM matches WHERE method NOT IN"
-			 " ('fuzzy', 'late', 'echo');"
-			 "DELETE FROM matches;",
+			 " message_id, score FROM matches;",
 			 NULL, NULL, NULL) != SQLITE_OK ||
-	    onlist_store_match_compute_bounds(s) != ONLIST_OK) {
+	    compute_bounds(s, 1) != ONLIST_OK) {
 		st = fail(s, "clear matches");
 		onlist_store_rollback(s);
 	}
@@ -436,15 +516,13 @@ static const char sql_exact[] =
 
 /* A commit's patch-id matches depend on its patch-id, the mails with it,
  * their class and its bound, not on any other match: after new mail
- * (since >= 0, see onlist_store_match_tier_stamp()) the last run's are kept and
- * only the new mails looked at. */
-static const char sql_exact_kept[] =
-	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
-	" SELECT commit_sha, message_id, 'patch-id', 1.0 FROM temp.old_patchid";
+ * (since >= 0, see onlist_store_match_tier_stamp()) the last run's stay and
+ * only the new mails are looked at. */
 static const char sql_exact_new[] =
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
 	" SELECT c.sha, m.msgid, 'patch-id', 1.0 FROM messages m"
-	" JOIN commits c ON c.patch_id = m.patch_id"
+	/* the new mails first, not every commit probed */
+	" CROSS JOIN commits c ON c.patch_id = m.patch_id"
 	" WHERE m.id > CAST(?1 AS INTEGER) AND m.patch_id IS NOT NULL AND"
 	NOT_ECHO("m.msgid") " AND" IN_TIME("c.sha", "m");
 
@@ -455,13 +533,18 @@ onlist_status onlist_store_match_exact(struct onlist_store *s, int64_t since,
 	const char *p[1] = { arg };
 	onlist_status st;
 
+	long n;
+
 	if (since < 0)
 		return exec_count(s, sql_exact, NULL, 0, added, "match patch-id");
 	snprintf(arg, sizeof(arg), "%" PRId64, since);
-	if ((st = exec_count(s, sql_exact_kept, NULL, 0, added,
-			     "keep patch-id matches")) != ONLIST_OK)
+	if ((st = exec_count(s, sql_exact_new, p, 1, NULL,
+			     "match patch-id")) != ONLIST_OK)
 		return st;
-	return exec_count(s, sql_exact_new, p, 1, added, "match patch-id");
+	if ((n = onlist_store_match_count(s, "patch-id", 1)) < 0)
+		return fail(s, "match patch-id");
+	*added += n;
+	return ONLIST_OK;
 }
 
 /* ---- after new mail: the tiers keep what new mail cannot change ---- */
@@ -513,11 +596,14 @@ static const char *const sql_dirty_new[] = {
  * mail its reply answers arrived */
 static const char sql_dirty_commits[] =
 	"INSERT OR IGNORE INTO temp.dirty_new SELECT c.sha FROM temp.new_ids n"
-	" JOIN commits c ON c.patch_id = n.id WHERE c.patch_id IS NOT NULL;"
-	"INSERT OR IGNORE INTO temp.dirty_new SELECT c.sha FROM commit_patch c"
-	" WHERE c.alt_histogram IN (SELECT id FROM temp.new_ids)"
-	" OR c.alt_patience IN (SELECT id FROM temp.new_ids)"
-	" OR c.alt_minimal IN (SELECT id FROM temp.new_ids);"
+	" CROSS JOIN commits c ON c.patch_id = n.id WHERE c.patch_id IS NOT NULL;"
+	/* by the indexes of schema 19, one column at a time */
+	"INSERT OR IGNORE INTO temp.dirty_new SELECT c.sha FROM temp.new_ids n"
+	" CROSS JOIN commit_patch c ON c.alt_histogram = n.id;"
+	"INSERT OR IGNORE INTO temp.dirty_new SELECT c.sha FROM temp.new_ids n"
+	" CROSS JOIN commit_patch c ON c.alt_patience = n.id;"
+	"INSERT OR IGNORE INTO temp.dirty_new SELECT c.sha FROM temp.new_ids n"
+	" CROSS JOIN commit_patch c ON c.alt_minimal = n.id;"
 	"INSERT OR IGNORE INTO temp.dirty_new SELECT o.commit_sha"
 	" FROM temp.old_matches o JOIN messages m ON m.msgid = o.message_id"
 	" WHERE o.method = 'quoted'"
@@ -541,80 +627,97 @@ onlist_status onlist_store_match_since(struct onlist_store *s, int64_t since)
 	return st;
 }
 
+/* Unmatched by the tiers before (their methods: the rows of the later
+ * ones are the last run's, still in place). */
+#define UNMATCHED_BY(c, before) " NOT EXISTS (SELECT 1 FROM matches x" \
+	" WHERE x.commit_sha = " c " AND x.method IN (" before "))"
+/* a row of the last run (temp.old_matches), by its key */
+#define WAS(r) " EXISTS (SELECT 1 FROM temp.old_matches o WHERE" \
+	" o.method = " r ".method AND o.commit_sha = " r ".commit_sha" \
+	" AND o.message_id = " r ".message_id)"
 /* temp.dirty for a tier: temp.dirty_new and the commits an earlier tier
- * (before) matched last run that none has now */
+ * (before) matched last run that none has now (one of those rows was
+ * deleted: it is in the log) */
 #define DIRTY_OF(before) \
 	"DELETE FROM temp.dirty;" \
 	"INSERT OR IGNORE INTO temp.dirty SELECT sha FROM temp.dirty_new;" \
-	"INSERT OR IGNORE INTO temp.dirty SELECT DISTINCT o.commit_sha" \
-	" FROM temp.old_matches o WHERE o.method IN (" before ") AND" \
-	UNMATCHED("o.commit_sha") ";"
+	"INSERT OR IGNORE INTO temp.dirty SELECT DISTINCT l.commit_sha" \
+	" FROM temp.match_log l WHERE l.method IN (" before ") AND l.op < 0" \
+	" AND" WAS("l") " AND" UNMATCHED_BY("l.commit_sha", before) ";"
 /* the mails an earlier tier (before) took last run and not now, or now
- * and not last run */
+ * and not last run: a row of such a mail was written or deleted (it is
+ * in the log); whether it had one last run: a row there now that was
+ * there, or one deleted */
 #define CHANGED_MAILS(before) \
-	" SELECT message_id FROM (SELECT message_id FROM temp.old_matches" \
-	"  WHERE method IN (" before ") EXCEPT SELECT message_id FROM matches)" \
-	" UNION SELECT message_id FROM (SELECT message_id FROM matches" \
-	"  EXCEPT SELECT message_id FROM temp.old_matches WHERE method IN (" before "))"
-/* the last run's rows of method for the commits not in temp.dirty */
-#define KEEP(method) \
-	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)" \
-	" SELECT o.commit_sha, o.message_id, o.method, o.score" \
-	" FROM temp.old_matches o WHERE o.method = '" method "'" \
-	" AND o.commit_sha NOT IN (SELECT sha FROM temp.dirty) AND" \
-	UNMATCHED("o.commit_sha")
+	" SELECT l.message_id FROM temp.match_log l WHERE l.method IN (" before ")" \
+	" AND EXISTS (SELECT 1 FROM matches x WHERE x.message_id = l.message_id" \
+	"  AND x.method IN (" before "))" \
+	" IS NOT (EXISTS (SELECT 1 FROM matches x WHERE x.message_id = l.message_id" \
+	"  AND x.method IN (" before ") AND" WAS("x") ")" \
+	"  OR EXISTS (SELECT 1 FROM temp.match_log k WHERE k.message_id = l.message_id" \
+	"  AND k.method IN (" before ") AND k.op < 0 AND" WAS("k") "))"
 #define IN_DIRTY(c) " " c " IN (SELECT sha FROM temp.dirty) AND"
 
 struct tier {
+	const char *method;
 	const char *dirty;	/* fills temp.dirty */
-	const char *keep;	/* keeps the rows of the others */
+	const char *clear;	/* deletes the rows to compute again */
 	const char *all, *some;	/* the tier for every commit, and for those
 				 * in temp.dirty */
 	const char *what;
 };
 
-/* A tier: the matches of method that sql(filter) makes, computed again
- * for the commits in temp.dirty, whose earlier tiers' methods are before. */
+/* A tier: the matches of method that sql(filter, unmatched) makes,
+ * computed again for the commits in temp.dirty, whose earlier tiers'
+ * methods are before. */
 #define TIER(before, method, sql, what) \
-	{ DIRTY_OF(before), KEEP(method), sql(""), sql(IN_DIRTY("c.sha")), what }
+	{ method, DIRTY_OF(before), CLEAR(method, before), \
+	  sql("", UNMATCHED("c.sha")), \
+	  sql(IN_DIRTY("c.sha"), UNMATCHED_BY("c.sha", before ", '" method "'")), \
+	  what }
 
 static onlist_status run_tier(struct onlist_store *s, const struct tier *t,
 			      int64_t since, long *added)
 {
 	onlist_status st;
+	long n;
 
 	if (since < 0)
 		return exec_count(s, t->all, NULL, 0, added, t->what);
-	if (sqlite3_exec(s->db, t->dirty, NULL, NULL, NULL) != SQLITE_OK)
+	if (sqlite3_exec(s->db, t->dirty, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(s->db, t->clear, NULL, NULL, NULL) != SQLITE_OK)
 		return fail(s, t->what);
-	if ((st = exec_count(s, t->keep, NULL, 0, added, t->what)) != ONLIST_OK)
+	if ((st = exec_count(s, t->some, NULL, 0, NULL, t->what)) != ONLIST_OK)
 		return st;
-	return exec_count(s, t->some, NULL, 0, added, t->what);
+	if ((n = onlist_store_match_count(s, t->method, 1)) < 0)
+		return fail(s, t->what);
+	*added += n;
+	return ONLIST_OK;
 }
 
-#define ALT_JOIN(col, f) \
+#define ALT_JOIN(col, f, u) \
 	" SELECT c.sha, m.msgid, 'patch-id-alg', 1.0 FROM commit_patch c" \
 	" JOIN messages m ON m.patch_id = c." col \
-	" WHERE" f UNMATCHED("c.sha") " AND" NOT_ECHO("m.msgid") " AND" IN_TIME("c.sha", "m")
-#define ALT(f) \
+	" WHERE" f u " AND" NOT_ECHO("m.msgid") " AND" IN_TIME("c.sha", "m")
+#define ALT(f, u) \
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)" \
-	ALT_JOIN("alt_histogram", f) " UNION" ALT_JOIN("alt_patience", f) \
-	" UNION" ALT_JOIN("alt_minimal", f)
+	ALT_JOIN("alt_histogram", f, u) " UNION" ALT_JOIN("alt_patience", f, u) \
+	" UNION" ALT_JOIN("alt_minimal", f, u)
 
 static const struct tier tier_alt =
 	TIER(BEFORE_ALT, "patch-id-alg", ALT, "match other algorithms");
 
-#define REP_JOIN(tab, col, f) \
+#define REP_JOIN(tab, col, f, u) \
 	" SELECT c.sha, p.msgid, 'repaired', 1.0 FROM " tab " c" \
 	" JOIN message_patch p ON p.repaired_id = c." col \
 	" JOIN messages m ON m.msgid = p.msgid" \
-	" WHERE" f UNMATCHED("c.sha") " AND" NOT_ECHO("p.msgid") " AND" IN_TIME("c.sha", "m")
-#define REPAIRED(f) \
+	" WHERE" f u " AND" NOT_ECHO("p.msgid") " AND" IN_TIME("c.sha", "m")
+#define REPAIRED(f, u) \
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)" \
-	REP_JOIN("commits", "patch_id", f) \
-	" UNION" REP_JOIN("commit_patch", "alt_histogram", f) \
-	" UNION" REP_JOIN("commit_patch", "alt_patience", f) \
-	" UNION" REP_JOIN("commit_patch", "alt_minimal", f)
+	REP_JOIN("commits", "patch_id", f, u) \
+	" UNION" REP_JOIN("commit_patch", "alt_histogram", f, u) \
+	" UNION" REP_JOIN("commit_patch", "alt_patience", f, u) \
+	" UNION" REP_JOIN("commit_patch", "alt_minimal", f, u)
 
 static const struct tier tier_repaired =
 	TIER(BEFORE_REPAIRED, "repaired", REPAIRED, "match repaired");
@@ -625,17 +728,17 @@ static const struct tier tier_repaired =
  * quotes a diff whose patch-id (or repaired id) is a commit's: the mail
  * it answers was that commit's posting, lost from the archive (issue
  * 27).  The match names the quoting reply; unmatched commits only. */
-#define QUOTED_JOIN(col, f) \
+#define QUOTED_JOIN(col, f, u) \
 	" SELECT c.sha, r.msgid, 'quoted', 1.0 FROM commits c" \
 	" JOIN message_reply r ON r." col " = c.patch_id" \
 	" JOIN messages m ON m.msgid = r.msgid" \
-	" WHERE" f " c.patch_id IS NOT NULL AND" UNMATCHED("c.sha") \
+	" WHERE" f " c.patch_id IS NOT NULL AND" u \
 	" AND coalesce(m.in_reply_to, '') <> ''" \
 	" AND NOT EXISTS (SELECT 1 FROM messages p WHERE p.msgid = m.in_reply_to)" \
 	" AND" NOT_ECHO("r.msgid") " AND" IN_TIME("c.sha", "m")
-#define QUOTED(f) \
+#define QUOTED(f, u) \
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)" \
-	QUOTED_JOIN("quoted_id", f) " UNION" QUOTED_JOIN("quoted_repaired", f)
+	QUOTED_JOIN("quoted_id", f, u) " UNION" QUOTED_JOIN("quoted_repaired", f, u)
 
 static const struct tier tier_quoted =
 	TIER(BEFORE_QUOTED, "quoted", QUOTED, "match quoted");
@@ -648,7 +751,7 @@ static const struct tier tier_quoted =
  * and the subject were rewritten on the way in (GitGitGadget links
  * git.git's commits to their mails by this key).  A mail another commit
  * already has is not taken. */
-#define AUTHOR_DATE(f) \
+#define AUTHOR_DATE(f, u, taken) \
 	"SELECT c.sha, m.msgid, c.subject, c.files, i.stripped, p.files" \
 	" FROM commits c" \
 	/* commit first (CROSS JOIN keeps the order): a search of the \
@@ -657,24 +760,32 @@ static const struct tier tier_quoted =
 	"  AND m.date = c.author_date" \
 	" JOIN message_info i ON i.msgid = m.msgid" \
 	" LEFT JOIN message_patch p ON p.msgid = m.msgid" \
-	" WHERE" f UNMATCHED("c.sha") " AND i.class = 'patch' AND m.has_patch" \
+	" WHERE" f u " AND i.class = 'patch' AND m.has_patch" \
 	" AND" NOT_ECHO("m.msgid") " AND" IN_TIME("c.sha", "m") \
-	" AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.message_id = m.msgid)"
+	" AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.message_id = m.msgid" \
+	taken ")"
+/* after new mail the rows of the later tiers are the last run's: only
+ * the earlier tiers' count (as when the table was rebuilt) */
 static const char *const sql_author_date[] = {
-	AUTHOR_DATE(""), AUTHOR_DATE(IN_DIRTY("c.sha"))
+	AUTHOR_DATE("", UNMATCHED("c.sha"), ""),
+	AUTHOR_DATE(IN_DIRTY("c.sha"), UNMATCHED_BY("c.sha", BEFORE_AUTHOR_DATE),
+		    " AND x.method IN (" BEFORE_AUTHOR_DATE ")")
 };
 /* After new mail: the commits of the author date of a new mail, or of a
  * mail an earlier tier took or gave back (?1: the last message the last
  * run saw). */
 static const char sql_author_date_dirty[] =
+	/* by the index of schema 19 on the author date */
 	"INSERT OR IGNORE INTO temp.dirty SELECT c.sha FROM commits c"
 	" WHERE c.author_date IN (SELECT date FROM messages"
 	"  WHERE id > ?1 AND date IS NOT NULL"
 	"  UNION SELECT m.date FROM messages m WHERE m.msgid IN ("
 	CHANGED_MAILS(BEFORE_AUTHOR_DATE) "))"
-	" OR c.author_name LIKE '% via %'";
+	/* the commits whose author name is '% via %' */
+	" UNION SELECT sha FROM temp.via_commits";
 static const char sql_author_date_dirty_of[] = DIRTY_OF(BEFORE_AUTHOR_DATE);
-static const char sql_author_date_keep[] = KEEP("author-date");
+static const char sql_author_date_clear[] =
+	CLEAR("author-date", BEFORE_AUTHOR_DATE);
 static const char sql_put_author_date[] =
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
 	" VALUES(?1, ?2, 'author-date', 1.0)";
@@ -718,26 +829,34 @@ onlist_status onlist_store_match_author_date(struct onlist_store *s,
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
 		r = fail(s, "match author date");
-	if (r == ONLIST_OK && since >= 0)
-		r = exec_count(s, sql_author_date_keep, NULL, 0, added,
-			       "keep author-date matches");
+	if (r == ONLIST_OK && since >= 0 &&
+	    sqlite3_exec(s->db, sql_author_date_clear, NULL, NULL, NULL)
+	    != SQLITE_OK)
+		r = fail(s, "match author date");
 	for (guint i = 0; r == ONLIST_OK && i + 1 < take->len; i += 2) {
 		const char *p[2] = { take->pdata[i], take->pdata[i + 1] };
 
-		r = exec_count(s, sql_put_author_date, p, 2, added,
-			       "match author date");
+		r = exec_count(s, sql_put_author_date, p, 2,
+			       since >= 0 ? NULL : added, "match author date");
 	}
 	g_ptr_array_free(take, TRUE);
+	if (r == ONLIST_OK && since >= 0) {
+		long n = onlist_store_match_count(s, "author-date", 1);
+
+		if (n < 0)
+			return fail(s, "match author date");
+		*added += n;
+	}
 	return r;
 }
 
-#define SUBJECT_COMMITS \
+#define SUBJECT_COMMITS(u) \
 	"SELECT c.sha, c.subject," AUTHOR_EMAIL("c") ", c.author_date," \
 	" (SELECT b.bound FROM temp.bound b WHERE b.sha = c.sha)," \
 	" c.sha IN (SELECT sha FROM temp.dirty) OR c.author_name LIKE '% via %'" \
-	" FROM commits c WHERE c.author_email IS NOT NULL AND" UNMATCHED("c.sha")
+	" FROM commits c WHERE c.author_email IS NOT NULL AND" u
 static const char sql_subject_commits[] =
-	SUBJECT_COMMITS " AND (?1 IS NULL OR c.sha = ?1)";
+	SUBJECT_COMMITS(UNMATCHED("c.sha")) " AND (?1 IS NULL OR c.sha = ?1)";
 /* After new mail: the commits the tier computes again (temp.dirty), those
  * of a DMARC-rewritten author (temp.via_commits: their address comes from
  * the mail), and those of the given senders (temp.subject_from, filled by
@@ -749,8 +868,12 @@ static const char sql_subject_from_create[] =
 static const char sql_subject_from_add[] =
 	"INSERT OR IGNORE INTO temp.subject_from(sha)"
 	" SELECT sha FROM commits WHERE lower(author_email) = ?1";
+static const char sql_subject_from_key[] =
+	"INSERT OR IGNORE INTO temp.subject_from(sha)"
+	" SELECT sha FROM commit_subject WHERE author = ?1 AND skey = ?2";
 static const char sql_subject_commits_of[] =
-	SUBJECT_COMMITS " AND c.sha IN (SELECT sha FROM temp.dirty"
+	SUBJECT_COMMITS(UNMATCHED_BY("c.sha", BEFORE_SUBJECT))
+	" AND c.sha IN (SELECT sha FROM temp.dirty"
 	" UNION SELECT sha FROM temp.via_commits"
 	" UNION SELECT sha FROM temp.subject_from)";
 /* Patch mails no commit has yet, not echoes, not replies: the subject
@@ -758,16 +881,31 @@ static const char sql_subject_commits_of[] =
  * discussion more often than a version of the patch (on bluez the one
  * such match was a reviewer's sketch, while the real posting came
  * through b4's web relay under another address). */
-#define SUBJECT_MAILS \
+#define SUBJECT_MAILS(taken) \
 	"SELECT m.msgid, i.stripped, lower(m.from_addr)," SENT("m") "," \
 	" coalesce(m.patch_id, m.msgid)" \
 	" FROM messages m JOIN message_info i ON i.msgid = m.msgid" \
 	" WHERE i.class = 'patch' AND m.has_patch AND m.from_addr IS NOT NULL" \
 	" AND NOT coalesce(i.reply, 0) AND" NOT_ECHO("m.msgid") \
-	" AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.message_id = m.msgid)"
-static const char sql_subject_mails[] = SUBJECT_MAILS;
+	" AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.message_id = m.msgid" \
+	taken ")"
+static const char sql_subject_mails[] = SUBJECT_MAILS("");
+/* after new mail: the rows of the later tiers are the last run's */
 static const char sql_subject_mails_from[] =
-	SUBJECT_MAILS " AND lower(m.from_addr) = ?1";
+	SUBJECT_MAILS(" AND x.method IN (" BEFORE_SUBJECT ")")
+	" AND lower(m.from_addr) = ?1";
+/* after new mail: the mails of one sender and subject key, by the stored
+ * keys (schema 19) */
+static const char sql_subject_mails_key[] =
+	"SELECT m.msgid, i.stripped, lower(m.from_addr)," SENT("m") ","
+	" coalesce(m.patch_id, m.msgid)"
+	" FROM mail_subject k CROSS JOIN messages m ON m.msgid = k.msgid"
+	" JOIN message_info i ON i.msgid = m.msgid"
+	" WHERE k.addr = ?1 AND k.skey = ?2"
+	" AND i.class = 'patch' AND m.has_patch AND m.from_addr IS NOT NULL"
+	" AND NOT coalesce(i.reply, 0) AND" NOT_ECHO("m.msgid")
+	" AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.message_id = m.msgid"
+	" AND x.method IN (" BEFORE_SUBJECT "))";
 /* After new mail: the sender and subject of the new patch mails and of
  * those an earlier tier took or gave back (?1: the last message the last
  * run saw). */
@@ -779,7 +917,7 @@ static const char sql_subject_changed[] =
 	" UNION SELECT lower(m.from_addr), i.stripped FROM messages m"
 	" JOIN message_info i ON i.msgid = m.msgid WHERE m.msgid IN ("
 	CHANGED_MAILS(BEFORE_SUBJECT) ")";
-static const char sql_subject_keep[] = KEEP("subject");
+static const char sql_subject_clear[] = CLEAR("subject", BEFORE_SUBJECT);
 static const char sql_dirty_add[] =
 	"INSERT OR IGNORE INTO temp.dirty(sha) VALUES(?1)";
 
@@ -848,6 +986,7 @@ onlist_status onlist_store_match_subject_commits(struct onlist_store *s,
 
 onlist_status onlist_store_match_subject_commits_of(struct onlist_store *s,
 						   const char *const *addrs,
+						   const char *const *keys,
 						   size_t n,
 						   onlist_subject_commit_cb cb,
 						   void *data)
@@ -859,8 +998,10 @@ onlist_status onlist_store_match_subject_commits_of(struct onlist_store *s,
 	    != SQLITE_OK)
 		return fail(s, "create a temporary table");
 	for (size_t i = 0; i < n; i++)
-		if (step(s, prepare(s, sql_subject_from_add), "match subjects",
-			 "t", addrs[i]) != ONLIST_OK)
+		if ((keys ? step(s, prepare(s, sql_subject_from_key),
+				 "match subjects", "tt", addrs[i], keys[i]) :
+		     step(s, prepare(s, sql_subject_from_add), "match subjects",
+			  "t", addrs[i])) != ONLIST_OK)
 			return ONLIST_EDB;
 	if (!(st = onlist__store_prepare(s, sql_subject_commits_of)))
 		return fail(s, "prepare");
@@ -880,6 +1021,146 @@ onlist_status onlist_store_match_subject_mails(struct onlist_store *s,
 		return fail(s, "prepare");
 	return onlist__store_rows(s, st, p, addr ? 1 : 0, subject_mail_row,
 				  &x, NULL);
+}
+
+onlist_status onlist_store_match_subject_mails_key(struct onlist_store *s,
+						  const char *addr,
+						  const char *key,
+						  onlist_subject_mail_cb cb,
+						  void *data)
+{
+	struct subject_rows x = { .mail = cb, .data = data };
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_subject_mails_key);
+	const char *p[2] = { addr, key };
+
+	if (!st)
+		return fail(s, "prepare");
+	return onlist__store_rows(s, st, p, 2, subject_mail_row, &x, NULL);
+}
+
+/* ---- the stored subject keys (schema 19) ---- */
+
+/* Made whole: the rows go to temporary tables first and into the stored
+ * ones in key order, the indexes built after (row by row into indexed
+ * tables, 2.5 million rows took 45 s CPU, most of it waiting on pages). */
+static const char sql_keys_clear[] =
+	"DELETE FROM commit_subject; DELETE FROM mail_subject;"
+	"DROP INDEX IF EXISTS commit_subject_stripped;"
+	"DROP INDEX IF EXISTS commit_subject_key;"
+	"DROP INDEX IF EXISTS mail_subject_key;"
+	"CREATE TEMP TABLE IF NOT EXISTS new_commit_subject(sha TEXT NOT NULL,"
+	" author TEXT NOT NULL, stripped TEXT NOT NULL, skey TEXT NOT NULL);"
+	"CREATE TEMP TABLE IF NOT EXISTS new_mail_subject(msgid TEXT NOT NULL,"
+	" addr TEXT NOT NULL, skey TEXT NOT NULL);"
+	"DELETE FROM temp.new_commit_subject; DELETE FROM temp.new_mail_subject;";
+static const char sql_keys_whole_end[] =
+	"INSERT OR REPLACE INTO commit_subject(sha, author, stripped, skey)"
+	" SELECT sha, author, stripped, skey FROM temp.new_commit_subject"
+	" ORDER BY sha;"
+	"INSERT OR REPLACE INTO mail_subject(msgid, addr, skey)"
+	" SELECT msgid, addr, skey FROM temp.new_mail_subject ORDER BY msgid;"
+	"DELETE FROM temp.new_commit_subject; DELETE FROM temp.new_mail_subject;"
+	/* as schema 19 makes them */
+	"CREATE INDEX IF NOT EXISTS commit_subject_stripped"
+	" ON commit_subject(stripped);"
+	"CREATE INDEX IF NOT EXISTS commit_subject_key"
+	" ON commit_subject(author, skey);"
+	"CREATE INDEX IF NOT EXISTS mail_subject_key ON mail_subject(addr, skey);";
+static const char sql_keys_now[] =
+	"SELECT (SELECT coalesce(max(id), 0) FROM messages),"
+	" (SELECT coalesce(max(rowid), 0) FROM commits)";
+static const char sql_keys_commits[] =
+	"SELECT sha, subject, coalesce(lower(author_email), '') FROM commits"
+	" WHERE rowid > ?1 AND rowid <= ?2";
+static const char sql_keys_mails[] =
+	"SELECT m.msgid, i.stripped, lower(m.from_addr) FROM messages m"
+	" JOIN message_info i ON i.msgid = m.msgid"
+	" WHERE m.id > ?1 AND m.id <= ?2 AND i.class = 'patch'"
+	" AND m.from_addr IS NOT NULL AND i.stripped IS NOT NULL";
+static const char *const sql_put_commit_key[] = {
+	"INSERT OR REPLACE INTO commit_subject(sha, author, stripped, skey)"
+	" VALUES(?1, ?2, ?3, ?4)",
+	"INSERT INTO temp.new_commit_subject(sha, author, stripped, skey)"
+	" VALUES(?1, ?2, ?3, ?4)"
+};
+static const char *const sql_put_mail_key[] = {
+	"INSERT OR REPLACE INTO mail_subject(msgid, addr, skey) VALUES(?1, ?2, ?3)",
+	"INSERT INTO temp.new_mail_subject(msgid, addr, skey) VALUES(?1, ?2, ?3)"
+};
+
+
+static onlist_status key_rows(struct onlist_store *s, const char *sql,
+			      int64_t from, int64_t to,
+			      int (*cb)(const char *a, const char *b,
+					const char *c, void *data),
+			      void *data)
+{
+	sqlite3_stmt *st = prepare(s, sql);
+	int rc;
+
+	if (!st)
+		return fail(s, "prepare");
+	onlist__store_bind(st, "II", from, to);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (cb((const char *)sqlite3_column_text(st, 0),
+		       (const char *)sqlite3_column_text(st, 1),
+		       (const char *)sqlite3_column_text(st, 2), data)) {
+			sqlite3_reset(st);
+			return ONLIST_ENOMEM;
+		}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "read subjects");
+}
+
+onlist_status onlist_store_match_keys_update(struct onlist_store *s, int *whole,
+					     const struct onlist_subject_key_cbs *cb,
+					     void *data)
+{
+	char *was = *whole ? NULL : onlist_store_get_meta(s, "subject_keys");
+	int64_t last[2] = { 0, 0 }, now[2];
+	char stamp[48];
+	onlist_status st;
+
+	if (!was || sscanf(was, "%" SCNd64 ":%" SCNd64, &last[0], &last[1]) != 2) {
+		last[0] = last[1] = 0;
+		if (sqlite3_exec(s->db, sql_keys_clear, NULL, NULL, NULL)
+		    != SQLITE_OK) {
+			free(was);
+			return fail(s, "clear subject keys");
+		}
+		*whole = 1;
+	}
+	free(was);
+	if (!onlist__store_int64s(s, sql_keys_now, -1, now, 2))
+		st = fail(s, "subject keys");
+	else if ((st = key_rows(s, sql_keys_commits, last[1], now[1],
+				cb->commit, data)) == ONLIST_OK)
+		st = key_rows(s, sql_keys_mails, last[0], now[0], cb->mail, data);
+	if (st == ONLIST_OK && *whole &&
+	    sqlite3_exec(s->db, sql_keys_whole_end, NULL, NULL, NULL) != SQLITE_OK)
+		st = fail(s, "subject keys");
+	if (st != ONLIST_OK)
+		return st;
+	snprintf(stamp, sizeof(stamp), "%" PRId64 ":%" PRId64, now[0], now[1]);
+	return onlist_store_set_meta(s, "subject_keys", stamp);
+}
+
+onlist_status onlist_store_match_put_commit_key(struct onlist_store *s,
+						int whole, const char *sha,
+						const char *author,
+						const char *stripped,
+						const char *key)
+{
+	return step(s, prepare(s, sql_put_commit_key[whole != 0]), "subject keys",
+		    "tttt", sha, author, stripped, key);
+}
+
+onlist_status onlist_store_match_put_mail_key(struct onlist_store *s,
+					      int whole, const char *msgid,
+					      const char *addr, const char *key)
+{
+	return step(s, prepare(s, sql_put_mail_key[whole != 0]), "subject keys",
+		    "ttt", msgid, addr, key);
 }
 
 onlist_status onlist_store_match_subject_changed(struct onlist_store *s,
@@ -906,22 +1187,23 @@ onlist_status onlist_store_match_dirty_add(struct onlist_store *s, const char *s
 	return step(s, prepare(s, sql_dirty_add), "match subjects", "t", sha);
 }
 
-onlist_status onlist_store_match_subject_keep(struct onlist_store *s, long *added)
+onlist_status onlist_store_match_subject_clear(struct onlist_store *s)
 {
-	return exec_count(s, sql_subject_keep, NULL, 0, added,
-			  "keep subject matches");
+	if (sqlite3_exec(s->db, sql_subject_clear, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, "match subjects");
+	return ONLIST_OK;
 }
 
 /* Commits nothing else matched, whose patch reached a list only as an
  * echo (the same patch-id, repaired or not, in an echo or bot mail). */
-#define ECHO(f) \
+#define ECHO(f, u) \
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)" \
 	" SELECT c.sha, m.msgid, 'echo', 1.0 FROM commits c" \
 	" JOIN messages m ON m.patch_id = c.patch_id JOIN echoes e ON e.msgid = m.msgid" \
-	" WHERE" f UNMATCHED("c.sha") \
+	" WHERE" f u \
 	" UNION SELECT c.sha, p.msgid, 'echo', 1.0 FROM commits c" \
 	" JOIN message_patch p ON p.repaired_id = c.patch_id" \
-	" JOIN echoes e ON e.msgid = p.msgid WHERE" f UNMATCHED("c.sha")
+	" JOIN echoes e ON e.msgid = p.msgid WHERE" f u
 
 static const struct tier tier_echo =
 	TIER(BEFORE_ECHO, "echo", ECHO, "match echoes");
@@ -929,15 +1211,15 @@ static const struct tier tier_echo =
 /* Commits nothing else matched whose patch was posted, but only more than
  * a day after the commit landed: a backport or a resend, not a posting
  * before merge. */
-#define LATE_SQL(f) \
+#define LATE_SQL(f, u) \
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)" \
 	" SELECT c.sha, m.msgid, 'late', 1.0 FROM commits c" \
 	" JOIN messages m ON m.patch_id = c.patch_id" \
-	" WHERE" f UNMATCHED("c.sha") " AND" NOT_ECHO("m.msgid") " AND" LATE("c.sha", "m") \
+	" WHERE" f u " AND" NOT_ECHO("m.msgid") " AND" LATE("c.sha", "m") \
 	" UNION SELECT c.sha, m.msgid, 'late', 1.0 FROM commits c" \
 	" JOIN message_patch p ON p.repaired_id = c.patch_id" \
 	" JOIN messages m ON m.msgid = p.msgid" \
-	" WHERE" f UNMATCHED("c.sha") " AND" NOT_ECHO("m.msgid") " AND" LATE("c.sha", "m")
+	" WHERE" f u " AND" NOT_ECHO("m.msgid") " AND" LATE("c.sha", "m")
 
 static const struct tier tier_late =
 	TIER(BEFORE_LATE, "late", LATE_SQL, "match late postings");
@@ -1100,14 +1382,14 @@ static const char sql_fz_new[] =
 static const char sql_fz_fixed[] =
 	"SELECT (SELECT count(*) FROM commits),"
 	" (SELECT coalesce(max(rowid), 0) FROM commits),"
-	" (SELECT count(*) FROM commit_patch),"
-	" (SELECT count(*) FROM temp.bound),"
-	" (SELECT coalesce(sum(bound), 0) FROM temp.bound),"
-	" (SELECT coalesce(sum(bound * length(sha) + unicode(sha)), 0)"
-	"  FROM temp.bound)"
+	" (SELECT count(*) FROM commit_patch), b.n, b.s, b.k"
 	/* when each list's archive began (temp.arrived): an earlier start
 	 * makes an old mail's received time count */
-	" + (SELECT coalesce(sum(t), 0) FROM temp.list_start)";
+	" + (SELECT coalesce(sum(t), 0) FROM temp.list_start)"
+	/* the bounds read once */
+	" FROM (SELECT count(*) AS n, coalesce(sum(bound), 0) AS s,"
+	" coalesce(sum(bound * length(sha) + unicode(sha)), 0) AS k"
+	" FROM temp.bound) b";
 
 char *onlist_store_match_tier_stamp(struct onlist_store *s, const char *name,
 				    const char *key,

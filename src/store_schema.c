@@ -405,6 +405,41 @@ static const char v18_sql[] =
 	"CREATE INDEX IF NOT EXISTS messages_late ON messages(list, date)"
 	" WHERE received > date + 86400;\n";
 
+/* ---- version 19: the subject keys, stored ---------------------------- */
+
+static const char v19_sql[] =
+	/* what the subject and fuzzy tiers of `onlist match` compare
+	 * (subject.c): a commit's stripped subject (lower case) and its
+	 * subject key with its author's address, a patch mail's subject key
+	 * with its sender's, so that after new mail the commits and mails
+	 * of a key are looked up, not every commit's subject parsed again.
+	 * Made whole by a match that runs every tier, then added to (meta
+	 * subject_keys: the last message and commit row they hold). */
+	"CREATE TABLE IF NOT EXISTS commit_subject(\n"
+	"  sha TEXT PRIMARY KEY, author TEXT NOT NULL, stripped TEXT NOT NULL,\n"
+	"  skey TEXT NOT NULL) WITHOUT ROWID;\n"
+	"CREATE INDEX IF NOT EXISTS commit_subject_stripped"
+	" ON commit_subject(stripped);\n"
+	"CREATE INDEX IF NOT EXISTS commit_subject_key"
+	" ON commit_subject(author, skey);\n"
+	"CREATE TABLE IF NOT EXISTS mail_subject(\n"
+	"  msgid TEXT PRIMARY KEY, addr TEXT NOT NULL, skey TEXT NOT NULL)\n"
+	"  WITHOUT ROWID;\n"
+	"CREATE INDEX IF NOT EXISTS mail_subject_key ON mail_subject(addr, skey);\n"
+	/* after new mail, the commits of a new mail's author date (the
+	 * author-date tier) and of its patch-id under another diff
+	 * algorithm (the tiers after patch-id) */
+	/* partial: count(*) of commits does not take it for the smallest */
+	"CREATE INDEX IF NOT EXISTS commits_author_date ON commits(author_date)"
+	" WHERE author_date IS NOT NULL;\n"
+	"CREATE INDEX IF NOT EXISTS commit_patch_histogram"
+	" ON commit_patch(alt_histogram) WHERE alt_histogram IS NOT NULL;\n"
+	"CREATE INDEX IF NOT EXISTS commit_patch_patience"
+	" ON commit_patch(alt_patience) WHERE alt_patience IS NOT NULL;\n"
+	"CREATE INDEX IF NOT EXISTS commit_patch_minimal"
+	" ON commit_patch(alt_minimal) WHERE alt_minimal IS NOT NULL;\n"
+	"DELETE FROM meta WHERE key = 'subject_keys';\n";
+
 /* Step N (index N - 1) brings a database to version N. */
 static const char *const steps[][2] = {
 	{ v1_sql },
@@ -425,6 +460,7 @@ static const char *const steps[][2] = {
 	{ v16_sql },
 	{ v17_sql },
 	{ v18_sql },
+	{ v19_sql },
 };
 #define SCHEMA_VERSION ((int)(sizeof(steps) / sizeof(*steps)))
 

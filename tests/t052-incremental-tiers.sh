@@ -1,9 +1,10 @@
 #!/bin/sh
-# After new mail, the patch-id tier keeps the last run's matches and looks
-# only at the new mails, and the fuzzy tier scores again only the commits a
-# new mail can be a candidate of (same person, same subject) and keeps the
-# last run's fuzzy matches of the others (match.c keep_old): the matches
-# must be those of a match from scratch, scores included.  The mail is
+# After new mail, the tiers keep the last run's matches of the commits new
+# mail cannot change and compute again the others (store_match.c); the
+# fuzzy tier scores the new mails against the commits they can be a
+# candidate of (same person, same subject) and keeps the last run's
+# matches: the matches must be those of a match from scratch, scores
+# included, with a match of every method in the set.  The mail is
 # t050's labelled set (postings edited before merge, echoes, late resends),
 # which has fuzzy matches; it is imported in shuffled slices, with `match`
 # after each, so that a commit's posting often comes after the commit was
@@ -18,6 +19,30 @@ isolate_git
 
 W=$TMP/w
 python3 tests/t050-match-eval.py "$W" 5050 || fail "the evaluation set could not be built"
+# the set has no quoted match: a reply that quotes the whole patch of a
+# commit never posted, answering a Message-ID the archive does not have
+# (the posting lost), sent on the commit's author date
+python3 - "$W" <<'PY' || fail "the quoting reply could not be built"
+import subprocess, sys
+w = sys.argv[1]
+def git(*a):
+    return subprocess.run(["git", "-C", w + "/repo"] + list(a), check=True,
+                          capture_output=True, text=True).stdout
+sha = next(l.split()[0] for l in open(w + "/labels.txt") if l.split()[1] == "never")
+body = git("format-patch", "--stdout", "-1", sha).split("\n\n", 1)[1]
+quoted = "".join("> %s\n" % l if l else ">\n" for l in body.split("\n"))
+date = git("log", "-1", "--format=%aD", sha).strip()
+with open(w + "/eval.mbox", "a") as f:
+    f.write("From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+            "From: Mo Maintainer <mo@example.org>\n"
+            "Subject: Re: the lost patch\n"
+            "Date: %s\n"
+            "Message-ID: <quoted-t052@example.org>\n"
+            "In-Reply-To: <lost-t052@example.org>\n"
+            "References: <lost-t052@example.org>\n\n"
+            "On Mon, 1 Mar 2021, someone wrote:\n%s\nApplied, thanks.\n\n"
+            % (date, quoted.replace("\nFrom ", "\n>From ")))
+PY
 printf 'echo from ci-bot@example.org\n' >"$TMP/rules"
 "$ONLIST" -q --db "$TMP/seed.db" scan --repo "$W/repo" v1.0..v1.1 >/dev/null || fail "scan"
 
@@ -53,6 +78,12 @@ cp "$TMP/match.out" "$TMP/full.out"
 dump "$TMP/full.db" >"$TMP/full.dump"
 nfuzzy=$(grep -c '|fuzzy|' "$TMP/full.dump")
 [ "$nfuzzy" -gt 3 ] || fail "only $nfuzzy fuzzy matches in the whole set (test bug)"
+# every tier matches something in the set (the labels of t050-match-eval.py
+# and the quoting reply above say which commits; not the code under test)
+for m in link patch-id patch-id-alg repaired quoted author-date subject \
+	fuzzy late echo; do
+	grep -q "|$m|" "$TMP/full.dump" || fail "no $m match in the whole set (test bug)"
+done
 
 # ---- in slices of N messages, shuffled
 python3 - "$W/eval.mbox" "$TMP/part" <<'PY'

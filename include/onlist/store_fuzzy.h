@@ -60,26 +60,34 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 					 onlist_fuzzy_skip_cb skip,
 					 onlist_fuzzy_commit_cb cb, void *data);
 
-/* After new mail, once onlist_store_fuzzy_old() was read: the commits
- * whose fuzzy matches new mail may change, in temp.fuzzy_todo (a
- * superset: skip() decides), and the last run's matches of every other
- * unmatched commit written again.  Those to score again: the ones an
- * earlier tier matched last run and none has now, those of DMARC-rewritten
- * authors, those whose author address (lower case) is one of addrs, and
- * those subject() answers 1 for (-1: out of memory; it gets every commit's
- * id and subject, the subject may be NULL).  ONLIST_EDB, ONLIST_ENOMEM. */
-typedef int (*onlist_fuzzy_subject_cb)(const char *sha, const char *subject,
-				       void *data);
+/* After new mail, once onlist_store_fuzzy_old() was read: the commits to
+ * score again whole, in temp.fuzzy_todo (a superset: skip() decides):
+ * the ones an earlier tier matched last run and none has now, and those
+ * of DMARC-rewritten authors; their rows, and those of the commits an
+ * earlier tier matches now, deleted (the other commits' stay).  The commits a new mail may be a
+ * candidate of, to score against the new mails only, in temp.fuzzy_pairs:
+ * those whose author address (lower case) is one of addrs and whose
+ * window can hold a date of spans[i] (the first and last of the new
+ * mails of that person), and those whose stripped subject (lower case,
+ * the stored keys of onlist_store_match_keys_update()) is one of
+ * subjects.  ONLIST_EDB. */
 onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
-				      const char *const *addrs, size_t naddrs,
-				      onlist_fuzzy_subject_cb subject,
-				      void *data);
+				      const char *const *addrs,
+				      const int64_t (*spans)[2], size_t naddrs,
+				      const char *const *subjects,
+				      size_t nsubjects);
 /* onlist_store_fuzzy_commits(), of the unmatched ones of temp.fuzzy_todo
  * only. */
 onlist_status onlist_store_fuzzy_commits_todo(struct onlist_store *s,
 					      onlist_fuzzy_skip_cb skip,
 					      onlist_fuzzy_commit_cb cb,
 					      void *data);
+/* The same, of temp.fuzzy_pairs but temp.fuzzy_todo: those no earlier
+ * tier matched (their kept fuzzy matches may be there). */
+onlist_status onlist_store_fuzzy_commits_pairs(struct onlist_store *s,
+					       onlist_fuzzy_skip_cb skip,
+					       onlist_fuzzy_commit_cb cb,
+					       void *data);
 
 struct onlist_fuzzy_candidate {
 	const char *msgid, *from_addr, *subject, *stripped;
@@ -88,6 +96,10 @@ struct onlist_fuzzy_candidate {
 	int echo;		/* classified echo or bot */
 	const uint32_t *fp, *words;
 	size_t nfp, nwords;
+	int dated;		/* it has a Date: raw_date, the Date (the
+				 * subject candidates' window; date is when
+				 * it counts as sent) */
+	int64_t raw_date;
 };
 typedef int (*onlist_fuzzy_cand_cb)(const struct onlist_fuzzy_candidate *m,
 				    void *data);
@@ -100,6 +112,12 @@ onlist_status onlist_store_fuzzy_candidates(struct onlist_store *s,
 					    const char *stripped_lower,
 					    int64_t lo, int64_t hi, int by_author,
 					    onlist_fuzzy_cand_cb cb, void *data);
+
+/* The patch mails after message id since (the new mails of an
+ * incremental run), as onlist_store_fuzzy_candidates() gives them. */
+onlist_status onlist_store_fuzzy_new_mails(struct onlist_store *s,
+					   int64_t since,
+					   onlist_fuzzy_cand_cb cb, void *data);
 
 /* The last run's tiers, saved by onlist_store_match_begin(), and the
  * patch mails after id since: each to its callback (strings valid during
@@ -120,7 +138,9 @@ struct onlist_fuzzy_old_cbs {
 onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
 				     const struct onlist_fuzzy_old_cbs *cb,
 				     void *data);
-/* How many fuzzy matches there are (-1 on error). */
-long onlist_store_fuzzy_count(struct onlist_store *s);
+/* After new mail (matches changed in place, onlist_store_match_reset()),
+ * when the tier runs whole or not at all: the last run's fuzzy rows go.
+ * ONLIST_EDB. */
+onlist_status onlist_store_fuzzy_clear(struct onlist_store *s);
 
 #endif

@@ -53,8 +53,21 @@ onlist_status onlist_store_match_classify(struct onlist_store *s,
 onlist_status onlist_store_match_compute_bounds(struct onlist_store *s);
 /* Empty the echoes table (inside the caller's transaction). */
 onlist_status onlist_store_match_clear_echoes(struct onlist_store *s);
-/* Start a rebuild of the matches: one transaction, matches emptied. */
+/* Start a match run: one transaction, the last run's matches kept in
+ * temp.old_matches (and their postings in temp.old_posted) for what
+ * follows to compare with. */
 onlist_status onlist_store_match_begin(struct onlist_store *s);
+/* Once the tier stamp is known: since -1 empties matches (every tier
+ * runs whole); since >= 0 (after new mail) the tiers change them in
+ * place, each the rows of the commits it computes again, and every row
+ * written or deleted is logged (temp.match_log) until
+ * onlist_store_match_log_end().  ONLIST_EDB. */
+onlist_status onlist_store_match_reset(struct onlist_store *s, int64_t since);
+onlist_status onlist_store_match_log_end(struct onlist_store *s);
+/* How many rows of method matches holds (in_place: changed in place,
+ * counted from the last run's and the log); -1 on error. */
+long onlist_store_match_count(struct onlist_store *s, const char *method,
+			      int in_place);
 /* What the link tier sees of a commit and of the stored patch or cover
  * letter (not an echo) that one of its Link: or Message-Id: trailers
  * names.  Strings are valid during the call only; files are one path a
@@ -157,27 +170,64 @@ onlist_status onlist_store_match_subject_commits(struct onlist_store *s,
  * unmatched commits the subject tier may answer differently for, as
  * onlist_store_match_subject_commits() gives them: those to compute again
  * (temp.dirty), those of DMARC-rewritten authors, and those whose author
- * address is one of the n addrs (lower case).  ONLIST_EDB. */
+ * address is one of the n addrs (lower case), or with keys, those of
+ * author addrs[i] and subject key keys[i] (the stored keys).
+ * ONLIST_EDB. */
 onlist_status onlist_store_match_subject_commits_of(struct onlist_store *s,
 						   const char *const *addrs,
+						   const char *const *keys,
 						   size_t n,
 						   onlist_subject_commit_cb cb,
 						   void *data);
 onlist_status onlist_store_match_subject_mails(struct onlist_store *s,
 					 const char *addr,
 					 onlist_subject_mail_cb cb, void *data);
+/* After new mail: the patch mails no earlier tier took of one sender and
+ * subject key (the stored keys, onlist_store_match_keys_update()). */
+onlist_status onlist_store_match_subject_mails_key(struct onlist_store *s,
+						  const char *addr,
+						  const char *key,
+						  onlist_subject_mail_cb cb,
+						  void *data);
+/* The stored subject keys (commit_subject, mail_subject), made whole
+ * (*whole, or none kept yet: *whole is set) or for the commits and
+ * messages added since the last call: each commit's id, subject (may be
+ * NULL) and lower-case author address to cb->commit, each patch mail's
+ * Message-ID, stripped subject and lower-case sender to cb->mail, which
+ * store what they make of them with the two put functions below, given
+ * *whole (non-zero: out of memory).  ONLIST_EDB, ONLIST_ENOMEM. */
+struct onlist_subject_key_cbs {
+	int (*commit)(const char *sha, const char *subject, const char *author,
+		      void *data);
+	int (*mail)(const char *msgid, const char *stripped, const char *from,
+		    void *data);
+};
+onlist_status onlist_store_match_keys_update(struct onlist_store *s, int *whole,
+					     const struct onlist_subject_key_cbs *cb,
+					     void *data);
+/* stripped: lower case, as the fuzzy tier compares it; key:
+ * onlist_subject_key() of the stripped subject */
+onlist_status onlist_store_match_put_commit_key(struct onlist_store *s,
+						int whole, const char *sha,
+						const char *author,
+						const char *stripped,
+						const char *key);
+onlist_status onlist_store_match_put_mail_key(struct onlist_store *s,
+					      int whole, const char *msgid,
+					      const char *addr, const char *key);
 /* After new mail (since >= 0): temp.dirty made for the subject tier, and
  * each patch mail whose arrival or change of hands (an earlier tier took
  * it, or gave it back) can change the subject tier's answer, to cb (only
  * `from` and `stripped` set).  onlist_store_match_dirty_add() adds a
- * commit to compute again; onlist_store_match_subject_keep() keeps the
- * last run's subject matches of the others.  ONLIST_EDB. */
+ * commit to compute again; onlist_store_match_subject_clear() deletes
+ * their subject rows (and those of the commits an earlier tier matches
+ * now), the others' stay.  ONLIST_EDB. */
 onlist_status onlist_store_match_subject_changed(struct onlist_store *s,
 					   int64_t since,
 					   onlist_subject_mail_cb cb,
 					   void *data);
 onlist_status onlist_store_match_dirty_add(struct onlist_store *s, const char *sha);
-onlist_status onlist_store_match_subject_keep(struct onlist_store *s, long *added);
+onlist_status onlist_store_match_subject_clear(struct onlist_store *s);
 onlist_status onlist_store_match_put(struct onlist_store *s, const char *sha,
 				     const char *msgid, const char *method,
 				     double score);
