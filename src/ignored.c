@@ -531,6 +531,11 @@ static GHashTable *subject_words(const char *subject)
 	return h;
 }
 
+static gint cmp_topic(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static int cmp_ptr(const void *a, const void *b)
 {
 	uintptr_t x = (uintptr_t)*(const char *const *)a;
@@ -939,14 +944,190 @@ out:
 	return st;
 }
 
+/* The topics of the caller's window (ctx since, until) from the saved
+ * tables, in the order of a whole read (by topic), each with its answer:
+ * those whose latest message is in the window have one there.  The
+ * others, read whole, would only add priors (load_later() reads those
+ * that can) and counts of files (count_shared()). */
+static onlist_status load_window(struct walk *w, struct onlist_store *s,
+				 GHashTable *read)
+{
+	GPtrArray *topics;
+	GHashTableIter it;
+	gpointer k;
+	onlist_status st;
+
+	w->counted = 1;
+	if ((st = onlist_store_ignored_dated(s, w->ctx->since, w->ctx->until ?
+					     w->ctx->until : INT64_MAX,
+					     onlist__ignored_add_topic, read))
+	    != ONLIST_OK)
+		return st;
+	topics = g_ptr_array_sized_new(g_hash_table_size(read));
+	g_hash_table_iter_init(&it, read);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		g_ptr_array_add(topics, k);
+	g_ptr_array_sort(topics, cmp_topic);
+	for (guint i = 0; i < topics->len && st == ONLIST_OK && !w->stop; i++)
+		st = onlist_store_ignored_members(s, 1, g_ptr_array_index(topics, i),
+						  member_row, w);
+	if (st == ONLIST_OK)
+		flush(w);
+	for (guint i = 0; st == ONLIST_OK && i < w->order->len; i++)
+		st = onlist_store_ignored_answers(s, g_ptr_array_index(w->order, i),
+						  answer_row, w);
+	g_ptr_array_free(topics, TRUE);
+	return st;
+}
+
+/* The topics that may supersede an ignored one of the window (judged):
+ * those with a patch of one of its senders posted within a year after
+ * it, read for their priors (flush(): the applied ones; answered ones
+ * outside the window are not read for their replies, as in a whole
+ * read). */
+static onlist_status load_later(struct walk *w, struct onlist_store *s,
+				GHashTable *read)
+{
+	GHashTable *later = g_hash_table_new_full(g_str_hash, g_str_equal,
+						  g_free, NULL);
+	GPtrArray *topics = g_ptr_array_new();
+	GHashTableIter it;
+	gpointer k;
+	onlist_status st = ONLIST_OK;
+
+	for (guint i = 0; st == ONLIST_OK && i < w->order->len; i++) {
+		struct cand *c = g_hash_table_lookup(w->cands,
+						     g_ptr_array_index(w->order, i));
+		const struct onlist_ignored_msg *m =
+			(const struct onlist_ignored_msg *)c->msgs->data;
+		int64_t date = c->out.date;
+
+		if (c->out.state != ONLIST_IGN_IGNORED)
+			continue;
+		for (guint j = 0; j < c->msgs->len && st == ONLIST_OK; j++) {
+			const char *who[2] = { m[j].from, m[j].author };
+
+			if (m[j].cover)
+				continue;
+			for (int x = 0; x < 2 && st == ONLIST_OK; x++)
+				if (*who[x])
+					st = onlist_store_ignored_later(s, who[x], date,
+									date + 365 * 86400LL,
+									onlist__ignored_add_topic,
+									later);
+		}
+	}
+	g_hash_table_iter_init(&it, later);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		if (!g_hash_table_contains(read, k))
+			g_ptr_array_add(topics, k);
+	/* by topic: their rows in the table's order */
+	g_ptr_array_sort(topics, cmp_topic);
+	for (guint i = 0; i < topics->len && st == ONLIST_OK && !w->stop; i++)
+		st = onlist_store_ignored_members(s, 1, g_ptr_array_index(topics, i),
+						  member_row, w);
+	if (st == ONLIST_OK)
+		flush(w);
+	g_ptr_array_free(topics, TRUE);
+	g_hash_table_destroy(later);
+	return st;
+}
+
+/* The paths superseded() will ask the count of (share_file()): of an
+ * ignored topic's patch, no hub file, changed by a prior it meets. */
+static void need_counts(struct walk *w, const struct onlist_ignored_msg *msgs,
+			size_t n, int64_t date)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *who[2] = { msgs[i].from, msgs[i].author };
+
+		if (msgs[i].cover)
+			continue;
+		for (int k = 0; k < 2; k++) {
+			GArray *a = g_hash_table_lookup(w->priors, who[k]);
+
+			for (guint j = 0; a && j < a->len; j++) {
+				struct prior *p = &g_array_index(a, struct prior, j);
+				char *copy, *save = NULL;
+
+				if (p->date <= date ||
+				    p->date - date >= 365 * 86400LL)
+					continue;
+				copy = g_strdup(msgs[i].files);
+				for (char *f = strtok_r(copy, "\n", &save); f;
+				     f = strtok_r(NULL, "\n", &save))
+					if (!hub_file(f) && has_line(p->files, f) &&
+					    !g_hash_table_contains(w->files, f))
+						g_hash_table_insert(w->files, g_strdup(f),
+								    g_new0(struct file_use, 1));
+				g_free(copy);
+			}
+		}
+	}
+}
+
+struct file_count {
+	GHashTable *files;
+	char *topic;
+	guint topic_no;
+};
+
+static int file_row(const char *topic, const char *files, void *data)
+{
+	struct file_count *fc = data;
+	char *copy, *save = NULL;
+
+	if (!fc->topic || strcmp(fc->topic, topic)) {
+		g_free(fc->topic);
+		fc->topic = g_strdup(topic);
+		fc->topic_no++;
+	}
+	copy = g_strdup(files);
+	for (char *f = strtok_r(copy, "\n", &save); f;
+	     f = strtok_r(NULL, "\n", &save)) {
+		struct file_use *u = g_hash_table_lookup(fc->files, f);
+
+		if (!u || u->last == fc->topic_no)
+			continue;
+		u->topics++;
+		u->last = fc->topic_no;
+	}
+	g_free(copy);
+	return 0;
+}
+
+/* How many topics of the whole table change each path superseded() will
+ * ask of (as member_row() counts them in a whole read): one pass over the
+ * saved patches' files, and none when no ignored topic meets a prior. */
+static onlist_status count_shared(struct walk *w, struct onlist_store *s)
+{
+	struct file_count fc = { w->files, NULL, 0 };
+	onlist_status st;
+
+	for (guint i = 0; i < w->order->len; i++) {
+		struct cand *c = g_hash_table_lookup(w->cands,
+						     g_ptr_array_index(w->order, i));
+
+		if (c->out.state == ONLIST_IGN_IGNORED)
+			need_counts(w, (struct onlist_ignored_msg *)c->msgs->data,
+				    c->msgs->len, c->out.date);
+	}
+	if (!g_hash_table_size(w->files))
+		return ONLIST_OK;
+	st = onlist_store_ignored_patch_files(s, file_row, &fc);
+	g_free(fc.topic);
+	return st;
+}
+
 onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 				 struct onlist_store *s, const char *msgid,
 				 onlist_ignored_cb cb, void *data)
 {
 	struct walk w = { .ctx = ctx, .cb = cb, .data = data };
 	char *topic = NULL;
+	GHashTable *read = NULL;
 	onlist_status st;
-	int saved;
+	int saved, window;
 
 	if (msgid) {
 		if ((st = onlist_store_ignored_topic(s, msgid, &topic)) != ONLIST_OK)
@@ -969,16 +1150,23 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 	w.lists = g_ptr_array_new_with_free_func(g_free);
 	w.words = g_string_chunk_new(4096);
 	saved = saved_current(s);
+	/* a window opened below (the report's period): from the saved
+	 * tables, its topics and those that may supersede them only */
+	window = saved && !topic && ctx->since;
 	/* every topic, even for one: a later one may supersede it; from the
 	 * saved tables, only those that can */
 	if (saved && topic)
 		st = load_one(&w, s, topic);
-	else
+	else if (window) {
+		read = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					     NULL);
+		st = load_window(&w, s, read);
+	} else
 		st = onlist_store_ignored_members(s, saved, NULL, member_row, &w);
 	if (st == ONLIST_OK)
 		flush(&w);
-	if (saved && topic) {
-		;	/* load_one() read the answers */
+	if ((saved && topic) || window) {
+		;	/* load_one(), load_window() read the answers */
 	} else if (st == ONLIST_OK && !w.stop && w.order->len && saved) {
 		st = onlist_store_ignored_answers(s, NULL, answer_row, &w);
 	} else if (st == ONLIST_OK && !w.stop && w.order->len) {
@@ -1006,7 +1194,11 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 			add_priors(&w, (struct onlist_ignored_msg *)c->msgs->data,
 				   c->msgs->len);
 	}
+	if (window && st == ONLIST_OK && !w.stop)
+		st = load_later(&w, s, read);
 	sort_priors(&w);
+	if (window && st == ONLIST_OK && !w.stop)
+		st = count_shared(&w, s);
 	for (guint i = 0; st == ONLIST_OK && !w.stop && i < w.order->len; i++) {
 		const char *t = g_ptr_array_index(w.order, i);
 		struct cand *c = g_hash_table_lookup(w.cands, t);
@@ -1033,6 +1225,8 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 	g_ptr_array_free(w.lists, TRUE);
 	g_string_chunk_free(w.words);
 	g_string_chunk_free(w.keep);
+	if (read)
+		g_hash_table_destroy(read);
 	free(topic);
 	return st;
 }
