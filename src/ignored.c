@@ -957,7 +957,8 @@ static onlist_status load_window(struct walk *w, struct onlist_store *s,
 	gpointer k;
 	onlist_status st;
 
-	w->counted = 1;
+	/* counted in the topics read: enough for most paths (count_shared()) */
+	w->counted = 0;
 	if ((st = onlist_store_ignored_dated(s, w->ctx->since, w->ctx->until ?
 					     w->ctx->until : INT64_MAX,
 					     onlist__ignored_add_topic, read))
@@ -1034,9 +1035,11 @@ static onlist_status load_later(struct walk *w, struct onlist_store *s,
 }
 
 /* The paths superseded() will ask the count of (share_file()): of an
- * ignored topic's patch, no hub file, changed by a prior it meets. */
+ * ignored topic's patch, no hub file, changed by a prior it meets; added
+ * to need (path -> struct file_use) unless the topics read already
+ * change it four times or more (w->files: not rare, whatever the rest). */
 static void need_counts(struct walk *w, const struct onlist_ignored_msg *msgs,
-			size_t n, int64_t date)
+			size_t n, int64_t date, GHashTable *need)
 {
 	for (size_t i = 0; i < n; i++) {
 		const char *who[2] = { msgs[i].from, msgs[i].author };
@@ -1055,11 +1058,17 @@ static void need_counts(struct walk *w, const struct onlist_ignored_msg *msgs,
 					continue;
 				copy = g_strdup(msgs[i].files);
 				for (char *f = strtok_r(copy, "\n", &save); f;
-				     f = strtok_r(NULL, "\n", &save))
-					if (!hub_file(f) && has_line(p->files, f) &&
-					    !g_hash_table_contains(w->files, f))
-						g_hash_table_insert(w->files, g_strdup(f),
-								    g_new0(struct file_use, 1));
+				     f = strtok_r(NULL, "\n", &save)) {
+					struct file_use *u =
+						g_hash_table_lookup(w->files, f);
+
+					if (hub_file(f) || !has_line(p->files, f) ||
+					    (u && u->topics > RARE_FILE) ||
+					    g_hash_table_contains(need, f))
+						continue;
+					g_hash_table_insert(need, g_strdup(f),
+							    g_new0(struct file_use, 1));
+				}
 				g_free(copy);
 			}
 		}
@@ -1067,9 +1076,10 @@ static void need_counts(struct walk *w, const struct onlist_ignored_msg *msgs,
 }
 
 struct file_count {
-	GHashTable *files;
+	GHashTable *need;
 	char *topic;
 	guint topic_no;
+	guint pending;		/* paths of need not yet past RARE_FILE */
 };
 
 static int file_row(const char *topic, const char *files, void *data)
@@ -1085,24 +1095,31 @@ static int file_row(const char *topic, const char *files, void *data)
 	copy = g_strdup(files);
 	for (char *f = strtok_r(copy, "\n", &save); f;
 	     f = strtok_r(NULL, "\n", &save)) {
-		struct file_use *u = g_hash_table_lookup(fc->files, f);
+		struct file_use *u = g_hash_table_lookup(fc->need, f);
 
-		if (!u || u->last == fc->topic_no)
+		if (!u || u->last == fc->topic_no || u->topics > RARE_FILE)
 			continue;
 		u->topics++;
 		u->last = fc->topic_no;
+		fc->pending -= u->topics > RARE_FILE;
 	}
 	g_free(copy);
-	return 0;
+	return !fc->pending;	/* each one known not rare: enough */
 }
 
 /* How many topics of the whole table change each path superseded() will
- * ask of (as member_row() counts them in a whole read): one pass over the
- * saved patches' files, and none when no ignored topic meets a prior. */
+ * ask of, as a whole read counts them (member_row()) up to RARE_FILE + 1:
+ * counted in the topics read (w->files), and for those few there, in one
+ * pass over the saved patches' files that stops once each is past
+ * RARE_FILE; none when no ignored topic meets a prior. */
 static onlist_status count_shared(struct walk *w, struct onlist_store *s)
 {
-	struct file_count fc = { w->files, NULL, 0 };
-	onlist_status st;
+	GHashTable *need = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, file_use_free);
+	struct file_count fc = { need, NULL, 0, 0 };
+	GHashTableIter it;
+	gpointer k, v;
+	onlist_status st = ONLIST_OK;
 
 	for (guint i = 0; i < w->order->len; i++) {
 		struct cand *c = g_hash_table_lookup(w->cands,
@@ -1110,11 +1127,21 @@ static onlist_status count_shared(struct walk *w, struct onlist_store *s)
 
 		if (c->out.state == ONLIST_IGN_IGNORED)
 			need_counts(w, (struct onlist_ignored_msg *)c->msgs->data,
-				    c->msgs->len, c->out.date);
+				    c->msgs->len, c->out.date, need);
 	}
-	if (!g_hash_table_size(w->files))
-		return ONLIST_OK;
-	st = onlist_store_ignored_patch_files(s, file_row, &fc);
+	if ((fc.pending = g_hash_table_size(need)))
+		st = onlist_store_ignored_patch_files(s, file_row, &fc);
+	g_hash_table_iter_init(&it, need);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		struct file_use *u = g_hash_table_lookup(w->files, k);
+
+		if (!u) {
+			u = g_new0(struct file_use, 1);
+			g_hash_table_insert(w->files, g_strdup(k), u);
+		}
+		u->topics = ((struct file_use *)v)->topics;
+	}
+	g_hash_table_destroy(need);
 	g_free(fc.topic);
 	return st;
 }
