@@ -874,6 +874,27 @@ int onlist__ignored_add_topic(const char *topic, void *data)
 	return 0;
 }
 
+/* Into later (a set of topics): those with a patch of a sender or in-body
+ * author of m[i], a patch itself, posted within a year after date: the
+ * priors superseded() may meet. */
+static onlist_status add_later(struct onlist_store *s,
+			       const struct onlist_ignored_msg *m,
+			       int64_t date, GHashTable *later)
+{
+	const char *who[2] = { m->from, m->author };
+	onlist_status st = ONLIST_OK;
+
+	if (m->cover)
+		return ONLIST_OK;
+	for (int j = 0; j < 2 && st == ONLIST_OK; j++)
+		if (*who[j])
+			st = onlist_store_ignored_later(s, who[j], date,
+							date + 365 * 86400LL,
+							onlist__ignored_add_topic,
+							later);
+	return st;
+}
+
 /* One topic from the saved tables, and the topics that may supersede it:
  * those with a patch of one of its senders posted within a year after
  * it (superseded()'s priors), with the counts of topics that change its
@@ -902,17 +923,11 @@ static onlist_status load_one(struct walk *w, struct onlist_store *s,
 			if (m[i].date > date)
 				date = m[i].date;
 		for (guint i = 0; i < c->msgs->len && st == ONLIST_OK; i++) {
-			const char *who[2] = { m[i].from, m[i].author };
 			char *copy, *save = NULL;
 
 			if (m[i].cover)
 				continue;
-			for (int j = 0; j < 2 && st == ONLIST_OK; j++)
-				if (*who[j])
-					st = onlist_store_ignored_later(s, who[j], date,
-									date + 365 * 86400LL,
-									onlist__ignored_add_topic,
-									later);
+			st = add_later(s, &m[i], date, later);
 			copy = g_strdup(m[i].files);
 			for (char *f = strtok_r(copy, "\n", &save);
 			     f && st == ONLIST_OK; f = strtok_r(NULL, "\n", &save)) {
@@ -944,6 +959,31 @@ out:
 	return st;
 }
 
+/* The saved members of each topic of the set topics but those of skip
+ * (NULL: none), in topic order (as a whole read meets them), each
+ * flushed. */
+static onlist_status read_topics(struct walk *w, struct onlist_store *s,
+				 GHashTable *topics, GHashTable *skip)
+{
+	GPtrArray *v = g_ptr_array_sized_new(g_hash_table_size(topics));
+	GHashTableIter it;
+	gpointer k;
+	onlist_status st = ONLIST_OK;
+
+	g_hash_table_iter_init(&it, topics);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		if (!skip || !g_hash_table_contains(skip, k))
+			g_ptr_array_add(v, k);
+	g_ptr_array_sort(v, cmp_topic);
+	for (guint i = 0; i < v->len && st == ONLIST_OK && !w->stop; i++)
+		st = onlist_store_ignored_members(s, 1, g_ptr_array_index(v, i),
+						  member_row, w);
+	if (st == ONLIST_OK)
+		flush(w);
+	g_ptr_array_free(v, TRUE);
+	return st;
+}
+
 /* The topics of the caller's window (ctx since, until) from the saved
  * tables, in the order of a whole read (by topic), each with its answer:
  * those whose latest message is in the window have one there.  The
@@ -952,9 +992,6 @@ out:
 static onlist_status load_window(struct walk *w, struct onlist_store *s,
 				 GHashTable *read)
 {
-	GPtrArray *topics;
-	GHashTableIter it;
-	gpointer k;
 	onlist_status st;
 
 	/* counted in the topics read: enough for most paths (count_shared()) */
@@ -964,20 +1001,10 @@ static onlist_status load_window(struct walk *w, struct onlist_store *s,
 					     onlist__ignored_add_topic, read))
 	    != ONLIST_OK)
 		return st;
-	topics = g_ptr_array_sized_new(g_hash_table_size(read));
-	g_hash_table_iter_init(&it, read);
-	while (g_hash_table_iter_next(&it, &k, NULL))
-		g_ptr_array_add(topics, k);
-	g_ptr_array_sort(topics, cmp_topic);
-	for (guint i = 0; i < topics->len && st == ONLIST_OK && !w->stop; i++)
-		st = onlist_store_ignored_members(s, 1, g_ptr_array_index(topics, i),
-						  member_row, w);
-	if (st == ONLIST_OK)
-		flush(w);
+	st = read_topics(w, s, read, NULL);
 	for (guint i = 0; st == ONLIST_OK && i < w->order->len; i++)
 		st = onlist_store_ignored_answers(s, g_ptr_array_index(w->order, i),
 						  answer_row, w);
-	g_ptr_array_free(topics, TRUE);
 	return st;
 }
 
@@ -991,9 +1018,6 @@ static onlist_status load_later(struct walk *w, struct onlist_store *s,
 {
 	GHashTable *later = g_hash_table_new_full(g_str_hash, g_str_equal,
 						  g_free, NULL);
-	GPtrArray *topics = g_ptr_array_new();
-	GHashTableIter it;
-	gpointer k;
 	onlist_status st = ONLIST_OK;
 
 	for (guint i = 0; st == ONLIST_OK && i < w->order->len; i++) {
@@ -1005,31 +1029,11 @@ static onlist_status load_later(struct walk *w, struct onlist_store *s,
 
 		if (c->out.state != ONLIST_IGN_IGNORED)
 			continue;
-		for (guint j = 0; j < c->msgs->len && st == ONLIST_OK; j++) {
-			const char *who[2] = { m[j].from, m[j].author };
-
-			if (m[j].cover)
-				continue;
-			for (int x = 0; x < 2 && st == ONLIST_OK; x++)
-				if (*who[x])
-					st = onlist_store_ignored_later(s, who[x], date,
-									date + 365 * 86400LL,
-									onlist__ignored_add_topic,
-									later);
-		}
+		for (guint j = 0; j < c->msgs->len && st == ONLIST_OK; j++)
+			st = add_later(s, &m[j], date, later);
 	}
-	g_hash_table_iter_init(&it, later);
-	while (g_hash_table_iter_next(&it, &k, NULL))
-		if (!g_hash_table_contains(read, k))
-			g_ptr_array_add(topics, k);
-	/* by topic: their rows in the table's order */
-	g_ptr_array_sort(topics, cmp_topic);
-	for (guint i = 0; i < topics->len && st == ONLIST_OK && !w->stop; i++)
-		st = onlist_store_ignored_members(s, 1, g_ptr_array_index(topics, i),
-						  member_row, w);
 	if (st == ONLIST_OK)
-		flush(w);
-	g_ptr_array_free(topics, TRUE);
+		st = read_topics(w, s, later, read);
 	g_hash_table_destroy(later);
 	return st;
 }
