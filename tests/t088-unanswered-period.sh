@@ -36,7 +36,7 @@
 # The same sections are then made again from a whole read (the saved
 # judgement made stale: every topic read from the threads) and compared
 # byte for byte, for a range of weeks, a --since/--until period and each
-# format.
+# format, and onlist ignored of a period.
 . tests/lib.sh
 need_cmd git
 need_cmd python3
@@ -233,6 +233,8 @@ same_output "report text" "$TMP/want" "$TMP/got" || bad "report text: the sectio
 periods="--week=2023-W10 --week=2023-W14 --week=2023-W15 --week=2023-W18
 --week=2023-W22 --week=2024-W16 --since=2023-03-01,--until=2023-06-01
 --since=2023-04-05,--until=2023-04-12"
+iperiods="--since=2023-03-06,--until=2023-03-13 --since=2023-03-08
+--since=2023-02-01,--until=2023-05-01"
 report_all() {	# report_all TAG
 	for p in $periods; do
 		for f in text md html json; do
@@ -241,6 +243,12 @@ report_all() {	# report_all TAG
 				--format $f >"$TMP/$1.$p.$f" 2>/dev/null ||
 				bad "report $p $f: exit $?"
 		done
+	done
+	# onlist ignored of a period reads the same way
+	for p in $iperiods; do
+		# shellcheck disable=SC2046
+		"$ONLIST" -q --db "$DB" ignored --state all $(echo "$p" | tr ',' ' ') \
+			--json >"$TMP/$1.ignored$p" 2>/dev/null || bad "ignored $p: exit $?"
 	done
 }
 report_all part
@@ -255,7 +263,12 @@ for p in $periods; do
 			bad "report $p $f: not the whole read's"
 	done
 done
-echo "$n reports compared with a whole read"
+for p in $iperiods; do
+	n=$((n + 1))
+	cmp -s "$TMP/part.ignored$p" "$TMP/whole.ignored$p" ||
+		bad "ignored $p: not the whole read's"
+done
+echo "$n outputs compared with a whole read"
 
 [ $nfail -eq 0 ] && echo "all checks passed"
 [ $nfail -eq 0 ]
