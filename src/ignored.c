@@ -531,6 +531,11 @@ static GHashTable *subject_words(const char *subject)
 	return h;
 }
 
+static gint cmp_topic(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static int cmp_ptr(const void *a, const void *b)
 {
 	uintptr_t x = (uintptr_t)*(const char *const *)a;
@@ -869,6 +874,27 @@ int onlist__ignored_add_topic(const char *topic, void *data)
 	return 0;
 }
 
+/* Into later (a set of topics): those with a patch of a sender or in-body
+ * author of m[i], a patch itself, posted within a year after date: the
+ * priors superseded() may meet. */
+static onlist_status add_later(struct onlist_store *s,
+			       const struct onlist_ignored_msg *m,
+			       int64_t date, GHashTable *later)
+{
+	const char *who[2] = { m->from, m->author };
+	onlist_status st = ONLIST_OK;
+
+	if (m->cover)
+		return ONLIST_OK;
+	for (int j = 0; j < 2 && st == ONLIST_OK; j++)
+		if (*who[j])
+			st = onlist_store_ignored_later(s, who[j], date,
+							date + 365 * 86400LL,
+							onlist__ignored_add_topic,
+							later);
+	return st;
+}
+
 /* One topic from the saved tables, and the topics that may supersede it:
  * those with a patch of one of its senders posted within a year after
  * it (superseded()'s priors), with the counts of topics that change its
@@ -897,17 +923,11 @@ static onlist_status load_one(struct walk *w, struct onlist_store *s,
 			if (m[i].date > date)
 				date = m[i].date;
 		for (guint i = 0; i < c->msgs->len && st == ONLIST_OK; i++) {
-			const char *who[2] = { m[i].from, m[i].author };
 			char *copy, *save = NULL;
 
 			if (m[i].cover)
 				continue;
-			for (int j = 0; j < 2 && st == ONLIST_OK; j++)
-				if (*who[j])
-					st = onlist_store_ignored_later(s, who[j], date,
-									date + 365 * 86400LL,
-									onlist__ignored_add_topic,
-									later);
+			st = add_later(s, &m[i], date, later);
 			copy = g_strdup(m[i].files);
 			for (char *f = strtok_r(copy, "\n", &save);
 			     f && st == ONLIST_OK; f = strtok_r(NULL, "\n", &save)) {
@@ -939,14 +959,206 @@ out:
 	return st;
 }
 
+/* The saved members of each topic of the set topics but those of skip
+ * (NULL: none), in topic order (as a whole read meets them), each
+ * flushed. */
+static onlist_status read_topics(struct walk *w, struct onlist_store *s,
+				 GHashTable *topics, GHashTable *skip)
+{
+	GPtrArray *v = g_ptr_array_sized_new(g_hash_table_size(topics));
+	GHashTableIter it;
+	gpointer k;
+	onlist_status st = ONLIST_OK;
+
+	g_hash_table_iter_init(&it, topics);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		if (!skip || !g_hash_table_contains(skip, k))
+			g_ptr_array_add(v, k);
+	g_ptr_array_sort(v, cmp_topic);
+	for (guint i = 0; i < v->len && st == ONLIST_OK && !w->stop; i++)
+		st = onlist_store_ignored_members(s, 1, g_ptr_array_index(v, i),
+						  member_row, w);
+	if (st == ONLIST_OK)
+		flush(w);
+	g_ptr_array_free(v, TRUE);
+	return st;
+}
+
+/* The topics of the caller's window (ctx since, until) from the saved
+ * tables, in the order of a whole read (by topic), each with its answer:
+ * those whose latest message is in the window have one there.  The
+ * others, read whole, would only add priors (load_later() reads those
+ * that can) and counts of files (count_shared()). */
+static onlist_status load_window(struct walk *w, struct onlist_store *s,
+				 GHashTable *read)
+{
+	onlist_status st;
+
+	/* counted in the topics read: enough for most paths (count_shared()) */
+	w->counted = 0;
+	if ((st = onlist_store_ignored_dated(s, w->ctx->since, w->ctx->until ?
+					     w->ctx->until : INT64_MAX,
+					     onlist__ignored_add_topic, read))
+	    != ONLIST_OK)
+		return st;
+	st = read_topics(w, s, read, NULL);
+	for (guint i = 0; st == ONLIST_OK && i < w->order->len; i++)
+		st = onlist_store_ignored_answers(s, g_ptr_array_index(w->order, i),
+						  answer_row, w);
+	return st;
+}
+
+/* The topics that may supersede an ignored one of the window (judged):
+ * those with a patch of one of its senders posted within a year after
+ * it, read for their priors (flush(): the applied ones; answered ones
+ * outside the window are not read for their replies, as in a whole
+ * read). */
+static onlist_status load_later(struct walk *w, struct onlist_store *s,
+				GHashTable *read)
+{
+	GHashTable *later = g_hash_table_new_full(g_str_hash, g_str_equal,
+						  g_free, NULL);
+	onlist_status st = ONLIST_OK;
+
+	for (guint i = 0; st == ONLIST_OK && i < w->order->len; i++) {
+		struct cand *c = g_hash_table_lookup(w->cands,
+						     g_ptr_array_index(w->order, i));
+		const struct onlist_ignored_msg *m =
+			(const struct onlist_ignored_msg *)c->msgs->data;
+		int64_t date = c->out.date;
+
+		if (c->out.state != ONLIST_IGN_IGNORED)
+			continue;
+		for (guint j = 0; j < c->msgs->len && st == ONLIST_OK; j++)
+			st = add_later(s, &m[j], date, later);
+	}
+	if (st == ONLIST_OK)
+		st = read_topics(w, s, later, read);
+	g_hash_table_destroy(later);
+	return st;
+}
+
+/* The paths superseded() will ask the count of (share_file()): of an
+ * ignored topic's patch, no hub file, changed by a prior it meets; added
+ * to need (path -> struct file_use) unless the topics read already
+ * change it four times or more (w->files: not rare, whatever the rest). */
+static void need_counts(struct walk *w, const struct onlist_ignored_msg *msgs,
+			size_t n, int64_t date, GHashTable *need)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *who[2] = { msgs[i].from, msgs[i].author };
+
+		if (msgs[i].cover)
+			continue;
+		for (int k = 0; k < 2; k++) {
+			GArray *a = g_hash_table_lookup(w->priors, who[k]);
+
+			for (guint j = 0; a && j < a->len; j++) {
+				struct prior *p = &g_array_index(a, struct prior, j);
+				char *copy, *save = NULL;
+
+				if (p->date <= date ||
+				    p->date - date >= 365 * 86400LL)
+					continue;
+				copy = g_strdup(msgs[i].files);
+				for (char *f = strtok_r(copy, "\n", &save); f;
+				     f = strtok_r(NULL, "\n", &save)) {
+					struct file_use *u =
+						g_hash_table_lookup(w->files, f);
+
+					if (hub_file(f) || !has_line(p->files, f) ||
+					    (u && u->topics > RARE_FILE) ||
+					    g_hash_table_contains(need, f))
+						continue;
+					g_hash_table_insert(need, g_strdup(f),
+							    g_new0(struct file_use, 1));
+				}
+				g_free(copy);
+			}
+		}
+	}
+}
+
+struct file_count {
+	GHashTable *need;
+	char *topic;
+	guint topic_no;
+	guint pending;		/* paths of need not yet past RARE_FILE */
+};
+
+static int file_row(const char *topic, const char *files, void *data)
+{
+	struct file_count *fc = data;
+	char *copy, *save = NULL;
+
+	if (!fc->topic || strcmp(fc->topic, topic)) {
+		g_free(fc->topic);
+		fc->topic = g_strdup(topic);
+		fc->topic_no++;
+	}
+	copy = g_strdup(files);
+	for (char *f = strtok_r(copy, "\n", &save); f;
+	     f = strtok_r(NULL, "\n", &save)) {
+		struct file_use *u = g_hash_table_lookup(fc->need, f);
+
+		if (!u || u->last == fc->topic_no || u->topics > RARE_FILE)
+			continue;
+		u->topics++;
+		u->last = fc->topic_no;
+		fc->pending -= u->topics > RARE_FILE;
+	}
+	g_free(copy);
+	return !fc->pending;	/* each one known not rare: enough */
+}
+
+/* How many topics of the whole table change each path superseded() will
+ * ask of, as a whole read counts them (member_row()) up to RARE_FILE + 1:
+ * counted in the topics read (w->files), and for those few there, in one
+ * pass over the saved patches' files that stops once each is past
+ * RARE_FILE; none when no ignored topic meets a prior. */
+static onlist_status count_shared(struct walk *w, struct onlist_store *s)
+{
+	GHashTable *need = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, file_use_free);
+	struct file_count fc = { need, NULL, 0, 0 };
+	GHashTableIter it;
+	gpointer k, v;
+	onlist_status st = ONLIST_OK;
+
+	for (guint i = 0; i < w->order->len; i++) {
+		struct cand *c = g_hash_table_lookup(w->cands,
+						     g_ptr_array_index(w->order, i));
+
+		if (c->out.state == ONLIST_IGN_IGNORED)
+			need_counts(w, (struct onlist_ignored_msg *)c->msgs->data,
+				    c->msgs->len, c->out.date, need);
+	}
+	if ((fc.pending = g_hash_table_size(need)))
+		st = onlist_store_ignored_patch_files(s, file_row, &fc);
+	g_hash_table_iter_init(&it, need);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		struct file_use *u = g_hash_table_lookup(w->files, k);
+
+		if (!u) {
+			u = g_new0(struct file_use, 1);
+			g_hash_table_insert(w->files, g_strdup(k), u);
+		}
+		u->topics = ((struct file_use *)v)->topics;
+	}
+	g_hash_table_destroy(need);
+	g_free(fc.topic);
+	return st;
+}
+
 onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 				 struct onlist_store *s, const char *msgid,
 				 onlist_ignored_cb cb, void *data)
 {
 	struct walk w = { .ctx = ctx, .cb = cb, .data = data };
 	char *topic = NULL;
+	GHashTable *read = NULL;
 	onlist_status st;
-	int saved;
+	int saved, window;
 
 	if (msgid) {
 		if ((st = onlist_store_ignored_topic(s, msgid, &topic)) != ONLIST_OK)
@@ -969,16 +1181,23 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 	w.lists = g_ptr_array_new_with_free_func(g_free);
 	w.words = g_string_chunk_new(4096);
 	saved = saved_current(s);
+	/* a window opened below (the report's period): from the saved
+	 * tables, its topics and those that may supersede them only */
+	window = saved && !topic && ctx->since;
 	/* every topic, even for one: a later one may supersede it; from the
 	 * saved tables, only those that can */
 	if (saved && topic)
 		st = load_one(&w, s, topic);
-	else
+	else if (window) {
+		read = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					     NULL);
+		st = load_window(&w, s, read);
+	} else
 		st = onlist_store_ignored_members(s, saved, NULL, member_row, &w);
 	if (st == ONLIST_OK)
 		flush(&w);
-	if (saved && topic) {
-		;	/* load_one() read the answers */
+	if ((saved && topic) || window) {
+		;	/* load_one(), load_window() read the answers */
 	} else if (st == ONLIST_OK && !w.stop && w.order->len && saved) {
 		st = onlist_store_ignored_answers(s, NULL, answer_row, &w);
 	} else if (st == ONLIST_OK && !w.stop && w.order->len) {
@@ -1006,7 +1225,11 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 			add_priors(&w, (struct onlist_ignored_msg *)c->msgs->data,
 				   c->msgs->len);
 	}
+	if (window && st == ONLIST_OK && !w.stop)
+		st = load_later(&w, s, read);
 	sort_priors(&w);
+	if (window && st == ONLIST_OK && !w.stop)
+		st = count_shared(&w, s);
 	for (guint i = 0; st == ONLIST_OK && !w.stop && i < w.order->len; i++) {
 		const char *t = g_ptr_array_index(w.order, i);
 		struct cand *c = g_hash_table_lookup(w.cands, t);
@@ -1033,6 +1256,8 @@ onlist_status onlist_ignored_run(struct onlist_ignored_ctx *ctx,
 	g_ptr_array_free(w.lists, TRUE);
 	g_string_chunk_free(w.words);
 	g_string_chunk_free(w.keep);
+	if (read)
+		g_hash_table_destroy(read);
 	free(topic);
 	return st;
 }

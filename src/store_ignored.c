@@ -520,3 +520,44 @@ onlist_status onlist_store_ignored_file_topics(struct onlist_store *s,
 	sqlite3_reset(st);
 	return rc == SQLITE_ROW ? ONLIST_OK : fail(s, "count the topics of a file");
 }
+
+/* the index ignored_msgs_date holds the key: no row is read */
+static const char sql_dated[] =
+	"SELECT DISTINCT topic FROM ignored_msgs"
+	" WHERE date >= ?1 AND date < ?2 ORDER BY topic";
+
+onlist_status onlist_store_ignored_dated(struct onlist_store *s, int64_t from,
+					 int64_t to,
+					 onlist_store_ignored_topic_cb cb,
+					 void *data)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_dated);
+
+	if (!st)
+		return fail(s, "prepare");
+	sqlite3_bind_int64(st, 1, from);
+	sqlite3_bind_int64(st, 2, to);
+	return topic_rows(s, st, "read the topics of a period", cb, data);
+}
+
+static const char sql_patch_files[] =
+	"SELECT topic, files FROM ignored_msgs WHERE NOT cover ORDER BY topic";
+
+onlist_status onlist_store_ignored_patch_files(struct onlist_store *s,
+					       int (*cb)(const char *topic,
+							 const char *files,
+							 void *data),
+					       void *data)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_patch_files);
+	int rc;
+
+	if (!st)
+		return fail(s, "prepare");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (cb(col(st, 0), col(st, 1), data))
+			break;
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
+	       fail(s, "read the files of the ignored topics");
+}

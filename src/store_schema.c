@@ -440,6 +440,14 @@ static const char v19_sql[] =
 	" ON commit_patch(alt_minimal) WHERE alt_minimal IS NOT NULL;\n"
 	"DELETE FROM meta WHERE key = 'subject_keys';\n";
 
+/* ---- version 22: the saved topics by date ---------------------------- */
+
+static const char v22_sql[] =
+	/* the report's "still unanswered" of a period: the topics with a
+	 * saved message dated in it, without reading the others (ignored.c
+	 * load_window()); it holds the key (topic, msgid) too */
+	"CREATE INDEX IF NOT EXISTS ignored_msgs_date ON ignored_msgs(date);\n";
+
 /* Step N (index N - 1) brings a database to version N. */
 static const char *const steps[][2] = {
 	{ v1_sql },
@@ -461,6 +469,7 @@ static const char *const steps[][2] = {
 	{ v17_sql },
 	{ v18_sql },
 	{ v19_sql },
+	{ v22_sql },	/* the lead numbers it 22 after 20 and 21 */
 };
 #define SCHEMA_VERSION ((int)(sizeof(steps) / sizeof(*steps)))
 

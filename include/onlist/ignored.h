@@ -153,8 +153,11 @@ struct onlist_ignored_ctx {
 	int64_t first_mail;
 	/* set by the caller after init, 0: open: onlist_ignored_run()
 	 * calls back only for topics whose latest message is dated in
-	 * [since, until) (the others are read all the same: they may
-	 * supersede one), and reads replies only for those */
+	 * [since, until), and reads replies only for those; of the others
+	 * it reads those that may supersede one (all of them when the
+	 * judgement saved by the last match is not current, or since is
+	 * 0): an applied topic outside the period still supersedes one in
+	 * it, an answered one does not */
 	int64_t since, until;
 	/* private */
 	void *priv;

@@ -150,4 +150,20 @@ onlist_status onlist_store_ignored_file_topics(struct onlist_store *s,
 					       const char *path, long limit,
 					       long *n);
 
+/* Each topic (once, in topic order) with a saved message dated in
+ * [from, to): the report's period, without reading the others.
+ * ONLIST_EDB. */
+onlist_status onlist_store_ignored_dated(struct onlist_store *s, int64_t from,
+					 int64_t to,
+					 onlist_store_ignored_topic_cb cb,
+					 void *data);
+/* Each saved patch (no cover letter): its topic and the paths it changes
+ * (one a line), the rows of a topic one after the other.  Strings valid
+ * during the call; cb non-zero stops.  ONLIST_EDB. */
+onlist_status onlist_store_ignored_patch_files(struct onlist_store *s,
+					       int (*cb)(const char *topic,
+							 const char *files,
+							 void *data),
+					       void *data);
+
 #endif
