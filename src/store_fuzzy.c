@@ -33,13 +33,24 @@ onlist_status onlist_store_fuzzy_put_message_patch(struct onlist_store *s,
 		    r->nwords, r->files, (int64_t)r->added, (int64_t)r->removed);
 }
 
+/* a commit's diff changes what the tiers read of an old commit: an edit
+ * (meta edits, store_schema.c step 20), as its count of rows was */
+static const char sql_edit[] =
+	"INSERT INTO meta(key, value) VALUES('edits', 1)"
+	" ON CONFLICT(key) DO UPDATE SET value = value + 1";
+
 onlist_status onlist_store_fuzzy_put_commit_patch(struct onlist_store *s,
 					    const struct onlist_patch_row *r)
 {
-	return step(s, prepare(s, sql_put_cpatch), "insert commit patch",
-		    "ttttuutII", r->key, r->alt[0], r->alt[1], r->alt[2], r->fp,
-		    r->nfp, r->words, r->nwords, r->files, (int64_t)r->added,
-		    (int64_t)r->removed);
+	onlist_status st = step(s, prepare(s, sql_put_cpatch),
+				"insert commit patch", "ttttuutII", r->key,
+				r->alt[0], r->alt[1], r->alt[2], r->fp, r->nfp,
+				r->words, r->nwords, r->files,
+				(int64_t)r->added, (int64_t)r->removed);
+
+	if (st != ONLIST_OK)
+		return st;
+	return step(s, prepare(s, sql_edit), "count an edit", "");
 }
 
 /* The methods of the tiers before fuzzy (store_match.c, BEFORE_LATE but

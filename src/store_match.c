@@ -1365,24 +1365,17 @@ onlist_status onlist_store_match_put_bound(struct onlist_store *s, const char *s
 
 /* ---- what the fuzzy tier can keep from the last run ---- */
 
-/* The messages (count, last id, their patch, info and echo rows), and what
- * else the fuzzy tier reads: commits, their diffs, the time bounds. */
+/* The last message, and the edits of what the tiers read (meta edits,
+ * counted by triggers, store_schema.c step 20: a row of the messages,
+ * their patch, info and echo rows, the commits or their diffs rewritten
+ * or deleted), then what else the fuzzy tier reads: the last commit, the
+ * time bounds.  Each an index's end, but for the bounds. */
 static const char sql_fz_now[] =
-	"SELECT coalesce(max(id), 0), count(*),"
-	" (SELECT count(*) FROM message_patch), (SELECT count(*) FROM message_info),"
-	" (SELECT count(*) FROM echoes) FROM messages";
-static const char sql_fz_new[] =
-	"SELECT count(*),"
-	" (SELECT count(*) FROM message_patch p JOIN messages m ON m.msgid = p.msgid"
-	"  WHERE m.id > ?1),"
-	" (SELECT count(*) FROM message_info i JOIN messages m ON m.msgid = i.msgid"
-	"  WHERE m.id > ?1),"
-	" (SELECT count(*) FROM echoes e JOIN messages m ON m.msgid = e.msgid"
-	"  WHERE m.id > ?1) FROM messages WHERE id > ?1";
+	"SELECT coalesce((SELECT max(id) FROM messages), 0),"
+	" coalesce((SELECT CAST(value AS INTEGER) FROM meta"
+	"  WHERE key = 'edits'), -1)";
 static const char sql_fz_fixed[] =
-	"SELECT (SELECT count(*) FROM commits),"
-	" (SELECT coalesce(max(rowid), 0) FROM commits),"
-	" (SELECT count(*) FROM commit_patch), b.n, b.s, b.k"
+	"SELECT (SELECT coalesce(max(rowid), 0) FROM commits), b.n, b.s, b.k"
 	/* when each list's archive began (temp.arrived): an earlier start
 	 * makes an old mail's received time count */
 	" + (SELECT coalesce(sum(t), 0) FROM temp.list_start)"
@@ -1398,33 +1391,29 @@ char *onlist_store_match_tier_stamp(struct onlist_store *s, const char *name,
 {
 	struct onlist_match_tier_counts mine = ONLIST_MATCH_TIER_COUNTS_INIT;
 	struct onlist_match_tier_counts *k = counts ? counts : &mine;
-	int64_t *now = k->now, *fx = k->fixed, old[5], added[4];
+	int64_t *now = k->now, *fx = k->fixed, old;
 	char *was = onlist_store_get_meta(s, name), *stamp = NULL;
 	char *fixed;
 	int n = 0;
 
 	*since = -1;
 	if (!k->known &&
-	    (!onlist__store_int64s(s, sql_fz_now, -1, now, 5) ||
-	     !onlist__store_int64s(s, sql_fz_fixed, -1, fx, 6))) {
+	    (!onlist__store_int64s(s, sql_fz_now, -1, now, 2) ||
+	     !onlist__store_int64s(s, sql_fz_fixed, -1, fx, 4))) {
 		free(was);
 		return NULL;
 	}
 	k->known = 1;
-	fixed = g_strdup_printf("%" PRId64 ":%" PRId64 ":%" PRId64 ":%" PRId64
-				":%" PRId64 ":%" PRId64 ":%s", fx[0], fx[1],
-				fx[2], fx[3], fx[4], fx[5], key);
-	/* the same commits, bounds and key; the messages only added to */
-	if (was && sscanf(was, "%" SCNd64 ":%" SCNd64 ":%" SCNd64 ":%" SCNd64
-			  ":%" SCNd64 ":%n", &old[0], &old[1], &old[2],
-			  &old[3], &old[4], &n) == 5 && n &&
-	    !strcmp(was + n, fixed) && onlist__store_int64s(s, sql_fz_new, old[0], added, 4) &&
-	    now[1] - old[1] == added[0] && now[2] - old[2] == added[1] &&
-	    now[3] - old[3] == added[2] && now[4] - old[4] == added[3])
-		*since = old[0];
-	stamp = g_strdup_printf("%" PRId64 ":%" PRId64 ":%" PRId64 ":%" PRId64
-				":%" PRId64 ":%s", now[0], now[1], now[2],
-				now[3], now[4], fixed);
+	fixed = g_strdup_printf("e%" PRId64 ":%" PRId64 ":%" PRId64 ":%" PRId64
+				":%" PRId64 ":%s", now[1], fx[0], fx[1], fx[2],
+				fx[3], key);
+	/* the same edits, commits, bounds and key: the messages only added
+	 * to (an edit count of -1: no triggers count them) */
+	if (was && now[1] >= 0 &&
+	    sscanf(was, "%" SCNd64 ":%n", &old, &n) == 1 && n &&
+	    !strcmp(was + n, fixed) && old <= now[0])
+		*since = old;
+	stamp = g_strdup_printf("%" PRId64 ":%s", now[0], fixed);
 	g_free(fixed);
 	free(was);
 	return stamp;

@@ -258,7 +258,7 @@ onlist_status onlist_store_match_put_bound(struct onlist_store *s, const char *s
  * tiers only write matches, so the counts are the same for each and the
  * whole-table counts are made once. */
 struct onlist_match_tier_counts {
-	int64_t now[5], fixed[6];
+	int64_t now[2], fixed[4];
 	int known;
 };
 #define ONLIST_MATCH_TIER_COUNTS_INIT { { 0 }, { 0 }, 0 }
@@ -267,8 +267,9 @@ struct onlist_match_tier_counts {
  * (g_free it; NULL on a database error): key is the caller's (for fuzzy:
  * threshold, aliases).  *since gets the last message id of the stamp kept
  * from the last run when nothing the tier reads changed since but
- * messages added after it (the same commits, diffs, bounds and key; the
- * messages, their patch, info and echo rows only added to), else -1.
+ * messages added after it (the same commits, bounds and key, and no row
+ * of the messages, their patch, info and echo rows, the commits or their
+ * diffs rewritten or deleted: meta edits, schema step 20), else -1.
  * The table counts come from *counts when known, else are made and kept
  * there (counts may be NULL).  After onlist_store_match_begin() and the
  * bounds. */
