@@ -10,6 +10,7 @@
 #include <glib.h>
 
 #include "onlist/store_fuzzy.h"
+#include "onlist/store_match.h"
 #include "store_int.h"
 
 #define fail onlist__store_fail
@@ -351,12 +352,12 @@ static const char sql_fz_tiered[] =
 	"DROP TABLE IF EXISTS temp.fuzzy_tiered;"
 	"CREATE TEMP TABLE fuzzy_tiered AS SELECT DISTINCT l.commit_sha AS sha"
 	" FROM temp.match_log l WHERE l.method IN (" BEFORE_FUZZY ")"
-	" AND l.op < 0 AND EXISTS (SELECT 1 FROM temp.old_matches o"
-	"  WHERE o.method = l.method AND o.commit_sha = l.commit_sha"
-	"  AND o.message_id = l.message_id) AND" UNTIERED("l.commit_sha") ";";
+	" AND l.op < 0 AND" ONLIST_SQL_MATCH_WAS("l")
+	" AND" UNTIERED("l.commit_sha") ";";
 static const char sql_fz_old_tiered[] = "SELECT sha FROM temp.fuzzy_tiered";
+/* the fuzzy tier has not run: its rows are the last run's */
 static const char sql_fz_old[] =
-	"SELECT commit_sha, message_id, score FROM temp.old_matches"
+	"SELECT commit_sha, message_id, score FROM matches"
 	" WHERE method = 'fuzzy'";
 /* the patch mails after id ?1: whose they are, what they are about */
 static const char sql_fz_mail[] =
@@ -440,8 +441,7 @@ onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
 /* The last run's fuzzy rows, when the tier runs whole after new mail
  * (another threshold) or not at all: the other tiers' rows are in place. */
 static const char sql_fz_clear[] =
-	"DELETE FROM matches WHERE method = 'fuzzy' AND commit_sha IN"
-	" (SELECT commit_sha FROM temp.old_matches WHERE method = 'fuzzy')";
+	"DELETE FROM matches WHERE method = 'fuzzy'";
 
 onlist_status onlist_store_fuzzy_clear(struct onlist_store *s)
 {

@@ -155,15 +155,36 @@ static const char sql_log_end[] =
 	"DROP TRIGGER IF EXISTS temp.match_log_ins;"
 	"DROP TRIGGER IF EXISTS temp.match_log_del;";
 
+/* A whole run empties matches: the ignored topics compare the last
+ * run's (temp.old_matches, copied first) with the new, there being no
+ * log (store_ignored.c). */
+static const char sql_reset_whole[] =
+	"DROP TABLE IF EXISTS temp.match_log;"
+	"DROP TABLE IF EXISTS temp.old_counts;"
+	"DROP TABLE IF EXISTS temp.old_matches;"
+	"CREATE TEMP TABLE old_matches(method TEXT NOT NULL,"
+	" commit_sha TEXT NOT NULL, message_id TEXT NOT NULL,"
+	" score REAL NOT NULL, PRIMARY KEY(method, commit_sha,"
+	" message_id)) WITHOUT ROWID;"
+	"INSERT INTO temp.old_matches SELECT method, commit_sha,"
+	" message_id, score FROM matches;"
+	"DELETE FROM matches;";
+/* After new mail: how many rows of each method the last run left (the
+ * counts of the tiers are these and the log's sums), and the link tier,
+ * which runs whole, drops its rows. */
+static const char sql_reset_incr[] =
+	"DROP TABLE IF EXISTS temp.old_matches;"
+	"DROP TABLE IF EXISTS temp.old_counts;"
+	"CREATE TEMP TABLE old_counts AS SELECT method, count(*) AS n"
+	" FROM matches GROUP BY method;"
+	"DELETE FROM matches WHERE method = 'link';";
+
 onlist_status onlist_store_match_reset(struct onlist_store *s, int64_t since)
 {
-	/* the link tier runs whole: its rows go */
-	if (sqlite3_exec(s->db, since < 0 ? "DELETE FROM matches" : sql_log_begin,
+	if (sqlite3_exec(s->db, since < 0 ? sql_reset_whole : sql_log_begin,
 			 NULL, NULL, NULL) != SQLITE_OK ||
-	    (since >= 0 && sqlite3_exec(s->db, "DELETE FROM matches"
-			" WHERE method = 'link' AND commit_sha IN (SELECT commit_sha"
-			" FROM temp.old_matches WHERE method = 'link')",
-			NULL, NULL, NULL) != SQLITE_OK))
+	    (since >= 0 && sqlite3_exec(s->db, sql_reset_incr, NULL, NULL,
+					NULL) != SQLITE_OK))
 		return fail(s, "clear matches");
 	return ONLIST_OK;
 }
@@ -180,7 +201,7 @@ onlist_status onlist_store_match_log_end(struct onlist_store *s)
 static const char sql_count_method[] =
 	"SELECT count(*) FROM matches WHERE method = ?1";
 static const char sql_count_method_log[] =
-	"SELECT (SELECT count(*) FROM temp.old_matches WHERE method = ?1)"
+	"SELECT coalesce((SELECT n FROM temp.old_counts WHERE method = ?1), 0)"
 	" + (SELECT coalesce(sum(op), 0) FROM temp.match_log WHERE method = ?1)";
 
 long onlist_store_match_count(struct onlist_store *s, const char *method,
@@ -223,21 +244,7 @@ onlist_status onlist_store_match_begin(struct onlist_store *s)
 	if (sqlite3_exec(s->db, "DROP TABLE IF EXISTS temp.old_posted;"
 			 "CREATE TEMP TABLE old_posted AS SELECT commit_sha,"
 			 " message_id FROM matches x WHERE "
-			 ONLIST__POSTED("x.method") ";"
-			 /* what the last fuzzy tier decided, and for which
-			  * commits: those an earlier tier did not match
-			  * (match.c keeps it for the commits new mail
-			  * cannot change) */
-			 /* every match of the last run: what an incremental
-			  * run changed is told from it (match_log, below),
-			  * and the ignored topics compare with it */
-			 "DROP TABLE IF EXISTS temp.old_matches;"
-			 "CREATE TEMP TABLE old_matches(method TEXT NOT NULL,"
-			 " commit_sha TEXT NOT NULL, message_id TEXT NOT NULL,"
-			 " score REAL NOT NULL, PRIMARY KEY(method, commit_sha,"
-			 " message_id)) WITHOUT ROWID;"
-			 "INSERT INTO temp.old_matches SELECT method, commit_sha,"
-			 " message_id, score FROM matches;",
+			 ONLIST__POSTED("x.method") ";",
 			 NULL, NULL, NULL) != SQLITE_OK ||
 	    compute_bounds(s, 1) != ONLIST_OK) {
 		st = fail(s, "clear matches");
@@ -561,7 +568,7 @@ onlist_status onlist_store_match_exact(struct onlist_store *s, int64_t since,
 
 /* After new mail only (since >= 0: the same commits, bounds and classes
  * of the old mails, onlist_store_match_tier_stamp()), a tier's rows for a
- * commit are the last run's (temp.old_matches) unless
+ * commit are the last run's (kept in place) unless
  * - an earlier tier matched the commit last run and none has now: the
  *   last run never got to this tier for it;
  * - a new mail is one of its candidates: one that carries its patch-id or
@@ -604,8 +611,9 @@ static const char sql_dirty_commits[] =
 	" CROSS JOIN commit_patch c ON c.alt_patience = n.id;"
 	"INSERT OR IGNORE INTO temp.dirty_new SELECT c.sha FROM temp.new_ids n"
 	" CROSS JOIN commit_patch c ON c.alt_minimal = n.id;"
+	/* the quoted tier has not run: its rows are the last run's */
 	"INSERT OR IGNORE INTO temp.dirty_new SELECT o.commit_sha"
-	" FROM temp.old_matches o JOIN messages m ON m.msgid = o.message_id"
+	" FROM matches o JOIN messages m ON m.msgid = o.message_id"
 	" WHERE o.method = 'quoted'"
 	" AND EXISTS (SELECT 1 FROM messages p WHERE p.msgid = m.in_reply_to);";
 
@@ -631,10 +639,9 @@ onlist_status onlist_store_match_since(struct onlist_store *s, int64_t since)
  * ones are the last run's, still in place). */
 #define UNMATCHED_BY(c, before) " NOT EXISTS (SELECT 1 FROM matches x" \
 	" WHERE x.commit_sha = " c " AND x.method IN (" before "))"
-/* a row of the last run (temp.old_matches), by its key */
-#define WAS(r) " EXISTS (SELECT 1 FROM temp.old_matches o WHERE" \
-	" o.method = " r ".method AND o.commit_sha = " r ".commit_sha" \
-	" AND o.message_id = " r ".message_id)"
+/* a row of the last run, by its key: there now, but for what the log
+ * says was written and deleted since */
+#define WAS(r) ONLIST_SQL_MATCH_WAS(r)
 /* temp.dirty for a tier: temp.dirty_new and the commits an earlier tier
  * (before) matched last run that none has now (one of those rows was
  * deleted: it is in the log) */

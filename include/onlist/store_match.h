@@ -53,17 +53,27 @@ onlist_status onlist_store_match_classify(struct onlist_store *s,
 onlist_status onlist_store_match_compute_bounds(struct onlist_store *s);
 /* Empty the echoes table (inside the caller's transaction). */
 onlist_status onlist_store_match_clear_echoes(struct onlist_store *s);
-/* Start a match run: one transaction, the last run's matches kept in
- * temp.old_matches (and their postings in temp.old_posted) for what
- * follows to compare with. */
+/* Start a match run: one transaction, the last run's postings kept in
+ * temp.old_posted for the review to compare with. */
 onlist_status onlist_store_match_begin(struct onlist_store *s);
 /* Once the tier stamp is known: since -1 empties matches (every tier
- * runs whole); since >= 0 (after new mail) the tiers change them in
- * place, each the rows of the commits it computes again, and every row
- * written or deleted is logged (temp.match_log) until
+ * runs whole; the last run's are kept in temp.old_matches); since >= 0
+ * (after new mail) the tiers change them in place, each the rows of the
+ * commits it computes again, and every row written or deleted is logged
+ * (temp.match_log: commit_sha, message_id, method, op 1 or -1) until
  * onlist_store_match_log_end().  ONLIST_EDB. */
 onlist_status onlist_store_match_reset(struct onlist_store *s, int64_t since);
 onlist_status onlist_store_match_log_end(struct onlist_store *s);
+/* An SQL condition, true when the row of matches keyed as the row r
+ * (its alias: r.commit_sha, r.message_id, r.method) was there when the
+ * log began: there now, less what the log wrote and deleted since (a
+ * key's ops alternate).  After onlist_store_match_reset(), since >= 0. */
+#define ONLIST_SQL_MATCH_WAS(r) \
+	" (EXISTS (SELECT 1 FROM matches w WHERE w.commit_sha = " r ".commit_sha" \
+	" AND w.message_id = " r ".message_id AND w.method = " r ".method)" \
+	" - (SELECT coalesce(sum(w.op), 0) FROM temp.match_log w" \
+	" WHERE w.message_id = " r ".message_id AND w.commit_sha = " r ".commit_sha" \
+	" AND w.method = " r ".method)) = 1"
 /* How many rows of method matches holds (in_place: changed in place,
  * counted from the last run's and the log); -1 on error. */
 long onlist_store_match_count(struct onlist_store *s, const char *method,
