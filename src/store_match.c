@@ -79,8 +79,7 @@ static const char sql_bounds[] =
 	"CREATE TEMP TABLE IF NOT EXISTS via_commits(sha TEXT PRIMARY KEY)"
 	" WITHOUT ROWID;"
 	"DELETE FROM temp.via_commits;"
-	"INSERT INTO temp.via_commits SELECT sha FROM commits"
-	" WHERE author_name LIKE '%% via %%';"
+	"INSERT INTO temp.via_commits %s;"
 	"CREATE TEMP TABLE IF NOT EXISTS via_author("
 	" sha TEXT PRIMARY KEY, email TEXT NOT NULL);"
 	"DELETE FROM temp.via_author;"
@@ -97,6 +96,49 @@ static const char sql_bounds[] =
 	"  AND instr(substr(c.author_name, length(m.from_name) + 6), ' ') = 0"
 	"  AND lower(m.from_addr) <> lower(c.author_email)"
 	"  AND %s GROUP BY c.sha, lower(m.from_addr)) WHERE rn = 1;";
+/* the commits of such an author: looked for in every commit, or (a match
+ * run) kept in commit_via (schema 20) and looked for in the commits after
+ * the last one it saw, unless a commit was rewritten or deleted since
+ * (meta edits, store_schema.c) */
+static const char sql_via_all[] =
+	"SELECT sha FROM commits WHERE author_name LIKE '% via %'";
+static const char sql_via_kept[] = "SELECT sha FROM commit_via";
+static const char sql_via_now[] =
+	"SELECT (SELECT coalesce(max(rowid), 0) FROM commits),"
+	" coalesce((SELECT CAST(value AS INTEGER) FROM meta"
+	"  WHERE key = 'edits'), -1)";
+static const char sql_via_new[] =
+	"INSERT OR IGNORE INTO commit_via SELECT sha FROM commits"
+	" WHERE rowid > ?1 AND author_name LIKE '% via %'";
+
+static onlist_status keep_via(struct onlist_store *s)
+{
+	char *was = onlist_store_get_meta(s, "commit_via");
+	int64_t now[2], last = 0, edits = -2;
+	char stamp[48];
+	onlist_status st;
+
+	if (!onlist__store_int64s(s, sql_via_now, -1, now, 2)) {
+		free(was);
+		return fail(s, "DMARC-rewritten authors");
+	}
+	if (!was || sscanf(was, "%" SCNd64 ":%" SCNd64, &last, &edits) != 2 ||
+	    edits != now[1] || now[1] < 0 || last > now[0]) {
+		last = 0;
+		if (sqlite3_exec(s->db, "DELETE FROM commit_via", NULL, NULL,
+				 NULL) != SQLITE_OK) {
+			free(was);
+			return fail(s, "DMARC-rewritten authors");
+		}
+	}
+	free(was);
+	if ((st = step(s, prepare(s, sql_via_new), "DMARC-rewritten authors",
+		       "I", last)) != ONLIST_OK)
+		return st;
+	snprintf(stamp, sizeof(stamp), "%" PRId64 ":%" PRId64, now[0], now[1]);
+	return onlist_store_set_meta(s, "commit_via", stamp);
+}
+
 /* the unmatched commits only: --explain (a match run computes the bounds
  * before its tiers, when every commit counts as unmatched) */
 static const char sql_via_unmatched[] =
@@ -112,7 +154,10 @@ static onlist_status compute_bounds(struct onlist_store *s, int all)
 	if (linear < 0)
 		return fail(s, "landing bounds");
 	snprintf(view, sizeof(view), sql_bound_view, !linear);
-	bounds = g_strdup_printf(sql_bounds, all ? "1" : sql_via_unmatched);
+	if (all && keep_via(s) != ONLIST_OK)
+		return ONLIST_EDB;
+	bounds = g_strdup_printf(sql_bounds, all ? sql_via_kept : sql_via_all,
+				 all ? "1" : sql_via_unmatched);
 	rc = sqlite3_exec(s->db, view, NULL, NULL, NULL) != SQLITE_OK ||
 	     sqlite3_exec(s->db, bounds, NULL, NULL, NULL) != SQLITE_OK;
 	g_free(bounds);

@@ -476,6 +476,11 @@ static const char v20_sql[] =
 	"CREATE TRIGGER IF NOT EXISTS commit_patch_upd AFTER UPDATE"
 	" ON commit_patch " EDIT
 	"INSERT OR IGNORE INTO meta(key, value) VALUES('edits', 0);\n"
+	/* the commits whose author is a list's DMARC rewrite ("Name via
+	 * LIST"), kept by `onlist match` (meta commit_via: the last commit
+	 * row looked at, and the edits then) */
+	"CREATE TABLE IF NOT EXISTS commit_via(sha TEXT PRIMARY KEY)"
+	" WITHOUT ROWID;\n"
 	"DELETE FROM meta WHERE key IN ('exact_stamp', 'fuzzy_stamp');\n";
 #undef EDIT
 
