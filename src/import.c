@@ -505,6 +505,7 @@ onlist_status onlist_import_message_at(struct onlist_store *s,
 	const char *id;
 	onlist_status st;
 	int added = 0, dup = 0;
+	int64_t mark;
 	int64_t hop;
 
 	*errmsg = NULL;
@@ -549,6 +550,7 @@ onlist_status onlist_import_message_at(struct onlist_store *s,
 	 * never describe another's patch. */
 	if (st == ONLIST_OK)
 		d.row.msgid = d.info.msgid = key;
+	mark = onlist_store_edit_mark(s);
 	if (st == ONLIST_OK)
 		st = onlist_store_thread_put_message_info(s, &d.info);
 	if (st == ONLIST_OK && d.qt.n)
@@ -556,6 +558,9 @@ onlist_status onlist_import_message_at(struct onlist_store *s,
 						  (size_t)d.qt.n);
 	if (st == ONLIST_OK && d.row.has_patch)
 		st = put_patch(s, m, d.row.msgid, d.sj.stripped);
+	/* a copy of a message gave it rows it lacked */
+	if (st == ONLIST_OK && !added)
+		st = onlist_store_edit_since(s, mark);
 	if (st == ONLIST_OK && dup && added)
 		st = onlist_store_put_skip(s, place, offset, "another mail with "
 					   "a Message-ID seen before: both kept, "
@@ -747,6 +752,7 @@ static onlist_status refill(struct onlist_store *s, struct onlist_mail *m,
 {
 	struct derived d;
 	onlist_status st = derive(&d, m, raw->data, raw->len);
+	int64_t mark = onlist_store_edit_mark(s);
 
 	/* known message_info stays as it is; the in-body author, which no
 	 * onlist before schema 10 kept, is added either way */
@@ -765,6 +771,8 @@ static onlist_status refill(struct onlist_store *s, struct onlist_mail *m,
 						    d.row.patch_source);
 	if (st == ONLIST_OK && d.row.has_patch)
 		st = put_patch(s, m, d.row.msgid, d.sj.stripped);
+	if (st == ONLIST_OK)
+		st = onlist_store_edit_since(s, mark);
 	derived_clear(&d);
 	return st;
 }
@@ -880,6 +888,7 @@ static onlist_status from_headers(struct onlist_store *s,
 	struct onlist_message_info info;
 	struct onlist_subject sj;
 	onlist_status st;
+	int64_t mark;
 
 	if (onlist_subject_parse(&sj, r->subject))
 		return ONLIST_ENOMEM;
@@ -897,10 +906,13 @@ static onlist_status from_headers(struct onlist_store *s,
 	info.total = sj.total;
 	info.prefix = sj.prefix;
 	info.stripped = sj.stripped;
+	mark = onlist_store_edit_mark(s);
 	st = onlist_store_thread_put_message_info(s, &info);
 	if (st == ONLIST_OK && r->has_patch &&
 	    strcmp(info.cls, ONLIST_CLASS_PATCH))
 		st = onlist_store_schema_set_message_patch(s, r->msgid, 0, NULL, NULL);
+	if (st == ONLIST_OK)
+		st = onlist_store_edit_since(s, mark);
 	onlist_subject_release(&sj);
 	return st;
 }

@@ -1007,6 +1007,21 @@ char *onlist_store_get_meta(struct onlist_store *s, const char *key)
 	return read_text(s, S_GET_META, 1, key, NULL);
 }
 
+int64_t onlist_store_edit_mark(struct onlist_store *s)
+{
+	return (int64_t)sqlite3_total_changes64(s->db);
+}
+
+onlist_status onlist_store_edit_since(struct onlist_store *s, int64_t mark)
+{
+	if ((int64_t)sqlite3_total_changes64(s->db) == mark)
+		return ONLIST_OK;
+	return step(s, onlist__store_prepare(s,
+		"INSERT INTO meta(key, value) VALUES('edits', 1)"
+		" ON CONFLICT(key) DO UPDATE SET value = value + 1"),
+		"count an edit", "");
+}
+
 onlist_status onlist_store_add_source(struct onlist_store *s, const char *url,
 				      const char *list)
 {

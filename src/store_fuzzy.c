@@ -10,6 +10,7 @@
 #include <glib.h>
 
 #include "onlist/store_fuzzy.h"
+#include "onlist/store_match.h"
 #include "store_int.h"
 
 #define fail onlist__store_fail
@@ -33,13 +34,24 @@ onlist_status onlist_store_fuzzy_put_message_patch(struct onlist_store *s,
 		    r->nwords, r->files, (int64_t)r->added, (int64_t)r->removed);
 }
 
+/* a commit's diff changes what the tiers read of an old commit: an edit
+ * (meta edits, store_schema.c step 20), as its count of rows was */
+static const char sql_edit[] =
+	"INSERT INTO meta(key, value) VALUES('edits', 1)"
+	" ON CONFLICT(key) DO UPDATE SET value = value + 1";
+
 onlist_status onlist_store_fuzzy_put_commit_patch(struct onlist_store *s,
 					    const struct onlist_patch_row *r)
 {
-	return step(s, prepare(s, sql_put_cpatch), "insert commit patch",
-		    "ttttuutII", r->key, r->alt[0], r->alt[1], r->alt[2], r->fp,
-		    r->nfp, r->words, r->nwords, r->files, (int64_t)r->added,
-		    (int64_t)r->removed);
+	onlist_status st = step(s, prepare(s, sql_put_cpatch),
+				"insert commit patch", "ttttuutII", r->key,
+				r->alt[0], r->alt[1], r->alt[2], r->fp, r->nfp,
+				r->words, r->nwords, r->files,
+				(int64_t)r->added, (int64_t)r->removed);
+
+	if (st != ONLIST_OK)
+		return st;
+	return step(s, prepare(s, sql_edit), "count an edit", "");
 }
 
 /* The methods of the tiers before fuzzy (store_match.c, BEFORE_LATE but
@@ -340,12 +352,12 @@ static const char sql_fz_tiered[] =
 	"DROP TABLE IF EXISTS temp.fuzzy_tiered;"
 	"CREATE TEMP TABLE fuzzy_tiered AS SELECT DISTINCT l.commit_sha AS sha"
 	" FROM temp.match_log l WHERE l.method IN (" BEFORE_FUZZY ")"
-	" AND l.op < 0 AND EXISTS (SELECT 1 FROM temp.old_matches o"
-	"  WHERE o.method = l.method AND o.commit_sha = l.commit_sha"
-	"  AND o.message_id = l.message_id) AND" UNTIERED("l.commit_sha") ";";
+	" AND l.op < 0 AND" ONLIST_SQL_MATCH_WAS("l")
+	" AND" UNTIERED("l.commit_sha") ";";
 static const char sql_fz_old_tiered[] = "SELECT sha FROM temp.fuzzy_tiered";
+/* the fuzzy tier has not run: its rows are the last run's */
 static const char sql_fz_old[] =
-	"SELECT commit_sha, message_id, score FROM temp.old_matches"
+	"SELECT commit_sha, message_id, score FROM matches"
 	" WHERE method = 'fuzzy'";
 /* the patch mails after id ?1: whose they are, what they are about */
 static const char sql_fz_mail[] =
@@ -429,8 +441,7 @@ onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
 /* The last run's fuzzy rows, when the tier runs whole after new mail
  * (another threshold) or not at all: the other tiers' rows are in place. */
 static const char sql_fz_clear[] =
-	"DELETE FROM matches WHERE method = 'fuzzy' AND commit_sha IN"
-	" (SELECT commit_sha FROM temp.old_matches WHERE method = 'fuzzy')";
+	"DELETE FROM matches WHERE method = 'fuzzy'";
 
 onlist_status onlist_store_fuzzy_clear(struct onlist_store *s)
 {

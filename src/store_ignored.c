@@ -410,32 +410,52 @@ static onlist_status topic_rows(struct onlist_store *s, sqlite3_stmt *st,
 }
 
 /* The saved commit of a message is not the one the matches give now.
- * The rows were saved from the last run's matches (temp.old_matches,
- * store_match.c) and only match writes either, so only a message whose
- * matches differ from those can have another commit: those are looked
- * up by message, not every saved row read (the table grows with the
- * archive, the difference with the change). */
-static const char sql_commit_changed[] =
-	"SELECT DISTINCT g.topic FROM ignored_msgs g"
-	" WHERE g.msgid IN (SELECT o.message_id FROM temp.old_matches o"
+ * The rows were saved from the last run's matches and only match writes
+ * either, so only a message whose matches differ from those can have
+ * another commit: those are looked up by message, not every saved row
+ * read (the table grows with the archive, the difference with the
+ * change).  After new mail the tiers log what they change (a key whose
+ * ops do not cancel out differs, temp.match_log, store_match.c); a
+ * whole run compares with the copy it made (temp.old_matches). */
+#define COMMIT_CHANGED(changed) \
+	"SELECT DISTINCT g.topic FROM ignored_msgs g" \
+	" WHERE g.msgid IN (" changed ")" \
+	" AND g.commit_sha IS NOT" \
+	" coalesce((SELECT min(x.commit_sha) FROM matches x" \
+	"  WHERE x.message_id = g.msgid), '')"
+static const char sql_commit_changed[] = COMMIT_CHANGED(
+	"SELECT o.message_id FROM temp.old_matches o"
 	"  WHERE NOT EXISTS (SELECT 1 FROM matches x"
 	"   WHERE x.commit_sha = o.commit_sha AND x.message_id = o.message_id"
 	"   AND x.method = o.method)"
 	"  UNION SELECT x.message_id FROM matches x"
 	"  WHERE NOT EXISTS (SELECT 1 FROM temp.old_matches o"
 	"   WHERE o.method = x.method AND o.commit_sha = x.commit_sha"
-	"   AND o.message_id = x.message_id))"
-	" AND g.commit_sha IS NOT"
-	" coalesce((SELECT min(x.commit_sha) FROM matches x"
-	"  WHERE x.message_id = g.msgid), '')";
+	"   AND o.message_id = x.message_id)");
+static const char sql_commit_changed_log[] = COMMIT_CHANGED(
+	"SELECT message_id FROM temp.match_log"
+	"  GROUP BY commit_sha, message_id, method HAVING sum(op) <> 0");
+#undef COMMIT_CHANGED
+static const char sql_logged[] =
+	"SELECT EXISTS (SELECT 1 FROM temp.sqlite_master"
+	" WHERE type = 'table' AND name = 'match_log')";
 
 onlist_status onlist_store_ignored_commit_changed(struct onlist_store *s,
 						  onlist_store_ignored_topic_cb cb,
 						  void *data)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_commit_changed);
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_logged);
+	int logged;
 
-	if (!st)
+	if (!st || sqlite3_step(st) != SQLITE_ROW) {
+		if (st)
+			sqlite3_reset(st);
+		return fail(s, "compare the matches");
+	}
+	logged = sqlite3_column_int(st, 0);
+	sqlite3_reset(st);
+	if (!(st = onlist__store_prepare(s, logged ? sql_commit_changed_log :
+					 sql_commit_changed)))
 		return fail(s, "prepare");
 	return topic_rows(s, st, "compare the matches", cb, data);
 }

@@ -79,8 +79,7 @@ static const char sql_bounds[] =
 	"CREATE TEMP TABLE IF NOT EXISTS via_commits(sha TEXT PRIMARY KEY)"
 	" WITHOUT ROWID;"
 	"DELETE FROM temp.via_commits;"
-	"INSERT INTO temp.via_commits SELECT sha FROM commits"
-	" WHERE author_name LIKE '%% via %%';"
+	"INSERT INTO temp.via_commits %s;"
 	"CREATE TEMP TABLE IF NOT EXISTS via_author("
 	" sha TEXT PRIMARY KEY, email TEXT NOT NULL);"
 	"DELETE FROM temp.via_author;"
@@ -97,6 +96,49 @@ static const char sql_bounds[] =
 	"  AND instr(substr(c.author_name, length(m.from_name) + 6), ' ') = 0"
 	"  AND lower(m.from_addr) <> lower(c.author_email)"
 	"  AND %s GROUP BY c.sha, lower(m.from_addr)) WHERE rn = 1;";
+/* the commits of such an author: looked for in every commit, or (a match
+ * run) kept in commit_via (schema 20) and looked for in the commits after
+ * the last one it saw, unless a commit was rewritten or deleted since
+ * (meta edits, store_schema.c) */
+static const char sql_via_all[] =
+	"SELECT sha FROM commits WHERE author_name LIKE '% via %'";
+static const char sql_via_kept[] = "SELECT sha FROM commit_via";
+static const char sql_via_now[] =
+	"SELECT (SELECT coalesce(max(rowid), 0) FROM commits),"
+	" coalesce((SELECT CAST(value AS INTEGER) FROM meta"
+	"  WHERE key = 'edits'), -1)";
+static const char sql_via_new[] =
+	"INSERT OR IGNORE INTO commit_via SELECT sha FROM commits"
+	" WHERE rowid > ?1 AND author_name LIKE '% via %'";
+
+static onlist_status keep_via(struct onlist_store *s)
+{
+	char *was = onlist_store_get_meta(s, "commit_via");
+	int64_t now[2], last = 0, edits = -2;
+	char stamp[48];
+	onlist_status st;
+
+	if (!onlist__store_int64s(s, sql_via_now, -1, now, 2)) {
+		free(was);
+		return fail(s, "DMARC-rewritten authors");
+	}
+	if (!was || sscanf(was, "%" SCNd64 ":%" SCNd64, &last, &edits) != 2 ||
+	    edits != now[1] || now[1] < 0 || last > now[0]) {
+		last = 0;
+		if (sqlite3_exec(s->db, "DELETE FROM commit_via", NULL, NULL,
+				 NULL) != SQLITE_OK) {
+			free(was);
+			return fail(s, "DMARC-rewritten authors");
+		}
+	}
+	free(was);
+	if ((st = step(s, prepare(s, sql_via_new), "DMARC-rewritten authors",
+		       "I", last)) != ONLIST_OK)
+		return st;
+	snprintf(stamp, sizeof(stamp), "%" PRId64 ":%" PRId64, now[0], now[1]);
+	return onlist_store_set_meta(s, "commit_via", stamp);
+}
+
 /* the unmatched commits only: --explain (a match run computes the bounds
  * before its tiers, when every commit counts as unmatched) */
 static const char sql_via_unmatched[] =
@@ -112,7 +154,10 @@ static onlist_status compute_bounds(struct onlist_store *s, int all)
 	if (linear < 0)
 		return fail(s, "landing bounds");
 	snprintf(view, sizeof(view), sql_bound_view, !linear);
-	bounds = g_strdup_printf(sql_bounds, all ? "1" : sql_via_unmatched);
+	if (all && keep_via(s) != ONLIST_OK)
+		return ONLIST_EDB;
+	bounds = g_strdup_printf(sql_bounds, all ? sql_via_kept : sql_via_all,
+				 all ? "1" : sql_via_unmatched);
 	rc = sqlite3_exec(s->db, view, NULL, NULL, NULL) != SQLITE_OK ||
 	     sqlite3_exec(s->db, bounds, NULL, NULL, NULL) != SQLITE_OK;
 	g_free(bounds);
@@ -155,15 +200,36 @@ static const char sql_log_end[] =
 	"DROP TRIGGER IF EXISTS temp.match_log_ins;"
 	"DROP TRIGGER IF EXISTS temp.match_log_del;";
 
+/* A whole run empties matches: the ignored topics compare the last
+ * run's (temp.old_matches, copied first) with the new, there being no
+ * log (store_ignored.c). */
+static const char sql_reset_whole[] =
+	"DROP TABLE IF EXISTS temp.match_log;"
+	"DROP TABLE IF EXISTS temp.old_counts;"
+	"DROP TABLE IF EXISTS temp.old_matches;"
+	"CREATE TEMP TABLE old_matches(method TEXT NOT NULL,"
+	" commit_sha TEXT NOT NULL, message_id TEXT NOT NULL,"
+	" score REAL NOT NULL, PRIMARY KEY(method, commit_sha,"
+	" message_id)) WITHOUT ROWID;"
+	"INSERT INTO temp.old_matches SELECT method, commit_sha,"
+	" message_id, score FROM matches;"
+	"DELETE FROM matches;";
+/* After new mail: how many rows of each method the last run left (the
+ * counts of the tiers are these and the log's sums), and the link tier,
+ * which runs whole, drops its rows. */
+static const char sql_reset_incr[] =
+	"DROP TABLE IF EXISTS temp.old_matches;"
+	"DROP TABLE IF EXISTS temp.old_counts;"
+	"CREATE TEMP TABLE old_counts AS SELECT method, count(*) AS n"
+	" FROM matches GROUP BY method;"
+	"DELETE FROM matches WHERE method = 'link';";
+
 onlist_status onlist_store_match_reset(struct onlist_store *s, int64_t since)
 {
-	/* the link tier runs whole: its rows go */
-	if (sqlite3_exec(s->db, since < 0 ? "DELETE FROM matches" : sql_log_begin,
+	if (sqlite3_exec(s->db, since < 0 ? sql_reset_whole : sql_log_begin,
 			 NULL, NULL, NULL) != SQLITE_OK ||
-	    (since >= 0 && sqlite3_exec(s->db, "DELETE FROM matches"
-			" WHERE method = 'link' AND commit_sha IN (SELECT commit_sha"
-			" FROM temp.old_matches WHERE method = 'link')",
-			NULL, NULL, NULL) != SQLITE_OK))
+	    (since >= 0 && sqlite3_exec(s->db, sql_reset_incr, NULL, NULL,
+					NULL) != SQLITE_OK))
 		return fail(s, "clear matches");
 	return ONLIST_OK;
 }
@@ -180,7 +246,7 @@ onlist_status onlist_store_match_log_end(struct onlist_store *s)
 static const char sql_count_method[] =
 	"SELECT count(*) FROM matches WHERE method = ?1";
 static const char sql_count_method_log[] =
-	"SELECT (SELECT count(*) FROM temp.old_matches WHERE method = ?1)"
+	"SELECT coalesce((SELECT n FROM temp.old_counts WHERE method = ?1), 0)"
 	" + (SELECT coalesce(sum(op), 0) FROM temp.match_log WHERE method = ?1)";
 
 long onlist_store_match_count(struct onlist_store *s, const char *method,
@@ -223,21 +289,7 @@ onlist_status onlist_store_match_begin(struct onlist_store *s)
 	if (sqlite3_exec(s->db, "DROP TABLE IF EXISTS temp.old_posted;"
 			 "CREATE TEMP TABLE old_posted AS SELECT commit_sha,"
 			 " message_id FROM matches x WHERE "
-			 ONLIST__POSTED("x.method") ";"
-			 /* what the last fuzzy tier decided, and for which
-			  * commits: those an earlier tier did not match
-			  * (match.c keeps it for the commits new mail
-			  * cannot change) */
-			 /* every match of the last run: what an incremental
-			  * run changed is told from it (match_log, below),
-			  * and the ignored topics compare with it */
-			 "DROP TABLE IF EXISTS temp.old_matches;"
-			 "CREATE TEMP TABLE old_matches(method TEXT NOT NULL,"
-			 " commit_sha TEXT NOT NULL, message_id TEXT NOT NULL,"
-			 " score REAL NOT NULL, PRIMARY KEY(method, commit_sha,"
-			 " message_id)) WITHOUT ROWID;"
-			 "INSERT INTO temp.old_matches SELECT method, commit_sha,"
-			 " message_id, score FROM matches;",
+			 ONLIST__POSTED("x.method") ";",
 			 NULL, NULL, NULL) != SQLITE_OK ||
 	    compute_bounds(s, 1) != ONLIST_OK) {
 		st = fail(s, "clear matches");
@@ -561,7 +613,7 @@ onlist_status onlist_store_match_exact(struct onlist_store *s, int64_t since,
 
 /* After new mail only (since >= 0: the same commits, bounds and classes
  * of the old mails, onlist_store_match_tier_stamp()), a tier's rows for a
- * commit are the last run's (temp.old_matches) unless
+ * commit are the last run's (kept in place) unless
  * - an earlier tier matched the commit last run and none has now: the
  *   last run never got to this tier for it;
  * - a new mail is one of its candidates: one that carries its patch-id or
@@ -604,8 +656,9 @@ static const char sql_dirty_commits[] =
 	" CROSS JOIN commit_patch c ON c.alt_patience = n.id;"
 	"INSERT OR IGNORE INTO temp.dirty_new SELECT c.sha FROM temp.new_ids n"
 	" CROSS JOIN commit_patch c ON c.alt_minimal = n.id;"
+	/* the quoted tier has not run: its rows are the last run's */
 	"INSERT OR IGNORE INTO temp.dirty_new SELECT o.commit_sha"
-	" FROM temp.old_matches o JOIN messages m ON m.msgid = o.message_id"
+	" FROM matches o JOIN messages m ON m.msgid = o.message_id"
 	" WHERE o.method = 'quoted'"
 	" AND EXISTS (SELECT 1 FROM messages p WHERE p.msgid = m.in_reply_to);";
 
@@ -631,10 +684,9 @@ onlist_status onlist_store_match_since(struct onlist_store *s, int64_t since)
  * ones are the last run's, still in place). */
 #define UNMATCHED_BY(c, before) " NOT EXISTS (SELECT 1 FROM matches x" \
 	" WHERE x.commit_sha = " c " AND x.method IN (" before "))"
-/* a row of the last run (temp.old_matches), by its key */
-#define WAS(r) " EXISTS (SELECT 1 FROM temp.old_matches o WHERE" \
-	" o.method = " r ".method AND o.commit_sha = " r ".commit_sha" \
-	" AND o.message_id = " r ".message_id)"
+/* a row of the last run, by its key: there now, but for what the log
+ * says was written and deleted since */
+#define WAS(r) ONLIST_SQL_MATCH_WAS(r)
 /* temp.dirty for a tier: temp.dirty_new and the commits an earlier tier
  * (before) matched last run that none has now (one of those rows was
  * deleted: it is in the log) */
@@ -1365,24 +1417,17 @@ onlist_status onlist_store_match_put_bound(struct onlist_store *s, const char *s
 
 /* ---- what the fuzzy tier can keep from the last run ---- */
 
-/* The messages (count, last id, their patch, info and echo rows), and what
- * else the fuzzy tier reads: commits, their diffs, the time bounds. */
+/* The last message, and the edits of what the tiers read (meta edits,
+ * counted by triggers, store_schema.c step 20: a row of the messages,
+ * their patch, info and echo rows, the commits or their diffs rewritten
+ * or deleted), then what else the fuzzy tier reads: the last commit, the
+ * time bounds.  Each an index's end, but for the bounds. */
 static const char sql_fz_now[] =
-	"SELECT coalesce(max(id), 0), count(*),"
-	" (SELECT count(*) FROM message_patch), (SELECT count(*) FROM message_info),"
-	" (SELECT count(*) FROM echoes) FROM messages";
-static const char sql_fz_new[] =
-	"SELECT count(*),"
-	" (SELECT count(*) FROM message_patch p JOIN messages m ON m.msgid = p.msgid"
-	"  WHERE m.id > ?1),"
-	" (SELECT count(*) FROM message_info i JOIN messages m ON m.msgid = i.msgid"
-	"  WHERE m.id > ?1),"
-	" (SELECT count(*) FROM echoes e JOIN messages m ON m.msgid = e.msgid"
-	"  WHERE m.id > ?1) FROM messages WHERE id > ?1";
+	"SELECT coalesce((SELECT max(id) FROM messages), 0),"
+	" coalesce((SELECT CAST(value AS INTEGER) FROM meta"
+	"  WHERE key = 'edits'), -1)";
 static const char sql_fz_fixed[] =
-	"SELECT (SELECT count(*) FROM commits),"
-	" (SELECT coalesce(max(rowid), 0) FROM commits),"
-	" (SELECT count(*) FROM commit_patch), b.n, b.s, b.k"
+	"SELECT (SELECT coalesce(max(rowid), 0) FROM commits), b.n, b.s, b.k"
 	/* when each list's archive began (temp.arrived): an earlier start
 	 * makes an old mail's received time count */
 	" + (SELECT coalesce(sum(t), 0) FROM temp.list_start)"
@@ -1398,33 +1443,29 @@ char *onlist_store_match_tier_stamp(struct onlist_store *s, const char *name,
 {
 	struct onlist_match_tier_counts mine = ONLIST_MATCH_TIER_COUNTS_INIT;
 	struct onlist_match_tier_counts *k = counts ? counts : &mine;
-	int64_t *now = k->now, *fx = k->fixed, old[5], added[4];
+	int64_t *now = k->now, *fx = k->fixed, old;
 	char *was = onlist_store_get_meta(s, name), *stamp = NULL;
 	char *fixed;
 	int n = 0;
 
 	*since = -1;
 	if (!k->known &&
-	    (!onlist__store_int64s(s, sql_fz_now, -1, now, 5) ||
-	     !onlist__store_int64s(s, sql_fz_fixed, -1, fx, 6))) {
+	    (!onlist__store_int64s(s, sql_fz_now, -1, now, 2) ||
+	     !onlist__store_int64s(s, sql_fz_fixed, -1, fx, 4))) {
 		free(was);
 		return NULL;
 	}
 	k->known = 1;
-	fixed = g_strdup_printf("%" PRId64 ":%" PRId64 ":%" PRId64 ":%" PRId64
-				":%" PRId64 ":%" PRId64 ":%s", fx[0], fx[1],
-				fx[2], fx[3], fx[4], fx[5], key);
-	/* the same commits, bounds and key; the messages only added to */
-	if (was && sscanf(was, "%" SCNd64 ":%" SCNd64 ":%" SCNd64 ":%" SCNd64
-			  ":%" SCNd64 ":%n", &old[0], &old[1], &old[2],
-			  &old[3], &old[4], &n) == 5 && n &&
-	    !strcmp(was + n, fixed) && onlist__store_int64s(s, sql_fz_new, old[0], added, 4) &&
-	    now[1] - old[1] == added[0] && now[2] - old[2] == added[1] &&
-	    now[3] - old[3] == added[2] && now[4] - old[4] == added[3])
-		*since = old[0];
-	stamp = g_strdup_printf("%" PRId64 ":%" PRId64 ":%" PRId64 ":%" PRId64
-				":%" PRId64 ":%s", now[0], now[1], now[2],
-				now[3], now[4], fixed);
+	fixed = g_strdup_printf("e%" PRId64 ":%" PRId64 ":%" PRId64 ":%" PRId64
+				":%" PRId64 ":%s", now[1], fx[0], fx[1], fx[2],
+				fx[3], key);
+	/* the same edits, commits, bounds and key: the messages only added
+	 * to (an edit count of -1: no triggers count them) */
+	if (was && now[1] >= 0 &&
+	    sscanf(was, "%" SCNd64 ":%n", &old, &n) == 1 && n &&
+	    !strcmp(was + n, fixed) && old <= now[0])
+		*since = old;
+	stamp = g_strdup_printf("%" PRId64 ":%s", now[0], fixed);
 	g_free(fixed);
 	free(was);
 	return stamp;

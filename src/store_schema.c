@@ -440,9 +440,53 @@ static const char v19_sql[] =
 	" ON commit_patch(alt_minimal) WHERE alt_minimal IS NOT NULL;\n"
 	"DELETE FROM meta WHERE key = 'subject_keys';\n";
 
-/* ---- version 22: the saved topics by date ---------------------------- */
+/* ---- version 20: edits of what the tiers read, counted --------------- */
 
-static const char v22_sql[] =
+/* One more in meta edits, by a trigger. */
+#define EDIT "BEGIN INSERT INTO meta(key, value) VALUES('edits', 1)" \
+	" ON CONFLICT(key) DO UPDATE SET value = value + 1; END;\n"
+
+static const char v20_sql[] =
+	/* A rewritten or deleted row of what the tiers of `onlist match`
+	 * read, by onlist or by hand (new rows come with new messages and
+	 * commits, told by their ids): the tiers' stamps keep this count
+	 * (onlist_store_match_tier_stamp()), and a new one makes them run
+	 * whole, without counting every table at each run.  A copy of a
+	 * message (its hash, when it was received) is no edit: the late
+	 * tier's stamp is dropped by the import that makes it earlier. */
+	"CREATE TRIGGER IF NOT EXISTS messages_del AFTER DELETE ON messages "
+	EDIT
+	"CREATE TRIGGER IF NOT EXISTS messages_upd AFTER UPDATE OF msgid,"
+	" synthetic_id, list, date, from_name, from_addr, subject, in_reply_to,"
+	" refs, has_patch, patch_id, patch_source ON messages " EDIT
+	"CREATE TRIGGER IF NOT EXISTS message_patch_del AFTER DELETE"
+	" ON message_patch " EDIT
+	"CREATE TRIGGER IF NOT EXISTS message_patch_upd AFTER UPDATE"
+	" ON message_patch " EDIT
+	"CREATE TRIGGER IF NOT EXISTS message_info_del AFTER DELETE"
+	" ON message_info " EDIT
+	"CREATE TRIGGER IF NOT EXISTS message_info_upd AFTER UPDATE"
+	" ON message_info " EDIT
+	"CREATE TRIGGER IF NOT EXISTS echoes_del AFTER DELETE ON echoes " EDIT
+	"CREATE TRIGGER IF NOT EXISTS echoes_upd AFTER UPDATE ON echoes " EDIT
+	"CREATE TRIGGER IF NOT EXISTS commits_del AFTER DELETE ON commits " EDIT
+	"CREATE TRIGGER IF NOT EXISTS commits_upd AFTER UPDATE ON commits " EDIT
+	"CREATE TRIGGER IF NOT EXISTS commit_patch_del AFTER DELETE"
+	" ON commit_patch " EDIT
+	"CREATE TRIGGER IF NOT EXISTS commit_patch_upd AFTER UPDATE"
+	" ON commit_patch " EDIT
+	"INSERT OR IGNORE INTO meta(key, value) VALUES('edits', 0);\n"
+	/* the commits whose author is a list's DMARC rewrite ("Name via
+	 * LIST"), kept by `onlist match` (meta commit_via: the last commit
+	 * row looked at, and the edits then) */
+	"CREATE TABLE IF NOT EXISTS commit_via(sha TEXT PRIMARY KEY)"
+	" WITHOUT ROWID;\n"
+	"DELETE FROM meta WHERE key IN ('exact_stamp', 'fuzzy_stamp');\n";
+#undef EDIT
+
+/* ---- version 21: the saved topics by date ---------------------------- */
+
+static const char v21_sql[] =
 	/* the report's "still unanswered" of a period: the topics with a
 	 * saved message dated in it, without reading the others (ignored.c
 	 * load_window()); it holds the key (topic, msgid) too */
@@ -469,7 +513,8 @@ static const char *const steps[][2] = {
 	{ v17_sql },
 	{ v18_sql },
 	{ v19_sql },
-	{ v22_sql },	/* the lead numbers it 22 after 20 and 21 */
+	{ v20_sql },
+	{ v21_sql },
 };
 #define SCHEMA_VERSION ((int)(sizeof(steps) / sizeof(*steps)))
 

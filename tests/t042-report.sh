@@ -266,8 +266,10 @@ if [ "$(sqlite3 "$DB" "SELECT count(*) FROM sqlite_master WHERE name IN ('replie
 	"$ONLIST" --db "$DB" stats --format json v1.0..v1.1 >"$TMP/stats0.json"
 	grep -q '"review_tags_on_list": null' "$TMP/stats0.json" || bad "stats: review_tags_on_list should be null without thread tables"
 fi
-# a review tag in a reply to a posting that had none: match (again: the
-# hand-made fuzzy match above goes) turns no_reply into reviewed
+# a review tag in a reply to a posting that had none: match (again, whole:
+# the hand-made fuzzy match above goes, which a match after new mail
+# alone would keep) turns no_reply into reviewed
+sqlite3 "$DB" "DELETE FROM meta WHERE key IN ('exact_stamp', 'fuzzy_stamp')"
 "$ONLIST" -q --db "$DB" match >/dev/null || fail "match again"
 run "report threads" "$ONLIST" --db "$DB" report --format json v1.0..v1.1
 cp "$TMP/out" "$TMP/threads0.json"

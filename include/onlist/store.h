@@ -154,6 +154,14 @@ onlist_status onlist_store_set_meta(struct onlist_store *s, const char *key,
 /* The value, malloc'd (caller frees), or NULL when unset. */
 char *onlist_store_get_meta(struct onlist_store *s, const char *key);
 
+/* Rows written to an old message (import reading a mail again: its reply
+ * kind, in-body author, patch) change what the tiers of match read as a
+ * rewritten row does: onlist_store_edit_since(s, mark) counts an edit
+ * (meta edits, schema step 20) when any row was written since mark
+ * (onlist_store_edit_mark(), before those rows). */
+int64_t onlist_store_edit_mark(struct onlist_store *s);
+onlist_status onlist_store_edit_since(struct onlist_store *s, int64_t mark);
+
 /* ---- fetch sources ------------------------------------------------------ */
 
 /* Remember a source for `onlist fetch` without arguments (once). */

@@ -122,8 +122,9 @@ onlist_status onlist_store_ignored_put_topic(struct onlist_store *s,
 					     const struct onlist_ignored_reply *r);
 /* Each topic (once) a saved message of which has another commit than
  * the matches give it now.  Only within a match run, after
- * onlist_store_match_begin() (it compares the matches with the last
- * run's, temp.old_matches, which the saved rows were made from).
+ * onlist_store_match_reset() (it compares the matches with the last
+ * run's, which the saved rows were made from: the log of what changed
+ * or the copy of a whole run, store_match.h).
  * ONLIST_EDB. */
 onlist_status onlist_store_ignored_commit_changed(struct onlist_store *s,
 						  onlist_store_ignored_topic_cb cb,

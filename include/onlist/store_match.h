@@ -53,17 +53,27 @@ onlist_status onlist_store_match_classify(struct onlist_store *s,
 onlist_status onlist_store_match_compute_bounds(struct onlist_store *s);
 /* Empty the echoes table (inside the caller's transaction). */
 onlist_status onlist_store_match_clear_echoes(struct onlist_store *s);
-/* Start a match run: one transaction, the last run's matches kept in
- * temp.old_matches (and their postings in temp.old_posted) for what
- * follows to compare with. */
+/* Start a match run: one transaction, the last run's postings kept in
+ * temp.old_posted for the review to compare with. */
 onlist_status onlist_store_match_begin(struct onlist_store *s);
 /* Once the tier stamp is known: since -1 empties matches (every tier
- * runs whole); since >= 0 (after new mail) the tiers change them in
- * place, each the rows of the commits it computes again, and every row
- * written or deleted is logged (temp.match_log) until
+ * runs whole; the last run's are kept in temp.old_matches); since >= 0
+ * (after new mail) the tiers change them in place, each the rows of the
+ * commits it computes again, and every row written or deleted is logged
+ * (temp.match_log: commit_sha, message_id, method, op 1 or -1) until
  * onlist_store_match_log_end().  ONLIST_EDB. */
 onlist_status onlist_store_match_reset(struct onlist_store *s, int64_t since);
 onlist_status onlist_store_match_log_end(struct onlist_store *s);
+/* An SQL condition, true when the row of matches keyed as the row r
+ * (its alias: r.commit_sha, r.message_id, r.method) was there when the
+ * log began: there now, less what the log wrote and deleted since (a
+ * key's ops alternate).  After onlist_store_match_reset(), since >= 0. */
+#define ONLIST_SQL_MATCH_WAS(r) \
+	" (EXISTS (SELECT 1 FROM matches w WHERE w.commit_sha = " r ".commit_sha" \
+	" AND w.message_id = " r ".message_id AND w.method = " r ".method)" \
+	" - (SELECT coalesce(sum(w.op), 0) FROM temp.match_log w" \
+	" WHERE w.message_id = " r ".message_id AND w.commit_sha = " r ".commit_sha" \
+	" AND w.method = " r ".method)) = 1"
 /* How many rows of method matches holds (in_place: changed in place,
  * counted from the last run's and the log); -1 on error. */
 long onlist_store_match_count(struct onlist_store *s, const char *method,
@@ -258,7 +268,7 @@ onlist_status onlist_store_match_put_bound(struct onlist_store *s, const char *s
  * tiers only write matches, so the counts are the same for each and the
  * whole-table counts are made once. */
 struct onlist_match_tier_counts {
-	int64_t now[5], fixed[6];
+	int64_t now[2], fixed[4];
 	int known;
 };
 #define ONLIST_MATCH_TIER_COUNTS_INIT { { 0 }, { 0 }, 0 }
@@ -267,8 +277,9 @@ struct onlist_match_tier_counts {
  * (g_free it; NULL on a database error): key is the caller's (for fuzzy:
  * threshold, aliases).  *since gets the last message id of the stamp kept
  * from the last run when nothing the tier reads changed since but
- * messages added after it (the same commits, diffs, bounds and key; the
- * messages, their patch, info and echo rows only added to), else -1.
+ * messages added after it (the same commits, bounds and key, and no row
+ * of the messages, their patch, info and echo rows, the commits or their
+ * diffs rewritten or deleted: meta edits, schema step 20), else -1.
  * The table counts come from *counts when known, else are made and kept
  * there (counts may be NULL).  After onlist_store_match_begin() and the
  * bounds. */
