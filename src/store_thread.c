@@ -92,9 +92,11 @@ static const char sql_load[] =
 	" ON i.msgid = m.msgid LEFT JOIN message_author au ON au.msgid = m.msgid"
 	" ORDER BY m.rowid";
 /* the same, of the messages find_part() found (temp.aff), in the same
- * order: the build sees them as it would among all the others */
+ * order: the build sees them as it would among all the others.  CROSS
+ * JOIN: else SQLite walks all the messages in rowid order to spare the
+ * sort of a few thousand (4.5 s at 5,000,000 messages) */
 static const char sql_load_part[] =
-	LOAD_COLS " FROM temp.aff a JOIN messages m ON m.msgid = a.msgid"
+	LOAD_COLS " FROM temp.aff a CROSS JOIN messages m ON m.msgid = a.msgid"
 	" LEFT JOIN message_info i ON i.msgid = m.msgid"
 	" LEFT JOIN message_author au ON au.msgid = m.msgid ORDER BY m.rowid";
 
