@@ -449,7 +449,8 @@ static void free_array(gpointer p)
 }
 
 /* Whether only some commits are computed again: the thread build named
- * the topics it changed (meta review_dirty), the classes and the
+ * the topics it changed (meta review_dirty), the match tiers logged what
+ * they changed (an incremental match run just before), the classes and the
  * addresses' canonical forms are those of the last review, and the table
  * is as the last review left it (not emptied by an upgrade, nor by an
  * older onlist).  *some 1: the store has chosen them; 0: all of them
@@ -460,13 +461,13 @@ static onlist_status only_some(struct onlist_store *s, const char *canon_key,
 	char *dirty = onlist_store_get_meta(s, "review_dirty");
 	char *was = onlist_store_get_meta(s, "review_canon");
 	char *rows = onlist_store_get_meta(s, "review_rows");
-	int old_posted = onlist_store_review_has_old_posted(s);
+	int logged = onlist_store_review_has_log(s);
 	int64_t n = onlist_store_review_count(s);
 	onlist_status ret = ONLIST_OK;
 
 	*some = 0;
 	if (!dirty || !strcmp(dirty, "*") || !was || strcmp(was, canon_key) ||
-	    !old_posted || !rows || n < 0 || atol(rows) != n)
+	    !logged || !rows || n < 0 || atol(rows) != n)
 		goto out;
 	if ((ret = onlist_store_review_some_begin(s)) != ONLIST_OK)
 		goto out;
