@@ -445,6 +445,56 @@ onlist_status onlist_store_thread_counts(struct onlist_store *s,
 	return ONLIST_OK;
 }
 
+/* The same counts of the rows of the part (temp.aff) alone, before its
+ * rows are written (after 0) and after (1), for thread_update.c to add
+ * the difference to the last build's counts: every row a part's build
+ * writes or deletes is of a message of the part (thread, series), or
+ * names one (replies).  A topic counts once however many rows name it:
+ * before, the part's topics are kept (temp.part_topics); after, those
+ * with no row left are gone, and a topic only the part names now is new. */
+static const char sql_part_counts[] =
+	"SELECT (SELECT count(*) FROM temp.aff a CROSS JOIN thread t"
+	"  ON t.msgid = a.msgid),"
+	" (SELECT count(*) FROM temp.aff a CROSS JOIN thread t"
+	"  ON t.msgid = a.msgid WHERE t.parent IS NULL),"
+	" (SELECT count(*) FROM (SELECT r.patch, r.reply FROM temp.aff a"
+	"  CROSS JOIN replies r ON r.reply = a.msgid UNION SELECT r.patch,"
+	"  r.reply FROM temp.aff a CROSS JOIN replies r ON r.patch = a.msgid)),"
+	" (SELECT count(*) FROM temp.aff a CROSS JOIN series s"
+	"  ON s.msgid = a.msgid WHERE s.series = s.msgid),"
+	" CASE WHEN ?1 THEN"
+	"  (SELECT count(DISTINCT s.topic) FROM temp.aff a CROSS JOIN series s"
+	"   ON s.msgid = a.msgid WHERE s.topic NOT IN temp.part_topics"
+	"   AND NOT EXISTS (SELECT 1 FROM series o WHERE o.topic = s.topic"
+	"    AND o.msgid NOT IN (SELECT msgid FROM temp.aff)))"
+	"  - (SELECT count(*) FROM temp.part_topics p WHERE NOT EXISTS"
+	"   (SELECT 1 FROM series s WHERE s.topic = p.topic))"
+	" ELSE 0 END";
+static const char sql_part_topics[] =
+	"CREATE TEMP TABLE IF NOT EXISTS part_topics(topic TEXT PRIMARY KEY)"
+	" WITHOUT ROWID; DELETE FROM temp.part_topics;"
+	"INSERT OR IGNORE INTO temp.part_topics SELECT s.topic FROM temp.aff a"
+	" CROSS JOIN series s ON s.msgid = a.msgid;";
+
+onlist_status onlist_store_thread_part_counts(struct onlist_store *s,
+					      int after,
+					      struct onlist_thread_counts *c)
+{
+	int64_t v[5];
+
+	if (!after &&
+	    sqlite3_exec(s->db, sql_part_topics, NULL, NULL, NULL) != SQLITE_OK)
+		return fail(s, "keep the part's topics");
+	if (!onlist__store_int64s(s, sql_part_counts, after, v, 5))
+		return fail(s, "count the part's threads");
+	c->messages = (long)v[0];
+	c->threads = (long)v[1];
+	c->replies = (long)v[2];
+	c->series = (long)v[3];
+	c->topics = (long)v[4];
+	return ONLIST_OK;
+}
+
 /* ---- building again only around new mail ------------------------------- */
 
 /* Which stored messages new mail can change: those linked to it, and to
