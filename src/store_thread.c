@@ -430,6 +430,33 @@ onlist_status onlist_store_thread_stamp(struct onlist_store *s,
 	return ONLIST_OK;
 }
 
+/* The same after a stamp was, when every message had its class then:
+ * messages are never deleted and a new one takes an id past the highest,
+ * and a class is written only with its message, so what came since is
+ * what the ids past was->maxid have.  In-body authors may arrive for old
+ * messages (imported again): counted whole, a small table. */
+static const char sql_stamp_since[] =
+	"SELECT coalesce(max(id), 0),"
+	" (SELECT count(*) FROM messages WHERE id > ?1),"
+	" (SELECT count(*) FROM messages m JOIN message_info i"
+	"  ON i.msgid = m.msgid WHERE m.id > ?1),"
+	" (SELECT count(*) FROM message_author) FROM messages";
+
+onlist_status onlist_store_thread_stamp_since(struct onlist_store *s,
+					const struct onlist_thread_stamp *was,
+					struct onlist_thread_stamp *out)
+{
+	int64_t v[4];
+
+	if (!onlist__store_int64s(s, sql_stamp_since, was->maxid, v, 4))
+		return fail(s, "read the thread stamp");
+	out->count = was->count + v[1];
+	out->maxid = v[0];
+	out->info = was->info + v[2];
+	out->authors = v[3];
+	return ONLIST_OK;
+}
+
 onlist_status onlist_store_thread_counts(struct onlist_store *s,
 					 struct onlist_thread_counts *c)
 {

@@ -68,6 +68,25 @@ static onlist_status keep_counts(struct onlist_store *s, const char *stamp,
 	return onlist_store_set_meta(s, "threads_counts", v);
 }
 
+/* The stamp of the messages now, from the one the tables were built at
+ * (old): counting a few million rows again is seconds, and when every
+ * message had its class then, the messages since are enough
+ * (onlist_store_thread_stamp_since()). */
+static onlist_status read_stamp(struct onlist_store *s, const char *old,
+				struct onlist_thread_stamp *now)
+{
+	long long c, m, i, a;
+	struct onlist_thread_stamp was;
+
+	if (!parse_stamp(old, &c, &m, &i, &a) || i != c || m < 0)
+		return onlist_store_thread_stamp(s, now);
+	was.count = c;
+	was.maxid = m;
+	was.info = i;
+	was.authors = a;
+	return onlist_store_thread_stamp_since(s, &was, now);
+}
+
 /* Whether only what new mail can change is built again (the store's
  * temp set, *found its size) or the whole (*found -1): the stored rows
  * were not made by a build that kept its pending references, message
@@ -416,13 +435,16 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 	l.seen = g_hash_table_new(g_str_hash, g_str_equal);
 	if ((ret = onlist_store_begin(s)) != ONLIST_OK)
 		goto fail;
-	if (onlist_store_thread_stamp(s, &now) == ONLIST_OK)
+	old = onlist_store_get_meta(s, "threads_stamp");
+	if (read_stamp(s, old, &now) == ONLIST_OK)
 		stamp_text(&now, stamp_now, sizeof(stamp_now));
+	else {		/* not known: written again whole */
+		free(old);
+		old = NULL;
+	}
 	/* Nothing imported since the last build: the tables stand (a
 	 * rebuild of a million messages costs tens of seconds). */
-	if (stamp_now[0] &&
-	    (old = onlist_store_get_meta(s, "threads_stamp")) &&
-	    !strcmp(old, stamp_now) &&
+	if (stamp_now[0] && old && !strcmp(old, stamp_now) &&
 	    (kept_counts(s, stamp_now, &c) ||
 	     onlist_store_thread_counts(s, &c) == ONLIST_OK)) {
 		free(old);
