@@ -394,6 +394,11 @@ static const char sql_some_topics[] =
 	"INSERT OR IGNORE INTO temp.review_commits SELECT sha FROM review_links"
 	" WHERE topic IN (SELECT topic FROM temp.review_topics);"
 	SOME_UNKNOWN
+	/* their states as they were, for the counts (review_update.c) */
+	"DROP TABLE IF EXISTS temp.old_states;"
+	"CREATE TEMP TABLE old_states AS SELECT state, count(*) AS n"
+	" FROM commit_review WHERE sha IN (SELECT sha FROM temp.review_commits)"
+	" GROUP BY state;"
 	"DELETE FROM commit_review WHERE sha IN"
 	" (SELECT sha FROM temp.review_commits);"
 	"DELETE FROM commit_notice WHERE sha IN"
@@ -406,8 +411,12 @@ static const char sql_some_topics[] =
 
 static const char sql_has_log[] =
 	"SELECT count(*) FROM sqlite_temp_master WHERE name = 'match_log'";
-static const char sql_states[] =
-	"SELECT state, count(*) FROM commit_review GROUP BY state";
+static const char *const sql_states[] = {
+	"SELECT state, count(*) FROM commit_review GROUP BY state",
+	"SELECT state, count(*) FROM commit_review WHERE sha IN"
+	" (SELECT sha FROM temp.review_commits) GROUP BY state",
+	"SELECT state, n FROM temp.old_states",
+};
 static const char sql_count_reviews[] = "SELECT count(*) FROM commit_review";
 static const char sql_put_notice[] =
 	"INSERT OR REPLACE INTO commit_notice(sha, msgid) VALUES(?1,?2)";
@@ -807,13 +816,13 @@ onlist_status onlist_store_review_put(struct onlist_store *s,
 	return ONLIST_OK;
 }
 
-onlist_status onlist_store_review_states(struct onlist_store *s,
+onlist_status onlist_store_review_states(struct onlist_store *s, int which,
 					 onlist_status (*cb)(const char *state,
 							     int64_t n,
 							     void *data),
 					 void *data)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_states);
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_states[which]);
 	onlist_status ret = ONLIST_OK;
 	int rc;
 

@@ -186,8 +186,10 @@ struct onlist_store_review_row {
 onlist_status onlist_store_review_put(struct onlist_store *s,
 				      const struct onlist_store_review_row *r);
 
-/* Each state in commit_review and its number of commits. */
-onlist_status onlist_store_review_states(struct onlist_store *s,
+/* Each state in commit_review and its number of commits: which 0 of all
+ * of them, 1 of the commits chosen (onlist_store_review_some_topics()),
+ * 2 of those as they were before it deleted their rows. */
+onlist_status onlist_store_review_states(struct onlist_store *s, int which,
 					 onlist_status (*cb)(const char *state,
 							     int64_t n,
 							     void *data),

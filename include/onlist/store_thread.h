@@ -78,7 +78,8 @@ struct onlist_thread_stamp {
 onlist_status onlist_store_thread_stamp(struct onlist_store *s,
 					struct onlist_thread_stamp *out);
 /* The same, from an earlier stamp whose every message had its class
- * (was->info == was->count): reads only the messages since. */
+ * (was->info == was->count): reads the messages since, and counts them
+ * all (a small index), counting everything when some went. */
 onlist_status onlist_store_thread_stamp_since(struct onlist_store *s,
 					const struct onlist_thread_stamp *was,
 					struct onlist_thread_stamp *out);
