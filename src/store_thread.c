@@ -462,12 +462,13 @@ onlist_status onlist_store_thread_stamp_since(struct onlist_store *s,
 	return ONLIST_OK;
 }
 
-onlist_status onlist_store_thread_counts(struct onlist_store *s,
-					 struct onlist_thread_counts *c)
+/* c's five counts, from the five columns of sql (bound to arg) */
+static onlist_status counts_of(struct onlist_store *s, const char *sql,
+			       int64_t arg, struct onlist_thread_counts *c)
 {
 	int64_t v[5];
 
-	if (!onlist__store_int64s(s, sql_counts, -1, v, 5))
+	if (!onlist__store_int64s(s, sql, arg, v, 5))
 		return fail(s, "count threads");
 	c->messages = (long)v[0];
 	c->threads = (long)v[1];
@@ -475,6 +476,12 @@ onlist_status onlist_store_thread_counts(struct onlist_store *s,
 	c->series = (long)v[3];
 	c->topics = (long)v[4];
 	return ONLIST_OK;
+}
+
+onlist_status onlist_store_thread_counts(struct onlist_store *s,
+					 struct onlist_thread_counts *c)
+{
+	return counts_of(s, sql_counts, -1, c);
 }
 
 /* The same counts of the rows of the part (temp.aff) alone, before its
@@ -512,19 +519,10 @@ onlist_status onlist_store_thread_part_counts(struct onlist_store *s,
 					      int after,
 					      struct onlist_thread_counts *c)
 {
-	int64_t v[5];
-
 	if (!after &&
 	    sqlite3_exec(s->db, sql_part_topics, NULL, NULL, NULL) != SQLITE_OK)
 		return fail(s, "keep the part's topics");
-	if (!onlist__store_int64s(s, sql_part_counts, after, v, 5))
-		return fail(s, "count the part's threads");
-	c->messages = (long)v[0];
-	c->threads = (long)v[1];
-	c->replies = (long)v[2];
-	c->series = (long)v[3];
-	c->topics = (long)v[4];
-	return ONLIST_OK;
+	return counts_of(s, sql_part_counts, after, c);
 }
 
 /* ---- building again only around new mail ------------------------------- */
