@@ -449,7 +449,8 @@ static void free_array(gpointer p)
 }
 
 /* Whether only some commits are computed again: the thread build named
- * the topics it changed (meta review_dirty), the classes and the
+ * the topics it changed (meta review_dirty), the match tiers logged what
+ * they changed (an incremental match run just before), the classes and the
  * addresses' canonical forms are those of the last review, and the table
  * is as the last review left it (not emptied by an upgrade, nor by an
  * older onlist).  *some 1: the store has chosen them; 0: all of them
@@ -460,13 +461,13 @@ static onlist_status only_some(struct onlist_store *s, const char *canon_key,
 	char *dirty = onlist_store_get_meta(s, "review_dirty");
 	char *was = onlist_store_get_meta(s, "review_canon");
 	char *rows = onlist_store_get_meta(s, "review_rows");
-	int old_posted = onlist_store_review_has_old_posted(s);
+	int logged = onlist_store_review_has_log(s);
 	int64_t n = onlist_store_review_count(s);
 	onlist_status ret = ONLIST_OK;
 
 	*some = 0;
 	if (!dirty || !strcmp(dirty, "*") || !was || strcmp(was, canon_key) ||
-	    !old_posted || !rows || n < 0 || atol(rows) != n)
+	    !logged || !rows || n < 0 || atol(rows) != n)
 		goto out;
 	if ((ret = onlist_store_review_some_begin(s)) != ONLIST_OK)
 		goto out;
@@ -501,12 +502,43 @@ static onlist_status state_row(const char *name, int64_t n, void *data)
 	return ONLIST_OK;
 }
 
-static onlist_status count_states(struct onlist_store *s,
+/* The counts of the last review, kept after its number of rows (meta
+ * review_rows: the rows, then each state's): after new mail the states of
+ * the commits computed again are counted as they were and as they are,
+ * not every row's. */
+static int kept_states(struct onlist_store *s, struct onlist_review_counts *c)
+{
+	char *v = onlist_store_get_meta(s, "review_rows");
+	const char *p = v;
+	int k = -1, used;
+
+	if (p && sscanf(p, "%ld%n", &c->commits, &used) == 1)
+		for (k = 0, p += used; k < ONLIST_REVIEW_NSTATES; k++, p += used)
+			if (sscanf(p, "%ld%n", &c->state[k], &used) != 1)
+				break;
+	free(v);
+	return k == ONLIST_REVIEW_NSTATES;
+}
+
+static onlist_status count_states(struct onlist_store *s, int some,
 				  struct onlist_review_counts *c)
 {
+	struct onlist_review_counts was = { 0 }, now = { 0 }, kept = { 0 };
+	onlist_status ret;
+
 	c->commits = 0;
 	memset(c->state, 0, sizeof(c->state));
-	return onlist_store_review_states(s, state_row, c);
+	if (!some || !kept_states(s, &kept))
+		return onlist_store_review_states(s, 0, state_row, c);
+	if ((ret = onlist_store_review_states(s, 2, state_row, &was))
+	    != ONLIST_OK ||
+	    (ret = onlist_store_review_states(s, 1, state_row, &now))
+	    != ONLIST_OK)
+		return ret;
+	c->commits = kept.commits - was.commits + now.commits;
+	for (int k = 0; k < ONLIST_REVIEW_NSTATES; k++)
+		c->state[k] = kept.state[k] - was.state[k] + now.state[k];
+	return ONLIST_OK;
 }
 
 /* The tables rebuilt, once the commits to compute are chosen. */
@@ -515,7 +547,8 @@ static onlist_status rebuild(struct build *b, const char *canon_key,
 {
 	struct onlist_store *s = b->s;
 	onlist_status ret;
-	char n[32];
+	char n[32 * (ONLIST_REVIEW_NSTATES + 1)];
+	size_t len;
 
 	/* the tags are few: always all of them */
 	if ((ret = onlist_store_review_clear(s, !b->some)) != ONLIST_OK ||
@@ -524,11 +557,14 @@ static onlist_status rebuild(struct build *b, const char *canon_key,
 	    (b->some && (ret = onlist_store_review_some_topics(s)) != ONLIST_OK) ||
 	    (ret = load_topics(b)) != ONLIST_OK ||
 	    (ret = each_commit(b)) != ONLIST_OK ||
-	    (ret = count_states(s, b->c)) != ONLIST_OK ||
+	    (ret = count_states(s, b->some, b->c)) != ONLIST_OK ||
 	    (ret = onlist_store_set_meta(s, "review_dirty", "")) != ONLIST_OK ||
 	    (ret = onlist_store_set_meta(s, "review_canon", canon_key)) != ONLIST_OK)
 		return ret;
-	snprintf(n, sizeof n, "%ld", b->c->commits);
+	len = (size_t)snprintf(n, sizeof n, "%ld", b->c->commits);
+	for (int k = 0; k < ONLIST_REVIEW_NSTATES; k++)
+		len += (size_t)snprintf(n + len, sizeof n - len, " %ld",
+					b->c->state[k]);
 	if ((ret = onlist_store_set_meta(s, "review_rows", n)) != ONLIST_OK)
 		return ret;
 	snprintf(n, sizeof n, "%lld", maxid);

@@ -279,17 +279,14 @@ onlist_status onlist_store_match_begin(struct onlist_store *s)
 
 	if (st != ONLIST_OK)
 		return st;
-	/* what was posted before, for the review to see which commits'
-	 * postings changed (store_review.c) */
+	/* an earlier run's log goes: the review asks it which postings
+	 * changed (store_review.c), after an incremental run only */
 	if (sqlite3_exec(s->db, sql_log_end, NULL, NULL, NULL) != SQLITE_OK) {
 		st = fail(s, "clear matches");
 		onlist_store_rollback(s);
 		return st;
 	}
-	if (sqlite3_exec(s->db, "DROP TABLE IF EXISTS temp.old_posted;"
-			 "CREATE TEMP TABLE old_posted AS SELECT commit_sha,"
-			 " message_id FROM matches x WHERE "
-			 ONLIST__POSTED("x.method") ";",
+	if (sqlite3_exec(s->db, "DROP TABLE IF EXISTS temp.match_log;",
 			 NULL, NULL, NULL) != SQLITE_OK ||
 	    compute_bounds(s, 1) != ONLIST_OK) {
 		st = fail(s, "clear matches");

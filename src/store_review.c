@@ -342,9 +342,14 @@ static const char *const sql_trailers[] = { SQL_TRAILERS(""),
 					    SQL_TRAILERS(ONLY) };
 
 /* After new mail, the commits to compute again: those whose postings
- * changed (match_begin kept the old ones in temp.old_posted), and those
- * posted in a topic the thread build changed (temp.review_topics, from
- * meta review_dirty); their rows are deleted first. */
+ * changed, and those posted in a topic the thread build changed
+ * (temp.review_topics, from meta review_dirty); their rows are deleted
+ * first.  A posting changed where a commit and a mail gained their first
+ * posting method or lost their last: the tiers log every row they write
+ * or delete (temp.match_log, store_match.c; rows are only inserted or
+ * ignored, and deleted), so what a pair had before is what it has now
+ * less what the log added; only the pairs in the log are read, not every
+ * match. */
 static const char sql_some_prepare[] =
 	"CREATE TEMP TABLE IF NOT EXISTS review_topics(topic TEXT PRIMARY KEY);"
 	"CREATE TEMP TABLE IF NOT EXISTS review_commits(sha TEXT PRIMARY KEY);"
@@ -352,19 +357,15 @@ static const char sql_some_prepare[] =
 static const char sql_put_topic[] =
 	"INSERT OR IGNORE INTO temp.review_topics(topic) VALUES(?1)";
 static const char sql_some_commits[] =
-	/* anti-joins on keys, not EXCEPT: sorting both sides twice took
-	 * 0.7 s CPU of 100,000 commits' postings, these 0.25 s */
 	"DROP TABLE IF EXISTS temp.posted_diff;"
-	"CREATE TEMP TABLE posted_diff AS SELECT o.commit_sha, o.message_id"
-	" FROM temp.old_posted o WHERE NOT EXISTS (SELECT 1 FROM matches x"
-	"  WHERE x.commit_sha = o.commit_sha AND x.message_id = o.message_id"
-	"  AND " POSTED ");"
-	"CREATE INDEX IF NOT EXISTS temp.old_posted_key"
-	" ON old_posted(commit_sha, message_id);"
-	"INSERT INTO temp.posted_diff SELECT x.commit_sha, x.message_id"
-	" FROM matches x WHERE " POSTED " AND NOT EXISTS (SELECT 1"
-	"  FROM temp.old_posted o WHERE o.commit_sha = x.commit_sha"
-	"  AND o.message_id = x.message_id);"
+	"CREATE TEMP TABLE posted_diff AS SELECT commit_sha, message_id FROM"
+	" (SELECT l.commit_sha, l.message_id,"
+	"  sum(CASE WHEN" ONLIST__POSTED("l.method") " THEN l.op ELSE 0 END)"
+	"  AS added, (SELECT count(*) FROM matches x"
+	"   WHERE x.commit_sha = l.commit_sha AND x.message_id = l.message_id"
+	"   AND " POSTED ") AS now"
+	"  FROM temp.match_log l GROUP BY l.commit_sha, l.message_id)"
+	" WHERE (now > 0) <> (now - added > 0);"
 	"INSERT OR IGNORE INTO temp.review_commits SELECT commit_sha"
 	" FROM temp.posted_diff;"
 	/* a patch posted or no longer posted changes the version links to
@@ -393,6 +394,11 @@ static const char sql_some_topics[] =
 	"INSERT OR IGNORE INTO temp.review_commits SELECT sha FROM review_links"
 	" WHERE topic IN (SELECT topic FROM temp.review_topics);"
 	SOME_UNKNOWN
+	/* their states as they were, for the counts (review_update.c) */
+	"DROP TABLE IF EXISTS temp.old_states;"
+	"CREATE TEMP TABLE old_states AS SELECT state, count(*) AS n"
+	" FROM commit_review WHERE sha IN (SELECT sha FROM temp.review_commits)"
+	" GROUP BY state;"
 	"DELETE FROM commit_review WHERE sha IN"
 	" (SELECT sha FROM temp.review_commits);"
 	"DELETE FROM commit_notice WHERE sha IN"
@@ -403,10 +409,14 @@ static const char sql_some_topics[] =
 	" (SELECT sha FROM temp.review_commits);"
 	"DROP TABLE temp.old_tags;";
 
-static const char sql_has_old_posted[] =
-	"SELECT count(*) FROM sqlite_temp_master WHERE name = 'old_posted'";
-static const char sql_states[] =
-	"SELECT state, count(*) FROM commit_review GROUP BY state";
+static const char sql_has_log[] =
+	"SELECT count(*) FROM sqlite_temp_master WHERE name = 'match_log'";
+static const char *const sql_states[] = {
+	"SELECT state, count(*) FROM commit_review GROUP BY state",
+	"SELECT state, count(*) FROM commit_review WHERE sha IN"
+	" (SELECT sha FROM temp.review_commits) GROUP BY state",
+	"SELECT state, n FROM temp.old_states",
+};
 static const char sql_count_reviews[] = "SELECT count(*) FROM commit_review";
 static const char sql_put_notice[] =
 	"INSERT OR REPLACE INTO commit_notice(sha, msgid) VALUES(?1,?2)";
@@ -519,11 +529,11 @@ onlist_status onlist_store_review_reply_counts(struct onlist_store *s,
 	return rc == SQLITE_ROW ? ONLIST_OK : fail(s, "count reply kinds");
 }
 
-int onlist_store_review_has_old_posted(struct onlist_store *s)
+int onlist_store_review_has_log(struct onlist_store *s)
 {
 	int64_t n = 0;
 
-	return onlist__store_int64s(s, sql_has_old_posted, -1, &n, 1) && n > 0;
+	return onlist__store_int64s(s, sql_has_log, -1, &n, 1) && n > 0;
 }
 
 int64_t onlist_store_review_count(struct onlist_store *s)
@@ -806,13 +816,13 @@ onlist_status onlist_store_review_put(struct onlist_store *s,
 	return ONLIST_OK;
 }
 
-onlist_status onlist_store_review_states(struct onlist_store *s,
+onlist_status onlist_store_review_states(struct onlist_store *s, int which,
 					 onlist_status (*cb)(const char *state,
 							     int64_t n,
 							     void *data),
 					 void *data)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_states);
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_states[which]);
 	onlist_status ret = ONLIST_OK;
 	int rc;
 

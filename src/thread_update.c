@@ -41,6 +41,52 @@ static int parse_stamp(const char *st, long long *count, long long *maxid,
 			    info, authors) == 4;
 }
 
+/* The counts of the tables as a build left them (meta threads_counts,
+ * after the stamp they were made at): a later build adds what its part
+ * changed rather than counting a few million rows again, and a run with
+ * nothing new reads them back. */
+static int kept_counts(struct onlist_store *s, const char *stamp,
+		       struct onlist_thread_counts *c)
+{
+	char *v = onlist_store_get_meta(s, "threads_counts");
+	size_t n = strlen(stamp);
+	int ok = v && !strncmp(v, stamp, n) && v[n] == ' ' &&
+		 sscanf(v + n + 1, "%ld:%ld:%ld:%ld:%ld", &c->messages,
+			&c->threads, &c->replies, &c->series, &c->topics) == 5;
+
+	free(v);
+	return ok;
+}
+
+static onlist_status keep_counts(struct onlist_store *s, const char *stamp,
+				 const struct onlist_thread_counts *c)
+{
+	char v[160];
+
+	snprintf(v, sizeof(v), "%s %ld:%ld:%ld:%ld:%ld", stamp, c->messages,
+		 c->threads, c->replies, c->series, c->topics);
+	return onlist_store_set_meta(s, "threads_counts", v);
+}
+
+/* The stamp of the messages now, from the one the tables were built at
+ * (old): counting a few million rows again is seconds, and when every
+ * message had its class then, the messages since are enough
+ * (onlist_store_thread_stamp_since()). */
+static onlist_status read_stamp(struct onlist_store *s, const char *old,
+				struct onlist_thread_stamp *now)
+{
+	long long c, m, i, a;
+	struct onlist_thread_stamp was;
+
+	if (!parse_stamp(old, &c, &m, &i, &a) || i != c || m < 0)
+		return onlist_store_thread_stamp(s, now);
+	was.count = c;
+	was.maxid = m;
+	was.info = i;
+	was.authors = a;
+	return onlist_store_thread_stamp_since(s, &was, now);
+}
+
 /* Whether only what new mail can change is built again (the store's
  * temp set, *found its size) or the whole (*found -1): the stored rows
  * were not made by a build that kept its pending references, message
@@ -351,8 +397,9 @@ static onlist_status update_threads(struct onlist_store *s,
 						     v[r->reply].msgid,
 						     r->by_author);
 	}
-	if (ret != ONLIST_OK ||
-	    (ret = onlist_store_thread_replies_count(s, &c->replies)) != ONLIST_OK)
+	/* a part's counts are the caller's to make */
+	if (ret != ONLIST_OK || (!part &&
+	    (ret = onlist_store_thread_replies_count(s, &c->replies)) != ONLIST_OK))
 		goto out;
 	c->threads = t->threads;
 	c->series = t->series;
@@ -374,28 +421,32 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 				   struct onlist_thread_counts *out,
 				   char **errmsg)
 {
-	struct onlist_thread_counts c = { 0 };
+	struct onlist_thread_counts c = { 0 }, kept = { 0 }, before = { 0 };
 	struct onlist_threads t = ONLIST_THREADS_INIT;
 	struct onlist_thread_stamp now;
 	struct loaded l = { 0 };
 	onlist_status ret;
 	char stamp_now[64] = "", *old = NULL, *base = NULL;
 	long long part = -1;
-	int whole;
+	int whole, have_kept = 0;
 
 	l.ids = g_string_chunk_new(1 << 20);
 	l.strings = g_string_chunk_new(1 << 20);
 	l.seen = g_hash_table_new(g_str_hash, g_str_equal);
 	if ((ret = onlist_store_begin(s)) != ONLIST_OK)
 		goto fail;
-	if (onlist_store_thread_stamp(s, &now) == ONLIST_OK)
+	old = onlist_store_get_meta(s, "threads_stamp");
+	if (read_stamp(s, old, &now) == ONLIST_OK)
 		stamp_text(&now, stamp_now, sizeof(stamp_now));
+	else {		/* not known: written again whole */
+		free(old);
+		old = NULL;
+	}
 	/* Nothing imported since the last build: the tables stand (a
 	 * rebuild of a million messages costs tens of seconds). */
-	if (stamp_now[0] &&
-	    (old = onlist_store_get_meta(s, "threads_stamp")) &&
-	    !strcmp(old, stamp_now) &&
-	    onlist_store_thread_counts(s, &c) == ONLIST_OK) {
+	if (stamp_now[0] && old && !strcmp(old, stamp_now) &&
+	    (kept_counts(s, stamp_now, &c) ||
+	     onlist_store_thread_counts(s, &c) == ONLIST_OK)) {
 		free(old);
 		if ((ret = onlist_store_commit(s)) != ONLIST_OK)
 			goto fail;
@@ -404,6 +455,7 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 	/* tables of other rules, or of no known ones: written again whole */
 	whole = !onlist_store_thread_has(s) || !old ||
 		strncmp(old, THREAD_RULES, strlen(THREAD_RULES));
+	have_kept = !whole && kept_counts(s, old, &kept);
 	free(old);
 	/* New mail on top of a build that kept thread_pending: only what it
 	 * can change is built again. */
@@ -435,6 +487,10 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 		g_string_chunk_free(l.strings);
 		l.strings = NULL;
 		ret = onlist_store_thread_write_all(s, l.v, l.len, &t, &c);
+	} else if (part >= 0 && have_kept &&
+		   (ret = onlist_store_thread_part_counts(s, 0, &before))
+		   != ONLIST_OK) {
+		goto rollback;
 	} else
 		ret = update_threads(s, l.v, l.len, &t, &c, part >= 0);
 	if (ret != ONLIST_OK)
@@ -453,7 +509,18 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 	if (whole && (ret = onlist_store_thread_index(s)) != ONLIST_OK)
 		goto rollback;
 	/* a part knows its own counts, not the whole's */
-	if (part >= 0) {
+	if (part >= 0 && have_kept) {
+		struct onlist_thread_counts after;
+
+		if ((ret = onlist_store_thread_part_counts(s, 1, &after))
+		    != ONLIST_OK)
+			goto rollback;
+		c.messages = kept.messages + after.messages - before.messages;
+		c.threads = kept.threads + after.threads - before.threads;
+		c.replies = kept.replies + after.replies - before.replies;
+		c.series = kept.series + after.series - before.series;
+		c.topics = kept.topics + after.topics;
+	} else if (part >= 0) {
 		long written = c.written;
 
 		if ((ret = onlist_store_thread_counts(s, &c)) != ONLIST_OK)
@@ -462,7 +529,8 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 	}
 	if (stamp_now[0] &&
 	    ((ret = onlist_store_set_meta(s, "threads_stamp", stamp_now)) != ONLIST_OK ||
-	     (ret = onlist_store_set_meta(s, "threads_base", stamp_now)) != ONLIST_OK))
+	     (ret = onlist_store_set_meta(s, "threads_base", stamp_now)) != ONLIST_OK ||
+	     (ret = keep_counts(s, stamp_now, &c)) != ONLIST_OK))
 		goto rollback;
 	if ((ret = onlist_store_commit(s)) != ONLIST_OK)
 		goto fail;

@@ -5,7 +5,8 @@
 # covers, unthreaded series, v2 as a reply, change-ids, orphan replies,
 # parents that arrive later, a reference loop), shuffled, imported in
 # random slices with a match after each, against one import and one match.
-# Several seeds; each must also have built some slice as a part.
+# Several seeds; each must also have built some slice as a part, and the
+# counts each match prints must be those of its tables.
 . tests/lib.sh
 need_cmd python3
 need_cmd sqlite3
@@ -51,8 +52,15 @@ PY
 	while [ "$k" -le "$np" ]; do
 		"$ONLIST" -q --db "$W/parts.db" import --list l "$W/part.$k" >/dev/null ||
 			fail "seed $seed: import part $k"
-		ONLIST_TIMING=1 "$ONLIST" -q --db "$W/parts.db" match >/dev/null 2>"$W/err" ||
+		ONLIST_TIMING=1 "$ONLIST" -q --db "$W/parts.db" match >"$W/out" 2>"$W/err" ||
 			fail "seed $seed: match after part $k"
+		# the counts a part adds to the last build's are the tables'
+		sqlite3 "$W/parts.db" "SELECT (SELECT count(*) FROM thread WHERE parent IS NULL)
+			|| ' threads, ' || (SELECT count(*) FROM series WHERE series = msgid)
+			|| ' series in ' || (SELECT count(DISTINCT topic) FROM series)
+			|| ' topics, ' || (SELECT count(*) FROM replies) || ' replies to patches'" >"$W/counts"
+		head -n 1 "$W/out" | cmp -s - "$W/counts" ||
+			bad "seed $seed: part $k: counts $(head -n 1 "$W/out"), tables $(cat "$W/counts")"
 		set -- $(sed -n 's/^timing: threads of \([0-9]*\) of \([0-9]*\) messages computed$/\1 \2/p' "$W/err")
 		[ "$#" = 2 ] && [ "$1" -lt "$2" ] && parts=$((parts + 1))
 		k=$((k + 1))

@@ -53,8 +53,9 @@ onlist_status onlist_store_match_classify(struct onlist_store *s,
 onlist_status onlist_store_match_compute_bounds(struct onlist_store *s);
 /* Empty the echoes table (inside the caller's transaction). */
 onlist_status onlist_store_match_clear_echoes(struct onlist_store *s);
-/* Start a match run: one transaction, the last run's postings kept in
- * temp.old_posted for the review to compare with. */
+/* Start a match run: one transaction; the last run's log of changed
+ * matches is dropped (the review asks the new one, temp.match_log, which
+ * postings changed, and runs whole when a run made none). */
 onlist_status onlist_store_match_begin(struct onlist_store *s);
 /* Once the tier stamp is known: since -1 empties matches (every tier
  * runs whole; the last run's are kept in temp.old_matches); since >= 0

@@ -41,9 +41,9 @@ onlist_status onlist_store_review_people(struct onlist_store *s,
  * after message id upto (0 when upto < 0); n[2]: the highest message id. */
 onlist_status onlist_store_review_reply_counts(struct onlist_store *s,
 					       int64_t upto, int64_t n[3]);
-/* 1 when match_begin kept the postings as they were (temp.old_posted),
- * else 0. */
-int onlist_store_review_has_old_posted(struct onlist_store *s);
+/* 1 when the match tiers logged what they changed (temp.match_log, an
+ * incremental match run in this handle), else 0. */
+int onlist_store_review_has_log(struct onlist_store *s);
 /* The rows of commit_review; -1 when they cannot be counted. */
 int64_t onlist_store_review_count(struct onlist_store *s);
 
@@ -186,8 +186,10 @@ struct onlist_store_review_row {
 onlist_status onlist_store_review_put(struct onlist_store *s,
 				      const struct onlist_store_review_row *r);
 
-/* Each state in commit_review and its number of commits. */
-onlist_status onlist_store_review_states(struct onlist_store *s,
+/* Each state in commit_review and its number of commits: which 0 of all
+ * of them, 1 of the commits chosen (onlist_store_review_some_topics()),
+ * 2 of those as they were before it deleted their rows. */
+onlist_status onlist_store_review_states(struct onlist_store *s, int which,
 					 onlist_status (*cb)(const char *state,
 							     int64_t n,
 							     void *data),

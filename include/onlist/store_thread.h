@@ -77,6 +77,19 @@ struct onlist_thread_stamp {
 };
 onlist_status onlist_store_thread_stamp(struct onlist_store *s,
 					struct onlist_thread_stamp *out);
+/* The same, from an earlier stamp whose every message had its class
+ * (was->info == was->count): reads the messages since, and counts them
+ * all (a small index), counting everything when some went. */
+onlist_status onlist_store_thread_stamp_since(struct onlist_store *s,
+					const struct onlist_thread_stamp *was,
+					struct onlist_thread_stamp *out);
+/* The same of the rows of the messages in temp.aff (the part of
+ * onlist_store_thread_aff_start()): after 0, before its rows are written
+ * (topics 0); after 1, once they are, with topics the number of topics
+ * added less those gone since. */
+onlist_status onlist_store_thread_part_counts(struct onlist_store *s,
+					      int after,
+					      struct onlist_thread_counts *c);
 /* c's messages, threads, replies, series and topics, from the tables. */
 onlist_status onlist_store_thread_counts(struct onlist_store *s,
 					 struct onlist_thread_counts *c);
