@@ -22,6 +22,29 @@ isolate_git() {
 	export LC_ALL=C TZ=UTC
 }
 
+# patch_repo: an empty git repository in $R ($TMP/repo, after make_tmp
+# and isolate_git; committer Maint) and the helpers that write its
+# history: at DATE (author and committer date), who NAME EMAIL (author),
+# commit DATE FILE TEXT SUBJECT (TEXT appended to FILE), and body NAME:
+# the last commit as git format-patch mails it, headers off, in
+# $TMP/NAME.body; then the commit is dropped (a patch nobody applied)
+# unless KEEP is set.
+patch_repo() {
+	R=$TMP/repo
+	git init -q -b main "$R" || fail "git init"
+	export GIT_COMMITTER_NAME=Maint GIT_COMMITTER_EMAIL=maint@example.org
+	at() { GIT_AUTHOR_DATE="$1 +0000" GIT_COMMITTER_DATE="$1 +0000"; export GIT_AUTHOR_DATE GIT_COMMITTER_DATE; }
+	who() { GIT_AUTHOR_NAME="$1" GIT_AUTHOR_EMAIL="$2"; export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL; }
+	commit() {	# commit DATE FILE TEXT SUBJECT
+		at "$1"; mkdir -p "$R/$(dirname "$2")"; printf '%s\n' "$3" >>"$R/$2"
+		git -C "$R" add -A && git -C "$R" commit -q -m "$4" || fail "commit $4"
+	}
+	body() {
+		git -C "$R" format-patch -q -1 --stdout HEAD | sed '1,/^$/d' >"$TMP/$1.body"
+		[ -n "$KEEP" ] || git -C "$R" reset -q --hard HEAD~1
+	}
+}
+
 # same_output LABEL EXPECTED ACTUAL: 0 when the files are identical, else
 # print LABEL and the first line where they differ, and return 1.
 # (Its variables are named so as not to clobber a caller's: sh has no locals.)

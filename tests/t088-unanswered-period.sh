@@ -45,21 +45,7 @@ need_onlist
 make_tmp
 isolate_git
 
-R=$TMP/repo
-git init -q -b main "$R" || fail "git init"
-at() { GIT_AUTHOR_DATE="$1 +0000" GIT_COMMITTER_DATE="$1 +0000"; export GIT_AUTHOR_DATE GIT_COMMITTER_DATE; }
-who() { GIT_AUTHOR_NAME="$1" GIT_AUTHOR_EMAIL="$2"; export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL; }
-export GIT_COMMITTER_NAME=Maint GIT_COMMITTER_EMAIL=maint@example.org
-commit() {	# commit DATE FILE TEXT SUBJECT
-	at "$1"; mkdir -p "$R/$(dirname "$2")"; printf '%s\n' "$3" >>"$R/$2"
-	git -C "$R" add -A && git -C "$R" commit -q -m "$4" || fail "commit $4"
-}
-# body NAME: the last commit as git format-patch mails it, headers off;
-# then the commit is dropped (a patch nobody applied) unless KEEP is set
-body() {
-	git -C "$R" format-patch -q -1 --stdout HEAD | sed '1,/^$/d' >"$TMP/$1.body"
-	[ -n "$KEEP" ] || git -C "$R" reset -q --hard HEAD~1
-}
+patch_repo
 who Maint maint@example.org
 commit 2023-01-02T10:00:00 README base "base"
 for f in a b c e g h i j; do
