@@ -20,6 +20,7 @@ enum query {
 	Q_UNPOSTED_ALL, Q_IS_UNPOSTED, Q_COMMIT_BY_PREFIX, Q_POSTINGS,
 	Q_POSTINGS_BY_PATCH, Q_COUNT_MESSAGES, Q_SKIPPED, Q_SKIPPED_BY_REASON,
 	Q_SOURCES, Q_PARTIAL_SOURCES, Q_SKIPPED_COMMITS, Q_COUNT_TOTALS,
+	Q_COUNT_MATCHED,
 };
 
 /* A posting's message_info (its class, version and part), beside it:
@@ -110,6 +111,13 @@ static const char *const query_sql[] = {
 	" (SELECT count(*) FROM matches),"
 	" (SELECT count(DISTINCT commit_sha) FROM matches"
 	"  WHERE" ONLIST__POSTED("method") ")",
+	/* what match and lookup --remote print: the commits alone, not
+	 * every message counted (0.2 s of a 1M database's run after new
+	 * mail, more than its tiers) */
+	[Q_COUNT_MATCHED] =
+	"SELECT (SELECT count(*) FROM commits),"
+	" (SELECT count(DISTINCT commit_sha) FROM matches"
+	"  WHERE" ONLIST__POSTED("method") ")",
 };
 
 /* Where each column of those queries goes in its row struct (store.h). */
@@ -159,6 +167,9 @@ static const struct onlist__column source_cols[] = {	/* (PARTIAL_)SOURCES */
 static const struct onlist__column totals_cols[] = {	/* COUNT_TOTALS */
 	C(messages), C(patches), C(skipped), C(commits), C(matches),
 	C(commits_matched), { 0, 0 },
+};
+static const struct onlist__column matched_cols[] = {	/* COUNT_MATCHED */
+	C(commits), C(commits_matched), { 0, 0 },
 };
 #undef C
 #undef COL
@@ -302,15 +313,29 @@ READER(onlist_store_partial_sources, onlist_source_row, Q_PARTIAL_SOURCES,
 #undef READER
 #undef READ_ROWS
 
-onlist_status onlist_store_count_totals(struct onlist_store *s,
-					struct onlist_totals *out)
+/* A query of one row of counts into *out (all 0 on error). */
+static onlist_status count_row(struct onlist_store *s, enum query q,
+			       const struct onlist__column *cols,
+			       struct onlist_totals *out)
 {
 	struct rows r;
 
 	memset(out, 0, sizeof(*out));
-	rows_begin(&r, s, Q_COUNT_TOTALS, NULL);
-	rows_next(&r, totals_cols, out);	/* one row: counts */
+	rows_begin(&r, s, q, NULL);
+	rows_next(&r, cols, out);
 	if (r.ret != ONLIST_OK)
 		memset(out, 0, sizeof(*out));
 	return rows_end(&r);
+}
+
+onlist_status onlist_store_count_totals(struct onlist_store *s,
+					struct onlist_totals *out)
+{
+	return count_row(s, Q_COUNT_TOTALS, totals_cols, out);
+}
+
+onlist_status onlist_store_count_matched(struct onlist_store *s,
+					 struct onlist_totals *out)
+{
+	return count_row(s, Q_COUNT_MATCHED, matched_cols, out);
 }

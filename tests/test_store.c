@@ -290,6 +290,14 @@ static void test_totals(void **state)
 	assert_int_equal(t.commits, 2);
 	assert_int_equal(t.matches, 0);
 	assert_int_equal(t.commits_matched, 0);
+	/* what match prints: the commits, no message counted */
+	memset(&t, 0xff, sizeof(t));
+	assert_int_equal(onlist_store_count_matched(f->s, &t), ONLIST_OK);
+	assert_int_equal(t.commits, 2);
+	assert_int_equal(t.commits_matched, 0);
+	assert_int_equal(t.messages, 0);
+	assert_int_equal(t.patches, 0);
+	assert_int_equal(t.skipped, 0);
 }
 
 int main(void)

@@ -332,6 +332,10 @@ struct onlist_totals {
 /* Fill *out (all 0 on error). */
 onlist_status onlist_store_count_totals(struct onlist_store *s,
 					struct onlist_totals *out);
+/* Only commits and commits_matched of it (the rest 0), without counting
+ * the messages: what match prints. */
+onlist_status onlist_store_count_matched(struct onlist_store *s,
+					 struct onlist_totals *out);
 
 
 #endif

@@ -470,7 +470,11 @@ static int match_remote(struct onlist_cli *cli, struct onlist_cli_remote *ro,
 		ret = ONLIST_EXIT_FAIL;
 		goto out;
 	}
-	onlist_store_count_totals(s, &t);
+	if (onlist_store_count_matched(s, &t) != ONLIST_OK) {
+		onlist_err("match: %s", onlist_store_errmsg(s));
+		ret = ONLIST_EXIT_FAIL;
+		goto out;
+	}
 	printf("%u commits asked about, %ld requests to ", names->len,
 	       ro->requests);
 	onlist_put_text(stdout, ro->url);
@@ -653,7 +657,11 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 	if (getenv("ONLIST_TIMING"))
 		fprintf(stderr, "timing: reviews of %ld of %ld commits "
 			"computed\n", c.reviews_computed, c.reviews);
-	onlist_store_count_totals(s, &t);
+	if (onlist_store_count_matched(s, &t) != ONLIST_OK) {
+		onlist_err("match: %s", onlist_store_errmsg(s));
+		ret = ONLIST_EXIT_FAIL;
+		goto out;
+	}
 	print_counts(out.f, fmt == ONLIST_FMT_JSON, &tc, &c, &t);
 out:
 	onlist_store_close(s);
