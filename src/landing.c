@@ -144,6 +144,8 @@ static struct lnode *find_node(struct lgraph *g, const char *sha)
 {
 	struct lnode key;
 
+	if (!g->n)	/* an empty range: no array to search (NULL) */
+		return NULL;
 	memcpy(key.sha, sha, 41);
 	return bsearch(&key, g->v, g->n, sizeof *g->v, cmp_node);
 }
@@ -200,7 +202,8 @@ onlist_status onlist_landing_walk(const char *repo, const char *range,
 	free(ml.err);
 	if (st != ONLIST_OK)
 		goto out;
-	qsort(g.v, g.n, sizeof *g.v, cmp_node);
+	if (g.n)	/* an empty range has no array (NULL) to sort */
+		qsort(g.v, g.n, sizeof *g.v, cmp_node);
 	/* Oldest mainline commit first: every commit of the range that one
 	 * can reach is then already claimed by it or an older one, so what is
 	 * left unclaimed behind a merge's other parents is what the merge
