@@ -264,11 +264,14 @@ static const char sql_links_some[] =
 	" JOIN messages m ON m.msgid = i.msgid"
 	" WHERE i.class = 'patch' AND m.date BETWEEN c.author_date - " LINK_WINDOW
 	"  AND c.commit_date + 86400;"
+	/* the patch's files first: its sender's commits with those files
+	 * are then one look-up (schema 22), not all the sender's commits */
 	"INSERT OR IGNORE INTO temp.link_commits SELECT c.sha"
 	" FROM temp.link_msgs a CROSS JOIN messages m ON m.msgid = a.msgid"
 	" CROSS JOIN message_info i ON i.msgid = m.msgid"
+	" CROSS JOIN message_patch p ON p.msgid = m.msgid"
 	" CROSS JOIN commits c ON lower(c.author_email) = lower(m.from_addr)"
-	" JOIN message_patch p ON p.msgid = m.msgid AND p.files = c.files"
+	" AND c.files = p.files"
 	" WHERE i.class = 'patch' AND m.date BETWEEN c.author_date - " LINK_WINDOW
 	"  AND c.commit_date + 86400"
 	" AND c.files <> '' AND instr(c.subject, ':') > 1"
