@@ -28,7 +28,7 @@ isolate_git() {
 # commit DATE FILE TEXT SUBJECT (TEXT appended to FILE), and body NAME:
 # the last commit as git format-patch mails it, headers off, in
 # $TMP/NAME.body; then the commit is dropped (a patch nobody applied)
-# unless KEEP is set.
+# unless KEEP is set; and mail, which makes an mbox message of a body.
 patch_repo() {
 	R=$TMP/repo
 	git init -q -b main "$R" || fail "git init"
@@ -42,6 +42,16 @@ patch_repo() {
 	body() {
 		git -C "$R" format-patch -q -1 --stdout HEAD | sed '1,/^$/d' >"$TMP/$1.body"
 		[ -n "$KEEP" ] || git -C "$R" reset -q --hard HEAD~1
+	}
+	# mail BODYFILE FROM DATE MSGID SUBJECT [IN-REPLY-TO]: one mbox
+	# message on standard output, a body from body() or any file
+	mail() {
+		printf 'From x@example.org Mon Jan  1 00:00:00 2024\n'
+		printf 'From: %s\nDate: %s\nMessage-ID: <%s>\nSubject: %s\n' "$2" "$3" "$4" "$5"
+		[ -z "$6" ] || printf 'In-Reply-To: <%s>\nReferences: <%s>\n' "$6" "$6"
+		printf '\n'
+		cat "$1"
+		printf '\n'
 	}
 }
 

@@ -72,14 +72,6 @@ commit 2024-06-01T10:00:00 README more "README: more"
 [ "$(git -C "$R" ls-files | tr '\n' ' ')" = "README lib/x.c src/a.c src/b.c src/c.c src/h.c " ] ||
 	fail "the history is not what the test expects"
 
-mail() {	# mail BODYFILE FROM DATE MSGID SUBJECT [IN-REPLY-TO]
-	printf 'From x@example.org Mon Jan  1 00:00:00 2024\n'
-	printf 'From: %s\nDate: %s\nMessage-ID: <%s>\nSubject: %s\n' "$2" "$3" "$4" "$5"
-	[ -z "$6" ] || printf 'In-Reply-To: <%s>\nReferences: <%s>\n' "$6" "$6"
-	printf '\n'
-	cat "$1"
-	printf '\n'
-}
 text() { printf '%s\n' "$@" >"$TMP/text.body"; echo "$TMP/text.body"; }
 {
 	mail "$(text 'Two frobs.')" "Ian <ian@example.org>" \

@@ -99,14 +99,6 @@ KEEP=1 body cy2
 who Maint maint@example.org
 commit 2024-06-01T10:00:00 README more "README: more"
 
-mail() {	# mail BODYFILE FROM DATE MSGID SUBJECT [IN-REPLY-TO]
-	printf 'From x@example.org Mon Jan  1 00:00:00 2024\n'
-	printf 'From: %s\nDate: %s\nMessage-ID: <%s>\nSubject: %s\n' "$2" "$3" "$4" "$5"
-	[ -z "$6" ] || printf 'In-Reply-To: <%s>\nReferences: <%s>\n' "$6" "$6"
-	printf '\n'
-	cat "$1"
-	printf '\n'
-}
 text() { printf '%s\n' "$@" >"$TMP/text.body"; echo "$TMP/text.body"; }
 # Mo's v2 as Maint sends it: Mo's in-body From: first
 { printf 'From: Mo <mo@example.org>\n\n'; cat "$TMP/mo2.body"; } >"$TMP/mo2b.body"

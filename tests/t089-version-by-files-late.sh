@@ -24,14 +24,6 @@ KEEP=1 commit 2024-03-01T10:00:00 src/x.c final "x: add foo handling"
 KEEP=1 body v2
 git -C "$R" tag v1.0 HEAD || fail "tag"
 
-mail() {	# mail BODYFILE FROM DATE MSGID SUBJECT [IN-REPLY-TO]
-	printf 'From x@example.org Mon Jan  1 00:00:00 2024\n'
-	printf 'From: %s\nDate: %s\nMessage-ID: <%s>\nSubject: %s\n' "$2" "$3" "$4" "$5"
-	[ -z "$6" ] || printf 'In-Reply-To: <%s>\nReferences: <%s>\n' "$6" "$6"
-	printf '\n'
-	cat "$1"
-	printf '\n'
-}
 printf 'Looks right.\n\nReviewed-by: Rev <rev@example.org>\n' >"$TMP/rev.body"
 mail "$TMP/v2.body" "Ann <ann@example.org>" "Tue, 20 Feb 2024 10:00:00 +0000" \
 	"v2@x" "[PATCH v2] x: add foo handling" >"$TMP/one.mbox"
