@@ -55,6 +55,34 @@ patch_repo() {
 	}
 }
 
+# landing_repo: an empty git repository in $R ($TMP/repo) on branch main
+# and the helpers that write a history an hour per step from $t
+# (1370000000): commit FILE [MSG] appends the time to FILE and commits it
+# (the message ends with $TRAILER when set), and merge BRANCH [ARGS]
+# merges it with --no-ff as "Merge branch 'BRANCH' of git://example.org/BRANCH".
+landing_repo() {
+	R=$TMP/repo
+	t=1370000000
+	git init -q -b main "$R" || fail "git init"
+	commit() {	# commit FILE [MSG]
+		t=$((t + 3600))
+		echo "$t" >>"$R/$1"
+		git -C "$R" add "$1"
+		GIT_AUTHOR_DATE="@$t +0000" GIT_COMMITTER_DATE="@$t +0000" \
+			git -C "$R" commit -q -m "${2:-change $1 at $t}${TRAILER:+
+
+$TRAILER}" || fail "commit $1"
+	}
+	merge() {	# merge BRANCH [ARGS]
+		t=$((t + 3600))
+		_lr_b=$1; shift
+		GIT_COMMITTER_DATE="@$t +0000" GIT_AUTHOR_DATE="@$t +0000" \
+			git -C "$R" merge -q --no-ff "$@" \
+			-m "Merge branch '$_lr_b' of git://example.org/$_lr_b" "$_lr_b" ||
+			fail "merge $_lr_b"
+	}
+}
+
 # same_output LABEL EXPECTED ACTUAL: 0 when the files are identical, else
 # print LABEL and the first line where they differ, and return 1.
 # (Its variables are named so as not to clobber a caller's: sh has no locals.)

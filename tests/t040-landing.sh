@@ -12,24 +12,8 @@ need_onlist
 make_tmp
 isolate_git
 
-R=$TMP/repo
 DB=$TMP/onlist.db
-t=1370000000
-commit() {	# commit FILE [MSG]
-	t=$((t + 3600))
-	echo "$t" >>"$R/$1"
-	git -C "$R" add "$1"
-	GIT_AUTHOR_DATE="@$t +0000" GIT_COMMITTER_DATE="@$t +0000" \
-		git -C "$R" commit -q -m "${2:-change $1 at $t}"
-}
-merge() {	# merge BRANCH [extra args]
-	t=$((t + 3600))
-	b=$1; shift
-	GIT_COMMITTER_DATE="@$t +0000" GIT_AUTHOR_DATE="@$t +0000" \
-		git -C "$R" merge -q --no-ff "$@" -m "Merge branch '$b' of git://example.org/$b" "$b"
-}
-
-git init -q -b main "$R"
+landing_repo
 commit base
 git -C "$R" tag v1
 commit a1 "direct one"

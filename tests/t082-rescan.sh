@@ -15,22 +15,8 @@ need_onlist
 make_tmp
 isolate_git
 
-R=$TMP/repo
-t=1370000000
-commit() {	# commit FILE [MSG]
-	t=$((t + 3600))
-	echo "$t" >>"$R/$1"
-	git -C "$R" add "$1"
-	GIT_AUTHOR_DATE="@$t +0000" GIT_COMMITTER_DATE="@$t +0000" \
-		git -C "$R" commit -q -m "${2:-change $1 at $t}
-
-Signed-off-by: Tester <tester@example.org>"
-}
-merge() {	# merge BRANCH
-	t=$((t + 3600))
-	GIT_COMMITTER_DATE="@$t +0000" GIT_AUTHOR_DATE="@$t +0000" \
-		git -C "$R" merge -q --no-ff -m "Merge branch '$1'" "$1"
-}
+TRAILER="Signed-off-by: Tester <tester@example.org>"
+landing_repo
 
 # v0 - a1 - a2 (v1) - a3 - M(t1) (v2) - M(side) - a4 - M(t2) (v3) - a5 - M(t3) (v4)
 #       \- s1 - s2 (side)        t3: t3a - t3b, from v3 (tip t3)
@@ -40,7 +26,6 @@ topic() {	# topic NAME FILE...: a branch off main, a commit a file
 	git -C "$R" checkout -q main
 }
 
-git init -q -b main "$R"
 commit base; git -C "$R" tag v0
 commit a1; topic side s1 s2
 commit a2; git -C "$R" tag v1
