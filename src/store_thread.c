@@ -185,14 +185,21 @@ static gint by_msgid(gconstpointer a, gconstpointer b, gpointer data)
 }
 
 /* The replies by patch, then reply (both by Message-ID): the order of
- * the table's primary key. */
+ * the table's primary key.  data is the rank of each message in the
+ * order of the ids (distinct: messages.msgid is unique): two integers
+ * compared, not two ids far apart in memory (688,000 replies: 0.6 s
+ * CPU -> 0.1 s). */
 static gint by_reply_key(gconstpointer a, gconstpointer b, gpointer data)
 {
-	const struct onlist_thread_msg *v = data;
+	const int *rank = data;
 	const struct onlist_thread_reply *x = a, *y = b;
-	int c = strcmp(v[x->patch].msgid, v[y->patch].msgid);
+	int p = rank[x->patch], q = rank[y->patch];
 
-	return c ? c : strcmp(v[x->reply].msgid, v[y->reply].msgid);
+	if (p == q) {
+		p = rank[x->reply];
+		q = rank[y->reply];
+	}
+	return (p > q) - (p < q);
 }
 
 onlist_status onlist_store_thread_write_all(struct onlist_store *s,
@@ -202,7 +209,7 @@ onlist_status onlist_store_thread_write_all(struct onlist_store *s,
 					    struct onlist_thread_counts *c)
 {
 	onlist_status ret = ONLIST_OK;
-	int *order;
+	int *order, *rank = NULL;
 
 	if (sqlite3_exec(s->db, onlist__thread_index_drop, NULL, NULL, NULL)
 	    != SQLITE_OK ||
@@ -233,8 +240,11 @@ onlist_status onlist_store_thread_write_all(struct onlist_store *s,
 	/* the replies too (they come by reply, each patch's all over the
 	 * table: 688,000 of them took 1.6 s CPU where in order 0.3 s, and
 	 * the table outgrows the cache) */
+	rank = g_new(int, n ? n : 1);
+	for (size_t oi = 0; oi < n; oi++)
+		rank[order[oi]] = (int)oi;
 	g_qsort_with_data(t->replies, (gint)t->nreplies, sizeof(*t->replies),
-			  by_reply_key, (gpointer)v);
+			  by_reply_key, rank);
 	for (size_t i = 0; i < t->nreplies; i++) {
 		const struct onlist_thread_reply *r = &t->replies[i];
 
@@ -251,6 +261,7 @@ onlist_status onlist_store_thread_write_all(struct onlist_store *s,
 	ret = onlist_store_set_meta(s, "review_dirty", "*");
 out:
 	g_free(order);
+	g_free(rank);
 	return ret;
 }
 
