@@ -71,14 +71,17 @@ static onlist_status keep_counts(struct onlist_store *s, const char *stamp,
 /* The stamp of the messages now, from the one the tables were built at
  * (old): counting a few million rows again is seconds, and when every
  * message had its class then, the messages since are enough
- * (onlist_store_thread_stamp_since()). */
+ * (onlist_store_thread_stamp_since()).  Built from no message, all of
+ * them are new: the classes are counted whole, a count of the table
+ * rather than a look-up for each message (1,000,000: 0.5 s CPU ->
+ * 0.1 s). */
 static onlist_status read_stamp(struct onlist_store *s, const char *old,
 				struct onlist_thread_stamp *now)
 {
 	long long c, m, i, a;
 	struct onlist_thread_stamp was;
 
-	if (!parse_stamp(old, &c, &m, &i, &a) || i != c || m < 0)
+	if (!parse_stamp(old, &c, &m, &i, &a) || i != c || m < 0 || !c)
 		return onlist_store_thread_stamp(s, now);
 	was.count = c;
 	was.maxid = m;
