@@ -87,10 +87,22 @@ onlist_status onlist_store_thread_put_message_info(struct onlist_store *s,
 	" coalesce(i.stripped, ''), coalesce(i.change_id, '')," \
 	" coalesce(i.reply, 0), coalesce(m.from_name, ''), coalesce(lower(au.addr), '')," \
 	" coalesce(au.name, ''), coalesce(i.prefix, ''), coalesce(i.upstream, 0)"
-static const char sql_load[] =
-	LOAD_COLS " FROM messages m LEFT JOIN message_info i"
-	" ON i.msgid = m.msgid LEFT JOIN message_author au ON au.msgid = m.msgid"
-	" ORDER BY m.rowid";
+/* All the messages: each table read through in its own order, not a
+ * look-up in message_info and message_author for each message (1,000,000
+ * messages: 2.3 s CPU -> 1.6 s); the caller joins them by id. */
+static const char sql_load_messages[] =
+	"SELECT msgid, coalesce(in_reply_to, ''), coalesce(refs, ''),"
+	" coalesce(lower(from_addr), ''), date, has_patch,"
+	" coalesce(from_name, '') FROM messages ORDER BY rowid";
+static const char sql_load_info[] =
+	"SELECT msgid, class, coalesce(version, 1),"
+	" CASE WHEN reply THEN -1 ELSE coalesce(part, -1) END,"
+	" CASE WHEN reply THEN -1 ELSE coalesce(total, -1) END,"
+	" coalesce(stripped, ''), coalesce(change_id, ''), coalesce(reply, 0),"
+	" coalesce(prefix, ''), coalesce(upstream, 0) FROM message_info";
+static const char sql_load_authors[] =
+	"SELECT msgid, coalesce(lower(addr), ''), coalesce(name, '')"
+	" FROM message_author";
 /* the same, of the messages find_part() found (temp.aff), in the same
  * order: the build sees them as it would among all the others.  CROSS
  * JOIN: else SQLite walks all the messages in rowid order to spare the
@@ -108,31 +120,73 @@ static const struct onlist__column load_cols[] = {
 	R('i', reply), R('t', from_name), R('t', author), R('t', author_name),
 	R('t', prefix), R('i', upstream), { 0, 0 }
 };
+static const struct onlist__column message_cols[] = {
+	R('t', msgid), R('t', in_reply_to), R('t', refs), R('t', from),
+	R('I', date), R('i', has_patch), R('t', from_name), { 0, 0 }
+};
+static const struct onlist__column info_cols[] = {
+	R('t', msgid), R('t', cls), R('i', version), R('i', part),
+	R('i', total), R('t', stripped), R('t', change_id), R('i', reply),
+	R('t', prefix), R('i', upstream), { 0, 0 }
+};
+static const struct onlist__column author_cols[] = {
+	R('t', msgid), R('t', author), R('t', author_name), { 0, 0 }
+};
 #undef R
+
+/* The rows of one statement, of one kind (a _MESSAGE row with the
+ * values a LEFT JOIN gives a message without class or author). */
+static onlist_status load_rows(struct onlist_store *s, const char *sql,
+			       enum onlist_store_thread_row_kind kind,
+			       const struct onlist__column *cols,
+			       onlist_store_thread_row_cb cb, void *data)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!(st = prepare(s, sql)))
+		return fail(s, "prepare");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct onlist_store_thread_row r = {
+			.kind = kind, .in_reply_to = "", .refs = "", .from = "",
+			.stripped = "", .change_id = "", .from_name = "",
+			.author = "", .author_name = "", .prefix = "",
+			.version = 1, .part = -1, .total = -1,
+		};
+
+		onlist__store_columns(st, &r, cols);
+		r.msgid_len = (size_t)sqlite3_column_bytes(st, 0);
+		if (kind != ONLIST_THREAD_ROW_INFO &&
+		    kind != ONLIST_THREAD_ROW_AUTHOR) {
+			r.in_reply_to_len = (size_t)sqlite3_column_bytes(st, 1);
+			r.refs_len = (size_t)sqlite3_column_bytes(st, 2);
+		}
+		cb(&r, data);
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "load messages");
+}
 
 onlist_status onlist_store_thread_load(struct onlist_store *s, int part,
 				       onlist_store_thread_row_cb cb,
 				       void *data)
 {
-	sqlite3_stmt *st;
-	int rc;
+	onlist_status ret;
 
-	if (!(st = prepare(s, part ? sql_load_part : sql_load)))
-		return fail(s, "prepare");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct onlist_store_thread_row r;
-
-		onlist__store_columns(st, &r, load_cols);
-		r.msgid_len = (size_t)sqlite3_column_bytes(st, 0);
-		r.in_reply_to_len = (size_t)sqlite3_column_bytes(st, 1);
-		r.refs_len = (size_t)sqlite3_column_bytes(st, 2);
-		cb(&r, data);
-	}
-	sqlite3_reset(st);
+	if (part)
+		ret = load_rows(s, sql_load_part, ONLIST_THREAD_ROW_ALL,
+				load_cols, cb, data);
+	else if ((ret = load_rows(s, sql_load_messages,
+				  ONLIST_THREAD_ROW_MESSAGE, message_cols, cb,
+				  data)) == ONLIST_OK &&
+		 (ret = load_rows(s, sql_load_info, ONLIST_THREAD_ROW_INFO,
+				  info_cols, cb, data)) == ONLIST_OK)
+		ret = load_rows(s, sql_load_authors, ONLIST_THREAD_ROW_AUTHOR,
+				author_cols, cb, data);
 	/* The pages just read are not read again: the cache (16 MB) is
 	 * given back while the caller builds on what it loaded. */
 	sqlite3_db_release_memory(s->db);
-	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "load messages");
+	return ret;
 }
 
 /* Rebuilt whole, the secondary indexes dropped and made again
