@@ -2,6 +2,7 @@
  * threads, replies and series: read for thread.c, which computes them,
  * and written back as thread_update.c decides.  Speaks SQL, like every
  * src/store*.c file. */
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,6 +203,80 @@ static const char sql_put_reply[] =
 	"INSERT OR IGNORE INTO replies(patch, reply, by_author)"
 	" VALUES(?1,?2,?3)";
 
+/* A whole build writes its rows BATCH at a time, one statement each:
+ * the cost of a statement's run (reset, bindings cleared, the program
+ * started) once for 32 rows, not for each of 2,000,000 (1,000,000
+ * messages: 2.75 s CPU -> 1.5 s); what does not fill a batch goes a row
+ * at a time. */
+#define BATCH 32
+#define ROWS2(r) r "," r
+#define ROWS32(r) ROWS2(ROWS2(ROWS2(ROWS2(ROWS2(r)))))
+static const char sql_put_thread_many[] =
+	"INSERT INTO thread(msgid, parent, root, depth, answers) VALUES"
+	ROWS32("(?,?,?,?,?)");
+static const char sql_put_series_many[] =
+	"INSERT INTO series(msgid, series, topic) VALUES" ROWS32("(?,?,?)");
+static const char sql_put_reply_many[] =
+	"INSERT OR IGNORE INTO replies(patch, reply, by_author) VALUES"
+	ROWS32("(?,?,?)");
+
+/* Rows waiting for their statement: cols[] says each column's type
+ * ('t' text, NULL for none; 'i' int), val[] the rows' values. */
+struct batch {
+	const char *one, *many, *what, *cols;
+	int ncols, n;
+	long changes;		/* rows written */
+	struct {
+		const char *t;
+		int i;
+	} val[BATCH * 5];
+};
+#define BATCH_INIT(one, many, what, cols) \
+	{ one, many, what, cols, (int)sizeof(cols) - 1, 0, 0, { { NULL, 0 } } }
+
+static onlist_status batch_flush(struct onlist_store *s, struct batch *b)
+{
+	int per = b->n == BATCH ? BATCH : 1;
+
+	for (int r = 0; r < b->n; r += per) {
+		sqlite3_stmt *st = prepare(s, per == BATCH ? b->many : b->one);
+
+		if (!st)
+			return fail(s, "prepare");
+		for (int k = 0; k < per * b->ncols; k++) {
+			int col = k % b->ncols;
+
+			if (b->cols[col] == 'i')
+				sqlite3_bind_int(st, k + 1, b->val[r * b->ncols + k].i);
+			else
+				onlist__bind_text(st, k + 1, b->val[r * b->ncols + k].t);
+		}
+		if (sqlite3_step(st) != SQLITE_DONE)
+			return fail(s, b->what);
+		b->changes += sqlite3_changes(s->db);
+	}
+	b->n = 0;
+	return ONLIST_OK;
+}
+
+/* Add a row: its values in the order of b->cols, text as const char *,
+ * ints as int; written when the batch is full. */
+static onlist_status batch_add(struct onlist_store *s, struct batch *b, ...)
+{
+	va_list ap;
+	int base = b->n * b->ncols;
+
+	va_start(ap, b);
+	for (int k = 0; k < b->ncols; k++) {
+		if (b->cols[k] == 'i')
+			b->val[base + k].i = va_arg(ap, int);
+		else
+			b->val[base + k].t = va_arg(ap, const char *);
+	}
+	va_end(ap);
+	return ++b->n == BATCH ? batch_flush(s, b) : ONLIST_OK;
+}
+
 /* thread_pending (store_schema.c): all of it after a whole build, the
  * rows of the messages built again after a partial one */
 static const char sql_clear_pending[] = "DELETE FROM thread_pending";
@@ -264,11 +339,21 @@ onlist_status onlist_store_thread_write_all(struct onlist_store *s,
 {
 	onlist_status ret = ONLIST_OK;
 	int *order, *rank = NULL;
+	struct batch *th = g_new(struct batch, 3), *se = th + 1, *re = th + 2;
+
+	*th = (struct batch)BATCH_INIT(sql_put_thread, sql_put_thread_many,
+				       "insert thread", "tttit");
+	*se = (struct batch)BATCH_INIT(sql_put_series, sql_put_series_many,
+				       "insert series", "ttt");
+	*re = (struct batch)BATCH_INIT(sql_put_reply, sql_put_reply_many,
+				       "insert reply", "tti");
 
 	if (sqlite3_exec(s->db, onlist__thread_index_drop, NULL, NULL, NULL)
 	    != SQLITE_OK ||
-	    sqlite3_exec(s->db, sql_clear, NULL, NULL, NULL) != SQLITE_OK)
+	    sqlite3_exec(s->db, sql_clear, NULL, NULL, NULL) != SQLITE_OK) {
+		g_free(th);
 		return fail(s, "clear threads");
+	}
 	/* primary keys in order: appends, not page splits all over */
 	order = g_new(int, n ? n : 1);
 	for (size_t i = 0; i < n; i++)
@@ -277,20 +362,21 @@ onlist_status onlist_store_thread_write_all(struct onlist_store *s,
 	for (size_t oi = 0; oi < n; oi++) {
 		const struct onlist_thread_msg *x = &v[order[oi]];
 
-		if ((ret = step(s, prepare(s, sql_put_thread), "insert thread",
-				"tttit", x->msgid,
-				x->parent >= 0 ? v[x->parent].msgid : NULL,
-				v[x->root].msgid, x->depth,
-				x->answers >= 0 ? v[x->answers].msgid : NULL))
+		if ((ret = batch_add(s, th, x->msgid,
+				     x->parent >= 0 ? v[x->parent].msgid : NULL,
+				     v[x->root].msgid, x->depth,
+				     x->answers >= 0 ? v[x->answers].msgid : NULL))
 		    != ONLIST_OK)
 			goto out;
 		c->messages++;
 		if (x->series >= 0 &&
-		    (ret = step(s, prepare(s, sql_put_series), "insert series",
-				"ttt", x->msgid, v[x->series].msgid, x->topic))
-		    != ONLIST_OK)
+		    (ret = batch_add(s, se, x->msgid, v[x->series].msgid,
+				     x->topic)) != ONLIST_OK)
 			goto out;
 	}
+	if ((ret = batch_flush(s, th)) != ONLIST_OK ||
+	    (ret = batch_flush(s, se)) != ONLIST_OK)
+		goto out;
 	/* the replies too (they come by reply, each patch's all over the
 	 * table: 688,000 of them took 1.6 s CPU where in order 0.3 s, and
 	 * the table outgrows the cache) */
@@ -302,12 +388,13 @@ onlist_status onlist_store_thread_write_all(struct onlist_store *s,
 	for (size_t i = 0; i < t->nreplies; i++) {
 		const struct onlist_thread_reply *r = &t->replies[i];
 
-		if ((ret = step(s, prepare(s, sql_put_reply), "insert reply", "tti",
-				v[r->patch].msgid, v[r->reply].msgid,
-				r->by_author)) != ONLIST_OK)
+		if ((ret = batch_add(s, re, v[r->patch].msgid, v[r->reply].msgid,
+				     r->by_author)) != ONLIST_OK)
 			goto out;
-		c->replies += sqlite3_changes(s->db);
 	}
+	if ((ret = batch_flush(s, re)) != ONLIST_OK)
+		goto out;
+	c->replies += re->changes;
 	c->threads = t->threads;
 	c->series = t->series;
 	c->topics = t->topics;
@@ -316,6 +403,7 @@ onlist_status onlist_store_thread_write_all(struct onlist_store *s,
 out:
 	g_free(order);
 	g_free(rank);
+	g_free(th);
 	return ret;
 }
 
