@@ -89,8 +89,9 @@ onlist_status onlist_store_thread_put_message_info(struct onlist_store *s,
 	" coalesce(i.reply, 0), coalesce(m.from_name, ''), coalesce(lower(au.addr), '')," \
 	" coalesce(au.name, ''), coalesce(i.prefix, ''), coalesce(i.upstream, 0)"
 /* All the messages: each table read through in its own order, not a
- * look-up in message_info and message_author for each message (1,000,000
- * messages: 2.3 s CPU -> 1.6 s); the caller joins them by id. */
+ * look-up in message_info and message_author for each message; the
+ * caller joins them by id (1,000,000 messages, that join included:
+ * 2.3 s CPU -> 2.0 s). */
 static const char sql_load_messages[] =
 	"SELECT msgid, coalesce(in_reply_to, ''), coalesce(refs, ''),"
 	" coalesce(lower(from_addr), ''), date, has_patch,"
