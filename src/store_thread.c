@@ -2,6 +2,7 @@
  * threads, replies and series: read for thread.c, which computes them,
  * and written back as thread_update.c decides.  Speaks SQL, like every
  * src/store*.c file. */
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,10 +88,23 @@ onlist_status onlist_store_thread_put_message_info(struct onlist_store *s,
 	" coalesce(i.stripped, ''), coalesce(i.change_id, '')," \
 	" coalesce(i.reply, 0), coalesce(m.from_name, ''), coalesce(lower(au.addr), '')," \
 	" coalesce(au.name, ''), coalesce(i.prefix, ''), coalesce(i.upstream, 0)"
-static const char sql_load[] =
-	LOAD_COLS " FROM messages m LEFT JOIN message_info i"
-	" ON i.msgid = m.msgid LEFT JOIN message_author au ON au.msgid = m.msgid"
-	" ORDER BY m.rowid";
+/* All the messages: each table read through in its own order, not a
+ * look-up in message_info and message_author for each message; the
+ * caller joins them by id (1,000,000 messages, that join included:
+ * 2.3 s CPU -> 2.0 s). */
+static const char sql_load_messages[] =
+	"SELECT msgid, coalesce(in_reply_to, ''), coalesce(refs, ''),"
+	" coalesce(lower(from_addr), ''), date, has_patch,"
+	" coalesce(from_name, '') FROM messages ORDER BY rowid";
+static const char sql_load_info[] =
+	"SELECT msgid, class, coalesce(version, 1),"
+	" CASE WHEN reply THEN -1 ELSE coalesce(part, -1) END,"
+	" CASE WHEN reply THEN -1 ELSE coalesce(total, -1) END,"
+	" coalesce(stripped, ''), coalesce(change_id, ''), coalesce(reply, 0),"
+	" coalesce(prefix, ''), coalesce(upstream, 0) FROM message_info";
+static const char sql_load_authors[] =
+	"SELECT msgid, coalesce(lower(addr), ''), coalesce(name, '')"
+	" FROM message_author";
 /* the same, of the messages find_part() found (temp.aff), in the same
  * order: the build sees them as it would among all the others.  CROSS
  * JOIN: else SQLite walks all the messages in rowid order to spare the
@@ -108,31 +122,73 @@ static const struct onlist__column load_cols[] = {
 	R('i', reply), R('t', from_name), R('t', author), R('t', author_name),
 	R('t', prefix), R('i', upstream), { 0, 0 }
 };
+static const struct onlist__column message_cols[] = {
+	R('t', msgid), R('t', in_reply_to), R('t', refs), R('t', from),
+	R('I', date), R('i', has_patch), R('t', from_name), { 0, 0 }
+};
+static const struct onlist__column info_cols[] = {
+	R('t', msgid), R('t', cls), R('i', version), R('i', part),
+	R('i', total), R('t', stripped), R('t', change_id), R('i', reply),
+	R('t', prefix), R('i', upstream), { 0, 0 }
+};
+static const struct onlist__column author_cols[] = {
+	R('t', msgid), R('t', author), R('t', author_name), { 0, 0 }
+};
 #undef R
+
+/* The rows of one statement, of one kind (a _MESSAGE row with the
+ * values a LEFT JOIN gives a message without class or author). */
+static onlist_status load_rows(struct onlist_store *s, const char *sql,
+			       enum onlist_store_thread_row_kind kind,
+			       const struct onlist__column *cols,
+			       onlist_store_thread_row_cb cb, void *data)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!(st = prepare(s, sql)))
+		return fail(s, "prepare");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct onlist_store_thread_row r = {
+			.kind = kind, .in_reply_to = "", .refs = "", .from = "",
+			.stripped = "", .change_id = "", .from_name = "",
+			.author = "", .author_name = "", .prefix = "",
+			.version = 1, .part = -1, .total = -1,
+		};
+
+		onlist__store_columns(st, &r, cols);
+		r.msgid_len = (size_t)sqlite3_column_bytes(st, 0);
+		if (kind != ONLIST_THREAD_ROW_INFO &&
+		    kind != ONLIST_THREAD_ROW_AUTHOR) {
+			r.in_reply_to_len = (size_t)sqlite3_column_bytes(st, 1);
+			r.refs_len = (size_t)sqlite3_column_bytes(st, 2);
+		}
+		cb(&r, data);
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "load messages");
+}
 
 onlist_status onlist_store_thread_load(struct onlist_store *s, int part,
 				       onlist_store_thread_row_cb cb,
 				       void *data)
 {
-	sqlite3_stmt *st;
-	int rc;
+	onlist_status ret;
 
-	if (!(st = prepare(s, part ? sql_load_part : sql_load)))
-		return fail(s, "prepare");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct onlist_store_thread_row r;
-
-		onlist__store_columns(st, &r, load_cols);
-		r.msgid_len = (size_t)sqlite3_column_bytes(st, 0);
-		r.in_reply_to_len = (size_t)sqlite3_column_bytes(st, 1);
-		r.refs_len = (size_t)sqlite3_column_bytes(st, 2);
-		cb(&r, data);
-	}
-	sqlite3_reset(st);
+	if (part)
+		ret = load_rows(s, sql_load_part, ONLIST_THREAD_ROW_ALL,
+				load_cols, cb, data);
+	else if ((ret = load_rows(s, sql_load_messages,
+				  ONLIST_THREAD_ROW_MESSAGE, message_cols, cb,
+				  data)) == ONLIST_OK &&
+		 (ret = load_rows(s, sql_load_info, ONLIST_THREAD_ROW_INFO,
+				  info_cols, cb, data)) == ONLIST_OK)
+		ret = load_rows(s, sql_load_authors, ONLIST_THREAD_ROW_AUTHOR,
+				author_cols, cb, data);
 	/* The pages just read are not read again: the cache (16 MB) is
 	 * given back while the caller builds on what it loaded. */
 	sqlite3_db_release_memory(s->db);
-	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "load messages");
+	return ret;
 }
 
 /* Rebuilt whole, the secondary indexes dropped and made again
@@ -147,6 +203,80 @@ static const char sql_put_series[] =
 static const char sql_put_reply[] =
 	"INSERT OR IGNORE INTO replies(patch, reply, by_author)"
 	" VALUES(?1,?2,?3)";
+
+/* A whole build writes its rows BATCH at a time, one statement each:
+ * the cost of a statement's run (reset, bindings cleared, the program
+ * started) once for 32 rows, not for each of 2,000,000 (1,000,000
+ * messages: 2.75 s CPU -> 1.5 s); what does not fill a batch goes a row
+ * at a time. */
+#define BATCH 32
+#define ROWS2(r) r "," r
+#define ROWS32(r) ROWS2(ROWS2(ROWS2(ROWS2(ROWS2(r)))))
+static const char sql_put_thread_many[] =
+	"INSERT INTO thread(msgid, parent, root, depth, answers) VALUES"
+	ROWS32("(?,?,?,?,?)");
+static const char sql_put_series_many[] =
+	"INSERT INTO series(msgid, series, topic) VALUES" ROWS32("(?,?,?)");
+static const char sql_put_reply_many[] =
+	"INSERT OR IGNORE INTO replies(patch, reply, by_author) VALUES"
+	ROWS32("(?,?,?)");
+
+/* Rows waiting for their statement: cols[] says each column's type
+ * ('t' text, NULL for none; 'i' int), val[] the rows' values. */
+struct batch {
+	const char *one, *many, *what, *cols;
+	int ncols, n;
+	long changes;		/* rows written */
+	struct {
+		const char *t;
+		int i;
+	} val[BATCH * 5];
+};
+#define BATCH_INIT(one, many, what, cols) \
+	{ one, many, what, cols, (int)sizeof(cols) - 1, 0, 0, { { NULL, 0 } } }
+
+static onlist_status batch_flush(struct onlist_store *s, struct batch *b)
+{
+	int per = b->n == BATCH ? BATCH : 1;
+
+	for (int r = 0; r < b->n; r += per) {
+		sqlite3_stmt *st = prepare(s, per == BATCH ? b->many : b->one);
+
+		if (!st)
+			return fail(s, "prepare");
+		for (int k = 0; k < per * b->ncols; k++) {
+			int col = k % b->ncols;
+
+			if (b->cols[col] == 'i')
+				sqlite3_bind_int(st, k + 1, b->val[r * b->ncols + k].i);
+			else
+				onlist__bind_text(st, k + 1, b->val[r * b->ncols + k].t);
+		}
+		if (sqlite3_step(st) != SQLITE_DONE)
+			return fail(s, b->what);
+		b->changes += sqlite3_changes(s->db);
+	}
+	b->n = 0;
+	return ONLIST_OK;
+}
+
+/* Add a row: its values in the order of b->cols, text as const char *,
+ * ints as int; written when the batch is full. */
+static onlist_status batch_add(struct onlist_store *s, struct batch *b, ...)
+{
+	va_list ap;
+	int base = b->n * b->ncols;
+
+	va_start(ap, b);
+	for (int k = 0; k < b->ncols; k++) {
+		if (b->cols[k] == 'i')
+			b->val[base + k].i = va_arg(ap, int);
+		else
+			b->val[base + k].t = va_arg(ap, const char *);
+	}
+	va_end(ap);
+	return ++b->n == BATCH ? batch_flush(s, b) : ONLIST_OK;
+}
 
 /* thread_pending (store_schema.c): all of it after a whole build, the
  * rows of the messages built again after a partial one */
@@ -185,14 +315,21 @@ static gint by_msgid(gconstpointer a, gconstpointer b, gpointer data)
 }
 
 /* The replies by patch, then reply (both by Message-ID): the order of
- * the table's primary key. */
+ * the table's primary key.  data is the rank of each message in the
+ * order of the ids (distinct: messages.msgid is unique): two integers
+ * compared, not two ids far apart in memory (688,000 replies: 0.6 s
+ * CPU -> 0.1 s). */
 static gint by_reply_key(gconstpointer a, gconstpointer b, gpointer data)
 {
-	const struct onlist_thread_msg *v = data;
+	const int *rank = data;
 	const struct onlist_thread_reply *x = a, *y = b;
-	int c = strcmp(v[x->patch].msgid, v[y->patch].msgid);
+	int p = rank[x->patch], q = rank[y->patch];
 
-	return c ? c : strcmp(v[x->reply].msgid, v[y->reply].msgid);
+	if (p == q) {
+		p = rank[x->reply];
+		q = rank[y->reply];
+	}
+	return (p > q) - (p < q);
 }
 
 onlist_status onlist_store_thread_write_all(struct onlist_store *s,
@@ -202,12 +339,22 @@ onlist_status onlist_store_thread_write_all(struct onlist_store *s,
 					    struct onlist_thread_counts *c)
 {
 	onlist_status ret = ONLIST_OK;
-	int *order;
+	int *order, *rank = NULL;
+	struct batch *th = g_new(struct batch, 3), *se = th + 1, *re = th + 2;
+
+	*th = (struct batch)BATCH_INIT(sql_put_thread, sql_put_thread_many,
+				       "insert thread", "tttit");
+	*se = (struct batch)BATCH_INIT(sql_put_series, sql_put_series_many,
+				       "insert series", "ttt");
+	*re = (struct batch)BATCH_INIT(sql_put_reply, sql_put_reply_many,
+				       "insert reply", "tti");
 
 	if (sqlite3_exec(s->db, onlist__thread_index_drop, NULL, NULL, NULL)
 	    != SQLITE_OK ||
-	    sqlite3_exec(s->db, sql_clear, NULL, NULL, NULL) != SQLITE_OK)
+	    sqlite3_exec(s->db, sql_clear, NULL, NULL, NULL) != SQLITE_OK) {
+		g_free(th);
 		return fail(s, "clear threads");
+	}
 	/* primary keys in order: appends, not page splits all over */
 	order = g_new(int, n ? n : 1);
 	for (size_t i = 0; i < n; i++)
@@ -216,34 +363,39 @@ onlist_status onlist_store_thread_write_all(struct onlist_store *s,
 	for (size_t oi = 0; oi < n; oi++) {
 		const struct onlist_thread_msg *x = &v[order[oi]];
 
-		if ((ret = step(s, prepare(s, sql_put_thread), "insert thread",
-				"tttit", x->msgid,
-				x->parent >= 0 ? v[x->parent].msgid : NULL,
-				v[x->root].msgid, x->depth,
-				x->answers >= 0 ? v[x->answers].msgid : NULL))
+		if ((ret = batch_add(s, th, x->msgid,
+				     x->parent >= 0 ? v[x->parent].msgid : NULL,
+				     v[x->root].msgid, x->depth,
+				     x->answers >= 0 ? v[x->answers].msgid : NULL))
 		    != ONLIST_OK)
 			goto out;
 		c->messages++;
 		if (x->series >= 0 &&
-		    (ret = step(s, prepare(s, sql_put_series), "insert series",
-				"ttt", x->msgid, v[x->series].msgid, x->topic))
-		    != ONLIST_OK)
+		    (ret = batch_add(s, se, x->msgid, v[x->series].msgid,
+				     x->topic)) != ONLIST_OK)
 			goto out;
 	}
+	if ((ret = batch_flush(s, th)) != ONLIST_OK ||
+	    (ret = batch_flush(s, se)) != ONLIST_OK)
+		goto out;
 	/* the replies too (they come by reply, each patch's all over the
 	 * table: 688,000 of them took 1.6 s CPU where in order 0.3 s, and
 	 * the table outgrows the cache) */
+	rank = g_new(int, n ? n : 1);
+	for (size_t oi = 0; oi < n; oi++)
+		rank[order[oi]] = (int)oi;
 	g_qsort_with_data(t->replies, (gint)t->nreplies, sizeof(*t->replies),
-			  by_reply_key, (gpointer)v);
+			  by_reply_key, rank);
 	for (size_t i = 0; i < t->nreplies; i++) {
 		const struct onlist_thread_reply *r = &t->replies[i];
 
-		if ((ret = step(s, prepare(s, sql_put_reply), "insert reply", "tti",
-				v[r->patch].msgid, v[r->reply].msgid,
-				r->by_author)) != ONLIST_OK)
+		if ((ret = batch_add(s, re, v[r->patch].msgid, v[r->reply].msgid,
+				     r->by_author)) != ONLIST_OK)
 			goto out;
-		c->replies += sqlite3_changes(s->db);
 	}
+	if ((ret = batch_flush(s, re)) != ONLIST_OK)
+		goto out;
+	c->replies += re->changes;
 	c->threads = t->threads;
 	c->series = t->series;
 	c->topics = t->topics;
@@ -251,6 +403,8 @@ onlist_status onlist_store_thread_write_all(struct onlist_store *s,
 	ret = onlist_store_set_meta(s, "review_dirty", "*");
 out:
 	g_free(order);
+	g_free(rank);
+	g_free(th);
 	return ret;
 }
 

@@ -573,25 +573,23 @@ static onlist_status name_topics(struct graph *g, struct onlist_threads *t,
 	for (size_t i = 0; i < g->len; i++) {
 		const struct onlist_thread_msg *x = &g->n[i];
 		int a = x->answers;
-		char *low;
+		char *low = NULL;
 
 		if (x->series < 0)
 			continue;
+		/* lower-cased once for both keys below */
+		if ((g->cls[i] == C_PATCH || x->series == (int)i) &&
+		    x->stripped[0])
+			low = g_utf8_strdown(x->stripped, -1);
 		/* a patch that heads its series without a change-id has
 		 * this key already (topic_of) */
-		if (g->cls[i] == C_PATCH && x->stripped[0] &&
-		    (x->series != (int)i || !strncmp(key[i], "change-id:", 10))) {
-			low = g_utf8_strdown(x->stripped, -1);
+		if (g->cls[i] == C_PATCH && low &&
+		    (x->series != (int)i || !strncmp(key[i], "change-id:", 10)))
 			join_by(first, up, patch_key(patch_keys, x->from, low),
 				x->series);
-			g_free(low);
-		}
-		if ((g->cls[i] == C_PATCH || x->series == (int)i) &&
-		    x->stripped[0]) {
-			low = g_utf8_strdown(x->stripped, -1);
+		if (low)
 			join_people(first, up, patch_keys, x, low);
-			g_free(low);
-		}
+		g_free(low);
 		if (x->series == (int)i && a >= 0 && g->n[a].series >= 0 &&
 		    g->n[a].series != (int)i && g->n[a].version < x->version)
 			uf_join(up, (int)i, g->n[a].series);

@@ -98,8 +98,17 @@ int onlist_store_thread_has(struct onlist_store *s);
 
 /* What onlist_thread_build() needs of a message: NULL columns as
  * thread.h says "none" is, except cls (NULL: not known); _len: the bytes
- * of the three ids. */
+ * of the three ids.  A row gives all of it (ONLIST_THREAD_ROW_ALL), or,
+ * read a table at a time, the message's own columns with the others as
+ * for a message without class or author (_MESSAGE), then for a message
+ * already given its class (_INFO: msgid and cls to upstream) or its
+ * in-body author (_AUTHOR: msgid, author and author_name). */
+enum onlist_store_thread_row_kind {
+	ONLIST_THREAD_ROW_ALL, ONLIST_THREAD_ROW_MESSAGE,
+	ONLIST_THREAD_ROW_INFO, ONLIST_THREAD_ROW_AUTHOR,
+};
 struct onlist_store_thread_row {
+	enum onlist_store_thread_row_kind kind;
 	const char *msgid, *in_reply_to, *refs;
 	size_t msgid_len, in_reply_to_len, refs_len;
 	const char *from, *cls, *stripped, *change_id;
@@ -111,8 +120,12 @@ struct onlist_store_thread_row {
 };
 typedef void (*onlist_store_thread_row_cb)(
 	const struct onlist_store_thread_row *r, void *data);
-/* Every message in import order, or (part) those
- * onlist_store_thread_aff_start() and _round() found, in the same order. */
+/* Every message in import order, each as a _MESSAGE row, then the
+ * classes and the in-body authors as _INFO and _AUTHOR rows in no
+ * particular order (each message at most once of each, possibly of no
+ * message given: the caller skips those); or (part) those
+ * onlist_store_thread_aff_start() and _round() found, in the same order,
+ * as _ALL rows. */
 onlist_status onlist_store_thread_load(struct onlist_store *s, int part,
 				       onlist_store_thread_row_cb cb,
 				       void *data);
