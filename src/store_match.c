@@ -205,7 +205,6 @@ static const char sql_log_end[] =
  * log (store_ignored.c). */
 static const char sql_reset_whole[] =
 	"DROP TABLE IF EXISTS temp.match_log;"
-	"DROP TABLE IF EXISTS temp.old_counts;"
 	"DROP TABLE IF EXISTS temp.old_matches;"
 	"CREATE TEMP TABLE old_matches(method TEXT NOT NULL,"
 	" commit_sha TEXT NOT NULL, message_id TEXT NOT NULL,"
@@ -214,14 +213,9 @@ static const char sql_reset_whole[] =
 	"INSERT INTO temp.old_matches SELECT method, commit_sha,"
 	" message_id, score FROM matches;"
 	"DELETE FROM matches;";
-/* After new mail: how many rows of each method the last run left (the
- * counts of the tiers are these and the log's sums), and the link tier,
- * which runs whole, drops its rows. */
+/* After new mail the link tier, which runs whole, drops its rows. */
 static const char sql_reset_incr[] =
 	"DROP TABLE IF EXISTS temp.old_matches;"
-	"DROP TABLE IF EXISTS temp.old_counts;"
-	"CREATE TEMP TABLE old_counts AS SELECT method, count(*) AS n"
-	" FROM matches GROUP BY method;"
 	"DELETE FROM matches WHERE method = 'link';";
 
 onlist_status onlist_store_match_reset(struct onlist_store *s, int64_t since)
@@ -234,27 +228,36 @@ onlist_status onlist_store_match_reset(struct onlist_store *s, int64_t since)
 	return ONLIST_OK;
 }
 
+/* The count of posted commits the triggers keep (store_schema.c step
+ * 23), counted again when a changed commit or method of a row dropped
+ * it (onlist_store_count_matched() counts until then). */
+static const char sql_keep_matched[] =
+	"INSERT INTO meta(key, value) SELECT 'matched_commits',"
+	" (SELECT count(DISTINCT commit_sha) FROM matches"
+	"  WHERE" ONLIST__POSTED("method") ")"
+	" WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key = 'matched_commits')";
+
 onlist_status onlist_store_match_log_end(struct onlist_store *s)
 {
-	if (sqlite3_exec(s->db, sql_log_end, NULL, NULL, NULL) != SQLITE_OK)
+	if (sqlite3_exec(s->db, sql_log_end, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(s->db, sql_keep_matched, NULL, NULL, NULL)
+	    != SQLITE_OK)
 		return fail(s, "match log");
 	return ONLIST_OK;
 }
 
-/* How many rows of method there are: counted, or after new mail the last
- * run's plus what the log says. */
+/* How many rows of method there are: kept by triggers (match_counts,
+ * store_schema.c step 23), not counted. */
 static const char sql_count_method[] =
-	"SELECT count(*) FROM matches WHERE method = ?1";
-static const char sql_count_method_log[] =
-	"SELECT coalesce((SELECT n FROM temp.old_counts WHERE method = ?1), 0)"
-	" + (SELECT coalesce(sum(op), 0) FROM temp.match_log WHERE method = ?1)";
+	"SELECT coalesce((SELECT n FROM match_counts WHERE method = ?1), 0)";
 
 long onlist_store_match_count(struct onlist_store *s, const char *method,
 			       int in_place)
 {
-	sqlite3_stmt *st = prepare(s, in_place ? sql_count_method_log :
-				   sql_count_method);
+	sqlite3_stmt *st = prepare(s, sql_count_method);
 	long n = -1;
+
+	(void)in_place;
 
 	if (!st)
 		return -1;
@@ -1423,15 +1426,21 @@ static const char sql_fz_now[] =
 	"SELECT coalesce((SELECT max(id) FROM messages), 0),"
 	" coalesce((SELECT CAST(value AS INTEGER) FROM meta"
 	"  WHERE key = 'edits'), -1)";
+/* The sums of the bounds (temp.bound) without reading them: the landing
+ * rows' kept by triggers (landing_sum, store_schema.c step 23), counted
+ * when the history has merges (?1), and the tag bounds' (a linear history
+ * only). */
 static const char sql_fz_fixed[] =
-	"SELECT (SELECT coalesce(max(rowid), 0) FROM commits), b.n, b.s, b.k"
+	"SELECT (SELECT coalesce(max(rowid), 0) FROM commits),"
+	" b.n + ?1 * l.n, b.s + ?1 * l.s, b.k + ?1 * l.k"
 	/* when each list's archive began (temp.arrived): an earlier start
 	 * makes an old mail's received time count */
 	" + (SELECT coalesce(sum(t), 0) FROM temp.list_start)"
-	/* the bounds read once */
 	" FROM (SELECT count(*) AS n, coalesce(sum(bound), 0) AS s,"
 	" coalesce(sum(bound * length(sha) + unicode(sha)), 0) AS k"
-	" FROM temp.bound) b";
+	" FROM temp.tag_bound) b,"
+	" (SELECT coalesce(sum(n), 0) AS n, coalesce(sum(s), 0) AS s,"
+	" coalesce(sum(k), 0) AS k FROM landing_sum) l";
 
 char *onlist_store_match_tier_stamp(struct onlist_store *s, const char *name,
 				    const char *key,
@@ -1443,12 +1452,13 @@ char *onlist_store_match_tier_stamp(struct onlist_store *s, const char *name,
 	int64_t *now = k->now, *fx = k->fixed, old;
 	char *was = onlist_store_get_meta(s, name), *stamp = NULL;
 	char *fixed;
-	int n = 0;
+	int n = 0, linear;
 
 	*since = -1;
 	if (!k->known &&
-	    (!onlist__store_int64s(s, sql_fz_now, -1, now, 2) ||
-	     !onlist__store_int64s(s, sql_fz_fixed, -1, fx, 4))) {
+	    ((linear = onlist_store_match_history_linear(s)) < 0 ||
+	     !onlist__store_int64s(s, sql_fz_now, -1, now, 2) ||
+	     !onlist__store_int64s(s, sql_fz_fixed, !linear, fx, 4))) {
 		free(was);
 		return NULL;
 	}
