@@ -324,20 +324,25 @@ static const char sql_cls_rows[] =
 	"  WHERE l.msgid = m.msgid)"
 	" FROM messages m LEFT JOIN message_info i ON i.msgid = m.msgid"
 	" WHERE m.id > ?1";
+/* How many rows table t has: kept by triggers (row_counts, store_schema.c
+ * step 23), counted if the row is gone. */
+#define ROWS(t) " coalesce((SELECT n FROM row_counts WHERE name = '" t "')," \
+	" (SELECT count(*) FROM " t "))"
 /* What the classes were last computed from: the rules, the last message,
  * and how many list and info rows there were (an old message gains a
  * list when it is imported from another list, and its class may change
  * with it). */
 static const char sql_cls_now[] =
-	"SELECT coalesce(max(id), 0), (SELECT count(*) FROM message_lists),"
-	" (SELECT count(*) FROM message_info) FROM messages";
+	"SELECT coalesce(max(id), 0)," ROWS("message_lists") ","
+	ROWS("message_info") " FROM messages";
 /* the list and info rows of the messages after id ?1 */
 static const char sql_cls_new[] =
 	"SELECT (SELECT count(*) FROM message_lists l JOIN messages m"
 	"  ON m.msgid = l.msgid WHERE m.id > ?1),"
 	" (SELECT count(*) FROM message_info i JOIN messages m"
 	"  ON m.msgid = i.msgid WHERE m.id > ?1)";
-static const char sql_cls_count[] = "SELECT count(*) FROM echoes";
+static const char sql_cls_count[] = "SELECT" ROWS("echoes");
+#undef ROWS
 #define CLS(type, field) { type, offsetof(struct onlist_classify_row, field) }
 static const struct onlist__column cls_cols[] = {
 	CLS('t', msgid), CLS('t', from), CLS('t', subject), CLS('t', mailer),

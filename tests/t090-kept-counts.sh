@@ -37,6 +37,11 @@ check() {
 	sqlite3 "$db" "SELECT n, s, k FROM landing_sum" >"$TMP/kept"
 	same_output "landing sums ($1)" "$TMP/counted" "$TMP/kept" ||
 		bad "$1: landing_sum differs from the landing rows"
+	for t in messages message_lists message_info echoes; do
+		counted=$(sqlite3 "$db" "SELECT count(*) FROM $t")
+		kept=$(sqlite3 "$db" "SELECT n FROM row_counts WHERE name = '$t'")
+		[ "$kept" = "$counted" ] || bad "$1: $kept rows of $t kept, $counted counted"
+	done
 	posted=$(sqlite3 "$db" "SELECT count(DISTINCT commit_sha) FROM matches WHERE $POSTED")
 	kept=$(sqlite3 "$db" "SELECT coalesce((SELECT value FROM meta WHERE key = 'matched_commits'), 'none')")
 	[ "$kept" = "$posted" ] || [ "$kept" = none ] ||
@@ -111,6 +116,10 @@ check "a landing row written over"
 sqlite3 "$db" "UPDATE landing SET landed_date = landed_date - 7 WHERE sha = '$lsha';
 	DELETE FROM landing WHERE sha = (SELECT max(sha) FROM landing)"
 check "a landing row changed and one deleted"
+# a list row gone: the classes are computed again, the echoes emptied
+sqlite3 "$db" "DELETE FROM message_lists WHERE (msgid, list) IN
+	(SELECT msgid, list FROM message_lists LIMIT 1)" || fail "sqlite3"
+check "a list row deleted"
 match "after the edits"
 match "with nothing new"
 
@@ -119,6 +128,11 @@ sqlite3 "$db" "DROP TRIGGER matches_count_ins; DROP TRIGGER matches_count_del;
 	DROP TRIGGER matches_count_upd; DROP TRIGGER landing_sum_replace;
 	DROP TRIGGER landing_sum_ins; DROP TRIGGER landing_sum_del;
 	DROP TRIGGER landing_sum_upd; DROP TABLE match_counts; DROP TABLE landing_sum;
+	DROP TRIGGER messages_count_ins; DROP TRIGGER messages_count_del;
+	DROP TRIGGER message_lists_count_ins; DROP TRIGGER message_lists_count_del;
+	DROP TRIGGER message_info_count_ins; DROP TRIGGER message_info_count_del;
+	DROP TRIGGER echoes_count_ins; DROP TRIGGER echoes_count_del;
+	DROP TABLE row_counts;
 	DELETE FROM meta WHERE key = 'matched_commits';
 	DELETE FROM matches WHERE (commit_sha, message_id, method) IN (SELECT
 		commit_sha, message_id, method FROM matches WHERE method = 'patch-id' LIMIT 3);
