@@ -212,6 +212,10 @@ static const char sql_reset_whole[] =
 	" message_id)) WITHOUT ROWID;"
 	"INSERT INTO temp.old_matches SELECT method, commit_sha,"
 	" message_id, score FROM matches;"
+	/* the triggers' counts (store_schema.c step 23), 30 us a row,
+	 * are taken once at the end (sql_counts_end) */
+	"INSERT OR REPLACE INTO meta(key, value)"
+	" VALUES('match_counts_paused', '1');"
 	"DELETE FROM matches;";
 /* After new mail the link tier, which runs whole, drops its rows. */
 static const char sql_reset_incr[] =
@@ -228,36 +232,46 @@ onlist_status onlist_store_match_reset(struct onlist_store *s, int64_t since)
 	return ONLIST_OK;
 }
 
-/* The count of posted commits the triggers keep (store_schema.c step
- * 23), counted again when a changed commit or method of a row dropped
- * it (onlist_store_count_matched() counts until then). */
-static const char sql_keep_matched[] =
+/* The counts the triggers keep (store_schema.c step 23): after a whole
+ * run, which paused them, counted; the count of posted commits also when
+ * a changed commit or method of a row dropped it (onlist_store_count_
+ * matched() counts until then). */
+#define PAUSED " EXISTS (SELECT 1 FROM meta WHERE key = 'match_counts_paused')"
+static const char sql_counts_end[] =
+	"DELETE FROM match_counts WHERE" PAUSED ";"
+	"INSERT INTO match_counts SELECT method, count(*) FROM matches"
+	" WHERE" PAUSED " GROUP BY method;"
+	"DELETE FROM meta WHERE key = 'matched_commits' AND" PAUSED ";"
+	"DELETE FROM meta WHERE key = 'match_counts_paused';"
 	"INSERT INTO meta(key, value) SELECT 'matched_commits',"
 	" (SELECT count(DISTINCT commit_sha) FROM matches"
 	"  WHERE" ONLIST__POSTED("method") ")"
 	" WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key = 'matched_commits')";
+#undef PAUSED
 
 onlist_status onlist_store_match_log_end(struct onlist_store *s)
 {
 	if (sqlite3_exec(s->db, sql_log_end, NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_exec(s->db, sql_keep_matched, NULL, NULL, NULL)
+	    sqlite3_exec(s->db, sql_counts_end, NULL, NULL, NULL)
 	    != SQLITE_OK)
 		return fail(s, "match log");
 	return ONLIST_OK;
 }
 
-/* How many rows of method there are: kept by triggers (match_counts,
- * store_schema.c step 23), not counted. */
+/* How many rows of method there are: counted in a whole run (the
+ * triggers paused), or after new mail kept by them (match_counts,
+ * store_schema.c step 23). */
 static const char sql_count_method[] =
+	"SELECT count(*) FROM matches WHERE method = ?1";
+static const char sql_count_method_kept[] =
 	"SELECT coalesce((SELECT n FROM match_counts WHERE method = ?1), 0)";
 
 long onlist_store_match_count(struct onlist_store *s, const char *method,
 			       int in_place)
 {
-	sqlite3_stmt *st = prepare(s, sql_count_method);
+	sqlite3_stmt *st = prepare(s, in_place ? sql_count_method_kept :
+				   sql_count_method);
 	long n = -1;
-
-	(void)in_place;
 
 	if (!st)
 		return -1;

@@ -513,6 +513,11 @@ static const char v22_sql[] =
 	" EXISTS (SELECT 1 FROM matches x WHERE x.commit_sha = " r \
 	".commit_sha AND" ONLIST__POSTED("x.method") " AND NOT (x.message_id" \
 	" = " r ".message_id AND x.method = " r ".method))"
+/* Unless a whole match run paused the counting: it writes every row
+ * again, and counts them once at its end (store_match.c); each trigger
+ * asks whether the commit has another posted row, 30 us a row. */
+#define COUNTING " WHEN NOT EXISTS (SELECT 1 FROM meta" \
+	" WHERE key = 'match_counts_paused')"
 /* What one landing row adds to landing_sum (the sums the match tiers'
  * stamps took of every landing row, onlist_store_match_tier_stamp()). */
 #define LANDING_ADD(r, op) \
@@ -543,12 +548,12 @@ static const char v23_sql[] =
 	" count(DISTINCT commit_sha) FROM matches WHERE" POSTED_ROW("matches")
 	";\n"
 	"CREATE TRIGGER IF NOT EXISTS matches_count_ins AFTER INSERT ON matches"
-	" BEGIN INSERT INTO match_counts VALUES(new.method, 1)"
+	COUNTING " BEGIN INSERT INTO match_counts VALUES(new.method, 1)"
 	" ON CONFLICT(method) DO UPDATE SET n = n + 1;"
 	" UPDATE meta SET value = value + 1 WHERE key = 'matched_commits'"
 	" AND" POSTED_ROW("new") " AND NOT" OTHER_POSTED("new") "; END;\n"
 	"CREATE TRIGGER IF NOT EXISTS matches_count_del AFTER DELETE ON matches"
-	" BEGIN UPDATE match_counts SET n = n - 1 WHERE method = old.method;"
+	COUNTING " BEGIN UPDATE match_counts SET n = n - 1 WHERE method = old.method;"
 	" UPDATE meta SET value = value - 1 WHERE key = 'matched_commits'"
 	" AND" POSTED_ROW("old") " AND NOT EXISTS (SELECT 1 FROM matches x"
 	" WHERE x.commit_sha = old.commit_sha AND" ONLIST__POSTED("x.method")
@@ -597,6 +602,7 @@ static const char v23_sql[] =
 	ROW_COUNT("message_info") ROW_COUNT("echoes");
 #undef ROW_COUNT
 #undef LANDING_ADD
+#undef COUNTING
 #undef OTHER_POSTED
 #undef POSTED_ROW
 

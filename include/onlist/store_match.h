@@ -75,9 +75,8 @@ onlist_status onlist_store_match_log_end(struct onlist_store *s);
 	" - (SELECT coalesce(sum(w.op), 0) FROM temp.match_log w" \
 	" WHERE w.message_id = " r ".message_id AND w.commit_sha = " r ".commit_sha" \
 	" AND w.method = " r ".method)) = 1"
-/* How many rows of method matches holds (kept by triggers as the rows
- * change, whole run or in place alike: in_place is not needed); -1 on
- * error. */
+/* How many rows of method matches holds (in_place: changed in place,
+ * the count the triggers keep; else counted); -1 on error. */
 long onlist_store_match_count(struct onlist_store *s, const char *method,
 			      int in_place);
 /* What the link tier sees of a commit and of the stored patch or cover
