@@ -236,23 +236,29 @@ onlist_status onlist_store_match_reset(struct onlist_store *s, int64_t since)
  * run, which paused them, counted; the count of posted commits also when
  * a changed commit or method of a row dropped it (onlist_store_count_
  * matched() counts until then). */
-#define PAUSED " EXISTS (SELECT 1 FROM meta WHERE key = 'match_counts_paused')"
+static const char sql_counts_paused[] =
+	"SELECT EXISTS (SELECT 1 FROM meta WHERE key = 'match_counts_paused')";
 static const char sql_counts_end[] =
-	"DELETE FROM match_counts WHERE" PAUSED ";"
+	"DELETE FROM match_counts;"
 	"INSERT INTO match_counts SELECT method, count(*) FROM matches"
-	" WHERE" PAUSED " GROUP BY method;"
-	"DELETE FROM meta WHERE key = 'matched_commits' AND" PAUSED ";"
-	"DELETE FROM meta WHERE key = 'match_counts_paused';"
+	" GROUP BY method;"
+	"DELETE FROM meta WHERE key IN ('matched_commits',"
+	" 'match_counts_paused');";
+static const char sql_keep_matched[] =
 	"INSERT INTO meta(key, value) SELECT 'matched_commits',"
 	" (SELECT count(DISTINCT commit_sha) FROM matches"
 	"  WHERE" ONLIST__POSTED("method") ")"
 	" WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key = 'matched_commits')";
-#undef PAUSED
 
 onlist_status onlist_store_match_log_end(struct onlist_store *s)
 {
+	int64_t paused;
+
 	if (sqlite3_exec(s->db, sql_log_end, NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_exec(s->db, sql_counts_end, NULL, NULL, NULL)
+	    !onlist__store_int64s(s, sql_counts_paused, -1, &paused, 1) ||
+	    (paused && sqlite3_exec(s->db, sql_counts_end, NULL, NULL, NULL)
+	     != SQLITE_OK) ||
+	    sqlite3_exec(s->db, sql_keep_matched, NULL, NULL, NULL)
 	    != SQLITE_OK)
 		return fail(s, "match log");
 	return ONLIST_OK;
