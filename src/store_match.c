@@ -344,17 +344,14 @@ static const char sql_cls_rows[] =
 	"  WHERE l.msgid = m.msgid)"
 	" FROM messages m LEFT JOIN message_info i ON i.msgid = m.msgid"
 	" WHERE m.id > ?1";
-/* How many rows table t has: kept by triggers (row_counts, store_schema.c
- * step 23), counted if the row is gone. */
-#define ROWS(t) " coalesce((SELECT n FROM row_counts WHERE name = '" t "')," \
-	" (SELECT count(*) FROM " t "))"
+#define ROWS ONLIST__ROWS
 /* What the classes were last computed from: the rules, the last message,
  * and how many list and info rows there were (an old message gains a
  * list when it is imported from another list, and its class may change
  * with it). */
 static const char sql_cls_now[] =
-	"SELECT coalesce(max(id), 0)," ROWS("message_lists") ","
-	ROWS("message_info") " FROM messages";
+	"SELECT (SELECT coalesce(max(id), 0) FROM messages),"
+	ROWS("message_lists") "," ROWS("message_info");
 /* the list and info rows of the messages after id ?1 */
 static const char sql_cls_new[] =
 	"SELECT (SELECT count(*) FROM message_lists l JOIN messages m"

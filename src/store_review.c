@@ -514,7 +514,7 @@ static onlist_status exec(struct onlist_store *s, const char *sql,
  * stored after message id upto (none when upto < 0); n[2]: the highest
  * message id. */
 static const char sql_reply_counts[] =
-	"SELECT (SELECT count(*) FROM message_reply),"
+	"SELECT" ONLIST__ROWS("message_reply") ","
 	" CASE WHEN ?1 < 0 THEN 0 ELSE (SELECT count(*) FROM messages m"
 	"  JOIN message_reply r ON r.msgid = m.msgid WHERE m.id > ?1) END,"
 	" (SELECT coalesce(max(id), 0) FROM messages)";

@@ -37,7 +37,8 @@ check() {
 	sqlite3 "$db" "SELECT n, s, k FROM landing_sum" >"$TMP/kept"
 	same_output "landing sums ($1)" "$TMP/counted" "$TMP/kept" ||
 		bad "$1: landing_sum differs from the landing rows"
-	for t in messages message_lists message_info echoes; do
+	for t in messages message_lists message_info echoes message_author \
+		message_reply message_trailers message_patch; do
 		counted=$(sqlite3 "$db" "SELECT count(*) FROM $t")
 		kept=$(sqlite3 "$db" "SELECT n FROM row_counts WHERE name = '$t'")
 		[ "$kept" = "$counted" ] || bad "$1: $kept rows of $t kept, $counted counted"
@@ -132,6 +133,10 @@ sqlite3 "$db" "DROP TRIGGER matches_count_ins; DROP TRIGGER matches_count_del;
 	DROP TRIGGER message_lists_count_ins; DROP TRIGGER message_lists_count_del;
 	DROP TRIGGER message_info_count_ins; DROP TRIGGER message_info_count_del;
 	DROP TRIGGER echoes_count_ins; DROP TRIGGER echoes_count_del;
+	DROP TRIGGER message_author_count_ins; DROP TRIGGER message_author_count_del;
+	DROP TRIGGER message_reply_count_ins; DROP TRIGGER message_reply_count_del;
+	DROP TRIGGER message_trailers_count_ins; DROP TRIGGER message_trailers_count_del;
+	DROP TRIGGER message_patch_count_ins; DROP TRIGGER message_patch_count_del;
 	DROP TABLE row_counts;
 	DELETE FROM meta WHERE key = 'matched_commits';
 	DELETE FROM matches WHERE (commit_sha, message_id, method) IN (SELECT
