@@ -212,14 +212,18 @@ static const char sql_reset_whole[] =
 	" message_id)) WITHOUT ROWID;"
 	"INSERT INTO temp.old_matches SELECT method, commit_sha,"
 	" message_id, score FROM matches;"
-	/* the triggers' counts (store_schema.c step 23), 30 us a row,
-	 * are taken once at the end (sql_counts_end) */
+	/* the counts the triggers keep (store_schema.c step 23: 30 us
+	 * a row written, as much as the rest of a whole run's writes) are
+	 * taken once at the end (onlist_store_match_log_end()) */
 	"INSERT OR REPLACE INTO meta(key, value)"
-	" VALUES('match_counts_paused', '1');"
+	" VALUES('match_counts_paused', 'whole');"
 	"DELETE FROM matches;";
-/* After new mail the link tier, which runs whole, drops its rows. */
+/* After new mail the link tier, which runs whole, drops its rows; the
+ * triggers' counts are those before the run plus the log's. */
 static const char sql_reset_incr[] =
 	"DROP TABLE IF EXISTS temp.old_matches;"
+	"INSERT OR REPLACE INTO meta(key, value)"
+	" VALUES('match_counts_paused', 'log');"
 	"DELETE FROM matches WHERE method = 'link';";
 
 onlist_status onlist_store_match_reset(struct onlist_store *s, int64_t since)
@@ -232,19 +236,34 @@ onlist_status onlist_store_match_reset(struct onlist_store *s, int64_t since)
 	return ONLIST_OK;
 }
 
-/* The counts the triggers keep (store_schema.c step 23): after a whole
- * run, which paused them, counted; the count of posted commits also when
- * a changed commit or method of a row dropped it (onlist_store_count_
+/* The counts the triggers keep (store_schema.c step 23), paused by the
+ * run: after a whole run counted, after new mail the last run's plus
+ * what the log says; the count of posted commits also counted when a
+ * changed commit or method of a row dropped it (onlist_store_count_
  * matched() counts until then). */
 static const char sql_counts_paused[] =
-	"SELECT EXISTS (SELECT 1 FROM meta WHERE key = 'match_counts_paused')";
-static const char sql_counts_end[] =
+	"SELECT coalesce((SELECT value FROM meta"
+	" WHERE key = 'match_counts_paused'), '')";
+static const char sql_counts_whole[] =
 	"DELETE FROM match_counts;"
 	"INSERT INTO match_counts SELECT method, count(*) FROM matches"
 	" GROUP BY method;"
-	"DELETE FROM meta WHERE key IN ('matched_commits',"
-	" 'match_counts_paused');";
+	"DELETE FROM meta WHERE key = 'matched_commits';";
+/* a commit of the log was posted before the run when its posted rows
+ * now, less those the log wrote, plus those it deleted, were some */
+static const char sql_counts_log[] =
+	"INSERT INTO match_counts SELECT method, sum(op) FROM temp.match_log"
+	" WHERE 1 GROUP BY method ON CONFLICT(method) DO UPDATE"
+	" SET n = n + excluded.n;"
+	"UPDATE meta SET value = value + (SELECT coalesce(sum((now > 0)"
+	" - (now - d > 0)), 0) FROM (SELECT sum(l.op) AS d,"
+	"  (SELECT count(*) FROM matches x WHERE x.commit_sha = l.commit_sha"
+	"   AND" ONLIST__POSTED("x.method") ") AS now"
+	"  FROM temp.match_log l WHERE" ONLIST__POSTED("l.method")
+	"  GROUP BY l.commit_sha))"
+	" WHERE key = 'matched_commits';";
 static const char sql_keep_matched[] =
+	"DELETE FROM meta WHERE key = 'match_counts_paused';"
 	"INSERT INTO meta(key, value) SELECT 'matched_commits',"
 	" (SELECT count(DISTINCT commit_sha) FROM matches"
 	"  WHERE" ONLIST__POSTED("method") ")"
@@ -252,30 +271,37 @@ static const char sql_keep_matched[] =
 
 onlist_status onlist_store_match_log_end(struct onlist_store *s)
 {
-	int64_t paused;
+	char *paused = NULL;
+	const char *counts;
+	int bad;
 
 	if (sqlite3_exec(s->db, sql_log_end, NULL, NULL, NULL) != SQLITE_OK ||
-	    !onlist__store_int64s(s, sql_counts_paused, -1, &paused, 1) ||
-	    (paused && sqlite3_exec(s->db, sql_counts_end, NULL, NULL, NULL)
-	     != SQLITE_OK) ||
-	    sqlite3_exec(s->db, sql_keep_matched, NULL, NULL, NULL)
-	    != SQLITE_OK)
+	    onlist__store_first_text(s, sql_counts_paused, NULL, "match log",
+				     &paused) != ONLIST_OK)
 		return fail(s, "match log");
-	return ONLIST_OK;
+	counts = !paused ? NULL : !strcmp(paused, "whole") ? sql_counts_whole :
+		 !strcmp(paused, "log") ? sql_counts_log : NULL;
+	bad = (counts && sqlite3_exec(s->db, counts, NULL, NULL, NULL)
+	       != SQLITE_OK) ||
+	      sqlite3_exec(s->db, sql_keep_matched, NULL, NULL, NULL)
+	      != SQLITE_OK;
+	free(paused);
+	return bad ? fail(s, "match log") : ONLIST_OK;
 }
 
-/* How many rows of method there are: counted in a whole run (the
- * triggers paused), or after new mail kept by them (match_counts,
- * store_schema.c step 23). */
+/* How many rows of method there are: counted in a whole run, or after
+ * new mail the last run's (match_counts, kept by triggers, store_schema.c
+ * step 23) plus what the log says. */
 static const char sql_count_method[] =
 	"SELECT count(*) FROM matches WHERE method = ?1";
-static const char sql_count_method_kept[] =
-	"SELECT coalesce((SELECT n FROM match_counts WHERE method = ?1), 0)";
+static const char sql_count_method_log[] =
+	"SELECT coalesce((SELECT n FROM match_counts WHERE method = ?1), 0)"
+	" + (SELECT coalesce(sum(op), 0) FROM temp.match_log WHERE method = ?1)";
 
 long onlist_store_match_count(struct onlist_store *s, const char *method,
 			       int in_place)
 {
-	sqlite3_stmt *st = prepare(s, in_place ? sql_count_method_kept :
+	sqlite3_stmt *st = prepare(s, in_place ? sql_count_method_log :
 				   sql_count_method);
 	long n = -1;
 

@@ -513,9 +513,11 @@ static const char v22_sql[] =
 	" EXISTS (SELECT 1 FROM matches x WHERE x.commit_sha = " r \
 	".commit_sha AND" ONLIST__POSTED("x.method") " AND NOT (x.message_id" \
 	" = " r ".message_id AND x.method = " r ".method))"
-/* Unless a whole match run paused the counting: it writes every row
- * again, and counts them once at its end (store_match.c); each trigger
- * asks whether the commit has another posted row, 30 us a row. */
+/* Unless a match run paused the counting: it counts what it wrote at
+ * its end, the whole table or the log of its changes (store_match.c,
+ * onlist_store_match_log_end()); each trigger asks whether the commit has
+ * another posted row, 30 us a row while the statement writing it reads
+ * the same table. */
 #define COUNTING " WHEN NOT EXISTS (SELECT 1 FROM meta" \
 	" WHERE key = 'match_counts_paused')"
 /* What one landing row adds to landing_sum (the sums the match tiers'
