@@ -118,7 +118,9 @@ static const char *const query_sql[] = {
 	" (SELECT count(*) FROM messages WHERE has_patch),"
 	" (SELECT count(*) FROM skipped),"
 	" (SELECT count(*) FROM commits),"
-	" (SELECT coalesce(sum(n), 0) FROM match_counts)," MATCHED_COMMITS,
+	" (SELECT count(*) FROM matches),"
+	" (SELECT count(DISTINCT commit_sha) FROM matches"
+	"  WHERE" ONLIST__POSTED("method") ")",
 	/* what match and lookup --remote print: the commits alone, not
 	 * every message counted (0.2 s of a 1M database's run after new
 	 * mail, more than its tiers) */
