@@ -276,9 +276,8 @@ onlist_status onlist_store_ignored_topic(struct onlist_store *s,
 
 static const char sql_count_new[] =
 	"SELECT coalesce((SELECT max(id) FROM messages), 0),"
-	" (SELECT count(*) FROM message_reply),"
-	" (SELECT count(*) FROM message_trailers),"
-	" (SELECT count(*) FROM message_patch),"
+	ONLIST__ROWS("message_reply") "," ONLIST__ROWS("message_trailers") ","
+	ONLIST__ROWS("message_patch") ","
 	" (SELECT count(*) FROM messages m JOIN message_reply r"
 	"  ON r.msgid = m.msgid WHERE m.id > ?1),"
 	" (SELECT count(*) FROM messages m JOIN message_trailers r"

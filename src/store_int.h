@@ -106,6 +106,13 @@ int onlist__store_int64s(struct onlist_store *s, const char *sql,
 #define SENT(m) " coalesce((SELECT a.t FROM temp.arrived a WHERE a.msgid = " \
 	m ".msgid), " m ".date)"
 
+/* How many rows table t (a literal) has: kept by triggers in row_counts
+ * for the tables whose counts the stamps of match take (store_schema.c
+ * step 23), counted if its row is missing. */
+#define ONLIST__ROWS(t) \
+	" coalesce((SELECT n FROM row_counts WHERE name = '" t "')," \
+	" (SELECT count(*) FROM " t "))"
+
 /* Which matches are postings of their commit: the one definition is the
  * method table of vocab.h, which onlist_method_is_posting() reads too. */
 #define ONLIST__POSTED(col) ONLIST_SQL_POSTED(col)

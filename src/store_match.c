@@ -205,7 +205,6 @@ static const char sql_log_end[] =
  * log (store_ignored.c). */
 static const char sql_reset_whole[] =
 	"DROP TABLE IF EXISTS temp.match_log;"
-	"DROP TABLE IF EXISTS temp.old_counts;"
 	"DROP TABLE IF EXISTS temp.old_matches;"
 	"CREATE TEMP TABLE old_matches(method TEXT NOT NULL,"
 	" commit_sha TEXT NOT NULL, message_id TEXT NOT NULL,"
@@ -213,40 +212,97 @@ static const char sql_reset_whole[] =
 	" message_id)) WITHOUT ROWID;"
 	"INSERT INTO temp.old_matches SELECT method, commit_sha,"
 	" message_id, score FROM matches;"
+	/* the counts the triggers keep (store_schema.c step 23: 30 us
+	 * a row written, as much as the rest of a whole run's writes) are
+	 * taken once at the end (onlist_store_match_log_end()) */
+	"INSERT OR REPLACE INTO meta(key, value)"
+	" VALUES('match_counts_paused', 'whole');"
 	"DELETE FROM matches;";
-/* After new mail: how many rows of each method the last run left (the
- * counts of the tiers are these and the log's sums), and the link tier,
- * which runs whole, drops its rows. */
+/* After new mail the triggers' counts are those before the run plus the
+ * log's; the link tier, which runs whole, drops its rows (when it has
+ * some: finding them reads every match, 0.1 s at 5M). */
 static const char sql_reset_incr[] =
 	"DROP TABLE IF EXISTS temp.old_matches;"
-	"DROP TABLE IF EXISTS temp.old_counts;"
-	"CREATE TEMP TABLE old_counts AS SELECT method, count(*) AS n"
-	" FROM matches GROUP BY method;"
-	"DELETE FROM matches WHERE method = 'link';";
+	"INSERT OR REPLACE INTO meta(key, value)"
+	" VALUES('match_counts_paused', 'log');";
 
 onlist_status onlist_store_match_reset(struct onlist_store *s, int64_t since)
 {
+	long links = 0;
+
 	if (sqlite3_exec(s->db, since < 0 ? sql_reset_whole : sql_log_begin,
 			 NULL, NULL, NULL) != SQLITE_OK ||
-	    (since >= 0 && sqlite3_exec(s->db, sql_reset_incr, NULL, NULL,
-					NULL) != SQLITE_OK))
+	    (since >= 0 &&
+	     (sqlite3_exec(s->db, sql_reset_incr, NULL, NULL, NULL)
+	      != SQLITE_OK ||
+	      (links = onlist_store_match_count(s, "link", 1)) < 0 ||
+	      (links && sqlite3_exec(s->db, "DELETE FROM matches WHERE"
+				     " method = 'link'", NULL, NULL, NULL)
+	       != SQLITE_OK))))
 		return fail(s, "clear matches");
 	return ONLIST_OK;
 }
 
+/* The counts the triggers keep (store_schema.c step 23), paused by the
+ * run: after a whole run counted, after new mail the last run's plus
+ * what the log says; the count of posted commits also counted when a
+ * changed commit or method of a row dropped it (onlist_store_count_
+ * matched() counts until then). */
+static const char sql_counts_paused[] =
+	"SELECT coalesce((SELECT value FROM meta"
+	" WHERE key = 'match_counts_paused'), '')";
+static const char sql_counts_whole[] =
+	"DELETE FROM match_counts;"
+	"INSERT INTO match_counts SELECT method, count(*) FROM matches"
+	" GROUP BY method;"
+	"DELETE FROM meta WHERE key = 'matched_commits';";
+/* a commit of the log was posted before the run when its posted rows
+ * now, less those the log wrote, plus those it deleted, were some */
+static const char sql_counts_log[] =
+	"INSERT INTO match_counts SELECT method, sum(op) FROM temp.match_log"
+	" WHERE 1 GROUP BY method ON CONFLICT(method) DO UPDATE"
+	" SET n = n + excluded.n;"
+	"UPDATE meta SET value = value + (SELECT coalesce(sum((now > 0)"
+	" - (now - d > 0)), 0) FROM (SELECT sum(l.op) AS d,"
+	"  (SELECT count(*) FROM matches x WHERE x.commit_sha = l.commit_sha"
+	"   AND" ONLIST__POSTED("x.method") ") AS now"
+	"  FROM temp.match_log l WHERE" ONLIST__POSTED("l.method")
+	"  GROUP BY l.commit_sha))"
+	" WHERE key = 'matched_commits';";
+static const char sql_keep_matched[] =
+	"DELETE FROM meta WHERE key = 'match_counts_paused';"
+	"INSERT INTO meta(key, value) SELECT 'matched_commits',"
+	" (SELECT count(DISTINCT commit_sha) FROM matches"
+	"  WHERE" ONLIST__POSTED("method") ")"
+	" WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key = 'matched_commits')";
+
 onlist_status onlist_store_match_log_end(struct onlist_store *s)
 {
-	if (sqlite3_exec(s->db, sql_log_end, NULL, NULL, NULL) != SQLITE_OK)
+	char *paused = NULL;
+	const char *counts;
+	int bad;
+
+	if (sqlite3_exec(s->db, sql_log_end, NULL, NULL, NULL) != SQLITE_OK ||
+	    onlist__store_first_text(s, sql_counts_paused, NULL, "match log",
+				     &paused) != ONLIST_OK)
 		return fail(s, "match log");
-	return ONLIST_OK;
+	counts = !paused ? NULL : !strcmp(paused, "whole") ? sql_counts_whole :
+		 !strcmp(paused, "log") ? sql_counts_log : NULL;
+	bad = (counts && sqlite3_exec(s->db, counts, NULL, NULL, NULL)
+	       != SQLITE_OK) ||
+	      sqlite3_exec(s->db, sql_keep_matched, NULL, NULL, NULL)
+	      != SQLITE_OK;
+	free(paused);
+	return bad ? fail(s, "match log") : ONLIST_OK;
 }
 
-/* How many rows of method there are: counted, or after new mail the last
- * run's plus what the log says. */
+/* How many rows of method there are: counted in a whole run, or after
+ * new mail the last run's (match_counts, kept by triggers, store_schema.c
+ * step 23) plus what the log says. */
 static const char sql_count_method[] =
 	"SELECT count(*) FROM matches WHERE method = ?1";
 static const char sql_count_method_log[] =
-	"SELECT coalesce((SELECT n FROM temp.old_counts WHERE method = ?1), 0)"
+	"SELECT coalesce((SELECT n FROM match_counts WHERE method = ?1), 0)"
 	" + (SELECT coalesce(sum(op), 0) FROM temp.match_log WHERE method = ?1)";
 
 long onlist_store_match_count(struct onlist_store *s, const char *method,
@@ -321,20 +377,22 @@ static const char sql_cls_rows[] =
 	"  WHERE l.msgid = m.msgid)"
 	" FROM messages m LEFT JOIN message_info i ON i.msgid = m.msgid"
 	" WHERE m.id > ?1";
+#define ROWS ONLIST__ROWS
 /* What the classes were last computed from: the rules, the last message,
  * and how many list and info rows there were (an old message gains a
  * list when it is imported from another list, and its class may change
  * with it). */
 static const char sql_cls_now[] =
-	"SELECT coalesce(max(id), 0), (SELECT count(*) FROM message_lists),"
-	" (SELECT count(*) FROM message_info) FROM messages";
+	"SELECT (SELECT coalesce(max(id), 0) FROM messages),"
+	ROWS("message_lists") "," ROWS("message_info");
 /* the list and info rows of the messages after id ?1 */
 static const char sql_cls_new[] =
 	"SELECT (SELECT count(*) FROM message_lists l JOIN messages m"
 	"  ON m.msgid = l.msgid WHERE m.id > ?1),"
 	" (SELECT count(*) FROM message_info i JOIN messages m"
 	"  ON m.msgid = i.msgid WHERE m.id > ?1)";
-static const char sql_cls_count[] = "SELECT count(*) FROM echoes";
+static const char sql_cls_count[] = "SELECT" ROWS("echoes");
+#undef ROWS
 #define CLS(type, field) { type, offsetof(struct onlist_classify_row, field) }
 static const struct onlist__column cls_cols[] = {
 	CLS('t', msgid), CLS('t', from), CLS('t', subject), CLS('t', mailer),
@@ -652,8 +710,10 @@ static const char sql_dirty_commits[] =
 	"INSERT OR IGNORE INTO temp.dirty_new SELECT c.sha FROM temp.new_ids n"
 	" CROSS JOIN commit_patch c ON c.alt_patience = n.id;"
 	"INSERT OR IGNORE INTO temp.dirty_new SELECT c.sha FROM temp.new_ids n"
-	" CROSS JOIN commit_patch c ON c.alt_minimal = n.id;"
-	/* the quoted tier has not run: its rows are the last run's */
+	" CROSS JOIN commit_patch c ON c.alt_minimal = n.id;";
+/* the quoted tier has not run: its rows are the last run's (read when
+ * there are some: finding them reads every match, 0.1 s at 5M) */
+static const char sql_dirty_quoted[] =
 	"INSERT OR IGNORE INTO temp.dirty_new SELECT o.commit_sha"
 	" FROM matches o JOIN messages m ON m.msgid = o.message_id"
 	" WHERE o.method = 'quoted'"
@@ -662,6 +722,7 @@ static const char sql_dirty_commits[] =
 onlist_status onlist_store_match_since(struct onlist_store *s, int64_t since)
 {
 	onlist_status st = ONLIST_OK;
+	long quoted;
 
 	if (sqlite3_exec(s->db, sql_dirty_create, NULL, NULL, NULL) != SQLITE_OK)
 		return fail(s, "create temporary tables");
@@ -672,7 +733,11 @@ onlist_status onlist_store_match_since(struct onlist_store *s, int64_t since)
 		st = step(s, prepare(s, sql_dirty_new[i]), "find what new mail changes",
 			  "I", since);
 	if (st == ONLIST_OK &&
-	    sqlite3_exec(s->db, sql_dirty_commits, NULL, NULL, NULL) != SQLITE_OK)
+	    (sqlite3_exec(s->db, sql_dirty_commits, NULL, NULL, NULL)
+	     != SQLITE_OK ||
+	     (quoted = onlist_store_match_count(s, "quoted", 1)) < 0 ||
+	     (quoted && sqlite3_exec(s->db, sql_dirty_quoted, NULL, NULL, NULL)
+	      != SQLITE_OK)))
 		st = fail(s, "find what new mail changes");
 	return st;
 }
@@ -1423,15 +1488,21 @@ static const char sql_fz_now[] =
 	"SELECT coalesce((SELECT max(id) FROM messages), 0),"
 	" coalesce((SELECT CAST(value AS INTEGER) FROM meta"
 	"  WHERE key = 'edits'), -1)";
+/* The sums of the bounds (temp.bound) without reading them: the landing
+ * rows' kept by triggers (landing_sum, store_schema.c step 23), counted
+ * when the history has merges (?1), and the tag bounds' (a linear history
+ * only). */
 static const char sql_fz_fixed[] =
-	"SELECT (SELECT coalesce(max(rowid), 0) FROM commits), b.n, b.s, b.k"
+	"SELECT (SELECT coalesce(max(rowid), 0) FROM commits),"
+	" b.n + ?1 * l.n, b.s + ?1 * l.s, b.k + ?1 * l.k"
 	/* when each list's archive began (temp.arrived): an earlier start
 	 * makes an old mail's received time count */
 	" + (SELECT coalesce(sum(t), 0) FROM temp.list_start)"
-	/* the bounds read once */
 	" FROM (SELECT count(*) AS n, coalesce(sum(bound), 0) AS s,"
 	" coalesce(sum(bound * length(sha) + unicode(sha)), 0) AS k"
-	" FROM temp.bound) b";
+	" FROM temp.tag_bound) b,"
+	" (SELECT coalesce(sum(n), 0) AS n, coalesce(sum(s), 0) AS s,"
+	" coalesce(sum(k), 0) AS k FROM landing_sum) l";
 
 char *onlist_store_match_tier_stamp(struct onlist_store *s, const char *name,
 				    const char *key,
@@ -1443,12 +1514,13 @@ char *onlist_store_match_tier_stamp(struct onlist_store *s, const char *name,
 	int64_t *now = k->now, *fx = k->fixed, old;
 	char *was = onlist_store_get_meta(s, name), *stamp = NULL;
 	char *fixed;
-	int n = 0;
+	int n = 0, linear;
 
 	*since = -1;
 	if (!k->known &&
-	    (!onlist__store_int64s(s, sql_fz_now, -1, now, 2) ||
-	     !onlist__store_int64s(s, sql_fz_fixed, -1, fx, 4))) {
+	    ((linear = onlist_store_match_history_linear(s)) < 0 ||
+	     !onlist__store_int64s(s, sql_fz_now, -1, now, 2) ||
+	     !onlist__store_int64s(s, sql_fz_fixed, !linear, fx, 4))) {
 		free(was);
 		return NULL;
 	}

@@ -28,6 +28,16 @@ enum query {
 #define INFO_COLS \
 	" i.msgid IS NOT NULL, i.class, i.version, i.part, i.total, i.prefix"
 
+/* How many commits have a posted row: kept in meta by triggers
+ * (store_schema.c step 23), counted until a match run keeps it again
+ * after a row's commit or method was changed by hand.  Counting took
+ * 1.2 s of the 5.5 s of a 5M-message database's match after new mail. */
+#define MATCHED_COMMITS \
+	" coalesce((SELECT CAST(value AS INTEGER) FROM meta" \
+	"  WHERE key = 'matched_commits')," \
+	" (SELECT count(DISTINCT commit_sha) FROM matches" \
+	"  WHERE" ONLIST__POSTED("method") "))"
+
 static const char *const query_sql[] = {
 	[Q_UNPOSTED_ALL] =
 	"SELECT sha, commit_date, author_name, author_email, subject,"
@@ -115,9 +125,7 @@ static const char *const query_sql[] = {
 	 * every message counted (0.2 s of a 1M database's run after new
 	 * mail, more than its tiers) */
 	[Q_COUNT_MATCHED] =
-	"SELECT (SELECT count(*) FROM commits),"
-	" (SELECT count(DISTINCT commit_sha) FROM matches"
-	"  WHERE" ONLIST__POSTED("method") ")",
+	"SELECT (SELECT count(*) FROM commits)," MATCHED_COMMITS,
 };
 
 /* Where each column of those queries goes in its row struct (store.h). */

@@ -503,6 +503,119 @@ static const char v22_sql[] =
 	"CREATE INDEX IF NOT EXISTS commits_author_files"
 	" ON commits(lower(author_email), files);\n";
 
+/* ---- version 23: the matches and landings counted as they change ------ */
+
+/* Whether a match row makes its commit posted (vocab.h), of row r. */
+#define POSTED_ROW(r) ONLIST__POSTED(r ".method")
+/* Whether commit r.commit_sha has a posted row other than r (in an AFTER
+ * trigger: the table holds r). */
+#define OTHER_POSTED(r) \
+	" EXISTS (SELECT 1 FROM matches x WHERE x.commit_sha = " r \
+	".commit_sha AND" ONLIST__POSTED("x.method") " AND NOT (x.message_id" \
+	" = " r ".message_id AND x.method = " r ".method))"
+/* Unless a match run paused the counting: it counts what it wrote at
+ * its end, the whole table or the log of its changes (store_match.c,
+ * onlist_store_match_log_end()); each trigger asks whether the commit has
+ * another posted row, 30 us a row while the statement writing it reads
+ * the same table. */
+#define COUNTING " WHEN NOT EXISTS (SELECT 1 FROM meta" \
+	" WHERE key = 'match_counts_paused')"
+/* What one landing row adds to landing_sum (the sums the match tiers'
+ * stamps took of every landing row, onlist_store_match_tier_stamp()). */
+#define LANDING_ADD(r, op) \
+	"UPDATE landing_sum SET n = n " op " 1, s = s " op " " r ".landed_date," \
+	" k = k " op " (" r ".landed_date * length(" r ".sha) + unicode(" r \
+	".sha));"
+/* Triggers counting table t's rows in row_counts. */
+#define ROW_COUNT(t) \
+	"CREATE TRIGGER IF NOT EXISTS " t "_count_ins AFTER INSERT ON " t \
+	" BEGIN UPDATE row_counts SET n = n + 1 WHERE name = '" t "'; END;\n" \
+	"CREATE TRIGGER IF NOT EXISTS " t "_count_del AFTER DELETE ON " t \
+	" BEGIN UPDATE row_counts SET n = n - 1 WHERE name = '" t "'; END;\n"
+
+static const char v23_sql[] =
+	/* The rows of each method, and how many commits have a posted
+	 * row (meta matched_commits): what `onlist match` prints after
+	 * each run, kept by triggers as the rows change (by onlist or by
+	 * hand) instead of read from every match.  A row written over by
+	 * INSERT OR REPLACE would not be counted out: no onlist statement
+	 * does.  Changing a row's commit or method forgets the count of
+	 * commits (read whole until the next match run keeps it again). */
+	"CREATE TABLE IF NOT EXISTS match_counts(method TEXT PRIMARY KEY,"
+	" n INTEGER NOT NULL) WITHOUT ROWID;\n"
+	"DELETE FROM match_counts;\n"
+	"INSERT INTO match_counts SELECT method, count(*) FROM matches"
+	" GROUP BY method;\n"
+	"INSERT OR REPLACE INTO meta(key, value) SELECT 'matched_commits',"
+	" count(DISTINCT commit_sha) FROM matches WHERE" POSTED_ROW("matches")
+	";\n"
+	"CREATE TRIGGER IF NOT EXISTS matches_count_ins AFTER INSERT ON matches"
+	COUNTING " BEGIN INSERT INTO match_counts VALUES(new.method, 1)"
+	" ON CONFLICT(method) DO UPDATE SET n = n + 1;"
+	" UPDATE meta SET value = value + 1 WHERE key = 'matched_commits'"
+	" AND" POSTED_ROW("new") " AND NOT" OTHER_POSTED("new") "; END;\n"
+	"CREATE TRIGGER IF NOT EXISTS matches_count_del AFTER DELETE ON matches"
+	COUNTING " BEGIN UPDATE match_counts SET n = n - 1 WHERE method = old.method;"
+	" UPDATE meta SET value = value - 1 WHERE key = 'matched_commits'"
+	" AND" POSTED_ROW("old") " AND NOT EXISTS (SELECT 1 FROM matches x"
+	" WHERE x.commit_sha = old.commit_sha AND" ONLIST__POSTED("x.method")
+	"); END;\n"
+	"CREATE TRIGGER IF NOT EXISTS matches_count_upd AFTER UPDATE OF"
+	" commit_sha, method ON matches"
+	" BEGIN UPDATE match_counts SET n = n - 1 WHERE method = old.method;"
+	" INSERT INTO match_counts VALUES(new.method, 1)"
+	" ON CONFLICT(method) DO UPDATE SET n = n + 1;"
+	" DELETE FROM meta WHERE key = 'matched_commits'; END;\n"
+	/* The count, sum and keyed sum of the landing dates: the match
+	 * tiers' stamps compared them, read from every landing row at each
+	 * run.  INSERT OR REPLACE (scan) deletes the row it replaces
+	 * without a delete trigger: the insert takes it out first. */
+	"CREATE TABLE IF NOT EXISTS landing_sum(n INTEGER NOT NULL,"
+	" s INTEGER NOT NULL, k INTEGER NOT NULL);\n"
+	"DELETE FROM landing_sum;\n"
+	"INSERT INTO landing_sum SELECT count(*), coalesce(sum(landed_date), 0),"
+	" coalesce(sum(landed_date * length(sha) + unicode(sha)), 0)"
+	" FROM landing;\n"
+	"CREATE TRIGGER IF NOT EXISTS landing_sum_replace BEFORE INSERT"
+	" ON landing BEGIN UPDATE landing_sum SET n = n - 1, s = s - o.landed_date,"
+	" k = k - (o.landed_date * length(o.sha) + unicode(o.sha))"
+	" FROM (SELECT sha, landed_date FROM landing WHERE sha = new.sha) o;"
+	" END;\n"
+	"CREATE TRIGGER IF NOT EXISTS landing_sum_ins AFTER INSERT ON landing"
+	" BEGIN " LANDING_ADD("new", "+") " END;\n"
+	"CREATE TRIGGER IF NOT EXISTS landing_sum_del AFTER DELETE ON landing"
+	" BEGIN " LANDING_ADD("old", "-") " END;\n"
+	"CREATE TRIGGER IF NOT EXISTS landing_sum_upd AFTER UPDATE OF sha,"
+	" landed_date ON landing BEGIN " LANDING_ADD("old", "-")
+	LANDING_ADD("new", "+") " END;\n"
+	/* The rows of the tables whose count the stamps of match take
+	 * (ONLIST__ROWS: the classes' message_lists, message_info and
+	 * echoes; the threads' messages and message_author; the ignored
+	 * topics' and the review's message_reply, message_trailers and
+	 * message_patch), each a scan of millions of rows at 5,000,000
+	 * messages.  Their rows are written by INSERT OR IGNORE, so each
+	 * insert trigger counts a row that is there. */
+	"CREATE TABLE IF NOT EXISTS row_counts(name TEXT PRIMARY KEY,"
+	" n INTEGER NOT NULL) WITHOUT ROWID;\n"
+	"INSERT OR REPLACE INTO row_counts"
+	" SELECT 'messages', count(*) FROM messages"
+	" UNION ALL SELECT 'message_lists', count(*) FROM message_lists"
+	" UNION ALL SELECT 'message_info', count(*) FROM message_info"
+	" UNION ALL SELECT 'echoes', count(*) FROM echoes"
+	" UNION ALL SELECT 'message_author', count(*) FROM message_author"
+	" UNION ALL SELECT 'message_reply', count(*) FROM message_reply"
+	" UNION ALL SELECT 'message_trailers', count(*) FROM message_trailers"
+	" UNION ALL SELECT 'message_patch', count(*) FROM message_patch;\n"
+	ROW_COUNT("messages") ROW_COUNT("message_lists")
+	ROW_COUNT("message_info") ROW_COUNT("echoes")
+	ROW_COUNT("message_author") ROW_COUNT("message_reply")
+	ROW_COUNT("message_trailers") ROW_COUNT("message_patch");
+#undef ROW_COUNT
+#undef LANDING_ADD
+#undef COUNTING
+#undef OTHER_POSTED
+#undef POSTED_ROW
+
 /* Step N (index N - 1) brings a database to version N. */
 static const char *const steps[][2] = {
 	{ v1_sql },
@@ -527,6 +640,7 @@ static const char *const steps[][2] = {
 	{ v20_sql },
 	{ v21_sql },
 	{ v22_sql },
+	{ v23_sql },
 };
 #define SCHEMA_VERSION ((int)(sizeof(steps) / sizeof(*steps)))
 

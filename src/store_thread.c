@@ -561,8 +561,9 @@ onlist_status onlist_store_thread_replies_count(struct onlist_store *s, long *n)
 /* What the derived tables were built from: the messages, their classes
  * and in-body authors only ever grow (thread_update.c makes the stamp). */
 static const char sql_stamp[] =
-	"SELECT count(*), coalesce(max(id), 0), (SELECT count(*) FROM message_info),"
-	" (SELECT count(*) FROM message_author) FROM messages";
+	"SELECT" ONLIST__ROWS("messages") ", (SELECT coalesce(max(id), 0)"
+	" FROM messages)," ONLIST__ROWS("message_info") ","
+	ONLIST__ROWS("message_author");
 static const char sql_counts[] =
 	"SELECT (SELECT count(*) FROM thread),"
 	" (SELECT count(*) FROM thread WHERE parent IS NULL),"
@@ -593,11 +594,12 @@ onlist_status onlist_store_thread_stamp(struct onlist_store *s,
  * may arrive for old messages (imported again), are counted whole (a
  * small table). */
 static const char sql_stamp_since[] =
-	"SELECT count(*), coalesce(max(id), 0),"
+	"SELECT" ONLIST__ROWS("messages") ", (SELECT coalesce(max(id), 0)"
+	" FROM messages),"
 	" (SELECT count(*) FROM messages WHERE id > ?1),"
 	" (SELECT count(*) FROM messages m JOIN message_info i"
 	"  ON i.msgid = m.msgid WHERE m.id > ?1),"
-	" (SELECT count(*) FROM message_author) FROM messages";
+	ONLIST__ROWS("message_author");
 
 onlist_status onlist_store_thread_stamp_since(struct onlist_store *s,
 					const struct onlist_thread_stamp *was,

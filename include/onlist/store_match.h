@@ -76,7 +76,7 @@ onlist_status onlist_store_match_log_end(struct onlist_store *s);
 	" WHERE w.message_id = " r ".message_id AND w.commit_sha = " r ".commit_sha" \
 	" AND w.method = " r ".method)) = 1"
 /* How many rows of method matches holds (in_place: changed in place,
- * counted from the last run's and the log); -1 on error. */
+ * the last run's count plus the log's; else counted); -1 on error. */
 long onlist_store_match_count(struct onlist_store *s, const char *method,
 			      int in_place);
 /* What the link tier sees of a commit and of the stored patch or cover
