@@ -207,11 +207,48 @@ struct hit {
 	guint cand;
 };
 
-static gint by_hash(gconstpointer a, gconstpointer b)
+/* Sort the hits by hash, those of one hash in the order they came (the
+ * order a stable sort keeps): an insertion sort when few, else four
+ * passes of 8 bits.  A comparison sort through a callback cost a tenth
+ * of a whole tier (1M x 100k: 7.6 million hits). */
+static void sort_hits(GArray *a)
 {
-	const struct hit *x = a, *y = b;
+	size_t n = a->len, count[256];
+	struct hit *v = (struct hit *)(void *)a->data, *tmp, *from, *to;
 
-	return x->h < y->h ? -1 : x->h > y->h;
+	if (n < 64) {
+		for (size_t i = 1; i < n; i++) {
+			struct hit x = v[i];
+			size_t j = i;
+
+			for (; j > 0 && v[j - 1].h > x.h; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return;
+	}
+	tmp = g_new(struct hit, n);
+	from = v;
+	to = tmp;
+	for (int shift = 0; shift < 32; shift += 8) {
+		size_t sum = 0;
+
+		memset(count, 0, sizeof(count));
+		for (size_t i = 0; i < n; i++)
+			count[(from[i].h >> shift) & 0xff]++;
+		for (size_t k = 0; k < 256; k++) {
+			size_t c = count[k];
+
+			count[k] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			to[count[(from[i].h >> shift) & 0xff]++] = from[i];
+		from = to;
+		to = from == v ? tmp : v;
+	}
+	/* an even number of passes: the sorted hits are back in v */
+	g_free(tmp);
 }
 
 static gint by_date(gconstpointer a, gconstpointer b)
@@ -554,7 +591,7 @@ static int fuzzy_commit(const struct onlist_fuzzy_commit *c, void *data)
 				g_array_append_val(f->index, h);
 			}
 		}
-		g_array_sort(f->index, by_hash);
+		sort_hits(f->index);
 		g_free(f->stamp);
 		f->stamp = g_new0(guint, f->cache->len + 1);
 	}

@@ -168,7 +168,9 @@ static onlist_status walk_commits(struct onlist_store *s, const char *sql,
  * the order the address index gives them (onlist_store_fuzzy_candidates()
  * reads them from there: the same rows, the same order).  Only the
  * authors of the commits to score (temp.fz_authors); another address (an
- * alias) is asked of the messages as before. */
+ * alias) is asked of the messages as before.  The From and Subject as
+ * written are left out (a third of a row): only --explain shows them, and
+ * it asks the messages; the walk compares the address lower-cased. */
 static const char sql_prefetch[] =
 	"DROP TABLE IF EXISTS temp.fz_mail;"
 	"DROP TABLE IF EXISTS temp.fz_authors;"
@@ -176,17 +178,19 @@ static const char sql_prefetch[] =
 	"INSERT OR IGNORE INTO temp.fz_authors SELECT" AUTHOR_EMAIL("c")
 	" FROM commits c JOIN commit_patch p ON p.sha = c.sha"
 	" WHERE" UNTIERED("c.sha") ";"
-	"CREATE TEMP TABLE fz_mail(addr, date, id, msgid, from_addr, subject,"
-	" stripped, sent, version, echo, fp, words,"
-	" PRIMARY KEY(addr, date, id)) WITHOUT ROWID;"
+	"CREATE TEMP TABLE fz_mail(addr, date, id, msgid, stripped, sent,"
+	" version, echo, fp, words);"
 	"INSERT INTO temp.fz_mail SELECT lower(m.from_addr), m.date, m.id,"
-	" m.msgid, m.from_addr, m.subject, i.stripped," SENT("m") ","
+	" m.msgid, i.stripped," SENT("m") ","
 	" i.version, EXISTS (SELECT 1 FROM echoes e WHERE e.msgid = m.msgid),"
 	" p.fp, p.words FROM message_patch p"
 	" CROSS JOIN message_info i ON i.msgid = p.msgid"
 	" CROSS JOIN messages m ON m.msgid = p.msgid"
 	" WHERE i.class = 'patch' AND m.date IS NOT NULL"
-	" AND lower(m.from_addr) IN (SELECT addr FROM temp.fz_authors);";
+	" AND lower(m.from_addr) IN (SELECT addr FROM temp.fz_authors);"
+	/* after, not a key: rows in the order they come, then the index
+	 * sorted once (1.2 s CPU, against 1.9 s into a keyed table) */
+	"CREATE INDEX temp.fz_mail_addr ON fz_mail(addr, date, id);";
 static const char sql_prefetch_end[] =
 	"DROP TABLE IF EXISTS temp.fz_mail;"
 	"DROP TABLE IF EXISTS temp.fz_authors;";
@@ -328,7 +332,7 @@ static const char sql_cand_subject[] = CANDIDATE_COLS
 	" AND lower(m.from_addr) <> ?2 AND m.date BETWEEN ?3 AND ?4";
 /* sql_cand_author of the mails a whole walk read (temp.fz_mail) */
 static const char sql_cand_prefetched[] =
-	"SELECT msgid, from_addr, subject, stripped, sent, version, echo, fp,"
+	"SELECT msgid, addr, NULL, stripped, sent, version, echo, fp,"
 	" words, date FROM temp.fz_mail WHERE addr = ?1"
 	" AND date BETWEEN ?3 AND ?4 ORDER BY addr, date, id";
 /* the patch mails after id ?1 (?2, ?3, ?4 unused) */
