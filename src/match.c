@@ -708,6 +708,23 @@ static void pick(struct fuzzy_ctx *f, const struct onlist_fuzzy_candidate *m)
 	g_ptr_array_add(f->pick, (gpointer)m);
 }
 
+/* Whether the sorted hashes a and b have one in common. */
+static int shares_line(const uint32_t *a, size_t na, const uint32_t *b,
+		       size_t nb)
+{
+	size_t i = 0, j = 0;
+
+	while (i < na && j < nb) {
+		if (a[i] == b[j])
+			return 1;
+		if (a[i] < b[j])
+			i++;
+		else
+			j++;
+	}
+	return 0;
+}
+
 /* The new mails that are candidates of commit c, into f->pick, by the
  * tests fuzzy_commit() and onlist_store_fuzzy_candidates() make: from one
  * of the author's addresses (the aliases of its canonical one) and sent
@@ -756,6 +773,17 @@ static int pair_skip(const struct onlist_fuzzy_commit *c, void *data)
 	g_free(f->addr);
 	g_free(f->stripped);
 	f->addr = f->stripped = NULL;
+	/* a mail that shares no changed line with the commit scores below
+	 * the floor (score_one()): the commit is read whole only for the
+	 * others */
+	for (guint i = 0; i < f->pick->len;) {
+		const struct onlist_fuzzy_candidate *m = g_ptr_array_index(f->pick, i);
+
+		if (shares_line(c->fp, c->nfp, m->fp, m->nfp))
+			i++;
+		else
+			g_ptr_array_remove_index(f->pick, i);
+	}
 	return f->pick->len == 0;
 }
 

@@ -71,12 +71,13 @@ onlist_status onlist_store_fuzzy_put_commit_patch(struct onlist_store *s,
 	" p.fp, p.words FROM commits c JOIN commit_patch p ON p.sha = c.sha"
 /* The order first, on the few columns skip() needs; each commit whole
  * after (sorting whole rows, bodies and blobs, cost more than reading
- * them again by key, and a commit skipped is not read at all). */
+ * them again by key, and a commit skipped is not read at all).  The
+ * commits to score are gathered first (onlist_store_fuzzy_commits():
+ * their authors' mails are read before the walk) in commit_patch's key
+ * order, which matches shares: only a commit to score has its row read. */
 static const char sql_fuzzy_commits[] =
-	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.subject, c.author_date,"
-	" c.commit_date," BOUND("c") " FROM commits c"
-	" JOIN commit_patch p ON p.sha = c.sha WHERE" UNTIERED("c.sha")
-	" ORDER BY 2, c.commit_date, c.sha";
+	"SELECT sha, author, subject, author_date, commit_date, bound"
+	" FROM temp.fz_commits ORDER BY 2, commit_date, sha";
 /* its columns, what skip() is given */
 #define FC(type, field) { type, offsetof(struct onlist_fuzzy_commit, field) }
 static const struct onlist__column skip_cols[] = {
@@ -142,6 +143,9 @@ static onlist_status walk_commits(struct onlist_store *s, const char *sql,
 
 		if (skip)
 			onlist__store_columns(st, &c, skip_cols);
+		/* valid until the step below: skip() only */
+		if (skip && sqlite3_column_count(st) > 6)
+			c.fp = blob_u32(st, 6, &c.nfp);
 		if (x && !(skip && skip(&c, data)))
 			ret = one_fuzzy_commit(s, x, cb, data, &stop);
 		g_free(x);
@@ -174,10 +178,15 @@ static onlist_status walk_commits(struct onlist_store *s, const char *sql,
 static const char sql_prefetch[] =
 	"DROP TABLE IF EXISTS temp.fz_mail;"
 	"DROP TABLE IF EXISTS temp.fz_authors;"
+	"DROP TABLE IF EXISTS temp.fz_commits;"
+	"CREATE TEMP TABLE fz_commits AS SELECT c.sha AS sha," AUTHOR_EMAIL("c")
+	" AS author, c.subject AS subject, c.author_date AS author_date,"
+	" c.commit_date AS commit_date," BOUND("c") " AS bound"
+	" FROM commit_patch p CROSS JOIN commits c ON c.sha = p.sha"
+	" WHERE" UNTIERED("p.sha") ";"
 	"CREATE TEMP TABLE fz_authors(addr TEXT PRIMARY KEY) WITHOUT ROWID;"
-	"INSERT OR IGNORE INTO temp.fz_authors SELECT" AUTHOR_EMAIL("c")
-	" FROM commits c JOIN commit_patch p ON p.sha = c.sha"
-	" WHERE" UNTIERED("c.sha") ";"
+	"INSERT OR IGNORE INTO temp.fz_authors SELECT author"
+	" FROM temp.fz_commits WHERE author IS NOT NULL;"
 	"CREATE TEMP TABLE fz_mail(addr, date, id, msgid, stripped, sent,"
 	" version, echo, fp, words);"
 	"INSERT INTO temp.fz_mail SELECT lower(m.from_addr), m.date, m.id,"
@@ -193,7 +202,8 @@ static const char sql_prefetch[] =
 	"CREATE INDEX temp.fz_mail_addr ON fz_mail(addr, date, id);";
 static const char sql_prefetch_end[] =
 	"DROP TABLE IF EXISTS temp.fz_mail;"
-	"DROP TABLE IF EXISTS temp.fz_authors;";
+	"DROP TABLE IF EXISTS temp.fz_authors;"
+	"DROP TABLE IF EXISTS temp.fz_commits;";
 
 onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 					 const char *sha,
@@ -281,10 +291,11 @@ onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
 }
 
 /* temp.fuzzy_pairs but temp.fuzzy_todo: matched by no earlier tier (their
- * kept fuzzy matches are there already) */
+ * kept fuzzy matches are there already); with the changed lines, for
+ * skip() (walk_commits()) */
 static const char sql_fuzzy_pairs[] =
 	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.subject, c.author_date,"
-	" c.commit_date," BOUND("c") " FROM temp.fuzzy_pairs t"
+	" c.commit_date," BOUND("c") ", p.fp FROM temp.fuzzy_pairs t"
 	" CROSS JOIN commits c ON c.sha = t.sha"
 	" JOIN commit_patch p ON p.sha = c.sha"
 	" WHERE t.sha NOT IN (SELECT sha FROM temp.fuzzy_todo)"
