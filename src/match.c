@@ -839,7 +839,7 @@ static onlist_status fuzzy_incremental(struct onlist_store *s,
 				     (const int64_t (*)[2])(void *)spans->data,
 				     addrs->len,
 				     (const char *const *)subjects->pdata,
-				     subjects->len);
+				     subjects->len, &old_cbs, f);
 	g_ptr_array_free(addrs, TRUE);
 	g_array_free(spans, TRUE);
 	g_ptr_array_free(subjects, TRUE);

@@ -269,14 +269,29 @@ static const char sql_fuzzy_todo[] =
 	" JOIN commit_patch p ON p.sha = c.sha WHERE" UNTIERED("c.sha")
 	" ORDER BY 2, c.commit_date, c.sha";
 
+/* The last run's callbacks, for the rows of onlist_store_fuzzy_old()
+ * and of sql_fz_old. */
+struct old_rows {
+	const struct onlist_fuzzy_old_cbs *cb;
+	void *data;
+};
+static onlist_status old_fuzzy_rows(struct onlist_store *s,
+				    const struct old_rows *x);
+
 onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
 				      const char *const *addrs,
 				      const int64_t (*spans)[2], size_t naddrs,
 				      const char *const *subjects,
-				      size_t nsubjects)
+				      size_t nsubjects,
+				      const struct onlist_fuzzy_old_cbs *cb,
+				      void *data)
 {
+	struct old_rows x = { cb, data };
+
 	if (sqlite3_exec(s->db, sql_todo_begin, NULL, NULL, NULL) != SQLITE_OK)
 		return fail(s, "commits to score again");
+	if (old_fuzzy_rows(s, &x) != ONLIST_OK)
+		return ONLIST_EDB;
 	for (size_t i = 0; i < naddrs; i++)
 		if (step(s, prepare(s, sql_todo_author), "commits to score again",
 			 "tII", addrs[i], spans[i][0], spans[i][1]) != ONLIST_OK)
@@ -439,10 +454,12 @@ static const char sql_fz_tiered[] =
 	" AND l.op < 0 AND" ONLIST_SQL_MATCH_WAS("l")
 	" AND" UNTIERED("l.commit_sha") ";";
 static const char sql_fz_old_tiered[] = "SELECT sha FROM temp.fuzzy_tiered";
-/* the fuzzy tier has not run: its rows are the last run's */
+/* the fuzzy tier has not run: its rows are the last run's; only those
+ * of the commits to score again are asked for (onlist_store_fuzzy_todo():
+ * the others' stay in place), by key, not by a pass over every match */
 static const char sql_fz_old[] =
-	"SELECT commit_sha, message_id, score FROM matches"
-	" WHERE method = 'fuzzy'";
+	"SELECT m.commit_sha, m.message_id, m.score FROM temp.fuzzy_todo t"
+	" CROSS JOIN matches m ON m.commit_sha = t.sha WHERE m.method = 'fuzzy'";
 /* the patch mails after id ?1: whose they are, what they are about */
 static const char sql_fz_mail[] =
 	"SELECT lower(m.from_addr), lower(i.stripped), coalesce(m.date, 0),"
@@ -450,11 +467,6 @@ static const char sql_fz_mail[] =
 	" JOIN message_info i ON i.msgid = m.msgid"
 	" WHERE m.id > CAST(?1 AS INTEGER) AND i.class = 'patch'";
 
-/* The columns of the three statements above, named once. */
-struct old_rows {
-	const struct onlist_fuzzy_old_cbs *cb;
-	void *data;
-};
 
 static int old_tiered_row(int ncol, const char *const *c, void *data)
 {
@@ -514,8 +526,6 @@ onlist_status onlist_store_fuzzy_old(struct onlist_store *s, int64_t since,
 		return fail(s, "prepare");
 	if ((r = onlist__store_rows(s, st, NULL, 0, old_tiered_row, &x,
 				    NULL)) != ONLIST_OK)
-		return r;
-	if ((r = old_fuzzy_rows(s, &x)) != ONLIST_OK)
 		return r;
 	if (!(st = prepare(s, sql_fz_mail)))
 		return fail(s, "prepare");
