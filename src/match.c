@@ -207,11 +207,48 @@ struct hit {
 	guint cand;
 };
 
-static gint by_hash(gconstpointer a, gconstpointer b)
+/* Sort the hits by hash, those of one hash in the order they came (the
+ * order a stable sort keeps): an insertion sort when few, else four
+ * passes of 8 bits.  A comparison sort through a callback cost a tenth
+ * of a whole tier (1M x 100k: 7.6 million hits). */
+static void sort_hits(GArray *a)
 {
-	const struct hit *x = a, *y = b;
+	size_t n = a->len, count[256];
+	struct hit *v = (struct hit *)(void *)a->data, *tmp, *from, *to;
 
-	return x->h < y->h ? -1 : x->h > y->h;
+	if (n < 64) {
+		for (size_t i = 1; i < n; i++) {
+			struct hit x = v[i];
+			size_t j = i;
+
+			for (; j > 0 && v[j - 1].h > x.h; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return;
+	}
+	tmp = g_new(struct hit, n);
+	from = v;
+	to = tmp;
+	for (int shift = 0; shift < 32; shift += 8) {
+		size_t sum = 0;
+
+		memset(count, 0, sizeof(count));
+		for (size_t i = 0; i < n; i++)
+			count[(from[i].h >> shift) & 0xff]++;
+		for (size_t k = 0; k < 256; k++) {
+			size_t c = count[k];
+
+			count[k] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			to[count[(from[i].h >> shift) & 0xff]++] = from[i];
+		from = to;
+		to = from == v ? tmp : v;
+	}
+	/* an even number of passes: the sorted hits are back in v */
+	g_free(tmp);
 }
 
 static gint by_date(gconstpointer a, gconstpointer b)
@@ -554,7 +591,7 @@ static int fuzzy_commit(const struct onlist_fuzzy_commit *c, void *data)
 				g_array_append_val(f->index, h);
 			}
 		}
-		g_array_sort(f->index, by_hash);
+		sort_hits(f->index);
 		g_free(f->stamp);
 		f->stamp = g_new0(guint, f->cache->len + 1);
 	}
@@ -671,6 +708,23 @@ static void pick(struct fuzzy_ctx *f, const struct onlist_fuzzy_candidate *m)
 	g_ptr_array_add(f->pick, (gpointer)m);
 }
 
+/* Whether the sorted hashes a and b have one in common. */
+static int shares_line(const uint32_t *a, size_t na, const uint32_t *b,
+		       size_t nb)
+{
+	size_t i = 0, j = 0;
+
+	while (i < na && j < nb) {
+		if (a[i] == b[j])
+			return 1;
+		if (a[i] < b[j])
+			i++;
+		else
+			j++;
+	}
+	return 0;
+}
+
 /* The new mails that are candidates of commit c, into f->pick, by the
  * tests fuzzy_commit() and onlist_store_fuzzy_candidates() make: from one
  * of the author's addresses (the aliases of its canonical one) and sent
@@ -719,6 +773,17 @@ static int pair_skip(const struct onlist_fuzzy_commit *c, void *data)
 	g_free(f->addr);
 	g_free(f->stripped);
 	f->addr = f->stripped = NULL;
+	/* a mail that shares no changed line with the commit scores below
+	 * the floor (score_one()): the commit is read whole only for the
+	 * others */
+	for (guint i = 0; i < f->pick->len;) {
+		const struct onlist_fuzzy_candidate *m = g_ptr_array_index(f->pick, i);
+
+		if (shares_line(c->fp, c->nfp, m->fp, m->nfp))
+			i++;
+		else
+			g_ptr_array_remove_index(f->pick, i);
+	}
 	return f->pick->len == 0;
 }
 
@@ -774,7 +839,7 @@ static onlist_status fuzzy_incremental(struct onlist_store *s,
 				     (const int64_t (*)[2])(void *)spans->data,
 				     addrs->len,
 				     (const char *const *)subjects->pdata,
-				     subjects->len);
+				     subjects->len, &old_cbs, f);
 	g_ptr_array_free(addrs, TRUE);
 	g_array_free(spans, TRUE);
 	g_ptr_array_free(subjects, TRUE);

@@ -70,12 +70,16 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
  * window can hold a date of spans[i] (the first and last of the new
  * mails of that person), and those whose stripped subject (lower case,
  * the stored keys of onlist_store_match_keys_update()) is one of
- * subjects.  ONLIST_EDB. */
+ * subjects.  Before the rows go, cb->fuzzy is given the last run's
+ * fuzzy matches of the commits to score again.  ONLIST_EDB. */
+struct onlist_fuzzy_old_cbs;
 onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
 				      const char *const *addrs,
 				      const int64_t (*spans)[2], size_t naddrs,
 				      const char *const *subjects,
-				      size_t nsubjects);
+				      size_t nsubjects,
+				      const struct onlist_fuzzy_old_cbs *cb,
+				      void *data);
 /* onlist_store_fuzzy_commits(), of the unmatched ones of temp.fuzzy_todo
  * only. */
 onlist_status onlist_store_fuzzy_commits_todo(struct onlist_store *s,
@@ -126,7 +130,8 @@ struct onlist_fuzzy_old_cbs {
 	/* a commit an earlier tier than fuzzy matched last run and none
 	 * has now (temp.fuzzy_tiered, which onlist_store_fuzzy_todo() reads) */
 	int (*tiered)(const char *sha, void *data);
-	/* a fuzzy match; sha and msgid never NULL */
+	/* a fuzzy match of a commit to score again (given by
+	 * onlist_store_fuzzy_todo(), not here); sha and msgid never NULL */
 	int (*fuzzy)(const char *sha, const char *msgid, double score,
 		     void *data);
 	/* a new patch mail: its sender and stripped subject, lower-cased,
