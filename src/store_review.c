@@ -186,10 +186,13 @@ static const char sql_put_tag[] =
  * (BY_PATCH: the commits are a small table, and the look-ups beside each
  * patch walk their tables' keys in order; 1,000,000 x 100,000 LKML shape,
  * sqlite3 shell: 2.2 s CPU -> 1.0 s); of some, from each commit
- * (BY_COMMIT). */
+ * (BY_COMMIT).  The message's row and series only for a patch with a
+ * commit's subject (CROSS JOIN: the planner read them for every patch
+ * first, 310,000 look-ups for 70,000 pairs: 0.94 s -> 0.71 s). */
 #define BY_PATCH " FROM message_info i CROSS JOIN commits c" \
 	" ON lower(c.subject) = lower(i.stripped)" \
-	" JOIN messages m ON m.msgid = i.msgid JOIN series s ON s.msgid = i.msgid" \
+	" CROSS JOIN messages m ON m.msgid = i.msgid" \
+	" CROSS JOIN series s ON s.msgid = i.msgid" \
 	" WHERE i.msgid >= '' AND "
 #define BY_COMMIT " FROM commits c JOIN message_info i" \
 	" ON lower(i.stripped) = lower(c.subject)" \
