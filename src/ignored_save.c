@@ -162,11 +162,14 @@ static int whole_reply(const struct onlist_store_ignored_reply *r, void *data)
 		return 0;
 	w = &g_array_index(v->waiting, struct waiting, GPOINTER_TO_UINT(t) - 1);
 	d.notice = onlist__ignored_reply_notice(r, v->notice);
+	/* the cheap tests first: a notice once an answer is known, or a
+	 * reply after the first of its kind, decides nothing */
+	first = &w->first[d.notice ? 1 : 0];
+	if ((d.notice && w->first[0].msgid) ||
+	    (first->msgid && !onlist__ignored_reply_before(&d, first)))
+		return 0;
 	if (!onlist__ignored_reply_decides(&g_array_index(v->authors,
 				struct onlist_ignored_msg, w->msg), w->nmsg, &d))
-		return 0;
-	first = &w->first[d.notice ? 1 : 0];
-	if (first->msgid && !onlist__ignored_reply_before(&d, first))
 		return 0;
 	g_free((char *)first->msgid);
 	g_free((char *)first->from);
