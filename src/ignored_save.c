@@ -154,13 +154,12 @@ static onlist_status saver_flush(struct saver *v)
 static int whole_reply(const struct onlist_store_ignored_reply *r, void *data)
 {
 	struct saver *v = data;
-	gpointer t = g_hash_table_lookup(v->mine, r->r.target);
 	struct onlist_ignored_reply d = r->r, *first;
 	struct waiting *w;
 
-	if (!t)
+	if (r->n < 0 || (gulong)r->n >= v->waiting->len)
 		return 0;
-	w = &g_array_index(v->waiting, struct waiting, GPOINTER_TO_UINT(t) - 1);
+	w = &g_array_index(v->waiting, struct waiting, (guint)r->n);
 	d.notice = onlist__ignored_reply_notice(r, v->notice);
 	/* the cheap tests first: a notice once an answer is known, or a
 	 * reply after the first of its kind, decides nothing */
@@ -233,8 +232,6 @@ static int waiting_member(const struct onlist_store_ignored_msg *r,
 	a.author = g_string_chunk_insert_const(v->held, r->m.author);
 	a.codev = g_string_chunk_insert_const(v->held, r->m.codev);
 	g_array_append_val(v->authors, a);
-	g_hash_table_insert(v->mine, (gpointer)a.msgid,
-			    GUINT_TO_POINTER(v->waiting->len));
 	w->nmsg++;
 	return 0;
 }

@@ -201,6 +201,7 @@ static onlist_status reply_rows(struct onlist_store *s, sqlite3_stmt *st,
 
 		onlist__store_columns(st, &r, reply_cols);
 		r.r.notice = 0;
+		r.n = sqlite3_column_count(st) > 8 ? sqlite3_column_int64(st, 8) : -1;
 		if (cb(&r, data))
 			break;
 	}
@@ -217,7 +218,9 @@ static const char sql_targets_make[] =
 	" WITHOUT ROWID; DELETE FROM temp.ignored_targets;";
 static const char sql_target_put[] =
 	"INSERT OR IGNORE INTO temp.ignored_targets(msgid) VALUES(?1)";
-static const char sql_targets_drop[] = "DROP TABLE IF EXISTS temp.ignored_targets";
+static const char sql_targets_drop[] =
+	"DROP TABLE IF EXISTS temp.ignored_targets;"
+	"DROP TABLE IF EXISTS temp.ignored_waiting;";
 /* from the targets (CROSS JOIN keeps them the outer loop): the planner,
  * knowing nothing of the temporary table, would scan message_info whole
  * for each call (a thousand calls after new mail: 3 s) */
@@ -259,22 +262,28 @@ onlist_status onlist_store_ignored_replies_to(struct onlist_store *s,
 	return replies(s, sql_replies_targets, msgids, n, cb, data);
 }
 
-/* the same rows, from one pass over the thread table in its own order
- * (the lookups beside each row in key order, as the members'): for
- * targets that are most of the series (on 1,000,000 x 100,000, 5.9 s
- * CPU -> 2.8 s) */
-static const char sql_replies_scan[] =
-	REPLY_COLS " FROM thread th" REPLY_JOINS
-	" WHERE th.msgid >= '' AND"
-	" +th.answers IN (SELECT msgid FROM temp.ignored_targets)";
-
-/* the targets of a whole save: the members of the topics with no row
- * yet (one statement, not one insert a message), in the table's key
- * order (each row appended: 0.65 s -> 0.47 s CPU for 300,000) */
-static const char sql_targets_waiting[] =
-	"INSERT OR IGNORE INTO temp.ignored_targets(msgid)"
-	" SELECT g.msgid FROM ignored_msgs g WHERE" WAITING("g")
-	" ORDER BY g.msgid";
+/* A whole save's replies: from one pass over the thread table in its
+ * own order (the lookups beside each row in key order, as the members';
+ * for targets that are most of the series, on 1,000,000 x 100,000, 5.9 s
+ * CPU -> 2.8 s), the targets the members of the topics with no row yet,
+ * each with its topic's place among them (n: the caller finds the topic
+ * without a look-up of its own), filled by one statement in the table's
+ * key order (each row appended).  CROSS JOIN: the targets tried before
+ * the look-ups of each reply, not after. */
+static const char sql_waiting_make[] =
+	"DROP TABLE IF EXISTS temp.ignored_waiting;"
+	"CREATE TEMP TABLE ignored_waiting(msgid TEXT PRIMARY KEY,"
+	" n INTEGER NOT NULL) WITHOUT ROWID;"
+	"INSERT INTO temp.ignored_waiting(msgid, n)"
+	" SELECT g.msgid, dense_rank() OVER (ORDER BY g.topic) - 1"
+	" FROM ignored_msgs g WHERE" WAITING("g") " ORDER BY g.msgid;";
+static const char sql_replies_waiting[] =
+	REPLY_COLS ", t.n FROM thread th"
+	" CROSS JOIN temp.ignored_waiting t ON t.msgid = th.answers"
+	" CROSS JOIN message_info i ON i.msgid = th.msgid AND" ANSWERING("i")
+	" CROSS JOIN messages m ON m.msgid = th.msgid"
+	" LEFT JOIN message_reply r ON r.msgid = th.msgid"
+	" WHERE th.msgid >= ''";
 
 onlist_status onlist_store_ignored_replies_waiting(struct onlist_store *s,
 						   onlist_store_ignored_reply_cb cb,
@@ -282,10 +291,9 @@ onlist_status onlist_store_ignored_replies_waiting(struct onlist_store *s,
 {
 	sqlite3_stmt *st;
 
-	if (sqlite3_exec(s->db, sql_targets_make, NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_exec(s->db, sql_targets_waiting, NULL, NULL, NULL) != SQLITE_OK)
+	if (sqlite3_exec(s->db, sql_waiting_make, NULL, NULL, NULL) != SQLITE_OK)
 		return fail(s, "make a temporary table");
-	if (!(st = onlist__store_prepare(s, sql_replies_scan)))
+	if (!(st = onlist__store_prepare(s, sql_replies_waiting)))
 		return fail(s, "prepare");
 	return reply_rows(s, st, cb, data);
 }
