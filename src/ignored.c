@@ -41,30 +41,59 @@ int64_t onlist_ignored_line(const struct onlist_ignored_scope *sc)
 }
 
 /* A display name as thread.h compares them: case and runs of white space
- * aside; NULL when it has fewer than two words (one name is too common
- * to be one person's).  The caller frees. */
-static char *two_word_name(const char *name)
-{
-	GString *g = g_string_new(NULL);
-	int words = 0, space = 1;
+ * aside, and one of fewer than two words no name (one name is too common
+ * to be one person's).  Walked a character at a time, not copied: the
+ * names of a topic's authors are compared with every reply's (a whole
+ * save: a copy of each, 0.4 s of 7.8 s CPU on 1,000,000 x 100,000). */
+struct name_walk {
+	const char *p;
+	int space, words;
+};
 
-	for (const char *p = name; *p; p++) {
-		if (*p == ' ' || *p == '\t' || *p == '"') {
-			space = 1;
+/* The next character of the name as compared (a word begun after
+ * another gives a ' ' first), 0 at its end; w->words the words begun. */
+static int name_next(struct name_walk *w)
+{
+	for (; *w->p; w->p++) {
+		char c = *w->p;
+
+		if (c == ' ' || c == '\t' || c == '"') {
+			w->space = 1;
 			continue;
 		}
-		if (space && g->len)
-			g_string_append_c(g, ' ');
-		if (space)
-			words++;
-		space = 0;
-		g_string_append_c(g, g_ascii_tolower(*p));
+		if (w->space) {
+			w->space = 0;
+			if (w->words++)
+				return ' ';	/* *w->p is the next one */
+		}
+		w->p++;
+		return g_ascii_tolower(c);
 	}
-	if (words < 2) {
-		g_string_free(g, TRUE);
-		return NULL;
-	}
-	return g_string_free(g, FALSE);
+	return 0;
+}
+
+/* Whether name has two words or more. */
+static int two_words(const char *name)
+{
+	struct name_walk w = { name, 1, 0 };
+
+	while (w.words < 2 && name_next(&w))
+		;
+	return w.words >= 2;
+}
+
+/* Whether names a and b are one name, as compared, of two words or
+ * more. */
+static int same_name(const char *a, const char *b)
+{
+	struct name_walk x = { a, 1, 0 }, y = { b, 1, 0 };
+	int c;
+
+	do {
+		if ((c = name_next(&x)) != name_next(&y))
+			return 0;
+	} while (c);
+	return x.words >= 2;
 }
 
 /* Whether a line of `lines` (one a line) is `s`. */
@@ -91,25 +120,19 @@ static int has_line(const char *lines, const char *s)
 static int by_author(const struct onlist_ignored_msg *msgs, size_t n,
 		     const struct onlist_ignored_reply *r)
 {
-	char *name = two_word_name(r->from_name);
-	int yes = 0;
+	int named = two_words(r->from_name);
 
-	for (size_t i = 0; i < n && !yes; i++) {
+	for (size_t i = 0; i < n; i++) {
 		const struct onlist_ignored_msg *m = &msgs[i];
 
 		if (*r->from && (!strcmp(r->from, m->from) ||
 				 !strcmp(r->from, m->author) ||
 				 has_line(m->codev, r->from)))
-			yes = 1;
-		else if (name) {
-			char *mn = two_word_name(m->from_name);
-
-			yes = mn && !strcmp(mn, name);
-			g_free(mn);
-		}
+			return 1;
+		if (named && same_name(r->from_name, m->from_name))
+			return 1;
 	}
-	g_free(name);
-	return yes;
+	return 0;
 }
 
 /* Whether a patch touches a path of the scope. */

@@ -39,12 +39,13 @@ struct held_reply {
 	struct onlist_ignored_reply r;
 };
 
-/* A whole save: a topic no commit has, its messages written, its row
- * waiting for the replies, which are read once for all of them in the
- * end (one pass over the thread table in its own order: on 1,000,000 x
- * 100,000 LKML shape the batches' look-ups took 13.8 s of the phase's
- * 17.6 s CPU).  Held meanwhile: what by_author() reads of its messages,
- * and the first answer and notice seen so far. */
+/* A whole save: a topic no commit has, its messages written (by the
+ * store, whole_save()), its row waiting for the replies, which are read
+ * once for all of them in the end (one pass over the thread table in its
+ * own order: on 1,000,000 x 100,000 LKML shape the batches' look-ups
+ * took 13.8 s of the phase's 17.6 s CPU).  Held meanwhile: what
+ * by_author() reads of its messages, and the first answer and notice
+ * seen so far. */
 struct waiting {
 	const char *topic;
 	guint msg, nmsg;		/* its messages in authors */
@@ -148,69 +149,26 @@ static onlist_status saver_flush(struct saver *v)
 	return st;
 }
 
-/* A whole save's topic complete (the only one held): its messages
- * written, and its row too when a commit has it, else it waits for its
- * replies. */
-static onlist_status whole_end_topic(struct saver *v, struct held *h)
-{
-	const struct onlist_ignored_msg *m =
-		&g_array_index(v->msgs, struct onlist_ignored_msg, h->msg);
-	struct waiting w = { 0 };
-	onlist_status st = ONLIST_OK;
-
-	if (h->nmsg &&
-	    (st = onlist_store_ignored_put_msgs(v->s, h->topic, m, h->nmsg,
-						v->fresh)) == ONLIST_OK) {
-		if (h->applied) {
-			st = onlist_store_ignored_put_topic(v->s, h->topic, 0,
-							    NULL);
-			v->saved++;
-		} else {
-			w.topic = g_string_chunk_insert(v->held, h->topic);
-			w.msg = v->authors->len;
-			w.nmsg = h->nmsg;
-			for (guint i = 0; i < h->nmsg; i++) {
-				struct onlist_ignored_msg a = { 0 };
-
-				a.msgid = g_string_chunk_insert(v->held, m[i].msgid);
-				a.from = g_string_chunk_insert_const(v->held, m[i].from);
-				a.from_name = g_string_chunk_insert_const(v->held,
-							m[i].from_name);
-				a.author = g_string_chunk_insert_const(v->held,
-							m[i].author);
-				a.codev = g_string_chunk_insert_const(v->held, m[i].codev);
-				g_array_append_val(v->authors, a);
-				g_ptr_array_add(v->ids, (gpointer)a.msgid);
-				g_hash_table_insert(v->mine, (gpointer)a.msgid,
-					GUINT_TO_POINTER(v->waiting->len + 1));
-			}
-			g_array_append_val(v->waiting, w);
-		}
-	}
-	g_array_set_size(v->topics, 0);
-	g_array_set_size(v->msgs, 0);
-	g_string_chunk_clear(v->keep);
-	return st;
-}
-
 /* A reply in a whole save: kept when it comes before the first of its
  * kind its topic has. */
 static int whole_reply(const struct onlist_store_ignored_reply *r, void *data)
 {
 	struct saver *v = data;
-	gpointer t = g_hash_table_lookup(v->mine, r->r.target);
 	struct onlist_ignored_reply d = r->r, *first;
 	struct waiting *w;
 
-	if (!t)
+	if (r->n < 0 || (gulong)r->n >= v->waiting->len)
 		return 0;
-	w = &g_array_index(v->waiting, struct waiting, GPOINTER_TO_UINT(t) - 1);
+	w = &g_array_index(v->waiting, struct waiting, (guint)r->n);
 	d.notice = onlist__ignored_reply_notice(r, v->notice);
+	/* the cheap tests first: a notice once an answer is known, or a
+	 * reply after the first of its kind, decides nothing */
+	first = &w->first[d.notice ? 1 : 0];
+	if ((d.notice && w->first[0].msgid) ||
+	    (first->msgid && !onlist__ignored_reply_before(&d, first)))
+		return 0;
 	if (!onlist__ignored_reply_decides(&g_array_index(v->authors,
 				struct onlist_ignored_msg, w->msg), w->nmsg, &d))
-		return 0;
-	first = &w->first[d.notice ? 1 : 0];
-	if (first->msgid && !onlist__ignored_reply_before(&d, first))
 		return 0;
 	g_free((char *)first->msgid);
 	g_free((char *)first->from);
@@ -229,10 +187,8 @@ static onlist_status whole_flush(struct saver *v)
 {
 	onlist_status st = ONLIST_OK;
 
-	if (v->ids->len)
-		st = onlist_store_ignored_replies_scan(v->s,
-				(const char *const *)v->ids->pdata, v->ids->len,
-				whole_reply, v);
+	if (v->waiting->len)
+		st = onlist_store_ignored_replies_waiting(v->s, whole_reply, v);
 	for (guint i = 0; i < v->waiting->len && st == ONLIST_OK; i++) {
 		const struct waiting *w = &g_array_index(v->waiting,
 							 struct waiting, i);
@@ -247,6 +203,59 @@ static onlist_status whole_flush(struct saver *v)
 			v->saved++;
 	}
 	return st;
+}
+
+/* A member of a topic whose replies decide it, read back in a whole
+ * save (topic by topic, each one's members together): what by_author()
+ * reads of it held, and the topic's struct waiting begun with its
+ * first. */
+static int waiting_member(const struct onlist_store_ignored_msg *r,
+			  void *data)
+{
+	struct saver *v = data;
+	struct waiting *w = v->waiting->len ?
+		&g_array_index(v->waiting, struct waiting, v->waiting->len - 1) :
+		NULL;
+	struct onlist_ignored_msg a = { 0 };
+
+	if (!w || strcmp(w->topic, r->topic)) {
+		struct waiting n = { 0 };
+
+		n.topic = g_string_chunk_insert(v->held, r->topic);
+		n.msg = v->authors->len;
+		g_array_append_val(v->waiting, n);
+		w = &g_array_index(v->waiting, struct waiting, v->waiting->len - 1);
+	}
+	a.msgid = g_string_chunk_insert(v->held, r->m.msgid);
+	a.from = g_string_chunk_insert_const(v->held, r->m.from);
+	a.from_name = g_string_chunk_insert_const(v->held, r->m.from_name);
+	a.author = g_string_chunk_insert_const(v->held, r->m.author);
+	a.codev = g_string_chunk_insert_const(v->held, r->m.codev);
+	g_array_append_val(v->authors, a);
+	w->nmsg++;
+	return 0;
+}
+
+/* A whole save: the members none skips and the rows of the topics a
+ * commit has written by the store in two statements (not each member
+ * read into C and bound back: store_ignored.c), then the other topics'
+ * members read back from the saved table and their replies read.  The
+ * rows are those a save topic by topic writes: a topic is applied when a
+ * saved member has a commit, and only a topic with a member saved has a
+ * row. */
+static onlist_status whole_save(struct saver *v)
+{
+	long applied;
+	onlist_status st;
+
+	if ((st = onlist_store_ignored_save_all(v->s, &applied)) != ONLIST_OK)
+		return st;
+	v->saved += applied;
+	v->targets = 1;
+	if ((st = onlist_store_ignored_members(v->s, 2, NULL, waiting_member, v))
+	    != ONLIST_OK)
+		return st;
+	return whole_flush(v);
 }
 
 /* The topics held, and what a whole save holds, let go of. */
@@ -278,8 +287,6 @@ static onlist_status saver_end_topic(struct saver *v)
 	for (guint i = 0; i < h->nmsg && !h->applied; i++)
 		h->applied = *g_array_index(v->msgs, struct onlist_ignored_msg,
 					    h->msg + i).commit != 0;
-	if (v->whole)
-		return whole_end_topic(v, h);
 	for (guint i = 0; i < h->nmsg && !h->applied; i++) {
 		const char *id = g_array_index(v->msgs, struct onlist_ignored_msg,
 					       h->msg + i).msgid;
@@ -335,7 +342,7 @@ static onlist_status saver_read(struct saver *v, const char *topic)
 		return st;
 	if (v->st != ONLIST_OK || (v->st = saver_end_topic(v)) != ONLIST_OK)
 		return v->st;
-	return v->whole ? whole_flush(v) : saver_flush(v);
+	return saver_flush(v);
 }
 
 /* The stamp of what the saved rows were made from: the rules of this
@@ -413,9 +420,10 @@ onlist_status onlist_ignored_update(struct onlist_store *s,
 		v.authors = g_array_new(FALSE, FALSE,
 					sizeof(struct onlist_ignored_msg));
 		v.held = g_string_chunk_new(1 << 16);
-		if ((st = onlist_store_ignored_clear(s, NULL)) != ONLIST_OK ||
-		    (st = onlist_store_ignored_index_drop(s, &idx)) != ONLIST_OK ||
-		    (st = saver_read(&v, NULL)) != ONLIST_OK)
+		/* the indexes dropped first: the rows deleted without them */
+		if ((st = onlist_store_ignored_index_drop(s, &idx)) != ONLIST_OK ||
+		    (st = onlist_store_ignored_clear(s, NULL)) != ONLIST_OK ||
+		    (st = whole_save(&v)) != ONLIST_OK)
 			goto out;
 		if ((st = onlist_store_ignored_index_make(s, idx)) != ONLIST_OK)
 			goto out;

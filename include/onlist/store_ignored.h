@@ -35,6 +35,8 @@ typedef int (*onlist_store_ignored_msg_cb)(
  * after the other, of one topic (`topic` not NULL) or all.  saved 0:
  * from the threads (topics in no promised order); saved 1: the messages
  * onlist_store_ignored_put() saved (skip always 0), by topic and
+ * Message-ID; saved 2: those of the topics saved with no row in
+ * ignored_topics yet (onlist_store_ignored_save_all()), by topic and
  * Message-ID.  Strings valid during the call.  cb non-zero stops.
  * ONLIST_EDB. */
 onlist_status onlist_store_ignored_members(struct onlist_store *s, int saved,
@@ -49,6 +51,8 @@ onlist_status onlist_store_ignored_members(struct onlist_store *s, int saved,
 struct onlist_store_ignored_reply {
 	struct onlist_ignored_reply r;
 	const char *kind, *text;
+	long n;		/* replies_waiting: its target's topic's place among
+			 * the topics members(s, 2) reads; else -1 */
 };
 typedef int (*onlist_store_ignored_reply_cb)(
 	const struct onlist_store_ignored_reply *r, void *data);
@@ -67,13 +71,14 @@ onlist_status onlist_store_ignored_replies_to(struct onlist_store *s,
 					      onlist_store_ignored_reply_cb cb,
 					      void *data);
 /* The same rows, in the replies' Message-ID order, from one pass over
- * every reply: for targets that are most of the patches and cover
- * letters (a whole save), where it is cheaper than a look-up of each. */
-onlist_status onlist_store_ignored_replies_scan(struct onlist_store *s,
-						const char *const *msgids,
-						size_t n,
-						onlist_store_ignored_reply_cb cb,
-						void *data);
+ * every reply, for the messages of every topic saved by
+ * onlist_store_ignored_save_all() that has no row in ignored_topics yet
+ * (those no commit has: most of the patches and cover letters, where the
+ * pass is cheaper than a look-up of each), with r->n.  Its temporary
+ * table goes with onlist_store_ignored_targets_drop().  ONLIST_EDB. */
+onlist_status onlist_store_ignored_replies_waiting(struct onlist_store *s,
+						   onlist_store_ignored_reply_cb cb,
+						   void *data);
 void onlist_store_ignored_targets_drop(struct onlist_store *s);
 
 /* The topic of a patch or cover letter, or of the one a reply answers:
@@ -111,6 +116,15 @@ onlist_status onlist_store_ignored_put(struct onlist_store *s, const char *topic
 				       size_t n, int answer,
 				       const struct onlist_ignored_reply *r,
 				       int fresh);
+/* A whole save, after onlist_store_ignored_clear(s, NULL): every
+ * member onlist_store_ignored_members(s, 0, NULL, ...) reads that is not
+ * skipped written as onlist_store_ignored_put_msgs() writes it, and the
+ * row of each topic a commit has one of them (answer 0, no reply), as
+ * onlist_store_ignored_put_topic() writes it; *applied those topics.
+ * The rest are read back with onlist_store_ignored_members(s, 2, ...).
+ * ONLIST_EDB. */
+onlist_status onlist_store_ignored_save_all(struct onlist_store *s,
+					    long *applied);
 /* The two halves of onlist_store_ignored_put(): the messages (n may be
  * 0), and the topic's row (written even when it has no message saved). */
 onlist_status onlist_store_ignored_put_msgs(struct onlist_store *s,
