@@ -616,6 +616,16 @@ static const char v23_sql[] =
 #undef OTHER_POSTED
 #undef POSTED_ROW
 
+/* ---- version 24: commits by author and commit date ------------------- */
+
+static const char v24_sql[] =
+	/* the fuzzy tier after new mail: the commits of a new mail's
+	 * sender committed in its window (store_fuzzy.c sql_todo_author),
+	 * a range of this index, and the older ones' bounds asked from the
+	 * index alone, instead of every commit of the sender read whole */
+	"CREATE INDEX IF NOT EXISTS commits_author_cdate"
+	" ON commits(lower(author_email), commit_date);\n";
+
 /* Step N (index N - 1) brings a database to version N. */
 static const char *const steps[][2] = {
 	{ v1_sql },
@@ -641,6 +651,7 @@ static const char *const steps[][2] = {
 	{ v21_sql },
 	{ v22_sql },
 	{ v23_sql },
+	{ v24_sql },
 };
 #define SCHEMA_VERSION ((int)(sizeof(steps) / sizeof(*steps)))
 
