@@ -377,6 +377,18 @@ static const char sql_cls_rows[] =
 	"  WHERE l.msgid = m.msgid)"
 	" FROM messages m LEFT JOIN message_info i ON i.msgid = m.msgid"
 	" WHERE m.id > ?1";
+/* The same over all the messages after id ?1 in msgid order, merged in
+ * C with message_lists read in its key order (cls_merge()): one pass
+ * over each table instead of a list look-up per message.  The last
+ * column says the message has an info row, for the count the stamp
+ * checks. */
+static const char sql_cls_sorted[] =
+	"SELECT m.msgid, lower(m.from_addr), lower(m.subject), lower(i.mailer),"
+	" i.patchwork, i.upstream, i.msgid IS NOT NULL"
+	" FROM messages m LEFT JOIN message_info i ON i.msgid = m.msgid"
+	" WHERE m.id > ?1 ORDER BY m.msgid";
+static const char sql_cls_lists[] =
+	"SELECT msgid, lower(list) FROM message_lists";
 #define ROWS ONLIST__ROWS
 /* What the classes were last computed from: the rules, the last message,
  * and how many list and info rows there were (an old message gains a
@@ -404,14 +416,18 @@ static const char sql_put_echo[] =
 
 /* The messages whose class may differ from the one stored: those after
  * the last one classified with these rules, or all of them (-1: the
- * table is to be emptied first).  now[] gets what the stamp keeps. */
+ * table is to be emptied first).  now[] gets what the stamp keeps.  When
+ * none was classified yet (0), the count of the list and info rows of
+ * the messages after it is left to the pass over all of them: want[]
+ * gets what it must find, else want[0] is -1. */
 static int64_t classify_from(struct onlist_store *s, const char *rules_key,
-			     int64_t now[3])
+			     int64_t now[3], int64_t want[2])
 {
 	int64_t added[3], old[4], echoes[3];
 	char *was = onlist_store_get_meta(s, "echoes_stamp");
 	int n = 0, since = 0;
 
+	want[0] = want[1] = -1;
 	if (!onlist__store_int64s(s, sql_cls_now, -1, now, 3))
 		goto out;
 	/* the table as this stamp left it (no other program emptied it) */
@@ -419,13 +435,97 @@ static int64_t classify_from(struct onlist_store *s, const char *rules_key,
 			   SCNd64 ":%n", &old[0], &old[1], &old[2], &old[3],
 			   &n) != 4 || !n ||
 	    strcmp(was + n, rules_key) ||
-	    !onlist__store_int64s(s, sql_cls_count, -1, echoes, 3) || echoes[0] != old[3] ||
-	    !onlist__store_int64s(s, sql_cls_new, old[0], added, 3))
+	    !onlist__store_int64s(s, sql_cls_count, -1, echoes, 3) || echoes[0] != old[3])
+		goto out;
+	if (old[0] == 0) {
+		want[0] = now[1] - old[1];
+		want[1] = now[2] - old[2];
+		since = 1;
+		goto out;
+	}
+	if (!onlist__store_int64s(s, sql_cls_new, old[0], added, 3))
 		goto out;
 	since = now[1] - old[1] == added[0] && now[2] - old[2] == added[1];
 out:
 	free(was);
 	return since ? old[0] : -1;
+}
+
+/* Every row cb flags goes into the echoes table. */
+static onlist_status put_echo(struct onlist_store *s,
+			      const struct onlist_classify_row *r,
+			      onlist_classify_cb cb, void *data)
+{
+	const char *kind = NULL, *rule = NULL;
+
+	if (!cb(r, &kind, &rule, data))
+		return ONLIST_OK;
+	return step(s, prepare(s, sql_put_echo), "insert echo", "ttt",
+		    r->msgid, kind, rule);
+}
+
+/* SQLite's BINARY order of two texts. */
+static int cmp_text(const unsigned char *a, int na, const unsigned char *b,
+		    int nb)
+{
+	int c = memcmp(a, b, na < nb ? na : nb);
+
+	return c ? c : (na > nb) - (na < nb);
+}
+
+/* The pass over the messages after id from in msgid order, their lists
+ * merged in from message_lists' key order (in it, as group_concat() of
+ * the look-up joined them); got[] counts the list and info rows of
+ * these messages. */
+static onlist_status cls_merge(struct onlist_store *s, int64_t from,
+			       onlist_classify_cb cb, void *data,
+			       int64_t got[2])
+{
+	sqlite3_stmt *m = prepare(s, sql_cls_sorted), *l;
+	GString *lists = g_string_new(NULL);
+	onlist_status st = ONLIST_OK;
+	int rm, rl = SQLITE_DONE;
+
+	got[0] = got[1] = 0;
+	if (!m || !(l = prepare(s, sql_cls_lists))) {
+		g_string_free(lists, TRUE);
+		return fail(s, "prepare");
+	}
+	sqlite3_bind_int64(m, 1, from);
+	rl = sqlite3_step(l);
+	while (st == ONLIST_OK && (rm = sqlite3_step(m)) == SQLITE_ROW) {
+		struct onlist_classify_row r;
+		const unsigned char *id = sqlite3_column_text(m, 0);
+		int nid = sqlite3_column_bytes(m, 0), c = 1, any = 0;
+
+		onlist__store_columns(m, &r, cls_cols);
+		got[1] += sqlite3_column_int(m, 6);
+		g_string_truncate(lists, 0);
+		for (; rl == SQLITE_ROW; rl = sqlite3_step(l)) {
+			c = cmp_text(sqlite3_column_text(l, 0),
+				     sqlite3_column_bytes(l, 0), id, nid);
+			if (c > 0)
+				break;
+			if (c < 0)
+				continue;
+			if (any++)
+				g_string_append_c(lists, '\n');
+			g_string_append_len(lists,
+				(const char *)sqlite3_column_text(l, 1),
+				sqlite3_column_bytes(l, 1));
+			got[0]++;
+		}
+		r.lists = any ? lists->str : NULL;
+		st = put_echo(s, &r, cb, data);
+	}
+	if (st == ONLIST_OK && rm != SQLITE_DONE)
+		st = fail(s, "classify");
+	if (st == ONLIST_OK && rl != SQLITE_ROW && rl != SQLITE_DONE)
+		st = fail(s, "classify lists");
+	sqlite3_reset(m);
+	sqlite3_reset(l);
+	g_string_free(lists, TRUE);
+	return st;
 }
 
 static onlist_status put_stamp(struct onlist_store *s, const int64_t now[3],
@@ -450,27 +550,36 @@ onlist_status onlist_store_match_classify(struct onlist_store *s,
 				    long *count)
 {
 	sqlite3_stmt *st;
-	int64_t now[3] = { 0, 0, 0 }, n[3];
-	int64_t from = classify_from(s, rules_key, now);
+	int64_t now[3] = { 0, 0, 0 }, n[3], want[2], got[2];
+	int64_t from = classify_from(s, rules_key, now, want);
+	onlist_status ok;
 	int rc;
 
 	*count = 0;
+again:
 	/* other classes: any commit's review may change (bots) */
 	if (from < 0 && (onlist_store_match_clear_echoes(s) != ONLIST_OK ||
 			 onlist_store_set_meta(s, "review_dirty", "*") != ONLIST_OK))
 		return ONLIST_EDB;
+	if (from <= 0) {
+		/* all of them: one merged pass */
+		if ((ok = cls_merge(s, from, cb, data, got)) != ONLIST_OK)
+			return ok;
+		if (from == 0 && (got[0] != want[0] || got[1] != want[1])) {
+			/* an old message gained a list or its info */
+			from = -1;
+			goto again;
+		}
+		goto done;
+	}
 	if (!(st = prepare(s, sql_cls_rows)))
 		return fail(s, "prepare");
-	sqlite3_bind_int64(st, 1, from < 0 ? -1 : from);
+	sqlite3_bind_int64(st, 1, from);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct onlist_classify_row r;
-		const char *kind = NULL, *rule = NULL;
 
 		onlist__store_columns(st, &r, cls_cols);
-		if (!cb(&r, &kind, &rule, data))
-			continue;
-		if (step(s, prepare(s, sql_put_echo), "insert echo", "ttt",
-			 r.msgid, kind, rule) != ONLIST_OK) {
+		if (put_echo(s, &r, cb, data) != ONLIST_OK) {
 			sqlite3_reset(st);
 			return ONLIST_EDB;
 		}
@@ -478,6 +587,7 @@ onlist_status onlist_store_match_classify(struct onlist_store *s,
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
 		return fail(s, "classify");
+done:
 	if (!onlist__store_int64s(s, sql_cls_count, -1, n, 3))
 		return fail(s, "count echoes");
 	*count = (long)n[0];
