@@ -910,6 +910,9 @@ struct compiled_rule {
 	GPatternSpec *spec;
 	char *text;		/* "field pattern", for the echoes table */
 	enum rule_field field;
+	/* the pattern's longest run without * or ?: a value it matches
+	 * has it (NULL: none) */
+	char *need;
 };
 
 /* A value's first rule of its field is remembered for that many values
@@ -942,6 +945,41 @@ static int all_echo_lists(const struct rules *rs, const char *lists)
 	return all;
 }
 
+/* Whether v has need (NULL: anything has), ASCII letters folded when
+ * fold (need is lower-case): a cheap test before the glob, which a
+ * value without it cannot match. */
+static int has_part(const char *v, const char *need, int fold)
+{
+	size_t n;
+
+	if (!need)
+		return 1;
+	if (!fold)
+		return strstr(v, need) != NULL;
+	for (n = strlen(need); *v; v++)
+		if (!g_ascii_strncasecmp(v, need, n))
+			return 1;
+	return 0;
+}
+
+/* The longest run of p without a wildcard (NULL: none). */
+static char *longest_part(const char *p)
+{
+	size_t best = 0, at = 0;
+
+	for (size_t i = 0; p[i];) {
+		size_t n = strcspn(p + i, "*?");
+
+		if (n > best) {
+			best = n;
+			at = i;
+		}
+		i += n;
+		i += p[i] != 0;
+	}
+	return best ? g_strndup(p + at, best) : NULL;
+}
+
 /* Whether rule c hits the message: each rule looks at one field. */
 static int rule_hits(const struct rules *rs, const struct compiled_rule *c,
 		     const struct onlist_classify_row *row, int *lists_all)
@@ -967,7 +1005,7 @@ static int rule_hits(const struct rules *rs, const struct compiled_rule *c,
 		return (c->field == RF_PATCHWORK ? row->patchwork :
 			row->upstream) && !strcmp(c->r->pattern, "1");
 	case RF_MSGID:
-		if (row->msgid)
+		if (row->msgid && has_part(row->msgid, c->need, 1))
 			v = low = g_ascii_strdown(row->msgid, -1);
 		break;
 	case RF_FROM:
@@ -982,7 +1020,8 @@ static int rule_hits(const struct rules *rs, const struct compiled_rule *c,
 	case RF_OTHER:
 		break;
 	}
-	hit = v && g_pattern_spec_match_string(c->spec, v);
+	hit = v && (low || has_part(v, c->need, 0)) &&
+	      g_pattern_spec_match_string(c->spec, v);
 	g_free(low);
 	return hit;
 }
@@ -1074,6 +1113,7 @@ static void compile_rules(const struct onlist_match_opts *o, struct rules *rs,
 		rs->v[n].spec = g_pattern_spec_new(low);
 		rs->v[n].text = g_strdup_printf("%s %s", r->field, r->pattern);
 		rs->v[n].field = rule_field_of(r->field);
+		rs->v[n].need = longest_part(low);
 		if (key)
 			g_string_append_printf(key, "\n%s %s", r->kind,
 					       rs->v[n].text);
@@ -1091,6 +1131,7 @@ static void free_rules(struct rules *rs)
 	for (size_t i = 0; i < rs->n; i++) {
 		g_pattern_spec_free(rs->v[i].spec);
 		g_free(rs->v[i].text);
+		g_free(rs->v[i].need);
 	}
 	g_free(rs->v);
 	for (size_t m = 0; m < G_N_ELEMENTS(rs->memo); m++)
