@@ -100,23 +100,11 @@ imp linux-kernel later2
 run match2 "$ONLIST" --db "$DB" match
 expect_rc match2 0
 echoes >"$TMP/got2"
-cat >"$TMP/want2" <<'TXT'
-Thanks.20200301.B4-TY@example.org|bot|msgid *.b4-ty@*
-bot1@x|echo|from tip-bot*@*
-bot2@x|echo|from tip-bot*@*
-ci@x|bot|from *.bot@*
-new.B4-Ty@x|bot|msgid *.b4-ty@*
-pw@x|bot|patchwork 1
-stableonly@x|echo|list *tip-commits*
-subj1@x|echo|subject *patch*added to*tree*
-subj2@x|echo|subject *patch*added to*tree*
-subj3@x|echo|subject + *added to * branch
-subj4@x|echo|subject *[merged*
-subj5@x|echo|subject *[tip:*
-syz@x|bot|from syzbot*@*
-tipbot@x|echo|from tipbot@*
-tiponly@x|echo|list linux-tip-commits
-x86tip@x|echo|list *tip-commits*
-TXT
+# the new bot notice, and the old patch now only on echo lists: named by
+# the first list rule that one of them matches
+{ grep -v '^stableonly@x' "$TMP/want1"
+  echo 'new.B4-Ty@x|bot|msgid *.b4-ty@*'
+  echo 'stableonly@x|echo|list *tip-commits*'
+} | LC_ALL=C sort >"$TMP/want2"
 diff "$TMP/want2" "$TMP/got2" || bad "echoes after a list was gained"
 [ $nfail -eq 0 ]
