@@ -899,15 +899,32 @@ static onlist_status tag_bounds(struct onlist_store *s,
 
 /* ---- the run ---- */
 
+/* The field a rule looks at. */
+enum rule_field {
+	RF_OTHER, RF_MSGID, RF_FROM, RF_SUBJECT, RF_MAILER, RF_LIST,
+	RF_PATCHWORK, RF_UPSTREAM
+};
+
 struct compiled_rule {
 	const struct onlist_echo_rule *r;
 	GPatternSpec *spec;
 	char *text;		/* "field pattern", for the echoes table */
+	enum rule_field field;
+	/* the pattern's longest run without * or ?: a value it matches
+	 * has it (NULL: none) */
+	char *need;
 };
+
+/* A value's first rule of its field is remembered for that many values
+ * at most (a field's values repeat: senders, mailers, list sets). */
+#define MEMO_MAX 65536
 
 struct rules {
 	struct compiled_rule *v;
 	size_t n;
+	/* value of from, mailer, lists -> 1 + the first rule of that field
+	 * it hits (n + 1: none) */
+	GHashTable *memo[3];
 };
 
 /* Every line of `lists` matches one of the list rules: a patch sent to
@@ -920,7 +937,7 @@ static int all_echo_lists(const struct rules *rs, const char *lists)
 	for (gchar **n = names; *n && all; n++) {
 		int hit = 0;
 		for (size_t i = 0; i < rs->n && !hit; i++)
-			hit = !strcmp(rs->v[i].r->field, "list") &&
+			hit = rs->v[i].field == RF_LIST &&
 			      g_pattern_spec_match_string(rs->v[i].spec, *n);
 		all = hit;
 	}
@@ -928,50 +945,149 @@ static int all_echo_lists(const struct rules *rs, const char *lists)
 	return all;
 }
 
+/* Whether v has need (NULL: anything has), ASCII letters folded when
+ * fold (need is lower-case): a cheap test before the glob, which a
+ * value without it cannot match. */
+static int has_part(const char *v, const char *need, int fold)
+{
+	size_t n;
+
+	if (!need)
+		return 1;
+	if (!fold)
+		return strstr(v, need) != NULL;
+	for (n = strlen(need); *v; v++)
+		if (!g_ascii_strncasecmp(v, need, n))
+			return 1;
+	return 0;
+}
+
+/* The longest run of p without a wildcard (NULL: none). */
+static char *longest_part(const char *p)
+{
+	size_t best = 0, at = 0;
+
+	for (size_t i = 0; p[i];) {
+		size_t n = strcspn(p + i, "*?");
+
+		if (n > best) {
+			best = n;
+			at = i;
+		}
+		i += n;
+		i += p[i] != 0;
+	}
+	return best ? g_strndup(p + at, best) : NULL;
+}
+
+/* Whether rule c hits the message: each rule looks at one field. */
+static int rule_hits(const struct rules *rs, const struct compiled_rule *c,
+		     const struct onlist_classify_row *row, int *lists_all)
+{
+	const char *v = NULL;
+	char *low = NULL;
+	int hit = 0;
+
+	switch (c->field) {
+	case RF_LIST:
+		if (*lists_all < 0)
+			*lists_all = row->lists && all_echo_lists(rs, row->lists);
+		/* name the first list rule that matches one of them */
+		if (*lists_all) {
+			gchar **names = g_strsplit(row->lists, "\n", -1);
+			for (gchar **n = names; *n && !hit; n++)
+				hit = g_pattern_spec_match_string(c->spec, *n);
+			g_strfreev(names);
+		}
+		return hit;
+	case RF_PATCHWORK:
+	case RF_UPSTREAM:
+		return (c->field == RF_PATCHWORK ? row->patchwork :
+			row->upstream) && !strcmp(c->r->pattern, "1");
+	case RF_MSGID:
+		if (row->msgid && has_part(row->msgid, c->need, 1))
+			v = low = g_ascii_strdown(row->msgid, -1);
+		break;
+	case RF_FROM:
+		v = row->from;
+		break;
+	case RF_SUBJECT:
+		v = row->subject;
+		break;
+	case RF_MAILER:
+		v = row->mailer;
+		break;
+	case RF_OTHER:
+		break;
+	}
+	hit = v && (low || has_part(v, c->need, 0)) &&
+	      g_pattern_spec_match_string(c->spec, v);
+	g_free(low);
+	return hit;
+}
+
+/* The first rule of field f that the message hits (rs->n: none), looked
+ * up in memo m by the field's value v. */
+static size_t first_hit(const struct rules *rs, enum rule_field f, int m,
+			const char *v, const struct onlist_classify_row *row)
+{
+	gpointer got;
+	size_t i;
+	int lists_all = -1;
+
+	if (!v)
+		return rs->n;
+	if ((got = g_hash_table_lookup(rs->memo[m], v)))
+		return (size_t)GPOINTER_TO_SIZE(got) - 1;
+	for (i = 0; i < rs->n; i++)
+		if (rs->v[i].field == f && rule_hits(rs, &rs->v[i], row, &lists_all))
+			break;
+	if (g_hash_table_size(rs->memo[m]) < MEMO_MAX)
+		g_hash_table_insert(rs->memo[m], g_strdup(v),
+				    GSIZE_TO_POINTER(i + 1));
+	return i;
+}
+
+/* The first rule the message hits: the first of the from, mailer and
+ * list rules, remembered by value, or an earlier one of the others. */
 static int classify_one(const struct onlist_classify_row *row,
 			const char **kind, const char **rule, void *data)
 {
 	const struct rules *rs = data;
-	int lists_all = -1;	/* not known yet */
+	size_t best = first_hit(rs, RF_FROM, 0, row->from, row), i;
+	int lists_all = -1;
 
-	for (size_t i = 0; i < rs->n; i++) {
-		const struct compiled_rule *c = &rs->v[i];
-		const char *f = c->r->field, *v = NULL;
-		int hit;
+	if ((i = first_hit(rs, RF_MAILER, 1, row->mailer, row)) < best)
+		best = i;
+	if ((i = first_hit(rs, RF_LIST, 2, row->lists, row)) < best)
+		best = i;
+	for (i = 0; i < best; i++) {
+		enum rule_field f = rs->v[i].field;
 
-		if (!strcmp(f, "list")) {
-			if (lists_all < 0)
-				lists_all = row->lists && all_echo_lists(rs, row->lists);
-			hit = 0;
-			/* name the first list rule that matches one of them */
-			if (lists_all) {
-				gchar **names = g_strsplit(row->lists, "\n", -1);
-				for (gchar **n = names; *n && !hit; n++)
-					hit = g_pattern_spec_match_string(c->spec, *n);
-				g_strfreev(names);
-			}
-		} else if (!strcmp(f, "patchwork") || !strcmp(f, "upstream")) {
-			hit = (!strcmp(f, "patchwork") ? row->patchwork :
-			       row->upstream) && !strcmp(c->r->pattern, "1");
-		} else {
-			char *low = NULL;
-
-			if (!strcmp(f, "msgid") && row->msgid)
-				v = low = g_ascii_strdown(row->msgid, -1);
-			else
-				v = !strcmp(f, "from") ? row->from :
-				    !strcmp(f, "subject") ? row->subject :
-				    !strcmp(f, "mailer") ? row->mailer : NULL;
-			hit = v && g_pattern_spec_match_string(c->spec, v);
-			g_free(low);
-		}
-		if (hit) {
-			*kind = c->r->kind;
-			*rule = c->text;
-			return 1;
-		}
+		if (f != RF_FROM && f != RF_MAILER && f != RF_LIST &&
+		    rule_hits(rs, &rs->v[i], row, &lists_all))
+			best = i;
 	}
-	return 0;
+	if (best >= rs->n)
+		return 0;
+	*kind = rs->v[best].r->kind;
+	*rule = rs->v[best].text;
+	return 1;
+}
+
+static enum rule_field rule_field_of(const char *f)
+{
+	static const char *const names[] = {
+		[RF_MSGID] = "msgid", [RF_FROM] = "from",
+		[RF_SUBJECT] = "subject", [RF_MAILER] = "mailer",
+		[RF_LIST] = "list", [RF_PATCHWORK] = "patchwork",
+		[RF_UPSTREAM] = "upstream"
+	};
+
+	for (size_t i = RF_MSGID; i < G_N_ELEMENTS(names); i++)
+		if (!strcmp(f, names[i]))
+			return (enum rule_field)i;
+	return RF_OTHER;
 }
 
 /* The echo and bot rules of this run, compiled; *key (when key is not
@@ -996,6 +1112,8 @@ static void compile_rules(const struct onlist_match_opts *o, struct rules *rs,
 		rs->v[n].r = r;
 		rs->v[n].spec = g_pattern_spec_new(low);
 		rs->v[n].text = g_strdup_printf("%s %s", r->field, r->pattern);
+		rs->v[n].field = rule_field_of(r->field);
+		rs->v[n].need = longest_part(low);
 		if (key)
 			g_string_append_printf(key, "\n%s %s", r->kind,
 					       rs->v[n].text);
@@ -1003,6 +1121,9 @@ static void compile_rules(const struct onlist_match_opts *o, struct rules *rs,
 		n++;
 	}
 	rs->n = n;
+	for (size_t m = 0; m < G_N_ELEMENTS(rs->memo); m++)
+		rs->memo[m] = g_hash_table_new_full(g_str_hash, g_str_equal,
+						    g_free, NULL);
 }
 
 static void free_rules(struct rules *rs)
@@ -1010,8 +1131,11 @@ static void free_rules(struct rules *rs)
 	for (size_t i = 0; i < rs->n; i++) {
 		g_pattern_spec_free(rs->v[i].spec);
 		g_free(rs->v[i].text);
+		g_free(rs->v[i].need);
 	}
 	g_free(rs->v);
+	for (size_t m = 0; m < G_N_ELEMENTS(rs->memo); m++)
+		g_hash_table_destroy(rs->memo[m]);
 }
 
 /* The rules are plain globs (* and ?, nothing else special: "[merged"
