@@ -83,6 +83,17 @@ $TRAILER}" || fail "commit $1"
 	}
 }
 
+# eval_set SEED: t050's labelled set (tests/t050-match-eval.py: a
+# repository, its mail and the labels) built from SEED in $W ($TMP/w;
+# after make_tmp and isolate_git), and in $TMP/rules the rule that its CI
+# bot's mails are echoes.
+eval_set() {
+	W=$TMP/w
+	python3 tests/t050-match-eval.py "$W" "$1" ||
+		fail "the evaluation set could not be built"
+	printf 'echo from ci-bot@example.org\n' >"$TMP/rules"
+}
+
 # same_output LABEL EXPECTED ACTUAL: 0 when the files are identical, else
 # print LABEL and the first line where they differ, and return 1.
 # (Its variables are named so as not to clobber a caller's: sh has no locals.)

@@ -13,9 +13,7 @@ need_onlist
 make_tmp
 isolate_git
 
-W=$TMP/w
-python3 tests/t050-match-eval.py "$W" 5086 || fail "the evaluation set could not be built"
-printf 'echo from ci-bot@example.org\n' >"$TMP/rules"
+eval_set 5086
 db=$TMP/t.db
 "$ONLIST" -q --db "$db" scan --repo "$W/repo" v1.0..v1.1 >/dev/null || fail "scan"
 "$ONLIST" -q --db "$db" import --list eval "$W/eval.mbox" >/dev/null || fail "import"

@@ -14,13 +14,11 @@ need_onlist
 make_tmp
 isolate_git
 
-W=$TMP/w
+eval_set 5050
 DB=$TMP/onlist.db
-python3 tests/t050-match-eval.py "$W" 5050 || fail "the evaluation set could not be built"
 "$ONLIST" -q --db "$DB" import --list eval "$W/eval.mbox" >/dev/null || fail "import"
 "$ONLIST" -q --db "$DB" import --list stable "$W/stable.mbox" >/dev/null || fail "import stable"
 "$ONLIST" -q --db "$DB" scan --repo "$W/repo" v1.0..v1.1 >/dev/null || fail "scan"
-printf 'echo from ci-bot@example.org\n' >"$TMP/rules"
 "$ONLIST" -q --db "$DB" match --rules "$TMP/rules" >/dev/null || fail "match"
 
 sqlite3 "$DB" "SELECT commit_sha || ' ' || message_id || ' ' || printf('%.2f', score)
