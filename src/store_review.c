@@ -98,12 +98,17 @@ static const char sql_tags[] =
 	"   WHERE au.msgid = th.answers),"
 	" (SELECT r.kind = 'series-tag' FROM message_reply r"
 	"   WHERE r.msgid = t.msgid)"
+	/* CROSS JOIN: the trailers stay the outer loop, the rest looked
+	 * up by key; with no statistics, the planner's costs so close that
+	 * any index may tip it into walking every message in date order to
+	 * spare the sort (thread_answers made partial did: 19 s CPU on
+	 * 1,000,000 x 100,000, against under 0.05 s) */
 	" FROM message_trailers t"
-	" JOIN message_info mi ON mi.msgid = t.msgid AND" ANSWERING("mi")
-	" JOIN thread th ON th.msgid = t.msgid AND th.answers IS NOT NULL"
-	" JOIN messages m ON m.msgid = t.msgid"
-	" JOIN messages am ON am.msgid = th.answers"
-	" JOIN message_info ai ON ai.msgid = th.answers"
+	" CROSS JOIN message_info mi ON mi.msgid = t.msgid AND" ANSWERING("mi")
+	" CROSS JOIN thread th ON th.msgid = t.msgid AND th.answers IS NOT NULL"
+	" CROSS JOIN messages m ON m.msgid = t.msgid"
+	" CROSS JOIN messages am ON am.msgid = th.answers"
+	" CROSS JOIN message_info ai ON ai.msgid = th.answers"
 	" LEFT JOIN series s ON s.msgid = th.answers"
 	" WHERE lower(t.key) IN " REVIEW_KEYS
 	/* and those a reply quotes from a mail the archive lost (issue 27):
@@ -123,11 +128,11 @@ static const char sql_tags[] =
 	" (SELECT coalesce(lower(au.addr), '') FROM message_author au"
 	"   WHERE au.msgid = th.answers), 0"
 	" FROM quoted_tags q"
-	" JOIN message_info mi ON mi.msgid = q.msgid AND" ANSWERING("mi")
-	" JOIN thread th ON th.msgid = q.msgid AND th.answers IS NOT NULL"
-	" JOIN messages m ON m.msgid = q.msgid"
-	" JOIN messages am ON am.msgid = th.answers"
-	" JOIN message_info ai ON ai.msgid = th.answers"
+	" CROSS JOIN message_info mi ON mi.msgid = q.msgid AND" ANSWERING("mi")
+	" CROSS JOIN thread th ON th.msgid = q.msgid AND th.answers IS NOT NULL"
+	" CROSS JOIN messages m ON m.msgid = q.msgid"
+	" CROSS JOIN messages am ON am.msgid = th.answers"
+	" CROSS JOIN message_info ai ON ai.msgid = th.answers"
 	" LEFT JOIN series s ON s.msgid = th.answers"
 	" WHERE lower(q.key) IN " REVIEW_KEYS
 	" AND ((coalesce(m.in_reply_to, '') <> '' AND NOT EXISTS"
