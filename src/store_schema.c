@@ -103,9 +103,15 @@ const char onlist__thread_index_drop[] =
 	"DROP INDEX IF EXISTS thread_root; DROP INDEX IF EXISTS thread_answers;"
 	"DROP INDEX IF EXISTS series_series; DROP INDEX IF EXISTS series_topic;"
 	"DROP INDEX IF EXISTS replies_reply;";
+/* Only the messages that answer (about 70% of the rows on LKML): every
+ * query that reads it asks for "answers = ...", which says NOT NULL, and
+ * a third fewer entries to sort at each whole rebuild. */
+#define THREAD_ANSWERS \
+	"CREATE INDEX IF NOT EXISTS thread_answers ON thread(answers)" \
+	" WHERE answers IS NOT NULL;\n"
 const char onlist__thread_index_create[] =
 	"CREATE INDEX IF NOT EXISTS thread_root ON thread(root);\n"
-	"CREATE INDEX IF NOT EXISTS thread_answers ON thread(answers);\n"
+	THREAD_ANSWERS
 	"CREATE INDEX IF NOT EXISTS series_series ON series(series);\n"
 	"CREATE INDEX IF NOT EXISTS series_topic ON series(topic);\n"
 	"CREATE INDEX IF NOT EXISTS replies_reply ON replies(reply);\n";
@@ -626,6 +632,12 @@ static const char v24_sql[] =
 	"CREATE INDEX IF NOT EXISTS commits_author_cdate"
 	" ON commits(lower(author_email), commit_date);\n";
 
+/* ---- version 25: thread_answers, only the rows that answer ---------- */
+
+static const char v25_sql[] =
+	"DROP INDEX IF EXISTS thread_answers;\n" THREAD_ANSWERS;
+#undef THREAD_ANSWERS
+
 /* Step N (index N - 1) brings a database to version N. */
 static const char *const steps[][2] = {
 	{ v1_sql },
@@ -652,6 +664,7 @@ static const char *const steps[][2] = {
 	{ v22_sql },
 	{ v23_sql },
 	{ v24_sql },
+	{ v25_sql },
 };
 #define SCHEMA_VERSION ((int)(sizeof(steps) / sizeof(*steps)))
 
