@@ -198,13 +198,25 @@ static const char sql_put_tag[] =
 	" ON lower(i.stripped) = lower(c.subject)" \
 	" JOIN messages m ON m.msgid = i.msgid JOIN series s ON s.msgid = i.msgid" \
 	" WHERE "
+/* Each commit's highest posting version: of all commits, the postings
+ * read in Message-ID order (matches_message) and grouped after, so that
+ * the look-ups into message_info walk its keys in order (+: from the
+ * commits' key order, each look-up was a jump; 1,000,000 x 100,000 LKML
+ * shape, sqlite3 shell: 0.17 s CPU -> 0.12 s); of some, by the commit. */
+#define VERSIONS_ALL " FROM matches x CROSS JOIN message_info pi" \
+	" ON pi.msgid = x.message_id WHERE x.message_id >= '' AND " POSTED \
+	" GROUP BY +x.commit_sha"
+#define VERSIONS_SOME " FROM matches x JOIN message_info pi" \
+	" ON pi.msgid = x.message_id WHERE " POSTED \
+	" AND x.commit_sha IN (SELECT sha FROM temp.link_commits)" \
+	" GROUP BY x.commit_sha"
 #define LINKS_ALL "", " (SELECT commit_sha FROM matches x WHERE " POSTED ")", \
-	BY_PATCH
+	BY_PATCH, VERSIONS_ALL
 #define LINKS_SOME " AND x.commit_sha IN (SELECT sha FROM temp.link_commits)", \
 	" (SELECT x.commit_sha FROM temp.link_commits k CROSS JOIN matches x" \
-	"  ON x.commit_sha = k.sha WHERE " POSTED ")", BY_COMMIT
+	"  ON x.commit_sha = k.sha WHERE " POSTED ")", BY_COMMIT, VERSIONS_SOME
 #define SQL_LINKS(a) SQL_LINKS_(a)
-#define SQL_LINKS_(f, set, by) \
+#define SQL_LINKS_(f, set, by, versions) \
 	"INSERT OR IGNORE INTO review_links SELECT x.commit_sha, x.message_id," \
 	" s.topic, 1" \
 	" FROM matches x JOIN series s ON s.msgid = x.message_id WHERE " POSTED f ";" \
@@ -217,9 +229,7 @@ static const char sql_put_tag[] =
 	"CREATE TEMP TABLE link_versions(sha TEXT PRIMARY KEY," \
 	" version INTEGER NOT NULL) WITHOUT ROWID;" \
 	"INSERT INTO temp.link_versions SELECT x.commit_sha," \
-	" max(coalesce(pi.version, 1))" \
-	" FROM matches x JOIN message_info pi ON pi.msgid = x.message_id" \
-	" WHERE " POSTED f " GROUP BY x.commit_sha;" \
+	" max(coalesce(pi.version, 1))" versions ";" \
 	"INSERT OR IGNORE INTO review_links SELECT c.sha, m.msgid, s.topic, 0" \
 	" FROM temp.link_versions v CROSS JOIN commits c ON c.sha = v.sha" \
 	" CROSS JOIN messages m ON lower(m.from_addr) = lower(c.author_email)" \
