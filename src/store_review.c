@@ -159,7 +159,9 @@ static const char sql_put_tag[] =
  * commit's subject, or its files and the part of its subject before the
  * first ':' ("controllers/cpuset:") and a lower version than a
  * posting.  msgid: the posting or that version; posted: 1 for a
- * posting. */
+ * posting.  A member of the topic is tried for a posting (a covering
+ * index) before its subject (its message_info row): most members are
+ * posted by no commit. */
 #define LINK_WINDOW "15552000"
 #define LINK_PATCH(i, m) \
 	" " i ".class = 'patch' AND NOT coalesce(" i ".reply, 0)" \
@@ -168,10 +170,10 @@ static const char sql_put_tag[] =
 	"   AND c.commit_date + 86400" \
 	" AND NOT EXISTS (SELECT 1 FROM matches y WHERE y.message_id = " i ".msgid" \
 	"   AND y.commit_sha <> c.sha AND " ONLIST__POSTED("y.method") ")" \
-	" AND NOT EXISTS (SELECT 1 FROM series sa JOIN series sb ON sb.topic = sa.topic" \
-	"   JOIN message_info ib ON ib.msgid = sb.msgid" \
+	" AND NOT EXISTS (SELECT 1 FROM series sa CROSS JOIN series sb" \
+	"   ON sb.topic = sa.topic CROSS JOIN matches y ON y.message_id = sb.msgid" \
+	"   CROSS JOIN message_info ib ON ib.msgid = sb.msgid" \
 	"   AND lower(ib.stripped) = lower(" i ".stripped)" \
-	"   JOIN matches y ON y.message_id = sb.msgid" \
 	"   WHERE sa.msgid = " i ".msgid AND y.commit_sha <> c.sha" \
 	"   AND " ONLIST__POSTED("y.method") ")"
 /* The links of every posted commit (LINKS_ALL), or of those in
@@ -210,7 +212,12 @@ static const char sql_put_tag[] =
 	" ON pi.msgid = x.message_id WHERE " POSTED \
 	" AND x.commit_sha IN (SELECT sha FROM temp.link_commits)" \
 	" GROUP BY x.commit_sha"
-#define LINKS_ALL "", " (SELECT commit_sha FROM matches x WHERE " POSTED ")", \
+/* LINKS_ALL's set is a look-up of the commit's matches for each pair,
+ * not the posted commits gathered into a list first (a walk of every
+ * match; with the member order above, 1,000,000 x 100,000 LKML shape,
+ * sqlite3 shell: 0.83 s CPU -> 0.77 s). */
+#define LINKS_ALL "", " (SELECT commit_sha FROM matches x" \
+	" WHERE x.commit_sha = c.sha AND " POSTED ")", \
 	BY_PATCH, VERSIONS_ALL
 #define LINKS_SOME " AND x.commit_sha IN (SELECT sha FROM temp.link_commits)", \
 	" (SELECT x.commit_sha FROM temp.link_commits k CROSS JOIN matches x" \
