@@ -496,14 +496,14 @@ static onlist_status cls_merge(struct onlist_store *s, int64_t from,
 	while (st == ONLIST_OK && (rm = sqlite3_step(m)) == SQLITE_ROW) {
 		struct onlist_classify_row r;
 		const unsigned char *id = sqlite3_column_text(m, 0);
-		int nid = sqlite3_column_bytes(m, 0), c = 1, any = 0;
+		int nid = sqlite3_column_bytes(m, 0), any = 0;
 
 		onlist__store_columns(m, &r, cls_cols);
 		got[1] += sqlite3_column_int(m, 6);
 		g_string_truncate(lists, 0);
 		for (; rl == SQLITE_ROW; rl = sqlite3_step(l)) {
-			c = cmp_text(sqlite3_column_text(l, 0),
-				     sqlite3_column_bytes(l, 0), id, nid);
+			int c = cmp_text(sqlite3_column_text(l, 0),
+					 sqlite3_column_bytes(l, 0), id, nid);
 			if (c > 0)
 				break;
 			if (c < 0)
