@@ -69,6 +69,7 @@ struct saver {
 					 * messages: msgid, from, from_name,
 					 * author, codev */
 	GStringChunk *held;		/* the strings of these */
+	GHashTable *places;		/* their msgids -> index in waiting + 1 */
 	int targets;			/* the replies' temporary table made */
 	long saved;			/* topics saved */
 	onlist_status st;
@@ -181,6 +182,15 @@ static int whole_reply(const struct onlist_store_ignored_reply *r, void *data)
 	return 0;
 }
 
+/* The place of a waiting topic's message: its index in waiting, or -1
+ * for a message of none. */
+static long waiting_place(const char *msgid, void *data)
+{
+	struct saver *v = data;
+
+	return (long)GPOINTER_TO_UINT(g_hash_table_lookup(v->places, msgid)) - 1;
+}
+
 /* A whole save's end: the replies of the waiting topics read, their rows
  * written. */
 static onlist_status whole_flush(struct saver *v)
@@ -188,7 +198,8 @@ static onlist_status whole_flush(struct saver *v)
 	onlist_status st = ONLIST_OK;
 
 	if (v->waiting->len)
-		st = onlist_store_ignored_replies_waiting(v->s, whole_reply, v);
+		st = onlist_store_ignored_replies_waiting(v->s, waiting_place,
+							  whole_reply, v);
 	for (guint i = 0; i < v->waiting->len && st == ONLIST_OK; i++) {
 		const struct waiting *w = &g_array_index(v->waiting,
 							 struct waiting, i);
@@ -232,6 +243,8 @@ static int waiting_member(const struct onlist_store_ignored_msg *r,
 	a.author = g_string_chunk_insert_const(v->held, r->m.author);
 	a.codev = g_string_chunk_insert_const(v->held, r->m.codev);
 	g_array_append_val(v->authors, a);
+	g_hash_table_insert(v->places, (gpointer)a.msgid,
+			    GUINT_TO_POINTER(v->waiting->len));
 	w->nmsg++;
 	return 0;
 }
@@ -251,7 +264,6 @@ static onlist_status whole_save(struct saver *v)
 	if ((st = onlist_store_ignored_save_all(v->s, &applied)) != ONLIST_OK)
 		return st;
 	v->saved += applied;
-	v->targets = 1;
 	if ((st = onlist_store_ignored_members(v->s, 2, NULL, waiting_member, v))
 	    != ONLIST_OK)
 		return st;
@@ -273,6 +285,7 @@ static void whole_free(struct saver *v)
 	g_array_free(v->waiting, TRUE);
 	g_array_free(v->authors, TRUE);
 	g_string_chunk_free(v->held);
+	g_hash_table_destroy(v->places);
 }
 
 /* The last topic held is complete: its replies are wanted when no
@@ -420,6 +433,7 @@ onlist_status onlist_ignored_update(struct onlist_store *s,
 		v.authors = g_array_new(FALSE, FALSE,
 					sizeof(struct onlist_ignored_msg));
 		v.held = g_string_chunk_new(1 << 16);
+		v.places = g_hash_table_new(g_str_hash, g_str_equal);
 		/* the indexes dropped first: the rows deleted without them */
 		if ((st = onlist_store_ignored_index_drop(s, &idx)) != ONLIST_OK ||
 		    (st = onlist_store_ignored_clear(s, NULL)) != ONLIST_OK ||

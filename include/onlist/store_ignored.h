@@ -51,8 +51,8 @@ onlist_status onlist_store_ignored_members(struct onlist_store *s, int saved,
 struct onlist_store_ignored_reply {
 	struct onlist_ignored_reply r;
 	const char *kind, *text;
-	long n;		/* replies_waiting: its target's topic's place among
-			 * the topics members(s, 2) reads; else -1 */
+	long n;		/* replies_waiting: the place its caller gave
+			 * the reply's target; else -1 */
 };
 typedef int (*onlist_store_ignored_reply_cb)(
 	const struct onlist_store_ignored_reply *r, void *data);
@@ -71,12 +71,17 @@ onlist_status onlist_store_ignored_replies_to(struct onlist_store *s,
 					      onlist_store_ignored_reply_cb cb,
 					      void *data);
 /* The same rows, in the replies' Message-ID order, from one pass over
- * every reply, for the messages of every topic saved by
- * onlist_store_ignored_save_all() that has no row in ignored_topics yet
+ * every reply, for the messages of the topics saved by
+ * onlist_store_ignored_save_all() that have no row in ignored_topics yet
  * (those no commit has: most of the patches and cover letters, where the
- * pass is cheaper than a look-up of each), with r->n.  Its temporary
- * table goes with onlist_store_ignored_targets_drop().  ONLIST_EDB. */
+ * pass is cheaper than a look-up of each): a reply is read when
+ * place(its target, data) is not negative, and r->n is that place (the
+ * caller's number of the target's topic).  place is called as rows are
+ * read, more than once for a target; it may not use the store.
+ * ONLIST_EDB. */
 onlist_status onlist_store_ignored_replies_waiting(struct onlist_store *s,
+						   long (*place)(const char *msgid,
+								 void *data),
 						   onlist_store_ignored_reply_cb cb,
 						   void *data);
 void onlist_store_ignored_targets_drop(struct onlist_store *s);
