@@ -131,7 +131,9 @@ onlist_status onlist_store_thread_load(struct onlist_store *s, int part,
 				       void *data);
 
 /* Empty the tables (their indexes dropped) and write every row of the
- * result; c gets messages, replies, threads, series, topics and written.
+ * result; or, when they hold rows already and at most an eighth of them
+ * differ, write only those (the indexes kept).  c gets messages,
+ * replies, threads, series, topics and written.
  * Reads only the msgid of v's strings, and t's topics; puts t's replies
  * in the table's order (patch, then reply).  The caller writes
  * the pending references (onlist_store_thread_pending(), part 0) in the
