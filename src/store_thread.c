@@ -385,6 +385,19 @@ static int same(const char *stored, const char *now)
 	return !strcmp(stored, now);
 }
 
+/* What a read of the stored rows that stopped at rc returns: ok, or 0
+ * with *ret set when SQLite failed. */
+static int read_end(struct onlist_store *s, sqlite3_stmt *st, int rc, int ok,
+		    const char *what, onlist_status *ret)
+{
+	sqlite3_reset(st);
+	if (ok && rc != SQLITE_DONE) {
+		*ret = fail(s, what);
+		return 0;
+	}
+	return ok;
+}
+
 /* The thread rows (all), then the series rows (series) that differ
  * from v's in the order of order[]; 0 past ch->max changes. */
 static int changed_rows(struct onlist_store *s, const struct onlist_thread_msg *v,
@@ -436,12 +449,7 @@ static int changed_rows(struct onlist_store *s, const struct onlist_thread_msg *
 	for (; ok && oi < n; oi++)
 		if (!series || v[order[oi]].series >= 0)
 			ok = note(ch, a, order[oi]);
-	sqlite3_reset(st);
-	if (ok && rc != SQLITE_DONE) {
-		*ret = fail(s, "read threads");
-		return 0;
-	}
-	return ok;
+	return read_end(s, st, rc, ok, "read threads", ret);
 }
 
 /* The same of the replies, t's in the table's order; *distinct the
@@ -500,12 +508,7 @@ static int changed_replies(struct onlist_store *s,
 		++*distinct;
 		ok = note(ch, ch->replies, (int)i);
 	}
-	sqlite3_reset(st);
-	if (ok && rc != SQLITE_DONE) {
-		*ret = fail(s, "read replies");
-		return 0;
-	}
-	return ok;
+	return read_end(s, st, rc, ok, "read replies", ret);
 }
 
 static onlist_status write_changes(struct onlist_store *s,
