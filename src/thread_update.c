@@ -146,6 +146,17 @@ struct loaded {
 	 * id: 8 MB for a million messages, freed with the load */
 	unsigned *slots;
 	size_t mask;
+	/* A whole build's: the indexes of v in the order of the ids, made
+	 * at the first class or author (the order the tables are written
+	 * in, onlist_store_thread_write_all()), and where in it the next
+	 * class and author are looked for: they come in the order of their
+	 * ids too, so a cursor that only moves on finds each message,
+	 * without the hash table above (unless an id holds a NUL byte,
+	 * which strcmp() does not order as SQLite does: nul_ids). */
+	int sorted;
+	int *order;
+	size_t info_at, author_at;
+	int nul_ids;
 };
 
 /* Strings that repeat (senders, classes, subjects) are stored once; ids
@@ -211,6 +222,44 @@ static struct onlist_thread_msg *loaded_msg(struct loaded *l, const char *id,
 	return NULL;
 }
 
+static gint by_msgid(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const struct onlist_thread_msg *v = data;
+
+	return strcmp(v[*(const int *)a].msgid, v[*(const int *)b].msgid);
+}
+
+static void sort_ids(struct loaded *l)
+{
+	l->order = g_new(int, l->len ? l->len : 1);
+	for (size_t i = 0; i < l->len; i++)
+		l->order[i] = (int)i;
+	g_qsort_with_data(l->order, (gint)l->len, sizeof(int), by_msgid, l->v);
+}
+
+/* The message of a class or author row (*at: its kind's cursor in
+ * l->order), NULL for none. */
+static struct onlist_thread_msg *row_msg(struct loaded *l,
+					 const struct onlist_store_thread_row *r,
+					 size_t *at)
+{
+	if (!l->sorted || l->nul_ids || memchr(r->msgid, 0, r->msgid_len))
+		return loaded_msg(l, r->msgid, r->msgid_len);
+	if (!l->order)
+		sort_ids(l);
+	while (*at < l->len) {
+		struct onlist_thread_msg *x = &l->v[l->order[*at]];
+		int cmp = strcmp(x->msgid, r->msgid);
+
+		if (cmp > 0)
+			return NULL;
+		++*at;
+		if (!cmp)
+			return x;
+	}
+	return NULL;
+}
+
 /* The columns of message_info (thread.h's defaults in a row without) */
 static void load_info(struct loaded *l, struct onlist_thread_msg *x,
 		      const struct onlist_store_thread_row *r)
@@ -234,7 +283,9 @@ static void load_row(const struct onlist_store_thread_row *r, void *data)
 
 	if (r->kind == ONLIST_THREAD_ROW_INFO ||
 	    r->kind == ONLIST_THREAD_ROW_AUTHOR) {
-		if (!r->msgid || !(x = loaded_msg(l, r->msgid, r->msgid_len)))
+		if (!r->msgid || !(x = row_msg(l, r,
+				r->kind == ONLIST_THREAD_ROW_INFO ? &l->info_at :
+				&l->author_at)))
 			return;		/* of no message */
 		if (r->kind == ONLIST_THREAD_ROW_INFO) {
 			load_info(l, x, r);
@@ -251,6 +302,8 @@ static void load_row(const struct onlist_store_thread_row *r, void *data)
 	x = &l->v[l->len++];
 	memset(x, 0, sizeof(*x));
 	x->msgid = str_once(l->ids, r->msgid, r->msgid_len);
+	if (r->msgid && memchr(r->msgid, 0, r->msgid_len))
+		l->nul_ids = 1;
 	x->in_reply_to = str_once(l->strings, r->in_reply_to, r->in_reply_to_len);
 	/* a reply to a thread's first mail names it in both */
 	if (r->refs && r->in_reply_to && r->refs_len == r->in_reply_to_len &&
@@ -531,6 +584,7 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 	if (!whole && (base = onlist_store_get_meta(s, "threads_base")) &&
 	    (ret = find_part(s, base, stamp_now, &part)) != ONLIST_OK)
 		goto rollback;
+	l.sorted = whole;
 	ret = onlist_store_thread_load(s, part >= 0, load_row, &l);
 	g_hash_table_destroy(l.seen);
 	l.seen = NULL;
@@ -557,7 +611,10 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 			goto rollback;
 		g_string_chunk_free(l.strings);
 		l.strings = NULL;
-		ret = onlist_store_thread_write_all(s, l.v, l.len, &t, &c);
+		if (!l.order)	/* no class or author came */
+			sort_ids(&l);
+		ret = onlist_store_thread_write_all(s, l.v, l.len, l.order, &t,
+						    &c);
 	} else if (part >= 0 && have_kept &&
 		   (ret = onlist_store_thread_part_counts(s, 0, &before))
 		   != ONLIST_OK) {
@@ -577,6 +634,8 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 	l.ids = NULL;
 	g_free(l.v);
 	l.v = NULL;
+	g_free(l.order);
+	l.order = NULL;
 	if (whole && (ret = onlist_store_thread_index(s)) != ONLIST_OK)
 		goto rollback;
 	/* a part knows its own counts, not the whole's */
@@ -620,6 +679,7 @@ out:
 	if (l.seen)
 		g_hash_table_destroy(l.seen);
 	g_free(l.slots);
+	g_free(l.order);
 	g_free(l.v);
 	if (out)
 		*out = c;

@@ -121,17 +121,20 @@ struct onlist_store_thread_row {
 typedef void (*onlist_store_thread_row_cb)(
 	const struct onlist_store_thread_row *r, void *data);
 /* Every message in import order, each as a _MESSAGE row, then the
- * classes and the in-body authors as _INFO and _AUTHOR rows in no
- * particular order (each message at most once of each, possibly of no
- * message given: the caller skips those); or (part) those
- * onlist_store_thread_aff_start() and _round() found, in the same order,
- * as _ALL rows. */
+ * classes and the in-body authors as _INFO and _AUTHOR rows, each kind in
+ * the order of their ids (BINARY, the tables' key; each message at most
+ * once of each, possibly of no message given: the caller skips those);
+ * or (part) those onlist_store_thread_aff_start() and _round() found, in
+ * the same order, as _ALL rows. */
 onlist_status onlist_store_thread_load(struct onlist_store *s, int part,
 				       onlist_store_thread_row_cb cb,
 				       void *data);
 
 /* Empty the tables (their indexes dropped) and write every row of the
- * result; c gets messages, replies, threads, series, topics and written.
+ * result; or, when they hold rows already and at most an eighth of them
+ * differ, write only those (the indexes kept).  c gets messages,
+ * replies, threads, series, topics and written.  order: the indexes of
+ * v's n messages in the order of their ids (strcmp), the tables' order.
  * Reads only the msgid of v's strings, and t's topics; puts t's replies
  * in the table's order (patch, then reply).  The caller writes
  * the pending references (onlist_store_thread_pending(), part 0) in the
@@ -140,7 +143,7 @@ onlist_status onlist_store_thread_load(struct onlist_store *s, int part,
  * same transaction, once the caller has let go of v and t. */
 onlist_status onlist_store_thread_write_all(struct onlist_store *s,
 					    const struct onlist_thread_msg *v,
-					    size_t n,
+					    size_t n, const int *order,
 					    const struct onlist_threads *t,
 					    struct onlist_thread_counts *c);
 /* Make the thread tables' indexes again after
