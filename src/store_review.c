@@ -227,13 +227,23 @@ static const char sql_put_tag[] =
 #define LINKS_SOME " AND x.commit_sha IN (SELECT sha FROM temp.link_commits)", \
 	" (SELECT x.commit_sha FROM temp.link_commits k CROSS JOIN matches x" \
 	"  ON x.commit_sha = k.sha WHERE " POSTED ")", BY_COMMIT, VERSIONS_SOME
+/* A patch that is a posting of the commit already has its link (the
+ * first statement of SQL_LINKS: posted, in a series); INSERT OR IGNORE
+ * would drop it, but only after the topic's other members were looked
+ * up for it (LINK_PATCH), and nearly every patch with a commit's subject
+ * is that commit's posting (5,000,000 x 1,000,000 LKML shape: every
+ * one).  A look-up of the pair first: 1,000,000 x 100,000, sqlite3
+ * shell: 1.55 s CPU -> 0.57 s. */
+#define NOT_POSTING " AND NOT EXISTS (SELECT 1 FROM matches z" \
+	" WHERE z.commit_sha = c.sha AND z.message_id = i.msgid" \
+	" AND " ONLIST__POSTED("z.method") ")"
 #define SQL_LINKS(a) SQL_LINKS_(a)
 #define SQL_LINKS_(f, set, by, versions) \
 	"INSERT OR IGNORE INTO review_links SELECT x.commit_sha, x.message_id," \
 	" s.topic, 1" \
 	" FROM matches x JOIN series s ON s.msgid = x.message_id WHERE " POSTED f ";" \
 	"INSERT OR IGNORE INTO review_links SELECT c.sha, m.msgid, s.topic, 0" \
-	by "c.sha IN" set \
+	by "c.sha IN" set NOT_POSTING \
 	" AND" LINK_PATCH("i", "m") " AND (lower(m.from_addr) = lower(c.author_email)" \
 	"  OR EXISTS (SELECT 1 FROM message_author au WHERE au.msgid = i.msgid" \
 	"   AND lower(au.addr) = lower(c.author_email)));" \
