@@ -218,14 +218,25 @@ static const char sql_put_tag[] =
 	" ON pi.msgid = x.message_id WHERE " POSTED \
 	" AND x.commit_sha IN (SELECT sha FROM temp.link_commits)" \
 	" GROUP BY x.commit_sha"
+/* The postings' links: of all commits, the postings read in Message-ID
+ * order (matches_message, covering) so that their series are looked up
+ * in key order, and sorted to be written in the links' key order (from
+ * the commits' key order each series was a jump; 5,000,000 x 1,000,000
+ * LKML shape, sqlite3 shell: 3.2-3.7 s CPU -> 1.0 s); of some, by the
+ * commit. */
+#define POSTINGS_ALL " FROM matches x INDEXED BY matches_message" \
+	" CROSS JOIN series s ON s.msgid = x.message_id" \
+	" WHERE x.message_id >= '' AND " POSTED " ORDER BY 1, 2"
+#define POSTINGS_SOME " FROM matches x JOIN series s ON s.msgid = x.message_id" \
+	" WHERE " POSTED " AND x.commit_sha IN (SELECT sha FROM temp.link_commits)"
 /* LINKS_ALL's set is a look-up of the commit's matches for each pair,
  * not the posted commits gathered into a list first (a walk of every
  * match; with the member order above, 1,000,000 x 100,000 LKML shape,
  * sqlite3 shell: 0.83 s CPU -> 0.77 s). */
-#define LINKS_ALL "", " (SELECT commit_sha FROM matches x" \
+#define LINKS_ALL POSTINGS_ALL, " (SELECT commit_sha FROM matches x" \
 	" WHERE x.commit_sha = c.sha AND " POSTED ")", \
 	BY_PATCH, VERSIONS_ALL
-#define LINKS_SOME " AND x.commit_sha IN (SELECT sha FROM temp.link_commits)", \
+#define LINKS_SOME POSTINGS_SOME, \
 	" (SELECT x.commit_sha FROM temp.link_commits k CROSS JOIN matches x" \
 	"  ON x.commit_sha = k.sha WHERE " POSTED ")", BY_COMMIT, VERSIONS_SOME
 /* A patch that is a posting of the commit already has its link (the
@@ -239,10 +250,9 @@ static const char sql_put_tag[] =
 	" WHERE z.commit_sha = c.sha AND z.message_id = i.msgid" \
 	" AND " ONLIST__POSTED("z.method") ")"
 #define SQL_LINKS(a) SQL_LINKS_(a)
-#define SQL_LINKS_(f, set, by, versions) \
+#define SQL_LINKS_(postings, set, by, versions) \
 	"INSERT OR IGNORE INTO review_links SELECT x.commit_sha, x.message_id," \
-	" s.topic, 1" \
-	" FROM matches x JOIN series s ON s.msgid = x.message_id WHERE " POSTED f ";" \
+	" s.topic, 1" postings ";" \
 	"INSERT OR IGNORE INTO review_links SELECT c.sha, m.msgid, s.topic, 0" \
 	by "c.sha IN" set NOT_POSTING \
 	" AND" LINK_PATCH("i", "m") " AND (lower(m.from_addr) = lower(c.author_email)" \
