@@ -401,7 +401,10 @@ static const char sql_replies_some[] = SQL_REPLIES((SOME_SERIES, ONLY_L));
  * 41-56 s wall -> 12.4 s and 21 s, the thread table read whole); reading
  * every row of the thread table for the few that answer a target cost
  * more than those rows (1,000,000 x 100,000, sqlite3 shell: 0.94 s CPU ->
- * 0.65 s).  CROSS JOIN: the order of the walks. */
+ * 0.65 s).  CROSS JOIN: the order of the walks.  The answers are sorted
+ * before they are written, so that the table grows at its end: written
+ * in the targets' order, each row went somewhere in it (5,000,000 x
+ * 1,000,000, sqlite3 shell: 4.5 s CPU -> 1.4 s). */
 static const char sql_reply_targets[] =
 	"DROP TABLE IF EXISTS temp.review_targets;"
 	"DROP TABLE IF EXISTS temp.review_answers;"
@@ -413,7 +416,7 @@ static const char sql_reply_targets[] =
 	" WHERE s.msgid >= '' AND +s.topic IN" POSTED_TOPICS("") ";"
 	"INSERT INTO temp.review_answers SELECT th.msgid, th.answers, t.topic"
 	" FROM temp.review_targets t CROSS JOIN thread th"
-	" ON th.answers = t.msgid;";
+	" ON th.answers = t.msgid ORDER BY 1;";
 static const char sql_reply_targets_drop[] =
 	"DROP TABLE IF EXISTS temp.review_targets;"
 	"DROP TABLE IF EXISTS temp.review_answers;";
