@@ -248,7 +248,7 @@ static const char sql_put_tag[] =
  * subject is that commit's posting (5,000,000 x 1,000,000 LKML shape:
  * every one), and each cost LINK_PATCH's look-ups of every other member
  * of its topic and a jump into commits.  1,000,000 x 100,000, sqlite3
- * shell: 1.55 s CPU -> 0.57 s (the pair's posting asked first). */
+ * shell: 0.85 s CPU -> 0.27 s. */
 #define NOT_POSTING " AND NOT EXISTS (SELECT 1 FROM matches z" \
 	" WHERE z.message_id = i.msgid AND " ONLIST__POSTED("z.method") ")"
 #define SQL_LINKS(a) SQL_LINKS_(a)
