@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib.h>
 
 #include "onlist/msgmeta.h"
 #include "onlist/store_review.h"
@@ -217,23 +218,45 @@ static const char sql_put_tag[] =
 	" ON pi.msgid = x.message_id WHERE " POSTED \
 	" AND x.commit_sha IN (SELECT sha FROM temp.link_commits)" \
 	" GROUP BY x.commit_sha"
+/* The postings' links: of all commits, the postings read in Message-ID
+ * order (matches_message, covering) so that their series are looked up
+ * in key order, and sorted to be written in the links' key order (from
+ * the commits' key order each series was a jump; 5,000,000 x 1,000,000
+ * LKML shape, sqlite3 shell: 3.2-3.7 s CPU -> 1.0 s); of some, by the
+ * commit. */
+#define POSTINGS_ALL " FROM matches x INDEXED BY matches_message" \
+	" CROSS JOIN series s ON s.msgid = x.message_id" \
+	" WHERE x.message_id >= '' AND " POSTED " ORDER BY 1, 2"
+#define POSTINGS_SOME " FROM matches x JOIN series s ON s.msgid = x.message_id" \
+	" WHERE " POSTED " AND x.commit_sha IN (SELECT sha FROM temp.link_commits)"
 /* LINKS_ALL's set is a look-up of the commit's matches for each pair,
  * not the posted commits gathered into a list first (a walk of every
  * match; with the member order above, 1,000,000 x 100,000 LKML shape,
  * sqlite3 shell: 0.83 s CPU -> 0.77 s). */
-#define LINKS_ALL "", " (SELECT commit_sha FROM matches x" \
+#define LINKS_ALL POSTINGS_ALL, " (SELECT commit_sha FROM matches x" \
 	" WHERE x.commit_sha = c.sha AND " POSTED ")", \
 	BY_PATCH, VERSIONS_ALL
-#define LINKS_SOME " AND x.commit_sha IN (SELECT sha FROM temp.link_commits)", \
+#define LINKS_SOME POSTINGS_SOME, \
 	" (SELECT x.commit_sha FROM temp.link_commits k CROSS JOIN matches x" \
 	"  ON x.commit_sha = k.sha WHERE " POSTED ")", BY_COMMIT, VERSIONS_SOME
+/* A patch posted by any commit has no link to a commit by its subject:
+ * to its own commit it has the posting's (the first statement of
+ * SQL_LINKS: posted, in a series; INSERT OR IGNORE would drop it), and
+ * LINK_PATCH refuses a posting of another commit.  Asked of the patch
+ * alone, before its subject is looked up among the commits, in the
+ * patches' own (Message-ID) order: nearly every patch with a commit's
+ * subject is that commit's posting (5,000,000 x 1,000,000 LKML shape:
+ * every one), and each cost LINK_PATCH's look-ups of every other member
+ * of its topic and a jump into commits.  1,000,000 x 100,000, sqlite3
+ * shell: 0.85 s CPU -> 0.27 s. */
+#define NOT_POSTING " AND NOT EXISTS (SELECT 1 FROM matches z" \
+	" WHERE z.message_id = i.msgid AND " ONLIST__POSTED("z.method") ")"
 #define SQL_LINKS(a) SQL_LINKS_(a)
-#define SQL_LINKS_(f, set, by, versions) \
+#define SQL_LINKS_(postings, set, by, versions) \
 	"INSERT OR IGNORE INTO review_links SELECT x.commit_sha, x.message_id," \
-	" s.topic, 1" \
-	" FROM matches x JOIN series s ON s.msgid = x.message_id WHERE " POSTED f ";" \
+	" s.topic, 1" postings ";" \
 	"INSERT OR IGNORE INTO review_links SELECT c.sha, m.msgid, s.topic, 0" \
-	by "c.sha IN" set \
+	by "c.sha IN" set NOT_POSTING \
 	" AND" LINK_PATCH("i", "m") " AND (lower(m.from_addr) = lower(c.author_email)" \
 	"  OR EXISTS (SELECT 1 FROM message_author au WHERE au.msgid = i.msgid" \
 	"   AND lower(au.addr) = lower(c.author_email)));" \
@@ -327,17 +350,18 @@ static const char sql_links_some[] =
 #define SOME_SERIES " JOIN ", " WHERE s.topic IN"
 #define SQL_MEMBERS(a) SQL_MEMBERS_ a
 #define SQL_MEMBERS_(join, where, f) \
+	MEMBER_COLS " FROM series s" join MEMBER_JOINS where POSTED_TOPICS(f)
+#define MEMBER_COLS \
 	"SELECT s.msgid, s.series, s.topic, coalesce(i.class, 'patch')," \
 	" coalesce(lower(m.from_addr), ''), coalesce(lower(i.stripped), '')," \
 	" coalesce(lower(au.addr), '')," \
 	" (SELECT group_concat(lower(c.addr), char(10)) FROM message_trailers c" \
 	"   WHERE c.msgid = s.msgid AND lower(c.key) = 'co-developed-by'" \
 	"   AND c.addr <> '')," \
-	" coalesce(i.reply, 0), coalesce(i.part, -1), coalesce(i.total, -1)" \
-	" FROM series s" join "messages m ON m.msgid = s.msgid" \
+	" coalesce(i.reply, 0), coalesce(i.part, -1), coalesce(i.total, -1)"
+#define MEMBER_JOINS "messages m ON m.msgid = s.msgid" \
 	" LEFT JOIN message_info i ON i.msgid = s.msgid" \
-	" LEFT JOIN message_author au ON au.msgid = s.msgid" \
-	where POSTED_TOPICS(f)
+	" LEFT JOIN message_author au ON au.msgid = s.msgid"
 #define SQL_REPLIES(a) SQL_REPLIES_ a
 #define SQL_REPLIES_(join, where, f) \
 	"SELECT th.answers, coalesce(lower(m.from_addr), '')," \
@@ -363,8 +387,15 @@ static const char sql_links_some[] =
 	"SELECT t.sha, t.key, t.value FROM trailers t" \
 	" WHERE t.sha IN (SELECT commit_sha FROM matches x WHERE " POSTED f ")" \
 	" ORDER BY t.sha, t.seq"
-static const char *const sql_members[] = { SQL_MEMBERS((ALL_SERIES, "")),
-					   SQL_MEMBERS((SOME_SERIES, ONLY_L)) };
+static const char sql_members_some[] = SQL_MEMBERS((SOME_SERIES, ONLY_L));
+/* All commits' members: those of temp.review_targets (below), which holds
+ * the same series rows, in the same order, that ALL_SERIES read: the
+ * series and the topics' filter are read once for the members and the
+ * replies (5,000,000 x 1,000,000 LKML shape: 2.3 s CPU in the sqlite3
+ * shell). */
+static const char sql_members_all[] = MEMBER_COLS
+	" FROM temp.review_targets s CROSS JOIN " MEMBER_JOINS
+	" WHERE s.msgid >= ''";
 static const char sql_replies_some[] = SQL_REPLIES((SOME_SERIES, ONLY_L));
 /* All commits' replies: the patches and cover letters of their topics
  * put in a temporary table (series read in its own order, each row
@@ -378,19 +409,25 @@ static const char sql_replies_some[] = SQL_REPLIES((SOME_SERIES, ONLY_L));
  * 41-56 s wall -> 12.4 s and 21 s, the thread table read whole); reading
  * every row of the thread table for the few that answer a target cost
  * more than those rows (1,000,000 x 100,000, sqlite3 shell: 0.94 s CPU ->
- * 0.65 s).  CROSS JOIN: the order of the walks. */
-static const char sql_reply_targets[] =
+ * 0.65 s).  CROSS JOIN: the order of the walks.  The answers are sorted
+ * before they are written, so that the table grows at its end: written
+ * in the targets' order, each row went somewhere in it (5,000,000 x
+ * 1,000,000, sqlite3 shell: 4.5 s CPU -> 1.4 s). */
+static const char sql_targets[] =
 	"DROP TABLE IF EXISTS temp.review_targets;"
-	"DROP TABLE IF EXISTS temp.review_answers;"
 	"CREATE TEMP TABLE review_targets(msgid TEXT PRIMARY KEY,"
-	" topic TEXT NOT NULL) WITHOUT ROWID;"
+	" topic TEXT NOT NULL, series TEXT NOT NULL) WITHOUT ROWID;"
+	"INSERT INTO temp.review_targets SELECT s.msgid, s.topic, s.series"
+	" FROM series s WHERE s.msgid >= '' AND +s.topic IN" POSTED_TOPICS("") ";";
+static const char sql_has_targets[] =
+	"SELECT count(*) FROM sqlite_temp_master WHERE name = 'review_targets'";
+static const char sql_reply_targets[] =
+	"DROP TABLE IF EXISTS temp.review_answers;"
 	"CREATE TEMP TABLE review_answers(msgid TEXT PRIMARY KEY,"
 	" answers TEXT NOT NULL, topic TEXT NOT NULL) WITHOUT ROWID;"
-	"INSERT INTO temp.review_targets SELECT s.msgid, s.topic FROM series s"
-	" WHERE s.msgid >= '' AND +s.topic IN" POSTED_TOPICS("") ";"
 	"INSERT INTO temp.review_answers SELECT th.msgid, th.answers, t.topic"
 	" FROM temp.review_targets t CROSS JOIN thread th"
-	" ON th.answers = t.msgid;";
+	" ON th.answers = t.msgid ORDER BY 1;";
 static const char sql_reply_targets_drop[] =
 	"DROP TABLE IF EXISTS temp.review_targets;"
 	"DROP TABLE IF EXISTS temp.review_answers;";
@@ -404,8 +441,31 @@ static const char sql_replies_all[] =
 	" LEFT JOIN message_reply r ON r.msgid = th.msgid"
 	" WHERE th.msgid >= ''"
 	" ORDER BY m.date, th.msgid";
-static const char *const sql_commits[] = { SQL_COMMITS("", ""),
-					   SQL_COMMITS(ONLY, ONLY_L) };
+static const char sql_commits_some[] = SQL_COMMITS(ONLY, ONLY_L);
+/* All commits' rows: SQL_COMMITS without the commit's columns, which
+ * are read once, in the table's order, for the posted commits
+ * (commit_cols()): joined to each match, every row was a jump into the
+ * commits table (5,000,000 x 1,000,000 LKML shape, sqlite3 shell: 6-9 s
+ * CPU, half of it reading pages -> 2.8 s and 0.8 s for the table).  A
+ * posting's topic is its link's, just written (SQL_LINKS: a posted pair
+ * has a link, posted, exactly when its mail is in a series, and with
+ * that series' topic), in the matches' own key order: the series looked
+ * up for each match were jumps too (the same shape: 2.0 s CPU -> 0.6 s). */
+static const char sql_walk_all[] =
+	"SELECT x.commit_sha, x.message_id, l.topic, 1"
+	" FROM matches x LEFT JOIN review_links l"
+	" ON l.sha = x.commit_sha AND l.msgid = x.message_id"
+	" WHERE " POSTED
+	" UNION ALL SELECT l.sha, l.msgid, l.topic, 0"
+	" FROM review_links l WHERE NOT l.posted ORDER BY 1";
+static const char sql_posted_shas[] =
+	"SELECT x.commit_sha FROM matches x WHERE " POSTED;
+static const char sql_commit_cols[] =
+	"SELECT sha, coalesce(lower(author_email), ''),"
+	" coalesce(lower(subject), '') FROM commits";
+static const char sql_commit_one[] =
+	"SELECT coalesce(lower(author_email), ''), coalesce(lower(subject), '')"
+	" FROM commits WHERE sha = ?1";
 static const char *const sql_trailers[] = { SQL_TRAILERS(""),
 					    SQL_TRAILERS(ONLY) };
 
@@ -734,9 +794,13 @@ onlist_status onlist_store_review_members(struct onlist_store *s, int some,
 					  onlist_store_review_member_cb cb,
 					  void *data)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_members[some]);
+	sqlite3_stmt *st;
 	struct onlist_store_review_member r;
 	onlist_status ret = ONLIST_OK;
+
+	if (!some && (ret = exec(s, sql_targets, "load topics")) != ONLIST_OK)
+		return ret;
+	st = onlist__store_prepare(s, some ? sql_members_some : sql_members_all);
 
 	while (next_row(s, st, &r, member_cols, "load topics", &ret))
 		if ((ret = cb(&r, data)) != ONLIST_OK)
@@ -759,9 +823,15 @@ onlist_status onlist_store_review_replies(struct onlist_store *s, int some,
 	sqlite3_stmt *st;
 	struct onlist_store_review_reply_row r;
 	onlist_status ret = ONLIST_OK;
+	int64_t has = 0;
 
-	if (!some && (ret = exec(s, sql_reply_targets, "load replies")) != ONLIST_OK)
-		return ret;
+	/* the targets _members() gathered, else gathered here */
+	if (!some && (!onlist__store_int64s(s, sql_has_targets, -1, &has, 1) ||
+		      (!has && (ret = exec(s, sql_targets, "load replies"))
+		       != ONLIST_OK) ||
+		      (ret = exec(s, sql_reply_targets, "load replies"))
+		      != ONLIST_OK))
+		return ret == ONLIST_OK ? fail(s, "load replies") : ret;
 	st = onlist__store_prepare(s, some ? sql_replies_some : sql_replies_all);
 	while (next_row(s, st, &r, reply_cols, "load replies", &ret))
 		if ((ret = cb(&r, data)) != ONLIST_OK) {
@@ -802,17 +872,125 @@ static const struct onlist__column posted_cols[] = {
 };
 #undef R
 
+/* The posted commits' author and subject (lower case, "" for NULL), by
+ * sha: each value "author\0subject" in str; NULL for a posted commit the
+ * commits table lacks. */
+struct commit_cols {
+	GHashTable *h;
+	GStringChunk *str;
+};
+
+static onlist_status commit_cols(struct onlist_store *s, struct commit_cols *cc)
+{
+	sqlite3_stmt *st = onlist__store_prepare(s, sql_posted_shas);
+	GString *v = g_string_new(NULL);
+	int rc;
+
+	if (!st)
+		goto fail;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *sha = (const char *)sqlite3_column_text(st, 0);
+
+		if (sha && !g_hash_table_contains(cc->h, sha))
+			g_hash_table_insert(cc->h,
+					    g_string_chunk_insert(cc->str, sha),
+					    NULL);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE ||
+	    !(st = onlist__store_prepare(s, sql_commit_cols)))
+		goto fail;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *sha = (const char *)sqlite3_column_text(st, 0);
+		gpointer key, val;
+
+		if (!sha || !g_hash_table_lookup_extended(cc->h, sha, &key, &val))
+			continue;
+		g_string_assign(v, (const char *)sqlite3_column_text(st, 1));
+		g_string_append_c(v, '\0');
+		g_string_append(v, (const char *)sqlite3_column_text(st, 2));
+		g_hash_table_insert(cc->h, key,
+				    g_string_chunk_insert_len(cc->str, v->str,
+							      (gssize)v->len));
+	}
+	sqlite3_reset(st);
+	g_string_free(v, TRUE);
+	return rc == SQLITE_DONE ? ONLIST_OK : fail(s, "read posted commits");
+fail:
+	g_string_free(v, TRUE);
+	return fail(s, st ? "read posted commits" : "prepare");
+}
+
+/* r's commit columns from cc, else from the table (a commit no match
+ * posts: not expected, looked up as SQL_COMMITS would join it); then
+ * cb.  ONLIST_OK without cb when the commits table lacks it. */
+static onlist_status commit_row(struct onlist_store *s, struct commit_cols *cc,
+				struct onlist_store_review_posted *r,
+				onlist_store_review_posted_cb cb, void *data)
+{
+	sqlite3_stmt *st;
+	gpointer val;
+	onlist_status ret = ONLIST_OK;
+	int rc;
+
+	if (g_hash_table_lookup_extended(cc->h, r->sha, NULL, &val)) {
+		if (!val)
+			return ONLIST_OK;
+		r->author = val;
+		r->subject = (const char *)val + strlen(val) + 1;
+		return cb(r, data);
+	}
+	if (!(st = onlist__store_prepare(s, sql_commit_one)))
+		return fail(s, "prepare");
+	bind_text(st, 1, r->sha);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		r->author = (const char *)sqlite3_column_text(st, 0);
+		r->subject = (const char *)sqlite3_column_text(st, 1);
+		ret = cb(r, data);
+	}
+	sqlite3_reset(st);
+	if (ret == ONLIST_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		ret = fail(s, "read posted commits");
+	return ret;
+}
+
+#define R(type, field) \
+	{ type, offsetof(struct onlist_store_review_posted, field) }
+static const struct onlist__column walk_cols[] = {
+	R('e', sha), R('e', msgid), R('t', topic), R('i', posted), { 0, 0 }
+};
+#undef R
+
 onlist_status onlist_store_review_commits(struct onlist_store *s, int some,
 					  onlist_store_review_posted_cb cb,
 					  void *data)
 {
-	sqlite3_stmt *st = onlist__store_prepare(s, sql_commits[some]);
+	sqlite3_stmt *st;
 	struct onlist_store_review_posted r;
+	struct commit_cols cc;
 	onlist_status ret = ONLIST_OK;
 
-	while (next_row(s, st, &r, posted_cols, "load posted commits", &ret))
-		if ((ret = cb(&r, data)) != ONLIST_OK)
-			return stopped(st, ret);
+	if (some) {
+		st = onlist__store_prepare(s, sql_commits_some);
+		while (next_row(s, st, &r, posted_cols, "load posted commits",
+				&ret))
+			if ((ret = cb(&r, data)) != ONLIST_OK)
+				return stopped(st, ret);
+		return ret;
+	}
+	cc.h = g_hash_table_new(g_str_hash, g_str_equal);
+	cc.str = g_string_chunk_new(1 << 16);
+	if ((ret = commit_cols(s, &cc)) == ONLIST_OK) {
+		st = onlist__store_prepare(s, sql_walk_all);
+		while (next_row(s, st, &r, walk_cols, "load posted commits",
+				&ret))
+			if ((ret = commit_row(s, &cc, &r, cb, data)) != ONLIST_OK) {
+				ret = stopped(st, ret);
+				break;
+			}
+	}
+	g_hash_table_destroy(cc.h);
+	g_string_chunk_free(cc.str);
 	return ret;
 }
 

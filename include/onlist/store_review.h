@@ -114,7 +114,10 @@ onlist_status onlist_store_review_members(struct onlist_store *s, int some,
 					  onlist_store_review_member_cb cb,
 					  void *data);
 
-/* A reply in those topics (one that answers: thread.h), in date order. */
+/* A reply in those topics (one that answers: thread.h), in date order.
+ * Of all commits (some 0), the topics' patches and cover letters
+ * _members() gathered in a temporary table are read again (gathered here
+ * when it did not), and dropped. */
 struct onlist_store_review_reply_row {
 	const char *target;		/* the patch or cover letter answered */
 	const char *sender;		/* lower case, "" */
