@@ -724,12 +724,25 @@ onlist_status onlist_store_match_links_of(struct onlist_store *s, const char *sh
 
 /* ---- patch-id tiers ---- */
 
+/* A whole run: the pairs of the two patch_id indexes first (no row
+ * read), then the mails read in rowid order, the commits in rowid order,
+ * and the rows written in the key order of matches.  Joined row by row,
+ * each pair read a mail, a commit and wrote a match at a random place:
+ * at 5,000,000 mails and 1,000,000 commits 18 s, most of it reading
+ * pages.  Each step is MATERIALIZED in its ORDER BY; the LIMIT -1 (no
+ * limit) keeps SQLite from dropping an ORDER BY it deems useless. */
 static const char sql_exact[] =
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
-	" SELECT c.sha, m.msgid, 'patch-id', 1.0 FROM commits c"
-	" JOIN messages m ON m.patch_id = c.patch_id"
-	" WHERE c.patch_id IS NOT NULL AND" NOT_ECHO("m.msgid")
-	" AND" IN_TIME("c.sha", "m");
+	" WITH p AS MATERIALIZED (SELECT c.rowid AS cr, m.rowid AS mr"
+	"  FROM commits c CROSS JOIN messages m ON m.patch_id = c.patch_id"
+	"  WHERE c.patch_id IS NOT NULL ORDER BY 2 LIMIT -1),"
+	" x AS MATERIALIZED (SELECT p.cr AS cr, m.msgid AS msgid, m.date AS date"
+	"  FROM p CROSS JOIN messages m ON m.rowid = p.mr"
+	"  WHERE" NOT_ECHO("m.msgid") " ORDER BY 1 LIMIT -1),"
+	" y AS MATERIALIZED (SELECT c.sha AS sha, x.msgid AS msgid, x.date AS date"
+	"  FROM x CROSS JOIN commits c ON c.rowid = x.cr ORDER BY 1, 2 LIMIT -1)"
+	" SELECT y.sha, y.msgid, 'patch-id', 1.0 FROM y"
+	" WHERE" IN_TIME("y.sha", "y");
 
 /* A commit's patch-id matches depend on its patch-id, the mails with it,
  * their class and its bound, not on any other match: after new mail
