@@ -730,19 +730,33 @@ onlist_status onlist_store_match_links_of(struct onlist_store *s, const char *sh
  * each pair read a mail, a commit and wrote a match at a random place:
  * at 5,000,000 mails and 1,000,000 commits 18 s, most of it reading
  * pages.  Each step is MATERIALIZED in its ORDER BY; the LIMIT -1 (no
- * limit) keeps SQLite from dropping an ORDER BY it deems useless. */
-static const char sql_exact[] =
-	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
+ * limit) keeps SQLite from dropping an ORDER BY it deems useless.
+ * The pairs the tier does not take are the candidates of two later
+ * tiers, kept in temp.exact_pairs: a mail too late (kind 1, the late
+ * tier) and an echo (kind 2, the echo tier), which joined the same
+ * tables again (8 s and 4 s at that size). */
+static const char sql_exact_pairs[] =
+	"CREATE TEMP TABLE IF NOT EXISTS exact_pairs(sha TEXT NOT NULL,"
+	" msgid TEXT NOT NULL, kind INTEGER NOT NULL);"
+	"DELETE FROM temp.exact_pairs;"
+	"INSERT INTO temp.exact_pairs(sha, msgid, kind)"
 	" WITH p AS MATERIALIZED (SELECT c.rowid AS cr, m.rowid AS mr"
 	"  FROM commits c CROSS JOIN messages m ON m.patch_id = c.patch_id"
 	"  WHERE c.patch_id IS NOT NULL ORDER BY 2 LIMIT -1),"
-	" x AS MATERIALIZED (SELECT p.cr AS cr, m.msgid AS msgid, m.date AS date"
-	"  FROM p CROSS JOIN messages m ON m.rowid = p.mr"
-	"  WHERE" NOT_ECHO("m.msgid") " ORDER BY 1 LIMIT -1),"
-	" y AS MATERIALIZED (SELECT c.sha AS sha, x.msgid AS msgid, x.date AS date"
-	"  FROM x CROSS JOIN commits c ON c.rowid = x.cr ORDER BY 1, 2 LIMIT -1)"
-	" SELECT y.sha, y.msgid, 'patch-id', 1.0 FROM y"
-	" WHERE" IN_TIME("y.sha", "y");
+	" x AS MATERIALIZED (SELECT p.cr AS cr, m.msgid AS msgid, m.date AS date,"
+	"  NOT" NOT_ECHO("m.msgid") " AS echo"
+	"  FROM p CROSS JOIN messages m ON m.rowid = p.mr ORDER BY 1 LIMIT -1),"
+	" y AS MATERIALIZED (SELECT c.sha AS sha, x.msgid AS msgid, x.date AS date,"
+	"  x.echo AS echo FROM x CROSS JOIN commits c ON c.rowid = x.cr"
+	"  ORDER BY 1, 2 LIMIT -1)"
+	" SELECT y.sha, y.msgid, CASE WHEN y.echo THEN 2"
+	"  WHEN" IN_TIME("y.sha", "y") " THEN 0 ELSE 1 END FROM y;";
+static const char sql_exact[] =
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
+	" SELECT sha, msgid, 'patch-id', 1.0 FROM temp.exact_pairs"
+	" WHERE kind = 0";
+static const char sql_exact_keep[] =
+	"DELETE FROM temp.exact_pairs WHERE kind = 0";
 
 /* A commit's patch-id matches depend on its patch-id, the mails with it,
  * their class and its bound, not on any other match: after new mail
@@ -766,7 +780,12 @@ onlist_status onlist_store_match_exact(struct onlist_store *s, int64_t since,
 	long n;
 
 	if (since < 0)
-		return exec_count(s, sql_exact, NULL, 0, added, "match patch-id");
+		return sqlite3_exec(s->db, sql_exact_pairs, NULL, NULL, NULL)
+		       != SQLITE_OK ? fail(s, "match patch-id") :
+		       (st = exec_count(s, sql_exact, NULL, 0, added,
+					"match patch-id")) != ONLIST_OK ? st :
+		       exec_count(s, sql_exact_keep, NULL, 0, NULL,
+				  "match patch-id");
 	snprintf(arg, sizeof(arg), "%" PRId64, since);
 	if ((st = exec_count(s, sql_exact_new, p, 1, NULL,
 			     "match patch-id")) != ONLIST_OK)
@@ -1439,28 +1458,25 @@ onlist_status onlist_store_match_subject_clear(struct onlist_store *s)
 
 /* Commits nothing else matched, whose patch reached a list only as an
  * echo (the same patch-id, repaired or not, in an echo or bot mail). */
-#define ECHO_OF(from, f, u) \
-	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)" \
-	" SELECT c.sha, m.msgid, 'echo', 1.0 FROM" from \
-	" WHERE" f u \
+#define ECHO_REPAIRED(f, u) \
 	" UNION SELECT c.sha, p.msgid, 'echo', 1.0 FROM commits c" \
 	" JOIN message_patch p ON p.repaired_id = c.patch_id" \
 	" JOIN echoes e ON e.msgid = p.msgid WHERE" f u
-/* For every commit the echoes drive (CROSS JOIN keeps the order): left
- * to the planner it probed the echoes for every mail with a patch-id
- * (1.1 s at 1M mails), and echoes are a few of them.  For the commits in
- * temp.dirty the commits drive.  The UNION sorts the rows: what is
- * inserted is the same. */
-#define ECHO_ALL(f, u) ECHO_OF(" echoes e" \
-	" CROSS JOIN messages m ON m.msgid = e.msgid" \
-	" CROSS JOIN commits c ON c.patch_id = m.patch_id", f, u)
-#define ECHO(f, u) ECHO_OF(" commits c" \
+/* For the commits in temp.dirty the commits drive; a whole run takes
+ * the echo pairs the patch-id tier kept (temp.exact_pairs, kind 2).
+ * The UNION sorts the rows: what is inserted is the same. */
+#define ECHO(f, u) \
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)" \
+	" SELECT c.sha, m.msgid, 'echo', 1.0 FROM commits c" \
 	" JOIN messages m ON m.patch_id = c.patch_id" \
-	" JOIN echoes e ON e.msgid = m.msgid", f, u)
+	" JOIN echoes e ON e.msgid = m.msgid WHERE" f u ECHO_REPAIRED(f, u)
 
 static const struct tier tier_echo = {
 	"echo", DIRTY_OF(BEFORE_ECHO), CLEAR("echo", BEFORE_ECHO),
-	ECHO_ALL("", UNMATCHED("c.sha")),
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
+	" SELECT l.sha, l.msgid, 'echo', 1.0 FROM temp.exact_pairs l"
+	" WHERE l.kind = 2 AND" UNMATCHED("l.sha")
+	ECHO_REPAIRED("", UNMATCHED("c.sha")),
 	ECHO(IN_DIRTY("c.sha"), UNMATCHED_BY("c.sha", BEFORE_ECHO ", 'echo'")),
 	"match echoes"
 };
@@ -1468,18 +1484,29 @@ static const struct tier tier_echo = {
 /* Commits nothing else matched whose patch was posted, but only more than
  * a day after the commit landed: a backport or a resend, not a posting
  * before merge. */
+#define LATE_REPAIRED(f, u) \
+	" UNION SELECT c.sha, m.msgid, 'late', 1.0 FROM commits c" \
+	" JOIN message_patch p ON p.repaired_id = c.patch_id" \
+	" JOIN messages m ON m.msgid = p.msgid" \
+	" WHERE" f u " AND" NOT_ECHO("m.msgid") " AND" LATE("c.sha", "m")
 #define LATE_SQL(f, u) \
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)" \
 	" SELECT c.sha, m.msgid, 'late', 1.0 FROM commits c" \
 	" JOIN messages m ON m.patch_id = c.patch_id" \
 	" WHERE" f u " AND" NOT_ECHO("m.msgid") " AND" LATE("c.sha", "m") \
-	" UNION SELECT c.sha, m.msgid, 'late', 1.0 FROM commits c" \
-	" JOIN message_patch p ON p.repaired_id = c.patch_id" \
-	" JOIN messages m ON m.msgid = p.msgid" \
-	" WHERE" f u " AND" NOT_ECHO("m.msgid") " AND" LATE("c.sha", "m")
+	LATE_REPAIRED(f, u)
 
-static const struct tier tier_late =
-	TIER(BEFORE_LATE, "late", LATE_SQL, "match late postings");
+/* A whole run: the late pairs the patch-id tier kept (temp.exact_pairs,
+ * kind 1: not echoes, not in time). */
+static const struct tier tier_late = {
+	"late", DIRTY_OF(BEFORE_LATE), CLEAR("late", BEFORE_LATE),
+	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
+	" SELECT l.sha, l.msgid, 'late', 1.0 FROM temp.exact_pairs l"
+	" WHERE l.kind = 1 AND" UNMATCHED("l.sha")
+	LATE_REPAIRED("", UNMATCHED("c.sha")),
+	LATE_SQL(IN_DIRTY("c.sha"), UNMATCHED_BY("c.sha", BEFORE_LATE ", 'late'")),
+	"match late postings"
+};
 
 /* The tiers that are one statement, by enum onlist_sql_tier. */
 static const struct tier *const sql_tiers[] = {
@@ -1494,7 +1521,14 @@ onlist_status onlist_store_match_tier(struct onlist_store *s,
 				      enum onlist_sql_tier t, int64_t since,
 				      long *added)
 {
-	return run_tier(s, sql_tiers[t], since, added);
+	onlist_status st = run_tier(s, sql_tiers[t], since, added);
+
+	/* the echo tier is the last to read the pairs the patch-id tier kept */
+	if (st == ONLIST_OK && t == ONLIST_TIER_ECHO && since < 0 &&
+	    sqlite3_exec(s->db, "DROP TABLE IF EXISTS temp.exact_pairs",
+			 NULL, NULL, NULL) != SQLITE_OK)
+		st = fail(s, "match echoes");
+	return st;
 }
 
 static const char sql_put_match[] =
