@@ -1350,6 +1350,18 @@ static const char sql_keys_mails[] =
 	" JOIN message_info i ON i.msgid = m.msgid"
 	" WHERE m.id > ?1 AND m.id <= ?2 AND i.class = 'patch'"
 	" AND m.from_addr IS NOT NULL AND i.stripped IS NOT NULL";
+/* The same when made whole: the patch mails' info in its key order, their
+ * rowids found in that order by the Message-ID index, then the messages
+ * read in rowid order; driven by the messages, each of them searched
+ * the info rows at a random place (at 5,000,000 mails 3.1 s -> 2.6 s). */
+static const char sql_keys_mails_whole[] =
+	"WITH r AS MATERIALIZED (SELECT m.rowid AS mr, i.stripped AS stripped"
+	"  FROM message_info i CROSS JOIN messages m ON m.msgid = i.msgid"
+	"  WHERE i.class = 'patch' AND i.stripped IS NOT NULL"
+	"  ORDER BY 1 LIMIT -1)"
+	" SELECT m.msgid, r.stripped, lower(m.from_addr)"
+	" FROM r CROSS JOIN messages m ON m.rowid = r.mr"
+	" WHERE m.id > ?1 AND m.id <= ?2 AND m.from_addr IS NOT NULL";
 static const char *const sql_put_commit_key[] = {
 	"INSERT OR REPLACE INTO commit_subject(sha, author, stripped, skey)"
 	" VALUES(?1, ?2, ?3, ?4)",
@@ -1408,7 +1420,8 @@ onlist_status onlist_store_match_keys_update(struct onlist_store *s, int *whole,
 		st = fail(s, "subject keys");
 	else if ((st = key_rows(s, sql_keys_commits, last[1], now[1],
 				cb->commit, data)) == ONLIST_OK)
-		st = key_rows(s, sql_keys_mails, last[0], now[0], cb->mail, data);
+		st = key_rows(s, *whole ? sql_keys_mails_whole : sql_keys_mails,
+			      last[0], now[0], cb->mail, data);
 	if (st == ONLIST_OK && *whole &&
 	    sqlite3_exec(s->db, sql_keys_whole_end, NULL, NULL, NULL) != SQLITE_OK)
 		st = fail(s, "subject keys");
