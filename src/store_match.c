@@ -1480,6 +1480,18 @@ onlist_status onlist_store_match_subject_clear(struct onlist_store *s)
 	return ONLIST_OK;
 }
 
+/* A tier whose whole run takes the pairs of kind the patch-id tier kept
+ * (temp.exact_pairs) and the repaired ids (repaired(filter, unmatched)),
+ * and after new mail sql(filter, unmatched) for the commits in temp.dirty. */
+#define TIER_KEPT(before, method, kind, sql, repaired, what) \
+	{ method, DIRTY_OF(before), CLEAR(method, before), \
+	  "INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)" \
+	  " SELECT l.sha, l.msgid, '" method "', 1.0 FROM temp.exact_pairs l" \
+	  " WHERE l.kind = " kind " AND" UNMATCHED("l.sha") \
+	  repaired("", UNMATCHED("c.sha")), \
+	  sql(IN_DIRTY("c.sha"), UNMATCHED_BY("c.sha", before ", '" method "'")), \
+	  what }
+
 /* Commits nothing else matched, whose patch reached a list only as an
  * echo (the same patch-id, repaired or not, in an echo or bot mail). */
 #define ECHO_REPAIRED(f, u) \
@@ -1495,15 +1507,8 @@ onlist_status onlist_store_match_subject_clear(struct onlist_store *s)
 	" JOIN messages m ON m.patch_id = c.patch_id" \
 	" JOIN echoes e ON e.msgid = m.msgid WHERE" f u ECHO_REPAIRED(f, u)
 
-static const struct tier tier_echo = {
-	"echo", DIRTY_OF(BEFORE_ECHO), CLEAR("echo", BEFORE_ECHO),
-	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
-	" SELECT l.sha, l.msgid, 'echo', 1.0 FROM temp.exact_pairs l"
-	" WHERE l.kind = 2 AND" UNMATCHED("l.sha")
-	ECHO_REPAIRED("", UNMATCHED("c.sha")),
-	ECHO(IN_DIRTY("c.sha"), UNMATCHED_BY("c.sha", BEFORE_ECHO ", 'echo'")),
-	"match echoes"
-};
+static const struct tier tier_echo = TIER_KEPT(BEFORE_ECHO, "echo", "2", ECHO,
+						ECHO_REPAIRED, "match echoes");
 
 /* Commits nothing else matched whose patch was posted, but only more than
  * a day after the commit landed: a backport or a resend, not a posting
@@ -1520,17 +1525,10 @@ static const struct tier tier_echo = {
 	" WHERE" f u " AND" NOT_ECHO("m.msgid") " AND" LATE("c.sha", "m") \
 	LATE_REPAIRED(f, u)
 
-/* A whole run: the late pairs the patch-id tier kept (temp.exact_pairs,
- * kind 1: not echoes, not in time). */
-static const struct tier tier_late = {
-	"late", DIRTY_OF(BEFORE_LATE), CLEAR("late", BEFORE_LATE),
-	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)"
-	" SELECT l.sha, l.msgid, 'late', 1.0 FROM temp.exact_pairs l"
-	" WHERE l.kind = 1 AND" UNMATCHED("l.sha")
-	LATE_REPAIRED("", UNMATCHED("c.sha")),
-	LATE_SQL(IN_DIRTY("c.sha"), UNMATCHED_BY("c.sha", BEFORE_LATE ", 'late'")),
-	"match late postings"
-};
+/* a whole run: the pairs kept are not echoes, not in time (kind 1) */
+static const struct tier tier_late = TIER_KEPT(BEFORE_LATE, "late", "1", LATE_SQL,
+						LATE_REPAIRED,
+						"match late postings");
 
 /* The tiers that are one statement, by enum onlist_sql_tier. */
 static const struct tier *const sql_tiers[] = {
