@@ -1024,6 +1024,12 @@ static const struct tier tier_quoted =
  * and the subject were rewritten on the way in (GitGitGadget links
  * git.git's commits to their mails by this key).  A mail another commit
  * already has is not taken. */
+/* What the mail must be: a patch not an echo, in time, not taken. */
+#define AUTHOR_DATE_MAIL(taken) \
+	" i.class = 'patch' AND m.has_patch" \
+	" AND" NOT_ECHO("m.msgid") " AND" IN_TIME("c.sha", "m") \
+	" AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.message_id = m.msgid" \
+	taken ")"
 #define AUTHOR_DATE(f, u, taken) \
 	"SELECT c.sha, m.msgid, c.subject, c.files, i.stripped, p.files" \
 	" FROM commits c" \
@@ -1033,14 +1039,32 @@ static const struct tier tier_quoted =
 	"  AND m.date = c.author_date" \
 	" JOIN message_info i ON i.msgid = m.msgid" \
 	" LEFT JOIN message_patch p ON p.msgid = m.msgid" \
-	" WHERE" f u " AND i.class = 'patch' AND m.has_patch" \
-	" AND" NOT_ECHO("m.msgid") " AND" IN_TIME("c.sha", "m") \
-	" AND NOT EXISTS (SELECT 1 FROM matches x WHERE x.message_id = m.msgid" \
-	taken ")"
+	" WHERE" f u " AND" AUTHOR_DATE_MAIL(taken)
+/* A whole run: the unmatched commits found in matches' key order (the
+ * commits' sha index), read in rowid order, and their sender index
+ * searched in its order (address, date).  A commit at a time in the
+ * author date index's order, each read its row, its matches and the
+ * sender index at random places: 6.6 s -> 1.7 s CPU at 5,000,000 mails
+ * and 1,000,000 commits.  The commit's row is read again by sha only
+ * for the few whose mail fits. */
+#define AUTHOR_DATE_WHOLE \
+	"WITH u AS MATERIALIZED (SELECT cr FROM (SELECT c.rowid AS cr" \
+	"  FROM commits c WHERE" UNMATCHED("c.sha") \
+	"  ORDER BY c.sha LIMIT -1) ORDER BY 1 LIMIT -1)," \
+	" k AS MATERIALIZED (SELECT c.sha AS sha," AUTHOR_EMAIL("c") " AS email," \
+	"  c.author_date AS ad FROM u CROSS JOIN commits c ON c.rowid = u.cr" \
+	"  WHERE c.author_date IS NOT NULL ORDER BY 2, 3 LIMIT -1)" \
+	" SELECT c.sha, m.msgid, c.subject, c.files, i.stripped, p.files" \
+	" FROM k CROSS JOIN messages m ON lower(m.from_addr) = k.email" \
+	"  AND m.date = k.ad" \
+	" CROSS JOIN message_info i ON i.msgid = m.msgid" \
+	" CROSS JOIN commits c ON c.sha = k.sha" \
+	" LEFT JOIN message_patch p ON p.msgid = m.msgid" \
+	" WHERE" AUTHOR_DATE_MAIL("")
 /* after new mail the rows of the later tiers are the last run's: only
  * the earlier tiers' count (as when the table was rebuilt) */
 static const char *const sql_author_date[] = {
-	AUTHOR_DATE("", UNMATCHED("c.sha"), ""),
+	AUTHOR_DATE_WHOLE,
 	AUTHOR_DATE(IN_DIRTY("c.sha"), UNMATCHED_BY("c.sha", BEFORE_AUTHOR_DATE),
 		    " AND x.method IN (" BEFORE_AUTHOR_DATE ")")
 };
