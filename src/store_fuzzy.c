@@ -76,7 +76,7 @@ onlist_status onlist_store_fuzzy_put_commit_patch(struct onlist_store *s,
  * their authors' mails are read before the walk) in commit_patch's key
  * order, which matches shares: only a commit to score has its row read. */
 static const char sql_fuzzy_commits[] =
-	"SELECT sha, author, subject, author_date, commit_date, bound"
+	"SELECT sha, author, subject, author_date, commit_date, bound, rid"
 	" FROM temp.fz_commits ORDER BY 2, commit_date, sha";
 /* its columns, what skip() is given */
 #define FC(type, field) { type, offsetof(struct onlist_fuzzy_commit, field) }
@@ -86,6 +86,14 @@ static const struct onlist__column skip_cols[] = {
 };
 #undef FC
 static const char sql_fuzzy_commit[] = COMMIT_COLS " WHERE c.sha = ?1";
+/* The rest of a commit of a whole walk: temp.fz_commits has the other
+ * columns, as COMMIT_COLS computes them, and the commit's rowid.  Asked
+ * again by sha, each commit cost two more reads at random places (the
+ * sha index, the landing for its bound): at 5M x 1M, with the 16 MB
+ * cache, most of them a page the system copies in (pread). */
+static const char sql_fuzzy_rest[] =
+	"SELECT c.author_name, c.body, p.fp, p.words FROM commits c"
+	" JOIN commit_patch p ON p.sha = ?2 WHERE c.rowid = ?1";
 /* COMMIT_COLS but the two blobs (8, 9) */
 #define FC(type, field) { type, offsetof(struct onlist_fuzzy_commit, field) }
 static const struct onlist__column commit_cols[] = {
@@ -162,6 +170,70 @@ static onlist_status walk_commits(struct onlist_store *s, const char *sql,
 	return ONLIST_OK;
 }
 
+/* A whole walk: temp.fz_commits in the walk's order, each commit's rest
+ * read by its rowid (sql_fuzzy_rest); the same columns, the same values
+ * as one_fuzzy_commit() gives (NULL text as ""). */
+static onlist_status walk_whole(struct onlist_store *s,
+				onlist_fuzzy_skip_cb skip,
+				onlist_fuzzy_commit_cb cb, void *data)
+{
+	sqlite3_stmt *st, *rest;
+	onlist_status ret = ONLIST_OK;
+	int rc, stop = 0;
+
+	if (!(st = prepare(s, sql_fuzzy_commits)))
+		return fail(s, "prepare");
+	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct onlist_fuzzy_commit c = { 0 };
+		char *sha, *author, *subject;
+		int rrc;
+
+		onlist__store_columns(st, &c, skip_cols);
+		if (!c.sha || (skip && skip(&c, data)))
+			continue;
+		/* copied: the statement below may move this one's buffers */
+		sha = g_strdup(c.sha);
+		author = g_strdup(c.author_email ? c.author_email : "");
+		subject = g_strdup(c.subject ? c.subject : "");
+		if (!(rest = prepare(s, sql_fuzzy_rest))) {
+			ret = fail(s, "prepare");
+		} else {
+			sqlite3_bind_int64(rest, 1, sqlite3_column_int64(st, 6));
+			bind_text(rest, 2, sha);
+			if ((rrc = sqlite3_step(rest)) == SQLITE_ROW) {
+				const char *t;
+
+				c.sha = sha;
+				c.author_email = author;
+				c.subject = subject;
+				t = (const char *)sqlite3_column_text(rest, 0);
+				c.author_name = t ? t : "";
+				t = (const char *)sqlite3_column_text(rest, 1);
+				c.body = t ? t : "";
+				c.fp = blob_u32(rest, 2, &c.nfp);
+				c.words = blob_u32(rest, 3, &c.nwords);
+				stop = cb(&c, data);
+			} else if (rrc != SQLITE_DONE) {
+				ret = fail(s, "read a commit");
+			}
+			sqlite3_reset(rest);
+		}
+		g_free(sha);
+		g_free(author);
+		g_free(subject);
+		if (ret != ONLIST_OK) {
+			sqlite3_reset(st);
+			return ret;
+		}
+	}
+	if (!stop && rc != SQLITE_DONE) {
+		sqlite3_reset(st);
+		return fail(s, "read commits");
+	}
+	sqlite3_reset(st);
+	return ONLIST_OK;
+}
+
 /* A whole walk reads the patch mails of nearly every author with a
  * commit to score (1M x 100k: 243,000 of 312,000), each by four look-ups
  * at random places (messages by its address index, message_info,
@@ -181,7 +253,7 @@ static const char sql_prefetch[] =
 	"DROP TABLE IF EXISTS temp.fz_commits;"
 	"CREATE TEMP TABLE fz_commits AS SELECT c.sha AS sha," AUTHOR_EMAIL("c")
 	" AS author, c.subject AS subject, c.author_date AS author_date,"
-	" c.commit_date AS commit_date," BOUND("c") " AS bound"
+	" c.commit_date AS commit_date," BOUND("c") " AS bound, c.rowid AS rid"
 	" FROM commit_patch p CROSS JOIN commits c ON c.sha = p.sha"
 	" WHERE" UNTIERED("p.sha") ";"
 	"CREATE TEMP TABLE fz_authors(addr TEXT PRIMARY KEY) WITHOUT ROWID;"
@@ -217,7 +289,7 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 		return one_fuzzy_commit(s, sha, cb, data, &stop);
 	if (sqlite3_exec(s->db, sql_prefetch, NULL, NULL, NULL) != SQLITE_OK)
 		return fail(s, "read the patch mails");
-	st = walk_commits(s, sql_fuzzy_commits, skip, cb, data);
+	st = walk_whole(s, skip, cb, data);
 	if (sqlite3_exec(s->db, sql_prefetch_end, NULL, NULL, NULL) != SQLITE_OK
 	    && st == ONLIST_OK)
 		st = fail(s, "drop the patch mails read");
