@@ -328,11 +328,20 @@ static const char sql_todo_begin[] =
 static const char sql_todo_recent[] =
 	"CREATE TEMP TABLE IF NOT EXISTS fz_recent(rid INTEGER PRIMARY KEY,"
 	" bound INTEGER);"
-	"DELETE FROM temp.fz_recent;";
+	"DELETE FROM temp.fz_recent;"
+	"CREATE TEMP TABLE IF NOT EXISTS fz_recent_sha(sha TEXT PRIMARY KEY,"
+	" bound INTEGER) WITHOUT ROWID;"
+	"DELETE FROM temp.fz_recent_sha;";
+/* The bounds first by sha, then the rowids asked in sha order: in the
+ * landing's date order each look-up of the sha index was a page at a
+ * random place (5M x 1M: 75,000 bounds, 0.33 s CPU, against 0.24 s). */
+static const char sql_todo_recent_sha[] =
+	"INSERT OR IGNORE INTO temp.fz_recent_sha"
+	" SELECT sha, bound FROM temp.bound WHERE bound >= ?1";
 static const char sql_todo_recent_fill[] =
 	"INSERT OR IGNORE INTO temp.fz_recent"
-	" SELECT c.rowid, b.bound FROM temp.bound b"
-	" CROSS JOIN commits c ON c.sha = b.sha WHERE b.bound >= ?1";
+	" SELECT c.rowid, r.bound FROM temp.fz_recent_sha r"
+	" CROSS JOIN commits c ON c.sha = r.sha";
 /* what each part below asks of a commit: its window can hold a date
  * between ?2 and ?3 */
 #define TODO_AUTHOR_WHERE \
@@ -412,8 +421,10 @@ onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
 			return fail(s, "recent bounds");
 		/* lo - YEAR, as the statement computes it */
 		lo = lo < INT64_MIN + 31536000 ? INT64_MIN : lo - 31536000;
-		if (step(s, prepare(s, sql_todo_recent_fill), "recent bounds",
-			 "I", lo) != ONLIST_OK)
+		if (step(s, prepare(s, sql_todo_recent_sha), "recent bounds",
+			 "I", lo) != ONLIST_OK ||
+		    step(s, prepare(s, sql_todo_recent_fill), "recent bounds",
+			 "") != ONLIST_OK)
 			return ONLIST_EDB;
 	}
 	for (size_t i = 0; i < naddrs; i++)
