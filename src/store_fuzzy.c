@@ -86,9 +86,8 @@ static const struct onlist__column skip_cols[] = {
 };
 #undef FC
 static const char sql_fuzzy_commit[] = COMMIT_COLS " WHERE c.sha = ?1";
-/* The rest of a commit of a whole walk: temp.fz_commits has the other
- * columns, as COMMIT_COLS computes them, and the commit's rowid.  Asked
- * again by sha, each commit cost two more reads at random places (the
+/* The rest of a commit of a whole walk (rest_of_commit()).  Asked again
+ * by sha, each commit cost two more reads at random places (the
  * sha index, the landing for its bound): at 5M x 1M, with the 16 MB
  * cache, most of them a page the system copies in (pread). */
 static const char sql_fuzzy_rest[] =
@@ -134,8 +133,51 @@ static onlist_status one_fuzzy_commit(struct onlist_store *s, const char *sha,
 	       fail(s, "read a commit");
 }
 
+/* The rest of a whole walk's commit (sql_fuzzy_rest): its row in
+ * temp.fz_commits has the other columns, as COMMIT_COLS computes them,
+ * and the commit's rowid; the same values to cb as one_fuzzy_commit()
+ * gives (NULL text as ""). */
+static onlist_status rest_of_commit(struct onlist_store *s, sqlite3_stmt *walk,
+				    const char *sha, onlist_fuzzy_commit_cb cb,
+				    void *data, int *stop)
+{
+	sqlite3_stmt *st = prepare(s, sql_fuzzy_rest);
+	struct onlist_fuzzy_commit c = { 0 };
+	char *author, *subject;
+	int rc;
+
+	if (!st)
+		return fail(s, "prepare");
+	onlist__store_columns(walk, &c, skip_cols);
+	/* copied, as the sha: the statement below may move their buffers */
+	author = g_strdup(c.author_email ? c.author_email : "");
+	subject = g_strdup(c.subject ? c.subject : "");
+	sqlite3_bind_int64(st, 1, sqlite3_column_int64(walk, 6));
+	bind_text(st, 2, sha);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *t;
+
+		c.sha = sha;
+		c.author_email = author;
+		c.subject = subject;
+		t = (const char *)sqlite3_column_text(st, 0);
+		c.author_name = t ? t : "";
+		t = (const char *)sqlite3_column_text(st, 1);
+		c.body = t ? t : "";
+		c.fp = blob_u32(st, 2, &c.nfp);
+		c.words = blob_u32(st, 3, &c.nwords);
+		*stop = cb(&c, data);
+	}
+	sqlite3_reset(st);
+	g_free(author);
+	g_free(subject);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? ONLIST_OK :
+	       fail(s, "read a commit");
+}
+
+/* whole: sql is sql_fuzzy_commits, each commit's rest read by its rowid */
 static onlist_status walk_commits(struct onlist_store *s, const char *sql,
-				   onlist_fuzzy_skip_cb skip,
+				   int whole, onlist_fuzzy_skip_cb skip,
 				   onlist_fuzzy_commit_cb cb, void *data)
 {
 	sqlite3_stmt *st;
@@ -152,75 +194,12 @@ static onlist_status walk_commits(struct onlist_store *s, const char *sql,
 		if (skip)
 			onlist__store_columns(st, &c, skip_cols);
 		/* valid until the step below: skip() only */
-		if (skip && sqlite3_column_count(st) > 6)
+		if (skip && !whole && sqlite3_column_count(st) > 6)
 			c.fp = blob_u32(st, 6, &c.nfp);
 		if (x && !(skip && skip(&c, data)))
-			ret = one_fuzzy_commit(s, x, cb, data, &stop);
+			ret = whole ? rest_of_commit(s, st, x, cb, data, &stop) :
+			      one_fuzzy_commit(s, x, cb, data, &stop);
 		g_free(x);
-		if (ret != ONLIST_OK) {
-			sqlite3_reset(st);
-			return ret;
-		}
-	}
-	if (!stop && rc != SQLITE_DONE) {
-		sqlite3_reset(st);
-		return fail(s, "read commits");
-	}
-	sqlite3_reset(st);
-	return ONLIST_OK;
-}
-
-/* A whole walk: temp.fz_commits in the walk's order, each commit's rest
- * read by its rowid (sql_fuzzy_rest); the same columns, the same values
- * as one_fuzzy_commit() gives (NULL text as ""). */
-static onlist_status walk_whole(struct onlist_store *s,
-				onlist_fuzzy_skip_cb skip,
-				onlist_fuzzy_commit_cb cb, void *data)
-{
-	sqlite3_stmt *st, *rest;
-	onlist_status ret = ONLIST_OK;
-	int rc, stop = 0;
-
-	if (!(st = prepare(s, sql_fuzzy_commits)))
-		return fail(s, "prepare");
-	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct onlist_fuzzy_commit c = { 0 };
-		char *sha, *author, *subject;
-		int rrc;
-
-		onlist__store_columns(st, &c, skip_cols);
-		if (!c.sha || (skip && skip(&c, data)))
-			continue;
-		/* copied: the statement below may move this one's buffers */
-		sha = g_strdup(c.sha);
-		author = g_strdup(c.author_email ? c.author_email : "");
-		subject = g_strdup(c.subject ? c.subject : "");
-		if (!(rest = prepare(s, sql_fuzzy_rest))) {
-			ret = fail(s, "prepare");
-		} else {
-			sqlite3_bind_int64(rest, 1, sqlite3_column_int64(st, 6));
-			bind_text(rest, 2, sha);
-			if ((rrc = sqlite3_step(rest)) == SQLITE_ROW) {
-				const char *t;
-
-				c.sha = sha;
-				c.author_email = author;
-				c.subject = subject;
-				t = (const char *)sqlite3_column_text(rest, 0);
-				c.author_name = t ? t : "";
-				t = (const char *)sqlite3_column_text(rest, 1);
-				c.body = t ? t : "";
-				c.fp = blob_u32(rest, 2, &c.nfp);
-				c.words = blob_u32(rest, 3, &c.nwords);
-				stop = cb(&c, data);
-			} else if (rrc != SQLITE_DONE) {
-				ret = fail(s, "read a commit");
-			}
-			sqlite3_reset(rest);
-		}
-		g_free(sha);
-		g_free(author);
-		g_free(subject);
 		if (ret != ONLIST_OK) {
 			sqlite3_reset(st);
 			return ret;
@@ -289,7 +268,7 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 		return one_fuzzy_commit(s, sha, cb, data, &stop);
 	if (sqlite3_exec(s->db, sql_prefetch, NULL, NULL, NULL) != SQLITE_OK)
 		return fail(s, "read the patch mails");
-	st = walk_whole(s, skip, cb, data);
+	st = walk_commits(s, sql_fuzzy_commits, 1, skip, cb, data);
 	if (sqlite3_exec(s->db, sql_prefetch_end, NULL, NULL, NULL) != SQLITE_OK
 	    && st == ONLIST_OK)
 		st = fail(s, "drop the patch mails read");
@@ -457,7 +436,7 @@ onlist_status onlist_store_fuzzy_commits_todo(struct onlist_store *s,
 					      onlist_fuzzy_commit_cb cb,
 					      void *data)
 {
-	return walk_commits(s, sql_fuzzy_todo, skip, cb, data);
+	return walk_commits(s, sql_fuzzy_todo, 0, skip, cb, data);
 }
 
 onlist_status onlist_store_fuzzy_commits_pairs(struct onlist_store *s,
@@ -465,7 +444,7 @@ onlist_status onlist_store_fuzzy_commits_pairs(struct onlist_store *s,
 					       onlist_fuzzy_commit_cb cb,
 					       void *data)
 {
-	return walk_commits(s, sql_fuzzy_pairs, skip, cb, data);
+	return walk_commits(s, sql_fuzzy_pairs, 0, skip, cb, data);
 }
 
 /* Two statements, not one with OR: SQLite cannot answer an OR across two
