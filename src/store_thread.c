@@ -378,11 +378,33 @@ static const char *col(sqlite3_stmt *st, int i)
 	return (const char *)sqlite3_column_text(st, i);
 }
 
-static int same(const char *stored, const char *now)
+/* Column i holds plain text: no NULL, no blob or number, no NUL byte
+ * (which strcmp() would not see).  A key that is not is no row the build
+ * writes: the tables are written whole (changed_rows(), _replies()). */
+static int clean_text(sqlite3_stmt *st, int i)
 {
-	if (!stored || !now)
-		return !stored == !now;
-	return !strcmp(stored, now);
+	const char *t;
+
+	if (sqlite3_column_type(st, i) != SQLITE_TEXT ||
+	    !(t = col(st, i)))
+		return 0;
+	return (size_t)sqlite3_column_bytes(st, i) == strlen(t);
+}
+
+/* Column i is what the build writes, now (NULL for NULL): of the same
+ * type too, so that a number, a blob or a text with a NUL byte stored by
+ * hand is written again, as a build into empty tables would. */
+static int same(sqlite3_stmt *st, int i, const char *now)
+{
+	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+		return !now;
+	return now && clean_text(st, i) && !strcmp(col(st, i), now);
+}
+
+static int same_int(sqlite3_stmt *st, int i, int now)
+{
+	return sqlite3_column_type(st, i) == SQLITE_INTEGER &&
+	       sqlite3_column_int64(st, i) == now;
 }
 
 /* What a read of the stored rows that stopped at rc returns: ok, or 0
@@ -415,9 +437,16 @@ static int changed_rows(struct onlist_store *s, const struct onlist_thread_msg *
 		return 0;
 	}
 	while (ok && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *id = col(st, 0);
+		const char *id;
 		const struct onlist_thread_msg *x = NULL;
 		int cmp = -1;
+
+		/* the type first: reading it as text would convert it */
+		if (!clean_text(st, 0)) {
+			ok = 0;		/* written whole */
+			break;
+		}
+		id = col(st, 0);
 
 		/* the result's rows before this one are not stored */
 		for (; oi < n; oi++) {
@@ -435,13 +464,13 @@ static int changed_rows(struct onlist_store *s, const struct onlist_thread_msg *
 			ok = note_gone(ch, id, gone);
 			continue;
 		}
-		if (series ? !same(col(st, 1), v[x->series].msgid) ||
-			     !same(col(st, 2), x->topic) :
-			     !same(col(st, 1), x->parent >= 0 ?
+		if (series ? !same(st, 1, v[x->series].msgid) ||
+			     !same(st, 2, x->topic) :
+			     !same(st, 1, x->parent >= 0 ?
 				   v[x->parent].msgid : NULL) ||
-			     !same(col(st, 2), v[x->root].msgid) ||
-			     sqlite3_column_int(st, 3) != x->depth ||
-			     !same(col(st, 4), x->answers >= 0 ?
+			     !same(st, 2, v[x->root].msgid) ||
+			     !same_int(st, 3, x->depth) ||
+			     !same(st, 4, x->answers >= 0 ?
 				   v[x->answers].msgid : NULL))
 			ok = note(ch, a, order[oi]);
 		oi++;
@@ -470,8 +499,15 @@ static int changed_replies(struct onlist_store *s,
 	}
 	*distinct = 0;
 	while (ok && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *patch = col(st, 0), *reply = col(st, 1);
+		const char *patch, *reply;
 		int cmp = -1;
+
+		if (!clean_text(st, 0) || !clean_text(st, 1)) {
+			ok = 0;		/* written whole */
+			break;
+		}
+		patch = col(st, 0);
+		reply = col(st, 1);
 
 		for (; i < end; i++) {
 			/* each pair once, the first of equal ones (as INSERT
@@ -496,7 +532,7 @@ static int changed_replies(struct onlist_store *s,
 			ok = ++ch->n <= ch->max;
 			continue;
 		}
-		if (sqlite3_column_int(st, 2) != r[i].by_author)
+		if (!same_int(st, 2, r[i].by_author))
 			ok = note(ch, ch->replies, (int)i);
 		prev = &r[i++];
 		++*distinct;

@@ -12,10 +12,18 @@ need_cmd sqlite3
 need_onlist
 make_tmp
 
+# every value with its type and its bytes (a NUL byte, a blob, a number
+# stored as text or real show)
 dump() {
-	for t in thread series replies review_tags thread_pending; do
-		echo "== $t"
-		sqlite3 "$1" "SELECT * FROM $t" | LC_ALL=C sort
+	for t in "thread:msgid, parent, root, depth, answers" \
+		 "series:msgid, series, topic" "replies:patch, reply, by_author" \
+		 "review_tags:*" "thread_pending:*"; do
+		echo "== ${t%%:*}"
+		cols=${t#*:}
+		[ "$cols" = "*" ] || cols=$(echo "$cols" | sed 's/\([a-z_][a-z_]*\)/typeof(\1), hex(\1)/g')
+		sqlite3 "$1" "SELECT $cols FROM ${t%%:*}" >"$TMP/rows" ||
+			fail "dump ${t%%:*}"
+		LC_ALL=C sort "$TMP/rows"
 	done
 }
 
@@ -62,6 +70,23 @@ INSERT INTO replies SELECT patch, 'gone@example.org', 0 FROM replies LIMIT 1;
 forced few
 # two depths, an answer, a row gone: the rows of no message are deleted
 [ "$w" = 4 ] || bad "a few rows changed: $w thread rows written, not 4"
+
+# values of another type or with a NUL byte, stored by hand, are written
+# again; a key with a NUL byte has the tables written whole
+sqlite3 "$DB" "
+UPDATE thread SET depth = depth + 0.25 WHERE msgid = (SELECT msgid FROM thread ORDER BY msgid LIMIT 1 OFFSET 3);
+UPDATE thread SET root = root || char(0) || 'x' WHERE msgid = (SELECT msgid FROM thread ORDER BY msgid LIMIT 1 OFFSET 4);
+UPDATE series SET topic = CAST(topic AS BLOB) WHERE msgid = (SELECT msgid FROM series ORDER BY msgid LIMIT 1 OFFSET 2);
+UPDATE replies SET by_author = '0' || by_author WHERE (patch, reply) = (SELECT patch, reply FROM replies ORDER BY patch, reply LIMIT 1 OFFSET 1);
+" || fail "the values could not be changed (test bug)"
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM thread WHERE typeof(depth) = 'real' OR instr(CAST(root AS BLOB), x'00')")" = 2 ] ||
+	fail "the hand-made values did not stay (test bug)"
+forced types
+[ "$w" = 2 ] || bad "a real depth and a root with a NUL byte: $w thread rows written, not 2"
+sqlite3 "$DB" "UPDATE series SET msgid = msgid || char(0) || 'x' WHERE msgid = (SELECT msgid FROM series ORDER BY msgid LIMIT 1 OFFSET 5)" ||
+	fail "update (test bug)"
+forced nul-key
+[ "$w" = "$n" ] || bad "a key with a NUL byte: $w thread rows written, not all $n"
 
 sqlite3 "$DB" "UPDATE thread SET depth = depth + 1" || fail "update (test bug)"
 forced many
