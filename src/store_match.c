@@ -738,7 +738,9 @@ onlist_status onlist_store_match_links_of(struct onlist_store *s, const char *sh
  * The pairs the tier does not take are the candidates of two later
  * tiers, kept in temp.exact_pairs: a mail too late (kind 1, the late
  * tier) and an echo (kind 2, the echo tier), which joined the same
- * tables again (8 s and 4 s at that size). */
+ * tables again (8 s and 4 s at that size).  A commit row without a sha
+ * (the column allows NULL; only a hand could write one) is left out, as
+ * INSERT OR IGNORE into matches left it out before. */
 static const char sql_exact_pairs[] =
 	"CREATE TEMP TABLE IF NOT EXISTS exact_pairs(sha TEXT NOT NULL,"
 	" msgid TEXT NOT NULL, kind INTEGER NOT NULL);"
@@ -752,7 +754,7 @@ static const char sql_exact_pairs[] =
 	"  FROM p CROSS JOIN messages m ON m.rowid = p.mr ORDER BY 1 LIMIT -1),"
 	" y AS MATERIALIZED (SELECT c.sha AS sha, x.msgid AS msgid, x.date AS date,"
 	"  x.echo AS echo FROM x CROSS JOIN commits c ON c.rowid = x.cr"
-	"  ORDER BY 1, 2 LIMIT -1)"
+	"  WHERE c.sha IS NOT NULL ORDER BY 1, 2 LIMIT -1)"
 	" SELECT y.sha, y.msgid, CASE WHEN y.echo THEN 2"
 	"  WHEN" IN_TIME("y.sha", "y") " THEN 0 ELSE 1 END FROM y;";
 static const char sql_exact[] =

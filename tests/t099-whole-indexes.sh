@@ -4,7 +4,8 @@
 # and refilled (store_match.c, made again after the patch-id tier).  Each
 # must come back exactly as the schema makes it, whatever the run does
 # after: a first run, a whole run forced over stored rows, one without
-# the fuzzy tier, one with no commits matched and one after new mail.
+# the fuzzy tier, one with a commit row without a sha, one with no
+# patch-id match and one after new mail.
 # The schema's own set is that of a database `onlist import` just made
 # (no match has run on it).  The data is bench/make-lkmldb.py's LKML
 # shape, small (patch-id, subject, fuzzy, echo and late rows).
@@ -60,6 +61,18 @@ check forced
 force
 "$ONLIST" -q --db "$DB" match --no-fuzzy >/dev/null || fail "match --no-fuzzy"
 check no-fuzzy
+
+# a commit row without a sha (written by hand: the column allows NULL)
+# whose patch-id a mail has is left out, not a failed run
+cp "$DB" "$TMP/nullsha.db"
+sqlite3 "$TMP/nullsha.db" "INSERT INTO commits(sha, body_empty, patch_id)
+	SELECT NULL, 0, patch_id FROM messages WHERE patch_id IS NOT NULL LIMIT 1;
+	DELETE FROM meta WHERE key IN ('threads_stamp', 'threads_base',
+	'exact_stamp', 'fuzzy_stamp', 'ignored_stamp', 'review_rows')" ||
+	fail "add a commit without a sha"
+"$ONLIST" -q --db "$TMP/nullsha.db" match >"$TMP/nullsha.out" 2>&1 ||
+	{ cat "$TMP/nullsha.out"; fail "a commit without a sha failed the match"; }
+DB=$TMP/nullsha.db check null-sha
 
 # no commit has a patch-id: the patch-id tier takes nothing
 cp "$DB" "$TMP/nopid.db"
