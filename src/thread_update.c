@@ -155,6 +155,7 @@ struct loaded {
 	 * which strcmp() does not order as SQLite does: nul_ids). */
 	int sorted;
 	int *order;
+	size_t nsorted;		/* the messages order holds */
 	size_t info_at, author_at;
 	int nul_ids;
 };
@@ -231,6 +232,7 @@ static gint by_msgid(gconstpointer a, gconstpointer b, gpointer data)
 
 static void sort_ids(struct loaded *l)
 {
+	l->nsorted = l->len;
 	l->order = g_new(int, l->len ? l->len : 1);
 	for (size_t i = 0; i < l->len; i++)
 		l->order[i] = (int)i;
@@ -550,7 +552,7 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 	onlist_status ret;
 	char stamp_now[64] = "", *old = NULL, *base = NULL;
 	long long part = -1;
-	int whole, have_kept = 0;
+	int whole, have_kept = 0, ranked = 0;
 
 	l.ids = g_string_chunk_new(1 << 20);
 	l.strings = g_string_chunk_new(1 << 20);
@@ -591,7 +593,14 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 	g_free(l.slots);
 	l.slots = NULL;
 	/* not held through the build, whose peak is the run's (1,000,000
-	 * messages without commits: 4 MB of 250); made again to write */
+	 * messages without commits: 4 MB of 250): each message keeps its
+	 * place in it (rank), and the order is made again from those to
+	 * write, not sorted again (5,000,000 ids: seconds) */
+	if (l.order && l.nsorted == l.len) {
+		for (size_t k = 0; k < l.len; k++)
+			l.v[l.order[k]].rank = (int)k;
+		ranked = 1;
+	}
 	g_free(l.order);
 	l.order = NULL;
 	if (ret != ONLIST_OK)
@@ -615,7 +624,14 @@ onlist_status onlist_thread_update(struct onlist_store *s,
 			goto rollback;
 		g_string_chunk_free(l.strings);
 		l.strings = NULL;
-		sort_ids(&l);	/* the order the tables are written in */
+		/* the order the tables are written in */
+		if (ranked) {
+			l.order = g_new(int, l.len ? l.len : 1);
+			for (size_t i = 0; i < l.len; i++)
+				l.order[l.v[i].rank] = (int)i;
+		} else {
+			sort_ids(&l);
+		}
 		ret = onlist_store_thread_write_all(s, l.v, l.len, l.order, &t,
 						    &c);
 	} else if (part >= 0 && have_kept &&

@@ -98,6 +98,10 @@ struct onlist_thread_msg {
 	unsigned char backport;	/* a stable backport (onlist_subject_stable()
 				 * or "commit <sha> upstream."): its in-body
 				 * author is not used */
+	/* neither: the caller's own, not read or written by the build
+	 * (thread_update.c keeps the message's place in the order of the
+	 * ids there; it fills what would be the struct's padding) */
+	int rank;
 };
 
 /* A patch and a reply to it (indexes into the array). */
