@@ -419,8 +419,6 @@ static const char sql_targets[] =
 	" topic TEXT NOT NULL, series TEXT NOT NULL) WITHOUT ROWID;"
 	"INSERT INTO temp.review_targets SELECT s.msgid, s.topic, s.series"
 	" FROM series s WHERE s.msgid >= '' AND +s.topic IN" POSTED_TOPICS("") ";";
-static const char sql_has_targets[] =
-	"SELECT count(*) FROM sqlite_temp_master WHERE name = 'review_targets'";
 static const char sql_reply_targets[] =
 	"DROP TABLE IF EXISTS temp.review_answers;"
 	"CREATE TEMP TABLE review_answers(msgid TEXT PRIMARY KEY,"
@@ -823,15 +821,11 @@ onlist_status onlist_store_review_replies(struct onlist_store *s, int some,
 	sqlite3_stmt *st;
 	struct onlist_store_review_reply_row r;
 	onlist_status ret = ONLIST_OK;
-	int64_t has = 0;
 
-	/* the targets _members() gathered, else gathered here */
-	if (!some && (!onlist__store_int64s(s, sql_has_targets, -1, &has, 1) ||
-		      (!has && (ret = exec(s, sql_targets, "load replies"))
-		       != ONLIST_OK) ||
-		      (ret = exec(s, sql_reply_targets, "load replies"))
-		      != ONLIST_OK))
-		return ret == ONLIST_OK ? fail(s, "load replies") : ret;
+	/* the targets _members() gathered just before */
+	if (!some && (ret = exec(s, sql_reply_targets, "load replies"))
+	    != ONLIST_OK)
+		return ret;
 	st = onlist__store_prepare(s, some ? sql_replies_some : sql_replies_all);
 	while (next_row(s, st, &r, reply_cols, "load replies", &ret))
 		if ((ret = cb(&r, data)) != ONLIST_OK) {

@@ -116,8 +116,9 @@ onlist_status onlist_store_review_members(struct onlist_store *s, int some,
 
 /* A reply in those topics (one that answers: thread.h), in date order.
  * Of all commits (some 0), the topics' patches and cover letters
- * _members() gathered in a temporary table are read again (gathered here
- * when it did not), and dropped. */
+ * _members(some 0), called just before, gathered in a temporary table
+ * are read again, and dropped (without that call: ONLIST_EDB, no such
+ * table). */
 struct onlist_store_review_reply_row {
 	const char *target;		/* the patch or cover letter answered */
 	const char *sender;		/* lower case, "" */
