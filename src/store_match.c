@@ -198,7 +198,10 @@ static const char sql_log_begin[] =
 	" old.message_id, old.method, -1); END;";
 static const char sql_log_end[] =
 	"DROP TRIGGER IF EXISTS temp.match_log_ins;"
-	"DROP TRIGGER IF EXISTS temp.match_log_del;";
+	"DROP TRIGGER IF EXISTS temp.match_log_del;"
+	/* the tiers are done: the pairs a whole patch-id tier kept for
+	 * the late and echo tiers go too */
+	"DROP TABLE IF EXISTS temp.exact_pairs;";
 
 /* A whole run empties matches: the ignored topics compare the last
  * run's (temp.old_matches, copied first) with the new, there being no
@@ -1525,7 +1528,8 @@ onlist_status onlist_store_match_subject_clear(struct onlist_store *s)
 	" JOIN message_patch p ON p.repaired_id = c.patch_id" \
 	" JOIN echoes e ON e.msgid = p.msgid WHERE" f u
 /* For the commits in temp.dirty the commits drive; a whole run takes
- * the echo pairs the patch-id tier kept (temp.exact_pairs, kind 2).
+ * the echo pairs the patch-id tier kept (temp.exact_pairs, kind 2,
+ * dropped by onlist_store_match_log_end()).
  * The UNION sorts the rows: what is inserted is the same. */
 #define ECHO(f, u) \
 	"INSERT OR IGNORE INTO matches(commit_sha, message_id, method, score)" \
@@ -1569,14 +1573,7 @@ onlist_status onlist_store_match_tier(struct onlist_store *s,
 				      enum onlist_sql_tier t, int64_t since,
 				      long *added)
 {
-	onlist_status st = run_tier(s, sql_tiers[t], since, added);
-
-	/* the echo tier is the last to read the pairs the patch-id tier kept */
-	if (st == ONLIST_OK && t == ONLIST_TIER_ECHO && since < 0 &&
-	    sqlite3_exec(s->db, "DROP TABLE IF EXISTS temp.exact_pairs",
-			 NULL, NULL, NULL) != SQLITE_OK)
-		st = fail(s, "match echoes");
-	return st;
+	return run_tier(s, sql_tiers[t], since, added);
 }
 
 static const char sql_put_match[] =
