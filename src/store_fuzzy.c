@@ -133,26 +133,25 @@ static onlist_status one_fuzzy_commit(struct onlist_store *s, const char *sha,
 	       fail(s, "read a commit");
 }
 
-/* The rest of a whole walk's commit (sql_fuzzy_rest): its row in
- * temp.fz_commits has the other columns, as COMMIT_COLS computes them,
- * and the commit's rowid; the same values to cb as one_fuzzy_commit()
- * gives (NULL text as ""). */
-static onlist_status rest_of_commit(struct onlist_store *s, sqlite3_stmt *walk,
+/* The rest of a whole walk's commit (sql_fuzzy_rest): c has the
+ * columns of its row in temp.fz_commits (skip_cols, as COMMIT_COLS
+ * computes them), rid the commit's rowid; the same values to cb as
+ * one_fuzzy_commit() gives (NULL text as ""). */
+static onlist_status rest_of_commit(struct onlist_store *s,
+				    struct onlist_fuzzy_commit c, int64_t rid,
 				    const char *sha, onlist_fuzzy_commit_cb cb,
 				    void *data, int *stop)
 {
 	sqlite3_stmt *st = prepare(s, sql_fuzzy_rest);
-	struct onlist_fuzzy_commit c = { 0 };
 	char *author, *subject;
 	int rc;
 
 	if (!st)
 		return fail(s, "prepare");
-	onlist__store_columns(walk, &c, skip_cols);
 	/* copied, as the sha: the statement below may move their buffers */
 	author = g_strdup(c.author_email ? c.author_email : "");
 	subject = g_strdup(c.subject ? c.subject : "");
-	sqlite3_bind_int64(st, 1, sqlite3_column_int64(walk, 6));
+	sqlite3_bind_int64(st, 1, rid);
 	bind_text(st, 2, sha);
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *t;
@@ -191,13 +190,15 @@ static onlist_status walk_commits(struct onlist_store *s, const char *sql,
 		char *x = g_strdup((const char *)sqlite3_column_text(st, 0));
 		struct onlist_fuzzy_commit c = { 0 };
 
-		if (skip)
+		/* a whole walk's commit keeps them (rest_of_commit()) */
+		if (skip || whole)
 			onlist__store_columns(st, &c, skip_cols);
 		/* valid until the step below: skip() only */
 		if (skip && !whole && sqlite3_column_count(st) > 6)
 			c.fp = blob_u32(st, 6, &c.nfp);
 		if (x && !(skip && skip(&c, data)))
-			ret = whole ? rest_of_commit(s, st, x, cb, data, &stop) :
+			ret = whole ? rest_of_commit(s, c, sqlite3_column_int64(st, 6),
+						     x, cb, data, &stop) :
 			      one_fuzzy_commit(s, x, cb, data, &stop);
 		g_free(x);
 		if (ret != ONLIST_OK) {
