@@ -672,7 +672,12 @@ static const char v26_sql[] =
 	" commit_date ON commits BEGIN" LANDING_CDATE("old.sha")
 	LANDING_CDATE("new.sha") " END;\n"
 	"CREATE TRIGGER IF NOT EXISTS commits_cdate_del AFTER DELETE ON commits"
-	" BEGIN" LANDING_CDATE("old.sha") " END;\n";
+	" BEGIN" LANDING_CDATE("old.sha") " END;\n"
+	/* the review after new mail computes the unknown commits again
+	 * (store_review.c, SOME_UNKNOWN): it read every row for them (5M
+	 * x 1M: 650,000 rows, 29 ms, none unknown) */
+	"CREATE INDEX IF NOT EXISTS commit_review_unknown ON commit_review(state)"
+	" WHERE state = 'unknown';\n";
 #undef LANDING_CDATE
 
 /* Step N (index N - 1) brings a database to version N: its first part,
