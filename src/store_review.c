@@ -543,7 +543,8 @@ static const char *const sql_states[] = {
 	" (SELECT sha FROM temp.review_commits) GROUP BY state",
 	"SELECT state, n FROM temp.old_states",
 };
-static const char sql_count_reviews[] = "SELECT count(*) FROM commit_review";
+static const char sql_any_review[] =
+	"SELECT EXISTS (SELECT 1 FROM commit_review)";
 static const char sql_put_notice[] =
 	"INSERT OR REPLACE INTO commit_notice(sha, msgid) VALUES(?1,?2)";
 static const char sql_put_posting[] =
@@ -662,11 +663,11 @@ int onlist_store_review_has_log(struct onlist_store *s)
 	return onlist__store_int64s(s, sql_has_log, -1, &n, 1) && n > 0;
 }
 
-int64_t onlist_store_review_count(struct onlist_store *s)
+int onlist_store_review_any(struct onlist_store *s)
 {
 	int64_t n;
 
-	return onlist__store_int64s(s, sql_count_reviews, -1, &n, 1) ? n : -1;
+	return onlist__store_int64s(s, sql_any_review, -1, &n, 1) ? n > 0 : -1;
 }
 
 onlist_status onlist_store_review_some_begin(struct onlist_store *s)

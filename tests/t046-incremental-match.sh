@@ -217,6 +217,38 @@ for t in commit_review matches; do
 		bad "$t: commits scanned after their mail differ"
 done
 
+# The review table emptied behind onlist's back (a hand edit, an upgrade
+# that forgot meta review_rows): the next match, after new mail, computes
+# every review again, not only those the new mail reaches
+# (review_update.c, only_some(): the table's rows are not counted, but
+# one without any when the last review wrote some is seen).
+cp "$TMP/full-alpha.db" "$TMP/emptied.db"
+sqlite3 "$TMP/emptied.db" "DELETE FROM commit_review" || fail "empty commit_review"
+cat >"$TMP/aside.mbox" <<'EOF'
+From mboxrd@z Thu Jan  1 00:00:00 1970
+From: Someone Else <else@example.org>
+Subject: a question on nothing posted
+Message-ID: <aside@example.org>
+Date: Mon, 1 Mar 2021 11:00:00 +0000
+
+Nothing to do with any patch.
+EOF
+"$ONLIST" -q --db "$TMP/emptied.db" import --list alpha "$TMP/aside.mbox" >/dev/null ||
+	fail "import the aside"
+cp "$TMP/emptied.db" "$TMP/emptied-scratch.db"
+match "$TMP/emptied.db" "after the review table was emptied"
+grep -q '^timing: patch-id since [0-9]' "$TMP/match.err" ||
+	bad "the match after the aside was not incremental (test bug)"
+sqlite3 "$TMP/emptied-scratch.db" "DELETE FROM meta WHERE key IN ('exact_stamp',
+	'fuzzy_stamp', 'review_rows')"
+match "$TMP/emptied-scratch.db" "from scratch after the aside"
+[ "$(sqlite3 "$TMP/emptied-scratch.db" "SELECT count(*) FROM commit_review")" -gt 0 ] ||
+	bad "no review from scratch (test bug)"
+dump "$TMP/emptied.db" >"$TMP/emptied.dump"
+dump "$TMP/emptied-scratch.db" >"$TMP/emptied-scratch.dump"
+same_output "tables after the review table was emptied" "$TMP/emptied-scratch.dump" \
+	"$TMP/emptied.dump" || bad "an emptied review table was not computed whole"
+
 # Earlier versions that were commits after all (branch old, scanned
 # later, no new mail): the patches the review linked as earlier versions
 # of other commits (rnv-v1, fvn-v1) are postings of their own commits now,

@@ -44,8 +44,9 @@ onlist_status onlist_store_review_reply_counts(struct onlist_store *s,
 /* 1 when the match tiers logged what they changed (temp.match_log, an
  * incremental match run in this handle), else 0. */
 int onlist_store_review_has_log(struct onlist_store *s);
-/* The rows of commit_review; -1 when they cannot be counted. */
-int64_t onlist_store_review_count(struct onlist_store *s);
+/* 1 when commit_review has a row, 0 when it has none, -1 when it cannot
+ * be read. */
+int onlist_store_review_any(struct onlist_store *s);
 
 /* Choosing some commits: _some_begin() empties the set, _some_topic()
  * adds a topic the thread build changed, _some_commits() adds the
