@@ -117,7 +117,7 @@ static const char *const query_sql[] = {
 	"SELECT (SELECT count(*) FROM messages),"
 	" (SELECT count(*) FROM messages WHERE has_patch),"
 	" (SELECT count(*) FROM skipped),"
-	" (SELECT count(*) FROM commits),"
+	ONLIST__ROWS("commits") ","
 	" (SELECT count(*) FROM matches),"
 	" (SELECT count(DISTINCT commit_sha) FROM matches"
 	"  WHERE" ONLIST__POSTED("method") ")",
@@ -125,7 +125,7 @@ static const char *const query_sql[] = {
 	 * every message counted (0.2 s of a 1M database's run after new
 	 * mail, more than its tiers) */
 	[Q_COUNT_MATCHED] =
-	"SELECT (SELECT count(*) FROM commits)," MATCHED_COMMITS,
+	"SELECT" ONLIST__ROWS("commits") "," MATCHED_COMMITS,
 };
 
 /* Where each column of those queries goes in its row struct (store.h). */

@@ -2,7 +2,8 @@
 # What `onlist match` prints and starts from without reading every match or
 # landing row (schema 23, kept by triggers as the rows change): the rows of
 # each method (match_counts), the commits with a posted row (meta
-# matched_commits, the closing "N of M commits matched") and the sums of the
+# matched_commits, the closing "N of M commits matched"), the commits
+# (row_counts, schema 26: that line's M) and the sums of the
 # landing dates (landing_sum, in the tiers' stamps).  Each must equal the
 # count of the whole table after every kind of run and edit: whole runs,
 # runs after new mail that move and remove matches, --no-fuzzy (commits
@@ -36,7 +37,7 @@ check() {
 	same_output "landing sums ($1)" "$TMP/counted" "$TMP/kept" ||
 		bad "$1: landing_sum differs from the landing rows"
 	for t in messages message_lists message_info echoes message_author \
-		message_reply message_trailers message_patch; do
+		message_reply message_trailers message_patch commits; do
 		counted=$(sqlite3 "$db" "SELECT count(*) FROM $t")
 		kept=$(sqlite3 "$db" "SELECT n FROM row_counts WHERE name = '$t'")
 		[ "$kept" = "$counted" ] || bad "$1: $kept rows of $t kept, $counted counted"
@@ -56,7 +57,8 @@ match() {
 		{ cat "$TMP/match.err"; bad "match $label failed"; return; }
 	check "$label"
 	posted=$(sqlite3 "$db" "SELECT count(DISTINCT commit_sha) FROM matches WHERE $POSTED")
-	grep -q "^$posted of [0-9]* commits matched" "$TMP/match.out" ||
+	ncommits=$(sqlite3 "$db" "SELECT count(*) FROM commits")
+	grep -q "^$posted of $ncommits commits matched" "$TMP/match.out" ||
 		{ tail -n 1 "$TMP/match.out"; bad "$label: match did not print $posted commits matched"; }
 	[ -n "$(sqlite3 "$db" "SELECT value FROM meta WHERE key = 'matched_commits'")" ] ||
 		bad "$label: match did not keep the count of matched commits"
@@ -115,6 +117,12 @@ check "a landing row written over"
 sqlite3 "$db" "UPDATE landing SET landed_date = landed_date - 7 WHERE sha = '$lsha';
 	DELETE FROM landing WHERE sha = (SELECT max(sha) FROM landing)"
 check "a landing row changed and one deleted"
+# a commit row deleted by hand, one added (the commits are counted too,
+# schema 26, for the closing line)
+sqlite3 "$db" "DELETE FROM commits WHERE sha = (SELECT max(sha) FROM commits);
+	INSERT INTO commits(sha, body_empty) VALUES('0123456789012345678901234567890123456789', 1)" ||
+	fail "sqlite3"
+check "a commit row deleted and one added"
 # a list row gone: the classes are computed again, the echoes emptied
 sqlite3 "$db" "DELETE FROM message_lists WHERE (msgid, list) IN
 	(SELECT msgid, list FROM message_lists LIMIT 1)" || fail "sqlite3"
