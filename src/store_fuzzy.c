@@ -372,7 +372,7 @@ static const char sql_fuzzy_todo[] =
 	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.subject, c.author_date,"
 	" c.commit_date," BOUND("c") " FROM temp.fuzzy_todo t"
 	" CROSS JOIN commits c ON c.sha = t.sha"
-	" JOIN commit_patch p ON p.sha = c.sha WHERE" UNTIERED("c.sha")
+	" JOIN commit_patch p ON p.sha = c.sha WHERE" UNTIERED("t.sha")
 	" ORDER BY 2, c.commit_date, c.sha";
 
 /* The last run's callbacks, for the rows of onlist_store_fuzzy_old()
@@ -434,14 +434,18 @@ onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
 
 /* temp.fuzzy_pairs but temp.fuzzy_todo: matched by no earlier tier (their
  * kept fuzzy matches are there already); with the changed lines, for
- * skip() (walk_commits()) */
+ * skip() (walk_commits()).  The earlier tiers' matches are asked by the
+ * pair's sha, before its commit is read: most pairs are matched already
+ * (5M x 1M after 1,000 new messages: 8,900 of 23,500 are not), and
+ * their commit rows were read for nothing (the statement: 0.16 -> 0.12 s
+ * in the sqlite3 shell). */
 static const char sql_fuzzy_pairs[] =
 	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.subject, c.author_date,"
 	" c.commit_date," BOUND("c") ", p.fp FROM temp.fuzzy_pairs t"
 	" CROSS JOIN commits c ON c.sha = t.sha"
 	" JOIN commit_patch p ON p.sha = c.sha"
 	" WHERE t.sha NOT IN (SELECT sha FROM temp.fuzzy_todo)"
-	" AND" UNTIERED("c.sha")
+	" AND" UNTIERED("t.sha")
 	" ORDER BY 2, c.commit_date, c.sha";
 
 onlist_status onlist_store_fuzzy_commits_todo(struct onlist_store *s,
