@@ -941,11 +941,11 @@ onlist_status onlist_store_thread_counts(struct onlist_store *s,
  * names one (replies).  A topic counts once however many rows name it:
  * before, the part's topics are kept (temp.part_topics); after, those
  * with no row left are gone, and a topic only the part names now is new. */
+/* The part's thread rows and roots in one walk: two walks read each
+ * row twice, the second after the 16 MB cache had let most go (5M x 1M,
+ * 4,090 messages: 4,000 page reads of the 18,600 the two counts made). */
 static const char sql_part_counts[] =
-	"SELECT (SELECT count(*) FROM temp.aff a CROSS JOIN thread t"
-	"  ON t.msgid = a.msgid),"
-	" (SELECT count(*) FROM temp.aff a CROSS JOIN thread t"
-	"  ON t.msgid = a.msgid WHERE t.parent IS NULL),"
+	"SELECT t.n, t.roots,"
 	" (SELECT count(*) FROM (SELECT r.patch, r.reply FROM temp.aff a"
 	"  CROSS JOIN replies r ON r.reply = a.msgid UNION SELECT r.patch,"
 	"  r.reply FROM temp.aff a CROSS JOIN replies r ON r.patch = a.msgid)),"
@@ -958,7 +958,9 @@ static const char sql_part_counts[] =
 	"    AND o.msgid NOT IN (SELECT msgid FROM temp.aff)))"
 	"  - (SELECT count(*) FROM temp.part_topics p WHERE NOT EXISTS"
 	"   (SELECT 1 FROM series s WHERE s.topic = p.topic))"
-	" ELSE 0 END";
+	" ELSE 0 END"
+	" FROM (SELECT count(*) AS n, coalesce(sum(t.parent IS NULL), 0) AS roots"
+	" FROM temp.aff a CROSS JOIN thread t ON t.msgid = a.msgid) t";
 static const char sql_part_topics[] =
 	"CREATE TEMP TABLE IF NOT EXISTS part_topics(topic TEXT PRIMARY KEY)"
 	" WITHOUT ROWID; DELETE FROM temp.part_topics;"
