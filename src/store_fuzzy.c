@@ -288,9 +288,16 @@ static const char sql_todo_begin[] =
 	"INSERT OR IGNORE INTO temp.fuzzy_todo SELECT sha FROM temp.via_author;"
 	/* the others a new mail may be a candidate of: only the new mails
 	 * are scored for them, their other matches are kept */
-	"CREATE TEMP TABLE IF NOT EXISTS fuzzy_pairs(sha TEXT PRIMARY KEY)"
+	"CREATE TEMP TABLE IF NOT EXISTS fuzzy_pairs(sha TEXT PRIMARY KEY,"
+	" email TEXT, subject TEXT, author_date INTEGER, commit_date INTEGER)"
 	" WITHOUT ROWID;"
 	"DELETE FROM temp.fuzzy_pairs;";
+/* What the walk (sql_fuzzy_pairs) asks of a commit before skip(), kept
+ * from the row these statements read anyway: read again by sha after
+ * thousands of others, each was a page the 16 MB cache had let go (5M x
+ * 1M after 1,000 new messages: 14,000 commits). */
+#define PAIR_COLS " c.sha, lower(c.author_email), c.subject, c.author_date," \
+	" c.commit_date"
 /* the commits of an address whose window (match.c, window(): from a year
  * before the earlier of the author and commit dates to a year after the
  * commit date or the bound) can hold a date between ?2 and ?3: those of
@@ -344,23 +351,25 @@ static const char sql_todo_recent_fill[] =
  * commits cost 50 ms read whole, where 1,300 are in the window). */
 static const char sql_todo_author[] =
 	"INSERT OR IGNORE INTO temp.fuzzy_pairs"
-	" SELECT c.sha FROM commits c WHERE" TODO_AUTHOR_WHERE
+	" SELECT" PAIR_COLS " FROM commits c WHERE" TODO_AUTHOR_WHERE
 	" AND c.commit_date >= ?2 - " YEAR
-	" UNION ALL SELECT c.sha FROM commits c WHERE" TODO_AUTHOR_WHERE
+	" UNION ALL SELECT" PAIR_COLS " FROM commits c WHERE" TODO_AUTHOR_WHERE
 	" AND c.commit_date IS NULL"
-	" UNION ALL SELECT c.sha FROM commits c WHERE" TODO_AUTHOR_WHERE
+	" UNION ALL SELECT" PAIR_COLS " FROM commits c WHERE" TODO_AUTHOR_WHERE
 	" AND c.commit_date = 0"
-	" UNION ALL SELECT c.sha FROM commits c WHERE ?2 - " YEAR " <= 0 AND"
+	" UNION ALL SELECT" PAIR_COLS " FROM commits c WHERE ?2 - " YEAR " <= 0 AND"
 	TODO_AUTHOR_WHERE
-	" UNION ALL SELECT c.sha FROM commits c WHERE" TODO_AUTHOR_WHERE
+	" UNION ALL SELECT" PAIR_COLS " FROM commits c WHERE" TODO_AUTHOR_WHERE
 	" AND c.commit_date < ?2 - " YEAR " AND EXISTS (SELECT 1"
 	" FROM temp.fz_recent r WHERE r.rid = c.rowid"
 	" AND r.bound >= ?2 - " YEAR ")";
 #undef TODO_AUTHOR_WHERE
 /* by the stored stripped subjects (schema 19) */
 static const char sql_todo_subject[] =
-	"INSERT OR IGNORE INTO temp.fuzzy_pairs"
-	" SELECT sha FROM commit_subject WHERE stripped = ?1";
+	"INSERT OR IGNORE INTO temp.fuzzy_pairs SELECT" PAIR_COLS
+	" FROM commit_subject s CROSS JOIN commits c ON c.sha = s.sha"
+	" WHERE s.stripped = ?1";
+#undef PAIR_COLS
 /* The commits not to score again keep the last run's matches, in place:
  * the rows of those to score again go, and those of the commits an
  * earlier tier matches now (it wrote a row for them this run). */
@@ -440,13 +449,13 @@ onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
  * their commit rows were read for nothing (the statement: 0.16 -> 0.12 s
  * in the sqlite3 shell). */
 static const char sql_fuzzy_pairs[] =
-	"SELECT c.sha," AUTHOR_EMAIL("c") ", c.subject, c.author_date,"
-	" c.commit_date," BOUND("c") ", p.fp FROM temp.fuzzy_pairs t"
-	" CROSS JOIN commits c ON c.sha = t.sha"
-	" JOIN commit_patch p ON p.sha = c.sha"
+	"SELECT t.sha, coalesce((SELECT v.email FROM temp.via_author v"
+	" WHERE v.sha = t.sha), t.email), t.subject, t.author_date,"
+	" t.commit_date," BOUND("t") ", p.fp FROM temp.fuzzy_pairs t"
+	" CROSS JOIN commit_patch p ON p.sha = t.sha"
 	" WHERE t.sha NOT IN (SELECT sha FROM temp.fuzzy_todo)"
 	" AND" UNTIERED("t.sha")
-	" ORDER BY 2, c.commit_date, c.sha";
+	" ORDER BY 2, t.commit_date, t.sha";
 
 onlist_status onlist_store_fuzzy_commits_todo(struct onlist_store *s,
 					      onlist_fuzzy_skip_cb skip,
