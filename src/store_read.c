@@ -117,7 +117,7 @@ static const char *const query_sql[] = {
 	"SELECT (SELECT count(*) FROM messages),"
 	" (SELECT count(*) FROM messages WHERE has_patch),"
 	" (SELECT count(*) FROM skipped),"
-	ONLIST__ROWS("commits") ","
+	" (SELECT count(*) FROM commits),"
 	" (SELECT count(*) FROM matches),"
 	" (SELECT count(DISTINCT commit_sha) FROM matches"
 	"  WHERE" ONLIST__POSTED("method") ")",
