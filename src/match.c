@@ -787,6 +787,32 @@ static int pair_skip(const struct onlist_fuzzy_commit *c, void *data)
 	return f->pick->len == 0;
 }
 
+/* The commit date from which a commit's window (window()) holds every
+ * date pair_skip() compares, whatever its bound: the latest date or
+ * raw date of a dated new mail, less a year (onlist_store_fuzzy_commits_
+ * pairs() then reads no bound for those).  INT64_MAX, none, without a
+ * dated new mail. */
+static int64_t pairs_recent(const struct fuzzy_ctx *f)
+{
+	int64_t mx = INT64_MIN;
+	int any = 0;
+
+	for (guint i = 0; f->nm && i < f->nm->len; i++) {
+		const struct cand *x = &g_array_index(f->nm, struct cand, i);
+
+		if (!x->m.dated)
+			continue;
+		any = 1;
+		if (x->m.date > mx)
+			mx = x->m.date;
+		if (x->m.raw_date > mx)
+			mx = x->m.raw_date;
+	}
+	if (!any)
+		return INT64_MAX;
+	return mx < INT64_MIN + WINDOW ? INT64_MIN : mx - WINDOW;
+}
+
 static int pair_commit(const struct onlist_fuzzy_commit *c, void *data)
 {
 	struct fuzzy_ctx *f = data;
@@ -850,8 +876,8 @@ static onlist_status fuzzy_incremental(struct onlist_store *s,
 	if (st == ONLIST_OK)
 		st = load_new_mails(f, since);
 	if (st == ONLIST_OK &&
-	    onlist_store_fuzzy_commits_pairs(s, pair_skip, pair_commit, f)
-	    != ONLIST_OK)
+	    onlist_store_fuzzy_commits_pairs(s, pairs_recent(f), pair_skip,
+					     pair_commit, f) != ONLIST_OK)
 		st = ONLIST_EDB;
 	free_new_mails(f);
 	return st;

@@ -87,8 +87,13 @@ onlist_status onlist_store_fuzzy_commits_todo(struct onlist_store *s,
 					      onlist_fuzzy_commit_cb cb,
 					      void *data);
 /* The same, of temp.fuzzy_pairs but temp.fuzzy_todo: those no earlier
- * tier matched (their kept fuzzy matches may be there). */
+ * tier matched (their kept fuzzy matches may be there).  skip() is given
+ * a bound of 0 for a commit committed at or after `recent` (a non-zero
+ * integer date): its window ends a year after that or later, so the
+ * caller passes the latest new mail's date less a year, and the bound
+ * cannot change what skip() decides.  cb() gets every commit whole. */
 onlist_status onlist_store_fuzzy_commits_pairs(struct onlist_store *s,
+					       int64_t recent,
 					       onlist_fuzzy_skip_cb skip,
 					       onlist_fuzzy_commit_cb cb,
 					       void *data);
