@@ -940,10 +940,11 @@ onlist_status onlist_store_thread_counts(struct onlist_store *s,
  * writes or deletes is of a message of the part (thread, series), or
  * names one (replies).  A topic counts once however many rows name it:
  * before, the part's topics are kept (temp.part_topics); after, those
- * with no row left are gone, and a topic only the part names now is new. */
-/* The part's thread rows and roots in one walk: two walks read each
- * row twice, the second after the 16 MB cache had let most go (5M x 1M,
- * 4,090 messages: 4,000 page reads of the 18,600 the two counts made). */
+ * with no row left are gone, and a topic only the part names now is new.
+ * The part's thread rows and roots come from one walk: two walks read
+ * each row twice, the second after the 16 MB cache had let most go (5M x
+ * 1M, 4,090 messages: 4,000 page reads of the 18,600 the two counts
+ * made). */
 static const char sql_part_counts[] =
 	"SELECT t.n, t.roots,"
 	" (SELECT count(*) FROM (SELECT r.patch, r.reply FROM temp.aff a"
