@@ -45,9 +45,10 @@ cpu() {
 		l, $1 + $2, $3 / 1024 }' "$out/ignored.time"
 }
 phases() {	# the match's phases, CPU at the end of each, and the hook's
-	sed -n 's/^timing: \(.*\) done at \(.*\) s CPU$/\2 \1/p' "$out/ignored.err" |
-	awk '{ t = $1; $1 = ""; printf "   %-30s %7.2f s CPU (%.2f s)\n", $0, t, t - p;
-		if ($0 == " ignored topics") h = t - p; p = t }
+	sed -n 's/^timing: \(.*\) done at \([0-9.]*\) s CPU, \([0-9-]*\) pages read.*/\2 \3 \1/p' "$out/ignored.err" |
+	awk '{ t = $1; r = $2; $1 = $2 = ""; sub(/^ */, " ");
+		printf "   %-30s %7.2f s CPU (%.2f s, %d page reads)\n", $0, t, t - p, r - q;
+		if ($0 == " ignored topics") h = t - p; p = t; q = r }
 	     END { printf "   saving the ignored topics added %.2f s CPU\n", h }'
 }
 first_msgid() {	# first_msgid CSVFILE: the message_id of the first row

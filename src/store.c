@@ -193,6 +193,20 @@ void onlist_store_trace(struct onlist_store *s,
 			 fn ? slow_statement : NULL, s);
 }
 
+void onlist_store_page_counts(struct onlist_store *s, long long *reads,
+			      long long *writes)
+{
+	int cur, hi;
+
+	*reads = *writes = -1;
+	if (sqlite3_db_status(s->db, SQLITE_DBSTATUS_CACHE_MISS, &cur, &hi, 0)
+	    == SQLITE_OK)
+		*reads = cur;
+	if (sqlite3_db_status(s->db, SQLITE_DBSTATUS_CACHE_WRITE, &cur, &hi, 0)
+	    == SQLITE_OK)
+		*writes = cur;
+}
+
 sqlite3_stmt *onlist__store_prepare(struct onlist_store *s, const char *sql)
 {
 	struct onlist__cached_stmt *c;

@@ -69,6 +69,12 @@ void onlist_store_stream_mode(struct onlist_store *s);
 void onlist_store_trace(struct onlist_store *s,
 			void (*fn)(void *data, double seconds, const char *sql),
 			void *data);
+/* The pages this handle has read from the database file (SQLite's cache
+ * misses) and written to it (or its WAL) since it was opened: unlike a
+ * time, the same for the same work on any machine (ONLIST_TIMING; the
+ * benchmarks compare runs by them).  -1 when SQLite cannot say. */
+void onlist_store_page_counts(struct onlist_store *s, long long *reads,
+			      long long *writes);
 /* The last error message of this handle; never NULL. */
 const char *onlist_store_errmsg(const struct onlist_store *s);
 /* onlist_fail(errmsg, ONLIST_EDB, ...) with this handle's message: how a

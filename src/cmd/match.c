@@ -256,14 +256,24 @@ static void progress(const char *what, long done, long total, void *data)
 	onlist_progress(p, "%s: %ld/%ld", what, done, total);
 }
 
-/* ONLIST_TIMING=1 prints the CPU time used when each phase ends (for
- * bench/match.sh). */
+/* The store ONLIST_TIMING's lines count the pages of (phase() is given
+ * the progress data, not the store). */
+static struct onlist_store *timing_store;
+
+/* ONLIST_TIMING=1 prints the CPU time used when each phase ends, and the
+ * pages read and written until then (for the benchmarks: bench/README). */
 static void phase(const char *name, void *data)
 {
+	long long reads = -1, writes = -1;
+
 	(void)data;
-	if (getenv("ONLIST_TIMING"))
-		fprintf(stderr, "timing: %s done at %.2f s CPU\n", name,
-			(double)clock() / CLOCKS_PER_SEC);
+	if (!getenv("ONLIST_TIMING"))
+		return;
+	if (timing_store)
+		onlist_store_page_counts(timing_store, &reads, &writes);
+	fprintf(stderr, "timing: %s done at %.2f s CPU, %lld pages read, "
+		"%lld written\n", name, (double)clock() / CLOCKS_PER_SEC,
+		reads, writes);
 }
 
 static void warn(const char *msg, void *data)
@@ -626,6 +636,7 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 	onlist_progress_init(&prog, cli);
 	o.progress = progress;
 	o.phase = phase;
+	timing_store = s;
 	o.warn = warn;
 	o.progress_data = &prog;
 	if (onlist_thread_update(s, &tc, &err) != ONLIST_OK) {
@@ -663,7 +674,10 @@ int cmd_match(struct onlist_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	print_counts(out.f, fmt == ONLIST_FMT_JSON, &tc, &c, &t);
+	/* every page the run committed included */
+	phase("match", NULL);
 out:
+	timing_store = NULL;
 	onlist_store_close(s);
 	free(repo);
 	free(rules_cfg);
