@@ -35,6 +35,7 @@ struct onlist_store {
 	char *notice;		/* onlist_store_notice(), or NULL */
 	int writer;		/* opened for writing: checkpoint at close */
 	int in_tx;
+	int read_tx;		/* onlist_store_begin_read()'s, ended at close */
 	/* onlist_store_trace() */
 	void (*trace)(void *data, double seconds, const char *sql);
 	void *trace_data;

@@ -300,6 +300,32 @@ static void test_totals(void **state)
 	assert_int_equal(t.skipped, 0);
 }
 
+/* A reading handle after onlist_store_begin_read() answers from one
+ * state of the database: a commit written meanwhile (by another handle)
+ * is not seen until it is opened again.  (Last: it adds a commit.) */
+static void test_read_snapshot(void **state)
+{
+	struct fixture *f = *state;
+	struct onlist_store *r = NULL;
+	struct onlist_totals t;
+	char *err = NULL;
+
+	assert_int_equal(onlist_store_open_read(&r, f->path, &err), ONLIST_OK);
+	assert_int_equal(onlist_store_begin_read(r), ONLIST_OK);
+	assert_int_equal(onlist_store_count_totals(r, &t), ONLIST_OK);
+	assert_int_equal(t.commits, 2);
+	put_commit(f->s, "cccccccccccccccccccccccccccccccccccccccc", "third",
+		   1600000200, NULL);
+	assert_int_equal(onlist_store_count_totals(r, &t), ONLIST_OK);
+	assert_int_equal(t.commits, 2);
+	onlist_store_close(r);
+	assert_int_equal(onlist_store_open_read(&r, f->path, &err), ONLIST_OK);
+	assert_int_equal(onlist_store_begin_read(r), ONLIST_OK);
+	assert_int_equal(onlist_store_count_totals(r, &t), ONLIST_OK);
+	assert_int_equal(t.commits, 3);
+	onlist_store_close(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_skipped_commits),
 		cmocka_unit_test(test_sources),
 		cmocka_unit_test(test_totals),
+		cmocka_unit_test(test_read_snapshot),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -58,6 +58,9 @@ const char *onlist_store_notice(const struct onlist_store *s);
  * into the database file as far as no reader needs it, so that a copy of
  * the file alone is whole. */
 void onlist_store_close(struct onlist_store *s);
+/* For a reading command: its reads in one transaction, one state of the
+ * database, until the handle is closed (store.c says why). */
+onlist_status onlist_store_begin_read(struct onlist_store *s);
 /* For a command that streams rows in (import, fetch): a small page cache
  * and no file map, so its memory stays flat as the database grows; the
  * default suits matching, which reads the same index pages over and over. */

@@ -257,6 +257,12 @@ struct onlist_store *onlist_cli_open_store_read(struct onlist_cli *cli)
 	if (onlist_store_notice(s))
 		onlist_err("warning: %s", onlist_store_notice(s));
 	trace_if_asked(s);
+	if (onlist_store_begin_read(s) != ONLIST_OK) {
+		onlist_err("cannot read database %s: %s", cli->db_path,
+			   onlist_store_errmsg(s));
+		onlist_store_close(s);
+		return NULL;
+	}
 	return s;
 }
 
