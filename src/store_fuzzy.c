@@ -397,6 +397,12 @@ struct old_rows {
 static onlist_status old_fuzzy_rows(struct onlist_store *s,
 				    const struct old_rows *x);
 
+/* t - YEAR, as the statements compute ?2 - YEAR (no overflow below) */
+static int64_t year_before(int64_t t)
+{
+	return t < INT64_MIN + 31536000 ? INT64_MIN : t - 31536000;
+}
+
 onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
 				      const char *const *addrs,
 				      const int64_t (*spans)[2], size_t naddrs,
@@ -423,11 +429,8 @@ onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
 		if (sqlite3_exec(s->db, sql_todo_recent, NULL, NULL, NULL)
 		    != SQLITE_OK)
 			return fail(s, "recent bounds");
-		/* lo - YEAR, as the statement computes it */
-		lo = lo < INT64_MIN + 31536000 ? INT64_MIN : lo - 31536000;
-		hi = hi < INT64_MIN + 31536000 ? INT64_MIN : hi - 31536000;
 		if (step(s, prepare(s, sql_todo_recent_sha), "recent bounds",
-			 "II", lo, hi) != ONLIST_OK ||
+			 "II", year_before(lo), year_before(hi)) != ONLIST_OK ||
 		    step(s, prepare(s, sql_todo_recent_fill), "recent bounds",
 			 "") != ONLIST_OK)
 			return ONLIST_EDB;
