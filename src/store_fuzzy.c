@@ -350,9 +350,9 @@ static const char sql_todo_recent_fill[] =
 /* The window ends after ?2 - YEAR when the commit has no date, was
  * committed since, or its bound is recent.  Each case in its own part,
  * by the author and commit date index (schema 24): only the commits
- * committed in the window are read whole, the older ones are looked up
- * in temp.fz_recent from the index (5M x 1M: a prolific author's 18,000
- * commits cost 50 ms read whole, where 1,300 are in the window). */
+ * committed in the window are read whole (5M x 1M: a prolific author's
+ * 18,000 commits cost 50 ms read whole, where 1,300 are in the window);
+ * those with a recent bound are sql_todo_landed's. */
 static const char sql_todo_author[] =
 	"INSERT OR IGNORE INTO temp.fuzzy_pairs"
 	" SELECT" PAIR_COLS " FROM commits c WHERE" TODO_AUTHOR_WHERE
@@ -362,12 +362,28 @@ static const char sql_todo_author[] =
 	" UNION ALL SELECT" PAIR_COLS " FROM commits c WHERE" TODO_AUTHOR_WHERE
 	" AND c.commit_date = 0"
 	" UNION ALL SELECT" PAIR_COLS " FROM commits c WHERE ?2 - " YEAR " <= 0 AND"
-	TODO_AUTHOR_WHERE
-	" UNION ALL SELECT" PAIR_COLS " FROM commits c WHERE" TODO_AUTHOR_WHERE
-	" AND c.commit_date < ?2 - " YEAR " AND EXISTS (SELECT 1"
-	" FROM temp.fz_recent r WHERE r.rid = c.rowid"
-	" AND r.bound >= ?2 - " YEAR ")";
+	TODO_AUTHOR_WHERE;
 #undef TODO_AUTHOR_WHERE
+/* The last case, committed before the window but landed in it: from
+ * temp.fz_recent, once for every address (temp.fz_addrs: each address
+ * with its span, ?2 and ?3 above).  Asked of each address by its index,
+ * it read the index entries of all the address's older commits to find
+ * the few of fz_recent (5M x 1M: a prolific author has 30,000 commits
+ * over 14 years, most of them older than the window). */
+static const char sql_todo_addrs[] =
+	"CREATE TEMP TABLE IF NOT EXISTS fz_addrs(addr TEXT NOT NULL,"
+	" lo INTEGER NOT NULL, hi INTEGER NOT NULL);"
+	"CREATE INDEX IF NOT EXISTS temp.fz_addrs_addr ON fz_addrs(addr);"
+	"DELETE FROM temp.fz_addrs;";
+static const char sql_todo_addr[] =
+	"INSERT INTO temp.fz_addrs(addr, lo, hi) VALUES(?1, ?2, ?3)";
+static const char sql_todo_landed[] =
+	"INSERT OR IGNORE INTO temp.fuzzy_pairs SELECT" PAIR_COLS
+	" FROM temp.fz_recent r CROSS JOIN commits c ON c.rowid = r.rid"
+	" CROSS JOIN temp.fz_addrs a ON a.addr = lower(c.author_email)"
+	" WHERE (coalesce(c.commit_date, 0) <= a.hi + " YEAR
+	"  OR (coalesce(c.author_date, 0) <> 0 AND c.author_date <= a.hi + " YEAR "))"
+	" AND c.commit_date < a.lo - " YEAR " AND r.bound >= a.lo - " YEAR;
 /* by the stored stripped subjects (schema 19) */
 static const char sql_todo_subject[] =
 	"INSERT OR IGNORE INTO temp.fuzzy_pairs SELECT" PAIR_COLS
@@ -427,6 +443,8 @@ onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
 				hi = spans[i][0];
 		}
 		if (sqlite3_exec(s->db, sql_todo_recent, NULL, NULL, NULL)
+		    != SQLITE_OK ||
+		    sqlite3_exec(s->db, sql_todo_addrs, NULL, NULL, NULL)
 		    != SQLITE_OK)
 			return fail(s, "recent bounds");
 		if (step(s, prepare(s, sql_todo_recent_sha), "recent bounds",
@@ -437,8 +455,13 @@ onlist_status onlist_store_fuzzy_todo(struct onlist_store *s,
 	}
 	for (size_t i = 0; i < naddrs; i++)
 		if (step(s, prepare(s, sql_todo_author), "commits to score again",
+			 "tII", addrs[i], spans[i][0], spans[i][1]) != ONLIST_OK ||
+		    step(s, prepare(s, sql_todo_addr), "commits to score again",
 			 "tII", addrs[i], spans[i][0], spans[i][1]) != ONLIST_OK)
 			return ONLIST_EDB;
+	if (naddrs && step(s, prepare(s, sql_todo_landed),
+			   "commits to score again", "") != ONLIST_OK)
+		return ONLIST_EDB;
 	for (size_t i = 0; i < nsubjects; i++)
 		if (step(s, prepare(s, sql_todo_subject), "commits to score again",
 			 "t", subjects[i]) != ONLIST_OK)
