@@ -245,11 +245,19 @@ static const char sql_prefetch[] =
 	"DROP TABLE IF EXISTS temp.fz_authors;"
 	"DROP TABLE IF EXISTS temp.fz_subjects;"
 	"DROP TABLE IF EXISTS temp.fz_commits;"
-	"CREATE TEMP TABLE fz_commits AS SELECT c.sha AS sha," AUTHOR_EMAIL("c")
+	/* the commits to score found in commit_patch's key order, which
+	 * matches and the commits' sha index share (no row read), then
+	 * read in rowid order: read by sha, each commit's row was a page
+	 * at a random place (5M x 1M: 1.1 million page reads) */
+	"CREATE TEMP TABLE fz_commits AS"
+	" WITH u AS MATERIALIZED (SELECT cr FROM (SELECT c.rowid AS cr"
+	"  FROM commit_patch p CROSS JOIN commits c ON c.sha = p.sha"
+	"  WHERE" UNTIERED("p.sha") " ORDER BY p.sha LIMIT -1)"
+	"  ORDER BY 1 LIMIT -1)"
+	" SELECT c.sha AS sha," AUTHOR_EMAIL("c")
 	" AS author, c.subject AS subject, c.author_date AS author_date,"
 	" c.commit_date AS commit_date," BOUND("c") " AS bound, c.rowid AS rid"
-	" FROM commit_patch p CROSS JOIN commits c ON c.sha = p.sha"
-	" WHERE" UNTIERED("p.sha") ";"
+	" FROM u CROSS JOIN commits c ON c.rowid = u.cr;"
 	"CREATE TEMP TABLE fz_authors(addr TEXT PRIMARY KEY) WITHOUT ROWID;"
 	"INSERT OR IGNORE INTO temp.fz_authors SELECT author"
 	" FROM temp.fz_commits WHERE author IS NOT NULL;"
