@@ -37,19 +37,37 @@ struct graph {
 	size_t mask;
 };
 
-static int class_of(const char *c, int has_patch)
+unsigned char onlist_class_code(const char *c)
 {
-	if (!c)		/* imported before classes were kept */
-		return has_patch ? C_PATCH : C_OTHER;
+	if (!c)
+		return ONLIST_CLS_UNKNOWN;
 	if (!strcmp(c, ONLIST_CLASS_PATCH))
-		return C_PATCH;
+		return ONLIST_CLS_PATCH;
 	if (!strcmp(c, ONLIST_CLASS_COVER))
-		return C_COVER;
+		return ONLIST_CLS_COVER;
 	if (!strcmp(c, ONLIST_CLASS_PULL))
-		return C_PULL;
+		return ONLIST_CLS_PULL;
 	if (!strcmp(c, ONLIST_CLASS_REPLY))
+		return ONLIST_CLS_REPLY;
+	return ONLIST_CLS_OTHER;
+}
+
+static int class_of(unsigned char c, int has_patch)
+{
+	switch (c) {
+	case ONLIST_CLS_UNKNOWN:	/* imported before classes were kept */
+		return has_patch ? C_PATCH : C_OTHER;
+	case ONLIST_CLS_PATCH:
+		return C_PATCH;
+	case ONLIST_CLS_COVER:
+		return C_COVER;
+	case ONLIST_CLS_PULL:
+		return C_PULL;
+	case ONLIST_CLS_REPLY:
 		return C_REPLY;
-	return C_OTHER;
+	default:
+		return C_OTHER;
+	}
 }
 
 static size_t hash_id(const char *id, size_t len)

@@ -266,7 +266,7 @@ static struct onlist_thread_msg *row_msg(struct loaded *l,
 static void load_info(struct loaded *l, struct onlist_thread_msg *x,
 		      const struct onlist_store_thread_row *r)
 {
-	x->cls = str(l, r->cls);
+	x->cls = onlist_class_code(r->cls);
 	x->version = r->version;
 	x->part = r->part;
 	x->total = r->total;

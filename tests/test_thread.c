@@ -14,7 +14,8 @@
 
 #define MSG(ID, IRT, REFS, FROM, DATE, CLS, PART, TOTAL, SUBJ, CID) \
 	{ .msgid = ID, .in_reply_to = IRT, .refs = REFS, .from = FROM, \
-	  .date = DATE, .cls = CLS, .has_patch = 0, .version = 1, \
+	  .date = DATE, .cls = onlist_class_code(CLS), .has_patch = 0, \
+	  .version = 1, \
 	  .part = PART, .total = TOTAL, .stripped = SUBJ, .change_id = CID }
 
 static int index_of(const struct onlist_thread_msg *v, size_t n, const char *id)

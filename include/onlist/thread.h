@@ -59,11 +59,23 @@
 #define ONLIST_CLASS_REPLY "reply"	/* Re:, or In-Reply-To without patch */
 #define ONLIST_CLASS_OTHER "other"	/* anything else */
 
+/* The same classes as a code, for struct onlist_thread_msg's cls:
+ * ONLIST_CLS_UNKNOWN for a message imported before classes were kept. */
+enum onlist_class_code {
+	ONLIST_CLS_UNKNOWN = 0, ONLIST_CLS_PATCH, ONLIST_CLS_COVER,
+	ONLIST_CLS_PULL, ONLIST_CLS_REPLY, ONLIST_CLS_OTHER
+};
+
+/* The code of an ONLIST_CLASS_* text: NULL is ONLIST_CLS_UNKNOWN, a
+ * text of no class ONLIST_CLS_OTHER. */
+unsigned char onlist_class_code(const char *cls);
+
 /* One message.  The caller fills the input fields; the strings are
  * borrowed (they must outlive the onlist_threads result) and never NULL
- * ("" when absent) except cls.  (A whole build holds one for each
- * message: the fields are ordered so that no padding comes between
- * them, 136 bytes.) */
+ * ("" when absent).  (A whole build holds one for each message: the
+ * fields are ordered so that no padding comes between them, 128 bytes;
+ * the class a byte, not a pointer to its text, 8 MB less for a million
+ * messages.) */
 struct onlist_thread_msg {
 	/* in */
 	const char *msgid;
@@ -71,9 +83,6 @@ struct onlist_thread_msg {
 	const char *refs;	/* References, space-separated, oldest first */
 	const char *from;	/* the sender's address, lower case */
 	int64_t date;
-	const char *cls;	/* ONLIST_CLASS_*; NULL when not known (a
-				 * message imported before classes were
-				 * kept): then has_patch decides */
 	const char *stripped;	/* the subject without its prefixes */
 	const char *change_id;	/* "" when none */
 	/* Who else the sender may be, for linking versions only; NULL or
@@ -98,6 +107,8 @@ struct onlist_thread_msg {
 	unsigned char backport;	/* a stable backport (onlist_subject_stable()
 				 * or "commit <sha> upstream."): its in-body
 				 * author is not used */
+	unsigned char cls;	/* ONLIST_CLS_* (onlist_class_code());
+				 * ONLIST_CLS_UNKNOWN: has_patch decides */
 	/* neither: the caller's own, not read or written by the build
 	 * (thread_update.c keeps the message's place in the order of the
 	 * ids there; it fills what would be the struct's padding) */
