@@ -15,9 +15,12 @@
 # committed within a year of their mails.  Then the same look-ups over
 # the same pairs run in each layout, each in a fresh sqlite3 with
 # onlist's 16 MB cache, and the pages SQLite read ("page cache misses")
-# are printed.  Nothing in DB is changed.  See bench/README.
+# are printed.  Then the mail side the same way: the thread rows of the
+# threads the new mail answers, keyed by Message-ID (as kept) and by
+# messages.id (arrival order).  Nothing in DB is changed.  See
+# bench/README.
 set -eu
-[ $# -ge 1 ] || { sed -n '2,18p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,21p' "$0"; exit 2; }
 command -v sqlite3 >/dev/null || { echo "keys.sh: needs the sqlite3 shell" >&2; exit 2; }
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/bench/out
@@ -94,5 +97,32 @@ SQL
 	printf '  %-22s %8d %8d\n' "earlier tier matched?" "$a" "$c"
 	printf '  %-22s %8d %8d\n' "fingerprint" "$b" "$d"
 	printf '  %-22s %8d %8d\n' "both" "$((a + b))" "$((c + d))"
+	# the mail side: the thread rows of the threads the new mail
+	# answers, keyed by Message-ID (as kept) and by messages.id
+	rm -f "$scratch"
+	sqlite3 "$scratch" >/dev/null <<SQL
+ATTACH 'file:$q?mode=ro' AS s;
+PRAGMA cache_size=-65536;
+CREATE TABLE t_msgid(msgid TEXT PRIMARY KEY, parent TEXT, root TEXT NOT NULL,
+  depth INTEGER, answers TEXT) WITHOUT ROWID;
+INSERT INTO t_msgid SELECT msgid, parent, root, depth, answers FROM s.thread
+  ORDER BY msgid;
+CREATE TABLE t_id(id INTEGER PRIMARY KEY, msgid TEXT, parent TEXT,
+  root TEXT NOT NULL, depth INTEGER, answers TEXT);
+INSERT INTO t_id SELECT m.id, t.msgid, t.parent, t.root, t.depth, t.answers
+  FROM s.thread t JOIN s.messages m ON m.msgid = t.msgid ORDER BY 1;
+CREATE TABLE part(msgid TEXT PRIMARY KEY, id INTEGER) WITHOUT ROWID;
+INSERT OR IGNORE INTO part SELECT t2.msgid, m2.id FROM s.messages m
+  JOIN s.thread t ON t.msgid = m.in_reply_to
+  JOIN s.thread t2 ON t2.root = t.root JOIN s.messages m2 ON m2.msgid = t2.msgid
+  WHERE m.id > (SELECT max(id) - 1000 FROM s.messages);
+CREATE TABLE part_id(id INTEGER PRIMARY KEY, msgid TEXT);
+INSERT INTO part_id SELECT id, msgid FROM part;
+SQL
+	n=$(sqlite3 "$scratch" "SELECT count(*) FROM part;")
+	e=$(misses "SELECT count(*), sum(depth) FROM part p CROSS JOIN t_msgid t ON t.msgid = p.msgid;")
+	f=$(misses "SELECT count(*), sum(depth) FROM part_id p CROSS JOIN t_id t ON t.id = p.id;")
+	printf '  %-22s %8s %8s\n' "pages read" "by msgid" "by id"
+	printf '  %-22s %8d %8d\n' "thread rows ($n)" "$e" "$f"
 done
 rm -f "$scratch"
