@@ -94,6 +94,13 @@ eval_set() {
 	printf 'echo from ci-bot@example.org\n' >"$TMP/rules"
 }
 
+# dump_matches DB: every match of DB, a line each, sorted, the score to
+# six places (the incremental-against-whole tests compare these).
+dump_matches() {
+	sqlite3 "$1" "SELECT commit_sha, message_id, method, printf('%.6f', score)
+		FROM matches ORDER BY 1, 2, 3"
+}
+
 # same_output LABEL EXPECTED ACTUAL: 0 when the files are identical, else
 # print LABEL and the first line where they differ, and return 1.
 # (Its variables are named so as not to clobber a caller's: sh has no locals.)

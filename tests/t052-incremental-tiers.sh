@@ -54,10 +54,6 @@ match() {	# match DB LABEL [OPTION...]
 	ONLIST_TIMING=1 "$ONLIST" --db "$mdb" match --rules "$TMP/rules" "$@" >"$TMP/match.out" 2>"$TMP/match.err" ||
 		{ cat "$TMP/match.err"; bad "match $label failed"; }
 }
-dump() {
-	sqlite3 "$1" "SELECT commit_sha, message_id, method, printf('%.6f', score)
-		FROM matches ORDER BY 1, 2, 3"
-}
 # the review built from them (review_update.c computes again only the
 # commits the new mail and the new matches can change) and its version
 # links
@@ -75,7 +71,7 @@ cp "$TMP/seed.db" "$TMP/full.db"
 "$ONLIST" -q --db "$TMP/full.db" import --list stable "$W/stable.mbox" >/dev/null || fail "import stable"
 match "$TMP/full.db" "at once"
 cp "$TMP/match.out" "$TMP/full.out"
-dump "$TMP/full.db" >"$TMP/full.dump"
+dump_matches "$TMP/full.db" >"$TMP/full.dump"
 nfuzzy=$(grep -c '|fuzzy|' "$TMP/full.dump")
 [ "$nfuzzy" -gt 3 ] || fail "only $nfuzzy fuzzy matches in the whole set (test bug)"
 # every tier matches something in the set (the labels of t050-match-eval.py
@@ -109,7 +105,7 @@ for part in $(ls "$TMP"/part.* | sort -t. -k2 -n); do
 		"$TMP/match.err" >"$TMP/reviews"
 	read rnew rall <"$TMP/reviews" || bad "match said nothing of the reviews"
 	[ "$rnew" -lt "$rall" ] && rsome=$((rsome + 1))
-	dump "$db" >"$TMP/parts.dump"
+	dump_matches "$db" >"$TMP/parts.dump"
 	dump_review "$db" >"$TMP/parts.review"
 	# the same mail matched from scratch (no stamp: nothing kept; no
 	# count of review rows: every review computed again)
@@ -121,7 +117,7 @@ for part in $(ls "$TMP"/part.* | sort -t. -k2 -n); do
 		bad "without a stamp the tiers were not run whole"
 	grep -q '^timing: reviews of \([0-9]*\) of \1 commits computed$' "$TMP/match.err" ||
 		bad "without a count of review rows not every review was computed"
-	dump "$TMP/scratch.db" >"$TMP/scratch.dump"
+	dump_matches "$TMP/scratch.db" >"$TMP/scratch.dump"
 	same_output "matches after $part" "$TMP/scratch.dump" "$TMP/parts.dump" ||
 		{ diff "$TMP/scratch.dump" "$TMP/parts.dump" | head -20; bad "after $part: kept matches differ from a whole run"; }
 	dump_review "$TMP/scratch.db" >"$TMP/scratch.review"
@@ -132,7 +128,7 @@ done
 [ "$rsome" -ge 3 ] || bad "only $rsome slices kept reviews (test bug)"
 "$ONLIST" -q --db "$db" import --list stable "$W/stable.mbox" >/dev/null || fail "import stable"
 match "$db" "after stable"
-dump "$db" >"$TMP/parts.dump"
+dump_matches "$db" >"$TMP/parts.dump"
 same_output "matches after slices" "$TMP/full.dump" "$TMP/parts.dump" ||
 	{ diff "$TMP/full.dump" "$TMP/parts.dump" | head -20; bad "slices differ from one import"; }
 same_output "counts after slices" "$TMP/full.out" "$TMP/match.out" ||
@@ -144,7 +140,7 @@ same_output "counts after slices" "$TMP/full.out" "$TMP/match.out" ||
 [ -n "$(sqlite3 "$db" "SELECT value FROM meta WHERE key = 'fuzzy_stamp'")" ] ||
 	bad "no fuzzy stamp after a fuzzy run"
 match "$db" "with nothing new"
-dump "$db" >"$TMP/parts.dump"
+dump_matches "$db" >"$TMP/parts.dump"
 same_output "matches with nothing new" "$TMP/full.dump" "$TMP/parts.dump" ||
 	bad "a match with nothing new changed the matches"
 
@@ -177,7 +173,7 @@ grep -q '^timing: patch-id since -1, fuzzy since -1$' "$TMP/match.err" ||
 sqlite3 "$db" "UPDATE landing SET landed_date = landed_date - 1 WHERE rowid IN
 	(SELECT rowid FROM landing WHERE merge_sha <> sha LIMIT 1)"
 match "$db" "the bound back"
-dump "$db" >"$TMP/parts.dump"
+dump_matches "$db" >"$TMP/parts.dump"
 same_output "matches after the threshold changed and back" "$TMP/full.dump" "$TMP/parts.dump" ||
 	bad "threshold changed and back: matches differ"
 # --no-fuzzy leaves nothing to keep
@@ -186,7 +182,7 @@ match "$db" "no fuzzy" --no-fuzzy
 [ "$(sqlite3 "$db" "SELECT count(*) FROM matches WHERE method = 'fuzzy'")" = 0 ] ||
 	bad "--no-fuzzy left fuzzy matches"
 match "$db" "fuzzy again"
-dump "$db" >"$TMP/parts.dump"
+dump_matches "$db" >"$TMP/parts.dump"
 same_output "matches after --no-fuzzy" "$TMP/full.dump" "$TMP/parts.dump" ||
 	bad "after --no-fuzzy: matches differ"
 [ $nfail -eq 0 ] && echo "all checks passed"

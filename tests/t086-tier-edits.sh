@@ -22,10 +22,6 @@ match() {	# match DB LABEL
 	ONLIST_TIMING=1 "$ONLIST" --db "$1" match --rules "$TMP/rules" >/dev/null 2>"$TMP/match.err" ||
 		{ cat "$TMP/match.err"; bad "match $2 failed"; }
 }
-dump() {
-	sqlite3 "$1" "SELECT commit_sha, message_id, method, printf('%.6f', score)
-		FROM matches ORDER BY 1, 2, 3"
-}
 kept() {	# kept LABEL: the tiers kept the last run's matches
 	grep -q '^timing: patch-id since [0-9]*, fuzzy since [0-9]' "$TMP/match.err" ||
 		bad "$1: the tiers ran whole"
@@ -36,8 +32,8 @@ whole() {	# whole LABEL: the tiers ran whole, as a match from scratch
 	cp "$db" "$TMP/scratch.db"
 	sqlite3 "$TMP/scratch.db" "DELETE FROM meta WHERE key IN ('fuzzy_stamp', 'exact_stamp')"
 	match "$TMP/scratch.db" "from scratch ($1)"
-	dump "$db" >"$TMP/got.dump"
-	dump "$TMP/scratch.db" >"$TMP/want.dump"
+	dump_matches "$db" >"$TMP/got.dump"
+	dump_matches "$TMP/scratch.db" >"$TMP/want.dump"
 	same_output "matches ($1)" "$TMP/want.dump" "$TMP/got.dump" ||
 		bad "$1: matches differ from a match from scratch"
 }

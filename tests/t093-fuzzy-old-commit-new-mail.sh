@@ -23,10 +23,6 @@ isolate_git
 eval_set 5050
 "$ONLIST" -q --db "$TMP/seed.db" scan --repo "$W/repo" v1.0..v1.1 >/dev/null || fail "scan"
 
-dump() {
-	sqlite3 "$1" "SELECT commit_sha, message_id, method, printf('%.6f', score)
-		FROM matches ORDER BY 1, 2, 3"
-}
 
 # a fuzzy pair of the whole set: the mail from the commit's author, under
 # another stripped subject
@@ -88,14 +84,14 @@ incremental() {
 		2>"$TMP/match.err" || { cat "$TMP/match.err"; fail "$label: match after the mail"; }
 	grep -q '^timing: patch-id since [0-9]*, fuzzy since [0-9]' "$TMP/match.err" ||
 		bad "$label: the match after the mail was not incremental (test bug)"
-	dump "$db" >"$TMP/incr.dump"
+	dump_matches "$db" >"$TMP/incr.dump"
 
 	cp "$db" "$TMP/scratch.db"
 	sqlite3 "$TMP/scratch.db" "DELETE FROM meta WHERE key IN ('fuzzy_stamp',
 		'exact_stamp', 'review_rows')"
 	"$ONLIST" -q --db "$TMP/scratch.db" match --rules "$TMP/rules" >/dev/null ||
 		fail "$label: match from scratch"
-	dump "$TMP/scratch.db" >"$TMP/scratch.dump"
+	dump_matches "$TMP/scratch.db" >"$TMP/scratch.dump"
 	grep -q "^$sha|$msgid|fuzzy|" "$TMP/scratch.dump" ||
 		bad "$label: the moved pair is no fuzzy match from scratch (test bug)"
 	same_output "$label: matches after the mail" "$TMP/scratch.dump" "$TMP/incr.dump" ||

@@ -19,10 +19,6 @@ isolate_git
 eval_set 5050
 "$ONLIST" -q --db "$TMP/seed.db" scan --repo "$W/repo" v1.0..v1.1 >/dev/null || fail "scan"
 
-dump() {
-	sqlite3 "$1" "SELECT commit_sha, message_id, method, printf('%.6f', score)
-		FROM matches ORDER BY 1, 2, 3"
-}
 
 # a fuzzy pair of the whole set whose mail is from the commit's author
 cp "$TMP/seed.db" "$TMP/first.db"
@@ -71,7 +67,7 @@ cat "$TMP/rest.mbox" "$TMP/new.mbox" >"$TMP/all.mbox"
 [ "$(sqlite3 "$TMP/scratch.db" "SELECT lower(from_addr) FROM messages
 	WHERE msgid = '$msgid'")" = relay@other.example ] ||
 	bad "the moved mail is not the relay's (test bug)"
-dump "$TMP/scratch.db" >"$TMP/scratch.dump"
+dump_matches "$TMP/scratch.db" >"$TMP/scratch.dump"
 grep -q "^$sha|$msgid|fuzzy|" "$TMP/scratch.dump" ||
 	bad "from scratch, the commit is not matched to the other sender's mail of its subject"
 
@@ -86,7 +82,7 @@ ONLIST_TIMING=1 "$ONLIST" --db "$TMP/incr.db" match --rules "$TMP/rules" >/dev/n
 	2>"$TMP/match.err" || { cat "$TMP/match.err"; fail "match after the mail"; }
 grep -q '^timing: patch-id since [0-9]*, fuzzy since [0-9]' "$TMP/match.err" ||
 	bad "the match after the mail was not incremental (test bug)"
-dump "$TMP/incr.db" >"$TMP/incr.dump"
+dump_matches "$TMP/incr.db" >"$TMP/incr.dump"
 same_output "matches after the mail" "$TMP/scratch.dump" "$TMP/incr.dump" ||
 	bad "the matches after the mail differ from those from scratch"
 [ $nfail -eq 0 ] && echo "all checks passed"
