@@ -23,7 +23,6 @@ isolate_git
 eval_set 5050
 "$ONLIST" -q --db "$TMP/seed.db" scan --repo "$W/repo" v1.0..v1.1 >/dev/null || fail "scan"
 
-
 # a fuzzy pair of the whole set: the mail from the commit's author, under
 # another stripped subject
 cp "$TMP/seed.db" "$TMP/full.db"

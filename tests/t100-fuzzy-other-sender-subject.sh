@@ -19,7 +19,6 @@ isolate_git
 eval_set 5050
 "$ONLIST" -q --db "$TMP/seed.db" scan --repo "$W/repo" v1.0..v1.1 >/dev/null || fail "scan"
 
-
 # a fuzzy pair of the whole set whose mail is from the commit's author
 cp "$TMP/seed.db" "$TMP/first.db"
 "$ONLIST" -q --db "$TMP/first.db" import --list eval "$W/eval.mbox" >/dev/null || fail "import"
