@@ -572,8 +572,14 @@ static onlist_status open_db(struct onlist_store **out, const char *path,
 	 * and the ignored topics' data (1,000,000 tiny messages: peak RSS
 	 * 415 MB -> 359 MB; CPU 64-74 s before and after, system time a
 	 * few seconds more: more reads from the system's page cache). */
+	/* The temporary tables live in memory and go with the connection:
+	 * SQLite's secure_delete (Debian builds it on) zeroed each of their
+	 * pages as a table was dropped, for nothing (5M x 1M: dropping the
+	 * fuzzy walk's patch mails, 858 MB, took 1.25 s, 0.09 s without).
+	 * The database's own setting stays as the library has it. */
 	if (sqlite3_exec(s->db, readonly ? "PRAGMA cache_size=-16384;" :
-			 "PRAGMA cache_size=-16384; PRAGMA temp_store=MEMORY;", NULL, NULL, NULL)
+			 "PRAGMA cache_size=-16384; PRAGMA temp_store=MEMORY;"
+			 " PRAGMA temp.secure_delete=0;", NULL, NULL, NULL)
 	    != SQLITE_OK && !readonly)
 		goto err;
 	if (readonly) {
