@@ -323,10 +323,13 @@ onlist_status onlist_store_fuzzy_commits(struct onlist_store *s,
 				    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
 				    fz_stripped, NULL, NULL) != SQLITE_OK)
 		return fail(s, "register onlist_fz_stripped");
-	if (sqlite3_exec(s->db, sql_prefetch, NULL, NULL, NULL) != SQLITE_OK)
+	if (sqlite3_exec(s->db, sql_prefetch, NULL, NULL, NULL) != SQLITE_OK) {
 		st = fail(s, "read the patch mails");
-	else
+	} else {
+		s->fuzzy_walk = 1;
 		st = walk_commits(s, sql_fuzzy_commits, 1, NULL, skip, cb, data);
+		s->fuzzy_walk = 0;
+	}
 	if (sqlite3_exec(s->db, sql_prefetch_end, NULL, NULL, NULL) != SQLITE_OK
 	    && st == ONLIST_OK)
 		st = fail(s, "drop the patch mails read");
@@ -630,47 +633,24 @@ static onlist_status candidates(struct onlist_store *s, const char *sql,
 	return ONLIST_OK;
 }
 
-/* Whether a whole walk read the mails of address ?1 (temp.fz_mail). */
-static const char sql_prefetched_table[] =
-	"SELECT 1 FROM temp.sqlite_master WHERE name = 'fz_authors'";
+/* Whether the whole walk under way (s->fuzzy_walk) read the mails of
+ * address or stripped subject key (temp.fz_mail): sql asks its table of
+ * them, fz_authors or fz_subjects.  Outside a walk those tables are not
+ * there, and no statement is run (this is asked for every commit). */
 static const char sql_prefetched[] =
 	"SELECT 1 FROM temp.fz_authors WHERE addr = ?1";
-
-static int prefetched(struct onlist_store *s, const char *addr)
-{
-	sqlite3_stmt *st = prepare(s, sql_prefetched_table);
-	int yes;
-
-	if (!st)
-		return 0;
-	yes = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_reset(st);
-	if (!yes || !(st = prepare(s, sql_prefetched)))
-		return 0;
-	bind_text(st, 1, addr);
-	yes = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_reset(st);
-	return yes;
-}
-
-/* Whether a whole walk read the mails of stripped subject ?1 */
-static const char sql_prefetched_subjects[] =
-	"SELECT 1 FROM temp.sqlite_master WHERE name = 'fz_subjects'";
 static const char sql_prefetched_subject[] =
 	"SELECT 1 FROM temp.fz_subjects WHERE s = ?1";
 
-static int prefetched_subject(struct onlist_store *s, const char *stripped)
+static int prefetched(struct onlist_store *s, const char *sql,
+		      const char *key)
 {
-	sqlite3_stmt *st = prepare(s, sql_prefetched_subjects);
+	sqlite3_stmt *st;
 	int yes;
 
-	if (!st)
+	if (!s->fuzzy_walk || !(st = prepare(s, sql)))
 		return 0;
-	yes = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_reset(st);
-	if (!yes || !(st = prepare(s, sql_prefetched_subject)))
-		return 0;
-	bind_text(st, 1, stripped);
+	bind_text(st, 1, key);
 	yes = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_reset(st);
 	return yes;
@@ -685,12 +665,14 @@ onlist_status onlist_store_fuzzy_candidates(struct onlist_store *s,
 	onlist_status st = ONLIST_OK;
 
 	if (by_author)
-		st = candidates(s, prefetched(s, addr) ? sql_cand_prefetched :
-				sql_cand_author, addr, NULL, lo, hi, cb, data);
+		st = candidates(s, prefetched(s, sql_prefetched, addr) ?
+				sql_cand_prefetched : sql_cand_author, addr,
+				NULL, lo, hi, cb, data);
 
 	/* by subject: only the ones the author query did not give */
 	if (st == ONLIST_OK && stripped_lower && *stripped_lower)
-		st = candidates(s, prefetched_subject(s, stripped_lower) ?
+		st = candidates(s, prefetched(s, sql_prefetched_subject,
+					      stripped_lower) ?
 				sql_cand_subject_prefetched : sql_cand_subject,
 				stripped_lower, addr, lo, hi, cb, data);
 	return st;

@@ -36,6 +36,8 @@ struct onlist_store {
 	int writer;		/* opened for writing: checkpoint at close */
 	int in_tx;
 	int read_tx;		/* onlist_store_begin_read()'s, ended at close */
+	int fuzzy_walk;		/* a whole fuzzy walk is under way: its mails
+				 * are in temp.fz_mail (store_fuzzy.c) */
 	/* onlist_store_trace() */
 	void (*trace)(void *data, double seconds, const char *sql);
 	void *trace_data;
